@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every setting the server reads from the environment, validated once at start. */
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+    PUBLIC_URL: z.url('must be a URL such as http://203.0.113.5:3000').optional(),
+    TOKEN_TTL_HOURS: z.coerce.number().positive().default(24),
+    LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
+    LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
+    LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+    CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
+    SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+    DEMO: bool.optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEB_DIST: z.string().optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.APP_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+    if (c.NODE_ENV === 'production' && c.DEMO) {
+      ctx.addIssue({ code: 'custom', path: ['DEMO'], message: 'the demo never runs with NODE_ENV=production' });
+    }
+  });
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+export interface Config extends Omit<RawConfig, 'APP_SECRET' | 'PUBLIC_URL' | 'DEMO'> {
+  APP_SECRET: string;
+  PUBLIC_URL: string;
+  DEMO: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment; a bad value throws a ConfigError listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
+  }
+  const c = parsed.data;
+  const dataDir = resolve(c.DATA_DIR);
+  return {
+    ...c,
+    DATA_DIR: dataDir,
+    APP_SECRET: c.APP_SECRET ?? persistedSecret(dataDir),
+    PUBLIC_URL: (c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/$/, ''),
+    // The demo runs by default on the embedded database outside production.
+    DEMO: c.DEMO ?? (c.NODE_ENV === 'development' && !c.DATABASE_URL),
+  };
+}
+
+/** Outside production a secret is generated once and kept in the data directory. */
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

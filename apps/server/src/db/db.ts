@@ -1,0 +1,119 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+// numeric and int8 arrive as strings from node-postgres; we cast in SQL where a number is wanted.
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'pg';
+  /** Runs fn in one transaction; rolls back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements at once (migrations). */
+  exec(sql: string): Promise<void>;
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const pgl = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await q.query<T>(sql, params)).rows;
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...asQueryable(pgl),
+    tx: (fn) => pgl.transaction((tx) => fn(asQueryable(tx))),
+    exec: async (sql) => {
+      await pgl.exec(sql);
+    },
+    listen: async (channel, onPayload) => pgl.listen(channel, onPayload),
+    notify: async (channel, payload) => {
+      await pgl.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    close: () => pgl.close(),
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let listenClient: pg.Client | undefined;
+
+  async function ensureListenClient(): Promise<pg.Client> {
+    if (listenClient) return listenClient;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    client.on('notification', (n) => {
+      for (const fn of listeners.get(n.channel) ?? []) fn(n.payload ?? '');
+    });
+    client.on('error', () => {
+      // Reconnect and re-subscribe; events in the gap are covered by the clients' polling fallback.
+      listenClient = undefined;
+      setTimeout(() => void resubscribe(), 1000).unref();
+    });
+    listenClient = client;
+    return client;
+  }
+  async function resubscribe() {
+    try {
+      const c = await ensureListenClient();
+      for (const ch of listeners.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
+    } catch {
+      setTimeout(() => void resubscribe(), 2000).unref();
+    }
+  }
+
+  return {
+    kind: 'pg',
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async listen(channel, onPayload) {
+      const client = await ensureListenClient();
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      await listenClient?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

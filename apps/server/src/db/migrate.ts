@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Any constant works; it only serialises concurrent starters on one PostgreSQL server.
+const MIGRATION_LOCK = 734_221_901;
+
+/** Applies every migrations/NNN_*.sql not yet applied, in order, each in its own transaction. */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .sort();
+  const applied: string[] = [];
+  if (db.kind === 'pg') await db.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    await db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
+    );
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+      await db.exec(
+        `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+      );
+      applied.push(file);
+    }
+  } finally {
+    if (db.kind === 'pg') await db.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+  return applied;
+}

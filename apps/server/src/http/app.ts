@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { type Clock, systemClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/db.ts';
+import { registerModules } from '../modules/index.ts';
+import { notFound, registerErrorHandling } from './errors.ts';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/** Device push URLs carry a secret in the path: never let it reach a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/api\/gw\/[^/]+\/)[^/?]+/i, '$1[secret]');
+}
+
+export interface ServerParts {
+  app: App;
+  ctx: AppContext;
+}
+
+export interface ServerOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  /** Where JSON log lines go (tests capture them); stdout by default. */
+  logStream?: { write(line: string): void };
+}
+
+export async function createServer(opts: ServerOptions): Promise<ServerParts> {
+  const { config, db } = opts;
+  const fastify = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          '*.password',
+          '*.passwordHash',
+          '*.newPass',
+          '*.oldPass',
+          '*.token',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+  });
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setSerializerCompiler(serializerCompiler);
+  const app = fastify.withTypeProvider<ZodTypeProvider>() as unknown as App;
+  const ctx: AppContext = { config, db, clock: opts.clock ?? systemClock, log: app.log };
+
+  registerErrorHandling(app);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'SimDock API', version: '1.0.0', description: 'OTP number rental and SMS messaging.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/swagger' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await db.query('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ code: 0, error: 'unavailable', msg: 'Database is not reachable.' });
+    }
+  });
+
+  await registerModules(app, ctx);
+
+  const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  // SPA fallback: page routes get index.html; API and asset misses get the JSON 404.
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const isPage =
+      req.method === 'GET' && !/^\/api\//i.test(path) && !/\.[a-z0-9]+$/i.test(path) && hasWeb;
+    if (isPage) return reply.type('text/html').sendFile('index.html');
+    return reply.status(404).send(notFound(`No route ${req.method} ${path}`).toBody());
+  });
+
+  return { app, ctx };
+}

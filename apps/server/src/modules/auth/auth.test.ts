@@ -1,0 +1,211 @@
+import { ruleMessages } from '@simdock/contract';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ env: { LOGIN_MAX_FAILURES_PER_USER: '3' } });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const register = (body: Record<string, string>) => s.post('/api/Auth/register', body);
+
+describe('POST /api/Auth/register', () => {
+  it('creates a User with balance 0, lower-casing username and email', async () => {
+    const res = await register({ username: 'Alice_1', email: 'Alice@Example.COM', passwordHash: 'secret-pass' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ code: 1, msg: 'Registration successful. Please Login.' });
+    const token = await s.login('alice_1', 'secret-pass');
+    const info = await s.post('/api/user/info', {}, token);
+    expect(info.status).toBe(200);
+    expect(info.body).toMatchObject({ username: 'alice_1', email: 'alice@example.com', balance: 0, roles: ['User'] });
+    const [row] = await s.db.query<{ password_hash: string; status: string }>(
+      'SELECT password_hash, status FROM users WHERE username = $1',
+      ['alice_1'],
+    );
+    expect(row!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(row!.status).toBe('Active');
+  });
+
+  it.each([
+    [{ username: '', email: 'a@b.co', passwordHash: 'longenough' }, 'username', ruleMessages.usernameRequired],
+    [{ username: 'ab', email: 'a@b.co', passwordHash: 'longenough' }, 'username', ruleMessages.usernameFormat],
+    [
+      { username: 'a'.repeat(17), email: 'a@b.co', passwordHash: 'longenough' },
+      'username',
+      ruleMessages.usernameFormat,
+    ],
+    [{ username: 'bad-name', email: 'a@b.co', passwordHash: 'longenough' }, 'username', ruleMessages.usernameFormat],
+    [{ username: 'bob', email: '', passwordHash: 'longenough' }, 'email', ruleMessages.emailRequired],
+    [{ username: 'bob', email: 'not-an-email', passwordHash: 'longenough' }, 'email', ruleMessages.emailInvalid],
+    [{ username: 'bob', email: 'b@b.co', passwordHash: '' }, 'password', ruleMessages.passwordRequired],
+    [{ username: 'bob', email: 'b@b.co', passwordHash: 'short' }, 'password', ruleMessages.passwordTooShort],
+  ])('refuses %j with the spec message', async (body, field, msg) => {
+    const res = await register(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 0, error: 'bad_input', field, msg });
+  });
+
+  it('refuses a missing field with a 400 that names it', async () => {
+    const res = await register({ username: 'carol', email: 'c@c.co' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 0, field: 'passwordHash' });
+  });
+
+  it('refuses a taken username or email (case-insensitively) with 409', async () => {
+    await register({ username: 'dave', email: 'dave@example.com', passwordHash: 'password1' });
+    const sameName = await register({ username: 'DAVE', email: 'other@example.com', passwordHash: 'password1' });
+    expect(sameName.status).toBe(409);
+    expect(sameName.body).toMatchObject({ field: 'username', msg: 'This username is already taken.' });
+    const sameEmail = await register({ username: 'dave2', email: 'Dave@Example.com', passwordHash: 'password1' });
+    expect(sameEmail.status).toBe(409);
+    expect(sameEmail.body).toMatchObject({ field: 'email' });
+  });
+});
+
+describe('POST /api/Auth/login', () => {
+  it('returns a JWT with subject, username, role claim and expiry', async () => {
+    const u = await s.createUser({ roles: ['User', 'SMS'] });
+    const [, payload] = u.token.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    expect(claims).toMatchObject({ sub: u.id, username: u.username, role: ['User', 'SMS'] });
+    expect(claims.exp).toBeGreaterThan(Date.now() / 1000);
+    const admin = JSON.parse(Buffer.from((await s.adminToken()).split('.')[1]!, 'base64url').toString());
+    expect(admin.role).toBe('Admin9');
+  });
+
+  it('gives the same answer for a wrong password and an unknown user', async () => {
+    const u = await s.createUser();
+    const wrong = await s.post('/api/Auth/login', { username: u.username, password: 'wrong-password' });
+    const unknown = await s.post('/api/Auth/login', { username: 'nobody_here', password: 'wrong-password' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.msg).toBe(unknown.body.msg);
+  });
+
+  it('refuses an inactive user', async () => {
+    const u = await s.createUser();
+    await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [u.id]);
+    const res = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    expect(res.status).toBe(401);
+    // Its existing token stops working too.
+    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(401);
+  });
+
+  it('rate limits failures per username with 429, even for the right password, until the window passes', async () => {
+    const u = await s.createUser();
+    for (let i = 0; i < 3; i++) {
+      expect((await s.post('/api/Auth/login', { username: u.username, password: 'nope-nope' })).status).toBe(401);
+    }
+    const limited = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    expect(limited.status).toBe(429);
+    expect(limited.body.msg).toMatch(/Too many failed sign-in attempts/);
+    s.clock.advance(16 * 60_000);
+    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(200);
+  });
+});
+
+describe('rate limit per IP', () => {
+  it('limits many usernames from one address', async () => {
+    const t = await startTestServer({ env: { LOGIN_MAX_FAILURES_PER_IP: '4' } });
+    try {
+      for (let i = 0; i < 4; i++) await t.post('/api/Auth/login', { username: `ghost${i}`, password: 'whatever1' });
+      const res = await t.post('/api/Auth/login', { username: 'admin', password: 'admin-password-1' });
+      expect(res.status).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('user info and change password', () => {
+  it('changes the password only with the right old one', async () => {
+    const u = await s.createUser();
+    const bad = await s.post('/api/user/changepass', { oldPass: 'not-it-at-all', newPass: 'new-password-1' }, u.token);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 0, field: 'oldPass' });
+    const short = await s.post('/api/user/changepass', { oldPass: u.password, newPass: 'short' }, u.token);
+    expect(short.body).toMatchObject({ code: 0, msg: ruleMessages.passwordTooShort });
+    const ok = await s.post('/api/user/changepass', { oldPass: u.password, newPass: 'new-password-1' }, u.token);
+    expect(ok.status).toBe(200);
+    expect(ok.body.code).toBe(1);
+    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(401);
+    expect(await s.login(u.username, 'new-password-1')).toBeTruthy();
+  });
+
+  it('returns the info fields of spec §7', async () => {
+    const u = await s.createUser({ balance: 12.5 });
+    const info = await s.post('/api/user/info', {}, u.token);
+    expect(Object.keys(info.body).sort()).toEqual(['apiKey', 'balance', 'createdTime', 'email', 'roles', 'username']);
+    expect(info.body.balance).toBe(12.5);
+  });
+});
+
+describe('tokens', () => {
+  it('refuses a missing, tampered, foreign-signed or expired token', async () => {
+    const u = await s.createUser();
+    expect((await s.post('/api/user/info', {})).status).toBe(401);
+    const [h, p, sig] = u.token.split('.');
+    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, role: 'Admin9' })).toString('base64url');
+    expect((await s.post('/api/user/info', {}, `${h}.${forged}.${sig}`)).status).toBe(401);
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('another-secret-another-secret-12345'));
+    expect((await s.post('/api/user/info', {}, foreign)).status).toBe(401);
+    s.clock.advance(25 * 3600_000);
+    const expired = await s.post('/api/user/info', {}, u.token);
+    expect(expired.status).toBe(401);
+    expect(expired.body.msg).toMatch(/expired/);
+    s.clock.advance(-25 * 3600_000);
+  });
+
+  it('gives a User 403 on an admin route and the admin 200', async () => {
+    const u = await s.createUser();
+    // Any admin route will do; gateway settings is the first.
+    const res = await s.post('/api/Admin/getSettings', {}, u.token);
+    expect(res.status).toBe(403);
+    expect((await s.post('/api/Admin/getSettings', {}, await s.adminToken())).status).toBe(200);
+  });
+});
+
+describe('http basics', () => {
+  it('matches routes case-insensitively and answers unknown routes with a JSON 404', async () => {
+    const u = await s.createUser();
+    expect((await s.post('/API/USER/INFO', {}, u.token)).status).toBe(200);
+    const missing = await s.post('/api/nope', {});
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 0, error: 'not_found' });
+  });
+
+  it('answers malformed JSON with a 400, not a 500', async () => {
+    const res = await fetch(`${s.url}/api/Auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 0 });
+  });
+
+  it('serves health, readiness and the OpenAPI document', async () => {
+    expect((await s.call('GET', '/healthz')).status).toBe(200);
+    expect((await s.call('GET', '/readyz')).status).toBe(200);
+    const doc = await s.call<{ paths: Record<string, unknown> }>('GET', '/swagger/json');
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.body.paths)).toContain('/api/Auth/login');
+  });
+
+  it('never logs passwords or tokens', async () => {
+    await s.post('/api/Auth/register', { username: 'logcheck', email: 'l@c.co', passwordHash: 'Sup3rSecretPw' });
+    const token = await s.login('logcheck', 'Sup3rSecretPw');
+    await s.post('/api/user/info', {}, token);
+    const all = s.logs.join('\n');
+    expect(all).toContain('"reqId"');
+    expect(all).not.toContain('Sup3rSecretPw');
+    expect(all).not.toContain(token);
+  });
+});

@@ -1,0 +1,38 @@
+import { migrate } from './db/migrate.ts';
+import { createServer, type ServerOptions, type ServerParts } from './http/app.ts';
+import { ensureAdmin } from './modules/auth/auth.service.ts';
+import { startWorkers } from './workers/index.ts';
+
+export interface RunningServer extends ServerParts {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Migrates, makes sure an admin exists, starts background workers and listens. */
+export async function startServer(opts: ServerOptions & { workers?: boolean }): Promise<RunningServer> {
+  const parts = await createServer(opts);
+  const { app, ctx } = parts;
+  const applied = await migrate(opts.db);
+  if (applied.length) ctx.log.info({ migrations: applied }, 'database migrated');
+  const admin = await ensureAdmin(ctx);
+  if (admin.created) {
+    if (admin.password) {
+      // Printed once, on purpose: this is the only way to learn a generated admin password.
+      ctx.log.warn(`Created admin account "admin" with generated password: ${admin.password}`);
+    } else {
+      ctx.log.info('Created admin account "admin" with ADMIN_PASSWORD');
+    }
+  }
+  const stopWorkers = opts.workers === false ? async () => {} : await startWorkers(ctx);
+  await app.listen({ host: opts.config.HOST, port: opts.config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.config.PORT;
+  return {
+    ...parts,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await stopWorkers();
+      await app.close();
+    },
+  };
+}

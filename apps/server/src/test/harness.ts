@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ManualClock } from '../clock.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type Db, openPglite, openPostgres } from '../db/db.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { type RunningServer, startServer } from '../server.ts';
+
+/** Which database this test run uses: set per vitest project (see vitest.config.ts). */
+export const TEST_DB = process.env.TEST_DB === 'pg' ? 'pg' : 'pglite';
+
+export interface TestDb {
+  db: Db;
+  url?: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: in-memory PGlite, or a new database on the PostgreSQL server. */
+export async function openTestDb(): Promise<TestDb> {
+  if (TEST_DB === 'pglite') {
+    const db = await openPglite();
+    return { db, drop: () => db.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is required for TEST_DB=pg');
+  const name = `simdock_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString(), 20);
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ADMIN_PASSWORD: 'admin-password-1',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'simdock-test-')),
+    DEMO: 'false',
+    ...env,
+  });
+}
+
+export interface ApiResult<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+export interface TestServer extends RunningServer {
+  db: Db;
+  clock: ManualClock;
+  logs: string[];
+  call<T = Record<string, any>>(method: string, path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
+  post<T = Record<string, any>>(path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
+  createUser(opts?: { username?: string; password?: string; roles?: string[]; balance?: number }): Promise<{
+    id: string;
+    username: string;
+    password: string;
+    token: string;
+  }>;
+  login(username: string, password: string): Promise<string>;
+  adminToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+let userSeq = 0;
+
+/** Boots the real server on a fresh database, on a random port, with a controllable clock. */
+export async function startTestServer(
+  opts: { env?: Record<string, string>; workers?: boolean; testDb?: TestDb } = {},
+): Promise<TestServer> {
+  const testDb = opts.testDb ?? (await openTestDb());
+  const clock = new ManualClock();
+  const logs: string[] = [];
+  const config = testConfig(opts.env);
+  const server = await startServer({
+    config: { ...config, PUBLIC_URL: 'http://127.0.0.1:0' },
+    db: testDb.db,
+    clock,
+    workers: opts.workers ?? false,
+    logStream: { write: (line) => void logs.push(line) },
+  });
+  // Push URLs must point at the real port, known only once listening.
+  server.ctx.config.PUBLIC_URL = server.url;
+
+  async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<ApiResult<T>> {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed as T };
+  }
+
+  async function login(username: string, password: string) {
+    const res = await call<{ token: string }>('POST', '/api/Auth/login', { username, password });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.token;
+  }
+
+  return {
+    ...server,
+    db: testDb.db,
+    clock,
+    logs,
+    call,
+    post: (path, body, token) => call('POST', path, body ?? {}, token),
+    login,
+    adminToken: () => login('admin', 'admin-password-1'),
+    async createUser(o = {}) {
+      userSeq += 1;
+      const username = o.username ?? `user${process.pid % 1000}x${userSeq}`;
+      const password = o.password ?? 'password-123';
+      const rows = await testDb.db.query<{ id: string }>(
+        `INSERT INTO users (username, email, password_hash, roles) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [username, `${username}@example.com`, await hashPassword(password), o.roles ?? ['User']],
+      );
+      const id = rows[0]!.id;
+      if (o.balance) {
+        await testDb.db.query(
+          `WITH u AS (UPDATE users SET balance = balance + $2::numeric WHERE id = $1 RETURNING id)
+           INSERT INTO ledger (user_id, amount, kind, created_at) SELECT id, $2::numeric, 'topup', now() FROM u`,
+          [id, String(o.balance)],
+        );
+      }
+      return { id, username, password, token: await login(username, password) };
+    },
+    async close() {
+      await server.stop();
+      await testDb.drop();
+    },
+  };
+}

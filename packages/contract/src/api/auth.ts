@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ROLES } from '../roles.ts';
+
+export const RegisterBody = z.object({
+  username: z.string(),
+  email: z.string(),
+  /** The plain password travels in this field (spec §7); the server hashes it. */
+  passwordHash: z.string(),
+});
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const RegisterResponse = z.object({ code: z.literal(1), msg: z.string() });
+
+export const LoginBody = z.object({ username: z.string(), password: z.string() });
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const LoginResponse = z.object({ token: z.string() });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const RoleSchema = z.enum(ROLES);
+
+export const UserInfo = z.object({
+  username: z.string(),
+  email: z.string(),
+  createdTime: z.string(),
+  apiKey: z.string().nullable(),
+  /** USD, two decimals, as a number (spec §3). */
+  balance: z.number(),
+  roles: z.array(RoleSchema),
+});
+export type UserInfo = z.infer<typeof UserInfo>;
+
+export const ChangePassBody = z.object({ newPass: z.string(), oldPass: z.string() });
+export type ChangePassBody = z.infer<typeof ChangePassBody>;
+
+export const ChangePassResponse = z.object({ code: z.union([z.literal(0), z.literal(1)]), msg: z.string() });
+
+/** Claims the server signs into the JWT. `role` is a string for one role, a list for several. */
+export const TokenClaims = z.object({
+  sub: z.string(),
+  username: z.string(),
+  role: z.union([z.string(), z.array(z.string())]),
+  exp: z.number(),
+});
+export type TokenClaims = z.infer<typeof TokenClaims>;

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+export const ORDER_STATUSES = ['WAIT_CODE', 'SUCCESS', 'CANCEL'] as const;
+export const OrderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+export const Order = z.object({
+  id: z.string(),
+  serviceCode: z.string(),
+  serviceName: z.string(),
+  phoneNumber: z.string(),
+  codeText: z.string().nullable(),
+  /** Full text of the last matching SMS. */
+  smsText: z.string().nullable(),
+  status: OrderStatus,
+  price: z.number(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  /** Earliest time a cancel is accepted. */
+  cancelableAt: z.string(),
+});
+export type Order = z.infer<typeof Order>;
+
+export const CreateOrderBody = z.object({ serviceCode: z.string().min(1) });
+export const CreateOrderResponse = z.object({ code: z.literal(1), data: Order });
+export const UserOrdersResponse = z.object({ code: z.literal(1), orders: z.array(Order) });
+export const CancelOrderBody = z.object({ orderId: z.string().min(1) });
+export const CancelOrderResponse = z.object({ code: z.literal(1), msg: z.string(), data: Order });
+
+export const AdminOrder = z.object({
+  id: z.string(),
+  gateway: z.string(),
+  port: z.string(),
+  username: z.string(),
+  phoneNumber: z.string(),
+  serviceCode: z.string(),
+  codeText: z.string().nullable(),
+  status: OrderStatus,
+  createdAt: z.string(),
+});
+export type AdminOrder = z.infer<typeof AdminOrder>;
+
+export const ADMIN_PAGE_SIZE = 100;
+
+export const AdminOrdersQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
+  status: z.string().optional(),
+  gateway: z.string().optional(),
+  phoneNumber: z.string().optional(),
+});
+export const AdminOrdersResponse = z.object({
+  items: z.array(AdminOrder),
+  page: z.number().int(),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+});
+export type AdminOrdersResponse = z.infer<typeof AdminOrdersResponse>;
+
+export const GatewayOrderStat = z.object({
+  gateway: z.string(),
+  totalOrders: z.number().int(),
+  successOrders: z.number().int(),
+  successRate: z.number(),
+});
+export const OrderFilterResponse = z.object({
+  gateways: z.array(z.string()),
+  statuses: z.array(z.string()),
+  groupPipeline: z.array(GatewayOrderStat),
+});
+export type OrderFilterResponse = z.infer<typeof OrderFilterResponse>;
+
+/** Unmatched incoming SMS, kept for admins. */
+export const InboxSms = z.object({
+  id: z.string(),
+  gateway: z.string(),
+  port: z.string(),
+  sender: z.string(),
+  text: z.string(),
+  receivedAt: z.string(),
+  matched: z.boolean(),
+});

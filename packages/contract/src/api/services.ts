@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+export const SERVICE_DEFAULTS = {
+  price: 1,
+  rentTimeMinutes: 20,
+  pattern: '\\d{4,8}',
+  stock: 0,
+} as const;
+/** Patterns are user input compiled on the server: bounded to keep matching cheap. */
+export const PATTERN_MAX_LENGTH = 200;
+
+export const PublicService = z.object({
+  id: z.string(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string(),
+  price: z.number(),
+  available: z.number().int(),
+  rentTimeMinutes: z.number(),
+  isRepeatable: z.boolean(),
+});
+
+export const Service = PublicService.extend({
+  stock: z.number().int(),
+  pattern: z.string(),
+  textContains: z.string(),
+  isEnable: z.boolean(),
+});
+export type Service = z.infer<typeof Service>;
+export type PublicService = z.infer<typeof PublicService>;
+
+/** Add (no id) and edit. Numbers may arrive as strings from forms: coerced, non-numeric → 0. */
+export const ServiceInput = z.object({
+  id: z.string().optional(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string().default(''),
+  price: z.unknown(),
+  stock: z.unknown().optional(),
+  rentTimeMinutes: z.unknown().optional(),
+  pattern: z.string().optional(),
+  textContains: z.string().default(''),
+  isRepeatable: z.boolean().default(false),
+  isEnable: z.boolean().default(true),
+});
+export type ServiceInput = z.input<typeof ServiceInput>;
+
+export const DeleteServiceBody = z.object({
+  service: z.union([z.string(), z.object({ id: z.string() }).loose()]),
+});

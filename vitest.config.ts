@@ -1,0 +1,46 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the whole repo. Server tests run twice: on embedded PGlite and, when
+// TEST_DATABASE_URL is set (CI always sets it), on a PostgreSQL server.
+const pgUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
+      { test: { name: 'gateway-sim', include: ['tools/gateway-sim/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'server-pglite',
+          include: ['apps/server/src/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(pgUrl
+        ? [
+            {
+              test: {
+                name: 'server-pg',
+                include: ['apps/server/src/**/*.test.ts'],
+                env: { TEST_DB: 'pg', TEST_DATABASE_URL: pgUrl },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+      'apps/web/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
