@@ -8,3 +8,4 @@ export * from './pagination.ts';
 export * from './roles.ts';
 export * from './rules.ts';
 export * from './status.ts';
+export * from './pattern.ts';

@@ -6,6 +6,7 @@ export const ErrorBody = z.object({
   error: z.enum([
     'bad_input',
     'unauthorized',
+    'payment_required',
     'forbidden',
     'not_found',
     'conflict',

@@ -1,0 +1,147 @@
+// What the platform needs from a SIM gateway, independent of the vendor protocol.
+
+/** One SIM slot as a device reports it (a `dev-status` entry or a `port-status` push). */
+export interface PortEntry {
+  /** Canonical "N.SS" (port N, slot SS, both 1-based). */
+  port: string;
+  portNo: number;
+  slotNo: number;
+  /** Leading integer of `st`: 0 no SIM, 3/4/15 usable, see the protocol notes. */
+  state: number;
+  iccid: string | null;
+  imsi: string | null;
+  imei: string | null;
+  /** The SIM's number as the device knows it (`sn`); often unknown. */
+  number: string | null;
+  operator: string | null;
+  signal: number | null;
+  balance: string | null;
+  /** The port's current slot; only it can send. Unknown on older firmware. */
+  active: boolean | null;
+}
+
+export interface DevStatus {
+  /** Normalised aa:bb:cc:dd:ee:ff. */
+  mac: string;
+  ip: string | null;
+  firmware: string | null;
+  maxPorts: number | null;
+  maxSlots: number | null;
+  /** Seconds the report is valid for; -1 on a pull. */
+  expires: number | null;
+  ports: PortEntry[];
+}
+
+/** One incoming SMS (or carrier delivery receipt) as the device handed it over. */
+export interface IncomingSmsItem {
+  isReport: boolean;
+  /** Canonical "N.SS". */
+  port: string;
+  /** Device time, unix seconds; null when the variant carries none (the text forward). */
+  ts: number | null;
+  /** Sender number (the SMSC for a delivery receipt). */
+  sender: string;
+  /** The receiving SIM's number if the device knows it; for a receipt, the original recipient. */
+  recipient: string | null;
+  /** Decoded UTF-8 text; for a receipt, "<code> <scts>". */
+  text: string;
+  iccid?: string | null;
+}
+
+export interface SdrRow {
+  index: number;
+  number: string;
+  port: string;
+  ts: number;
+}
+export interface FdrRow extends SdrRow {
+  /** Task status code of the progress reason ("6 Timeout" → 6). */
+  reasonCode: number | null;
+  reason: string;
+  carrierReason: string;
+}
+
+export interface TaskReport {
+  tid: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  unsent: number;
+  /** Only the rows since the previous report: the receiver adds them up. */
+  sdr: SdrRow[];
+  fdr: FdrRow[];
+}
+
+export interface StatusReport {
+  reports: TaskReport[];
+}
+
+/** One send task: one port per task is how the platform sends (see the protocol notes). */
+export interface SendTask {
+  tid: number;
+  /** One or more numbers joined by commas. */
+  to: string;
+  sms: string;
+  /** Port number(s) to send from; absent lets the device pick. */
+  from?: string;
+}
+
+export interface SendOptions {
+  /** Where the device posts status-report (results). */
+  srUrl?: string;
+  /** Where the device posts recv-sms (replies). */
+  smsUrl?: string;
+  /** Ask the carrier for a delivery receipt. */
+  deliveryReport?: boolean;
+}
+
+export interface TaskAccepted {
+  tid: number;
+  /** 0 = accepted; anything else is a refusal (e.g. 5 SIM Unregistered). */
+  code: number;
+  reason: string;
+}
+
+export interface PulledSms {
+  /** The device inbox's boot id: a new one means ids restarted at 1. */
+  ssrc: string | null;
+  /** Ask for this id next time. */
+  nextId: number;
+  items: IncomingSmsItem[];
+}
+
+export interface GatewayDriver {
+  /** The device's status now (the Scan). */
+  getStatus(): Promise<DevStatus>;
+  /** Asks the device to POST dev-status to `url` every `period` seconds (>= 60; 0 stops). */
+  subscribeStatus(url: string, period: number): Promise<void>;
+  /** Points the device's incoming-SMS push at `sms` (config command); reports go with each send. */
+  configureSmsUrls(urls: { sms: string }): Promise<void>;
+  sendTasks(tasks: SendTask[], opts?: SendOptions): Promise<TaskAccepted[]>;
+  command(op: 'lock' | 'unlock' | 'switch' | 'reset' | 'reboot' | 'save' | 'redial', ports: string): Promise<void>;
+  /** Writes the SIM's number to the device (`sim_number(n)`), shown back as `sn`. */
+  setSimNumber(port: string, number: string, slotsPerPort: number): Promise<void>;
+  /** Reads the device inbox from id `fromId` (catch-up after missed pushes). */
+  pullSms(fromId: number, max?: number): Promise<PulledSms>;
+}
+
+export type GatewayErrorKind = 'timeout' | 'network' | 'http' | 'auth' | 'refused' | 'protocol';
+
+/** A device call that failed; `message` is for people and never contains the URL or password. */
+export class GatewayError extends Error {
+  constructor(
+    readonly kind: GatewayErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+}
+
+/** A push or reply that does not follow the protocol. */
+export class ProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}

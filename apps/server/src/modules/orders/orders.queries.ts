@@ -1,0 +1,266 @@
+import type { AdminOrder, Order } from '@simdock/contract';
+import type { Queryable } from '../../db/db.ts';
+import { RENTABLE_SIMS_SQL } from '../services/services.queries.ts';
+
+export interface OrderRow {
+  id: string;
+  user_id: string;
+  service_code: string;
+  service_name: string;
+  phone_number: string;
+  code_text: string | null;
+  sms_text: string | null;
+  status: Order['status'];
+  price: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export const ORDER_SELECT = `
+  SELECT o.id::text AS id, o.user_id, s.code AS service_code, s.name AS service_name, o.phone_number,
+         o.code_text, o.sms_text, o.status, o.price::float8 AS price, o.created_at, o.expires_at
+    FROM orders o JOIN services s ON s.id = o.service_id`;
+
+export async function findOrder(q: Queryable, id: string): Promise<OrderRow | undefined> {
+  return (await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
+}
+
+export async function ordersOfUser(q: Queryable, userId: string, limit = 100): Promise<OrderRow[]> {
+  return q.query<OrderRow>(`${ORDER_SELECT} WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2`, [userId, limit]);
+}
+
+/** Serialises rents of one service across connections and processes, for this transaction. */
+export async function lockServiceForRent(q: Queryable, serviceId: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('rent:' || $1::text))`, [serviceId]);
+}
+
+export async function openOrderCount(q: Queryable, serviceId: string): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM orders WHERE service_id = $1 AND status = 'WAIT_CODE'`,
+    [serviceId],
+  );
+  return rows[0]!.n;
+}
+
+export interface RentableSim {
+  id: string;
+  gateway_id: string;
+  port: string;
+  number: string;
+  gateway_name: string;
+}
+
+/** Picks the rentable SIM with the fewest open rentals (spreads load), at random among equals. */
+export async function pickSim(q: Queryable, serviceId: string, now: Date): Promise<RentableSim | undefined> {
+  const rows = await q.query<RentableSim>(
+    `SELECT r.* FROM (${RENTABLE_SIMS_SQL.replaceAll('$SERVICE', '$1').replaceAll('$NOW', '$2')}) r
+      ORDER BY (SELECT count(*) FROM orders o WHERE o.sim_id = r.id AND o.status = 'WAIT_CODE'), random()
+      LIMIT 1`,
+    [serviceId, now],
+  );
+  return rows[0];
+}
+
+export async function insertOrder(
+  q: Queryable,
+  o: {
+    userId: string;
+    serviceId: string;
+    sim: RentableSim;
+    price: number;
+    createdAt: Date;
+    expiresAt: Date;
+  },
+): Promise<string> {
+  const rows = await q.query<{ id: string }>(
+    `INSERT INTO orders (user_id, service_id, gateway_id, gateway_name, sim_id, port, phone_number, price, status,
+                         created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 'WAIT_CODE', $9, $10) RETURNING id::text AS id`,
+    [o.userId, o.serviceId, o.sim.gateway_id, o.sim.gateway_name, o.sim.id, o.sim.port, o.sim.number, String(o.price), o.createdAt, o.expiresAt],
+  );
+  return rows[0]!.id;
+}
+
+/**
+ * Cancels one of the user's orders and refunds it in one statement, only when it still waits for
+ * its first code and the minimum time has passed. Returns the refunded amount, or undefined.
+ */
+export async function cancelAndRefund(
+  q: Queryable,
+  orderId: string,
+  userId: string,
+  now: Date,
+  earliestCreatedAt: Date,
+): Promise<boolean> {
+  const rows = await q.query<{ id: string }>(
+    `WITH cancelled AS (
+       UPDATE orders SET status = 'CANCEL', finished_at = $3
+        WHERE id = $1::bigint AND user_id = $2 AND status = 'WAIT_CODE' AND code_text IS NULL AND created_at <= $4
+        RETURNING id, user_id, price
+     ), credited AS (
+       UPDATE users u SET balance = u.balance + c.price FROM cancelled c WHERE u.id = c.user_id RETURNING u.id
+     ), entry AS (
+       INSERT INTO ledger (user_id, amount, kind, ref, created_at)
+       SELECT user_id, price, 'refund', 'order:' || id, $3 FROM cancelled
+     )
+     SELECT id::text AS id FROM cancelled`,
+    [orderId, userId, now, earliestCreatedAt],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Cancels and refunds overdue orders still waiting for a code, in one statement. SKIP LOCKED
+ * lets several sweepers run at once without taking the same order; the status guard and the
+ * ledger's unique (kind, ref) make the refund happen exactly once.
+ */
+export async function sweepExpired(q: Queryable, now: Date, batch: number): Promise<{ id: string; user_id: string }[]> {
+  return q.query<{ id: string; user_id: string }>(
+    `WITH due AS (
+       SELECT id FROM orders WHERE status = 'WAIT_CODE' AND expires_at <= $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+     ), cancelled AS (
+       UPDATE orders o SET status = 'CANCEL', finished_at = $1
+         FROM due WHERE o.id = due.id AND o.status = 'WAIT_CODE'
+        RETURNING o.id, o.user_id, o.price
+     ), credited AS (
+       UPDATE users u SET balance = u.balance + t.total
+         FROM (SELECT user_id, sum(price) AS total FROM cancelled GROUP BY user_id) t
+        WHERE u.id = t.user_id RETURNING u.id
+     ), entry AS (
+       INSERT INTO ledger (user_id, amount, kind, ref, created_at)
+       SELECT user_id, price, 'refund', 'order:' || id, $1 FROM cancelled
+     )
+     SELECT id::text AS id, user_id FROM cancelled`,
+    [now, batch],
+  );
+}
+
+export interface OpenOrderForSms {
+  id: string;
+  user_id: string;
+  status: Order['status'];
+  pattern: string;
+  text_contains: string;
+  is_repeatable: boolean;
+}
+
+/** Orders on this gateway port that can still take a code, locked for the matching transaction. */
+export async function openOrdersOnPort(
+  q: Queryable,
+  gatewayId: string,
+  port: string,
+  receivedAt: Date,
+): Promise<OpenOrderForSms[]> {
+  return q.query<OpenOrderForSms>(
+    `SELECT o.id::text AS id, o.user_id, o.status, s.pattern, s.text_contains, s.is_repeatable
+       FROM orders o JOIN services s ON s.id = o.service_id
+      WHERE o.gateway_id = $1 AND o.port = $2 AND o.created_at <= $3 AND o.expires_at > $3
+        AND (o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND s.is_repeatable))
+      ORDER BY o.id
+      FOR UPDATE OF o`,
+    [gatewayId, port, receivedAt],
+  );
+}
+
+export async function recordCode(
+  q: Queryable,
+  orderId: string,
+  smsId: string,
+  code: string | undefined,
+  text: string,
+  at: Date,
+): Promise<void> {
+  await q.query(
+    `WITH c AS (
+       INSERT INTO order_codes (order_id, sms_id, code_text, sms_text, received_at)
+       VALUES ($1::bigint, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING order_id
+     )
+     UPDATE orders SET sms_text = $4,
+            code_text = COALESCE($3, code_text),
+            status = CASE WHEN $3::text IS NULL THEN status ELSE 'SUCCESS' END,
+            finished_at = CASE WHEN $3::text IS NULL THEN finished_at ELSE COALESCE(finished_at, $5) END
+      WHERE id IN (SELECT order_id FROM c)`,
+    [orderId, smsId, code ?? null, text, at],
+  );
+}
+
+// ---- admin views ----
+
+export interface AdminOrderFilter {
+  status?: string;
+  gateway?: string;
+  phoneNumber?: string;
+}
+
+const ADMIN_WHERE = `($1::text IS NULL OR o.status = $1)
+  AND ($2::text IS NULL OR o.gateway_name = $2)
+  AND ($3::text IS NULL OR o.phone_number LIKE '%' || $3 || '%')`;
+
+export async function adminOrdersPage(
+  q: Queryable,
+  f: AdminOrderFilter,
+  page: number,
+  pageSize: number,
+): Promise<{ items: AdminOrder[]; total: number }> {
+  const params = [f.status || null, f.gateway || null, f.phoneNumber?.trim() || null];
+  const rows = await q.query<AdminOrder & { total: number; created_at: Date }>(
+    `SELECT o.id::text AS id, o.gateway_name AS gateway, o.port, u.username, o.phone_number AS "phoneNumber",
+            s.code AS "serviceCode", o.code_text AS "codeText", o.status, o.created_at,
+            count(*) OVER ()::int AS total
+       FROM orders o JOIN users u ON u.id = o.user_id JOIN services s ON s.id = o.service_id
+      WHERE ${ADMIN_WHERE}
+      ORDER BY o.id DESC LIMIT $4 OFFSET $5`,
+    [...params, pageSize, (page - 1) * pageSize],
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && page > 1) {
+    const c = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders o WHERE ${ADMIN_WHERE}`, params);
+    total = c[0]!.n;
+  }
+  return {
+    items: rows.map(({ total: _t, created_at, ...o }) => ({ ...o, createdAt: created_at.toISOString() })),
+    total,
+  };
+}
+
+export async function gatewayOrderStats(
+  q: Queryable,
+): Promise<{ gateway: string; totalOrders: number; successOrders: number }[]> {
+  return q.query(
+    `SELECT gateway_name AS gateway, count(*)::int AS "totalOrders",
+            count(*) FILTER (WHERE status = 'SUCCESS')::int AS "successOrders"
+       FROM orders GROUP BY gateway_name ORDER BY gateway_name`,
+  );
+}
+
+export async function gatewayNames(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ name: string }>(
+    `SELECT name FROM gateways UNION SELECT DISTINCT gateway_name FROM orders ORDER BY 1`,
+  );
+  return rows.map((r) => r.name);
+}
+
+export async function userOrderStats(
+  q: Queryable,
+  userId: string,
+  dayStart: Date,
+  now: Date,
+): Promise<{ active: number; today: number }> {
+  const rows = await q.query<{ active: number; today: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'WAIT_CODE' OR (status = 'SUCCESS' AND expires_at > $3))::int AS active,
+            count(*) FILTER (WHERE created_at >= $2)::int AS today
+       FROM orders WHERE user_id = $1`,
+    [userId, dayStart, now],
+  );
+  return rows[0]!;
+}
+
+/** Share of sampled gateway-minutes that were online over the window; null without samples. */
+export async function uptimeShare(q: Queryable, since: Date): Promise<number | null> {
+  const rows = await q.query<{ share: number | null }>(
+    `SELECT (avg(CASE WHEN online THEN 1.0 ELSE 0.0 END))::float8 AS share FROM gateway_uptime WHERE minute >= $1`,
+    [since],
+  );
+  return rows[0]?.share ?? null;
+}

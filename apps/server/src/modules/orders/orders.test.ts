@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { smsConsumers, type StoredSms } from '../inbox/consumers.ts';
+import { expireOverdue } from './orders.service.ts';
+
+let s: TestServer;
+let gw: { id: string; numbers: string[]; ports: string[] };
+
+beforeAll(async () => {
+  s = await startTestServer();
+  gw = await seedGateway(s.db, { sims: 3, lastUpdate: s.clock.now() });
+  await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
+  await addService(s.db, { code: 'wa', name: 'WhatsApp', price: 2, pattern: '(\\d{3}-\\d{3})' });
+  await addService(s.db, { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true });
+});
+// Tests move the clock; the gateway keeps reporting, as a live device would.
+beforeEach(async () => {
+  await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
+});
+afterAll(async () => {
+  expect(await ledgerMismatches(s.db)).toEqual([]);
+  await s.close();
+});
+
+const rent = (token: string, serviceCode: string) => s.post('/api/Order/create', { serviceCode }, token);
+const balanceOf = async (token: string) => (await s.post('/api/user/info', {}, token)).body.balance as number;
+
+/** Stores an incoming SMS on a gateway port and hands it to the consumers, as ingestion does. */
+async function deliver(port: string, text: string): Promise<boolean> {
+  return s.db.tx(async (q) => {
+    const [row] = await q.query<{ id: string }>(
+      `INSERT INTO incoming_sms (gateway_id, port, sender, body, received_at, dedupe_key)
+       VALUES ($1, $2, 'Service', $3, $4, gen_random_uuid()::text) RETURNING id`,
+      [gw.id, port, text, s.clock.now()],
+    );
+    const sms: StoredSms = {
+      id: row!.id,
+      gatewayId: gw.id,
+      port,
+      sender: 'Service',
+      recipient: null,
+      text,
+      receivedAt: s.clock.now(),
+    };
+    let matched = false;
+    for (const consume of smsConsumers) matched = (await consume(q, sms, s.ctx)) || matched;
+    return matched;
+  });
+}
+
+const portOf = (phone: string) => gw.ports[gw.numbers.indexOf(phone)]!;
+
+describe('renting', () => {
+  it('charges the price, writes the ledger and returns a WAIT_CODE order with an expiry', async () => {
+    const u = await s.createUser({ balance: 10 });
+    const res = await rent(u.token, 'tg');
+    expect(res.status).toBe(200);
+    expect(res.body.code).toBe(1);
+    const order = res.body.data;
+    expect(order).toMatchObject({ serviceCode: 'tg', status: 'WAIT_CODE', price: 1.25, codeText: null });
+    expect(gw.numbers).toContain(order.phoneNumber);
+    expect(new Date(order.expiresAt).getTime() - new Date(order.createdAt).getTime()).toBe(20 * 60_000);
+    expect(await balanceOf(u.token)).toBe(8.75);
+    const ledger = await s.db.query<{ amount: string; kind: string }>(
+      'SELECT amount::text, kind FROM ledger WHERE user_id = $1 ORDER BY id',
+      [u.id],
+    );
+    expect(ledger).toEqual([
+      { amount: '10.00', kind: 'topup' },
+      { amount: '-1.25', kind: 'order_charge' },
+    ]);
+    const list = await s.post('/api/Order/getbyuser', {}, u.token);
+    expect(list.body).toMatchObject({ code: 1, orders: [{ id: order.id, phoneNumber: order.phoneNumber }] });
+  });
+
+  it('refuses with a clear 402 when the balance is short, and charges nothing', async () => {
+    const u = await s.createUser({ balance: 1 });
+    const res = await rent(u.token, 'tg');
+    expect(res.status).toBe(402);
+    expect(res.body.msg).toMatch(/balance is too low/);
+    expect(await balanceOf(u.token)).toBe(1);
+    expect((await s.post('/api/Order/getbyuser', {}, u.token)).body.orders).toEqual([]);
+  });
+
+  it('refuses unknown and disabled services', async () => {
+    const u = await s.createUser({ balance: 5 });
+    expect((await rent(u.token, 'nope')).status).toBe(404);
+    await addService(s.db, { code: 'off', name: 'Off' });
+    await s.db.query(`UPDATE services SET is_enable = false WHERE code = 'off'`);
+    const res = await rent(u.token, 'off');
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toMatch(/not available/);
+  });
+
+  it('never gives a number twice for one service, and says so when none is left', async () => {
+    const u = await s.createUser({ balance: 100 });
+    const phones = new Set<string>();
+    await addService(s.db, { code: 'fb', name: 'Facebook' });
+    for (let i = 0; i < 3; i++) phones.add((await rent(u.token, 'fb')).body.data.phoneNumber);
+    expect(phones.size).toBe(3);
+    const res = await rent(u.token, 'fb');
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toMatch(/No numbers available for Facebook/);
+    // The same SIMs still serve another service at the same time.
+    await addService(s.db, { code: 'ig', name: 'Instagram' });
+    expect((await rent(u.token, 'ig')).status).toBe(200);
+  });
+
+  it('skips offline gateways and SIMs without a number', async () => {
+    const u = await s.createUser({ balance: 100 });
+    await addService(s.db, { code: 'x1', name: 'X1' });
+    await s.db.query(`UPDATE gateways SET last_update = $2 WHERE id = $1`, [gw.id, new Date(s.clock.now().getTime() - 4 * 60_000)]);
+    expect((await rent(u.token, 'x1')).status).toBe(409);
+    await s.db.query(`UPDATE gateways SET last_update = $2 WHERE id = $1`, [gw.id, s.clock.now()]);
+    const all = await s.post('/api/Service/getall', {});
+    expect(all.body.services.find((x: { code: string }) => x.code === 'x1').available).toBe(3);
+  });
+
+  it('shows live availability capped by stock, without admin fields to the public', async () => {
+    await addService(s.db, { code: 'cap', name: 'Capped', stock: 1 });
+    const pub = await s.post('/api/Service/getall', {});
+    const capped = pub.body.services.find((x: { code: string }) => x.code === 'cap');
+    expect(capped.available).toBe(1);
+    expect(capped.pattern).toBeUndefined();
+    const u = await s.createUser({ balance: 10 });
+    expect((await rent(u.token, 'cap')).status).toBe(200);
+    expect((await rent(u.token, 'cap')).status).toBe(409);
+    const admin = await s.post('/api/Service/getall', {}, await s.adminToken());
+    expect(admin.body.services.find((x: { code: string }) => x.code === 'cap')).toMatchObject({ available: 0, stock: 1 });
+  });
+});
+
+describe('cancelling', () => {
+  it('is refused during the minimum time, then refunds once', async () => {
+    const u = await s.createUser({ balance: 5 });
+    const order = (await rent(u.token, 'wa')).body.data;
+    const early = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    expect(early.status).toBe(409);
+    expect(early.body.msg).toMatch(/Please wait/);
+    s.clock.advance(121_000);
+    const ok = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.status).toBe('CANCEL');
+    expect(await balanceOf(u.token)).toBe(5);
+    const again = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    expect(again.status).toBe(409);
+    expect(await balanceOf(u.token)).toBe(5);
+  });
+
+  it("is refused once a code arrived, and for another user's order", async () => {
+    const u = await s.createUser({ balance: 5 });
+    const other = await s.createUser({ balance: 5 });
+    const order = (await rent(u.token, 'tg')).body.data;
+    s.clock.advance(121_000);
+    expect((await s.post('/api/Order/cancel', { orderId: order.id }, other.token)).status).toBe(404);
+    expect(await deliver(portOf(order.phoneNumber), 'Telegram code: 55555')).toBe(true);
+    const res = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toMatch(/code has already arrived/);
+  });
+});
+
+describe('expiry', () => {
+  it('refunds overdue orders exactly once, with two sweepers at once', async () => {
+    const u = await s.createUser({ balance: 10 });
+    await addService(s.db, { code: 'exp', name: 'Expiring', price: 3, rentMinutes: 5 });
+    const a = (await rent(u.token, 'exp')).body.data;
+    const b = (await rent(u.token, 'exp')).body.data;
+    expect(await balanceOf(u.token)).toBe(4);
+    s.clock.advance(5 * 60_000 + 1);
+    const [n1, n2] = await Promise.all([expireOverdue(s.ctx), expireOverdue(s.ctx)]);
+    expect(n1 + n2).toBeGreaterThanOrEqual(2);
+    expect(await expireOverdue(s.ctx)).toBe(0);
+    expect(await balanceOf(u.token)).toBe(10);
+    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders;
+    expect(orders.filter((o: { id: string }) => [a.id, b.id].includes(o.id)).map((o: { status: string }) => o.status)).toEqual([
+      'CANCEL',
+      'CANCEL',
+    ]);
+    const refunds = await s.db.query('SELECT 1 FROM ledger WHERE user_id = $1 AND kind = $2', [u.id, 'refund']);
+    expect(refunds).toHaveLength(2);
+  });
+});
+
+describe('code delivery', () => {
+  it('extracts the code for the matching service only, keeping the full text', async () => {
+    const u = await s.createUser({ balance: 20 });
+    await addService(s.db, { code: 'tg2', name: 'Telegram2', textContains: 'telegram' });
+    await addService(s.db, { code: 'wa2', name: 'WhatsApp2', textContains: 'WhatsApp', pattern: '(\\d{3}-\\d{3})' });
+    const tg = (await rent(u.token, 'tg2')).body.data;
+    const wa = (await rent(u.token, 'wa2')).body.data;
+    // Another service's SMS on the Telegram SIM does not touch the Telegram order.
+    await deliver(portOf(tg.phoneNumber), 'Your Instagram code is 998877');
+    await deliver(portOf(tg.phoneNumber), 'TELEGRAM code 4321. Do not share it');
+    await deliver(portOf(wa.phoneNumber), 'Your WhatsApp code: 123-456');
+    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    expect(orders.find((o) => o.id === tg.id)).toMatchObject({
+      status: 'SUCCESS',
+      codeText: '4321',
+      smsText: 'TELEGRAM code 4321. Do not share it',
+    });
+    expect(orders.find((o) => o.id === wa.id)).toMatchObject({ status: 'SUCCESS', codeText: '123-456' });
+  });
+
+  it('a non-repeatable order keeps its first code; a repeatable one records later codes until expiry', async () => {
+    const u = await s.createUser({ balance: 20 });
+    await addService(s.db, { code: 'once', name: 'Once', textContains: 'once' });
+    await addService(s.db, { code: 'rep', name: 'Rep', textContains: 'rep', pattern: 'G-(\\d{6})', repeatable: true });
+    const once = (await rent(u.token, 'once')).body.data;
+    const rep = (await rent(u.token, 'rep')).body.data;
+    await deliver(portOf(once.phoneNumber), 'once 1111');
+    await deliver(portOf(once.phoneNumber), 'once 2222');
+    await deliver(portOf(rep.phoneNumber), 'rep G-111111');
+    await deliver(portOf(rep.phoneNumber), 'rep G-222222');
+    let orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    expect(orders.find((o) => o.id === once.id)).toMatchObject({ codeText: '1111', smsText: 'once 1111' });
+    expect(orders.find((o) => o.id === rep.id)).toMatchObject({ status: 'SUCCESS', codeText: '222222' });
+    const codes = await s.db.query<{ code_text: string }>(
+      'SELECT code_text FROM order_codes WHERE order_id = $1::bigint ORDER BY id',
+      [rep.id],
+    );
+    expect(codes.map((c) => c.code_text)).toEqual(['111111', '222222']);
+    s.clock.advance(21 * 60_000);
+    await deliver(portOf(rep.phoneNumber), 'rep G-333333');
+    orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    expect(orders.find((o) => o.id === rep.id)).toMatchObject({ codeText: '222222' });
+  });
+
+  it('keeps an SMS with the service text but no code visible and the order waiting', async () => {
+    const u = await s.createUser({ balance: 20 });
+    await addService(s.db, { code: 'nc', name: 'NoCode', textContains: 'nocode' });
+    const o = (await rent(u.token, 'nc')).body.data;
+    await deliver(portOf(o.phoneNumber), 'nocode: welcome!');
+    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    expect(orders.find((x) => x.id === o.id)).toMatchObject({ status: 'WAIT_CODE', codeText: null, smsText: 'nocode: welcome!' });
+  });
+
+  it('does not match an SMS that arrived on a SIM with no open order', async () => {
+    expect(await deliver('3.01', 'Random marketing text 123456')).toBe(false);
+  });
+});

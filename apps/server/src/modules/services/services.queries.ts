@@ -1,0 +1,150 @@
+import type { Service } from '@simdock/contract';
+import type { Queryable } from '../../db/db.ts';
+
+export interface ServiceRow {
+  id: string;
+  name: string;
+  code: string;
+  description: string;
+  price: number;
+  stock: number;
+  pattern: string;
+  text_contains: string;
+  rent_time_minutes: number;
+  is_repeatable: boolean;
+  is_enable: boolean;
+}
+
+const SERVICE_COLUMNS = `s.id, s.name, s.code, s.description, s.price::float8 AS price, s.stock, s.pattern,
+  s.text_contains, s.rent_time_minutes, s.is_repeatable, s.is_enable`;
+
+/**
+ * SIMs rentable for a service right now: number known, usable state, on an enabled gateway
+ * reported within the online window, and the number never used for this service.
+ * Shared by the availability count and by the rent itself so they can never disagree.
+ */
+export const RENTABLE_SIMS_SQL = `
+  SELECT sim.id, sim.gateway_id, sim.port, sim.number, g.name AS gateway_name
+    FROM sims sim
+    JOIN gateways g ON g.id = sim.gateway_id
+   WHERE g.is_enable
+     AND g.last_update >= $NOW::timestamptz - interval '3 minutes'
+     AND sim.number IS NOT NULL
+     AND sim.state IN (3, 4, 15)
+     AND NOT EXISTS (
+       SELECT 1 FROM orders o WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
+     )`;
+
+function rentableSql(serviceRef: string, nowParam: string) {
+  return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef).replaceAll('$NOW', nowParam);
+}
+
+/** Every service with its live `available` = min(stock − open orders, rentable SIMs). */
+export async function listServices(q: Queryable, now: Date, onlyEnabled: boolean): Promise<Service[]> {
+  const rows = await q.query<ServiceRow & { available: number }>(
+    `SELECT ${SERVICE_COLUMNS},
+            GREATEST(0, LEAST(
+              s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
+              (SELECT count(*) FROM (${rentableSql('s.id', '$1')}) r)
+            ))::int AS available
+       FROM services s
+      WHERE ($2::boolean = false OR s.is_enable)
+      ORDER BY s.name`,
+    [now, onlyEnabled],
+  );
+  return rows.map((r) => ({ ...toService(r), available: r.available }));
+}
+
+export function toService(r: ServiceRow): Omit<Service, 'available'> {
+  return {
+    id: r.id,
+    name: r.name,
+    code: r.code,
+    description: r.description,
+    price: r.price,
+    stock: r.stock,
+    pattern: r.pattern,
+    textContains: r.text_contains,
+    rentTimeMinutes: r.rent_time_minutes,
+    isRepeatable: r.is_repeatable,
+    isEnable: r.is_enable,
+  };
+}
+
+export async function findServiceByCode(q: Queryable, code: string): Promise<ServiceRow | undefined> {
+  return (await q.query<ServiceRow>(`SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.code = $1`, [code]))[0];
+}
+
+export async function findServiceById(q: Queryable, id: string): Promise<ServiceRow | undefined> {
+  return (await q.query<ServiceRow>(`SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.id = $1`, [id]))[0];
+}
+
+export interface ServiceValues {
+  name: string;
+  code: string;
+  description: string;
+  price: number;
+  stock: number;
+  pattern: string;
+  textContains: string;
+  rentTimeMinutes: number;
+  isRepeatable: boolean;
+  isEnable: boolean;
+}
+
+const VALUES = (v: ServiceValues) => [
+  v.name,
+  v.code,
+  v.description,
+  String(v.price),
+  v.stock,
+  v.pattern,
+  v.textContains,
+  v.rentTimeMinutes,
+  v.isRepeatable,
+  v.isEnable,
+];
+
+/** Inserts; undefined when the code is taken. */
+export async function insertService(q: Queryable, v: ServiceValues): Promise<ServiceRow | undefined> {
+  const rows = await q.query<ServiceRow>(
+    `INSERT INTO services AS s (name, code, description, price, stock, pattern, text_contains, rent_time_minutes,
+                                is_repeatable, is_enable)
+     VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (code) DO NOTHING RETURNING ${SERVICE_COLUMNS}`,
+    VALUES(v),
+  );
+  return rows[0];
+}
+
+export async function updateService(q: Queryable, id: string, v: ServiceValues): Promise<ServiceRow | undefined> {
+  const rows = await q.query<ServiceRow>(
+    `UPDATE services s SET name = $1, code = $2, description = $3, price = $4::numeric, stock = $5, pattern = $6,
+            text_contains = $7, rent_time_minutes = $8, is_repeatable = $9, is_enable = $10
+      WHERE s.id = $11 RETURNING ${SERVICE_COLUMNS}`,
+    [...VALUES(v), id],
+  );
+  return rows[0];
+}
+
+export async function codeTakenByOther(q: Queryable, code: string, id: string | undefined): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM services WHERE code = $1 AND ($2::uuid IS NULL OR id <> $2::uuid)', [
+    code,
+    id ?? null,
+  ]);
+  return rows.length > 0;
+}
+
+/** Deletes a service that has no orders; returns 'deleted', 'missing' or 'has_orders'. */
+export async function deleteService(q: Queryable, id: string): Promise<'deleted' | 'missing' | 'has_orders'> {
+  const rows = await q.query<{ outcome: string }>(
+    `WITH target AS (SELECT id FROM services WHERE id = $1),
+          used AS (SELECT 1 FROM orders WHERE service_id = $1 LIMIT 1),
+          gone AS (DELETE FROM services WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM used) RETURNING id)
+     SELECT CASE WHEN EXISTS (SELECT 1 FROM gone) THEN 'deleted'
+                 WHEN NOT EXISTS (SELECT 1 FROM target) THEN 'missing'
+                 ELSE 'has_orders' END AS outcome`,
+    [id],
+  );
+  return rows[0]!.outcome as 'deleted' | 'missing' | 'has_orders';
+}

@@ -1,0 +1,77 @@
+import {
+  coerceNumber,
+  patternProblem,
+  SERVICE_DEFAULTS,
+  type Service,
+  type ServiceInput,
+  validateService,
+} from '@simdock/contract';
+import type { AppContext } from '../../context.ts';
+import { assertNoFieldErrors, badInput, conflict, notFound } from '../../http/errors.ts';
+import {
+  codeTakenByOther,
+  deleteService,
+  findServiceByCode,
+  findServiceById,
+  insertService,
+  listServices,
+  type ServiceValues,
+  updateService,
+} from './services.queries.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Trims text, coerces numbers (non-numeric → 0, spec §5), fills defaults, then checks every rule. */
+export function normalizeServiceInput(input: ServiceInput): ServiceValues {
+  const values: ServiceValues = {
+    name: input.name.trim(),
+    code: input.code.trim(),
+    description: (input.description ?? '').trim(),
+    price: input.price === undefined ? SERVICE_DEFAULTS.price : coerceNumber(input.price),
+    stock: input.stock === undefined ? SERVICE_DEFAULTS.stock : coerceNumber(input.stock),
+    pattern: (input.pattern ?? '').trim() || SERVICE_DEFAULTS.pattern,
+    textContains: (input.textContains ?? '').trim(),
+    rentTimeMinutes:
+      input.rentTimeMinutes === undefined ? SERVICE_DEFAULTS.rentTimeMinutes : coerceNumber(input.rentTimeMinutes),
+    isRepeatable: input.isRepeatable ?? false,
+    isEnable: input.isEnable ?? true,
+  };
+  assertNoFieldErrors(validateService(values));
+  if (!Number.isInteger(values.stock)) throw badInput('Stock must be a whole number', 'stock');
+  if (!Number.isInteger(values.rentTimeMinutes)) throw badInput('Rent time must be whole minutes', 'rentTimeMinutes');
+  if (Math.round(values.price * 100) !== values.price * 100) {
+    throw badInput('Price can have at most two decimals', 'price');
+  }
+  if (values.code.length > 32 || !/^[\w.-]+$/.test(values.code)) {
+    throw badInput('Code must be 1-32 letters, digits, "_", "-" or "."', 'code');
+  }
+  const problem = patternProblem(values.pattern);
+  if (problem) throw badInput(problem, 'pattern');
+  return values;
+}
+
+export async function saveService(ctx: AppContext, input: ServiceInput): Promise<Service> {
+  const values = normalizeServiceInput(input);
+  if (input.id && !UUID.test(input.id)) throw notFound('Service not found.');
+  if (await codeTakenByOther(ctx.db, values.code, input.id)) {
+    throw conflict(`A service with code "${values.code}" already exists.`, 'code');
+  }
+  const row = input.id ? await updateService(ctx.db, input.id, values) : await insertService(ctx.db, values);
+  if (!row) {
+    if (input.id) throw notFound('Service not found.');
+    throw conflict(`A service with code "${values.code}" already exists.`, 'code');
+  }
+  const all = await listServices(ctx.db, ctx.clock.now(), false);
+  return all.find((s) => s.id === row.id)!;
+}
+
+export async function removeService(ctx: AppContext, ref: string | { id: string }): Promise<void> {
+  const key = typeof ref === 'string' ? ref : ref.id;
+  const row = UUID.test(key) ? await findServiceById(ctx.db, key) : await findServiceByCode(ctx.db, key);
+  if (!row) throw notFound('Service not found.');
+  const outcome = await deleteService(ctx.db, row.id);
+  if (outcome === 'missing') throw notFound('Service not found.');
+  if (outcome === 'has_orders') {
+    throw conflict('This service has orders and cannot be deleted; disable it instead to stop new rentals.');
+  }
+}

@@ -1,0 +1,74 @@
+import type { Db } from '../db/db.ts';
+
+/**
+ * Puts an online gateway with `sims` registered SIMs straight into the database, for rental
+ * tests that don't need a device. (The gateway tests and the end-to-end rental test use the
+ * simulator over the real protocol.)
+ */
+export async function seedGateway(
+  db: Db,
+  opts: { name?: string; sims?: number; lastUpdate: Date; numberBase?: number },
+): Promise<{ id: string; numbers: string[]; ports: string[] }> {
+  const name = opts.name ?? `gw-${Math.random().toString(36).slice(2, 8)}`;
+  const mac = Array.from({ length: 6 }, () => Math.floor(Math.random() * 256).toString(16).padStart(2, '0')).join(':');
+  const [gw] = await db.query<{ id: string }>(
+    `INSERT INTO gateways (name, url, mac, user_name, password_enc, push_secret, total_sim, last_update)
+     VALUES ($1, 'http://127.0.0.1:9', $2, 'root', 'x', 'secret', $3, $4) RETURNING id`,
+    [name, mac, opts.sims ?? 4, opts.lastUpdate],
+  );
+  const base = opts.numberBase ?? 15550000000 + Math.floor(Math.random() * 90000) * 100;
+  const numbers: string[] = [];
+  const ports: string[] = [];
+  for (let i = 1; i <= (opts.sims ?? 4); i++) {
+    const port = `${i}.01`;
+    const number = String(base + i);
+    numbers.push(number);
+    ports.push(port);
+    await db.query(
+      `INSERT INTO sims (gateway_id, port, iccid, number, number_source, state) VALUES ($1, $2, $3, $4, 'device', 3)`,
+      [gw!.id, port, `8901${number}`, number],
+    );
+  }
+  return { id: gw!.id, numbers, ports };
+}
+
+export async function addService(
+  db: Db,
+  s: { code: string; name?: string; price?: number; textContains?: string; pattern?: string; repeatable?: boolean; rentMinutes?: number; stock?: number },
+): Promise<string> {
+  const [row] = await db.query<{ id: string }>(
+    `INSERT INTO services (name, code, price, pattern, text_contains, is_repeatable, rent_time_minutes, stock)
+     VALUES ($1, $2, $3::numeric, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      s.name ?? s.code,
+      s.code,
+      String(s.price ?? 1),
+      s.pattern ?? '\\d{4,8}',
+      s.textContains ?? s.name ?? s.code,
+      s.repeatable ?? false,
+      s.rentMinutes ?? 20,
+      s.stock ?? 1000,
+    ],
+  );
+  return row!.id;
+}
+
+/** The ledger invariant: every user's balance equals the sum of their ledger rows. */
+export async function ledgerMismatches(db: Db): Promise<{ username: string; balance: string; ledger: string }[]> {
+  return db.query(
+    `SELECT u.username, u.balance::text AS balance, COALESCE(sum(l.amount), 0)::text AS ledger
+       FROM users u LEFT JOIN ledger l ON l.user_id = u.id
+      GROUP BY u.id HAVING u.balance <> COALESCE(sum(l.amount), 0)`,
+  );
+}
+
+/** Stores an SMS as the ingestion would, then runs the consumers. */
+export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error('waitFor timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
