@@ -1,0 +1,255 @@
+// The Ejoin/Skyline "goip_*.html" HTTP API over fetch. The account travels in the query string
+// (as the vendor examples do), so request URLs are never logged or put into error messages.
+import {
+  type DevStatus,
+  GatewayError,
+  type GatewayDriver,
+  type PulledSms,
+  type SendOptions,
+  type SendTask,
+  type TaskAccepted,
+} from './driver.ts';
+import {
+  isAuthFailure,
+  leadingInt,
+  normalizePort,
+  parseDevStatus,
+  parseRecvSms,
+  parseReply,
+  slotIndex,
+} from './ejoin.parse.ts';
+
+export interface EjoinTarget {
+  /** Base URL of the device web/API server, http://host:port. */
+  url: string;
+  username: string;
+  password: string;
+}
+
+export interface EjoinOptions {
+  /** Per request; a device that does not answer in time counts as offline. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 8000;
+
+type Method = 'GET' | 'POST';
+
+export class EjoinDriver implements GatewayDriver {
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly target: EjoinTarget,
+    opts: EjoinOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+  }
+
+  async getStatus(): Promise<DevStatus> {
+    const body = await this.call('GET', '/goip_get_status.html', { all_sims: '1' });
+    if (isDevStatus(body)) return this.protocol(() => parseDevStatus(body));
+    throw this.replyError(body);
+  }
+
+  async subscribeStatus(url: string, period: number): Promise<void> {
+    // all_sims (Ejoin) / all_slots (Skyline): report every slot, not only the active ones.
+    const body = await this.call('GET', '/goip_get_status.html', {
+      url,
+      period: String(period),
+      all_sims: '1',
+      all_slots: '1',
+    });
+    // Some firmware answers the subscription with a dev-status instead of {code:200}.
+    if (!isDevStatus(body)) this.expectOk(body);
+  }
+
+  async configureSmsUrls(urls: { sms: string; report?: string }): Promise<void> {
+    const pairs: [string, string][] = [['sms_url', urls.sms]];
+    if (urls.report) pairs.push(['sr_url', urls.report]);
+    await this.setParams(pairs);
+  }
+
+  async sendTasks(tasks: SendTask[], opts: SendOptions = {}): Promise<TaskAccepted[]> {
+    const payload = {
+      type: 'send-sms',
+      task_num: tasks.length,
+      tasks: tasks.map((t) => ({
+        tid: t.tid,
+        to: t.to,
+        sms: t.sms,
+        ...(t.from ? { from: t.from } : {}),
+        chs: 'utf8',
+        coding: 0,
+        // Successes are not reported unless asked; the platform needs both outcomes.
+        sdr: 1,
+        fdr: 1,
+        dr: opts.deliveryReport ? 1 : 0,
+      })),
+      ...(opts.srUrl ? { sr_url: opts.srUrl } : {}),
+      ...(opts.smsUrl ? { sms_url: opts.smsUrl } : {}),
+    };
+    const body = await this.call('POST', '/goip_post_sms.html', {}, JSON.stringify(payload), 'application/json');
+    const reply = parseReply(body);
+    if (!reply.ok && (!hasStatusList(body) || isAuthFailure(reply))) throw this.replyError(body);
+    const list = hasStatusList(body) ? body.status : [];
+    return list.map((s) => {
+      const rec = (typeof s === 'object' && s !== null ? s : {}) as Record<string, unknown>;
+      const status = typeof rec.status === 'string' ? rec.status : String(rec.status ?? '');
+      return {
+        tid: leadingInt(rec.tid) ?? 0,
+        code: leadingInt(status) ?? -1,
+        reason: status.replace(/^\s*-?\d+\s*/, '') || status,
+      };
+    });
+  }
+
+  async command(op: string, ports: string): Promise<void> {
+    const body = await this.call(
+      'POST',
+      '/goip_send_cmd.html',
+      {},
+      JSON.stringify({ type: 'command', op, ports }),
+      'application/json',
+    );
+    this.expectOk(body);
+  }
+
+  async setSimNumber(port: string, number: string, slotsPerPort: number): Promise<void> {
+    const ref = normalizePort(port);
+    if (!ref) throw new GatewayError('protocol', `not a port: ${port}`);
+    await this.setParams([[`sim_number(${slotIndex(ref.portNo, ref.slotNo, slotsPerPort)})`, number]]);
+  }
+
+  async pullSms(fromId: number, max = 0): Promise<PulledSms> {
+    const body = await this.call('GET', '/goip_get_sms.html', {
+      sms_id: String(Math.max(1, fromId)),
+      sms_num: String(Math.max(0, max)),
+      sms_del: '0',
+    });
+    this.expectOk(body);
+    const rec = body as Record<string, unknown>;
+    const items = Array.isArray(rec.data) ? this.protocol(() => parseRecvSms({ data: rec.data })) : [];
+    const next = leadingInt(rec.next_sms ?? rec.next_id);
+    return {
+      ssrc: typeof rec.ssrc === 'string' || typeof rec.ssrc === 'number' ? String(rec.ssrc) : null,
+      nextId: next !== undefined && next > 0 ? next : Math.max(1, fromId),
+      items,
+    };
+  }
+
+  /** `op=set` config write: a text/plain body of `name=value` pairs. */
+  private async setParams(pairs: [string, string][]): Promise<void> {
+    const text = pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+    const body = await this.call('POST', '/goip_send_cmd.html', { op: 'set' }, text, 'text/plain');
+    this.expectOk(body);
+  }
+
+  private expectOk(body: unknown): void {
+    if (!parseReply(body).ok) throw this.replyError(body);
+  }
+
+  private replyError(body: unknown): GatewayError {
+    const reply = parseReply(body);
+    if (isAuthFailure(reply)) {
+      return new GatewayError('auth', `the device refused the user name or password (${describe(reply)})`);
+    }
+    return new GatewayError('refused', `the device answered ${describe(reply)}`);
+  }
+
+  private protocol<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw new GatewayError('protocol', `unexpected reply: ${(err as Error).message}`);
+    }
+  }
+
+  private async call(
+    method: Method,
+    path: string,
+    params: Record<string, string>,
+    body?: string,
+    contentType?: string,
+  ): Promise<unknown> {
+    let url: URL;
+    try {
+      // Relative, so a base URL with a path prefix (behind a proxy) keeps it.
+      url = new URL(path.replace(/^\//, ''), withSlash(this.target.url));
+    } catch {
+      throw new GatewayError('network', 'the gateway URL is not valid');
+    }
+    url.searchParams.set('username', this.target.username);
+    url.searchParams.set('password', this.target.password);
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: contentType ? { 'content-type': `${contentType};charset=utf-8` } : {},
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      throw this.transportError(err);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw this.transportError(err);
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new GatewayError('auth', `the device refused the user name or password (HTTP ${res.status})`);
+    }
+    if (!res.ok) throw new GatewayError('http', `HTTP ${res.status} from the device`);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new GatewayError('protocol', `the device did not answer with JSON (HTTP ${res.status})`);
+    }
+  }
+
+  private transportError(err: unknown): GatewayError {
+    const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+    if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
+      return new GatewayError('timeout', `no answer within ${Math.round(this.timeoutMs / 100) / 10} s`);
+    }
+    const code = e?.cause?.code;
+    const why =
+      code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'host name not found'
+          : code === 'EHOSTUNREACH' || code === 'ENETUNREACH'
+            ? 'host unreachable'
+            : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+              ? 'connection reset'
+              : (code ?? e?.cause?.message ?? e?.message ?? 'network error');
+    return new GatewayError('network', this.scrub(why));
+  }
+
+  /** Belt and braces: an error text from below must never carry the password. */
+  private scrub(text: string): string {
+    const p = this.target.password;
+    return p ? text.split(p).join('[redacted]') : text;
+  }
+}
+
+function withSlash(base: string): string {
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+function isDevStatus(body: unknown): body is Record<string, unknown> {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return b.type === 'dev-status' || (b.type === undefined && Array.isArray(b.status) && 'mac' in b);
+}
+
+function hasStatusList(body: unknown): body is { status: unknown[] } {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { status?: unknown }).status);
+}
+
+function describe(reply: { code: number | null; reason: string }): string {
+  const code = reply.code === null ? 'no code' : `code ${reply.code}`;
+  return reply.reason ? `${code} ${reply.reason}` : code;
+}

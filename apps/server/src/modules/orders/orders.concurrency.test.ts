@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { startTestServer, TEST_DB, type TestServer } from '../../test/harness.ts';
+import { openSse } from '../../test/sse.ts';
+
+// Real concurrency needs real connections: PGlite is one connection, so this runs on PostgreSQL.
+describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    await seedGateway(s.db, { sims: 50, lastUpdate: s.clock.now() });
+    await addService(s.db, { code: 'tg', name: 'Telegram', price: 1 });
+    await addService(s.db, { code: 'wa', name: 'WhatsApp', price: 1 });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it('200 concurrent rents against 50 SIMs: no number twice per service, every balance exact', async () => {
+    const users = await Promise.all(Array.from({ length: 20 }, () => s.createUser({ balance: 7 })));
+    const attempts = Array.from({ length: 200 }, (_, i) => {
+      const u = users[i % users.length]!;
+      return s.post('/api/Order/create', { serviceCode: i % 2 ? 'tg' : 'wa' }, u.token).then((r) => ({ r, u }));
+    });
+    const results = await Promise.all(attempts);
+    const ok = results.filter(({ r }) => r.status === 200);
+    for (const { r } of results) expect([200, 402, 409]).toContain(r.status);
+    // 20 users × $7 = 140 rents affordable; 100 numbers exist (50 per service).
+    expect(ok.length).toBeLessThanOrEqual(100);
+    const perService = new Map<string, Set<string>>();
+    for (const { r } of ok) {
+      const o = r.body.data as { serviceCode: string; phoneNumber: string };
+      const set = perService.get(o.serviceCode) ?? new Set();
+      expect(set.has(o.phoneNumber)).toBe(false);
+      set.add(o.phoneNumber);
+      perService.set(o.serviceCode, set);
+    }
+    // Every refusal was for a real reason: either the service ran out or the user's money did.
+    expect(ok.length).toBe(100);
+    for (const u of users) {
+      const orders = ok.filter((x) => x.u.id === u.id).length;
+      const info = await s.post('/api/user/info', {}, u.token);
+      expect(info.body.balance).toBe(7 - orders);
+    }
+    expect(await ledgerMismatches(s.db)).toEqual([]);
+  });
+});
+
+describe('live order events', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it('pushes a rented order and its cancellation to the owner only, over SSE', async () => {
+    const gw = await seedGateway(s.db, { sims: 2, lastUpdate: s.clock.now() });
+    await addService(s.db, { code: 'ev', name: 'Events' });
+    const owner = await s.createUser({ balance: 5 });
+    const other = await s.createUser({ balance: 5 });
+    const mine = await openSse(`${s.url}/api/Order/stream`, owner.token);
+    const theirs = await openSse(`${s.url}/api/Order/stream`, other.token);
+    try {
+      const created = (await s.post('/api/Order/create', { serviceCode: 'ev' }, owner.token)).body.data;
+      const ev = await mine.next((e) => e.event === 'order');
+      expect(JSON.parse(ev.data)).toMatchObject({ id: created.id, status: 'WAIT_CODE' });
+      s.clock.advance(121_000);
+      await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
+      await s.post('/api/Order/cancel', { orderId: created.id }, owner.token);
+      const cancelled = await mine.next((e) => JSON.parse(e.data).status === 'CANCEL');
+      expect(JSON.parse(cancelled.data).id).toBe(created.id);
+      expect(theirs.events.filter((e) => e.event === 'order')).toEqual([]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  });
+
+  it('refuses the stream without a token', async () => {
+    expect((await s.call('GET', '/api/Order/stream')).status).toBe(401);
+  });
+});
