@@ -54,6 +54,43 @@ export const GatewayReport = z.object({ gateway: Gateway, sims: z.array(Sim) });
 export type GatewayReport = z.infer<typeof GatewayReport>;
 
 export const SetSimNumberBody = z.object({ gatewayId: z.string(), port: z.string(), number: z.string() });
+/** The number is kept by the platform (by ICCID) even when the device could not store it. */
+export const SetSimNumberResult = z.object({
+  code: z.literal(1),
+  msg: z.string(),
+  sim: Sim,
+  deviceUpdated: z.boolean(),
+});
+export type SetSimNumberResult = z.infer<typeof SetSimNumberResult>;
+
+/** Device SIM states (`st`, research notes §2.1). */
+export const SIM_STATE_TEXT: Record<number, string> = {
+  0: 'No SIM',
+  1: 'Idle SIM',
+  2: 'Registering',
+  3: 'Registered',
+  4: 'Call connected',
+  5: 'No balance / alarm',
+  6: 'Registration failed',
+  7: 'Locked by device',
+  8: 'Locked by operator',
+  9: 'SIM error',
+  11: 'Card detected',
+  12: 'User locked',
+  13: 'Inter-calling',
+  14: 'Inter-calling hold',
+  15: 'Accessing mobile network',
+  16: 'Module timeout',
+};
+
+export function simStateText(state: number): string {
+  return SIM_STATE_TEXT[state] ?? `State ${state}`;
+}
+
+/** States in which a SIM can send and receive: 3 registered, 4 call connected, 15 accessing network. */
+export function isUsableSimState(state: number): boolean {
+  return state === 3 || state === 4 || state === 15;
+}
 
 export const DeviceStatsBody = z.object({ mac: z.string() });
 export const ServiceStat = z.object({

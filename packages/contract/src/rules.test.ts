@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import {
+  coerceNumber,
+  isGatewayValid,
+  isOnline,
+  normalizeLogin,
+  normalizeMac,
+  validateChangePassword,
+  validateRegister,
+  validateService,
+} from './rules.ts';
+
+describe('validateRegister (spec §5)', () => {
+  const good = { username: 'alice_01', email: 'a@example.com', password: 'password', confirmPassword: 'password' };
+
+  it('accepts a valid form', () => {
+    expect(validateRegister(good)).toEqual({});
+  });
+
+  it.each([
+    [{ username: '' }, { username: 'usernameRequired' }],
+    [{ username: 'ab' }, { username: 'usernameFormat' }],
+    [{ username: 'abcdefghijklmnopq' }, { username: 'usernameFormat' }],
+    [{ username: 'has space' }, { username: 'usernameFormat' }],
+    [{ username: 'dash-no' }, { username: 'usernameFormat' }],
+    [{ username: 'abc' }, {}],
+    [{ username: 'a'.repeat(16) }, {}],
+    [{ email: '' }, { email: 'emailRequired' }],
+    [{ email: 'nope' }, { email: 'emailInvalid' }],
+    [{ email: 'a@b' }, { email: 'emailInvalid' }],
+    [{ email: 'a b@c.de' }, { email: 'emailInvalid' }],
+    [{ password: '', confirmPassword: '' }, { password: 'passwordRequired', confirmPassword: 'confirmRequired' }],
+    [{ password: '1234567', confirmPassword: '1234567' }, { password: 'passwordTooShort' }],
+    [{ confirmPassword: '' }, { confirmPassword: 'confirmRequired' }],
+    [{ confirmPassword: 'different' }, { confirmPassword: 'passwordsMismatch' }],
+  ])('%j → %j', (patch, expected) => {
+    expect(validateRegister({ ...good, ...patch })).toEqual(expected);
+  });
+
+  it('skips the confirmation when the caller has none (the server call)', () => {
+    expect(validateRegister({ username: 'bob', email: 'b@b.co', password: 'password' })).toEqual({});
+  });
+});
+
+describe('normalizeLogin', () => {
+  it('trims and lower-cases', () => {
+    expect(normalizeLogin('  Alice@Example.COM ')).toBe('alice@example.com');
+  });
+});
+
+describe('validateChangePassword', () => {
+  it.each([
+    [{ oldPass: '', newPass: 'password1', confirmPass: 'password1' }, { oldPass: 'oldPasswordRequired' }],
+    [{ oldPass: 'x', newPass: 'short', confirmPass: 'short' }, { newPass: 'passwordTooShort' }],
+    [{ oldPass: 'x', newPass: 'password1', confirmPass: 'password2' }, { confirmPass: 'newPasswordMismatch' }],
+    [{ oldPass: 'x', newPass: 'password1', confirmPass: 'password1' }, {}],
+    [{ oldPass: 'x', newPass: 'password1' }, {}],
+  ])('%j → %j', (form, expected) => {
+    expect(validateChangePassword(form)).toEqual(expected);
+  });
+});
+
+describe('gateway rules', () => {
+  it.each([
+    ['00:30:F1:01:02:03', '00:30:f1:01:02:03'],
+    ['00-30-f1-01-02-03', '00:30:f1:01:02:03'],
+    ['0030f1010203', '00:30:f1:01:02:03'],
+    [' 00:30:f1:01:02:03 ', '00:30:f1:01:02:03'],
+    ['00:30-f1:01:02:03', undefined],
+    ['00:30:f1:01:02', undefined],
+    ['00:30:f1:01:02:0g', undefined],
+    ['', undefined],
+  ])('normalizeMac(%s) → %s', (mac, expected) => {
+    expect(normalizeMac(mac)).toBe(expected);
+  });
+
+  const g = { name: 'Box 1', url: 'http://10.0.0.5:80', mac: '00-30-f1-01-02-03', userName: 'root' };
+  it.each([
+    [{}, true],
+    [{ name: ' ' }, false],
+    [{ userName: '' }, false],
+    [{ url: 'not a url' }, false],
+    [{ url: 'ftp://x' }, false],
+    [{ mac: 'zz' }, false],
+  ])('isGatewayValid(%j) → %s', (patch, ok) => {
+    expect(isGatewayValid({ ...g, ...patch })).toBe(ok);
+  });
+
+  it('is online for 3 minutes after the last report', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(isOnline('2026-11-22T09:57:00Z', now)).toBe(true);
+    expect(isOnline('2026-11-22T09:56:59Z', now)).toBe(false);
+    expect(isOnline(null, now)).toBe(false);
+  });
+});
+
+describe('service rules', () => {
+  const s = { name: 'Telegram', code: 'tg', price: 1, stock: 0, rentTimeMinutes: 20 };
+  it.each([
+    [{}, {}],
+    [{ name: ' ' }, { name: 'nameRequired' }],
+    [{ code: '' }, { code: 'codeRequired' }],
+    [{ price: 0 }, { price: 'priceInvalid' }],
+    [{ price: -1 }, { price: 'priceInvalid' }],
+    [{ stock: -1 }, { stock: 'stockInvalid' }],
+    [{ rentTimeMinutes: -1 }, { rentTimeMinutes: 'rentTimeInvalid' }],
+  ])('%j → %j', (patch, expected) => {
+    expect(validateService({ ...s, ...patch })).toEqual(expected);
+  });
+
+  it.each([
+    ['12', 12],
+    [' 3.5 ', 3.5],
+    ['abc', 0],
+    ['', 0],
+    [undefined, 0],
+    [7, 7],
+  ])('coerceNumber(%j) → %s', (v, n) => {
+    expect(coerceNumber(v)).toBe(n);
+  });
+});
