@@ -5,7 +5,7 @@ export * from './api/orders.ts';
 export * from './api/services.ts';
 export * from './messages.ts';
 export * from './pagination.ts';
+export * from './pattern.ts';
 export * from './roles.ts';
 export * from './rules.ts';
 export * from './status.ts';
-export * from './pattern.ts';

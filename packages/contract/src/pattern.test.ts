@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { patternProblem } from './pattern.ts';
 
 describe('patternProblem', () => {
-  it.each(['\\d{4,8}', '(\\d{5})', 'code[: ]+(\\d{6})', '\\b[A-Z0-9]{6}\\b', 'G-(\\d{6})', '(?:\\d{3}-\\d{3})'])(
-    'accepts %s',
-    (p) => {
-      expect(patternProblem(p)).toBeUndefined();
-    },
-  );
+  it.each([
+    '\\d{4,8}',
+    '(\\d{5})',
+    'code[: ]+(\\d{6})',
+    '\\b[A-Z0-9]{6}\\b',
+    'G-(\\d{6})',
+    '(?:\\d{3}-\\d{3})',
+  ])('accepts %s', (p) => {
+    expect(patternProblem(p)).toBeUndefined();
+  });
 
   it.each([
     ['', /required/],

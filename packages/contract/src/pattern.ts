@@ -43,7 +43,7 @@ export function patternProblem(pattern: string): string | undefined {
     } else if (ch === '*' || ch === '+' || ch === '{' || (ch === '?' && pattern[i - 1] !== '(')) {
       const unbounded = ch === '*' || ch === '+' || (ch === '{' && isRepeatingBrace(pattern, i));
       if (unbounded && lastGroupHadQuantifier) return 'Pattern must not nest repetitions such as (a+)+';
-      if (ch === '*' || ch === '+' || ch === '{') stack.forEach((_, k) => (stack[k] = true));
+      if (ch === '*' || ch === '+' || ch === '{') stack.fill(true);
     }
     lastGroupHadQuantifier = false;
   }

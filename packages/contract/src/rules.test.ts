@@ -11,7 +11,12 @@ import {
 } from './rules.ts';
 
 describe('validateRegister (spec §5)', () => {
-  const good = { username: 'alice_01', email: 'a@example.com', password: 'password', confirmPassword: 'password' };
+  const good = {
+    username: 'alice_01',
+    email: 'a@example.com',
+    password: 'password',
+    confirmPassword: 'password',
+  };
 
   it('accepts a valid form', () => {
     expect(validateRegister(good)).toEqual({});
@@ -29,7 +34,10 @@ describe('validateRegister (spec §5)', () => {
     [{ email: 'nope' }, { email: 'emailInvalid' }],
     [{ email: 'a@b' }, { email: 'emailInvalid' }],
     [{ email: 'a b@c.de' }, { email: 'emailInvalid' }],
-    [{ password: '', confirmPassword: '' }, { password: 'passwordRequired', confirmPassword: 'confirmRequired' }],
+    [
+      { password: '', confirmPassword: '' },
+      { password: 'passwordRequired', confirmPassword: 'confirmRequired' },
+    ],
     [{ password: '1234567', confirmPassword: '1234567' }, { password: 'passwordTooShort' }],
     [{ confirmPassword: '' }, { confirmPassword: 'confirmRequired' }],
     [{ confirmPassword: 'different' }, { confirmPassword: 'passwordsMismatch' }],
@@ -52,7 +60,10 @@ describe('validateChangePassword', () => {
   it.each([
     [{ oldPass: '', newPass: 'password1', confirmPass: 'password1' }, { oldPass: 'oldPasswordRequired' }],
     [{ oldPass: 'x', newPass: 'short', confirmPass: 'short' }, { newPass: 'passwordTooShort' }],
-    [{ oldPass: 'x', newPass: 'password1', confirmPass: 'password2' }, { confirmPass: 'newPasswordMismatch' }],
+    [
+      { oldPass: 'x', newPass: 'password1', confirmPass: 'password2' },
+      { confirmPass: 'newPasswordMismatch' },
+    ],
     [{ oldPass: 'x', newPass: 'password1', confirmPass: 'password1' }, {}],
     [{ oldPass: 'x', newPass: 'password1' }, {}],
   ])('%j → %j', (form, expected) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rolesFromClaim, roleClaim } from './roles.ts';
+import { roleClaim, rolesFromClaim } from './roles.ts';
 import {
   adminPaymentTone,
   deviceSuccessTone,

@@ -30,7 +30,10 @@ export interface SlotState {
 }
 
 /** Identity fields that travel with a physical SIM. */
-type SimIdentity = Pick<SlotState, 'iccid' | 'imsi' | 'sn' | 'msisdn' | 'cnum' | 'opr' | 'sig' | 'bal' | 'ussd'>;
+type SimIdentity = Pick<
+  SlotState,
+  'iccid' | 'imsi' | 'sn' | 'msisdn' | 'cnum' | 'opr' | 'sig' | 'bal' | 'ussd'
+>;
 
 export interface Slot extends SlotState {
   readonly portNo: number;
@@ -64,36 +67,39 @@ export interface PortRef {
  */
 export function parsePortSpec(spec: string, maxPorts: number, slotsPerPort: number): PortRef[] | undefined {
   const out: PortRef[] = [];
-  const okPort = (p: number) => Number.isInteger(p) && p >= 1 && p <= maxPorts;
-  const okSlot = (s: number) => Number.isInteger(s) && s >= 1 && s <= slotsPerPort;
   for (const raw of spec.split(',')) {
     const tok = raw.trim();
     if (tok === '') continue;
-    let m: RegExpMatchArray | null;
-    if (tok === 'all' || tok === '*') {
-      for (let p = 1; p <= maxPorts; p++) out.push({ port: p });
-    } else if ((m = tok.match(/^(\d+)\.(\d+)$/))) {
-      const ref = { port: Number(m[1]), slot: Number(m[2]) };
-      if (!okPort(ref.port) || !okSlot(ref.slot)) return undefined;
-      out.push(ref);
-    } else if ((m = tok.match(/^(\d+)([A-Za-z])$/))) {
-      const ref = { port: Number(m[1]), slot: m[2]!.toUpperCase().charCodeAt(0) - 64 };
-      if (!okPort(ref.port) || !okSlot(ref.slot)) return undefined;
-      out.push(ref);
-    } else if ((m = tok.match(/^(\d+)-(\d+)$/))) {
-      const a = Number(m[1]);
-      const b = Number(m[2]);
-      if (!okPort(a) || !okPort(b) || a > b) return undefined;
-      for (let p = a; p <= b; p++) out.push({ port: p });
-    } else if (/^\d+$/.test(tok)) {
-      const p = Number(tok);
-      if (!okPort(p)) return undefined;
-      out.push({ port: p });
-    } else {
-      return undefined;
-    }
+    const refs = parseToken(tok, maxPorts, slotsPerPort);
+    if (!refs) return undefined;
+    out.push(...refs);
   }
   return out.length > 0 ? out : undefined;
+}
+
+function parseToken(tok: string, maxPorts: number, slotsPerPort: number): PortRef[] | undefined {
+  const okPort = (p: number) => Number.isInteger(p) && p >= 1 && p <= maxPorts;
+  const okSlot = (s: number) => Number.isInteger(s) && s >= 1 && s <= slotsPerPort;
+  if (tok === 'all' || tok === '*') return Array.from({ length: maxPorts }, (_, i) => ({ port: i + 1 }));
+  const dotted = tok.match(/^(\d+)\.(\d+)$/);
+  if (dotted) {
+    const ref = { port: Number(dotted[1]), slot: Number(dotted[2]) };
+    return okPort(ref.port) && okSlot(ref.slot) ? [ref] : undefined;
+  }
+  const lettered = tok.match(/^(\d+)([A-Za-z])$/);
+  if (lettered) {
+    const ref = { port: Number(lettered[1]), slot: lettered[2]!.toUpperCase().charCodeAt(0) - 64 };
+    return okPort(ref.port) && okSlot(ref.slot) ? [ref] : undefined;
+  }
+  const range = tok.match(/^(\d+)-(\d+)$/);
+  if (range) {
+    const a = Number(range[1]);
+    const b = Number(range[2]);
+    if (!okPort(a) || !okPort(b) || a > b) return undefined;
+    return Array.from({ length: b - a + 1 }, (_, i) => ({ port: a + i }));
+  }
+  if (/^\d+$/.test(tok) && okPort(Number(tok))) return [{ port: Number(tok) }];
+  return undefined;
 }
 
 export interface ModelOptions {
@@ -214,9 +220,7 @@ export class DeviceModel {
 
   /** Put a SIM in: the card last seen here if any, else a fresh one; `sim` overrides fields. */
   insert(slot: Slot, sim: Partial<SlotState> = {}): void {
-    const base = slot.inserted
-      ? this.identityOf(slot)
-      : (slot.lastSim ?? this.newSim(this.opts.withNumbers));
+    const base = slot.inserted ? this.identityOf(slot) : (slot.lastSim ?? this.newSim(this.opts.withNumbers));
     this.place(slot, base, sim);
   }
 
@@ -235,7 +239,16 @@ export class DeviceModel {
 
   remove(slot: Slot): void {
     if (slot.inserted) slot.lastSim = this.identityOf(slot);
-    Object.assign(slot, { inserted: false, iccid: '', imsi: '', sn: '', msisdn: '', cnum: false, opr: '', sig: 0 });
+    Object.assign(slot, {
+      inserted: false,
+      iccid: '',
+      imsi: '',
+      sn: '',
+      msisdn: '',
+      cnum: false,
+      opr: '',
+      sig: 0,
+    });
     slot.st = ST.noSim;
     this.changed(slot);
   }

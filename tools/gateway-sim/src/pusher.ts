@@ -10,7 +10,7 @@ export interface PushRecord {
 }
 
 const LOG_LIMIT = 200;
-const QUEUE_LIMIT = 1000;
+const QUEUE_LIMIT = 20_000;
 
 /**
  * Pushes are serialised per destination URL, like a device's single push thread, so a
@@ -28,7 +28,7 @@ export class Pusher {
   ) {}
 
   /** Queue a push; the promise settles when it (and any duplicate) has been attempted. */
-  push(url: string, body: { type: string }): Promise<void> {
+  push<T extends { type: string }>(url: string, body: T): Promise<void> {
     const f = this.faults();
     if (f.offline || f.dropPushes || this.abort.signal.aborted) return Promise.resolve();
     const times = f.duplicatePushes ? 2 : 1;
@@ -65,7 +65,8 @@ export class Pusher {
       await res.arrayBuffer(); // drain so the connection is reused
       result = res.status;
     } catch (err) {
-      result = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+      result =
+        err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
     }
     this.log.push({ url, type, result, at: Date.now() });
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);

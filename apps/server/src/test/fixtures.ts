@@ -10,7 +10,11 @@ export async function seedGateway(
   opts: { name?: string; sims?: number; lastUpdate: Date; numberBase?: number },
 ): Promise<{ id: string; numbers: string[]; ports: string[] }> {
   const name = opts.name ?? `gw-${Math.random().toString(36).slice(2, 8)}`;
-  const mac = Array.from({ length: 6 }, () => Math.floor(Math.random() * 256).toString(16).padStart(2, '0')).join(':');
+  const mac = Array.from({ length: 6 }, () =>
+    Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0'),
+  ).join(':');
   const [gw] = await db.query<{ id: string }>(
     `INSERT INTO gateways (name, url, mac, user_name, password_enc, push_secret, total_sim, last_update)
      VALUES ($1, 'http://127.0.0.1:9', $2, 'root', 'x', 'secret', $3, $4) RETURNING id`,
@@ -34,7 +38,16 @@ export async function seedGateway(
 
 export async function addService(
   db: Db,
-  s: { code: string; name?: string; price?: number; textContains?: string; pattern?: string; repeatable?: boolean; rentMinutes?: number; stock?: number },
+  s: {
+    code: string;
+    name?: string;
+    price?: number;
+    textContains?: string;
+    pattern?: string;
+    repeatable?: boolean;
+    rentMinutes?: number;
+    stock?: number;
+  },
 ): Promise<string> {
   const [row] = await db.query<{ id: string }>(
     `INSERT INTO services (name, code, price, pattern, text_contains, is_repeatable, rent_time_minutes, stock)
@@ -54,7 +67,9 @@ export async function addService(
 }
 
 /** The ledger invariant: every user's balance equals the sum of their ledger rows. */
-export async function ledgerMismatches(db: Db): Promise<{ username: string; balance: string; ledger: string }[]> {
+export async function ledgerMismatches(
+  db: Db,
+): Promise<{ username: string; balance: string; ledger: string }[]> {
   return db.query(
     `SELECT u.username, u.balance::text AS balance, COALESCE(sum(l.amount), 0)::text AS ledger
        FROM users u LEFT JOIN ledger l ON l.user_id = u.id

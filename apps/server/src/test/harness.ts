@@ -66,12 +66,15 @@ export interface ApiResult<T = Record<string, unknown>> {
   body: T;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field and assert each one.
+type Loose = Record<string, any>;
+
 export interface TestServer extends RunningServer {
   db: Db;
   clock: ManualClock;
   logs: string[];
-  call<T = Record<string, any>>(method: string, path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
-  post<T = Record<string, any>>(path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
+  call<T = Loose>(method: string, path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
+  post<T = Loose>(path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
   createUser(opts?: { username?: string; password?: string; roles?: string[]; balance?: number }): Promise<{
     id: string;
     username: string;
@@ -103,7 +106,12 @@ export async function startTestServer(
   // Push URLs must point at the real port, known only once listening.
   server.ctx.config.PUBLIC_URL = server.url;
 
-  async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<ApiResult<T>> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<ApiResult<T>> {
     const res = await fetch(server.url + path, {
       method,
       headers: {

@@ -1,7 +1,10 @@
 /** A minimal server-sent-events client over fetch (it can send the bearer header). */
 export interface SseClient {
   events: { event: string; data: string }[];
-  next(predicate: (e: { event: string; data: string }) => boolean, timeoutMs?: number): Promise<{ event: string; data: string }>;
+  next(
+    predicate: (e: { event: string; data: string }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ event: string; data: string }>;
   close(): void;
 }
 

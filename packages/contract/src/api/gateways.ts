@@ -99,7 +99,11 @@ export const ServiceStat = z.object({
   used: z.number().int(),
   success: z.number().int(),
 });
-export const DeviceStats = z.object({ mac: z.string(), totalSIM: z.number().int(), serviceStatss: z.array(ServiceStat) });
+export const DeviceStats = z.object({
+  mac: z.string(),
+  totalSIM: z.number().int(),
+  serviceStatss: z.array(ServiceStat),
+});
 export type DeviceStats = z.infer<typeof DeviceStats>;
 
 export const SimulateSmsBody = z.object({

@@ -5,7 +5,7 @@ describe('extractCode', () => {
   it.each([
     ['Telegram code: 53211. Do not give this code to anyone', '\\d{4,8}', '53211'],
     ['G-482913 is your Google verification code.', 'G-(\\d{6})', '482913'],
-    ['Your WhatsApp code: 123-456. Don\'t share this code.', '(\\d{3}-\\d{3})', '123-456'],
+    ["Your WhatsApp code: 123-456. Don't share this code.", '(\\d{3}-\\d{3})', '123-456'],
     ['<#> 8890 is your code. Ref 2024', '\\b(\\d{4})\\b', '8890'],
     ['Code AB12CD expires in 10 min', '\\b([A-Z0-9]{6})\\b', 'AB12CD'],
     ['Use 1111 or 2222', '\\d{4}', '1111'],

@@ -33,7 +33,12 @@ describe('GET /api/Admin/orders', () => {
     const p1 = await get('/api/Admin/orders?page=1&pageSize=100');
     expect(p1.body).toMatchObject({ page: 1, totalPages: 3, total: 230 });
     expect(p1.body.items).toHaveLength(100);
-    expect(p1.body.items[0]).toMatchObject({ gateway: 'alpha', port: '1.01', username: 'buyer', serviceCode: 'tg' });
+    expect(p1.body.items[0]).toMatchObject({
+      gateway: 'alpha',
+      port: '1.01',
+      username: 'buyer',
+      serviceCode: 'tg',
+    });
     const p3 = await get('/api/Admin/orders?page=3&pageSize=100');
     expect(p3.body.items).toHaveLength(30);
     const ids = [...p1.body.items, ...p3.body.items].map((o: { id: string }) => Number(o.id));
@@ -43,8 +48,16 @@ describe('GET /api/Admin/orders', () => {
   it('filters by status, gateway and phone', async () => {
     const ok = await get('/api/Admin/orders?status=SUCCESS');
     expect(ok.body.total).toBe(76);
-    expect(ok.body.items.every((o: { status: string; codeText: string }) => o.status === 'SUCCESS' && o.codeText === '1234')).toBe(true);
-    expect((await get('/api/Admin/orders?gateway=beta')).body).toMatchObject({ total: 0, totalPages: 1, items: [] });
+    expect(
+      ok.body.items.every(
+        (o: { status: string; codeText: string }) => o.status === 'SUCCESS' && o.codeText === '1234',
+      ),
+    ).toBe(true);
+    expect((await get('/api/Admin/orders?gateway=beta')).body).toMatchObject({
+      total: 0,
+      totalPages: 1,
+      items: [],
+    });
     const phone = await get('/api/Admin/orders?phoneNumber=0042');
     expect(phone.body.items.map((o: { phoneNumber: string }) => o.phoneNumber)).toEqual(['15550000042']);
   });
@@ -60,6 +73,8 @@ describe('GET /admin/orderfilter', () => {
     const res = await get('/admin/orderfilter');
     expect(res.body.gateways).toEqual(['alpha', 'beta']);
     expect(res.body.statuses).toEqual(['WAIT_CODE', 'SUCCESS', 'CANCEL']);
-    expect(res.body.groupPipeline).toEqual([{ gateway: 'alpha', totalOrders: 230, successOrders: 76, successRate: 33 }]);
+    expect(res.body.groupPipeline).toEqual([
+      { gateway: 'alpha', totalOrders: 230, successOrders: 76, successRate: 33 },
+    ]);
   });
 });

@@ -20,7 +20,9 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
     const users = await Promise.all(Array.from({ length: 20 }, () => s.createUser({ balance: 7 })));
     const attempts = Array.from({ length: 200 }, (_, i) => {
       const u = users[i % users.length]!;
-      return s.post('/api/Order/create', { serviceCode: i % 2 ? 'tg' : 'wa' }, u.token).then((r) => ({ r, u }));
+      return s
+        .post('/api/Order/create', { serviceCode: i % 2 ? 'tg' : 'wa' }, u.token)
+        .then((r) => ({ r, u }));
     });
     const results = await Promise.all(attempts);
     const ok = results.filter(({ r }) => r.status === 200);

@@ -26,7 +26,10 @@ export async function findOrder(q: Queryable, id: string): Promise<OrderRow | un
 }
 
 export async function ordersOfUser(q: Queryable, userId: string, limit = 100): Promise<OrderRow[]> {
-  return q.query<OrderRow>(`${ORDER_SELECT} WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2`, [userId, limit]);
+  return q.query<OrderRow>(`${ORDER_SELECT} WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2`, [
+    userId,
+    limit,
+  ]);
 }
 
 /** Serialises rents of one service across connections and processes, for this transaction. */
@@ -76,7 +79,18 @@ export async function insertOrder(
     `INSERT INTO orders (user_id, service_id, gateway_id, gateway_name, sim_id, port, phone_number, price, status,
                          created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 'WAIT_CODE', $9, $10) RETURNING id::text AS id`,
-    [o.userId, o.serviceId, o.sim.gateway_id, o.sim.gateway_name, o.sim.id, o.sim.port, o.sim.number, String(o.price), o.createdAt, o.expiresAt],
+    [
+      o.userId,
+      o.serviceId,
+      o.sim.gateway_id,
+      o.sim.gateway_name,
+      o.sim.id,
+      o.sim.port,
+      o.sim.number,
+      String(o.price),
+      o.createdAt,
+      o.expiresAt,
+    ],
   );
   return rows[0]!.id;
 }
@@ -114,7 +128,11 @@ export async function cancelAndRefund(
  * lets several sweepers run at once without taking the same order; the status guard and the
  * ledger's unique (kind, ref) make the refund happen exactly once.
  */
-export async function sweepExpired(q: Queryable, now: Date, batch: number): Promise<{ id: string; user_id: string }[]> {
+export async function sweepExpired(
+  q: Queryable,
+  now: Date,
+  batch: number,
+): Promise<{ id: string; user_id: string }[]> {
   return q.query<{ id: string; user_id: string }>(
     `WITH due AS (
        SELECT id FROM orders WHERE status = 'WAIT_CODE' AND expires_at <= $1
@@ -215,7 +233,10 @@ export async function adminOrdersPage(
   );
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && page > 1) {
-    const c = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders o WHERE ${ADMIN_WHERE}`, params);
+    const c = await q.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM orders o WHERE ${ADMIN_WHERE}`,
+      params,
+    );
     total = c[0]!.n;
   }
   return {

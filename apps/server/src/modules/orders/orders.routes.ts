@@ -43,19 +43,38 @@ export async function orderRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/api/Order/create',
-    { preHandler: requireUser, schema: { tags: ['orders'], security: bearer, body: CreateOrderBody, response: { 200: CreateOrderResponse } } },
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['orders'],
+        security: bearer,
+        body: CreateOrderBody,
+        response: { 200: CreateOrderResponse },
+      },
+    },
     async (req) => ({ code: 1 as const, data: await rent(ctx, currentUser(req).id, req.body.serviceCode) }),
   );
 
   app.post(
     '/api/Order/getbyuser',
-    { preHandler: requireUser, schema: { tags: ['orders'], security: bearer, response: { 200: UserOrdersResponse } } },
+    {
+      preHandler: requireUser,
+      schema: { tags: ['orders'], security: bearer, response: { 200: UserOrdersResponse } },
+    },
     async (req) => ({ code: 1 as const, orders: await listUserOrders(ctx, currentUser(req).id) }),
   );
 
   app.post(
     '/api/Order/cancel',
-    { preHandler: requireUser, schema: { tags: ['orders'], security: bearer, body: CancelOrderBody, response: { 200: CancelOrderResponse } } },
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['orders'],
+        security: bearer,
+        body: CancelOrderBody,
+        response: { 200: CancelOrderResponse },
+      },
+    },
     async (req) => ({
       code: 1 as const,
       msg: 'Order cancelled and refunded.',
@@ -65,7 +84,10 @@ export async function orderRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/api/Order/stats',
-    { preHandler: requireUser, schema: { tags: ['orders'], security: bearer, response: { 200: DashboardStats } } },
+    {
+      preHandler: requireUser,
+      schema: { tags: ['orders'], security: bearer, response: { 200: DashboardStats } },
+    },
     async (req) => {
       const now = ctx.clock.now();
       const dayStart = new Date(now);
@@ -85,7 +107,10 @@ export async function orderRoutes(app: App, ctx: AppContext) {
   // Server-sent events: the signed-in user's order changes, the moment they happen.
   app.get(
     '/api/Order/stream',
-    { preHandler: requireUser, schema: { tags: ['orders'], security: bearer, description: 'text/event-stream of `order` events' } },
+    {
+      preHandler: requireUser,
+      schema: { tags: ['orders'], security: bearer, description: 'text/event-stream of `order` events' },
+    },
     async (req, reply) => {
       reply.hijack();
       const res = reply.raw;
@@ -109,7 +134,15 @@ export async function orderRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/api/Admin/orders',
-    { preHandler: requireAdmin, schema: { tags: ['admin'], security: bearer, querystring: AdminOrdersQuery, response: { 200: AdminOrdersResponse } } },
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ['admin'],
+        security: bearer,
+        querystring: AdminOrdersQuery,
+        response: { 200: AdminOrdersResponse },
+      },
+    },
     async (req) => {
       const { page, pageSize, ...filter } = req.query;
       const { items, total } = await adminOrdersPage(ctx.db, filter, page, pageSize);
@@ -119,7 +152,10 @@ export async function orderRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/admin/orderfilter',
-    { preHandler: requireAdmin, schema: { tags: ['admin'], security: bearer, response: { 200: OrderFilterResponse } } },
+    {
+      preHandler: requireAdmin,
+      schema: { tags: ['admin'], security: bearer, response: { 200: OrderFilterResponse } },
+    },
     async () => {
       const [gateways, stats] = await Promise.all([gatewayNames(ctx.db), gatewayOrderStats(ctx.db)]);
       return {

@@ -11,9 +11,9 @@ import {
   findOrder,
   insertOrder,
   lockServiceForRent,
+  type OrderRow,
   openOrderCount,
   openOrdersOnPort,
-  type OrderRow,
   ordersOfUser,
   pickSim,
   recordCode,
@@ -104,10 +104,13 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
     }
     const order = await findOrder(q, orderId);
     if (!order || order.user_id !== userId) throw notFound('Order not found.');
-    if (order.code_text !== null) throw conflict('A code has already arrived for this order; it cannot be cancelled.');
+    if (order.code_text !== null)
+      throw conflict('A code has already arrived for this order; it cannot be cancelled.');
     if (order.status === 'CANCEL') throw conflict('This order is already cancelled.');
     const wait = Math.ceil((order.created_at.getTime() + minMs - now.getTime()) / 1000);
-    throw conflict(`Orders can be cancelled ${ctx.config.CANCEL_MIN_SECONDS / 60} minutes after renting. Please wait ${wait} s.`);
+    throw conflict(
+      `Orders can be cancelled ${ctx.config.CANCEL_MIN_SECONDS / 60} minutes after renting. Please wait ${wait} s.`,
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { smsConsumers, type StoredSms } from '../inbox/consumers.ts';
+import { type StoredSms, smsConsumers } from '../inbox/consumers.ts';
 import { expireOverdue } from './orders.service.ts';
 
 let s: TestServer;
@@ -110,7 +110,10 @@ describe('renting', () => {
   it('skips offline gateways and SIMs without a number', async () => {
     const u = await s.createUser({ balance: 100 });
     await addService(s.db, { code: 'x1', name: 'X1' });
-    await s.db.query(`UPDATE gateways SET last_update = $2 WHERE id = $1`, [gw.id, new Date(s.clock.now().getTime() - 4 * 60_000)]);
+    await s.db.query(`UPDATE gateways SET last_update = $2 WHERE id = $1`, [
+      gw.id,
+      new Date(s.clock.now().getTime() - 4 * 60_000),
+    ]);
     expect((await rent(u.token, 'x1')).status).toBe(409);
     await s.db.query(`UPDATE gateways SET last_update = $2 WHERE id = $1`, [gw.id, s.clock.now()]);
     const all = await s.post('/api/Service/getall', {});
@@ -127,7 +130,10 @@ describe('renting', () => {
     expect((await rent(u.token, 'cap')).status).toBe(200);
     expect((await rent(u.token, 'cap')).status).toBe(409);
     const admin = await s.post('/api/Service/getall', {}, await s.adminToken());
-    expect(admin.body.services.find((x: { code: string }) => x.code === 'cap')).toMatchObject({ available: 0, stock: 1 });
+    expect(admin.body.services.find((x: { code: string }) => x.code === 'cap')).toMatchObject({
+      available: 0,
+      stock: 1,
+    });
   });
 });
 
@@ -174,11 +180,15 @@ describe('expiry', () => {
     expect(await expireOverdue(s.ctx)).toBe(0);
     expect(await balanceOf(u.token)).toBe(10);
     const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders;
-    expect(orders.filter((o: { id: string }) => [a.id, b.id].includes(o.id)).map((o: { status: string }) => o.status)).toEqual([
-      'CANCEL',
-      'CANCEL',
+    expect(
+      orders
+        .filter((o: { id: string }) => [a.id, b.id].includes(o.id))
+        .map((o: { status: string }) => o.status),
+    ).toEqual(['CANCEL', 'CANCEL']);
+    const refunds = await s.db.query('SELECT 1 FROM ledger WHERE user_id = $1 AND kind = $2', [
+      u.id,
+      'refund',
     ]);
-    const refunds = await s.db.query('SELECT 1 FROM ledger WHERE user_id = $1 AND kind = $2', [u.id, 'refund']);
     expect(refunds).toHaveLength(2);
   });
 });
@@ -187,14 +197,21 @@ describe('code delivery', () => {
   it('extracts the code for the matching service only, keeping the full text', async () => {
     const u = await s.createUser({ balance: 20 });
     await addService(s.db, { code: 'tg2', name: 'Telegram2', textContains: 'telegram' });
-    await addService(s.db, { code: 'wa2', name: 'WhatsApp2', textContains: 'WhatsApp', pattern: '(\\d{3}-\\d{3})' });
+    await addService(s.db, {
+      code: 'wa2',
+      name: 'WhatsApp2',
+      textContains: 'WhatsApp',
+      pattern: '(\\d{3}-\\d{3})',
+    });
     const tg = (await rent(u.token, 'tg2')).body.data;
     const wa = (await rent(u.token, 'wa2')).body.data;
     // Another service's SMS on the Telegram SIM does not touch the Telegram order.
     await deliver(portOf(tg.phoneNumber), 'Your Instagram code is 998877');
     await deliver(portOf(tg.phoneNumber), 'TELEGRAM code 4321. Do not share it');
     await deliver(portOf(wa.phoneNumber), 'Your WhatsApp code: 123-456');
-    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+      Record<string, unknown>
+    >;
     expect(orders.find((o) => o.id === tg.id)).toMatchObject({
       status: 'SUCCESS',
       codeText: '4321',
@@ -206,14 +223,22 @@ describe('code delivery', () => {
   it('a non-repeatable order keeps its first code; a repeatable one records later codes until expiry', async () => {
     const u = await s.createUser({ balance: 20 });
     await addService(s.db, { code: 'once', name: 'Once', textContains: 'once' });
-    await addService(s.db, { code: 'rep', name: 'Rep', textContains: 'rep', pattern: 'G-(\\d{6})', repeatable: true });
+    await addService(s.db, {
+      code: 'rep',
+      name: 'Rep',
+      textContains: 'rep',
+      pattern: 'G-(\\d{6})',
+      repeatable: true,
+    });
     const once = (await rent(u.token, 'once')).body.data;
     const rep = (await rent(u.token, 'rep')).body.data;
     await deliver(portOf(once.phoneNumber), 'once 1111');
     await deliver(portOf(once.phoneNumber), 'once 2222');
     await deliver(portOf(rep.phoneNumber), 'rep G-111111');
     await deliver(portOf(rep.phoneNumber), 'rep G-222222');
-    let orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    let orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+      Record<string, unknown>
+    >;
     expect(orders.find((o) => o.id === once.id)).toMatchObject({ codeText: '1111', smsText: 'once 1111' });
     expect(orders.find((o) => o.id === rep.id)).toMatchObject({ status: 'SUCCESS', codeText: '222222' });
     const codes = await s.db.query<{ code_text: string }>(
@@ -223,7 +248,9 @@ describe('code delivery', () => {
     expect(codes.map((c) => c.code_text)).toEqual(['111111', '222222']);
     s.clock.advance(21 * 60_000);
     await deliver(portOf(rep.phoneNumber), 'rep G-333333');
-    orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
+    orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+      Record<string, unknown>
+    >;
     expect(orders.find((o) => o.id === rep.id)).toMatchObject({ codeText: '222222' });
   });
 
@@ -232,8 +259,14 @@ describe('code delivery', () => {
     await addService(s.db, { code: 'nc', name: 'NoCode', textContains: 'nocode' });
     const o = (await rent(u.token, 'nc')).body.data;
     await deliver(portOf(o.phoneNumber), 'nocode: welcome!');
-    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<Record<string, unknown>>;
-    expect(orders.find((x) => x.id === o.id)).toMatchObject({ status: 'WAIT_CODE', codeText: null, smsText: 'nocode: welcome!' });
+    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+      Record<string, unknown>
+    >;
+    expect(orders.find((x) => x.id === o.id)).toMatchObject({
+      status: 'WAIT_CODE',
+      codeText: null,
+      smsText: 'nocode: welcome!',
+    });
   });
 
   it('does not match an SMS that arrived on a SIM with no open order', async () => {

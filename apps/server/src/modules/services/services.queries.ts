@@ -72,7 +72,9 @@ export function toService(r: ServiceRow): Omit<Service, 'available'> {
 }
 
 export async function findServiceByCode(q: Queryable, code: string): Promise<ServiceRow | undefined> {
-  return (await q.query<ServiceRow>(`SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.code = $1`, [code]))[0];
+  return (
+    await q.query<ServiceRow>(`SELECT ${SERVICE_COLUMNS} FROM services s WHERE s.code = $1`, [code])
+  )[0];
 }
 
 export async function findServiceById(q: Queryable, id: string): Promise<ServiceRow | undefined> {
@@ -117,7 +119,11 @@ export async function insertService(q: Queryable, v: ServiceValues): Promise<Ser
   return rows[0];
 }
 
-export async function updateService(q: Queryable, id: string, v: ServiceValues): Promise<ServiceRow | undefined> {
+export async function updateService(
+  q: Queryable,
+  id: string,
+  v: ServiceValues,
+): Promise<ServiceRow | undefined> {
   const rows = await q.query<ServiceRow>(
     `UPDATE services s SET name = $1, code = $2, description = $3, price = $4::numeric, stock = $5, pattern = $6,
             text_contains = $7, rent_time_minutes = $8, is_repeatable = $9, is_enable = $10
@@ -128,10 +134,10 @@ export async function updateService(q: Queryable, id: string, v: ServiceValues):
 }
 
 export async function codeTakenByOther(q: Queryable, code: string, id: string | undefined): Promise<boolean> {
-  const rows = await q.query('SELECT 1 FROM services WHERE code = $1 AND ($2::uuid IS NULL OR id <> $2::uuid)', [
-    code,
-    id ?? null,
-  ]);
+  const rows = await q.query(
+    'SELECT 1 FROM services WHERE code = $1 AND ($2::uuid IS NULL OR id <> $2::uuid)',
+    [code, id ?? null],
+  );
   return rows.length > 0;
 }
 

@@ -30,7 +30,12 @@ export function serviceRoutes(app: App, ctx: AppContext) {
     '/api/service/update',
     {
       preHandler: requireAdmin,
-      schema: { tags: ['services'], security: [{ bearer: [] }], body: ServiceInput, response: { 200: Service } },
+      schema: {
+        tags: ['services'],
+        security: [{ bearer: [] }],
+        body: ServiceInput,
+        response: { 200: Service },
+      },
     },
     async (req) => saveService(ctx, req.body),
   );
@@ -39,7 +44,12 @@ export function serviceRoutes(app: App, ctx: AppContext) {
     '/api/service/delete',
     {
       preHandler: requireAdmin,
-      schema: { tags: ['services'], security: [{ bearer: [] }], body: DeleteServiceBody, response: { 200: Ok } },
+      schema: {
+        tags: ['services'],
+        security: [{ bearer: [] }],
+        body: DeleteServiceBody,
+        response: { 200: Ok },
+      },
     },
     async (req) => {
       await removeService(ctx, req.body.service);

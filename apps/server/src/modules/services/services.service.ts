@@ -32,13 +32,16 @@ export function normalizeServiceInput(input: ServiceInput): ServiceValues {
     pattern: (input.pattern ?? '').trim() || SERVICE_DEFAULTS.pattern,
     textContains: (input.textContains ?? '').trim(),
     rentTimeMinutes:
-      input.rentTimeMinutes === undefined ? SERVICE_DEFAULTS.rentTimeMinutes : coerceNumber(input.rentTimeMinutes),
+      input.rentTimeMinutes === undefined
+        ? SERVICE_DEFAULTS.rentTimeMinutes
+        : coerceNumber(input.rentTimeMinutes),
     isRepeatable: input.isRepeatable ?? false,
     isEnable: input.isEnable ?? true,
   };
   assertNoFieldErrors(validateService(values));
   if (!Number.isInteger(values.stock)) throw badInput('Stock must be a whole number', 'stock');
-  if (!Number.isInteger(values.rentTimeMinutes)) throw badInput('Rent time must be whole minutes', 'rentTimeMinutes');
+  if (!Number.isInteger(values.rentTimeMinutes))
+    throw badInput('Rent time must be whole minutes', 'rentTimeMinutes');
   if (Math.round(values.price * 100) !== values.price * 100) {
     throw badInput('Price can have at most two decimals', 'price');
   }

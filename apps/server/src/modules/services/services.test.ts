@@ -36,7 +36,11 @@ describe('service manager API', () => {
     [{ name: 'A', code: 'a2', price: 0 }, 'price', ruleMessages.priceInvalid],
     [{ name: 'A', code: 'a3', price: 'abc' }, 'price', ruleMessages.priceInvalid],
     [{ name: 'A', code: 'a4', price: 1, stock: -1 }, 'stock', ruleMessages.stockInvalid],
-    [{ name: 'A', code: 'a5', price: 1, rentTimeMinutes: -5 }, 'rentTimeMinutes', ruleMessages.rentTimeInvalid],
+    [
+      { name: 'A', code: 'a5', price: 1, rentTimeMinutes: -5 },
+      'rentTimeMinutes',
+      ruleMessages.rentTimeInvalid,
+    ],
     [{ name: 'A', code: 'a6', price: 1, pattern: '(\\d+' }, 'pattern', /not a valid regular expression/],
     [{ name: 'A', code: 'a7', price: 1, pattern: '(\\d+)+$' }, 'pattern', /nest/],
   ])('refuses %j', async (body, field, msg) => {
@@ -51,8 +55,19 @@ describe('service manager API', () => {
     const b = (await save({ name: 'Google', code: 'go', price: 1 })).body;
     const dup = await save({ id: b.id, name: 'Google', code: 'wa', price: 1 });
     expect(dup.status).toBe(409);
-    const edited = await save({ id: a.id, name: 'WhatsApp Business', code: 'wa', price: 2.5, isRepeatable: true });
-    expect(edited.body).toMatchObject({ id: a.id, name: 'WhatsApp Business', price: 2.5, isRepeatable: true });
+    const edited = await save({
+      id: a.id,
+      name: 'WhatsApp Business',
+      code: 'wa',
+      price: 2.5,
+      isRepeatable: true,
+    });
+    expect(edited.body).toMatchObject({
+      id: a.id,
+      name: 'WhatsApp Business',
+      price: 2.5,
+      isRepeatable: true,
+    });
     const del = await s.post('/api/service/delete', { service: b.id }, admin);
     expect(del.body).toEqual({ code: 1, msg: 'Service deleted.' });
     const list = (await s.post('/api/Service/getall', {}, admin)).body.services as Array<{ code: string }>;
