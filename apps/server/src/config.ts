@@ -28,6 +28,7 @@ export const ConfigSchema = z
     CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
     SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
     DEMO: bool.optional(),
+    DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST: z.string().optional(),
   })
@@ -36,7 +37,11 @@ export const ConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when NODE_ENV=production' });
     }
     if (c.NODE_ENV === 'production' && c.DEMO) {
-      ctx.addIssue({ code: 'custom', path: ['DEMO'], message: 'the demo never runs with NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEMO'],
+        message: 'the demo never runs with NODE_ENV=production',
+      });
     }
   });
 

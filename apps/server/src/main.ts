@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import { DEMO_USER } from './demo/demo.ts';
 import { startServer } from './server.ts';
 
 async function main() {
@@ -18,6 +20,7 @@ async function main() {
   server.ctx.log.info(
     `SimDock is running at ${config.PUBLIC_URL} (database: ${db.kind === 'pg' ? 'PostgreSQL server' : `embedded PGlite in ${config.DATA_DIR}`})`,
   );
+  printBanner(config);
   const shutdown = async (signal: string) => {
     server.ctx.log.info(`${signal} received, shutting down`);
     await server.stop();
@@ -26,6 +29,25 @@ async function main() {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** A human-readable summary on stdout, next to the JSON logs. */
+function printBanner(config: ReturnType<typeof loadConfig>) {
+  const adminPassword = config.ADMIN_PASSWORD
+    ? 'the ADMIN_PASSWORD you set'
+    : config.DEMO
+      ? `see ${join(config.DATA_DIR, 'admin-password.txt')}`
+      : 'printed in the log when the account was created';
+  const lines = [
+    '',
+    `  SimDock is ready: ${config.PUBLIC_URL}`,
+    `  Admin sign-in:    admin / ${adminPassword}`,
+    ...(config.DEMO
+      ? [`  Demo sign-in:     ${DEMO_USER.username} / ${DEMO_USER.password}  (demo mode)`]
+      : []),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 void main();

@@ -1,4 +1,5 @@
 import { migrate } from './db/migrate.ts';
+import { keepDemoAdminPassword, startDemo } from './demo/demo.ts';
 import { createServer, type ServerOptions, type ServerParts } from './http/app.ts';
 import { ensureAdmin } from './modules/auth/auth.service.ts';
 import { startWorkers } from './workers/index.ts';
@@ -19,6 +20,7 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
     if (admin.password) {
       // Printed once, on purpose: this is the only way to learn a generated admin password.
       ctx.log.warn(`Created admin account "admin" with generated password: ${admin.password}`);
+      if (opts.config.DEMO) keepDemoAdminPassword(ctx, admin.password);
     } else {
       ctx.log.info('Created admin account "admin" with ADMIN_PASSWORD');
     }
@@ -27,10 +29,12 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
   await app.listen({ host: opts.config.HOST, port: opts.config.PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.config.PORT;
+  const stopDemo = opts.config.DEMO ? await startDemo(ctx) : async () => {};
   return {
     ...parts,
     url: `http://127.0.0.1:${port}`,
     async stop() {
+      await stopDemo();
       await stopWorkers();
       await app.close();
     },

@@ -25,3 +25,6 @@ export const Ok = z.object({ code: z.literal(1), msg: z.string() });
 export type Ok = z.infer<typeof Ok>;
 
 export const Empty = z.object({}).optional();
+
+export const AppMeta = z.object({ demo: z.boolean(), serverTime: z.string() });
+export type AppMeta = z.infer<typeof AppMeta>;

@@ -1,0 +1,122 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GatewaySim } from '@simdock/gateway-sim';
+import type { AppContext } from '../context.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { saveGateway, scanGateway } from '../modules/gateways/gateways.service.ts';
+import { saveService } from '../modules/services/services.service.ts';
+import { changeBalance, insertUser } from '../modules/users/users.queries.ts';
+
+// The demo: a simulated 16-SIM gateway in this process, realistic services and a user with money,
+// so a newcomer can rent a number and watch the code arrive. Never with NODE_ENV=production.
+
+export const DEMO_USER = {
+  username: 'demo',
+  password: 'demo-pass-123',
+  email: 'demo@simdock.local',
+  balance: 25,
+};
+export const DEMO_GATEWAY = {
+  name: 'Demo gateway (simulated)',
+  mac: '00-30-f1-de-e0-01',
+  userName: 'root',
+  password: 'root',
+};
+
+export const DEMO_SERVICES = [
+  {
+    name: 'Telegram',
+    code: 'tg',
+    price: 0.5,
+    textContains: 'Telegram',
+    pattern: '(\\d{5})',
+    description: 'Telegram account sign-up',
+  },
+  {
+    name: 'WhatsApp',
+    code: 'wa',
+    price: 0.8,
+    textContains: 'WhatsApp',
+    pattern: '(\\d{3}-\\d{3})',
+    description: 'WhatsApp registration',
+  },
+  {
+    name: 'Google',
+    code: 'go',
+    price: 0.4,
+    textContains: 'Google',
+    pattern: 'G-(\\d{6})',
+    description: 'Google account verification; several codes can arrive',
+    isRepeatable: true,
+  },
+  {
+    name: 'Facebook',
+    code: 'fb',
+    price: 0.35,
+    textContains: 'Facebook',
+    pattern: '(\\d{5,8})',
+    description: 'Facebook confirmation code',
+  },
+];
+
+async function isEmpty(ctx: AppContext): Promise<boolean> {
+  const rows = await ctx.db.query<{ n: number }>(
+    'SELECT ((SELECT count(*) FROM services) + (SELECT count(*) FROM gateways))::int AS n',
+  );
+  return rows[0]!.n === 0;
+}
+
+/** Starts the demo gateway; seeds services, the gateway and the demo user into an empty database. */
+export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
+  const port = ctx.config.DEMO_GATEWAY_PORT ?? (ctx.config.PORT === 0 ? 0 : ctx.config.PORT + 1);
+  const sim = await GatewaySim.start({
+    ports: 16,
+    slots: 1,
+    seed: 2026,
+    mac: DEMO_GATEWAY.mac,
+    port,
+    username: DEMO_GATEWAY.userName,
+    password: DEMO_GATEWAY.password,
+  });
+  try {
+    if (await isEmpty(ctx)) {
+      for (const s of DEMO_SERVICES) await saveService(ctx, { ...s, stock: 100 });
+      const user = await insertUser(ctx.db, {
+        username: DEMO_USER.username,
+        email: DEMO_USER.email,
+        passwordHash: await hashPassword(DEMO_USER.password),
+        roles: ['User'],
+      });
+      if (user.row) {
+        await changeBalance(ctx.db, user.row.id, DEMO_USER.balance, 'demo_credit', null, ctx.clock.now());
+      }
+      ctx.log.info('Demo data seeded');
+    }
+    // The simulator's port can differ between runs: point the gateway at it, then scan, which
+    // also subscribes the status pushes that keep it Online.
+    const rows = await ctx.db.query<{ id: string }>('SELECT id FROM gateways WHERE mac = $1', [
+      DEMO_GATEWAY.mac.replaceAll('-', ':'),
+    ]);
+    const gw = await saveGateway(ctx, {
+      ...(rows[0] ? { id: rows[0].id } : {}),
+      name: DEMO_GATEWAY.name,
+      url: sim.url,
+      mac: DEMO_GATEWAY.mac,
+      userName: DEMO_GATEWAY.userName,
+      password: DEMO_GATEWAY.password,
+      isEnable: true,
+    });
+    await scanGateway(ctx, gw.id);
+  } catch (err) {
+    await sim.stop();
+    throw err;
+  }
+  return () => sim.stop();
+}
+
+/** In demo mode a generated admin password is also kept in the data directory, for convenience. */
+export function keepDemoAdminPassword(ctx: AppContext, password: string): string {
+  const file = join(ctx.config.DATA_DIR, 'admin-password.txt');
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return file;
+}
