@@ -122,8 +122,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   // SPA fallback: page routes get index.html; API and asset misses get the JSON 404.
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
-    const isPage =
-      req.method === 'GET' && !/^\/api\//i.test(path) && !/\.[a-z0-9]+$/i.test(path) && hasWeb;
+    const isPage = req.method === 'GET' && !/^\/api\//i.test(path) && !/\.[a-z0-9]+$/i.test(path) && hasWeb;
     if (isPage) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send(notFound(`No route ${req.method} ${path}`).toBody());
   });

@@ -46,7 +46,8 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
     });
     sub = payload.sub;
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw unauthorized('Your session has expired. Please sign in again.');
+    if (err instanceof joseErrors.JWTExpired)
+      throw unauthorized('Your session has expired. Please sign in again.');
     throw unauthorized('Your session is not valid. Please sign in again.');
   }
   const user = sub ? await findActiveUserById(ctx.db, sub) : undefined;

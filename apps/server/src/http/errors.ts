@@ -52,11 +52,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issue = err.validation[0];
       const field = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
-      const msg = field ? `${field}: ${issue?.message ?? 'is invalid'}` : (issue?.message ?? 'Invalid request');
+      const msg = field
+        ? `${field}: ${issue?.message ?? 'is invalid'}`
+        : (issue?.message ?? 'Invalid request');
       return reply.status(400).send(badInput(msg, field).toBody());
     }
     if (err.statusCode === 429) {
-      return reply.status(429).send(tooManyRequests('Too many requests. Please wait and try again.').toBody());
+      return reply
+        .status(429)
+        .send(tooManyRequests('Too many requests. Please wait and try again.').toBody());
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to pass on.

@@ -1,6 +1,6 @@
 import { LoginBody, LoginResponse, RegisterBody, RegisterResponse } from '@simdock/contract';
-import type { App } from '../../http/app.ts';
 import type { AppContext } from '../../context.ts';
+import type { App } from '../../http/app.ts';
 import { login, register } from './auth.service.ts';
 
 export function authRoutes(app: App, ctx: AppContext) {
@@ -8,7 +8,11 @@ export function authRoutes(app: App, ctx: AppContext) {
     '/api/Auth/register',
     { schema: { tags: ['auth'], body: RegisterBody, response: { 200: RegisterResponse } } },
     async (req) => {
-      await register(ctx, { username: req.body.username, email: req.body.email, password: req.body.passwordHash });
+      await register(ctx, {
+        username: req.body.username,
+        email: req.body.email,
+        password: req.body.passwordHash,
+      });
       return { code: 1 as const, msg: 'Registration successful. Please Login.' };
     },
   );

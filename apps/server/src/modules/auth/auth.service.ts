@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { normalizeLogin, validateRegister } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { assertNoFieldErrors, conflict, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { signToken } from '../../http/auth.ts';
+import { assertNoFieldErrors, conflict, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { adminExists, findUserByUsername, insertUser } from '../users/users.queries.ts';
 import { clearFailures, currentFailures, recordFailure } from './auth.queries.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -54,7 +54,10 @@ export async function login(
   const user = username && input.password ? await findUserByUsername(ctx.db, username) : undefined;
   const ok = user ? await verifyPassword(user.password_hash, input.password) : false;
   if (!user || !ok) {
-    await Promise.all([recordFailure(ctx.db, userKey, now, windowStart), recordFailure(ctx.db, ipKey, now, windowStart)]);
+    await Promise.all([
+      recordFailure(ctx.db, userKey, now, windowStart),
+      recordFailure(ctx.db, ipKey, now, windowStart),
+    ]);
     throw unauthorized(LOGIN_FAILED);
   }
   if (user.status !== 'Active') throw unauthorized('This account is inactive. Please contact support.');

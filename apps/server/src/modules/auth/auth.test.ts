@@ -15,13 +15,22 @@ const register = (body: Record<string, string>) => s.post('/api/Auth/register', 
 
 describe('POST /api/Auth/register', () => {
   it('creates a User with balance 0, lower-casing username and email', async () => {
-    const res = await register({ username: 'Alice_1', email: 'Alice@Example.COM', passwordHash: 'secret-pass' });
+    const res = await register({
+      username: 'Alice_1',
+      email: 'Alice@Example.COM',
+      passwordHash: 'secret-pass',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 1, msg: 'Registration successful. Please Login.' });
     const token = await s.login('alice_1', 'secret-pass');
     const info = await s.post('/api/user/info', {}, token);
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ username: 'alice_1', email: 'alice@example.com', balance: 0, roles: ['User'] });
+    expect(info.body).toMatchObject({
+      username: 'alice_1',
+      email: 'alice@example.com',
+      balance: 0,
+      roles: ['User'],
+    });
     const [row] = await s.db.query<{ password_hash: string; status: string }>(
       'SELECT password_hash, status FROM users WHERE username = $1',
       ['alice_1'],
@@ -31,16 +40,32 @@ describe('POST /api/Auth/register', () => {
   });
 
   it.each([
-    [{ username: '', email: 'a@b.co', passwordHash: 'longenough' }, 'username', ruleMessages.usernameRequired],
-    [{ username: 'ab', email: 'a@b.co', passwordHash: 'longenough' }, 'username', ruleMessages.usernameFormat],
+    [
+      { username: '', email: 'a@b.co', passwordHash: 'longenough' },
+      'username',
+      ruleMessages.usernameRequired,
+    ],
+    [
+      { username: 'ab', email: 'a@b.co', passwordHash: 'longenough' },
+      'username',
+      ruleMessages.usernameFormat,
+    ],
     [
       { username: 'a'.repeat(17), email: 'a@b.co', passwordHash: 'longenough' },
       'username',
       ruleMessages.usernameFormat,
     ],
-    [{ username: 'bad-name', email: 'a@b.co', passwordHash: 'longenough' }, 'username', ruleMessages.usernameFormat],
+    [
+      { username: 'bad-name', email: 'a@b.co', passwordHash: 'longenough' },
+      'username',
+      ruleMessages.usernameFormat,
+    ],
     [{ username: 'bob', email: '', passwordHash: 'longenough' }, 'email', ruleMessages.emailRequired],
-    [{ username: 'bob', email: 'not-an-email', passwordHash: 'longenough' }, 'email', ruleMessages.emailInvalid],
+    [
+      { username: 'bob', email: 'not-an-email', passwordHash: 'longenough' },
+      'email',
+      ruleMessages.emailInvalid,
+    ],
     [{ username: 'bob', email: 'b@b.co', passwordHash: '' }, 'password', ruleMessages.passwordRequired],
     [{ username: 'bob', email: 'b@b.co', passwordHash: 'short' }, 'password', ruleMessages.passwordTooShort],
   ])('refuses %j with the spec message', async (body, field, msg) => {
@@ -57,10 +82,18 @@ describe('POST /api/Auth/register', () => {
 
   it('refuses a taken username or email (case-insensitively) with 409', async () => {
     await register({ username: 'dave', email: 'dave@example.com', passwordHash: 'password1' });
-    const sameName = await register({ username: 'DAVE', email: 'other@example.com', passwordHash: 'password1' });
+    const sameName = await register({
+      username: 'DAVE',
+      email: 'other@example.com',
+      passwordHash: 'password1',
+    });
     expect(sameName.status).toBe(409);
     expect(sameName.body).toMatchObject({ field: 'username', msg: 'This username is already taken.' });
-    const sameEmail = await register({ username: 'dave2', email: 'Dave@Example.com', passwordHash: 'password1' });
+    const sameEmail = await register({
+      username: 'dave2',
+      email: 'Dave@Example.com',
+      passwordHash: 'password1',
+    });
     expect(sameEmail.status).toBe(409);
     expect(sameEmail.body).toMatchObject({ field: 'email' });
   });
@@ -98,13 +131,17 @@ describe('POST /api/Auth/login', () => {
   it('rate limits failures per username with 429, even for the right password, until the window passes', async () => {
     const u = await s.createUser();
     for (let i = 0; i < 3; i++) {
-      expect((await s.post('/api/Auth/login', { username: u.username, password: 'nope-nope' })).status).toBe(401);
+      expect((await s.post('/api/Auth/login', { username: u.username, password: 'nope-nope' })).status).toBe(
+        401,
+      );
     }
     const limited = await s.post('/api/Auth/login', { username: u.username, password: u.password });
     expect(limited.status).toBe(429);
     expect(limited.body.msg).toMatch(/Too many failed sign-in attempts/);
     s.clock.advance(16 * 60_000);
-    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(200);
+    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -112,7 +149,8 @@ describe('rate limit per IP', () => {
   it('limits many usernames from one address', async () => {
     const t = await startTestServer({ env: { LOGIN_MAX_FAILURES_PER_IP: '4' } });
     try {
-      for (let i = 0; i < 4; i++) await t.post('/api/Auth/login', { username: `ghost${i}`, password: 'whatever1' });
+      for (let i = 0; i < 4; i++)
+        await t.post('/api/Auth/login', { username: `ghost${i}`, password: 'whatever1' });
       const res = await t.post('/api/Auth/login', { username: 'admin', password: 'admin-password-1' });
       expect(res.status).toBe(429);
     } finally {
@@ -124,22 +162,39 @@ describe('rate limit per IP', () => {
 describe('user info and change password', () => {
   it('changes the password only with the right old one', async () => {
     const u = await s.createUser();
-    const bad = await s.post('/api/user/changepass', { oldPass: 'not-it-at-all', newPass: 'new-password-1' }, u.token);
+    const bad = await s.post(
+      '/api/user/changepass',
+      { oldPass: 'not-it-at-all', newPass: 'new-password-1' },
+      u.token,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 0, field: 'oldPass' });
     const short = await s.post('/api/user/changepass', { oldPass: u.password, newPass: 'short' }, u.token);
     expect(short.body).toMatchObject({ code: 0, msg: ruleMessages.passwordTooShort });
-    const ok = await s.post('/api/user/changepass', { oldPass: u.password, newPass: 'new-password-1' }, u.token);
+    const ok = await s.post(
+      '/api/user/changepass',
+      { oldPass: u.password, newPass: 'new-password-1' },
+      u.token,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.code).toBe(1);
-    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(401);
+    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(
+      401,
+    );
     expect(await s.login(u.username, 'new-password-1')).toBeTruthy();
   });
 
   it('returns the info fields of spec §7', async () => {
     const u = await s.createUser({ balance: 12.5 });
     const info = await s.post('/api/user/info', {}, u.token);
-    expect(Object.keys(info.body).sort()).toEqual(['apiKey', 'balance', 'createdTime', 'email', 'roles', 'username']);
+    expect(Object.keys(info.body).sort()).toEqual([
+      'apiKey',
+      'balance',
+      'createdTime',
+      'email',
+      'roles',
+      'username',
+    ]);
     expect(info.body.balance).toBe(12.5);
   });
 });
@@ -168,7 +223,9 @@ describe('tokens', () => {
     const res = await s.call('GET', '/api/Admin/orders?page=1', undefined, u.token);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 0, error: 'forbidden' });
-    expect((await s.call('GET', '/api/Admin/orders?page=1', undefined, await s.adminToken())).status).toBe(200);
+    expect((await s.call('GET', '/api/Admin/orders?page=1', undefined, await s.adminToken())).status).toBe(
+      200,
+    );
   });
 });
 
@@ -200,7 +257,11 @@ describe('http basics', () => {
   });
 
   it('never logs passwords or tokens', async () => {
-    await s.post('/api/Auth/register', { username: 'logcheck', email: 'l@c.co', passwordHash: 'Sup3rSecretPw' });
+    await s.post('/api/Auth/register', {
+      username: 'logcheck',
+      email: 'l@c.co',
+      passwordHash: 'Sup3rSecretPw',
+    });
     const token = await s.login('logcheck', 'Sup3rSecretPw');
     await s.post('/api/user/info', {}, token);
     const all = s.logs.join('\n');

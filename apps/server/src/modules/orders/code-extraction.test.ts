@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractCode, smsMatchesService } from './code-extraction.ts';
+import { smsTime } from './orders.service.ts';
 
 describe('extractCode', () => {
   it.each([
@@ -30,5 +31,17 @@ describe('smsMatchesService', () => {
     ['anything at all', '   ', true],
   ])('%s contains %s → %s', (text, needle, expected) => {
     expect(smsMatchesService(text, needle)).toBe(expected);
+  });
+});
+
+describe('smsTime', () => {
+  const receivedAt = new Date('2026-11-22T10:00:00Z');
+  it('uses the receive time for a live push', () => {
+    expect(smsTime({ receivedAt, deviceTs: receivedAt.getTime() / 1000 - 5 })).toEqual(receivedAt);
+    expect(smsTime({ receivedAt, deviceTs: null })).toEqual(receivedAt);
+  });
+  it('uses the device time for an SMS recovered long after it arrived', () => {
+    const old = Date.parse('2026-11-22T08:00:00Z') / 1000;
+    expect(smsTime({ receivedAt, deviceTs: old }).toISOString()).toBe('2026-11-22T08:02:00.000Z');
   });
 });

@@ -124,13 +124,25 @@ export async function expireOverdue(ctx: AppContext, batch = 500): Promise<numbe
   });
 }
 
+/** Device clocks may lag a little. */
+const DEVICE_CLOCK_TOLERANCE_MS = 2 * 60_000;
+
+/**
+ * When the SMS arrived, for matching: the server's receive time, unless the device's own time
+ * says it is older (an SMS recovered by the pull catch-up must not match a newer rental).
+ */
+export function smsTime(sms: Pick<StoredSms, 'receivedAt' | 'deviceTs'>): Date {
+  if (sms.deviceTs === null || sms.deviceTs === undefined) return sms.receivedAt;
+  return new Date(Math.min(sms.receivedAt.getTime(), sms.deviceTs * 1000 + DEVICE_CLOCK_TOLERANCE_MS));
+}
+
 /**
  * Incoming-SMS consumer: gives the SMS to the open orders on its SIM whose service text it holds.
  * Runs inside the SMS's storing transaction, so a code is recorded exactly once.
  */
 export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
   if (!sms.gatewayId) return false;
-  const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, sms.receivedAt);
+  const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, smsTime(sms));
   let matched = false;
   for (const o of orders) {
     if (!smsMatchesService(sms.text, o.text_contains)) continue;

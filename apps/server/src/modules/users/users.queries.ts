@@ -53,7 +53,9 @@ export async function updatePasswordHash(q: Queryable, id: string, hash: string)
 }
 
 export async function adminExists(q: Queryable): Promise<boolean> {
-  const rows = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE 'Admin9' = ANY(roles)`);
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM users WHERE 'Admin9' = ANY(roles)`,
+  );
   return (rows[0]?.n ?? 0) > 0;
 }
 

@@ -9,7 +9,10 @@ export function userRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/api/user/info',
-    { preHandler: requireUser, schema: { tags: ['user'], security: [{ bearer: [] }], response: { 200: UserInfo } } },
+    {
+      preHandler: requireUser,
+      schema: { tags: ['user'], security: [{ bearer: [] }], response: { 200: UserInfo } },
+    },
     async (req) => userInfo(ctx, currentUser(req).id),
   );
 
@@ -17,7 +20,12 @@ export function userRoutes(app: App, ctx: AppContext) {
     '/api/user/changepass',
     {
       preHandler: requireUser,
-      schema: { tags: ['user'], security: [{ bearer: [] }], body: ChangePassBody, response: { 200: ChangePassResponse } },
+      schema: {
+        tags: ['user'],
+        security: [{ bearer: [] }],
+        body: ChangePassBody,
+        response: { 200: ChangePassResponse },
+      },
     },
     async (req) => {
       await changePassword(ctx, currentUser(req).id, req.body);

@@ -115,10 +115,16 @@ export interface GatewayDriver {
   getStatus(): Promise<DevStatus>;
   /** Asks the device to POST dev-status to `url` every `period` seconds (>= 60; 0 stops). */
   subscribeStatus(url: string, period: number): Promise<void>;
-  /** Points the device's incoming-SMS push at `sms` (config command); reports go with each send. */
-  configureSmsUrls(urls: { sms: string }): Promise<void>;
+  /**
+   * Points the device's incoming-SMS push (and, where the firmware keeps one, the send-report push)
+   * at us with the config command; every send request carries both URLs as well.
+   */
+  configureSmsUrls(urls: { sms: string; report?: string }): Promise<void>;
   sendTasks(tasks: SendTask[], opts?: SendOptions): Promise<TaskAccepted[]>;
-  command(op: 'lock' | 'unlock' | 'switch' | 'reset' | 'reboot' | 'save' | 'redial', ports: string): Promise<void>;
+  command(
+    op: 'lock' | 'unlock' | 'switch' | 'reset' | 'reboot' | 'save' | 'redial',
+    ports: string,
+  ): Promise<void>;
   /** Writes the SIM's number to the device (`sim_number(n)`), shown back as `sn`. */
   setSimNumber(port: string, number: string, slotsPerPort: number): Promise<void>;
   /** Reads the device inbox from id `fromId` (catch-up after missed pushes). */

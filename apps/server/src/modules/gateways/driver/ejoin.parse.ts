@@ -50,17 +50,19 @@ export interface PortRef {
 /** "1.01", "1.1", "1A"/"1b" (letter = slot), "1" or 1 (slot 1) → canonical "N.SS". */
 export function normalizePort(raw: unknown): PortRef | undefined {
   const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  const dotted = s.match(/^(\d{1,3})\.(\d{1,3})$/);
+  const lettered = s.match(/^(\d{1,3})([A-Za-z])$/);
+  const bare = s.match(/^(\d{1,3})$/);
   let portNo: number;
   let slotNo: number;
-  let m = s.match(/^(\d{1,3})\.(\d{1,3})$/);
-  if (m) {
-    portNo = Number(m[1]);
-    slotNo = Number(m[2]);
-  } else if ((m = s.match(/^(\d{1,3})([A-Za-z])$/))) {
-    portNo = Number(m[1]);
-    slotNo = m[2]!.toUpperCase().charCodeAt(0) - 64;
-  } else if ((m = s.match(/^(\d{1,3})$/))) {
-    portNo = Number(m[1]);
+  if (dotted) {
+    portNo = Number(dotted[1]);
+    slotNo = Number(dotted[2]);
+  } else if (lettered) {
+    portNo = Number(lettered[1]);
+    slotNo = lettered[2]!.toUpperCase().charCodeAt(0) - 64;
+  } else if (bare) {
+    portNo = Number(bare[1]);
     slotNo = 1;
   } else {
     return undefined;
@@ -83,7 +85,8 @@ export function parsePortEntry(raw: unknown): PortEntry {
   // Newer firmware says "not inserted" explicitly; trust it over a stale st.
   if (raw.inserted === 0 || raw.inserted === '0') state = 0;
   const operator = str(raw.opr);
-  const active = raw.active === undefined ? null : raw.active === 1 || raw.active === '1' || raw.active === true;
+  const active =
+    raw.active === undefined ? null : raw.active === 1 || raw.active === '1' || raw.active === true;
   return {
     ...ref,
     state,
@@ -171,14 +174,25 @@ function parseV3Row(e: unknown): IncomingSmsItem | undefined {
   if (!ref || sender === null || typeof e.sms !== 'string') return undefined;
   const isReport = e.is_report === true || e.is_report === 1;
   const text = isReport && /^\d+\s/.test(e.sms) ? e.sms : decodeContent(e.sms);
-  return { isReport, port: ref.port, ts: tsOf(e.ts), sender, recipient: str(e.to), text, iccid: str(e.iccid) };
+  return {
+    isReport,
+    port: ref.port,
+    ts: tsOf(e.ts),
+    sender,
+    recipient: str(e.to),
+    text,
+    iccid: str(e.iccid),
+  };
 }
 
 /**
  * The "SMS to HTTP" forward of the device web UI: plain text, `?port=&sender=&mac=&iccid=` in the
  * query, `Sender:`/`Receiver:` header lines, a blank line, then the message.
  */
-export function parseRecvSmsText(text: string, query: Record<string, string | undefined> = {}): IncomingSmsItem {
+export function parseRecvSmsText(
+  text: string,
+  query: Record<string, string | undefined> = {},
+): IncomingSmsItem {
   const normalized = text.replace(/\r\n?/g, '\n');
   const split = normalized.match(/^((?:[A-Za-z][\w-]*:[^\n]*\n)+)[ \t]*\n([\s\S]*)$/);
   const headers = new Map<string, string>();
@@ -211,7 +225,10 @@ export function parseRecvSmsText(text: string, query: Record<string, string | un
  * An incoming-SMS push: JSON `recv-sms` (rows), the v3 `received-sms`, or the plain-text forward.
  * Malformed rows are skipped; a body that is none of these throws.
  */
-export function parseRecvSms(body: unknown, query: Record<string, string | undefined> = {}): IncomingSmsItem[] {
+export function parseRecvSms(
+  body: unknown,
+  query: Record<string, string | undefined> = {},
+): IncomingSmsItem[] {
   if (typeof body === 'string') {
     const t = body.trim();
     if (t.startsWith('{')) {

@@ -2,8 +2,8 @@
 // (as the vendor examples do), so request URLs are never logged or put into error messages.
 import {
   type DevStatus,
-  GatewayError,
   type GatewayDriver,
+  GatewayError,
   type PulledSms,
   type SendOptions,
   type SendTask,
@@ -88,7 +88,13 @@ export class EjoinDriver implements GatewayDriver {
       ...(opts.srUrl ? { sr_url: opts.srUrl } : {}),
       ...(opts.smsUrl ? { sms_url: opts.smsUrl } : {}),
     };
-    const body = await this.call('POST', '/goip_post_sms.html', {}, JSON.stringify(payload), 'application/json');
+    const body = await this.call(
+      'POST',
+      '/goip_post_sms.html',
+      {},
+      JSON.stringify(payload),
+      'application/json',
+    );
     const reply = parseReply(body);
     if (!reply.ok && (!hasStatusList(body) || isAuthFailure(reply))) throw this.replyError(body);
     const list = hasStatusList(body) ? body.status : [];

@@ -1,0 +1,80 @@
+// Pull catch-up: SMS pushes can be lost (device offline from us, server down, push URL not yet
+// set), but the device keeps them in its inbox. Reading it from our last position recovers them;
+// dedupe makes the overlap with pushes harmless.
+import type { AppContext } from '../../context.ts';
+import { ingestIncomingSms } from '../inbox/inbox.service.ts';
+import { driverFor } from './device.ts';
+import { GatewayError } from './driver/driver.ts';
+import { claimDuePulls, type GatewayCredentials, savePullPosition } from './gateways.queries.ts';
+
+export const PULL_PAGE = 100;
+export const PULL_PERIOD_MS = 60_000;
+const PULL_CONCURRENCY = 8;
+
+export interface CatchUpResult {
+  pulled: number;
+  stored: number;
+}
+
+/** Reads the device inbox from the saved position, at most `maxPages` pages of PULL_PAGE. */
+export async function pullCatchUp(
+  ctx: AppContext,
+  gw: GatewayCredentials,
+  maxPages = 20,
+): Promise<CatchUpResult> {
+  const driver = driverFor(ctx, gw);
+  let ssrc = gw.sms_ssrc;
+  let next = ssrc === null ? 1 : Math.max(1, gw.sms_next_id);
+  let pulled = 0;
+  let stored = 0;
+  let restarted = false;
+  for (let page = 0; page < maxPages; page++) {
+    const r = await driver.pullSms(next, PULL_PAGE);
+    // A new ssrc (or ids that went backwards) means the device rebooted: its ids restarted at 1.
+    const rebooted =
+      (r.ssrc !== null && ssrc !== null && r.ssrc !== ssrc) || (r.items.length === 0 && r.nextId < next);
+    if (rebooted && next !== 1 && !restarted) {
+      restarted = true;
+      ssrc = r.ssrc;
+      next = 1;
+      page--;
+      continue;
+    }
+    ssrc = r.ssrc ?? ssrc;
+    pulled += r.items.length;
+    if (r.items.length > 0) {
+      const res = await ingestIncomingSms(
+        ctx,
+        r.items.map((i) => ({ ...i, gatewayId: gw.id })),
+      );
+      stored += res.stored.length;
+    }
+    next = Math.max(r.nextId, 1);
+    await savePullPosition(ctx.db, gw.id, ssrc, next);
+    if (r.items.length < PULL_PAGE) break;
+  }
+  if (stored > 0) ctx.log.info({ gatewayId: gw.id, pulled, stored }, 'SMS catch-up recovered missed SMS');
+  return { pulled, stored };
+}
+
+/** The worker's pass: every enabled gateway whose catch-up is due, claimed so one process pulls it. */
+export async function runDuePullCatchUps(ctx: AppContext): Promise<void> {
+  const now = ctx.clock.now();
+  const due = await claimDuePulls(ctx.db, now, new Date(now.getTime() + PULL_PERIOD_MS));
+  const queue = [...due];
+  const work = async () => {
+    for (let gw = queue.shift(); gw; gw = queue.shift()) {
+      try {
+        await pullCatchUp(ctx, gw);
+      } catch (err) {
+        // An unreachable device is already shown Offline; other failures deserve attention.
+        const quiet = err instanceof GatewayError && (err.kind === 'timeout' || err.kind === 'network');
+        const msg = err instanceof GatewayError ? err.message : undefined;
+        if (quiet) ctx.log.debug({ gatewayId: gw.id, reason: msg }, 'SMS catch-up: gateway unreachable');
+        else
+          ctx.log.warn({ gatewayId: gw.id, reason: msg, err: msg ? undefined : err }, 'SMS catch-up failed');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PULL_CONCURRENCY, queue.length) }, work));
+}

@@ -1,0 +1,319 @@
+import type { Queryable } from '../../db/db.ts';
+import type { DevStatus, PortEntry } from './driver/driver.ts';
+
+/** A gateway as the API needs it; the sealed password stays out (see findGatewayCredentials). */
+export interface GatewayRow {
+  id: string;
+  name: string;
+  url: string;
+  mac: string;
+  user_name: string;
+  is_enable: boolean;
+  push_secret: string;
+  total_sim: number;
+  last_update: Date | null;
+  max_ports: number | null;
+  max_slots: number | null;
+}
+
+const GATEWAY_COLUMNS =
+  'id, name, url, mac, user_name, is_enable, push_secret, total_sim, last_update, max_ports, max_slots';
+
+export interface GatewayCredentials {
+  id: string;
+  url: string;
+  user_name: string;
+  password_enc: string;
+  max_slots: number | null;
+  sms_ssrc: string | null;
+  sms_next_id: number;
+}
+
+const CREDENTIAL_COLUMNS = 'id, url, user_name, password_enc, max_slots, sms_ssrc, sms_next_id';
+
+export async function listGatewayRows(q: Queryable): Promise<GatewayRow[]> {
+  return q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways ORDER BY created_at, name`);
+}
+
+export async function findGatewayRow(q: Queryable, id: string): Promise<GatewayRow | undefined> {
+  return (await q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways WHERE id = $1`, [id]))[0];
+}
+
+export async function findGatewayRowByMac(q: Queryable, mac: string): Promise<GatewayRow | undefined> {
+  return (await q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways WHERE mac = $1`, [mac]))[0];
+}
+
+export async function findGatewayCredentials(
+  q: Queryable,
+  id: string,
+): Promise<GatewayCredentials | undefined> {
+  return (
+    await q.query<GatewayCredentials>(`SELECT ${CREDENTIAL_COLUMNS} FROM gateways WHERE id = $1`, [id])
+  )[0];
+}
+
+export interface GatewayFields {
+  name: string;
+  url: string;
+  mac: string;
+  userName: string;
+  isEnable: boolean;
+}
+
+/** Undefined when the MAC is taken. */
+export async function insertGateway(
+  q: Queryable,
+  g: GatewayFields & { passwordEnc: string; pushSecret: string; createdAt: Date },
+): Promise<GatewayRow | undefined> {
+  const rows = await q.query<GatewayRow>(
+    `INSERT INTO gateways (name, url, mac, user_name, password_enc, is_enable, push_secret, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (mac) DO NOTHING RETURNING ${GATEWAY_COLUMNS}`,
+    [g.name, g.url, g.mac, g.userName, g.passwordEnc, g.isEnable, g.pushSecret, g.createdAt],
+  );
+  return rows[0];
+}
+
+/** A null passwordEnc keeps the stored one. Throws the unique violation on a taken MAC. */
+export async function updateGatewayRow(
+  q: Queryable,
+  id: string,
+  g: GatewayFields & { passwordEnc: string | null },
+): Promise<GatewayRow | undefined> {
+  const rows = await q.query<GatewayRow>(
+    `UPDATE gateways SET name = $2, url = $3, mac = $4, user_name = $5, is_enable = $6,
+            password_enc = coalesce($7, password_enc)
+      WHERE id = $1 RETURNING ${GATEWAY_COLUMNS}`,
+    [id, g.name, g.url, g.mac, g.userName, g.isEnable, g.passwordEnc],
+  );
+  return rows[0];
+}
+
+export async function macTakenByOther(q: Queryable, mac: string, id: string | null): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM gateways WHERE mac = $1 AND id IS DISTINCT FROM $2', [mac, id]);
+  return rows.length > 0;
+}
+
+export async function deleteGatewayRow(q: Queryable, id: string): Promise<boolean> {
+  return (await q.query('DELETE FROM gateways WHERE id = $1 RETURNING id', [id])).length > 0;
+}
+
+export async function countOpenOrders(q: Queryable, gatewayId: string): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM orders WHERE gateway_id = $1 AND status = 'WAIT_CODE'`,
+    [gatewayId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export async function touchGateway(q: Queryable, id: string, at: Date): Promise<void> {
+  await q.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [id, at]);
+}
+
+// ---- SIM inventory --------------------------------------------------------------------------
+
+export interface SimRow {
+  id: string;
+  port: string;
+  iccid: string | null;
+  imsi: string | null;
+  number: string | null;
+  number_source: 'device' | 'manual' | null;
+  operator: string | null;
+  signal: number | null;
+  state: number;
+}
+
+/**
+ * Upserts the reported slots. The number: a manual one for the same ICCID wins; otherwise the
+ * device's `sn`. A changed ICCID or an empty slot (st 0) drops the old number; the same card with
+ * a blank `sn` keeps what was known.
+ */
+export async function upsertSims(
+  q: Queryable,
+  gatewayId: string,
+  entries: PortEntry[],
+  at: Date,
+): Promise<void> {
+  if (entries.length === 0) return;
+  const payload = entries.map((e) => ({
+    port: e.port,
+    iccid: e.iccid,
+    imsi: e.imsi,
+    imei: e.imei,
+    number: e.number,
+    operator: e.operator,
+    signal: e.signal,
+    state: e.state,
+    active: e.active,
+  }));
+  await q.query(
+    `INSERT INTO sims AS s
+       (gateway_id, port, iccid, imsi, imei, number, number_source, operator, signal, state, active, updated_at)
+     SELECT $1, e.port,
+            CASE WHEN e.state = 0 THEN NULL ELSE e.iccid END,
+            CASE WHEN e.state = 0 THEN NULL ELSE e.imsi END,
+            e.imei,
+            CASE WHEN e.state = 0 THEN NULL ELSE coalesce(m.number, e.number) END,
+            CASE WHEN e.state = 0 THEN NULL WHEN m.number IS NOT NULL THEN 'manual'
+                 WHEN e.number IS NOT NULL THEN 'device' END,
+            e.operator, e.signal, e.state, coalesce(e.active, true), $3
+       FROM jsonb_to_recordset($2::jsonb) AS e(port text, iccid text, imsi text, imei text, number text,
+                                               operator text, signal int, state int, active boolean)
+       LEFT JOIN sim_numbers m ON m.iccid = e.iccid
+      ORDER BY e.port
+     ON CONFLICT (gateway_id, port) DO UPDATE SET
+       iccid = EXCLUDED.iccid,
+       imsi = EXCLUDED.imsi,
+       imei = coalesce(EXCLUDED.imei, s.imei),
+       number = CASE
+         WHEN EXCLUDED.state = 0 THEN NULL
+         WHEN EXCLUDED.number_source = 'manual' OR EXCLUDED.iccid IS DISTINCT FROM s.iccid THEN EXCLUDED.number
+         ELSE coalesce(EXCLUDED.number, s.number) END,
+       number_source = CASE
+         WHEN EXCLUDED.state = 0 THEN NULL
+         WHEN EXCLUDED.number_source = 'manual' OR EXCLUDED.iccid IS DISTINCT FROM s.iccid
+           THEN EXCLUDED.number_source
+         WHEN EXCLUDED.number IS NOT NULL THEN EXCLUDED.number_source
+         ELSE s.number_source END,
+       operator = EXCLUDED.operator,
+       signal = EXCLUDED.signal,
+       state = EXCLUDED.state,
+       active = EXCLUDED.active,
+       updated_at = EXCLUDED.updated_at`,
+    [gatewayId, JSON.stringify(payload), at],
+  );
+}
+
+/** A complete report lists every slot: rows for slots it no longer has are stale. */
+export async function deleteSimsNotIn(q: Queryable, gatewayId: string, ports: string[]): Promise<void> {
+  await q.query('DELETE FROM sims WHERE gateway_id = $1 AND NOT (port = ANY($2::text[]))', [
+    gatewayId,
+    ports,
+  ]);
+}
+
+/** After an inventory change: device facts, totalSIM (SIMs present), and lastUpdate. */
+export async function refreshGatewayAfterReport(
+  q: Queryable,
+  id: string,
+  at: Date,
+  dev: Pick<DevStatus, 'ip' | 'firmware' | 'maxPorts' | 'maxSlots'> | null,
+): Promise<void> {
+  await q.query(
+    `UPDATE gateways SET
+       total_sim = (SELECT count(*)::int FROM sims WHERE gateway_id = $1 AND state <> 0),
+       last_update = $2,
+       ip = coalesce($3, ip), firmware = coalesce($4, firmware),
+       max_ports = coalesce($5, max_ports), max_slots = coalesce($6, max_slots)
+     WHERE id = $1`,
+    [id, at, dev?.ip ?? null, dev?.firmware ?? null, dev?.maxPorts ?? null, dev?.maxSlots ?? null],
+  );
+}
+
+const SIM_COLUMNS = 'id, port, iccid, imsi, number, number_source, operator, signal, state';
+
+export async function listSimRows(q: Queryable, gatewayId: string): Promise<SimRow[]> {
+  return q.query<SimRow>(
+    `SELECT ${SIM_COLUMNS} FROM sims WHERE gateway_id = $1
+      ORDER BY split_part(port, '.', 1)::int, split_part(port, '.', 2)::int`,
+    [gatewayId],
+  );
+}
+
+export async function findSimRow(q: Queryable, gatewayId: string, port: string): Promise<SimRow | undefined> {
+  return (
+    await q.query<SimRow>(`SELECT ${SIM_COLUMNS} FROM sims WHERE gateway_id = $1 AND port = $2`, [
+      gatewayId,
+      port,
+    ])
+  )[0];
+}
+
+/** The admin's number: remembered by ICCID (when the card reports one) and set on the slot. */
+export async function setManualNumber(
+  q: Queryable,
+  simId: string,
+  iccid: string | null,
+  number: string,
+  at: Date,
+): Promise<SimRow | undefined> {
+  if (iccid) {
+    await q.query(
+      `INSERT INTO sim_numbers (iccid, number, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (iccid) DO UPDATE SET number = EXCLUDED.number, updated_at = EXCLUDED.updated_at`,
+      [iccid, number, at],
+    );
+  }
+  const rows = await q.query<SimRow>(
+    `UPDATE sims SET number = $2, number_source = 'manual', updated_at = $3 WHERE id = $1 RETURNING ${SIM_COLUMNS}`,
+    [simId, number, at],
+  );
+  return rows[0];
+}
+
+// ---- device statistics ------------------------------------------------------------------------
+
+export interface ServiceStatRow {
+  name: string;
+  using: number;
+  used: number;
+  success: number;
+}
+
+/** Orders on this gateway per service: open (WAIT_CODE), all, and SUCCESS. */
+export async function serviceStats(q: Queryable, gatewayId: string): Promise<ServiceStatRow[]> {
+  return q.query<ServiceStatRow>(
+    `SELECT sv.name,
+            count(*) FILTER (WHERE o.status = 'WAIT_CODE')::int AS using,
+            count(*)::int AS used,
+            count(*) FILTER (WHERE o.status = 'SUCCESS')::int AS success
+       FROM orders o JOIN services sv ON sv.id = o.service_id
+      WHERE o.gateway_id = $1
+      GROUP BY sv.id, sv.name
+      ORDER BY used DESC, sv.name`,
+    [gatewayId],
+  );
+}
+
+// ---- pull catch-up ----------------------------------------------------------------------------
+
+/**
+ * Claims every enabled gateway whose catch-up is due by moving its due time forward; concurrent
+ * claimers (other processes) re-check the row after the first commits and skip it.
+ */
+export async function claimDuePulls(q: Queryable, now: Date, nextDue: Date): Promise<GatewayCredentials[]> {
+  return q.query<GatewayCredentials>(
+    `UPDATE gateways SET sms_pull_due = $2
+      WHERE is_enable AND (sms_pull_due IS NULL OR sms_pull_due <= $1)
+      RETURNING ${CREDENTIAL_COLUMNS}`,
+    [now, nextDue],
+  );
+}
+
+/** Moves the inbox position forward (or onto a new ssrc); never back within the same ssrc. */
+export async function savePullPosition(
+  q: Queryable,
+  id: string,
+  ssrc: string | null,
+  nextId: number,
+): Promise<void> {
+  await q.query(
+    `UPDATE gateways SET sms_ssrc = $2, sms_next_id = $3
+      WHERE id = $1 AND (sms_ssrc IS DISTINCT FROM $2 OR sms_next_id < $3)`,
+    [id, ssrc, nextId],
+  );
+}
+
+// ---- uptime -----------------------------------------------------------------------------------
+
+/** One row per enabled gateway for this minute; a second sampler in the same minute adds nothing. */
+export async function recordUptime(q: Queryable, minute: Date, onlineSince: Date): Promise<number> {
+  const rows = await q.query(
+    `INSERT INTO gateway_uptime (gateway_id, minute, online)
+     SELECT id, $1, coalesce(last_update >= $2, false) FROM gateways WHERE is_enable
+     ON CONFLICT DO NOTHING RETURNING gateway_id`,
+    [minute, onlineSince],
+  );
+  return rows.length;
+}

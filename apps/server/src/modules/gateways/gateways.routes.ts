@@ -1,0 +1,158 @@
+import {
+  DeviceStats,
+  DeviceStatsBody,
+  Gateway,
+  GatewayIdBody,
+  GatewayReport,
+  GatewaySettings,
+  Ok,
+  SetSimNumberBody,
+  SetSimNumberResult,
+  SimulateSmsBody,
+  UpdateGatewayBody,
+} from '@simdock/contract';
+import type { FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http/app.ts';
+import { guards } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import {
+  deleteGateway,
+  deviceStats,
+  gatewayReport,
+  gatewaySettings,
+  saveGateway,
+  scanGateway,
+  setSimNumber,
+  simulateSms,
+} from './gateways.service.ts';
+import { authenticatePush, handleReportPush, handleSmsPush, handleStatusPush } from './push.service.ts';
+
+export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
+  adminRoutes(app, ctx);
+  await app.register(async (scope) =>
+    pushRoutes(scope.withTypeProvider<ZodTypeProvider>() as unknown as App, ctx),
+  );
+}
+
+function adminRoutes(app: App, ctx: AppContext) {
+  const { requireAdmin } = guards(ctx);
+  const admin = { tags: ['admin: gateways'], security: [{ bearer: [] }] };
+  // Authorization before body validation: a User gets 403, never a hint about the payload.
+
+  app.post(
+    '/api/Admin/getSettings',
+    { preValidation: requireAdmin, schema: { ...admin, response: { 200: GatewaySettings } } },
+    async () => gatewaySettings(ctx),
+  );
+
+  app.post(
+    '/api/Admin/updateGateway',
+    {
+      preValidation: requireAdmin,
+      schema: { ...admin, body: UpdateGatewayBody, response: { 200: Gateway } },
+    },
+    async (req) => saveGateway(ctx, req.body.gateway),
+  );
+
+  app.post(
+    '/api/Admin/deleteGateway',
+    { preValidation: requireAdmin, schema: { ...admin, body: GatewayIdBody, response: { 200: Ok } } },
+    async (req) => {
+      await deleteGateway(ctx, req.body.id);
+      return { code: 1 as const, msg: 'Gateway deleted.' };
+    },
+  );
+
+  app.post(
+    '/api/Admin/gatewayScan',
+    { preValidation: requireAdmin, schema: { ...admin, body: GatewayIdBody, response: { 200: Gateway } } },
+    async (req) => scanGateway(ctx, req.body.id),
+  );
+
+  app.post(
+    '/api/Admin/gatewayReport',
+    {
+      preValidation: requireAdmin,
+      schema: { ...admin, body: GatewayIdBody, response: { 200: GatewayReport } },
+    },
+    async (req) => gatewayReport(ctx, req.body.id),
+  );
+
+  app.post(
+    '/api/Admin/deviceStats',
+    {
+      preValidation: requireAdmin,
+      schema: { ...admin, body: DeviceStatsBody, response: { 200: DeviceStats } },
+    },
+    async (req) => deviceStats(ctx, req.body.mac),
+  );
+
+  app.post(
+    '/api/Admin/setSimNumber',
+    {
+      preValidation: requireAdmin,
+      schema: { ...admin, body: SetSimNumberBody, response: { 200: SetSimNumberResult } },
+    },
+    async (req) => setSimNumber(ctx, req.body),
+  );
+
+  app.post(
+    '/api/Admin/simulateSms',
+    { preValidation: requireAdmin, schema: { ...admin, body: SimulateSmsBody, response: { 200: Ok } } },
+    async (req) => simulateSms(ctx, req.body),
+  );
+}
+
+const PushParams = z.object({ id: z.string(), secret: z.string() });
+const PushAck = z.object({ code: z.literal(200), reason: z.literal('OK') });
+const ACK = { code: 200 as const, reason: 'OK' as const };
+
+type PushKind = 'status' | 'sms' | 'report';
+
+/**
+ * Device pushes, in their own scope: no bearer auth (the id and secret in the path are the
+ * credential), and any body type is read as text (the "SMS to HTTP" forward is plain text).
+ */
+function pushRoutes(app: App, ctx: AppContext) {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const authenticated = async (req: FastifyRequest, kind: PushKind) => {
+    const { id, secret } = req.params as z.infer<typeof PushParams>;
+    try {
+      return await authenticatePush(ctx, id, secret);
+    } catch (err) {
+      if (err instanceof AppError) {
+        // The secret is never logged; the request line is redacted by the app's serializer.
+        req.log.warn({ gatewayId: id, push: kind, refused: err.kind }, 'device push refused');
+      }
+      throw err;
+    }
+  };
+  const schema = { tags: ['device pushes'], params: PushParams, response: { 200: PushAck } };
+
+  app.post('/api/gw/:id/:secret/status', { schema }, async (req) => {
+    const gw = await authenticated(req, 'status');
+    await handleStatusPush(ctx, gw, req.body);
+    return ACK;
+  });
+
+  app.post('/api/gw/:id/:secret/sms', { schema }, async (req) => {
+    const gw = await authenticated(req, 'sms');
+    const query: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+      if (typeof v === 'string') query[k] = v;
+    }
+    const res = await handleSmsPush(ctx, gw, req.body, query);
+    if (res.stored > 0) req.log.info({ gatewayId: gw.id, ...res }, 'incoming SMS stored');
+    return ACK;
+  });
+
+  app.post('/api/gw/:id/:secret/report', { schema }, async (req) => {
+    const gw = await authenticated(req, 'report');
+    await handleReportPush(ctx, gw, req.body);
+    return ACK;
+  });
+}

@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type DeviceStats,
+  type Gateway,
+  type GatewayReport,
+  type GatewaySettings,
+  isGatewayValid,
+  isHttpUrl,
+  isOnline,
+  isUsableSimState,
+  normalizeMac,
+  ruleMessages,
+  type SetSimNumberResult,
+  type Sim,
+  simStateText,
+} from '@simdock/contract';
+import type { AppContext } from '../../context.ts';
+import { randomToken, seal } from '../../crypto.ts';
+import { badInput, conflict, notFound } from '../../http/errors.ts';
+import { ingestIncomingSms } from '../inbox/inbox.service.ts';
+import { pullCatchUp } from './catchup.service.ts';
+import { deviceUnavailable, driverFor } from './device.ts';
+import { GatewayError } from './driver/driver.ts';
+import { normalizePort } from './driver/ejoin.parse.ts';
+import {
+  countOpenOrders,
+  deleteGatewayRow,
+  findGatewayCredentials,
+  findGatewayRow,
+  findGatewayRowByMac,
+  findSimRow,
+  type GatewayRow,
+  insertGateway,
+  listGatewayRows,
+  listSimRows,
+  macTakenByOther,
+  type SimRow,
+  serviceStats,
+  setManualNumber,
+  updateGatewayRow,
+} from './gateways.queries.ts';
+import { applyDevStatus } from './inventory.service.ts';
+import { isUuid } from './push.service.ts';
+
+/** Seconds between the device's dev-status pushes (the protocol's minimum). */
+export const STATUS_PUSH_PERIOD = 60;
+
+/** Where the device must push; the secret in the path is the only credential a push has. */
+export function pushUrls(ctx: AppContext, gw: Pick<GatewayRow, 'id' | 'push_secret'>): Gateway['pushUrls'] {
+  const base = `${ctx.config.PUBLIC_URL}/api/gw/${gw.id}/${gw.push_secret}`;
+  return { status: `${base}/status`, sms: `${base}/sms`, report: `${base}/report` };
+}
+
+export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    mac: row.mac,
+    userName: row.user_name,
+    isEnable: row.is_enable,
+    totalSIM: row.total_sim,
+    lastUpdate: row.last_update ? row.last_update.toISOString() : null,
+    onlineStatus: isOnline(row.last_update, ctx.clock.now().getTime()) ? 'Online' : 'Offline',
+    pushUrls: pushUrls(ctx, row),
+  };
+}
+
+export function toSim(row: SimRow): Sim {
+  return {
+    port: row.port,
+    iccid: row.iccid,
+    imsi: row.imsi,
+    number: row.number,
+    numberSource: row.number_source,
+    operator: row.operator,
+    signal: row.signal,
+    state: row.state,
+    stateText: simStateText(row.state),
+    usable: isUsableSimState(row.state),
+  };
+}
+
+async function mustFindGateway(ctx: AppContext, id: string): Promise<GatewayRow> {
+  const row = isUuid(id) ? await findGatewayRow(ctx.db, id) : undefined;
+  if (!row) throw notFound('Gateway not found. It may have been deleted; reload the list.');
+  return row;
+}
+
+export async function gatewaySettings(ctx: AppContext): Promise<GatewaySettings> {
+  const rows = await listGatewayRows(ctx.db);
+  return { gateways: rows.map((r) => toGateway(ctx, r)), serverTime: ctx.clock.now().toISOString() };
+}
+
+export interface GatewayInputData {
+  id?: string | undefined;
+  name: string;
+  url: string;
+  mac: string;
+  userName: string;
+  password?: string | undefined;
+  isEnable: boolean;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
+const macTaken = (mac: string) =>
+  conflict(`Another gateway already uses the MAC address ${mac}. Each device can be added once.`, 'mac');
+
+/** Add (no id) or edit. Spec §5 rules on the server too; a blank password keeps the stored one. */
+export async function saveGateway(ctx: AppContext, input: GatewayInputData): Promise<Gateway> {
+  const fields = {
+    name: input.name.trim(),
+    url: input.url.trim().replace(/\/+$/, ''),
+    mac: normalizeMac(input.mac) ?? '',
+    userName: input.userName.trim(),
+    isEnable: input.isEnable,
+  };
+  if (!isGatewayValid({ ...fields, mac: input.mac })) {
+    const field = !fields.name ? 'name' : !isHttpUrl(fields.url) ? 'url' : !fields.mac ? 'mac' : 'userName';
+    throw badInput(ruleMessages.gatewayInvalid, field);
+  }
+  const password = input.password && input.password.trim() !== '' ? input.password : null;
+  const passwordEnc = password === null ? null : seal(ctx.config.APP_SECRET, password);
+  const id = input.id?.trim() || null;
+
+  if (id === null) {
+    if (passwordEnc === null) throw badInput('Password is required for a new gateway.', 'password');
+    const row = await insertGateway(ctx.db, {
+      ...fields,
+      passwordEnc,
+      pushSecret: randomToken(24),
+      createdAt: ctx.clock.now(),
+    });
+    if (!row) throw macTaken(fields.mac);
+    ctx.log.info({ gatewayId: row.id, name: row.name, mac: row.mac }, 'gateway added');
+    return toGateway(ctx, row);
+  }
+
+  await mustFindGateway(ctx, id);
+  if (await macTakenByOther(ctx.db, fields.mac, id)) throw macTaken(fields.mac);
+  let row: GatewayRow | undefined;
+  try {
+    row = await updateGatewayRow(ctx.db, id, { ...fields, passwordEnc });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw macTaken(fields.mac);
+    throw err;
+  }
+  if (!row) throw notFound('Gateway not found. It may have been deleted; reload the list.');
+  ctx.log.info(
+    { gatewayId: row.id, name: row.name, mac: row.mac, passwordChanged: passwordEnc !== null },
+    'gateway updated',
+  );
+  return toGateway(ctx, row);
+}
+
+/**
+ * Refused while orders on it still wait for a code: they would hang on a device nobody listens
+ * to. Disable the gateway instead, and delete it once they are finished. Finished orders keep
+ * their history (gateway name and port are copied onto the order).
+ */
+export async function deleteGateway(ctx: AppContext, id: string): Promise<void> {
+  const row = await mustFindGateway(ctx, id);
+  const open = await countOpenOrders(ctx.db, id);
+  if (open > 0) {
+    throw conflict(
+      `This gateway has ${open} order${open === 1 ? '' : 's'} waiting for a code. Disable it, wait until they finish, then delete it.`,
+    );
+  }
+  const creds = await findGatewayCredentials(ctx.db, id);
+  if (!(await deleteGatewayRow(ctx.db, id)))
+    throw notFound('Gateway not found. It may have been deleted; reload the list.');
+  ctx.log.info({ gatewayId: id, name: row.name, mac: row.mac }, 'gateway deleted');
+  // Best effort: ask the device to stop pushing to a URL that now answers 404.
+  if (creds) {
+    driverFor(ctx, creds)
+      .subscribeStatus('', 0)
+      .catch(() => {});
+  }
+}
+
+/**
+ * Scan: status now (SIMs, totalSIM, lastUpdate), then (re)subscribe the status push, point the
+ * SMS push at us, and catch up on SMS the device holds that we have not seen.
+ */
+export async function scanGateway(ctx: AppContext, id: string): Promise<Gateway> {
+  const row = await mustFindGateway(ctx, id);
+  const creds = (await findGatewayCredentials(ctx.db, id))!;
+  const driver = driverFor(ctx, creds);
+  const dev = await driver.getStatus().catch((err: unknown) => deviceUnavailable(err));
+  if (dev.mac !== row.mac) {
+    throw conflict(
+      `The device at ${row.url} reports the MAC address ${dev.mac}, not ${row.mac}. Check the URL and the MAC of this gateway.`,
+      'mac',
+    );
+  }
+  await applyDevStatus(ctx, id, dev);
+  const urls = pushUrls(ctx, row);
+  // The subscription may not survive a reboot, so every Scan sends it again.
+  await driver
+    .subscribeStatus(urls.status, STATUS_PUSH_PERIOD)
+    .catch((err: unknown) => deviceUnavailable(err, 'Gateway did not accept the status push subscription'));
+  try {
+    await driver.configureSmsUrls({ sms: urls.sms, report: urls.report });
+  } catch (err) {
+    // Not every firmware takes the URLs by config command; each send request carries them too.
+    if (!(err instanceof GatewayError)) throw err;
+    ctx.log.warn({ gatewayId: id, reason: err.message }, 'gateway did not take the SMS push URL');
+  }
+  try {
+    await pullCatchUp(ctx, creds, 5);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    ctx.log.warn({ gatewayId: id, reason: err.message }, 'SMS catch-up during scan failed');
+  }
+  return toGateway(ctx, (await findGatewayRow(ctx.db, id)) ?? row);
+}
+
+export async function gatewayReport(ctx: AppContext, id: string): Promise<GatewayReport> {
+  const row = await mustFindGateway(ctx, id);
+  const sims = await listSimRows(ctx.db, id);
+  return { gateway: toGateway(ctx, row), sims: sims.map(toSim) };
+}
+
+/** Device Statistics by MAC (any separator or case); a gateway id is accepted too. */
+export async function deviceStats(ctx: AppContext, macOrId: string): Promise<DeviceStats> {
+  const mac = normalizeMac(macOrId);
+  const row = mac
+    ? await findGatewayRowByMac(ctx.db, mac)
+    : isUuid(macOrId.trim())
+      ? await findGatewayRow(ctx.db, macOrId.trim())
+      : undefined;
+  if (!row) throw notFound(`No gateway has the MAC address ${macOrId}.`);
+  const stats = await serviceStats(ctx.db, row.id);
+  return { mac: row.mac, totalSIM: row.total_sim, serviceStatss: stats };
+}
+
+function mustPort(port: string): string {
+  const ref = normalizePort(port);
+  if (!ref) throw badInput('Port must look like 1.01 (port 1, slot 1).', 'port');
+  return ref.port;
+}
+
+/** The admin's number for a SIM: kept by ICCID (wins over the device's) and written to the device. */
+export async function setSimNumber(
+  ctx: AppContext,
+  body: { gatewayId: string; port: string; number: string },
+): Promise<SetSimNumberResult> {
+  const gw = await mustFindGateway(ctx, body.gatewayId);
+  const port = mustPort(body.port);
+  const number = body.number.replace(/[\s().-]/g, '');
+  if (!/^\+?\d{3,20}$/.test(number)) {
+    throw badInput('Enter the phone number as digits, for example 12025550123.', 'number');
+  }
+  const sim = await findSimRow(ctx.db, gw.id, port);
+  if (!sim) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
+  if (sim.state === 0) throw conflict(`Port ${port} has no SIM.`, 'port');
+  const saved = await setManualNumber(ctx.db, sim.id, sim.iccid, number, ctx.clock.now());
+  if (!saved) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
+  const creds = (await findGatewayCredentials(ctx.db, gw.id))!;
+  let deviceUpdated = true;
+  let msg = `Number ${number} saved for port ${port}.`;
+  try {
+    await driverFor(ctx, creds).setSimNumber(port, number, creds.max_slots ?? 1);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    deviceUpdated = false;
+    msg = `Number ${number} saved for port ${port}, but the gateway did not store it: ${err.message}.`;
+    ctx.log.warn({ gatewayId: gw.id, port, reason: err.message }, 'sim_number write failed');
+  }
+  return { code: 1, msg, sim: toSim(saved), deviceUpdated };
+}
+
+/** An admin demo/test control: the same ingestion as a device push, never deduplicated away. */
+export async function simulateSms(
+  ctx: AppContext,
+  body: { gatewayId: string; port: string; from: string; text: string },
+): Promise<{ code: 1; msg: string }> {
+  const gw = await mustFindGateway(ctx, body.gatewayId);
+  const port = mustPort(body.port);
+  const sender = body.from.trim();
+  if (!sender) throw badInput('Enter the sender number.', 'from');
+  await ingestIncomingSms(ctx, [
+    {
+      gatewayId: gw.id,
+      port,
+      isReport: false,
+      ts: Math.floor(ctx.clock.now().getTime() / 1000),
+      sender,
+      recipient: null,
+      text: body.text,
+      dedupeKey: `simulated:${randomUUID()}`,
+    },
+  ]);
+  return { code: 1, msg: `SMS received on port ${port}.` };
+}

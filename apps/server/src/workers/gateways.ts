@@ -1,0 +1,26 @@
+import { GATEWAY_ONLINE_MS } from '@simdock/contract';
+import type { AppContext } from '../context.ts';
+import { runDuePullCatchUps } from '../modules/gateways/catchup.service.ts';
+import { recordUptime } from '../modules/gateways/gateways.queries.ts';
+import { every } from './loop.ts';
+
+/**
+ * Records, per enabled gateway, whether it is online this minute. Safe to run from several
+ * processes and more than once a minute: the (gateway, minute) row is written once.
+ */
+export async function sampleUptime(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now().getTime();
+  const minute = new Date(Math.floor(now / 60_000) * 60_000);
+  return recordUptime(ctx.db, minute, new Date(now - GATEWAY_ONLINE_MS));
+}
+
+/**
+ * The SMS pull catch-up (each gateway is claimed once per minute across processes, so ticking more
+ * often only shortens the delay) and the uptime sampler (ticks inside every minute).
+ */
+export function startGatewayWorkers(ctx: AppContext): Array<() => Promise<void>> {
+  return [
+    every(ctx, 'gateway-sms-catch-up', 15_000, () => runDuePullCatchUps(ctx)),
+    every(ctx, 'gateway-uptime', 20_000, () => sampleUptime(ctx)),
+  ];
+}

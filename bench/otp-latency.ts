@@ -1,0 +1,225 @@
+/**
+ * OTP latency benchmark: time from the simulator's SMS push to the order event at an SSE client.
+ *
+ * A real server process runs on PostgreSQL; this process plays the gateways (SimFleet speaking
+ * the device protocol) and the users (one SSE stream each). Setup rents 1,000 orders, then SMS
+ * arrive at a steady rate on the rented SIMs and each event's arrival is timed.
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/otp-latency.ts
+ *
+ * Options (env): ORDERS (1000), RATE (SMS per second, 50), SECONDS (20).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SimFleet } from '@simdock/gateway-sim';
+import pg from 'pg';
+import { openSse } from '../apps/server/src/test/sse.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ORDERS = Number(process.env.ORDERS ?? 1000);
+const RATE = Number(process.env.RATE ?? 50);
+const SECONDS = Number(process.env.SECONDS ?? 20);
+const PORT = 3900 + Math.floor(Math.random() * 90);
+const BASE = `http://127.0.0.1:${PORT}`;
+const SERVICES = ['Alpha', 'Bravo', 'Charlie', 'Delta'];
+const USERS = 50;
+
+// biome-ignore lint/suspicious/noExplicitAny: the bench reads API JSON loosely
+type Json = Record<string, any>;
+
+async function post(path: string, body: unknown, token?: string): Promise<Json> {
+  const res = await fetch(BASE + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Json;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function main() {
+  const dbName = `simdock_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+
+  let server: ChildProcess | undefined;
+  const fleet = await SimFleet.start(4, { ports: 64, slots: 1, seed: 7 });
+  try {
+    server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATABASE_URL: dbUrl.toString(),
+        ADMIN_PASSWORD: 'bench-admin-pass',
+        APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+        NODE_ENV: 'development',
+        DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        LOGIN_MAX_FAILURES_PER_IP: '1000',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    for (let i = 0; ; i++) {
+      if ((await fetch(`${BASE}/readyz`).catch(() => undefined))?.ok) break;
+      if (i > 300) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const adminToken = (await post('/api/Auth/login', { username: 'admin', password: 'bench-admin-pass' }))
+      .token;
+
+    for (const [i, sim] of fleet.devices.entries()) {
+      const gw = await post(
+        '/api/Admin/updateGateway',
+        {
+          gateway: {
+            name: `bench-${i}`,
+            url: sim.url,
+            mac: sim.mac,
+            userName: 'root',
+            password: 'root',
+            isEnable: true,
+          },
+        },
+        adminToken,
+      );
+      await post('/api/Admin/gatewayScan', { id: gw.id }, adminToken);
+    }
+    for (const name of SERVICES) {
+      await post(
+        '/api/service/update',
+        {
+          name,
+          code: name.toLowerCase(),
+          price: 0.1,
+          stock: ORDERS,
+          textContains: name,
+          pattern: '(\\d{6})',
+          isRepeatable: true,
+        },
+        adminToken,
+      );
+    }
+
+    const users: { token: string }[] = [];
+    for (let i = 0; i < USERS; i++) {
+      const username = `bench${i}`;
+      await post('/api/Auth/register', {
+        username,
+        email: `${username}@bench.local`,
+        passwordHash: 'bench-password',
+      });
+      users.push({ token: (await post('/api/Auth/login', { username, password: 'bench-password' })).token });
+    }
+    await admin.query(`SELECT 1`);
+    const db = new pg.Client({ connectionString: dbUrl.toString() });
+    await db.connect();
+    // Money for the rentals, through the ledger as every balance change.
+    await db.query(
+      `WITH u AS (UPDATE users SET balance = balance + 100 WHERE username LIKE 'bench%' RETURNING id)
+       INSERT INTO ledger (user_id, amount, kind, created_at) SELECT id, 100, 'admin_adjustment', now() FROM u`,
+    );
+    await db.end();
+
+    // Rent ORDERS numbers, spread over users and services.
+    const portOf = new Map<string, { sim: (typeof fleet.devices)[number]; port: string }>();
+    for (const sim of fleet.devices)
+      for (const s of sim.slots()) if (s.sn) portOf.set(s.sn, { sim, port: s.port });
+    const orders: { id: string; user: number; service: string; phone: string }[] = [];
+    for (let i = 0; i < ORDERS; i += 25) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(25, ORDERS - i) }, (_, k) => {
+          const user = (i + k) % USERS;
+          const service = SERVICES[(i + k) % SERVICES.length]!;
+          return post('/api/Order/create', { serviceCode: service.toLowerCase() }, users[user]!.token).then(
+            (r) => ({
+              id: r.data.id as string,
+              user,
+              service,
+              phone: r.data.phoneNumber as string,
+            }),
+          );
+        }),
+      );
+      orders.push(...batch);
+    }
+
+    const streams = await Promise.all(users.map((u) => openSse(`${BASE}/api/Order/stream`, u.token)));
+    const sentAt = new Map<string, number>();
+    const latencies: number[] = [];
+    let received = 0;
+    const seen = new Set<string>();
+    const collect = setInterval(() => {
+      for (const s of streams) {
+        while (s.events.length) {
+          const e = s.events.shift()!;
+          const at = performance.now();
+          const o = JSON.parse(e.data) as { codeText: string | null };
+          const key = o.codeText ?? '';
+          const t0 = sentAt.get(key);
+          if (t0 !== undefined && !seen.has(key)) {
+            seen.add(key);
+            latencies.push(at - t0);
+            received++;
+          }
+        }
+      }
+    }, 1);
+
+    const total = RATE * SECONDS;
+    const started = performance.now();
+    for (let n = 0; n < total; n++) {
+      const due = started + (n * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const o = orders[Math.floor(Math.random() * orders.length)]!;
+      const code = String(100000 + n).padStart(6, '0');
+      const target = portOf.get(o.phone)!;
+      sentAt.set(code, performance.now());
+      target.sim.injectSms({ port: target.port, from: 'Verify', text: `${o.service} code: ${code}` });
+    }
+    const deadline = performance.now() + 5000;
+    while (received < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    clearInterval(collect);
+    for (const s of streams) s.close();
+
+    latencies.sort((a, b) => a - b);
+    const result = {
+      date: new Date().toISOString(),
+      database: 'PostgreSQL (server, same machine)',
+      openOrders: ORDERS,
+      rate: RATE,
+      seconds: SECONDS,
+      sent: total,
+      delivered: received,
+      p50: +quantile(latencies, 0.5).toFixed(1),
+      p90: +quantile(latencies, 0.9).toFixed(1),
+      p99: +quantile(latencies, 0.99).toFixed(1),
+      max: +latencies[latencies.length - 1]!.toFixed(1),
+    };
+    console.log(JSON.stringify(result, null, 2));
+    mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench/out/otp-latency.json'), JSON.stringify(result, null, 2));
+    if (received < total) process.exitCode = 1;
+  } finally {
+    server?.kill('SIGTERM');
+    await fleet.stop();
+    await new Promise((r) => setTimeout(r, 500));
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+await main();
