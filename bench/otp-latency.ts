@@ -67,11 +67,15 @@ async function main() {
         APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
         NODE_ENV: 'development',
         DEMO: 'false',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
         LOGIN_MAX_FAILURES_PER_IP: '1000',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
     });
+    if (process.env.BENCH_SERVER_LOG) {
+      const { createWriteStream } = await import('node:fs');
+      server.stdout?.pipe(createWriteStream(process.env.BENCH_SERVER_LOG));
+    }
     for (let i = 0; ; i++) {
       if ((await fetch(`${BASE}/readyz`).catch(() => undefined))?.ok) break;
       if (i > 300) throw new Error('server did not start');
@@ -158,6 +162,7 @@ async function main() {
 
     const streams = await Promise.all(users.map((u) => openSse(`${BASE}/api/Order/stream`, u.token)));
     const sentAt = new Map<string, number>();
+    let started = performance.now();
     const latencies: number[] = [];
     let received = 0;
     const seen = new Set<string>();
@@ -172,6 +177,8 @@ async function main() {
           if (t0 !== undefined && !seen.has(key)) {
             seen.add(key);
             latencies.push(at - t0);
+            if (process.env.BENCH_DEBUG && at - t0 > 50)
+              console.error(`slow: ${(t0 - started).toFixed(0)} ms in, ${(at - t0).toFixed(0)} ms`);
             received++;
           }
         }
@@ -179,7 +186,7 @@ async function main() {
     }, 1);
 
     const total = RATE * SECONDS;
-    const started = performance.now();
+    started = performance.now();
     for (let n = 0; n < total; n++) {
       const due = started + (n * 1000) / RATE;
       const wait = due - performance.now();

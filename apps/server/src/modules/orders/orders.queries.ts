@@ -16,10 +16,11 @@ export interface OrderRow {
   expires_at: Date;
 }
 
-export const ORDER_SELECT = `
-  SELECT o.id::text AS id, o.user_id, s.code AS service_code, s.name AS service_name, o.phone_number,
-         o.code_text, o.sms_text, o.status, o.price::float8 AS price, o.created_at, o.expires_at
-    FROM orders o JOIN services s ON s.id = o.service_id`;
+/** The columns of an OrderRow, from an orders row `o` joined with its service `s`. */
+const ORDER_FIELDS = `o.id::text AS id, o.user_id, s.code AS service_code, s.name AS service_name, o.phone_number,
+  o.code_text, o.sms_text, o.status, o.price::float8 AS price, o.created_at, o.expires_at`;
+
+export const ORDER_SELECT = `SELECT ${ORDER_FIELDS} FROM orders o JOIN services s ON s.id = o.service_id`;
 
 export async function findOrder(q: Queryable, id: string): Promise<OrderRow | undefined> {
   return (await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
@@ -105,22 +106,22 @@ export async function cancelAndRefund(
   userId: string,
   now: Date,
   earliestCreatedAt: Date,
-): Promise<boolean> {
-  const rows = await q.query<{ id: string }>(
+): Promise<OrderRow | undefined> {
+  const rows = await q.query<OrderRow>(
     `WITH cancelled AS (
        UPDATE orders SET status = 'CANCEL', finished_at = $3
         WHERE id = $1::bigint AND user_id = $2 AND status = 'WAIT_CODE' AND code_text IS NULL AND created_at <= $4
-        RETURNING id, user_id, price
+        RETURNING *
      ), credited AS (
        UPDATE users u SET balance = u.balance + c.price FROM cancelled c WHERE u.id = c.user_id RETURNING u.id
      ), entry AS (
        INSERT INTO ledger (user_id, amount, kind, ref, created_at)
        SELECT user_id, price, 'refund', 'order:' || id, $3 FROM cancelled
      )
-     SELECT id::text AS id FROM cancelled`,
+     SELECT ${ORDER_FIELDS} FROM cancelled o JOIN services s ON s.id = o.service_id`,
     [orderId, userId, now, earliestCreatedAt],
   );
-  return rows.length > 0;
+  return rows[0];
 }
 
 /**
@@ -128,19 +129,15 @@ export async function cancelAndRefund(
  * lets several sweepers run at once without taking the same order; the status guard and the
  * ledger's unique (kind, ref) make the refund happen exactly once.
  */
-export async function sweepExpired(
-  q: Queryable,
-  now: Date,
-  batch: number,
-): Promise<{ id: string; user_id: string }[]> {
-  return q.query<{ id: string; user_id: string }>(
+export async function sweepExpired(q: Queryable, now: Date, batch: number): Promise<OrderRow[]> {
+  return q.query<OrderRow>(
     `WITH due AS (
        SELECT id FROM orders WHERE status = 'WAIT_CODE' AND expires_at <= $1
         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
      ), cancelled AS (
        UPDATE orders o SET status = 'CANCEL', finished_at = $1
          FROM due WHERE o.id = due.id AND o.status = 'WAIT_CODE'
-        RETURNING o.id, o.user_id, o.price
+        RETURNING o.*
      ), credited AS (
        UPDATE users u SET balance = u.balance + t.total
          FROM (SELECT user_id, sum(price) AS total FROM cancelled GROUP BY user_id) t
@@ -149,7 +146,7 @@ export async function sweepExpired(
        INSERT INTO ledger (user_id, amount, kind, ref, created_at)
        SELECT user_id, price, 'refund', 'order:' || id, $1 FROM cancelled
      )
-     SELECT id::text AS id, user_id FROM cancelled`,
+     SELECT ${ORDER_FIELDS} FROM cancelled o JOIN services s ON s.id = o.service_id`,
     [now, batch],
   );
 }
@@ -181,6 +178,7 @@ export async function openOrdersOnPort(
   );
 }
 
+/** Records a code (or a code-less SMS) on an order; returns the updated order once per SMS. */
 export async function recordCode(
   q: Queryable,
   orderId: string,
@@ -188,19 +186,23 @@ export async function recordCode(
   code: string | undefined,
   text: string,
   at: Date,
-): Promise<void> {
-  await q.query(
+): Promise<OrderRow | undefined> {
+  const rows = await q.query<OrderRow>(
     `WITH c AS (
        INSERT INTO order_codes (order_id, sms_id, code_text, sms_text, received_at)
        VALUES ($1::bigint, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING order_id
+     ), o AS (
+       UPDATE orders SET sms_text = $4,
+              code_text = COALESCE($3, code_text),
+              status = CASE WHEN $3::text IS NULL THEN status ELSE 'SUCCESS' END,
+              finished_at = CASE WHEN $3::text IS NULL THEN finished_at ELSE COALESCE(finished_at, $5) END
+        WHERE id IN (SELECT order_id FROM c)
+        RETURNING *
      )
-     UPDATE orders SET sms_text = $4,
-            code_text = COALESCE($3, code_text),
-            status = CASE WHEN $3::text IS NULL THEN status ELSE 'SUCCESS' END,
-            finished_at = CASE WHEN $3::text IS NULL THEN finished_at ELSE COALESCE(finished_at, $5) END
-      WHERE id IN (SELECT order_id FROM c)`,
+     SELECT ${ORDER_FIELDS} FROM o JOIN services s ON s.id = o.service_id`,
     [orderId, smsId, code ?? null, text, at],
   );
+  return rows[0];
 }
 
 // ---- admin views ----

@@ -45,10 +45,9 @@ function asOrder(ctx: AppContext, r: OrderRow): Order {
 }
 
 /** Queues an order-changed event; NOTIFY inside a transaction is delivered when it commits. */
-async function publish(ctx: AppContext, q: Queryable, orderId: string): Promise<Order> {
-  const row = await findOrder(q, orderId);
-  const order = asOrder(ctx, row!);
-  const event: OrderEvent = { userId: row!.user_id, order };
+async function publish(ctx: AppContext, q: Queryable, row: OrderRow): Promise<Order> {
+  const order = asOrder(ctx, row);
+  const event: OrderEvent = { userId: row.user_id, order };
   await q.query('SELECT pg_notify($1, $2)', [ORDER_EVENTS_CHANNEL, JSON.stringify(event)]);
   return order;
 }
@@ -85,7 +84,7 @@ export async function rent(ctx: AppContext, userId: string, serviceCode: string)
         `Your balance is too low: renting ${service.name} costs $${service.price.toFixed(2)}. Please top up.`,
       );
     }
-    return publish(ctx, q, orderId);
+    return publish(ctx, q, (await findOrder(q, orderId))!);
   });
 }
 
@@ -99,9 +98,8 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
   const now = ctx.clock.now();
   const minMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
   return ctx.db.tx(async (q) => {
-    if (await cancelAndRefund(q, orderId, userId, now, new Date(now.getTime() - minMs))) {
-      return publish(ctx, q, orderId);
-    }
+    const cancelled = await cancelAndRefund(q, orderId, userId, now, new Date(now.getTime() - minMs));
+    if (cancelled) return publish(ctx, q, cancelled);
     const order = await findOrder(q, orderId);
     if (!order || order.user_id !== userId) throw notFound('Order not found.');
     if (order.code_text !== null)
@@ -119,7 +117,7 @@ export async function expireOverdue(ctx: AppContext, batch = 500): Promise<numbe
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const done = await sweepExpired(q, now, batch);
-    for (const o of done) await publish(ctx, q, o.id);
+    for (const o of done) await publish(ctx, q, o);
     return done.length;
   });
 }
@@ -146,8 +144,15 @@ export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppCo
   let matched = false;
   for (const o of orders) {
     if (!smsMatchesService(sms.text, o.text_contains)) continue;
-    await recordCode(q, o.id, sms.id, extractCode(sms.text, o.pattern), sms.text, sms.receivedAt);
-    await publish(ctx, q, o.id);
+    const updated = await recordCode(
+      q,
+      o.id,
+      sms.id,
+      extractCode(sms.text, o.pattern),
+      sms.text,
+      sms.receivedAt,
+    );
+    if (updated) await publish(ctx, q, updated);
     matched = true;
   }
   return matched;

@@ -1,0 +1,155 @@
+import { ErrorBody, type ErrorKind } from '@simdock/contract';
+import type { z } from 'zod';
+import { translate } from '../i18n/index.tsx';
+import { clearToken, getToken } from './token.ts';
+
+/**
+ * The one typed API client. Every call names the contract's zod schema of its answer; the answer is
+ * parsed with it, so a page only ever sees well-typed data.
+ *
+ *   const info = await apiPost('/api/user/info', {}, UserInfo);
+ *   const page = await apiGet('/api/Admin/orders', AdminOrdersResponse, { query: { page: 2 } });
+ *   const ok = requireCode1(await apiPost('/api/service/delete', { service }, Ok));
+ *
+ * Failures throw an ApiError whose message is what the user should read (spec §8): the server's
+ * `msg`, else the transport's message, else 'Unexpected error occurred'. A 401 on an authenticated
+ * call clears the session (the guards then send the user to /login).
+ */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status; 0 when the request never got an answer. */
+    readonly status: number,
+    readonly kind?: ErrorKind,
+    /** The input the server blamed, when it named one. */
+    readonly field?: string,
+    /** The server's own `msg`, when it sent one (pages that have their own fallback text use this). */
+    readonly serverMessage?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  /** Send the bearer token (default true). Public calls (login, register, service list) pass false. */
+  auth?: boolean;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  signal?: AbortSignal;
+}
+
+function withQuery(path: string, query?: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+function serverMessage(body: unknown): string | undefined {
+  const parsed = ErrorBody.safeParse(body);
+  if (parsed.success) return parsed.data.msg || undefined;
+  if (body && typeof body === 'object' && 'msg' in body && typeof body.msg === 'string' && body.msg)
+    return body.msg;
+  return undefined;
+}
+
+export async function apiRequest<S extends z.ZodType>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  schema: S,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<z.output<S>> {
+  const auth = opts.auth ?? true;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = auth ? getToken() : null;
+  if (token) headers.authorization = `Bearer ${token}`;
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
+
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, opts.query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    const message = err instanceof Error && err.message ? err.message : translate('errors.unexpected');
+    throw new ApiError(message, 0);
+  }
+
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+
+  if (!res.ok) {
+    if (res.status === 401 && auth && token) clearToken();
+    const parsed = ErrorBody.safeParse(json);
+    const fromServer = serverMessage(json);
+    throw new ApiError(
+      fromServer ?? (res.statusText || translate('errors.unexpected')),
+      res.status,
+      parsed.success ? parsed.data.error : undefined,
+      parsed.success ? parsed.data.field : undefined,
+      fromServer,
+    );
+  }
+
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    // The server answered something the contract does not describe: a bug, not a user error.
+    console.error(`Unexpected answer from ${method} ${path}`, parsed.error.issues);
+    const fromServer = serverMessage(json);
+    throw new ApiError(
+      fromServer ?? translate('errors.unexpected'),
+      res.status,
+      undefined,
+      undefined,
+      fromServer,
+    );
+  }
+  return parsed.data;
+}
+
+export function apiPost<S extends z.ZodType>(
+  path: string,
+  body: unknown,
+  schema: S,
+  opts?: RequestOptions,
+): Promise<z.output<S>> {
+  return apiRequest('POST', path, schema, body ?? {}, opts);
+}
+
+export function apiGet<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  opts?: RequestOptions,
+): Promise<z.output<S>> {
+  return apiRequest('GET', path, schema, undefined, opts);
+}
+
+/**
+ * For calls whose success needs `code: 1` (spec §8): returns the answer, or throws an ApiError with the
+ * server's msg, else 'API request failed with unknown error'. Parse such answers with a schema that
+ * accepts both codes (e.g. ChangePassResponse), so a `code: 0` answer reaches this check.
+ */
+export function requireCode1<T extends { code?: unknown; msg?: unknown }>(res: T): T {
+  if (res.code === 1) return res;
+  const msg = typeof res.msg === 'string' && res.msg ? res.msg : undefined;
+  throw new ApiError(msg ?? translate('errors.unknownApi'), 200, undefined, undefined, msg);
+}
+
+/** The text to show for any thrown value. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  return translate('errors.unexpected');
+}

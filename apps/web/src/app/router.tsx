@@ -1,0 +1,140 @@
+import { ADMIN_ROLE } from '@simdock/contract';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
+import { RequireAuth, RootRedirect, SignedOutOnly } from './guards.tsx';
+import { RouteError } from './RouteError.tsx';
+import { SessionProvider } from './session.tsx';
+import { AppShell } from './shell/AppShell.tsx';
+
+/** A lazily loaded page (its own chunk): page(() => import('../pages/x/XPage.tsx'), 'XPage'). */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return async () => ({ Component: (await load())[name] as ComponentType });
+}
+
+function Root() {
+  return (
+    <SessionProvider>
+      <Outlet />
+    </SessionProvider>
+  );
+}
+
+/**
+ * The route table of spec §2. Paths keep the spec's spelling; matching is case-insensitive, so
+ * /Details/{mac} reaches /details/:id. To build a screen, replace its page file; to add one, add a
+ * route in the right group.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RouteError />,
+    HydrateFallback: () => <LoadingOverlay />,
+    children: [
+      { index: true, element: <RootRedirect /> },
+
+      // Signed-out only.
+      {
+        element: <SignedOutOnly />,
+        children: [{ path: 'login', lazy: page(() => import('../pages/login/LoginPage.tsx'), 'LoginPage') }],
+      },
+
+      // Public.
+      { path: 'register', lazy: page(() => import('../pages/register/RegisterPage.tsx'), 'RegisterPage') },
+      { path: 'privacy', lazy: page(() => import('../pages/legal/PrivacyPage.tsx'), 'PrivacyPage') },
+      { path: 'terms', lazy: page(() => import('../pages/legal/TermsPage.tsx'), 'TermsPage') },
+      { path: 'home', lazy: page(() => import('../pages/landing/LandingPage.tsx'), 'LandingPage') },
+      {
+        path: 'unauthorized',
+        lazy: page(() => import('../pages/unauthorized/UnauthorizedPage.tsx'), 'UnauthorizedPage'),
+      },
+
+      // Signed in, inside the shell.
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppShell />,
+            children: [
+              {
+                path: 'dashboard',
+                lazy: page(() => import('../pages/dashboard/DashboardPage.tsx'), 'DashboardPage'),
+              },
+              { path: 'topup', lazy: page(() => import('../pages/topup/TopupPage.tsx'), 'TopupPage') },
+              { path: 'apikey', lazy: page(() => import('../pages/apikey/ApiKeyPage.tsx'), 'ApiKeyPage') },
+              {
+                path: 'userinfo',
+                lazy: page(() => import('../pages/userinfo/UserInfoPage.tsx'), 'UserInfoPage'),
+              },
+              {
+                path: 'SMS_SendingPage',
+                lazy: page(() => import('../pages/sms-sending/SmsSendingPage.tsx'), 'SmsSendingPage'),
+              },
+              { path: 'ChatPage', lazy: page(() => import('../pages/chat/ChatPage.tsx'), 'ChatPage') },
+              {
+                path: 'History',
+                lazy: page(() => import('../pages/history/HistoryPage.tsx'), 'HistoryPage'),
+              },
+
+              // Role Admin9.
+              {
+                element: <RequireAuth role={ADMIN_ROLE} />,
+                children: [
+                  {
+                    path: 'usermanager',
+                    lazy: page(() => import('../pages/user-manager/UserManagerPage.tsx'), 'UserManagerPage'),
+                  },
+                  {
+                    path: 'servicemanager',
+                    lazy: page(
+                      () => import('../pages/service-manager/ServiceManagerPage.tsx'),
+                      'ServiceManagerPage',
+                    ),
+                  },
+                  {
+                    path: 'gatewaymanager',
+                    lazy: page(
+                      () => import('../pages/gateway-manager/GatewayManagerPage.tsx'),
+                      'GatewayManagerPage',
+                    ),
+                  },
+                  {
+                    path: 'details/:id',
+                    lazy: page(
+                      () => import('../pages/device-details/DeviceDetailsPage.tsx'),
+                      'DeviceDetailsPage',
+                    ),
+                  },
+                  {
+                    path: 'paymentmanager',
+                    lazy: page(
+                      () => import('../pages/payment-manager/PaymentManagerPage.tsx'),
+                      'PaymentManagerPage',
+                    ),
+                  },
+                  {
+                    path: 'ordermanager',
+                    lazy: page(
+                      () => import('../pages/order-manager/OrderManagerPage.tsx'),
+                      'OrderManagerPage',
+                    ),
+                  },
+                  {
+                    path: 'settings',
+                    lazy: page(() => import('../pages/settings/SettingsPage.tsx'), 'SettingsPage'),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+
+      { path: '*', lazy: page(() => import('../pages/not-found/NotFoundPage.tsx'), 'NotFoundPage') },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

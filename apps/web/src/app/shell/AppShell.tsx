@@ -1,0 +1,117 @@
+import { X } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation, useNavigation } from 'react-router';
+import { useI18n } from '../../i18n/index.tsx';
+import { Sidebar, SidebarNav } from './Sidebar.tsx';
+import { LanguageSwitch, Logo, ThemeToggle, TopBar } from './TopBar.tsx';
+
+const COLLAPSE_KEY = 'simdock.sidebar';
+
+function storedCollapsed(): boolean {
+  try {
+    return localStorage.getItem(COLLAPSE_KEY) === 'collapsed';
+  } catch {
+    return false;
+  }
+}
+
+/** The drawer that replaces the sidebar below 768 px. Esc, the close button and the backdrop close it. */
+function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useI18n();
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement as HTMLElement | null;
+    panel.current?.querySelector<HTMLElement>('button, a')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus?.();
+    };
+  }, [open, onClose]);
+  if (!open) return null;
+  return (
+    <div className="fixed inset-0 z-40 md:hidden">
+      <div className="absolute inset-0 bg-black/40" aria-hidden onClick={onClose} />
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('nav.main')}
+        className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col bg-surface shadow-xl"
+      >
+        <div className="flex h-14 items-center justify-between gap-1 border-b border-line px-3">
+          <Logo />
+          <div className="ml-auto flex items-center gap-1 sm:hidden">
+            <LanguageSwitch />
+            <ThemeToggle />
+          </div>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={t('nav.closeMenu')}
+            className="inline-flex size-9 items-center justify-center rounded-md text-muted hover:bg-subtle hover:text-fg"
+          >
+            <X className="size-5" aria-hidden />
+          </button>
+        </div>
+        <SidebarNav onNavigate={onClose} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The signed-in layout: fixed top bar, collapsible sidebar (persisted), mobile drawer, and the page
+ * in <main>. A thin bar shows while a lazily loaded page is on its way.
+ */
+export function AppShell() {
+  const { t } = useI18n();
+  const [collapsed, setCollapsed] = useState(storedCollapsed);
+  const [drawer, setDrawer] = useState(false);
+  const navigation = useNavigation();
+  const location = useLocation();
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+
+  // Close the drawer whenever the page changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only
+  useEffect(() => setDrawer(false), [location.pathname]);
+
+  const toggle = () => {
+    setCollapsed((c) => {
+      try {
+        localStorage.setItem(COLLAPSE_KEY, c ? 'expanded' : 'collapsed');
+      } catch {
+        // Not persisted.
+      }
+      return !c;
+    });
+  };
+
+  return (
+    <div className="min-h-dvh">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-accent px-3 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        {t('common.skipToContent')}
+      </a>
+      {navigation.state === 'loading' ? (
+        <div className="fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-accent" aria-hidden />
+      ) : null}
+      <TopBar onOpenMenu={() => setDrawer(true)} />
+      <MobileDrawer open={drawer} onClose={closeDrawer} />
+      <div className="flex pt-14">
+        <Sidebar collapsed={collapsed} onToggle={toggle} />
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-5 focus:outline-none md:px-7 md:py-7">
+          <div className="mx-auto max-w-7xl">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

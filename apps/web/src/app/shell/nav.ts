@@ -1,0 +1,40 @@
+import {
+  Boxes,
+  ClipboardList,
+  CreditCard,
+  History,
+  LayoutDashboard,
+  type LucideIcon,
+  MessagesSquare,
+  Router,
+  Send,
+  Settings,
+  UserRound,
+  Users,
+} from 'lucide-react';
+import type { MessageKey } from '../../i18n/index.tsx';
+
+export interface NavItem {
+  to: string;
+  label: MessageKey;
+  icon: LucideIcon;
+}
+
+/** Sidebar items for everyone (spec §2, in the spec's order). */
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/userinfo', label: 'nav.userInfo', icon: UserRound },
+  { to: '/dashboard', label: 'nav.dashboard', icon: LayoutDashboard },
+  { to: '/SMS_SendingPage', label: 'nav.smsSending', icon: Send },
+  { to: '/ChatPage', label: 'nav.chat', icon: MessagesSquare },
+  { to: '/History', label: 'nav.history', icon: History },
+];
+
+/** Items Admin9 adds. */
+export const ADMIN_NAV_ITEMS: NavItem[] = [
+  { to: '/usermanager', label: 'nav.userManager', icon: Users },
+  { to: '/servicemanager', label: 'nav.serviceManager', icon: Boxes },
+  { to: '/gatewaymanager', label: 'nav.gatewayManager', icon: Router },
+  { to: '/ordermanager', label: 'nav.orderManager', icon: ClipboardList },
+  { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard },
+  { to: '/settings', label: 'nav.settings', icon: Settings },
+];

@@ -1,0 +1,71 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useI18n } from '../i18n/index.tsx';
+import { cx } from '../lib/cx.ts';
+
+/** Copies text; works on plain-http hosts too, where navigator.clipboard is missing. */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Fall through to the legacy path.
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
+
+export interface CopyButtonProps {
+  value: string;
+  /** Visible text; omitted = icon only (the aria-label then names the value). */
+  label?: string;
+  className?: string;
+}
+
+/** Copies a phone number, code or key and confirms with "Copied" for 1.5 s. */
+export function CopyButton({ value, label, className }: CopyButtonProps) {
+  const { t } = useI18n();
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onClick = async () => {
+    if (await copyText(value)) {
+      setCopied(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setCopied(false), 1500);
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label ? undefined : t('common.copyValue', { value })}
+      className={cx(
+        'inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-xs font-medium text-muted hover:bg-subtle hover:text-fg',
+        className,
+      )}
+    >
+      {copied ? (
+        <Check className="size-3.5 text-ok" aria-hidden />
+      ) : (
+        <Copy className="size-3.5" aria-hidden />
+      )}
+      {copied ? <span aria-live="polite">{t('common.copied')}</span> : label}
+    </button>
+  );
+}

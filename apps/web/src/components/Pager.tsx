@@ -1,0 +1,111 @@
+import { pageWindow } from '@simdock/contract';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useI18n } from '../i18n/index.tsx';
+import { cx } from '../lib/cx.ts';
+import { Button } from './Button.tsx';
+
+export interface PagerProps {
+  /** 1-based. */
+  page: number;
+  totalPages: number;
+  onPageChange: (page: number) => void;
+  /** 'simple': Prev, 'Page x / y', Next. 'numbered': Prev, 1 … 4 5 6 … 20, Next (contract pageWindow). */
+  variant?: 'simple' | 'numbered';
+  disabled?: boolean;
+  /** With both set, a page-size selector is shown (History, User Manager). */
+  pageSize?: number;
+  pageSizes?: readonly number[];
+  onPageSizeChange?: (size: number) => void;
+  className?: string;
+}
+
+/** Pagination for every paged list. */
+export function Pager({
+  page,
+  totalPages,
+  onPageChange,
+  variant = 'simple',
+  disabled,
+  pageSize,
+  pageSizes,
+  onPageSizeChange,
+  className,
+}: PagerProps) {
+  const { t } = useI18n();
+  const total = Math.max(1, totalPages);
+  const go = (p: number) => {
+    const next = Math.min(Math.max(1, p), total);
+    if (next !== page) onPageChange(next);
+  };
+  return (
+    <nav
+      aria-label={t('common.pagination')}
+      className={cx('flex flex-wrap items-center justify-between gap-3 px-1 py-2', className)}
+    >
+      {pageSize !== undefined && pageSizes && onPageSizeChange ? (
+        <label className="flex items-center gap-2 text-[13px] text-muted">
+          {t('common.pageSize')}
+          <select
+            value={pageSize}
+            disabled={disabled}
+            onChange={(e) => onPageSizeChange(Number(e.target.value))}
+            className="h-8 rounded-md border border-line-strong bg-surface px-2 text-fg"
+          >
+            {pageSizes.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <span />
+      )}
+      <div className="flex flex-wrap items-center gap-1.5">
+        <Button
+          size="sm"
+          onClick={() => go(page - 1)}
+          disabled={disabled || page <= 1}
+          icon={<ChevronLeft className="size-4" aria-hidden />}
+        >
+          {t('common.prev')}
+        </Button>
+        {variant === 'simple' ? (
+          <span className="px-2 text-[13px] text-muted tabular" aria-live="polite">
+            {t('common.pageOf', { page, total })}
+          </span>
+        ) : (
+          pageWindow(page, total).map((item, i) =>
+            item === 'ellipsis' ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: at most two ellipses, positions are stable
+              <span key={`e${i}`} className="px-1 text-muted" aria-hidden>
+                …
+              </span>
+            ) : (
+              <button
+                key={item}
+                type="button"
+                disabled={disabled}
+                onClick={() => go(item)}
+                aria-current={item === page ? 'page' : undefined}
+                aria-label={t('common.goToPage', { page: item })}
+                className={cx(
+                  'h-8 min-w-8 rounded-md px-2 text-[13px] font-medium tabular',
+                  item === page
+                    ? 'bg-accent text-accent-fg'
+                    : 'border border-line-strong bg-surface text-fg hover:bg-subtle',
+                )}
+              >
+                {item}
+              </button>
+            ),
+          )
+        )}
+        <Button size="sm" onClick={() => go(page + 1)} disabled={disabled || page >= total}>
+          {t('common.next')}
+          <ChevronRight className="size-4" aria-hidden />
+        </Button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,16 @@
+// Shared UI pieces (ui.md). Import from here: import { DataTable, Pager, StatusBadge } from '../../components';
+export { Button, type ButtonProps, type ButtonVariant, buttonClass } from './Button.tsx';
+export { Card } from './Card.tsx';
+export { ComingSoon } from './ComingSoon.tsx';
+export { CopyButton, copyText } from './CopyButton.tsx';
+export { type Column, DataTable, type SortState, sortRows } from './DataTable.tsx';
+export { FileDrop } from './FileDrop.tsx';
+export { FormField } from './FormField.tsx';
+export { Input, Select, Textarea } from './Input.tsx';
+export { LoadingOverlay, Spinner } from './LoadingOverlay.tsx';
+export { ConfirmDialog, Modal } from './Modal.tsx';
+export { Notice, type NoticeTone } from './Notice.tsx';
+export { PageHeader } from './PageHeader.tsx';
+export { Pager } from './Pager.tsx';
+export { StatTile } from './StatTile.tsx';
+export { StatusBadge } from './StatusBadge.tsx';

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { translateIn } from '../i18n/index.tsx';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatPercent,
+  formatRelative,
+  shortId,
+  toDate,
+} from './format.ts';
+
+const t = (key: Parameters<typeof translateIn>[1], params?: Record<string, string | number>) =>
+  translateIn('en', key, params);
+
+describe('formatMoney', () => {
+  it('shows $ with two decimals and thousands separators', () => {
+    expect(formatMoney(1234.5)).toBe('$1,234.50');
+    expect(formatMoney(0)).toBe('$0.00');
+    expect(formatMoney(1234567.891)).toBe('$1,234,567.89');
+    expect(formatMoney('99.9')).toBe('$99.90');
+  });
+  it('never shows float artefacts', () => {
+    expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
+    expect(formatMoney(1.005)).toBe('$1.01');
+    expect(formatMoney(-2.5)).toBe('-$2.50');
+    expect(formatMoney(-0.001)).toBe('$0.00');
+  });
+  it('treats missing or non-numeric values as zero', () => {
+    expect(formatMoney(undefined)).toBe('$0.00');
+    expect(formatMoney('abc')).toBe('$0.00');
+  });
+});
+
+describe('dates', () => {
+  it('formats local date and time as YYYY-MM-DD HH:mm', () => {
+    const d = new Date(2026, 10, 22, 14, 5, 9);
+    expect(formatDateTime(d)).toBe('2026-11-22 14:05');
+    expect(formatDateTime(d, { seconds: true })).toBe('2026-11-22 14:05:09');
+    expect(formatDate(d)).toBe('2026-11-22');
+  });
+  it('reads numbers as unix seconds and strings as ISO', () => {
+    const d = new Date(2026, 0, 2, 3, 4);
+    expect(formatDateTime(d.getTime() / 1000)).toBe('2026-01-02 03:04');
+    expect(formatDateTime(d.toISOString())).toBe('2026-01-02 03:04');
+  });
+  it("shows '-' for missing or invalid values", () => {
+    expect(formatDateTime(null)).toBe('-');
+    expect(formatDateTime('not a date')).toBe('-');
+    expect(toDate('')).toBeUndefined();
+  });
+});
+
+describe('formatRelative', () => {
+  const now = new Date(2026, 10, 22, 14, 0, 0).getTime();
+  it('says how long until or since', () => {
+    expect(formatRelative(new Date(now + 12 * 60_000), now, t)).toBe('in 12 min');
+    expect(formatRelative(new Date(now - 3 * 60_000), now, t)).toBe('3 min ago');
+    expect(formatRelative(new Date(now + 30_000), now, t)).toBe('in 30 s');
+    expect(formatRelative(new Date(now - 5 * 3_600_000), now, t)).toBe('5 h ago');
+    expect(formatRelative(new Date(now + 3 * 86_400_000), now, t)).toBe('in 3 d');
+    expect(formatRelative(new Date(now + 1000), now, t)).toBe('just now');
+  });
+  it('reads numbers as unix seconds', () => {
+    expect(formatRelative(now / 1000 + 120, now, t)).toBe('in 2 min');
+  });
+  it('speaks the given language', () => {
+    expect(formatRelative(new Date(now + 12 * 60_000), now, (k, p) => translateIn('vi', k, p))).toBe(
+      'còn 12 phút',
+    );
+  });
+});
+
+describe('other formats', () => {
+  it('percent with one decimal', () => {
+    expect(formatPercent(87.46)).toBe('87.5%');
+    expect(formatPercent(100)).toBe('100.0%');
+  });
+  it('shortens long ids to first 6, dots, last 4', () => {
+    expect(shortId('abcdef1234567890')).toBe('abcdef...7890');
+    expect(shortId('short-id')).toBe('short-id');
+  });
+});

@@ -1,0 +1,35 @@
+import type { RuleMessageKey } from '@simdock/contract';
+import type { FieldError, FieldValues, Resolver } from 'react-hook-form';
+import type { TFunction } from '../i18n/index.tsx';
+
+/**
+ * react-hook-form resolver built on a contract rule function (validateRegister, validateService…).
+ * The error `message` is the rule's message KEY; show it with `ruleText(t, errors.x)`.
+ *   useForm({ resolver: ruleResolver((v) => validateRegister(v)) })
+ */
+export function ruleResolver<T extends FieldValues>(
+  validate: (values: T) => Partial<Record<string, RuleMessageKey | undefined>>,
+): Resolver<T> {
+  return async (values) => {
+    const entries = Object.entries(validate(values)).filter(([, key]) => key !== undefined);
+    if (entries.length === 0) return { values, errors: {} };
+    return {
+      values: {},
+      errors: Object.fromEntries(entries.map(([field, key]) => [field, { type: 'rule', message: key }])),
+    } as unknown as Awaited<ReturnType<Resolver<T>>>;
+  };
+}
+
+/** The translated text of a field's rule error, or undefined. */
+export function ruleText(t: TFunction, error: Pick<FieldError, 'message'> | undefined): string | undefined {
+  return error?.message ? t(`rule.${error.message as RuleMessageKey}`) : undefined;
+}
+
+/** onChange wrapper that lower-cases what is typed (username and email, spec §5). */
+export function lowerCaseInput<E extends { target: { value: string } }>(onChange: (e: E) => unknown) {
+  return (e: E) => {
+    const lower = e.target.value.toLowerCase();
+    if (lower !== e.target.value) e.target.value = lower;
+    return onChange(e);
+  };
+}

@@ -1,0 +1,24 @@
+import './index.css';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { createQueryClient } from './app/queryClient.ts';
+import { createAppRouter } from './app/router.tsx';
+import { ThemeProvider } from './app/theme.tsx';
+import { I18nProvider } from './i18n/index.tsx';
+
+const queryClient = createQueryClient();
+const router = createAppRouter();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nProvider>
+      <ThemeProvider>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ThemeProvider>
+    </I18nProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,8 @@
+import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+
+/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+export function ApiKeyPage() {
+  const { t } = useI18n();
+  return <ComingSoon title={t('nav.apiKey')} />;
+}

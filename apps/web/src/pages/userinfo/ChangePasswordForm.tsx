@@ -1,0 +1,84 @@
+import { validateChangePassword } from '@simdock/contract';
+import { useForm } from 'react-hook-form';
+import { ApiError } from '../../api/client.ts';
+import { useSession } from '../../app/session.tsx';
+import { Button } from '../../components/Button.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { Input } from '../../components/Input.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+import { ruleResolver, ruleText } from '../../lib/forms.ts';
+import { useChangePasswordMutation } from './api.ts';
+
+interface Values {
+  oldPass: string;
+  newPass: string;
+  confirmPass: string;
+}
+const EMPTY: Values = { oldPass: '', newPass: '', confirmPass: '' };
+
+/**
+ * Old, new and confirmation (spec §2/§5). A mismatch shows 'Mật khẩu mới không khớp.' (vi) or its
+ * English entry; success 'Đổi mật khẩu thành công!'; failure the server's msg, else 'Không thể đổi mật khẩu.'.
+ */
+export function ChangePasswordForm() {
+  const { t } = useI18n();
+  const mutation = useChangePasswordMutation();
+  const { user } = useSession();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<Values>({
+    defaultValues: EMPTY,
+    resolver: ruleResolver((v: Values) => validateChangePassword(v)),
+  });
+
+  const onSubmit = handleSubmit((v) =>
+    mutation.mutate({ oldPass: v.oldPass, newPass: v.newPass }, { onSuccess: () => reset(EMPTY) }),
+  );
+  const failure =
+    mutation.error instanceof ApiError && mutation.error.serverMessage
+      ? mutation.error.serverMessage
+      : t('userInfo.passwordChangeFailed');
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="flex flex-col gap-4"
+      aria-label={t('userInfo.changePassword')}
+    >
+      {/* Lets password managers store the new password for the right account. */}
+      <input
+        type="text"
+        name="username"
+        autoComplete="username"
+        value={user?.username ?? ''}
+        readOnly
+        hidden
+      />
+      <FormField label={t('userInfo.oldPass')} error={ruleText(t, errors.oldPass)}>
+        <Input type="password" autoComplete="current-password" {...register('oldPass')} />
+      </FormField>
+      <FormField
+        label={t('userInfo.newPass')}
+        hint={t('register.passwordHint')}
+        error={ruleText(t, errors.newPass)}
+      >
+        <Input type="password" autoComplete="new-password" {...register('newPass')} />
+      </FormField>
+      <FormField label={t('userInfo.confirmPass')} error={ruleText(t, errors.confirmPass)}>
+        <Input type="password" autoComplete="new-password" {...register('confirmPass')} />
+      </FormField>
+      {mutation.isSuccess ? <Notice tone="success">{t('userInfo.passwordChanged')}</Notice> : null}
+      {mutation.isError ? <Notice tone="error">{failure}</Notice> : null}
+      <div>
+        <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('common.saving')}>
+          {t('userInfo.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,47 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import { createQueryClient } from '../app/queryClient.ts';
+import { routes } from '../app/router.tsx';
+import { ThemeProvider } from '../app/theme.tsx';
+import { I18nProvider } from '../i18n/index.tsx';
+
+/** An unsigned JWT with the given claims (the web app only decodes tokens; the server verifies them). */
+export function fakeToken(claims: Record<string, unknown>): string {
+  const b64 = (v: unknown) =>
+    btoa(JSON.stringify(v)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}.c2lnbmF0dXJl`;
+}
+
+/** Claims of a token valid for an hour. */
+export function claimsFor(username: string, role: string | string[] = 'User', expSeconds = 3600) {
+  return { sub: `id-${username}`, username, role, exp: Math.floor(Date.now() / 1000) + expSeconds };
+}
+
+/** Replaces fetch with a function answering JSON per path; returns the mock for call assertions. */
+export function mockFetch(handler: (path: string, init?: RequestInit) => { status?: number; body: unknown }) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const { status = 200, body } = handler(path, init);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** The whole app (real route table, guards, providers) in a memory router at `path`. */
+export function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  const view = render(
+    <I18nProvider initial="en">
+      <ThemeProvider>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ThemeProvider>
+    </I18nProvider>,
+  );
+  return { ...view, router, queryClient };
+}

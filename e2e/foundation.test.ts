@@ -1,0 +1,188 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
+
+// Issue 2 "Done when": register → login → shell → user info → change password → logout, the guards,
+// and signing out from another tab, in Chromium against the built app served by the real server.
+
+let e: E2E;
+
+beforeAll(async () => {
+  e = await startE2E();
+});
+
+afterAll(async () => {
+  await e?.close();
+});
+
+/** Collects uncaught page errors; a test asserts the list stays empty. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+const path = (page: Page) => new URL(page.url()).pathname;
+
+describe('foundation in the browser', () => {
+  it('register → login → shell → user info → change password → logout → login with the new password', async () => {
+    const page = await e.newPage();
+    const errors = watchErrors(page);
+    const username = `alice${Date.now() % 100000}`;
+    const email = `${username}@example.com`;
+
+    // Register (username and email are lower-cased as typed).
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(username.toUpperCase());
+    await page.getByLabel('Email').fill(email.toUpperCase());
+    await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
+    await page.getByLabel('Confirm password').fill('first-pass-1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Registration successful. Please Login.').waitFor();
+    expect(await page.getByLabel('Username').inputValue()).toBe('');
+    const [row] = await e.db.query<{ username: string; email: string }>(
+      'SELECT username, email FROM users WHERE username = $1',
+      [username],
+    );
+    expect(row).toEqual({ username, email });
+
+    // A balance to see the shell's format.
+    await e.db.query('UPDATE users SET balance = 1234.5 WHERE username = $1', [username]);
+
+    // Login through the register page's link.
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/login');
+    await loginViaUi(page, { username, password: 'first-pass-1' });
+
+    // Shell: username, avatar initial, balance with $ and separators, the user's items only.
+    await expect.poll(() => page.getByTestId('shell-username').textContent()).toBe(username);
+    expect(await page.getByTestId('shell-balance').textContent()).toBe('$1,234.50');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    for (const item of ['User Info', 'Dashboard', 'SMS Sending', 'ChatPage', 'History', 'Logout']) {
+      expect(await nav.getByText(item, { exact: true }).isVisible()).toBe(true);
+    }
+    expect(await nav.getByText('Gateway Manager').count()).toBe(0);
+    await page.getByTestId('dashboard-clock').waitFor();
+
+    // User info.
+    await nav.getByRole('link', { name: 'User Info' }).click();
+    await page.waitForURL('**/userinfo');
+    const details = page.getByTestId('user-details');
+    await details.getByText(email).waitFor();
+    expect(await details.getByText(username, { exact: true }).isVisible()).toBe(true);
+    expect(await details.getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/).isVisible()).toBe(true);
+
+    // Change password: mismatch, wrong old password, then success.
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Old password').fill('first-pass-1');
+    await form.getByLabel('New password', { exact: true }).fill('second-pass-2');
+    await form.getByLabel('Confirm new password').fill('second-pass-X');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('New passwords do not match.').waitFor();
+
+    await form.getByLabel('Old password').fill('not-my-password');
+    await form.getByLabel('Confirm new password').fill('second-pass-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('alert').getByText('The old password is not correct.').waitFor();
+
+    await form.getByLabel('Old password').fill('first-pass-1');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('Password changed successfully!').waitFor();
+    expect(await form.getByLabel('Old password').inputValue()).toBe('');
+    await shot(page, 'foundation-userinfo');
+
+    // Logout: the token is gone and / leads to /login.
+    await nav.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate("localStorage.getItem('jwtToken')")).toBeNull();
+
+    // The old password no longer works; the new one does.
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const failure = page.getByRole('alert');
+    await failure.getByText('Login failed').waitFor();
+    expect((await failure.textContent())?.length).toBeGreaterThan('Login failed'.length + 1);
+    expect(path(page)).toBe('/login');
+    await loginViaUi(page, { username, password: 'second-pass-2' });
+    expect(errors).toEqual([]);
+  });
+
+  it('a signed-out visit to /userinfo lands on /login', async () => {
+    const page = await e.newPage();
+    await page.goto('/userinfo');
+    await page.waitForURL('**/login');
+    await page.getByRole('heading', { name: 'Sign in to SimDock' }).waitFor();
+    await page.goto('/');
+    await page.waitForURL('**/login');
+  });
+
+  it('a User visiting /gatewaymanager lands on /unauthorized', async () => {
+    const user = await e.createUser();
+    const page = await e.newPage();
+    await loginViaUi(page, user);
+    await page.goto('/gatewaymanager');
+    await page.waitForURL('**/unauthorized');
+    await page.getByRole('heading', { name: 'You don’t have access to this page' }).waitFor();
+    await page.getByRole('link', { name: 'Back to dashboard' }).click();
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('an Admin9 sees the admin sidebar items and reaches the admin pages', async () => {
+    const page = await e.newPage();
+    await loginViaUi(page, ADMIN);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    for (const item of [
+      'User Manager',
+      'Service Manager',
+      'Gateway Manager',
+      'Order Manager',
+      'Payment Manager',
+      'Settings',
+    ]) {
+      expect(await nav.getByRole('link', { name: item }).isVisible()).toBe(true);
+    }
+    await nav.getByRole('link', { name: 'Gateway Manager' }).click();
+    await page.waitForURL('**/gatewaymanager');
+    await page.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
+  });
+
+  it('removing the token in another tab signs this tab out', async () => {
+    const user = await e.createUser();
+    const context = await e.newContext();
+    const tab1 = await context.newPage();
+    await loginViaUi(tab1, user);
+    await tab1.goto('/userinfo');
+    await tab1.getByRole('heading', { level: 1, name: 'User Info' }).waitFor();
+
+    const tab2 = await context.newPage();
+    await tab2.goto('/home');
+    await tab2.evaluate("localStorage.removeItem('jwtToken')");
+
+    await tab1.waitForURL('**/login');
+    await tab1.getByRole('heading', { name: 'Sign in to SimDock' }).waitFor();
+  });
+
+  it('on a 390 px screen the sidebar is a drawer; the language switch is kept after a reload', async () => {
+    const user = await e.createUser({ balance: 12.3 });
+    const page = await e.newPage({ viewport: { width: 390, height: 844 } });
+    await loginViaUi(page, user);
+    expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
+    expect(await page.getByTestId('shell-balance').textContent()).toBe('$12.30');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Main navigation' });
+    await drawer.getByRole('link', { name: 'User Info' }).click();
+    await page.waitForURL('**/userinfo');
+    await drawer.waitFor({ state: 'detached' });
+    await shot(page, 'foundation-mobile-userinfo');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await drawer.getByRole('button', { name: /^Language/ }).click();
+    await drawer.getByRole('button', { name: 'Tiếng Việt' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Thông tin tài khoản' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Thông tin tài khoản' }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).toBe('vi');
+  });
+});

@@ -1,0 +1,219 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Db, openPglite } from '../apps/server/src/db/db.ts';
+import { type RunningServer, startServer } from '../apps/server/src/server.ts';
+import { testConfig } from '../apps/server/src/test/harness.ts';
+
+/**
+ * Browser-test harness: the REAL server (in this process, on a random port, fresh in-memory PGlite)
+ * serving the BUILT web app, driven by Debian Chromium through playwright-core.
+ *
+ *   let e: E2E;
+ *   beforeAll(async () => { e = await startE2E(); });
+ *   afterAll(() => e?.close());
+ *   it('…', async () => {
+ *     const user = await e.createUser();              // registered through the API
+ *     const page = await e.newPage();                 // own context: own localStorage
+ *     await loginViaUi(page, user);
+ *     await expect.poll(() => page.url()).toMatch(/\/dashboard$/);
+ *   });
+ *
+ * `npm test` builds the web app first; run `npm run build` before running these tests directly.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIST = join(ROOT, 'apps/web/dist');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Where tests may write screenshots for a look. */
+export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? '/tmp/simdock-e2e';
+
+/** The admin account the server creates on first start (ADMIN_PASSWORD below). */
+export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
+
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+export interface E2E {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  server: RunningServer;
+  db: Db;
+  browser: Browser;
+  /** Server log lines (JSON), for debugging a failure. */
+  logs: string[];
+  /** A page in a fresh context (own storage). Default viewport 1280×800. */
+  newPage(opts?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  /** A fresh context, for several tabs sharing one localStorage (context.newPage()). */
+  newContext(opts?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
+  /** POST JSON to the server; returns status and parsed body. */
+  api<T = Record<string, unknown>>(
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: T }>;
+  /**
+   * Registers a user through POST /api/Auth/register; `roles` and `balance` are then set in the
+   * database (there is no API for that yet). Unique username by default.
+   */
+  createUser(opts?: {
+    username?: string;
+    password?: string;
+    roles?: string[];
+    balance?: number;
+  }): Promise<TestUser>;
+  /** A token through POST /api/Auth/login. */
+  token(username: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let seq = 0;
+
+export async function startE2E(opts: { workers?: boolean; env?: Record<string, string> } = {}): Promise<E2E> {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) {
+    throw new Error(
+      `The built web app is missing (${WEB_DIST}/index.html). Run "npm run build" first (npm test does it).`,
+    );
+  }
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium".`);
+  }
+  mkdirSync(SHOTS_DIR, { recursive: true });
+
+  const logs: string[] = [];
+  const db = await openPglite();
+  const config = testConfig({ ADMIN_PASSWORD: ADMIN.password, WEB_DIST, LOG_LEVEL: 'info', ...opts.env });
+  const server = await startServer({
+    config,
+    db,
+    workers: opts.workers ?? false,
+    logStream: { write: (line) => void logs.push(line) },
+  });
+  server.ctx.config.PUBLIC_URL = server.url;
+  const url = server.url;
+
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  } catch (err) {
+    await server.stop();
+    await db.close();
+    throw err;
+  }
+
+  const contexts: BrowserContext[] = [];
+  const newContext: E2E['newContext'] = async (o = {}) => {
+    const ctx = await browser.newContext({
+      baseURL: url,
+      viewport: o.viewport ?? { width: 1280, height: 800 },
+    });
+    ctx.setDefaultTimeout(10_000);
+    contexts.push(ctx);
+    return ctx;
+  };
+
+  async function api<T>(path: string, body?: unknown, token?: string) {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body ?? {}),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed as T };
+  }
+
+  async function token(username: string, password: string) {
+    const res = await api<{ token?: string }>('/api/Auth/login', { username, password });
+    if (res.status !== 200 || !res.body.token)
+      throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.token;
+  }
+
+  return {
+    url,
+    server,
+    db,
+    browser,
+    logs,
+    newContext,
+    async newPage(o) {
+      return (await newContext(o)).newPage();
+    },
+    api,
+    token,
+    async createUser(o = {}) {
+      seq += 1;
+      const username = o.username ?? `e2e${process.pid % 10000}u${seq}`;
+      const password = o.password ?? 'password-123';
+      const email = `${username}@example.com`;
+      const res = await api('/api/Auth/register', { username, email, passwordHash: password });
+      if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const [row] = await db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [username]);
+      const id = row!.id;
+      if (o.roles) await db.query('UPDATE users SET roles = $2 WHERE id = $1', [id, o.roles]);
+      if (o.balance) {
+        await db.tx(async (q) => {
+          await q.query('UPDATE users SET balance = balance + $2::numeric WHERE id = $1', [
+            id,
+            String(o.balance),
+          ]);
+          await q.query(
+            `INSERT INTO ledger (user_id, amount, kind) VALUES ($1, $2::numeric, 'admin_adjustment')`,
+            [id, String(o.balance)],
+          );
+        });
+      }
+      return { id, username, email, password };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function loginViaUi(page: Page, user: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/dashboard');
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+}
+
+/** Signs in without the form: stores a token from the API before the app starts. */
+export async function loginWithToken(page: Page, e: E2E, user: { username: string; password: string }) {
+  const token = await e.token(user.username, user.password);
+  await page.goto('/home');
+  // A string expression: the e2e code is typechecked without the DOM library.
+  await page.evaluate(`localStorage.setItem('jwtToken', ${JSON.stringify(token)})`);
+}
+
+/** Saves a full-page screenshot under SHOTS_DIR and returns its path. */
+export async function shot(page: Page, name: string): Promise<string> {
+  const path = join(SHOTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
