@@ -1,4 +1,7 @@
 import type { RuleMessageKey } from '@simdock/contract';
+import { gatewaysEn } from './screens/gateways.ts';
+import { rentalEn } from './screens/rental.ts';
+import { servicesOrdersEn } from './screens/services-orders.ts';
 
 /**
  * The English catalogue: the default language and the source of every key. Texts the spec quotes are
@@ -316,6 +319,9 @@ export const en = {
   'terms.s9.title': '9. Changes and contact',
   'terms.s9.body':
     'We may update these terms; the date above shows the latest version, and continued use after a change means you accept it. Questions: {email}.',
+  ...gatewaysEn,
+  ...servicesOrdersEn,
+  ...rentalEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
