@@ -24,7 +24,10 @@ import { testConfig } from '../apps/server/src/test/harness.ts';
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const WEB_DIST = join(ROOT, 'apps/web/dist');
+/** The built app; E2E_WEB_DIST lets parallel work build elsewhere (vite build --outDir …). */
+export const WEB_DIST = process.env.E2E_WEB_DIST
+  ? resolve(process.env.E2E_WEB_DIST)
+  : join(ROOT, 'apps/web/dist');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where tests may write screenshots for a look. */
 export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? '/tmp/simdock-e2e';
