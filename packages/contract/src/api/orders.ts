@@ -80,3 +80,14 @@ export const InboxSms = z.object({
   receivedAt: z.string(),
   matched: z.boolean(),
 });
+
+/** POST /api/Order/stats: the Dashboard's stat cards. */
+export const DashboardStats = z.object({
+  /** The user's open rentals. */
+  activeNumbers: z.number().int(),
+  /** The user's rentals since midnight UTC. */
+  dailyRentals: z.number().int(),
+  /** Percentage of the last 24 h the gateways were online; null when nothing was measured. */
+  uptime: z.number().nullable(),
+});
+export type DashboardStats = z.infer<typeof DashboardStats>;

@@ -48,3 +48,11 @@ export type ServiceInput = z.input<typeof ServiceInput>;
 export const DeleteServiceBody = z.object({
   service: z.union([z.string(), z.object({ id: z.string() }).loose()]),
 });
+
+/** POST /api/Service/getall: admins get `Service` rows, everyone else `PublicService` rows. */
+export const ServiceListResponse = z.object({
+  code: z.literal(1),
+  services: z.array(z.union([Service, PublicService])),
+});
+export const PublicServiceListResponse = z.object({ code: z.literal(1), services: z.array(PublicService) });
+export const AdminServiceListResponse = z.object({ code: z.literal(1), services: z.array(Service) });

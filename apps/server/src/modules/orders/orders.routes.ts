@@ -5,13 +5,13 @@ import {
   CancelOrderResponse,
   CreateOrderBody,
   CreateOrderResponse,
+  DashboardStats,
   ORDER_STATUSES,
   OrderFilterResponse,
   percent,
   totalPages,
   UserOrdersResponse,
 } from '@simdock/contract';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { currentUser, guards } from '../../http/auth.ts';
@@ -27,13 +27,6 @@ import { cancel, listUserOrders, rent } from './orders.service.ts';
 
 const bearer = [{ bearer: [] }];
 const HEARTBEAT_MS = 20_000;
-
-export const DashboardStats = z.object({
-  activeNumbers: z.number().int(),
-  dailyRentals: z.number().int(),
-  /** Percentage of the last 24 h the gateways were online; null when nothing was measured. */
-  uptime: z.number().nullable(),
-});
 
 export async function orderRoutes(app: App, ctx: AppContext) {
   const { requireUser, requireAdmin } = guards(ctx);

@@ -1,12 +1,16 @@
-import { DeleteServiceBody, Ok, PublicService, Service, ServiceInput } from '@simdock/contract';
-import { z } from 'zod';
+import {
+  DeleteServiceBody,
+  Ok,
+  PublicService,
+  Service,
+  ServiceInput,
+  ServiceListResponse,
+} from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { authenticate, guards } from '../../http/auth.ts';
 import { listServices } from './services.queries.ts';
 import { removeService, saveService } from './services.service.ts';
-
-const ServiceList = z.object({ code: z.literal(1), services: z.array(z.union([Service, PublicService])) });
 
 export function serviceRoutes(app: App, ctx: AppContext) {
   const { requireAdmin } = guards(ctx);
@@ -14,7 +18,7 @@ export function serviceRoutes(app: App, ctx: AppContext) {
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
   app.post(
     '/api/Service/getall',
-    { schema: { tags: ['services'], response: { 200: ServiceList } } },
+    { schema: { tags: ['services'], response: { 200: ServiceListResponse } } },
     async (req) => {
       const admin = req.headers.authorization
         ? await authenticate(ctx, req)
