@@ -88,6 +88,8 @@ export const en = {
   'nav.expand': 'Expand sidebar',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
+  'shell.demo': 'Demo',
+  'shell.demoHint': 'Demo mode: a simulated gateway and sample data. Not for real use.',
   'shell.notifications': 'Notifications',
   'shell.noNotifications': 'No notifications yet.',
   'shell.balance': 'Balance',

@@ -84,6 +84,8 @@ export const vi: Record<MessageKey, string> = {
   'nav.expand': 'Mở rộng thanh bên',
   'nav.openMenu': 'Mở menu',
   'nav.closeMenu': 'Đóng menu',
+  'shell.demo': 'Bản demo',
+  'shell.demoHint': 'Chế độ demo: gateway mô phỏng và dữ liệu mẫu. Không dùng cho mục đích thật.',
   'shell.notifications': 'Thông báo',
   'shell.noNotifications': 'Chưa có thông báo nào.',
   'shell.balance': 'Số dư',

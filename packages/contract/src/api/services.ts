@@ -29,6 +29,10 @@ export const Service = PublicService.extend({
 export type Service = z.infer<typeof Service>;
 export type PublicService = z.infer<typeof PublicService>;
 
+/** POST /api/Service/getall with an admin token: every service, with the admin fields. */
+export const AdminServiceListResponse = z.object({ code: z.literal(1), services: z.array(Service) });
+export type AdminServiceListResponse = z.infer<typeof AdminServiceListResponse>;
+
 /** Add (no id) and edit. Numbers may arrive as strings from forms: coerced, non-numeric → 0. */
 export const ServiceInput = z.object({
   id: z.string().optional(),
@@ -55,4 +59,3 @@ export const ServiceListResponse = z.object({
   services: z.array(z.union([Service, PublicService])),
 });
 export const PublicServiceListResponse = z.object({ code: z.literal(1), services: z.array(PublicService) });
-export const AdminServiceListResponse = z.object({ code: z.literal(1), services: z.array(Service) });

@@ -1,5 +1,6 @@
 import { Bell, Check, Languages, Menu, Moon, Sun } from 'lucide-react';
 import { Link } from 'react-router';
+import { useMeta } from '../../api/meta.ts';
 import { LANGUAGES, useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { formatMoney } from '../../lib/format.ts';
@@ -84,6 +85,22 @@ export function ThemeToggle() {
   );
 }
 
+/** Labels demo mode (simulated gateway, seeded data) so nobody mistakes it for the real service. */
+export function DemoBadge() {
+  const { t } = useI18n();
+  const meta = useMeta();
+  if (!meta.data?.demo) return null;
+  return (
+    <span
+      title={t('shell.demoHint')}
+      className="rounded-full bg-warn-soft px-2 py-0.5 text-xs font-semibold text-warn"
+      data-testid="demo-badge"
+    >
+      {t('shell.demo')}
+    </span>
+  );
+}
+
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { t } = useI18n();
   const { user } = useSession();
@@ -100,6 +117,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
         <Menu className="size-5" aria-hidden />
       </button>
       <Logo compact />
+      <DemoBadge />
       <div className="ml-auto flex items-center gap-0.5 sm:gap-1">
         <Popover
           label={t('shell.notifications')}

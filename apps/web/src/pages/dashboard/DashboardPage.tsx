@@ -1,10 +1,13 @@
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { LiveClock } from './LiveClock.tsx';
+import { OrderList } from './OrderList.tsx';
+import { ServiceList } from './ServiceList.tsx';
+import { StatCards } from './StatCards.tsx';
 
 /**
- * /dashboard (spec §2): the frame of the OTP rental dashboard. The rental content is added as separate
- * components in this folder (each with its calls in ./api.ts) and placed in the slots below.
+ * /dashboard (spec §2): the OTP rental dashboard — stat cards, the searchable service list with Rent,
+ * and the user's orders, updated live (server-sent events) with the 5-second refresh as fallback.
  */
 export function DashboardPage() {
   const { t } = useI18n();
@@ -12,9 +15,9 @@ export function DashboardPage() {
     <>
       <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')} actions={<LiveClock />} />
       <div className="flex flex-col gap-5">
-        {/* SLOT (rental): the three static stat cards of spec §2 (StatTile ×3). */}
-        {/* SLOT (rental): search box with its Search button + the service list (POST /api/Service/getall). */}
-        {/* SLOT (rental): the user's orders (POST /api/Order/getbyuser), refreshed every 5 s. */}
+        <StatCards />
+        <ServiceList />
+        <OrderList />
       </div>
     </>
   );

@@ -1,0 +1,160 @@
+import type { PublicService } from '@simdock/contract';
+import { Search } from 'lucide-react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { Button, Card, type Column, DataTable, Input, Notice } from '../../components/index.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { useRentMutation, useServices } from './api.ts';
+
+/** Case-insensitive match on name, code or description. Pure, for the search box. */
+export function filterServices(services: PublicService[], query: string): PublicService[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return services;
+  return services.filter((s) =>
+    [s.name, s.code, s.description].some((field) => field.toLowerCase().includes(q)),
+  );
+}
+
+/** The searchable service list with a Rent button per service. */
+export function ServiceList() {
+  const { t } = useI18n();
+  const services = useServices();
+  const rent = useRentMutation();
+  const [draft, setDraft] = useState('');
+  const [query, setQuery] = useState('');
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string; topUp?: boolean }>();
+  const [renting, setRenting] = useState<string>();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // The list filters as you type; the Search button applies the box too (and works without JS timing).
+  const shown = useMemo(() => filterServices(services.data ?? [], query), [services.data, query]);
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    setQuery(draft);
+    inputRef.current?.focus();
+  };
+
+  const onRent = (s: PublicService) => {
+    setRenting(s.code);
+    setNotice(undefined);
+    rent.mutate(s.code, {
+      onSuccess: (order) =>
+        setNotice({
+          tone: 'success',
+          text: t('dashboard.rented', { phone: order.phoneNumber, service: s.name }),
+        }),
+      onError: (err) =>
+        setNotice({
+          tone: 'error',
+          text: t('dashboard.rentFailed', { msg: errorMessage(err) }),
+          topUp: (err as { status?: number }).status === 402,
+        }),
+      onSettled: () => setRenting(undefined),
+    });
+  };
+
+  const columns: Column<PublicService>[] = [
+    {
+      key: 'name',
+      header: t('dashboard.colService'),
+      cell: (s) => (
+        <div className="min-w-40">
+          <div className="font-medium text-fg">{s.name}</div>
+          {s.description ? <div className="text-xs text-muted">{s.description}</div> : null}
+        </div>
+      ),
+    },
+    {
+      key: 'price',
+      header: t('dashboard.colPrice'),
+      align: 'right',
+      cell: (s) => <span className="tabular">{formatMoney(s.price)}</span>,
+    },
+    {
+      key: 'available',
+      header: t('dashboard.colAvailable'),
+      align: 'right',
+      cell: (s) => (
+        <span className={s.available > 0 ? 'tabular text-fg' : 'tabular text-bad'}>
+          {formatNumber(s.available)}
+        </span>
+      ),
+    },
+    {
+      key: 'rentTime',
+      header: t('dashboard.colRentTime'),
+      align: 'right',
+      className: 'whitespace-nowrap',
+      cell: (s) => t('dashboard.minutes', { n: s.rentTimeMinutes }),
+    },
+    {
+      key: 'rent',
+      header: <span className="sr-only">{t('dashboard.rent')}</span>,
+      align: 'right',
+      cell: (s) => (
+        <Button
+          variant="primary"
+          size="sm"
+          busy={renting === s.code}
+          busyLabel={t('dashboard.renting')}
+          disabled={s.available <= 0 || (renting !== undefined && renting !== s.code)}
+          aria-label={t('dashboard.rentService', { service: s.name })}
+          onClick={() => onRent(s)}
+        >
+          {t('dashboard.rent')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('dashboard.servicesTitle')} description={t('dashboard.servicesText')} flush>
+      <search>
+        <form onSubmit={onSearch} className="flex gap-2 px-4 py-3">
+          <label htmlFor="service-search" className="sr-only">
+            {t('dashboard.searchLabel')}
+          </label>
+          <Input
+            id="service-search"
+            ref={inputRef}
+            type="search"
+            value={draft}
+            placeholder={t('dashboard.searchPlaceholder')}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setQuery(e.target.value);
+            }}
+            className="max-w-sm"
+          />
+          <Button type="submit" icon={<Search className="size-4" />}>
+            {t('dashboard.searchButton')}
+          </Button>
+        </form>
+      </search>
+      {notice ? (
+        <div className="px-4 pb-3">
+          <Notice tone={notice.tone} onDismiss={() => setNotice(undefined)}>
+            {notice.text}{' '}
+            {notice.topUp ? (
+              <Link to="/topup" className="font-medium underline">
+                {t('userInfo.topUp')}
+              </Link>
+            ) : null}
+          </Notice>
+        </div>
+      ) : null}
+      <DataTable
+        columns={columns}
+        rows={services.data ? shown : undefined}
+        rowKey={(s) => s.id}
+        loading={services.isLoading}
+        error={services.isError ? t('dashboard.servicesError') : undefined}
+        emptyText={t('dashboard.noServices')}
+        caption={t('dashboard.servicesTitle')}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER } from '../apps/server/src/demo/demo.ts';
+import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
+
+// Issue 4: the demo user rents a number on the Dashboard and the code appears without a reload.
+// The server runs in demo mode: the simulated gateway, the seeded services and the demo user.
+
+let e: E2E;
+let adminToken: string;
+
+beforeAll(async () => {
+  e = await startE2E({ env: { DEMO: 'true', CANCEL_MIN_SECONDS: '0' } });
+  adminToken = await e.token(ADMIN.username, ADMIN.password);
+});
+
+afterAll(async () => {
+  await e?.close();
+});
+
+/** The admin's "simulate incoming SMS" control, aimed at the SIM that holds `phone`. */
+async function simulateSmsTo(phone: string, text: string) {
+  const settings = await e.api<{ gateways: { id: string }[] }>('/api/Admin/getSettings', {}, adminToken);
+  for (const gw of settings.body.gateways) {
+    const report = await e.api<{ sims: { port: string; number: string | null }[] }>(
+      '/api/Admin/gatewayReport',
+      { id: gw.id },
+      adminToken,
+    );
+    const sim = report.body.sims.find((s) => s.number === phone);
+    if (sim) {
+      const res = await e.api(
+        '/api/Admin/simulateSms',
+        { gatewayId: gw.id, port: sim.port, from: 'Telegram', text },
+        adminToken,
+      );
+      expect(res.status).toBe(200);
+      return;
+    }
+  }
+  throw new Error(`no SIM holds ${phone}`);
+}
+
+describe('OTP rental on the Dashboard', () => {
+  it('rents a number and shows the code live, without a reload; cancels another with a refund', async () => {
+    const page = await e.newPage();
+    await loginViaUi(page, { username: DEMO_USER.username, password: DEMO_USER.password });
+    await expect.poll(() => page.getByTestId('demo-badge').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$25.00');
+
+    // The search filters the service list.
+    await page.getByLabel('Search services').fill('tele');
+    await expect.poll(() => page.getByRole('button', { name: /^Rent a .* number$/ }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'WAIT_CODE' });
+    await row.waitFor();
+    const phone = (await row.getByTestId('order-phone').textContent())!.trim();
+    expect(phone).toMatch(/^\d{11}$/);
+    expect(await row.textContent()).toMatch(/in (19|20) min/);
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$24.50');
+
+    // A marker on the window proves the page is not reloaded when the code arrives.
+    await page.evaluate('window.__stillHere = true');
+    await simulateSmsTo(phone, 'Telegram code: 48213. Do not give this code to anyone.');
+    const done = page.getByRole('row').filter({ hasText: phone });
+    await done.getByTestId('order-code').filter({ hasText: '48213' }).waitFor({ timeout: 4000 });
+    await expect.poll(() => done.getByTestId('order-status').textContent()).toBe('SUCCESS');
+    expect(await page.evaluate('window.__stillHere === true')).toBe(true);
+    await shot(page, 'dashboard-code-arrived');
+
+    // Another rental, cancelled: refunded to the balance.
+    await page.getByLabel('Search services').fill('');
+    await page.getByRole('button', { name: 'Rent a WhatsApp number' }).click();
+    const wa = page.getByRole('row').filter({ hasText: 'WhatsApp' }).filter({ hasText: 'WAIT_CODE' });
+    await wa.waitFor();
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$23.70');
+    await wa.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText(/Order cancelled; \$0\.80 was refunded/).waitFor();
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$24.50');
+    await expect.poll(() => page.getByTestId('stat-cards').textContent()).toContain('Daily Rentals2');
+  });
+});
