@@ -8,7 +8,11 @@ export interface SseClient {
   close(): void;
 }
 
-export async function openSse(url: string, token: string): Promise<SseClient> {
+export async function openSse(
+  url: string,
+  token: string,
+  onEvent?: (e: { event: string; data: string }) => void,
+): Promise<SseClient> {
   const abort = new AbortController();
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
   if (!res.ok || !res.body) throw new Error(`SSE open failed: ${res.status}`);
@@ -34,7 +38,13 @@ export async function openSse(url: string, token: string): Promise<SseClient> {
             else if (line.startsWith('data:')) data.push(line.slice(5).trim());
           }
           if (data.length) {
-            events.push({ event, data: data.join('\n') });
+            const e = { event, data: data.join('\n') };
+            if (onEvent) {
+              onEvent(e);
+              cut = buffer.indexOf('\n\n');
+              continue;
+            }
+            events.push(e);
             for (const w of waiters) w();
           }
           cut = buffer.indexOf('\n\n');
