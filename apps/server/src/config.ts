@@ -8,42 +8,41 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** Every setting the server reads from the environment, validated once at start. */
-export const ConfigSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-      .optional(),
-    DATA_DIR: z.string().min(1).default('./data'),
-    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-    PUBLIC_URL: z.url('must be a URL such as http://203.0.113.5:3000').optional(),
-    TOKEN_TTL_HOURS: z.coerce.number().positive().default(24),
-    LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
-    LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
-    LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
-    CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
-    SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
-    DEMO: bool.optional(),
-    DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    WEB_DIST: z.string().optional(),
-  })
-  .superRefine((c, ctx) => {
-    if (c.NODE_ENV === 'production' && !c.APP_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when NODE_ENV=production' });
-    }
-    if (c.NODE_ENV === 'production' && c.DEMO) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['DEMO'],
-        message: 'the demo never runs with NODE_ENV=production',
-      });
-    }
-  });
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  PUBLIC_URL: z.url('must be a URL such as http://203.0.113.5:3000').optional(),
+  TOKEN_TTL_HOURS: z.coerce.number().positive().default(24),
+  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
+  SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+  DEMO: bool.optional(),
+  DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+/** Rules across settings, checked on the raw values so they are listed with every other problem. */
+function crossProblems(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
+    problems.push('APP_SECRET: is required when NODE_ENV=production');
+  }
+  if (env.NODE_ENV === 'production' && ['true', '1', 'yes'].includes(env.DEMO ?? '')) {
+    problems.push('DEMO: the demo never runs with NODE_ENV=production');
+  }
+  return problems;
+}
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
 export interface Config extends Omit<RawConfig, 'APP_SECRET' | 'PUBLIC_URL' | 'DEMO'> {
@@ -60,12 +59,13 @@ export class ConfigError extends Error {
 
 /** Parses the environment; a bad value throws a ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ConfigSchema.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
-  );
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
-  }
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(given);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`)),
+    ...crossProblems(given),
+  ];
+  if (!parsed.success || problems.length) throw new ConfigError(problems);
   const c = parsed.data;
   const dataDir = resolve(c.DATA_DIR);
   return {

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { App } from '../http/app.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { gatewayRoutes } from './gateways/gateways.routes.ts';
+import { inboxRoutes } from './inbox/inbox.routes.ts';
 import { metaRoutes } from './meta/meta.routes.ts';
 import { orderRoutes } from './orders/orders.routes.ts';
 import { serviceRoutes } from './services/services.routes.ts';
@@ -15,4 +16,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   await gatewayRoutes(app, ctx);
   serviceRoutes(app, ctx);
   await orderRoutes(app, ctx);
+  inboxRoutes(app, ctx);
 }

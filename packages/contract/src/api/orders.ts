@@ -70,7 +70,7 @@ export const OrderFilterResponse = z.object({
 });
 export type OrderFilterResponse = z.infer<typeof OrderFilterResponse>;
 
-/** Unmatched incoming SMS, kept for admins. */
+/** Incoming SMS as admins see them: every SMS is kept, matched to an order or not. */
 export const InboxSms = z.object({
   id: z.string(),
   gateway: z.string(),
@@ -80,6 +80,21 @@ export const InboxSms = z.object({
   receivedAt: z.string(),
   matched: z.boolean(),
 });
+export type InboxSms = z.infer<typeof InboxSms>;
+
+export const InboxQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
+  /** 'false' lists only SMS no consumer took. */
+  matched: z.enum(['true', 'false']).optional(),
+});
+export const InboxResponse = z.object({
+  items: z.array(InboxSms),
+  page: z.number().int(),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+});
+export type InboxResponse = z.infer<typeof InboxResponse>;
 
 /** POST /api/Order/stats: the Dashboard's stat cards. */
 export const DashboardStats = z.object({

@@ -1,3 +1,4 @@
+import type { InboxSms } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 
 export interface InsertSms {
@@ -50,4 +51,26 @@ export async function insertIncomingSms(q: Queryable, m: InsertSms): Promise<Ins
 
 export async function markMatched(q: Queryable, id: string): Promise<void> {
   await q.query('UPDATE incoming_sms SET matched = true WHERE id = $1', [id]);
+}
+
+/** A page of stored SMS (delivery receipts excluded), newest first, with the total. */
+export async function listIncomingSms(
+  q: Queryable,
+  matched: boolean | undefined,
+  page: number,
+  pageSize: number,
+): Promise<{ items: InboxSms[]; total: number }> {
+  const rows = await q.query<InboxSms & { total: number; received_at: Date }>(
+    `SELECT m.id, COALESCE(g.name, '-') AS gateway, m.port, m.sender, m.body AS text, m.received_at, m.matched,
+            count(*) OVER ()::int AS total
+       FROM incoming_sms m LEFT JOIN gateways g ON g.id = m.gateway_id
+      WHERE NOT m.is_report AND ($1::boolean IS NULL OR m.matched = $1)
+      ORDER BY m.received_at DESC, m.id
+      LIMIT $2 OFFSET $3`,
+    [matched ?? null, pageSize, (page - 1) * pageSize],
+  );
+  return {
+    items: rows.map(({ total: _t, received_at, ...r }) => ({ ...r, receivedAt: received_at.toISOString() })),
+    total: rows[0]?.total ?? 0,
+  };
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../db/db.ts';
+import { startServer } from '../../server.ts';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
-import { startTestServer, TEST_DB, type TestServer } from '../../test/harness.ts';
+import { openTestDb, startTestServer, TEST_DB, type TestServer, testConfig } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
 
 // Real concurrency needs real connections: PGlite is one connection, so this runs on PostgreSQL.
@@ -45,6 +47,33 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
       expect(info.body.balance).toBe(7 - orders);
     }
     expect(await ledgerMismatches(s.db)).toEqual([]);
+  });
+});
+
+describe.runIf(TEST_DB === 'pg')('several server processes on one PostgreSQL', () => {
+  it('an order changed through one server reaches an SSE client of another (LISTEN/NOTIFY)', async () => {
+    const testDb = await openTestDb();
+    const a = await startTestServer({ testDb });
+    // A second, independent server on the same database, with its own connection pool.
+    const dbB = await openPostgres(testDb.url!);
+    const b = await startServer({ config: testConfig(), db: dbB, clock: a.clock, workers: false });
+    try {
+      await seedGateway(a.db, { sims: 2, lastUpdate: a.clock.now() });
+      await addService(a.db, { code: 'mp', name: 'Multi' });
+      const u = await a.createUser({ balance: 5 });
+      const stream = await openSse(`${b.url}/api/Order/stream`, u.token);
+      try {
+        const res = await a.post('/api/Order/create', { serviceCode: 'mp' }, u.token);
+        const ev = await stream.next((e) => e.event === 'order');
+        expect(JSON.parse(ev.data).id).toBe(res.body.data.id);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await b.stop();
+      await dbB.close();
+      await a.close();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { type StoredSms, smsConsumers } from '../inbox/consumers.ts';
+import { ingestIncomingSms } from '../inbox/inbox.service.ts';
 import { expireOverdue } from './orders.service.ts';
 
 let s: TestServer;
@@ -26,27 +27,24 @@ afterAll(async () => {
 const rent = (token: string, serviceCode: string) => s.post('/api/Order/create', { serviceCode }, token);
 const balanceOf = async (token: string) => (await s.post('/api/user/info', {}, token)).body.balance as number;
 
-/** Stores an incoming SMS on a gateway port and hands it to the consumers, as ingestion does. */
+/** An SMS arriving on a gateway port, through the real ingestion (stored once, then consumers). */
 async function deliver(port: string, text: string): Promise<boolean> {
-  return s.db.tx(async (q) => {
-    const [row] = await q.query<{ id: string }>(
-      `INSERT INTO incoming_sms (gateway_id, port, sender, body, received_at, dedupe_key)
-       VALUES ($1, $2, 'Service', $3, $4, gen_random_uuid()::text) RETURNING id`,
-      [gw.id, port, text, s.clock.now()],
-    );
-    const sms: StoredSms = {
-      id: row!.id,
+  const { stored } = await ingestIncomingSms(s.ctx, [
+    {
       gatewayId: gw.id,
       port,
+      isReport: false,
+      ts: null,
       sender: 'Service',
       recipient: null,
       text,
-      receivedAt: s.clock.now(),
-    };
-    let matched = false;
-    for (const consume of smsConsumers) matched = (await consume(q, sms, s.ctx)) || matched;
-    return matched;
-  });
+      dedupeKey: randomUUID(),
+    },
+  ]);
+  const [row] = await s.db.query<{ matched: boolean }>('SELECT matched FROM incoming_sms WHERE id = $1', [
+    stored[0],
+  ]);
+  return row!.matched;
 }
 
 const portOf = (phone: string) => gw.ports[gw.numbers.indexOf(phone)]!;
@@ -269,7 +267,17 @@ describe('code delivery', () => {
     });
   });
 
-  it('does not match an SMS that arrived on a SIM with no open order', async () => {
+  it('keeps an SMS that matched no order, visible to admins', async () => {
     expect(await deliver('3.01', 'Random marketing text 123456')).toBe(false);
+    const res = await s.call('GET', '/api/Admin/inbox?matched=false', undefined, await s.adminToken());
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(1);
+    expect(res.body.items[0]).toMatchObject({
+      port: '3.01',
+      text: 'Random marketing text 123456',
+      matched: false,
+    });
+    const user = await s.createUser();
+    expect((await s.call('GET', '/api/Admin/inbox', undefined, user.token)).status).toBe(403);
   });
 });

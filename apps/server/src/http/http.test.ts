@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb, startTestServer, type TestDb, type TestServer } from '../test/harness.ts';
+
+describe('readiness', () => {
+  let s: TestServer;
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await openTestDb();
+    s = await startTestServer({ testDb });
+  });
+  afterAll(async () => {
+    // The database was closed on purpose: stopping may complain about it.
+    await s.stop().catch(() => {});
+    await testDb.drop().catch(() => {});
+  });
+
+  it('is ready while the database answers and 503 once it does not; healthz stays up', async () => {
+    expect((await s.call('GET', '/readyz')).status).toBe(200);
+    await s.db.close();
+    const res = await s.call('GET', '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 0, error: 'unavailable' });
+    expect((await s.call('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+describe('the web app', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it('serves Swagger UI at /swagger', async () => {
+    const res = await fetch(`${s.url}/swagger`, { redirect: 'follow' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/swagger/i);
+  });
+
+  it('echoes the request id it was given, or makes one', async () => {
+    const given = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await fetch(`${s.url}/healthz`);
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
