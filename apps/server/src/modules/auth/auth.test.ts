@@ -270,3 +270,20 @@ describe('http basics', () => {
     expect(all).not.toContain(token);
   });
 });
+
+describe('first start', () => {
+  it('creates the admin with a random password printed once in the log when ADMIN_PASSWORD is unset', async () => {
+    const t = await startTestServer({ env: { ADMIN_PASSWORD: '' } });
+    try {
+      const line = t.logs.find((l) => l.includes('generated password'));
+      const password = /generated password: (\S+?)"/.exec(line ?? '')?.[1];
+      expect(password).toMatch(/^[\w-]{16}$/);
+      const token = await t.login('admin', password!);
+      expect((await t.post('/api/user/info', {}, token)).body.roles).toEqual(['Admin9']);
+      // Printed once: nothing else in the log repeats it.
+      expect(t.logs.filter((l) => l.includes(password!))).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
