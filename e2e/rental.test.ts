@@ -73,10 +73,19 @@ describe('OTP rental on the Dashboard', () => {
     await page.getByRole('button', { name: 'Rent a WhatsApp number' }).click();
     const wa = page.getByRole('row').filter({ hasText: 'WhatsApp' }).filter({ hasText: 'WAIT_CODE' });
     await wa.waitFor();
+    const waPhone = (await wa.getByTestId('order-phone').textContent())!.trim();
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$23.70');
     await wa.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText(/Order cancelled; \$0\.80 was refunded/).waitFor();
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$24.50');
     await expect.poll(() => page.getByTestId('stat-cards').textContent()).toContain('Daily Rentals2');
+
+    // An SMS nobody waits for is kept and shown to the admin in Order Manager.
+    await simulateSmsTo(waPhone, 'Promo: 50% off your next order');
+    const admin = await e.newPage();
+    await loginViaUi(admin, ADMIN);
+    await admin.goto('/ordermanager');
+    await admin.getByRole('heading', { name: 'Incoming SMS without an order' }).waitFor();
+    await admin.getByRole('cell', { name: 'Promo: 50% off your next order' }).waitFor();
   });
 });

@@ -66,7 +66,7 @@ export function DataTable<T>({
   const { t } = useI18n();
   const firstLoad = loading && !rows;
   return (
-    <div className="overflow-x-auto" aria-busy={loading || undefined}>
+    <div className="relative overflow-x-auto" aria-busy={loading || undefined}>
       <table className="w-full border-collapse text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead>

@@ -16,6 +16,8 @@ export interface PagerProps {
   pageSize?: number;
   pageSizes?: readonly number[];
   onPageSizeChange?: (size: number) => void;
+  /** The navigation's accessible name, when a screen has more than one pager. Default 'Pagination'. */
+  label?: string;
   className?: string;
 }
 
@@ -29,6 +31,7 @@ export function Pager({
   pageSize,
   pageSizes,
   onPageSizeChange,
+  label,
   className,
 }: PagerProps) {
   const { t } = useI18n();
@@ -39,7 +42,7 @@ export function Pager({
   };
   return (
     <nav
-      aria-label={t('common.pagination')}
+      aria-label={label ?? t('common.pagination')}
       className={cx('flex flex-wrap items-center justify-between gap-3 px-1 py-2', className)}
     >
       {pageSize !== undefined && pageSizes && onPageSizeChange ? (

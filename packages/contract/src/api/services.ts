@@ -4,7 +4,8 @@ export const SERVICE_DEFAULTS = {
   price: 1,
   rentTimeMinutes: 20,
   pattern: '\\d{4,8}',
-  stock: 0,
+  // The cap on numbers rented at once; a new service is rentable right away.
+  stock: 100,
 } as const;
 /** Patterns are user input compiled on the server: bounded to keep matching cheap. */
 export const PATTERN_MAX_LENGTH = 200;

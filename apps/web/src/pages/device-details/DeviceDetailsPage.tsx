@@ -1,8 +1,113 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { type DeviceStats, deviceSuccessTone, percent } from '@simdock/contract';
+import { ArrowLeft, Cpu, Fingerprint } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { Card } from '../../components/Card.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { Spinner } from '../../components/LoadingOverlay.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { StatTile } from '../../components/StatTile.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { formatNumber, formatPercent } from '../../lib/format.ts';
+import { useDeviceStats } from './api.ts';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+type ServiceRow = DeviceStats['serviceStatss'][number];
+
+/**
+ * /details/{id} (spec §2): the id is the device's MAC. Shows the MAC, Total SIM and per service
+ * Using / Used / Success, where Success is green at 50% of Used or more, else red.
+ */
 export function DeviceDetailsPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.deviceDetails')} />;
+  const mac = useParams().id ?? '';
+  const stats = useDeviceStats(mac);
+
+  const columns: Column<ServiceRow>[] = [
+    {
+      key: 'name',
+      header: t('device.colService'),
+      cell: (s) => <span className="font-medium">{s.name}</span>,
+    },
+    {
+      key: 'using',
+      header: t('device.colUsing'),
+      cell: (s) => <span className="tabular">{formatNumber(s.using)}</span>,
+      align: 'right',
+    },
+    {
+      key: 'used',
+      header: t('device.colUsed'),
+      cell: (s) => <span className="tabular">{formatNumber(s.used)}</span>,
+      align: 'right',
+    },
+    {
+      key: 'success',
+      header: t('device.colSuccess'),
+      cell: (s) => (
+        <StatusBadge tone={deviceSuccessTone(s.success, s.used)} className="tabular">
+          {formatNumber(s.success)} ({formatPercent(percent(s.success, s.used))})
+        </StatusBadge>
+      ),
+      align: 'right',
+    },
+  ];
+
+  return (
+    <>
+      <Link
+        to="/gatewaymanager"
+        className="mb-3 inline-flex items-center gap-1.5 rounded text-[13px] font-medium text-muted hover:text-fg"
+      >
+        <ArrowLeft className="size-4" aria-hidden />
+        {t('device.back')}
+      </Link>
+      <PageHeader
+        title={t('device.title')}
+        subtitle={t('device.subtitle')}
+        actions={stats.isFetching ? <Spinner /> : undefined}
+      />
+
+      {stats.isError ? (
+        <Notice tone="error" title={t('device.loadFailed')} className="mb-4">
+          {errorMessage(stats.error)}{' '}
+          <button
+            type="button"
+            onClick={() => void stats.refetch()}
+            className="font-medium text-accent-text underline underline-offset-2"
+          >
+            {t('common.retry')}
+          </button>
+        </Notice>
+      ) : null}
+
+      <div className="mb-5 grid gap-4 sm:grid-cols-2" data-testid="device-summary">
+        <StatTile
+          label={t('device.mac')}
+          icon={<Fingerprint className="size-4" />}
+          value={<span className="break-all font-mono text-lg">{stats.data?.mac ?? mac}</span>}
+        />
+        <StatTile
+          label={t('device.totalSim')}
+          icon={<Cpu className="size-4" />}
+          value={stats.data ? formatNumber(stats.data.totalSIM) : '-'}
+        />
+      </div>
+
+      {stats.isError && !stats.data ? null : (
+        <Card title={t('device.tableTitle')} flush>
+          <DataTable
+            columns={columns}
+            rows={stats.data?.serviceStatss}
+            rowKey={(s) => s.name}
+            loading={stats.isPending}
+            emptyText={t('device.empty')}
+            caption={t('device.tableCaption', { mac: stats.data?.mac ?? mac })}
+            skeletonRows={3}
+          />
+        </Card>
+      )}
+    </>
+  );
 }

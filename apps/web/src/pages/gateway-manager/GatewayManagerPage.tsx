@@ -1,8 +1,378 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { type Gateway, onlineTone } from '@simdock/contract';
+import { Plus, Router } from 'lucide-react';
+import { type ReactNode, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { Button, buttonClass } from '../../components/Button.tsx';
+import { Card } from '../../components/Card.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { ConfirmDialog } from '../../components/Modal.tsx';
+import { Notice, type NoticeTone } from '../../components/Notice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { formatNumber, formatRelative } from '../../lib/format.ts';
+import {
+  useDeleteGatewayMutation,
+  useGatewaySettings,
+  useScanGatewayMutation,
+  useScanningIds,
+} from './api.ts';
+import { GatewayFormModal } from './GatewayFormModal.tsx';
+import { SimPanel } from './SimPanel.tsx';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+interface Banner {
+  tone: NoticeTone;
+  title?: string;
+  text: string;
+}
+
+/**
+ * /gatewaymanager (spec §2): the device gateways with their SIM count, Online/Offline and
+ * Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway; the add/edit modal; the
+ * banners of §8. A table on wide screens, one card per gateway below 1280 px. The list refetches
+ * every 30 s and after every change.
+ */
 export function GatewayManagerPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.gatewayManager')} />;
+  const settings = useGatewaySettings();
+  const scan = useScanGatewayMutation();
+  const remove = useDeleteGatewayMutation();
+  const scanning = useScanningIds();
+  const simPanelId = useId();
+
+  /** Open form: `{}` adds, `{ gateway }` edits. */
+  const [form, setForm] = useState<{ gateway?: Gateway }>();
+  const [deleting, setDeleting] = useState<Gateway>();
+  const [simsFor, setSimsFor] = useState<string>();
+  const [banner, setBanner] = useState<Banner>();
+
+  // Spec §8: the gateway list is empty on failure, with the 'Load failed' banner.
+  const gateways = settings.data?.gateways ?? (settings.isError ? [] : undefined);
+  const serverTime = settings.data?.serverTime;
+  const simsGateway = gateways?.find((g) => g.id === simsFor);
+
+  const startScan = (g: Gateway) => {
+    // mutateAsync: each scan reports its own outcome, even when several run at once.
+    scan.mutateAsync(g.id).then(
+      (res) =>
+        setBanner({
+          tone: 'success',
+          text: t('gateways.scanDone', { name: res.name, count: res.totalSIM }),
+        }),
+      (err: unknown) =>
+        setBanner({
+          tone: 'error',
+          title: t('gateways.scanFailed'),
+          text: `${g.name}: ${errorMessage(err)}`,
+        }),
+    );
+  };
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    const g = deleting;
+    remove.mutate(g.id, {
+      onSuccess: () => {
+        setDeleting(undefined);
+        if (simsFor === g.id) setSimsFor(undefined);
+        setBanner({ tone: 'success', text: t('gateways.deleted', { name: g.name }) });
+      },
+      onError: (err) => {
+        setDeleting(undefined);
+        setBanner({ tone: 'error', title: t('gateways.deleteFailed'), text: errorMessage(err) });
+      },
+    });
+  };
+
+  // ---- pieces shared by the table and the cards ----
+
+  // Spec §4: while scanning, the SIM count shows 0 locally.
+  const simCount = (g: Gateway) => (
+    <span className="tabular" data-testid="gateway-sim-count">
+      {formatNumber(scanning.has(g.id) ? 0 : g.totalSIM)}
+    </span>
+  );
+  const onlineBadge = (g: Gateway) => (
+    <StatusBadge tone={onlineTone(g.onlineStatus)}>
+      {g.onlineStatus === 'Online' ? t('gateways.online') : t('gateways.offline')}
+    </StatusBadge>
+  );
+  const lastSeen = (g: Gateway) => (
+    <span className="whitespace-nowrap text-xs text-muted">
+      {g.lastUpdate && serverTime
+        ? t('gateways.lastSeen', { time: formatRelative(g.lastUpdate, new Date(serverTime), t) })
+        : t('gateways.neverSeen')}
+    </span>
+  );
+  const enabledBadge = (g: Gateway) => (
+    <StatusBadge tone={g.isEnable ? 'green' : 'grey'}>
+      {g.isEnable ? t('gateways.enabled') : t('gateways.disabled')}
+    </StatusBadge>
+  );
+  const actions = (g: Gateway, className: string) => {
+    const open = simsFor === g.id;
+    return (
+      <fieldset className={className} aria-label={t('gateways.actionsFor', { name: g.name })}>
+        <Button
+          size="sm"
+          busy={scanning.has(g.id)}
+          busyLabel={t('gateways.scanning')}
+          onClick={() => startScan(g)}
+        >
+          {t('gateways.scan')}
+        </Button>
+        <Link to={`/details/${g.mac}`} className={buttonClass('secondary', 'sm')}>
+          {t('gateways.details')}
+        </Link>
+        <Button
+          size="sm"
+          variant={open ? 'primary' : 'secondary'}
+          aria-expanded={open}
+          aria-controls={open ? simPanelId : undefined}
+          onClick={() => setSimsFor(open ? undefined : g.id)}
+        >
+          {t('gateways.sims')}
+        </Button>
+        <Button size="sm" onClick={() => setForm({ gateway: g })}>
+          {t('gateways.edit')}
+        </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="text-bad! hover:bg-bad-soft!"
+          onClick={() => setDeleting(g)}
+        >
+          {t('gateways.delete')}
+        </Button>
+      </fieldset>
+    );
+  };
+
+  const columns: Column<Gateway>[] = [
+    {
+      key: 'name',
+      header: t('gateways.colNameUrl'),
+      cell: (g) => (
+        <span className="flex min-w-0 flex-col">
+          <span className="font-medium text-fg">{g.name}</span>
+          <span className="block max-w-60 truncate text-xs text-muted" title={g.url}>
+            {g.url}
+          </span>
+        </span>
+      ),
+      className: 'min-w-40',
+    },
+    {
+      key: 'totalSIM',
+      header: t('gateways.colTotalSim'),
+      cell: simCount,
+      align: 'right',
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'online',
+      header: t('gateways.colStatus'),
+      cell: (g) => (
+        <span className="flex flex-col items-start gap-0.5">
+          {onlineBadge(g)}
+          {lastSeen(g)}
+        </span>
+      ),
+    },
+    { key: 'enabled', header: t('gateways.colEnabled'), cell: enabledBadge },
+    {
+      key: 'mac',
+      header: t('gateways.colMacUser'),
+      cell: (g) => (
+        <span className="flex flex-col">
+          <span className="whitespace-nowrap font-mono text-xs">{g.mac}</span>
+          <span className="text-xs text-muted">{g.userName}</span>
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      // The relative box keeps the visually hidden header inside the table's scroll area.
+      header: (
+        <span className="relative">
+          <span className="sr-only">{t('gateways.colActions')}</span>
+        </span>
+      ),
+      align: 'right',
+      cell: (g) => actions(g, 'flex min-w-max justify-end gap-1.5'),
+    },
+  ];
+
+  let list: ReactNode;
+  if (gateways && gateways.length === 0) {
+    list = (
+      <Card>
+        <div className="flex flex-col items-center gap-2 py-8 text-center">
+          <span className="rounded-full bg-subtle p-3 text-muted">
+            <Router className="size-6" aria-hidden />
+          </span>
+          <p className="text-muted">{t('gateways.empty')}</p>
+        </div>
+      </Card>
+    );
+  } else {
+    list = (
+      <>
+        <Card flush className="hidden xl:block">
+          <DataTable
+            columns={columns}
+            rows={gateways}
+            rowKey={(g) => g.id}
+            loading={settings.isPending}
+            caption={t('gateways.tableCaption')}
+            skeletonRows={3}
+          />
+        </Card>
+        <ul className="grid gap-3 md:grid-cols-2 xl:hidden" aria-label={t('gateways.tableCaption')}>
+          {gateways
+            ? gateways.map((g) => (
+                <li key={g.id}>
+                  <GatewayCard
+                    gateway={g}
+                    simCount={simCount(g)}
+                    onlineBadge={onlineBadge(g)}
+                    lastSeen={lastSeen(g)}
+                    enabledBadge={enabledBadge(g)}
+                    actions={actions(g, 'flex flex-wrap gap-1.5')}
+                  />
+                </li>
+              ))
+            : [0, 1].map((i) => (
+                <li
+                  key={i}
+                  aria-hidden
+                  className="h-44 animate-pulse rounded-lg border border-line bg-surface"
+                />
+              ))}
+        </ul>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={t('gateways.title')}
+        subtitle={t('gateways.subtitle')}
+        count={gateways?.length}
+        actions={
+          <Button
+            variant="primary"
+            icon={<Plus className="size-4" aria-hidden />}
+            onClick={() => setForm({})}
+          >
+            {t('gateways.add')}
+          </Button>
+        }
+      />
+
+      <div className="mb-4 flex flex-col gap-2 empty:hidden">
+        {settings.isError ? (
+          <Notice tone="error" title={t('gateways.loadFailed')}>
+            {errorMessage(settings.error)}{' '}
+            <button
+              type="button"
+              onClick={() => void settings.refetch()}
+              className="font-medium text-accent-text underline underline-offset-2"
+            >
+              {t('common.retry')}
+            </button>
+          </Notice>
+        ) : null}
+        {banner ? (
+          <Notice tone={banner.tone} title={banner.title} onDismiss={() => setBanner(undefined)}>
+            {banner.text}
+          </Notice>
+        ) : null}
+      </div>
+
+      {list}
+
+      {simsGateway ? (
+        <SimPanel gateway={simsGateway} id={simPanelId} onClose={() => setSimsFor(undefined)} />
+      ) : null}
+
+      {form ? (
+        <GatewayFormModal
+          gateway={form.gateway}
+          onClose={() => setForm(undefined)}
+          onSaved={(g, added) => {
+            setForm(undefined);
+            setBanner({
+              tone: 'success',
+              text: t(added ? 'gateways.added' : 'gateways.saved', { name: g.name }),
+            });
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title={t('gateways.deleteTitle', { name: deleting?.name ?? '' })}
+        message={t('gateways.deleteConfirm')}
+        confirmLabel={t('gateways.delete')}
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(undefined)}
+      />
+    </>
+  );
+}
+
+/** One gateway on narrow screens: the same fields and actions as a table row. */
+function GatewayCard({
+  gateway: g,
+  simCount,
+  onlineBadge,
+  lastSeen,
+  enabledBadge,
+  actions,
+}: {
+  gateway: Gateway;
+  simCount: ReactNode;
+  onlineBadge: ReactNode;
+  lastSeen: ReactNode;
+  enabledBadge: ReactNode;
+  actions: ReactNode;
+}) {
+  const { t } = useI18n();
+  const titleId = useId();
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="flex h-full flex-col gap-3 rounded-lg border border-line bg-surface p-4 shadow-xs"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id={titleId} className="truncate text-[15px] font-semibold text-fg">
+            {g.name}
+          </h2>
+          <p className="truncate text-xs text-muted" title={g.url}>
+            {g.url}
+          </p>
+        </div>
+        <div className="flex shrink-0 flex-col items-end gap-1">
+          {onlineBadge}
+          {enabledBadge}
+        </div>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-[13px]">
+        <dt className="text-muted">{t('gateways.colTotalSim')}</dt>
+        <dd className="font-medium">{simCount}</dd>
+        <dt className="text-muted">{t('gateways.mac')}</dt>
+        <dd className="break-all font-mono text-xs leading-5">{g.mac}</dd>
+        <dt className="text-muted">{t('gateways.userName')}</dt>
+        <dd>{g.userName}</dd>
+        <dt className="text-muted">{t('gateways.colStatus')}</dt>
+        <dd>{lastSeen}</dd>
+      </dl>
+      <div className="mt-auto">{actions}</div>
+    </article>
+  );
 }

@@ -1,8 +1,110 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { Button, Card, PageHeader, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { formatNumber } from '../../lib/format.ts';
+import { useAdminOrdersQuery, useOrderFilterQuery } from './api.ts';
+import { GatewayStats } from './GatewayStats.tsx';
+import { OrderFilterForm } from './OrderFilterForm.tsx';
+import { OrderTable } from './OrderTable.tsx';
+import { type OrderFilters, type OrderParams, readOrderParams, writeOrderParams } from './order-params.ts';
+import { UnmatchedSms } from './UnmatchedSms.tsx';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+/**
+ * /ordermanager (spec §2): per-gateway statistics, the phone/gateway/status filters with Apply, the
+ * orders table and the numbered pager. Page and filters live in the URL (reload and Back keep them).
+ */
 export function OrderManagerPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.orderManager')} />;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params = readOrderParams(searchParams);
+  const filter = useOrderFilterQuery();
+  const orders = useAdminOrdersQuery(params);
+  const listTop = useRef<HTMLDivElement>(null);
+
+  const go = (next: OrderParams, replace = false) => setSearchParams(writeOrderParams(next), { replace });
+  const apply = (f: OrderFilters) => go({ ...f, page: 1 });
+  const changePage = (page: number) => {
+    go({ ...params, page });
+    // The pager sits under 100 rows: bring the top of the list into view (below the fixed top bar).
+    const top = listTop.current;
+    if (top && top.getBoundingClientRect().top < 64) top.scrollIntoView?.({ block: 'start' });
+  };
+
+  // A page beyond the last (an old link, or fewer orders now): show the last page instead.
+  const lastPage = orders.data && !orders.isPlaceholderData ? orders.data.totalPages : undefined;
+  useEffect(() => {
+    if (lastPage !== undefined && params.page > lastPage) {
+      setSearchParams(writeOrderParams({ ...params, page: lastPage }), { replace: true });
+    }
+  }, [lastPage, params, setSearchParams]);
+
+  const failure = (text: string, refetch: () => unknown) => (
+    <span className="inline-flex flex-wrap items-center justify-center gap-3">
+      {text}
+      <Button size="sm" onClick={() => void refetch()}>
+        {t('common.retry')}
+      </Button>
+    </span>
+  );
+
+  const appliedKey = [params.phoneNumber, params.gateway, params.status].join('\u0000');
+  const total = orders.data?.total;
+
+  return (
+    <>
+      <PageHeader title={t('orders.title')} subtitle={t('orders.subtitle')} />
+
+      <GatewayStats
+        stats={filter.data?.groupPipeline}
+        loading={filter.isFetching}
+        error={
+          filter.isError
+            ? failure(t('orders.statsFailed', { error: errorMessage(filter.error) }), filter.refetch)
+            : undefined
+        }
+      />
+
+      <div ref={listTop} className="scroll-mt-18" />
+      <Card
+        flush
+        title={t('orders.listTitle')}
+        description={
+          total === undefined
+            ? undefined
+            : total === 1
+              ? t('orders.totalOne')
+              : t('orders.total', { total: formatNumber(total) })
+        }
+      >
+        <OrderFilterForm
+          key={appliedKey}
+          applied={params}
+          gateways={filter.data?.gateways ?? []}
+          statuses={filter.data?.statuses ?? []}
+          onApply={apply}
+        />
+        <OrderTable
+          orders={orders.data?.items}
+          loading={orders.isFetching}
+          error={
+            orders.isError
+              ? failure(t('orders.loadFailed', { error: errorMessage(orders.error) }), orders.refetch)
+              : undefined
+          }
+        />
+        <div className="border-t border-line px-3">
+          <Pager
+            variant="numbered"
+            page={params.page}
+            totalPages={orders.data?.totalPages ?? 1}
+            onPageChange={changePage}
+          />
+        </div>
+      </Card>
+
+      <UnmatchedSms />
+    </>
+  );
 }

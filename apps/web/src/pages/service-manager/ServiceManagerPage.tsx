@@ -1,8 +1,133 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import type { Service } from '@simdock/contract';
+import { Search } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { errorMessage } from '../../api/client.ts';
+import { Button, Card, ConfirmDialog, Input, Notice, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { useAdminServicesQuery, useDeleteServiceMutation } from './api.ts';
+import { ServiceFormModal } from './ServiceFormModal.tsx';
+import { ServiceTable } from './ServiceTable.tsx';
+import { filterServices } from './service-form.ts';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+type Editing = { service?: Service } | null;
+
+/**
+ * /servicemanager (spec §2): search by name, code or description; '+ Add Service'; the services table;
+ * the Add/Edit modal; the delete confirmation. The list refreshes after every change.
+ */
 export function ServiceManagerPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.serviceManager')} />;
+  const services = useAdminServicesQuery();
+  const remove = useDeleteServiceMutation();
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Service | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const rows = useMemo(
+    () => (services.data ? filterServices(services.data, query) : undefined),
+    [services.data, query],
+  );
+
+  const loadError = services.isError ? (
+    <span className="inline-flex flex-wrap items-center justify-center gap-3">
+      {t('services.loadFailed', { error: errorMessage(services.error) })}
+      <Button size="sm" onClick={() => void services.refetch()}>
+        {t('common.retry')}
+      </Button>
+    </span>
+  ) : undefined;
+
+  const askDelete = (s: Service) => {
+    remove.reset();
+    setDeleting(s);
+  };
+  const confirmDelete = () => {
+    if (!deleting) return;
+    const { id, name } = deleting;
+    remove.mutate(id, {
+      onSuccess: () => {
+        setDeleting(null);
+        setDone(t('services.deleted', { name }));
+      },
+    });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t('services.title')}
+        subtitle={t('services.subtitle')}
+        count={services.data?.length}
+        actions={
+          <Button
+            variant="primary"
+            onClick={() => {
+              setDone(null);
+              setEditing({});
+            }}
+          >
+            {t('services.add')}
+          </Button>
+        }
+      />
+
+      {done ? (
+        <Notice tone="success" className="mb-4" onDismiss={() => setDone(null)}>
+          {done}
+        </Notice>
+      ) : null}
+
+      <Card flush>
+        <div className="border-b border-line p-3">
+          <div className="relative sm:max-w-sm">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
+              aria-hidden
+            />
+            <Input
+              type="search"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              placeholder={t('services.searchPlaceholder')}
+              aria-label={t('services.search')}
+              className="pl-8"
+            />
+          </div>
+        </div>
+        <ServiceTable
+          services={rows}
+          loading={services.isFetching}
+          error={loadError}
+          onEdit={(s) => {
+            setDone(null);
+            setEditing({ service: s });
+          }}
+          onDelete={askDelete}
+        />
+      </Card>
+
+      {editing ? (
+        <ServiceFormModal
+          service={editing.service}
+          onClose={() => setEditing(null)}
+          onSaved={(saved, created) => {
+            setEditing(null);
+            setDone(t(created ? 'services.created' : 'services.updated', { name: saved.name }));
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('services.deleteTitle')}
+        message={deleting ? t('services.deleteConfirm', { name: deleting.name }) : undefined}
+        confirmLabel={t('services.delete')}
+        busy={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error) : undefined}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
 }

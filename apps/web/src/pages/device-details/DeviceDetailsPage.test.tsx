@@ -1,0 +1,84 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+
+const admin = {
+  username: 'ann',
+  email: 'ann@example.com',
+  createdTime: '2026-01-02T03:04:05.000Z',
+  apiKey: null,
+  balance: 0,
+  roles: ['Admin9'],
+};
+
+function signInAdmin(stats: (body: { mac: string }) => { status?: number; body: unknown }) {
+  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann', 'Admin9')));
+  return mockFetch((path, init) => {
+    if (path === '/api/Admin/deviceStats') return stats(JSON.parse(String(init?.body)));
+    if (path === '/api/meta') return { body: { demo: false, serverTime: new Date().toISOString() } };
+    return { body: admin };
+  });
+}
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('Device Statistics (/details/{id})', () => {
+  it('asks by the route id as MAC and colours Success green at 50% of Used or more, else red', async () => {
+    const fetch = signInAdmin(({ mac }) => ({
+      body: {
+        mac: '00:30:f1:aa:bb:cc',
+        totalSIM: 16,
+        serviceStatss: [
+          { name: 'Telegram', using: 1, used: 10, success: 5 },
+          { name: 'WhatsApp', using: 0, used: 8, success: 3 },
+          { name: 'Fresh', using: 2, used: 0, success: 0 },
+        ].map((s) => ({ ...s, name: mac === '00-30-F1-AA-BB-CC' ? s.name : 'wrong mac' })),
+      },
+    }));
+    renderApp('/details/00-30-F1-AA-BB-CC');
+    await screen.findByRole('heading', { level: 1, name: 'Device Statistics' });
+    const telegram = (await screen.findByText('Telegram')).closest('tr')!;
+    const summary = screen.getByTestId('device-summary');
+    expect(within(summary).getByText('00:30:f1:aa:bb:cc')).toBeTruthy();
+    expect(within(summary).getByText('Total SIM')).toBeTruthy();
+    expect(within(summary).getByText('16')).toBeTruthy();
+
+    const success = (row: Element) => within(row as HTMLElement).getByText(/\(\d+\.\d%\)/);
+    expect(success(telegram).textContent).toBe('5 (50.0%)');
+    expect(success(telegram).className).toContain('text-ok');
+    const whatsapp = screen.getByText('WhatsApp').closest('tr')!;
+    expect(success(whatsapp).textContent).toBe('3 (37.5%)');
+    expect(success(whatsapp).className).toContain('text-bad');
+    const fresh = screen.getByText('Fresh').closest('tr')!;
+    expect(success(fresh).textContent).toBe('0 (0.0%)');
+    expect(success(fresh).className).toContain('text-bad');
+    expect(fetch).toHaveBeenCalledWith('/api/Admin/deviceStats', expect.anything());
+    expect(screen.getByRole('link', { name: 'Back to Gateway Manager' }).getAttribute('href')).toBe(
+      '/gatewaymanager',
+    );
+  });
+
+  it('says so when the device has no data', async () => {
+    signInAdmin(() => ({ body: { mac: '00:30:f1:aa:bb:cc', totalSIM: 0, serviceStatss: [] } }));
+    renderApp('/details/00:30:f1:aa:bb:cc');
+    expect(await screen.findByText('No data available for this device.')).toBeTruthy();
+  });
+
+  it('shows a loading indicator while fetching, then the error message when the fetch fails', async () => {
+    signInAdmin(() => ({
+      status: 404,
+      body: { code: 0, error: 'not_found', msg: 'No gateway has the MAC address nope.' },
+    }));
+    renderApp('/details/nope');
+    await screen.findByRole('heading', { level: 1, name: 'Device Statistics' });
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('No gateway has the MAC address nope.');
+    expect(screen.queryByText('No data available for this device.')).toBeNull();
+  });
+});

@@ -1,0 +1,19 @@
+import { DeviceStats } from '@simdock/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost } from '../../api/client.ts';
+
+/** POST /api/Admin/deviceStats {mac} → {mac, totalSIM, serviceStatss}. */
+export function fetchDeviceStats(mac: string, signal?: AbortSignal): Promise<DeviceStats> {
+  return apiPost('/api/Admin/deviceStats', { mac }, DeviceStats, { signal });
+}
+
+export function deviceStatsQuery(mac: string) {
+  return queryOptions({
+    queryKey: ['device', 'stats', mac] as const,
+    queryFn: ({ signal }) => fetchDeviceStats(mac, signal),
+  });
+}
+
+export function useDeviceStats(mac: string) {
+  return useQuery(deviceStatsQuery(mac));
+}

@@ -1,0 +1,243 @@
+import type { Gateway } from '@simdock/contract';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+
+const admin = {
+  username: 'ann',
+  email: 'ann@example.com',
+  createdTime: '2026-01-02T03:04:05.000Z',
+  apiKey: null,
+  balance: 0,
+  roles: ['Admin9'],
+};
+
+const gw: Gateway = {
+  id: 'g1',
+  name: 'Rack A',
+  url: 'http://10.0.0.5',
+  mac: '00:30:f1:aa:bb:cc',
+  userName: 'root',
+  isEnable: true,
+  totalSIM: 16,
+  lastUpdate: '2026-01-02T03:04:05.000Z',
+  onlineStatus: 'Online',
+  pushUrls: {
+    status: 'http://x/api/gw/g1/s/status',
+    sms: 'http://x/api/gw/g1/s/sms',
+    report: 'http://x/api/gw/g1/s/report',
+  },
+};
+
+type Handler = (body: Record<string, unknown>) => { status?: number; body: unknown };
+
+function signInAdmin(routes: Record<string, Handler>) {
+  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann', 'Admin9')));
+  return mockFetch((path, init) => {
+    const route = routes[path];
+    if (route) return route(init?.body ? JSON.parse(String(init.body)) : {});
+    if (path === '/api/meta') return { body: { demo: false, serverTime: new Date().toISOString() } };
+    return { body: admin };
+  });
+}
+
+const settings = (gateways: Gateway[]) => () => ({
+  body: { gateways, serverTime: '2026-01-02T03:05:05.000Z' },
+});
+const failure = (status: number, msg: string) => () => ({
+  status,
+  body: { code: 0, error: status === 409 ? 'conflict' : 'unavailable', msg },
+});
+
+/** The table is shown at ≥ 1280 px and the cards below; jsdom renders both, so look in the table. */
+async function tableRow(name: string): Promise<HTMLElement> {
+  const table = await screen.findByRole('table');
+  return (await within(table).findByText(name)).closest('tr')!;
+}
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('Gateway Manager (/gatewaymanager)', () => {
+  it('shows the spec texts, badges and count, and links Details to /details/<mac>', async () => {
+    signInAdmin({
+      '/api/Admin/getSettings': settings([
+        gw,
+        {
+          ...gw,
+          id: 'g2',
+          name: 'Rack B',
+          mac: '00:30:f1:aa:bb:cd',
+          isEnable: false,
+          onlineStatus: 'Offline',
+          lastUpdate: null,
+        },
+      ]),
+    });
+    renderApp('/gatewaymanager');
+    await screen.findByRole('heading', { level: 1, name: /Gateway Manager/ });
+    expect(screen.getByText('Add / Edit / Delete device gateway')).toBeTruthy();
+    const rowA = await tableRow('Rack A');
+    expect(within(rowA).getByText('Online')).toBeTruthy();
+    expect(within(rowA).getByText('Enabled')).toBeTruthy();
+    expect(within(rowA).getByText('16')).toBeTruthy();
+    expect(within(rowA).getByText('Last report 1 min ago')).toBeTruthy();
+    expect(within(rowA).getByRole('link', { name: 'Details' }).getAttribute('href')).toBe(
+      '/details/00:30:f1:aa:bb:cc',
+    );
+    const rowB = await tableRow('Rack B');
+    expect(within(rowB).getByText('Offline')).toBeTruthy();
+    expect(within(rowB).getByText('Disabled')).toBeTruthy();
+    expect(within(rowB).getByText('Not scanned yet')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('2');
+  });
+
+  it('the empty state, and Load failed with the server message', async () => {
+    signInAdmin({ '/api/Admin/getSettings': settings([]) });
+    renderApp('/gatewaymanager');
+    expect(await screen.findByText('No gateways found. Please add one.')).toBeTruthy();
+    cleanup();
+    // A 4xx is not retried, so the banner shows at once.
+    signInAdmin({ '/api/Admin/getSettings': failure(400, 'Database is down.') });
+    renderApp('/gatewaymanager');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Load failed');
+    expect(alert.textContent).toContain('Database is down.');
+    expect(screen.getByText('No gateways found. Please add one.')).toBeTruthy();
+  });
+
+  it('add: the live validity message, Save disabled until valid, Save failed with the server message', async () => {
+    const saved: unknown[] = [];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([]),
+      '/api/Admin/updateGateway': (body) => {
+        saved.push(body);
+        return failure(409, 'Another gateway already uses the MAC address 00:30:f1:aa:bb:cc.')();
+      },
+    });
+    renderApp('/gatewaymanager');
+    await screen.findByText('No gateways found. Please add one.');
+    fireEvent.click(screen.getByRole('button', { name: 'Add gateway' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add gateway' });
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    const type = (label: string | RegExp, value: string) =>
+      fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
+    expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy();
+    expect(save.disabled).toBe(true);
+
+    type(/^Name/, 'Rack A');
+    type('URL', 'http://10.0.0.5');
+    type('MAC', '00-30-F1-AA-BB-CC');
+    type('User name', 'root');
+    expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy(); // no password yet
+    expect(save.disabled).toBe(true);
+    type('Password', 'secret');
+    expect(within(dialog).getByText('Data is valid')).toBeTruthy();
+    expect(save.disabled).toBe(false);
+    type('MAC', '00-30-F1-AA-BB');
+    expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy();
+    expect(within(dialog).getByLabelText('MAC').getAttribute('aria-invalid')).toBe('true');
+    type('MAC', '00-30-F1-AA-BB-CC');
+
+    fireEvent.click(save);
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Save failed');
+    expect(alert.textContent).toContain('Another gateway already uses the MAC address');
+    expect(saved).toEqual([
+      {
+        gateway: {
+          name: 'Rack A',
+          url: 'http://10.0.0.5',
+          mac: '00-30-F1-AA-BB-CC',
+          userName: 'root',
+          password: 'secret',
+          isEnable: true,
+        },
+      },
+    ]);
+  });
+
+  it('edit: a blank password is not sent; the push URLs are shown', async () => {
+    const saved: unknown[] = [];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([gw]),
+      '/api/Admin/updateGateway': (body) => {
+        saved.push(body);
+        return { body: { ...gw, name: 'Rack Z' } };
+      },
+    });
+    renderApp('/gatewaymanager');
+    fireEvent.click(within(await tableRow('Rack A')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit gateway' });
+    expect(within(dialog).getByText('Leave blank to keep the current password.')).toBeTruthy();
+    expect(within(dialog).getByText(gw.pushUrls.sms)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'Rack Z' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Gateway Rack Z saved.')).toBeTruthy();
+    expect(saved).toEqual([
+      {
+        gateway: {
+          id: 'g1',
+          name: 'Rack Z',
+          url: gw.url,
+          mac: gw.mac,
+          userName: 'root',
+          isEnable: true,
+        },
+      },
+    ]);
+  });
+
+  it('scan: Scanning and 0 SIMs while busy; Scan failed with the server message', async () => {
+    let reply: (r: { status?: number; body: unknown }) => void = () => {};
+    const scanReply = new Promise<{ status?: number; body: unknown }>((resolve) => (reply = resolve));
+    localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann', 'Admin9')));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (path: string) => {
+        const answer: { status?: number; body: unknown } =
+          path === '/api/Admin/gatewayScan'
+            ? await scanReply
+            : path === '/api/Admin/getSettings'
+              ? settings([gw])()
+              : path === '/api/meta'
+                ? { body: { demo: false, serverTime: new Date().toISOString() } }
+                : { body: admin };
+        return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
+      }),
+    );
+    renderApp('/gatewaymanager');
+    const row = await tableRow('Rack A');
+    fireEvent.click(within(row).getByRole('button', { name: 'Scan' }));
+    const busy = (await within(row).findByRole('button', { name: 'Scanning' })) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    expect(within(row).getByTestId('gateway-sim-count').textContent).toBe('0');
+    await act(async () => reply(failure(503, 'Gateway did not answer: connection refused.')()));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Scan failed');
+    expect(alert.textContent).toContain('Rack A: Gateway did not answer: connection refused.');
+    await waitFor(() => expect(within(row).getByTestId('gateway-sim-count').textContent).toBe('16'));
+  });
+
+  it('delete: the spec confirmation; Delete failed shows the server message', async () => {
+    signInAdmin({
+      '/api/Admin/getSettings': settings([gw]),
+      '/api/Admin/deleteGateway': failure(409, 'This gateway has 2 orders waiting for a code.'),
+    });
+    renderApp('/gatewaymanager');
+    fireEvent.click(within(await tableRow('Rack A')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete gateway Rack A' });
+    expect(
+      within(dialog).getByText('Are you sure you want to delete this gateway? This action cannot be undone.'),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Delete failed');
+    expect(alert.textContent).toContain('This gateway has 2 orders waiting for a code.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

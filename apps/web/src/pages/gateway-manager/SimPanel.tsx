@@ -1,0 +1,370 @@
+import type { Gateway, Sim } from '@simdock/contract';
+import { MessageSquareText, PencilLine, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../../api/client.ts';
+import { Button } from '../../components/Button.tsx';
+import { Card } from '../../components/Card.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { Input, Textarea } from '../../components/Input.tsx';
+import { Modal } from '../../components/Modal.tsx';
+import { Notice, type NoticeTone } from '../../components/Notice.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+import { useGatewayReport, useSetSimNumberMutation, useSimulateSmsMutation } from './api.ts';
+import { parseSimNumber } from './forms.ts';
+
+export interface SimPanelProps {
+  gateway: Gateway;
+  /** The panel's id, for the SIMs button's aria-controls. */
+  id: string;
+  onClose: () => void;
+}
+
+/**
+ * The SIM table of one gateway, under the gateway list: what the last scan (or status push) found,
+ * with a number per SIM that the admin can set, and a control to simulate an incoming SMS.
+ */
+export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
+  const { t } = useI18n();
+  const report = useGatewayReport(gateway.id);
+  const [setting, setSetting] = useState<Sim>();
+  const [simulating, setSimulating] = useState<Sim>();
+  const [notice, setNotice] = useState<{ tone: NoticeTone; text: string }>();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // Opening the panel (or switching gateway) brings it into view and moves focus to its title.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when another gateway is shown
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    heading.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    setNotice(undefined);
+  }, [gateway.id]);
+
+  const sims = report.data?.sims;
+  const usable = sims?.filter((s) => s.usable).length ?? 0;
+
+  const columns: Column<Sim>[] = [
+    {
+      key: 'port',
+      header: t('gateways.colPort'),
+      cell: (s) => <span className="font-mono tabular">{s.port}</span>,
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'iccid',
+      header: t('gateways.colIccid'),
+      cell: (s) => <span className="font-mono text-xs text-muted">{s.iccid ?? '-'}</span>,
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'number',
+      header: t('gateways.colNumber'),
+      cell: (s) => (
+        <span className="flex flex-col items-start">
+          {s.number ? (
+            <span className="inline-flex items-center gap-0.5 whitespace-nowrap">
+              <span className="font-mono tabular">{s.number}</span>
+              <CopyButton value={s.number} />
+            </span>
+          ) : (
+            <span className="text-muted">-</span>
+          )}
+          {s.numberSource ? (
+            <span className="text-xs text-muted">
+              {s.numberSource === 'manual' ? t('gateways.sourceManual') : t('gateways.sourceDevice')}
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      key: 'operator',
+      header: t('gateways.colOperator'),
+      cell: (s) => s.operator ?? '-',
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'signal',
+      header: t('gateways.colSignal'),
+      cell: (s) => <span className="tabular">{s.signal ?? '-'}</span>,
+      align: 'right',
+    },
+    {
+      key: 'state',
+      header: t('gateways.colState'),
+      cell: (s) => (
+        <span className="flex flex-col items-start gap-1">
+          <span className="whitespace-nowrap">{s.stateText}</span>
+          <StatusBadge tone={s.usable ? 'green' : 'grey'}>
+            {s.usable ? t('gateways.usable') : t('gateways.notUsable')}
+          </StatusBadge>
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      // The relative box keeps the visually hidden header inside the table's scroll area.
+      header: (
+        <span className="relative">
+          <span className="sr-only">{t('gateways.colActions')}</span>
+        </span>
+      ),
+      cell: (s) => (
+        <span className="flex justify-end gap-1.5">
+          <Button
+            size="sm"
+            icon={<PencilLine className="size-4" aria-hidden />}
+            onClick={() => setSetting(s)}
+            disabled={s.state === 0}
+            aria-label={`${t('gateways.setNumber')} · ${s.port}`}
+          >
+            {t('gateways.setNumber')}
+          </Button>
+          <Button
+            size="sm"
+            icon={<MessageSquareText className="size-4" aria-hidden />}
+            onClick={() => setSimulating(s)}
+            aria-label={`${t('gateways.simulateSms')} · ${s.port}`}
+          >
+            {t('gateways.simulateSms')}
+          </Button>
+        </span>
+      ),
+      align: 'right',
+      className: 'whitespace-nowrap',
+    },
+  ];
+
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="mt-5 scroll-mt-4">
+      <Card flush>
+        <div className="flex items-start justify-between gap-3 border-b border-line px-4 py-3">
+          <div className="min-w-0">
+            <h2
+              id={`${id}-title`}
+              ref={heading}
+              tabIndex={-1}
+              className="rounded text-[15px] font-semibold text-fg focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/50"
+            >
+              {t('gateways.simsTitle', { name: gateway.name })}
+            </h2>
+            <p className="mt-0.5 text-[13px] text-muted">
+              {t('gateways.simsText')}
+              {sims && sims.length > 0 ? ` ${t('gateways.simsCount', { count: sims.length, usable })}` : null}
+            </p>
+          </div>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="shrink-0"
+            icon={<X className="size-4" aria-hidden />}
+            onClick={onClose}
+            aria-label={t('gateways.simsClose')}
+          />
+        </div>
+        {notice ? (
+          <Notice tone={notice.tone} className="m-3" onDismiss={() => setNotice(undefined)}>
+            {notice.text}
+          </Notice>
+        ) : null}
+        {sims && sims.length === 0 ? (
+          <p className="px-4 py-10 text-center text-muted">{t('gateways.simsEmpty')}</p>
+        ) : (
+          <DataTable
+            columns={columns}
+            rows={sims}
+            rowKey={(s) => s.port}
+            loading={report.isPending}
+            error={report.isError && !sims ? errorMessage(report.error) : undefined}
+            caption={t('gateways.simsCaption', { name: gateway.name })}
+            skeletonRows={4}
+          />
+        )}
+      </Card>
+
+      {setting ? (
+        <SetNumberModal
+          gatewayId={gateway.id}
+          sim={setting}
+          onClose={() => setSetting(undefined)}
+          onDone={(text, ok) => {
+            setSetting(undefined);
+            setNotice({ tone: ok ? 'success' : 'info', text });
+          }}
+        />
+      ) : null}
+      {simulating ? (
+        <SimulateSmsModal
+          gatewayId={gateway.id}
+          sim={simulating}
+          onClose={() => setSimulating(undefined)}
+          onDone={(text) => {
+            setSimulating(undefined);
+            setNotice({ tone: 'success', text });
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function SetNumberModal({
+  gatewayId,
+  sim,
+  onClose,
+  onDone,
+}: {
+  gatewayId: string;
+  sim: Sim;
+  onClose: () => void;
+  /** The server's message; `deviceUpdated` false means only the platform kept the number. */
+  onDone: (msg: string, deviceUpdated: boolean) => void;
+}) {
+  const { t } = useI18n();
+  const [value, setValue] = useState(sim.number ?? '');
+  const [tried, setTried] = useState(false);
+  const mutation = useSetSimNumberMutation();
+  const number = parseSimNumber(value);
+  const showError = tried && number === undefined;
+
+  const submit = () => {
+    setTried(true);
+    if (number === undefined || mutation.isPending) return;
+    mutation.mutate(
+      { gatewayId, port: sim.port, number },
+      { onSuccess: (res) => onDone(res.msg, res.deviceUpdated) },
+    );
+  };
+
+  return (
+    <Modal
+      open
+      title={t('gateways.setNumberFor', { port: sim.port })}
+      onClose={onClose}
+      busy={mutation.isPending}
+      size="sm"
+      onSubmit={submit}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('common.saving')}>
+            {t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      <p className="mb-3 text-[13px] text-muted">{t('gateways.setNumberText')}</p>
+      <FormField
+        label={t('gateways.number')}
+        hint={t('gateways.numberHint')}
+        error={showError ? t('gateways.numberInvalid') : undefined}
+      >
+        <Input
+          name="number"
+          inputMode="numeric"
+          autoComplete="off"
+          className="font-mono"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+      </FormField>
+      {mutation.isError ? (
+        <Notice tone="error" title={t('gateways.saveFailed')} className="mt-3">
+          {errorMessage(mutation.error)}
+        </Notice>
+      ) : null}
+    </Modal>
+  );
+}
+
+function SimulateSmsModal({
+  gatewayId,
+  sim,
+  onClose,
+  onDone,
+}: {
+  gatewayId: string;
+  sim: Sim;
+  onClose: () => void;
+  onDone: (msg: string) => void;
+}) {
+  const { t } = useI18n();
+  const [from, setFrom] = useState('Verify');
+  const [text, setText] = useState('');
+  const [tried, setTried] = useState(false);
+  const mutation = useSimulateSmsMutation();
+  const fromBad = from.trim() === '';
+  const textBad = text.trim() === '' || text.length > 1000;
+
+  const submit = () => {
+    setTried(true);
+    if (fromBad || textBad || mutation.isPending) return;
+    mutation.mutate(
+      { gatewayId, port: sim.port, from: from.trim(), text },
+      { onSuccess: (res) => onDone(res.msg) },
+    );
+  };
+
+  return (
+    <Modal
+      open
+      title={t('gateways.simulateFor', { port: sim.port })}
+      onClose={onClose}
+      busy={mutation.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={mutation.isPending}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            variant="primary"
+            busy={mutation.isPending}
+            busyLabel={t('gateways.simulating')}
+          >
+            {t('gateways.simulate')}
+          </Button>
+        </>
+      }
+    >
+      <p className="mb-3 text-[13px] text-muted">{t('gateways.simulateText')}</p>
+      <div className="flex flex-col gap-4">
+        <FormField
+          label={t('gateways.from')}
+          error={tried && fromBad ? t('gateways.fromRequired') : undefined}
+        >
+          <Input name="from" autoComplete="off" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </FormField>
+        <FormField
+          label={t('gateways.text')}
+          error={tried && textBad ? t('gateways.textRequired') : undefined}
+        >
+          <Textarea
+            name="text"
+            value={text}
+            maxLength={1000}
+            placeholder={t('gateways.textPlaceholder')}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              // Ctrl/Cmd+Enter sends, as Enter does in the one-line fields.
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                e.preventDefault();
+                submit();
+              }
+            }}
+          />
+        </FormField>
+      </div>
+      {mutation.isError ? (
+        <Notice tone="error" title={t('gateways.simulateFailed')} className="mt-3">
+          {errorMessage(mutation.error)}
+        </Notice>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,175 @@
+import {
+  Gateway,
+  type GatewayInput,
+  GatewayReport,
+  GatewaySettings,
+  Ok,
+  type SetSimNumberBody,
+  SetSimNumberResult,
+  type SimulateSmsBody,
+} from '@simdock/contract';
+import {
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useMutationState,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type { z } from 'zod';
+import { apiPost, requireCode1 } from '../../api/client.ts';
+
+/**
+ * Gateway Manager calls (all POST, Admin9): per call a fetcher, query options where it is a read,
+ * and a hook. Every mutation refetches the gateway list (and the SIM reports) when it settles.
+ */
+export const GATEWAYS_KEY = ['gateways'] as const;
+export const GATEWAY_SETTINGS_KEY = [...GATEWAYS_KEY, 'settings'] as const;
+export const gatewayReportKey = (id: string) => [...GATEWAYS_KEY, 'report', id] as const;
+const SCAN_KEY = [...GATEWAYS_KEY, 'scan'] as const;
+
+/** The list refetches this often: online status follows the devices' pushes (spec §4). */
+export const GATEWAY_POLL_MS = 30_000;
+
+const refetchGateways = (qc: QueryClient) => qc.invalidateQueries({ queryKey: GATEWAYS_KEY });
+
+// ---- getSettings ------------------------------------------------------------------------------
+
+/** POST /api/Admin/getSettings → {gateways, serverTime}. */
+export function fetchGatewaySettings(signal?: AbortSignal): Promise<GatewaySettings> {
+  return apiPost('/api/Admin/getSettings', {}, GatewaySettings, { signal });
+}
+
+export function gatewaySettingsQuery() {
+  return queryOptions({
+    queryKey: GATEWAY_SETTINGS_KEY,
+    queryFn: ({ signal }) => fetchGatewaySettings(signal),
+    refetchInterval: GATEWAY_POLL_MS,
+  });
+}
+
+export function useGatewaySettings() {
+  return useQuery(gatewaySettingsQuery());
+}
+
+// ---- updateGateway ----------------------------------------------------------------------------
+
+/** POST /api/Admin/updateGateway {gateway}: add without id, edit with id. */
+export function saveGateway(gateway: GatewayInput): Promise<Gateway> {
+  return apiPost('/api/Admin/updateGateway', { gateway }, Gateway);
+}
+
+export function useSaveGatewayMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: [...GATEWAYS_KEY, 'save'],
+    mutationFn: saveGateway,
+    onSettled: () => refetchGateways(qc),
+  });
+}
+
+// ---- deleteGateway ----------------------------------------------------------------------------
+
+/** POST /api/Admin/deleteGateway {id} → {code: 1, msg}; 409 while orders on it wait for a code. */
+export async function deleteGateway(id: string): Promise<Ok> {
+  return requireCode1(await apiPost('/api/Admin/deleteGateway', { id }, Ok));
+}
+
+export function useDeleteGatewayMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: [...GATEWAYS_KEY, 'delete'],
+    mutationFn: deleteGateway,
+    onSettled: () => refetchGateways(qc),
+  });
+}
+
+// ---- gatewayScan ------------------------------------------------------------------------------
+
+/** POST /api/Admin/gatewayScan {id} → the gateway (503 with the reason when the device does not answer). */
+export function scanGateway(id: string): Promise<Gateway> {
+  return apiPost('/api/Admin/gatewayScan', { id }, Gateway);
+}
+
+export function useScanGatewayMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: SCAN_KEY,
+    mutationFn: scanGateway,
+    onSuccess: (gateway) => {
+      qc.setQueryData<GatewaySettings>(GATEWAY_SETTINGS_KEY, (old) =>
+        old ? { ...old, gateways: old.gateways.map((g) => (g.id === gateway.id ? gateway : g)) } : old,
+      );
+    },
+    onSettled: () => refetchGateways(qc),
+  });
+}
+
+/** Ids of the gateways whose scan is running (a row shows 'Scanning' and 0 SIMs meanwhile). */
+export function useScanningIds(): Set<string> {
+  const ids = useMutationState({
+    filters: { mutationKey: SCAN_KEY, status: 'pending' },
+    select: (m) => m.state.variables as string,
+  });
+  return new Set(ids);
+}
+
+// ---- gatewayReport ----------------------------------------------------------------------------
+
+/** POST /api/Admin/gatewayReport {id} → {gateway, sims}: the SIM inventory as the last scan left it. */
+export function fetchGatewayReport(id: string, signal?: AbortSignal): Promise<GatewayReport> {
+  return apiPost('/api/Admin/gatewayReport', { id }, GatewayReport, { signal });
+}
+
+export function gatewayReportQuery(id: string) {
+  return queryOptions({
+    queryKey: gatewayReportKey(id),
+    queryFn: ({ signal }) => fetchGatewayReport(id, signal),
+    refetchInterval: GATEWAY_POLL_MS,
+  });
+}
+
+export function useGatewayReport(id: string) {
+  return useQuery(gatewayReportQuery(id));
+}
+
+// ---- setSimNumber -----------------------------------------------------------------------------
+
+export type SetSimNumberInput = z.input<typeof SetSimNumberBody>;
+
+/** POST /api/Admin/setSimNumber: kept by ICCID on the platform and written to the device. */
+export async function setSimNumber(body: SetSimNumberInput): Promise<SetSimNumberResult> {
+  return requireCode1(await apiPost('/api/Admin/setSimNumber', body, SetSimNumberResult));
+}
+
+export function useSetSimNumberMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: [...GATEWAYS_KEY, 'setSimNumber'],
+    mutationFn: setSimNumber,
+    onSuccess: (res, vars) => {
+      qc.setQueryData<GatewayReport>(gatewayReportKey(vars.gatewayId), (old) =>
+        old ? { ...old, sims: old.sims.map((s) => (s.port === res.sim.port ? res.sim : s)) } : old,
+      );
+    },
+    onSettled: () => refetchGateways(qc),
+  });
+}
+
+// ---- simulateSms ------------------------------------------------------------------------------
+
+export type SimulateSmsInput = z.input<typeof SimulateSmsBody>;
+
+/** POST /api/Admin/simulateSms: stores an incoming SMS as if the device had pushed it. */
+export async function simulateSms(body: SimulateSmsInput): Promise<Ok> {
+  return requireCode1(await apiPost('/api/Admin/simulateSms', body, Ok));
+}
+
+export function useSimulateSmsMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: [...GATEWAYS_KEY, 'simulateSms'],
+    mutationFn: simulateSms,
+    onSettled: () => refetchGateways(qc),
+  });
+}

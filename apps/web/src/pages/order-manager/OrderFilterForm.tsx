@@ -1,0 +1,73 @@
+import { Filter } from 'lucide-react';
+import { useState } from 'react';
+import { Button, FormField, Input, Select } from '../../components/index.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import { hasFilters, NO_FILTERS, type OrderFilters, optionsWith } from './order-params.ts';
+
+export interface OrderFilterFormProps {
+  /** The filters in force (from the URL); the form starts from them. Remount it (key) when they change. */
+  applied: OrderFilters;
+  gateways: readonly string[];
+  statuses: readonly string[];
+  onApply: (filters: OrderFilters) => void;
+}
+
+/** Phone, gateway and status filters (spec §2). Nothing changes until Apply (or Enter). */
+export function OrderFilterForm({ applied, gateways, statuses, onApply }: OrderFilterFormProps) {
+  const { t } = useI18n();
+  const [draft, setDraft] = useState<OrderFilters>(applied);
+  const set = (patch: Partial<OrderFilters>) => setDraft((d) => ({ ...d, ...patch }));
+  return (
+    <form
+      aria-label={t('orders.filters')}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply({ ...draft, phoneNumber: draft.phoneNumber.trim() });
+      }}
+      className="flex flex-wrap items-end gap-3 border-b border-line p-3"
+    >
+      <FormField label={t('orders.filterPhone')} className="w-full sm:w-48">
+        <Input
+          type="search"
+          inputMode="numeric"
+          autoComplete="off"
+          className="font-mono"
+          placeholder={t('orders.filterPhonePlaceholder')}
+          value={draft.phoneNumber}
+          onChange={(e) => set({ phoneNumber: e.target.value })}
+        />
+      </FormField>
+      <FormField label={t('orders.filterGateway')} className="w-full sm:w-48">
+        <Select value={draft.gateway} onChange={(e) => set({ gateway: e.target.value })}>
+          <option value="">{t('orders.all')}</option>
+          {optionsWith(gateways, draft.gateway).map((g) => (
+            <option key={g} value={g}>
+              {g}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label={t('orders.filterStatus')} className="w-full sm:w-40">
+        <Select value={draft.status} onChange={(e) => set({ status: e.target.value })}>
+          <option value="">{t('orders.all')}</option>
+          {optionsWith(statuses, draft.status).map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary" icon={<Filter className="size-4" aria-hidden />}>
+          {t('orders.apply')}
+        </Button>
+        {hasFilters(applied) ? (
+          <Button variant="ghost" onClick={() => onApply(NO_FILTERS)}>
+            {t('orders.clear')}
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

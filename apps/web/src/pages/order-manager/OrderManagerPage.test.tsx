@@ -1,0 +1,113 @@
+import type { AdminOrder } from '@simdock/contract';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+const admin = {
+  username: 'root',
+  email: 'root@example.com',
+  createdTime: '2026-01-02T03:04:05.000Z',
+  apiKey: null,
+  balance: 0,
+  roles: ['Admin9'],
+};
+
+const order = (id: number, status: AdminOrder['status']): AdminOrder => ({
+  id: String(id),
+  gateway: 'gw-a',
+  port: '1.01',
+  username: 'ann',
+  phoneNumber: `155500000${String(id).padStart(2, '0')}`,
+  serviceCode: 'tg',
+  codeText: status === 'SUCCESS' ? '12345' : null,
+  status,
+  createdAt: '2026-03-04T05:06:07.000Z',
+});
+
+function serve() {
+  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('root', 'Admin9')));
+  return mockFetch((path) => {
+    if (path === '/api/user/info') return { body: admin };
+    if (path === '/admin/orderfilter')
+      return {
+        body: {
+          gateways: ['gw-a', 'gw-b'],
+          statuses: ['WAIT_CODE', 'SUCCESS', 'CANCEL'],
+          groupPipeline: [
+            { gateway: 'gw-a', totalOrders: 10, successOrders: 7, successRate: 70 },
+            { gateway: 'gw-b', totalOrders: 10, successOrders: 6, successRate: 60 },
+          ],
+        },
+      };
+    if (path.startsWith('/api/Admin/orders')) {
+      const q = new URL(path, 'http://x').searchParams;
+      const page = Number(q.get('page'));
+      return {
+        body: {
+          items: [order(page * 10 + 1, 'SUCCESS'), order(page * 10 + 2, 'WAIT_CODE')],
+          page,
+          totalPages: q.get('status') ? 1 : 12,
+          total: q.get('status') ? 2 : 1200,
+        },
+      };
+    }
+    return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
+  });
+}
+
+const orderCalls = (fetch: ReturnType<typeof mockFetch>) =>
+  fetch.mock.calls.map(([p]) => String(p)).filter((p) => p.startsWith('/api/Admin/orders'));
+
+describe('Order Manager (spec §2)', () => {
+  it('shows gateway stats, orders, the numbered pager; filters apply on Apply and go back to page 1', async () => {
+    const fetch = serve();
+    const { router } = renderApp('/ordermanager?page=2');
+    await screen.findByRole('heading', { level: 1, name: 'Order Manager' });
+
+    const stats = await screen.findByRole('table', { name: 'Orders and success rate per gateway' });
+    expect((await within(stats).findByText('70.0%')).className).toMatch(/text-ok/);
+    expect(within(stats).getByText('60.0%').className).toMatch(/text-bad/);
+
+    const table = screen.getByRole('table', { name: 'Orders' });
+    expect(await within(table).findByText('21')).toBeTruthy();
+    expect(within(table).getByText('12345')).toBeTruthy();
+    expect(within(table).getByText('-')).toBeTruthy();
+    expect(orderCalls(fetch)[0]).toBe('/api/Admin/orders?page=2&pageSize=100');
+
+    const pager = screen.getByRole('navigation', { name: 'Pagination' });
+    expect(within(pager).getByRole('button', { name: 'Go to page 2' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect(within(pager).getByRole('button', { name: 'Go to page 12' })).toBeTruthy();
+    fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=3'));
+    expect(await within(table).findByText('31')).toBeTruthy();
+
+    const form = screen.getByRole('form', { name: 'Order filters' });
+    fireEvent.change(within(form).getByLabelText('Status'), { target: { value: 'SUCCESS' } });
+    fireEvent.change(within(form).getByLabelText('Phone'), { target: { value: ' 1555 ' } });
+    expect(orderCalls(fetch).some((p) => p.includes('status='))).toBe(false);
+    fireEvent.click(within(form).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?phone=1555&status=SUCCESS'));
+    await waitFor(() =>
+      expect(orderCalls(fetch)).toContain(
+        '/api/Admin/orders?page=1&pageSize=100&status=SUCCESS&phoneNumber=1555',
+      ),
+    );
+    expect(await screen.findByText('2 orders')).toBeTruthy();
+    expect(
+      (
+        within(screen.getByRole('form', { name: 'Order filters' })).getByLabelText(
+          'Status',
+        ) as HTMLSelectElement
+      ).value,
+    ).toBe('SUCCESS');
+  });
+});

@@ -1,0 +1,71 @@
+import { type AdminOrder, orderStatusTone } from '@simdock/contract';
+import type { ReactNode } from 'react';
+import { type Column, DataTable, StatusBadge } from '../../components/index.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+
+/** The orders table of spec §2: ID, Gateway, Port, User, Phone, Service, OTP, Status, Created At. */
+export function OrderTable({
+  orders,
+  loading,
+  error,
+}: {
+  orders: AdminOrder[] | undefined;
+  loading: boolean;
+  error?: ReactNode;
+}) {
+  const { t } = useI18n();
+  const nowrap = 'whitespace-nowrap';
+  const columns: Column<AdminOrder>[] = [
+    {
+      key: 'id',
+      header: t('orders.colId'),
+      className: nowrap,
+      cell: (o) => <span className="tabular">{o.id}</span>,
+    },
+    { key: 'gateway', header: t('orders.colGateway'), className: nowrap, cell: (o) => o.gateway },
+    { key: 'port', header: t('orders.colPort'), className: nowrap, cell: (o) => o.port },
+    { key: 'user', header: t('orders.colUser'), className: nowrap, cell: (o) => o.username },
+    {
+      key: 'phone',
+      header: t('orders.colPhone'),
+      className: nowrap,
+      cell: (o) => <span className="font-mono text-[13px]">{o.phoneNumber}</span>,
+    },
+    { key: 'service', header: t('orders.colService'), className: nowrap, cell: (o) => o.serviceCode },
+    {
+      key: 'otp',
+      header: t('orders.colOtp'),
+      className: nowrap,
+      cell: (o) =>
+        o.codeText ? (
+          <span className="font-mono text-[13px] font-semibold">{o.codeText}</span>
+        ) : (
+          <span className="text-muted">-</span>
+        ),
+    },
+    {
+      key: 'status',
+      header: t('orders.colStatus'),
+      cell: (o) => <StatusBadge tone={orderStatusTone(o.status)}>{o.status}</StatusBadge>,
+    },
+    {
+      key: 'createdAt',
+      header: t('orders.colCreatedAt'),
+      className: nowrap,
+      cell: (o) => <time dateTime={o.createdAt}>{formatDateTime(o.createdAt)}</time>,
+    },
+  ];
+  return (
+    <DataTable
+      caption={t('orders.caption')}
+      columns={columns}
+      rows={orders}
+      rowKey={(o) => o.id}
+      loading={loading}
+      error={error}
+      emptyText={t('orders.empty')}
+      skeletonRows={8}
+    />
+  );
+}

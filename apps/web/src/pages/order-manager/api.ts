@@ -1,0 +1,69 @@
+import { ADMIN_PAGE_SIZE, AdminOrdersResponse, InboxResponse, OrderFilterResponse } from '@simdock/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../api/client.ts';
+import type { OrderParams } from './order-params.ts';
+
+const ADMIN_ORDERS_KEY = ['orders', 'admin'] as const;
+
+/** GET /admin/orderfilter → gateways and statuses for the filters, and the per-gateway statistics. */
+export function fetchOrderFilter(signal?: AbortSignal) {
+  return apiGet('/admin/orderfilter', OrderFilterResponse, { signal });
+}
+
+export const orderFilterQuery = () =>
+  queryOptions({
+    queryKey: [...ADMIN_ORDERS_KEY, 'filter'] as const,
+    queryFn: ({ signal }) => fetchOrderFilter(signal),
+  });
+
+export function useOrderFilterQuery() {
+  return useQuery(orderFilterQuery());
+}
+
+/** GET /api/Admin/orders?page&pageSize=100&status&gateway&phoneNumber → one page of orders, newest first. */
+export function fetchAdminOrders(p: OrderParams, signal?: AbortSignal) {
+  return apiGet('/api/Admin/orders', AdminOrdersResponse, {
+    query: {
+      page: p.page,
+      pageSize: ADMIN_PAGE_SIZE,
+      status: p.status,
+      gateway: p.gateway,
+      phoneNumber: p.phoneNumber.trim(),
+    },
+    signal,
+  });
+}
+
+export const adminOrdersQuery = (p: OrderParams) =>
+  queryOptions({
+    queryKey: [...ADMIN_ORDERS_KEY, 'list', p] as const,
+    queryFn: ({ signal }) => fetchAdminOrders(p, signal),
+    // The previous page stays on screen (dimmed) while the next one loads: no jump, no flash.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAdminOrdersQuery(p: OrderParams) {
+  return useQuery(adminOrdersQuery(p));
+}
+
+/** GET /api/Admin/inbox?matched=false → incoming SMS that no order took (kept, never lost). */
+export function fetchUnmatchedSms(page: number, signal?: AbortSignal) {
+  return apiGet('/api/Admin/inbox', InboxResponse, {
+    query: { page, pageSize: UNMATCHED_PAGE_SIZE, matched: 'false' },
+    signal,
+  });
+}
+
+export const UNMATCHED_PAGE_SIZE = 20;
+
+export const unmatchedSmsQuery = (page: number) =>
+  queryOptions({
+    queryKey: [...ADMIN_ORDERS_KEY, 'unmatched', page] as const,
+    queryFn: ({ signal }) => fetchUnmatchedSms(page, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: 15_000,
+  });
+
+export function useUnmatchedSmsQuery(page: number) {
+  return useQuery(unmatchedSmsQuery(page));
+}

@@ -1,0 +1,164 @@
+import { SERVICE_DEFAULTS, type Service } from '@simdock/contract';
+import { useId } from 'react';
+import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
+import { errorMessage } from '../../api/client.ts';
+import { Button, FormField, Input, Modal, Notice } from '../../components/index.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import { useSaveServiceMutation } from './api.ts';
+import {
+  emptyServiceForm,
+  fieldErrorText,
+  formFromService,
+  type ServiceFormValues,
+  serverFieldError,
+  serviceFormResolver,
+  toServiceInput,
+} from './service-form.ts';
+
+export interface ServiceFormModalProps {
+  /** The service to edit; none to add one. */
+  service?: Service;
+  onClose: () => void;
+  onSaved: (saved: Service, created: boolean) => void;
+}
+
+/** 'Add Service' / 'Edit Service' (spec §2): the fields, the rule messages under them, Create/Update. */
+export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModalProps) {
+  const { t } = useI18n();
+  const save = useSaveServiceMutation();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ServiceFormValues>({
+    defaultValues: service ? formFromService(service) : emptyServiceForm(),
+    resolver: serviceFormResolver,
+  });
+
+  const submit = handleSubmit((values) =>
+    save.mutate(toServiceInput(values, service?.id), {
+      onSuccess: (saved) => onSaved(saved, !service),
+      onError: (err) => {
+        const onField = serverFieldError(err);
+        if (onField)
+          setError(onField.field, { type: onField.type, message: onField.message }, { shouldFocus: true });
+      },
+    }),
+  );
+  // Errors the server did not pin on a field (network, permissions, a missing service) show as a banner.
+  const bannerError = save.isError && !serverFieldError(save.error) ? errorMessage(save.error) : undefined;
+  const err = (field: keyof ServiceFormValues) => fieldErrorText(t, errors[field]);
+
+  return (
+    <Modal
+      open
+      size="lg"
+      title={service ? t('services.editTitle') : t('services.addTitle')}
+      onClose={onClose}
+      busy={save.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={save.isPending}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="primary" busy={save.isPending} busyLabel={t('common.saving')}>
+            {service ? t('services.update') : t('services.create')}
+          </Button>
+        </>
+      }
+    >
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <FormField label={t('services.fieldName')} error={err('name')}>
+          <Input autoComplete="off" {...register('name')} />
+        </FormField>
+        <FormField label={t('services.fieldCode')} hint={t('services.codeHint')} error={err('code')}>
+          <Input autoComplete="off" spellCheck={false} className="font-mono" {...register('code')} />
+        </FormField>
+        <FormField label={t('services.fieldDescription')} className="sm:col-span-2">
+          <Input autoComplete="off" {...register('description')} />
+        </FormField>
+        <div className="grid grid-cols-1 gap-4 sm:col-span-2 sm:grid-cols-3">
+          <FormField label={t('services.fieldPrice')} error={err('price')}>
+            <Input type="number" inputMode="decimal" step="0.01" className="tabular" {...register('price')} />
+          </FormField>
+          <FormField label={t('services.fieldStock')} hint={t('services.stockHint')} error={err('stock')}>
+            <Input type="number" inputMode="numeric" step="1" className="tabular" {...register('stock')} />
+          </FormField>
+          <FormField
+            label={t('services.fieldRentTime')}
+            hint={t('services.rentTimeHint')}
+            error={err('rentTimeMinutes')}
+          >
+            <Input
+              type="number"
+              inputMode="numeric"
+              step="1"
+              className="tabular"
+              {...register('rentTimeMinutes')}
+            />
+          </FormField>
+        </div>
+        <FormField
+          label={t('services.fieldPattern')}
+          hint={t('services.patternHint', { default: SERVICE_DEFAULTS.pattern })}
+          error={err('pattern')}
+          className="sm:col-span-2"
+        >
+          <Input autoComplete="off" spellCheck={false} className="font-mono" {...register('pattern')} />
+        </FormField>
+        <FormField
+          label={t('services.fieldTextContains')}
+          hint={t('services.textContainsHint')}
+          className="sm:col-span-2"
+        >
+          <Input autoComplete="off" {...register('textContains')} />
+        </FormField>
+        <Check
+          label={t('services.fieldRepeatable')}
+          hint={t('services.repeatableHint')}
+          field={register('isRepeatable')}
+        />
+        <Check
+          label={t('services.fieldEnabled')}
+          hint={t('services.enabledHint')}
+          field={register('isEnable')}
+        />
+      </div>
+      {bannerError ? (
+        <Notice tone="error" className="mt-4">
+          {bannerError}
+        </Notice>
+      ) : null}
+    </Modal>
+  );
+}
+
+/** A checkbox named by its label, with a hint beneath; the whole box is clickable. */
+function Check({ label, hint, field }: { label: string; hint: string; field: UseFormRegisterReturn }) {
+  const id = useId();
+  return (
+    <label
+      htmlFor={id}
+      className="flex cursor-pointer items-start gap-2.5 rounded-md border border-line px-3 py-2.5 hover:bg-subtle/50"
+    >
+      <input
+        id={id}
+        type="checkbox"
+        aria-labelledby={`${id}-label`}
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5 size-4 shrink-0 accent-accent"
+        {...field}
+      />
+      <span className="min-w-0">
+        <span id={`${id}-label`} className="block text-[13px] font-medium text-fg">
+          {label}
+        </span>
+        <span id={`${id}-hint`} className="block text-xs text-muted">
+          {hint}
+        </span>
+      </span>
+    </label>
+  );
+}

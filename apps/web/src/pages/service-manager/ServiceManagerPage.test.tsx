@@ -1,0 +1,142 @@
+import type { Service } from '@simdock/contract';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+const admin = {
+  username: 'root',
+  email: 'root@example.com',
+  createdTime: '2026-01-02T03:04:05.000Z',
+  apiKey: null,
+  balance: 0,
+  roles: ['Admin9'],
+};
+
+const tg: Service = {
+  id: '6f1c1e0e-2b8e-4c53-9d59-3c1c2d1e0a01',
+  name: 'Telegram',
+  code: 'tg',
+  description: 'Login codes',
+  price: 0.5,
+  available: 3,
+  rentTimeMinutes: 15,
+  isRepeatable: false,
+  stock: 40,
+  pattern: '(\\d{5})',
+  textContains: 'telegram',
+  isEnable: true,
+};
+
+function serve(services: Service[], overrides: Record<string, { status?: number; body: unknown }> = {}) {
+  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('root', 'Admin9')));
+  return mockFetch((path) => {
+    if (overrides[path]) return overrides[path];
+    if (path === '/api/user/info') return { body: admin };
+    if (path === '/api/Service/getall') return { body: { code: 1, services } };
+    return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
+  });
+}
+
+const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
+  fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => JSON.parse(String(init?.body)));
+
+describe('Service Manager (spec §2, §5)', () => {
+  it('lists services with the spec columns and filters them as one types', async () => {
+    serve([tg, { ...tg, id: '2', name: 'Google', code: 'go', description: '', isEnable: false }]);
+    renderApp('/servicemanager');
+    await screen.findByRole('heading', { level: 1, name: 'Service Manager' });
+    const table = await screen.findByRole('table', { name: 'Services' });
+    for (const h of ['Name', 'Code', 'Price', 'Stock', 'Available', 'Rent (min)', 'Repeatable', 'Actions']) {
+      expect(within(table).getByRole('columnheader', { name: h })).toBeTruthy();
+    }
+    const row = within(table).getByText('Telegram').closest('tr')!;
+    expect(within(row).getByText('$0.50')).toBeTruthy();
+    expect(within(row).getByText('(\\d{5})')).toBeTruthy();
+    expect(within(row).getByText('No')).toBeTruthy();
+    expect(within(within(table).getByText('Google').closest('tr')!).getByText('Disabled')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Search services'), { target: { value: 'LOGIN' } });
+    expect(within(table).queryByText('Google')).toBeNull();
+    expect(within(table).getByText('Telegram')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Search services'), { target: { value: 'zzz' } });
+    expect(within(table).getByText('No services found')).toBeTruthy();
+  });
+
+  it('validates before sending, then creates with the coerced values', async () => {
+    const created = { ...tg, id: '3', name: 'Viber', code: 'vb', price: 1 };
+    const fetch = serve([], { '/api/service/update': { body: created } });
+    renderApp('/servicemanager');
+    await screen.findByText('No services found');
+    fireEvent.click(screen.getByRole('button', { name: '+ Add Service' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Service' });
+    expect((within(dialog).getByLabelText('Price (USD)') as HTMLInputElement).value).toBe('1');
+    expect((within(dialog).getByLabelText('Rent time (minutes)') as HTMLInputElement).value).toBe('20');
+    fireEvent.change(within(dialog).getByLabelText('Price (USD)'), { target: { value: '0' } });
+    fireEvent.change(within(dialog).getByLabelText('Pattern'), { target: { value: '(\\d' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('Price must be > 0')).toBeTruthy();
+    expect(within(dialog).getByText('Name is required')).toBeTruthy();
+    expect(within(dialog).getByText('Code is required')).toBeTruthy();
+    expect(within(dialog).getByText(/^Pattern is not a valid regular expression/)).toBeTruthy();
+    expect(calls(fetch, '/api/service/update')).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: ' Viber ' } });
+    fireEvent.change(within(dialog).getByLabelText('Code'), { target: { value: 'vb' } });
+    fireEvent.change(within(dialog).getByLabelText('Price (USD)'), { target: { value: '1' } });
+    fireEvent.change(within(dialog).getByLabelText('Pattern'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByLabelText('Repeatable'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Service "Viber" created.')).toBeTruthy();
+    expect(calls(fetch, '/api/service/update')).toEqual([
+      {
+        name: 'Viber',
+        code: 'vb',
+        description: '',
+        price: 1,
+        stock: 0,
+        rentTimeMinutes: 20,
+        pattern: '\\d{4,8}',
+        textContains: '',
+        isRepeatable: true,
+        isEnable: true,
+      },
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(calls(fetch, '/api/Service/getall').length).toBe(2));
+  });
+
+  it('shows a duplicate code under the Code field', async () => {
+    const msg = 'A service with code "tg" already exists.';
+    serve([tg], {
+      '/api/service/update': { status: 409, body: { code: 0, error: 'conflict', msg, field: 'code' } },
+    });
+    renderApp('/servicemanager');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Telegram' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Service' });
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Telegram');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await within(dialog).findByText(msg)).toBeTruthy();
+    expect(within(dialog).getByLabelText('Code').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it("asks before deleting and shows the server's refusal", async () => {
+    const msg = 'This service has orders and cannot be deleted; disable it instead to stop new rentals.';
+    const fetch = serve([tg], {
+      '/api/service/delete': { status: 409, body: { code: 0, error: 'conflict', msg } },
+    });
+    renderApp('/servicemanager');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Telegram' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete service' });
+    expect(within(dialog).getByText('Delete service "Telegram"?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByText(msg)).toBeTruthy();
+    expect(calls(fetch, '/api/service/delete')).toEqual([{ service: tg.id }]);
+  });
+});

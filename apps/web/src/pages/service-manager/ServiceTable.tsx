@@ -1,0 +1,121 @@
+import type { Service } from '@simdock/contract';
+import { Pencil, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button, type Column, DataTable, StatusBadge } from '../../components/index.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
+
+export interface ServiceTableProps {
+  services: Service[] | undefined;
+  loading: boolean;
+  error?: ReactNode;
+  onEdit: (service: Service) => void;
+  onDelete: (service: Service) => void;
+}
+
+/** The services table of spec §2: Name (textContains and pattern beneath), Code, Price, Stock, Available,
+ * Rent (min), Repeatable, Actions. */
+export function ServiceTable({ services, loading, error, onEdit, onDelete }: ServiceTableProps) {
+  const { t } = useI18n();
+  const columns: Column<Service>[] = [
+    {
+      key: 'name',
+      header: t('services.colName'),
+      className: 'min-w-56',
+      cell: (s) => (
+        <div className="flex flex-col gap-0.5">
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="font-medium text-fg">{s.name}</span>
+            {s.isEnable ? null : <StatusBadge tone="grey">{t('services.disabled')}</StatusBadge>}
+          </span>
+          <span className="text-xs text-muted">
+            {t('services.textContainsShort')}{' '}
+            {s.textContains ? (
+              <span className="text-fg/80">{s.textContains}</span>
+            ) : (
+              <em>{t('services.anySms')}</em>
+            )}
+          </span>
+          <span className="text-xs text-muted">
+            {t('services.patternShort')}{' '}
+            <code className="rounded bg-subtle px-1 py-px font-mono text-[11px] text-fg/80 break-all">
+              {s.pattern}
+            </code>
+          </span>
+        </div>
+      ),
+    },
+    {
+      key: 'code',
+      header: t('services.colCode'),
+      className: 'whitespace-nowrap',
+      cell: (s) => <span className="font-mono text-[13px]">{s.code}</span>,
+    },
+    {
+      key: 'price',
+      header: t('services.colPrice'),
+      align: 'right',
+      cell: (s) => formatMoney(s.price),
+    },
+    { key: 'stock', header: t('services.colStock'), align: 'right', cell: (s) => formatNumber(s.stock) },
+    {
+      key: 'available',
+      header: t('services.colAvailable'),
+      align: 'right',
+      cell: (s) => formatNumber(s.available),
+    },
+    {
+      key: 'rent',
+      header: t('services.colRent'),
+      align: 'right',
+      cell: (s) => formatNumber(s.rentTimeMinutes),
+    },
+    {
+      key: 'repeatable',
+      header: t('services.colRepeatable'),
+      align: 'center',
+      cell: (s) => (s.isRepeatable ? t('common.yes') : t('common.no')),
+    },
+    {
+      key: 'actions',
+      header: t('services.colActions'),
+      align: 'right',
+      className: 'whitespace-nowrap',
+      cell: (s) => (
+        <span className="inline-flex gap-1.5">
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<Pencil className="size-3.5" aria-hidden />}
+            aria-label={t('services.editNamed', { name: s.name })}
+            onClick={() => onEdit(s)}
+          >
+            {t('services.edit')}
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-bad hover:bg-bad-soft"
+            icon={<Trash2 className="size-3.5" aria-hidden />}
+            aria-label={t('services.deleteNamed', { name: s.name })}
+            onClick={() => onDelete(s)}
+          >
+            {t('services.delete')}
+          </Button>
+        </span>
+      ),
+    },
+  ];
+  return (
+    <DataTable
+      caption={t('services.caption')}
+      columns={columns}
+      rows={services}
+      rowKey={(s) => s.id}
+      loading={loading}
+      error={error}
+      emptyText={t('services.empty')}
+      rowClassName={(s) => (s.isEnable ? undefined : 'text-muted')}
+    />
+  );
+}

@@ -1,0 +1,236 @@
+import { GatewaySim } from '@simdock/gateway-sim';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
+
+// Issue 3 "Done when", browser part: add (invalid, then valid), scan, SIMs, details, edit and delete
+// in Gateway Manager, against a running gateway simulator; and the 'Scan failed' banner.
+
+let e: E2E;
+let sim: GatewaySim;
+
+beforeAll(async () => {
+  e = await startE2E();
+  sim = await GatewaySim.start({ ports: 8 });
+});
+
+afterAll(async () => {
+  await sim?.stop();
+  await e?.close();
+});
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+async function openGatewayManager(page: Page) {
+  await loginViaUi(page, ADMIN);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Gateway Manager' })
+    .click();
+  await page.waitForURL('**/gatewaymanager');
+  await page.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
+}
+
+/** The server stores MACs as lower-case pairs joined by colons. */
+const colonMac = (mac: string) => mac.toLowerCase().replace(/-/g, ':');
+
+describe('Gateway Manager in the browser', () => {
+  it('add (invalid, then valid) → scan → SIMs → set number → details → edit → delete', async () => {
+    const page = await e.newPage();
+    const errors = watchErrors(page);
+    await openGatewayManager(page);
+    await page.getByText('Add / Edit / Delete device gateway').waitFor();
+    await page.getByText('No gateways found. Please add one.').waitFor();
+
+    // Add with invalid data: the spec's message and a disabled Save.
+    await page.getByRole('button', { name: 'Add gateway' }).click();
+    const add = page.getByRole('dialog', { name: 'Add gateway' });
+    await add.getByLabel('Name', { exact: true }).fill('Rack A');
+    await add.getByLabel('URL').fill('not a url');
+    await add.getByLabel('MAC').fill('12:34:56');
+    await add.getByLabel('User name').fill('root');
+    await add.getByLabel('Password').fill('root');
+    await add.getByText('Please enter all fields correctly').waitFor();
+    expect(await add.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(await add.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+    expect(await add.getByLabel('MAC').getAttribute('aria-invalid')).toBe('true');
+    expect(await add.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(true);
+
+    // Then valid: the simulator's address, MAC (dashed) and account.
+    await add.getByLabel('URL').fill(sim.url);
+    await add.getByLabel('MAC').fill(sim.mac);
+    await add.getByText('Data is valid').waitFor();
+    expect(await add.getByText('Please enter all fields correctly').count()).toBe(0);
+    await add.getByRole('button', { name: 'Save' }).click();
+    await add.waitFor({ state: 'detached' });
+
+    const mac = colonMac(sim.mac);
+    let row = page.getByRole('row', { name: /Rack A/ });
+    await row.waitFor();
+    await row.getByText(sim.url).waitFor();
+    await row.getByText(mac).waitFor();
+    await row.getByText('Enabled', { exact: true }).waitFor();
+    await row.getByText('Offline', { exact: true }).waitFor();
+    expect(await row.getByTestId('gateway-sim-count').textContent()).toBe('0');
+    await page.getByText('No gateways found. Please add one.').waitFor({ state: 'detached' });
+
+    // Scan: 8 SIMs and Online.
+    await row.getByRole('button', { name: 'Scan' }).click();
+    await row.getByText('Online', { exact: true }).waitFor();
+    await expect.poll(() => row.getByTestId('gateway-sim-count').textContent()).toBe('8');
+    await page.getByText('Rack A: scan complete, 8 SIMs found.').waitFor();
+    expect(await row.getByRole('button', { name: 'Scan' }).isEnabled()).toBe(true);
+
+    // SIMs: 8 rows, each with the number the device knows.
+    await row.getByRole('button', { name: 'SIMs' }).click();
+    const panel = page.getByRole('region', { name: 'SIMs of Rack A' });
+    const simRows = panel.getByRole('row').filter({ has: page.getByRole('cell') });
+    await expect.poll(() => simRows.count()).toBe(8);
+    for (const slot of sim.slots()) {
+      expect(slot.sn).not.toBe('');
+      await panel.getByText(slot.sn, { exact: true }).waitFor();
+    }
+    const portRow = (port: string) =>
+      simRows.filter({ has: page.getByRole('cell', { name: port, exact: true }) });
+    await portRow('1.01').getByText('From the device', { exact: true }).waitFor();
+
+    // Set a number: digits are checked, then the table shows it as a manual number.
+    await portRow('1.01')
+      .getByRole('button', { name: /Set number/ })
+      .click();
+    const setNumber = page.getByRole('dialog', { name: 'Set number for port 1.01' });
+    await setNumber.getByLabel('Phone number').fill('12ab');
+    await setNumber.getByRole('button', { name: 'Save' }).click();
+    await setNumber.getByText('Enter the number as 3 to 20 digits.').waitFor();
+    await setNumber.getByLabel('Phone number').fill('1 (555) 000-1234');
+    await setNumber.getByRole('button', { name: 'Save' }).click();
+    await setNumber.waitFor({ state: 'detached' });
+    await portRow('1.01').getByText('15550001234', { exact: true }).waitFor();
+    await portRow('1.01').getByText('Set by hand', { exact: true }).waitFor();
+    await panel.getByText('Number 15550001234 saved for port 1.01.').waitFor();
+    expect(sim.slot('1.01')?.sn).toBe('15550001234');
+
+    // Simulate an incoming SMS (sender prefilled).
+    await portRow('2.01')
+      .getByRole('button', { name: /Simulate SMS/ })
+      .click();
+    const sms = page.getByRole('dialog', { name: 'Simulate an incoming SMS on port 2.01' });
+    expect(await sms.getByLabel('Sender').inputValue()).toBe('Verify');
+    await sms.getByLabel('Text').fill('Telegram code: 12345');
+    await sms.getByRole('button', { name: 'Receive SMS' }).click();
+    await sms.waitFor({ state: 'detached' });
+    await panel.getByText('SMS received on port 2.01.').waitFor();
+    await shot(page, 'gateways-list-sims');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await shot(page, 'gateways-list-sims-dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+
+    // Details → /details/<mac>: Total SIM 8 and no service data yet.
+    await row.getByRole('link', { name: 'Details' }).click();
+    await page.waitForURL(`**/details/${mac}`);
+    await page.getByRole('heading', { level: 1, name: 'Device Statistics' }).waitFor();
+    const summary = page.getByTestId('device-summary');
+    await summary.getByText('Total SIM').waitFor();
+    await summary.getByText('8', { exact: true }).waitFor();
+    await summary.getByText(mac, { exact: true }).waitFor();
+    await page.getByText('No data available for this device.').waitFor();
+    await shot(page, 'gateways-details');
+    await page.getByRole('link', { name: 'Back to Gateway Manager' }).click();
+    await page.waitForURL('**/gatewaymanager');
+
+    // Edit: rename; the push URLs are shown; a blank password keeps the stored one (Scan still works).
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit gateway' });
+    expect(await edit.getByLabel('Name', { exact: true }).inputValue()).toBe('Rack A');
+    expect(await edit.getByLabel('Password').inputValue()).toBe('');
+    await edit.getByText('Leave blank to keep the current password.').waitFor();
+    await edit.getByText('Push URLs').waitFor();
+    expect(await edit.getByText(/\/api\/gw\/.+\/status$/).count()).toBe(1);
+    await edit.getByText('Data is valid').waitFor();
+    await edit.getByLabel('Name', { exact: true }).fill('Rack B');
+    await shot(page, 'gateways-edit');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    row = page.getByRole('row', { name: /Rack B/ });
+    await row.waitFor();
+    expect(await page.getByRole('row', { name: /Rack A/ }).count()).toBe(0);
+    // A slow device: 'Scanning' (disabled) and 0 SIMs while the scan runs (spec §4).
+    await sim.setFaults({ slowMs: 400 });
+    await row.getByRole('button', { name: 'Scan' }).click();
+    const scanningButton = row.getByRole('button', { name: 'Scanning' });
+    await scanningButton.waitFor();
+    expect(await scanningButton.isDisabled()).toBe(true);
+    expect(await row.getByTestId('gateway-sim-count').textContent()).toBe('0');
+    await page.getByText('Rack B: scan complete, 8 SIMs found.').waitFor();
+    await sim.setFaults({ slowMs: 0 });
+    expect(await row.getByTestId('gateway-sim-count').textContent()).toBe('8');
+
+    // Delete: the spec's confirmation, then the empty state.
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete gateway Rack B' });
+    await confirm
+      .getByText('Are you sure you want to delete this gateway? This action cannot be undone.')
+      .waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByText('No gateways found. Please add one.').waitFor();
+    await page.getByText('Gateway Rack B deleted.').waitFor();
+    expect(await page.getByRole('region', { name: /SIMs of/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('Scan against a stopped device shows the Scan failed banner (390 px)', async () => {
+    const dead = await GatewaySim.start({ ports: 2 });
+    const token = await e.token(ADMIN.username, ADMIN.password);
+    const added = await e.api<{ id?: string }>(
+      '/api/Admin/updateGateway',
+      {
+        gateway: { name: 'Dead box', url: dead.url, mac: dead.mac, userName: 'root', password: 'root' },
+      },
+      token,
+    );
+    expect(added.status).toBe(200);
+    await dead.stop();
+
+    const page = await e.newPage({ viewport: { width: 390, height: 844 } });
+    const errors = watchErrors(page);
+    await loginViaUi(page, ADMIN);
+    await page.goto('/gatewaymanager');
+    // Below 1280 px every gateway is a card.
+    const row = page.getByRole('article', { name: 'Dead box' });
+    await row.waitFor();
+
+    // Never scanned: the SIM table says what to do.
+    await row.getByRole('button', { name: 'SIMs' }).click();
+    const panel = page.getByRole('region', { name: 'SIMs of Dead box' });
+    await panel.getByText('Scan the gateway to see its SIMs.').waitFor();
+
+    await row.getByRole('button', { name: 'Scan' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Scan failed' });
+    await alert.waitFor();
+    expect((await alert.textContent())?.length).toBeGreaterThan('Scan failed Dead box: '.length);
+    await row.getByRole('button', { name: 'Scan' }).waitFor();
+    expect(await row.getByTestId('gateway-sim-count').textContent()).toBe('0');
+    await row.getByText('Offline', { exact: true }).waitFor();
+    await shot(page, 'gateways-mobile-scan-failed');
+
+    // The add modal fills the width on a phone.
+    await page.getByRole('button', { name: 'Add gateway' }).click();
+    const add = page.getByRole('dialog', { name: 'Add gateway' });
+    await add.getByText('Please enter all fields correctly').waitFor();
+    const box = await add.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(388);
+    await shot(page, 'gateways-mobile-add');
+    await page.keyboard.press('Escape');
+    await add.waitFor({ state: 'detached' });
+
+    // A tablet/laptop width still shows cards (two per row).
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await shot(page, 'gateways-1024');
+    expect(errors).toEqual([]);
+  });
+});
