@@ -178,7 +178,9 @@ async function main() {
         console.error(`slow: ${(t0 - started).toFixed(0)} ms in, ${(at - t0).toFixed(0)} ms`);
       }
     };
-    const streams = await Promise.all(users.map((u) => openSse(`${BASE}/api/Order/stream`, u.token, onEvent)));
+    const streams = await Promise.all(
+      users.map((u) => openSse(`${BASE}/api/Order/stream`, u.token, onEvent)),
+    );
 
     const total = RATE * SECONDS;
     started = performance.now();
