@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../apps/server/src/test/fixtures.ts';
-import { ADMIN, type E2E, loginWithToken, SHOTS_DIR, shot, startE2E } from './harness.ts';
+import { ADMIN, type E2E, loginWithToken, SHOTS_DIR, shot, startE2E, watchErrors } from './harness.ts';
 
 // Issue 4 "Done when", browser part: Service Manager adds, edits and deletes; Order Manager shows the
 // per-gateway statistics, filters and paginates (spec §2, §4, §5), in Chromium against the built app.
@@ -70,13 +70,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e?.close();
 });
-
-/** Collects uncaught page errors; each test asserts the list stays empty. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
 
 async function adminPage(path: string, viewport?: { width: number; height: number }) {
   const page = await e.newPage(viewport ? { viewport } : undefined);

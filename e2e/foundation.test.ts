@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
+import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
 
 // Issue 2 "Done when": register → login → shell → user info → change password → logout, the guards,
 // and signing out from another tab, in Chromium against the built app served by the real server.
@@ -14,13 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e?.close();
 });
-
-/** Collects uncaught page errors; a test asserts the list stays empty. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
 
 const path = (page: Page) => new URL(page.url()).pathname;
 

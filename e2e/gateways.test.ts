@@ -1,7 +1,7 @@
 import { GatewaySim } from '@simdock/gateway-sim';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
+import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
 
 // Issue 3 "Done when", browser part: add (invalid, then valid), scan, SIMs, details, edit and delete
 // in Gateway Manager, against a running gateway simulator; and the 'Scan failed' banner.
@@ -18,12 +18,6 @@ afterAll(async () => {
   await sim?.stop();
   await e?.close();
 });
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
 
 async function openGatewayManager(page: Page) {
   await loginViaUi(page, ADMIN);
