@@ -171,15 +171,43 @@ export function OrderList() {
           </Notice>
         </div>
       ) : null}
-      <DataTable
-        columns={columns}
-        rows={orders.data}
-        rowKey={(o) => o.id}
-        loading={orders.isLoading}
-        error={orders.isError && !orders.data ? t('dashboard.ordersError') : undefined}
-        emptyText={t('dashboard.noOrders')}
-        caption={t('dashboard.ordersTitle')}
-      />
+      {/* Phones get one card per order; wider screens the table. */}
+      <div className="hidden sm:block">
+        <DataTable
+          columns={columns}
+          rows={orders.data}
+          rowKey={(o) => o.id}
+          loading={orders.isLoading}
+          error={orders.isError && !orders.data ? t('dashboard.ordersError') : undefined}
+          emptyText={t('dashboard.noOrders')}
+          caption={t('dashboard.ordersTitle')}
+        />
+      </div>
+      <ul
+        className="divide-y divide-line border-t border-line sm:hidden"
+        aria-label={t('dashboard.ordersTitle')}
+      >
+        {orders.data?.length === 0 ? (
+          <li className="px-4 py-6 text-center text-muted">{t('dashboard.noOrders')}</li>
+        ) : null}
+        {orders.data?.map((o) => {
+          const cell = (key: string) => columns.find((c) => c.key === key)!.cell(o, 0);
+          return (
+            <li key={o.id} className="flex flex-col gap-1.5 px-4 py-3">
+              <div className="flex items-center justify-between gap-2">
+                <span className="font-medium text-fg">{o.serviceName}</span>
+                {cell('status')}
+              </div>
+              {cell('phone')}
+              {cell('code')}
+              <div className="flex items-center justify-between gap-2 text-sm">
+                {cell('left')}
+                {cell('actions')}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
     </Card>
   );
 }

@@ -61,7 +61,7 @@ export function ServiceList() {
       key: 'name',
       header: t('dashboard.colService'),
       cell: (s) => (
-        <div className="min-w-40">
+        <div className="min-w-24">
           <div className="font-medium text-fg">{s.name}</div>
           {s.description ? <div className="text-xs text-muted">{s.description}</div> : null}
         </div>
@@ -87,7 +87,7 @@ export function ServiceList() {
       key: 'rentTime',
       header: t('dashboard.colRentTime'),
       align: 'right',
-      className: 'whitespace-nowrap',
+      className: 'hidden whitespace-nowrap sm:table-cell',
       cell: (s) => t('dashboard.minutes', { n: s.rentTimeMinutes }),
     },
     {

@@ -1,4 +1,4 @@
-import type { Service } from '@simdock/contract';
+import { SERVICE_DEFAULTS, type Service } from '@simdock/contract';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
@@ -100,7 +100,7 @@ describe('Service Manager (spec §2, §5)', () => {
         code: 'vb',
         description: '',
         price: 1,
-        stock: 0,
+        stock: SERVICE_DEFAULTS.stock,
         rentTimeMinutes: 20,
         pattern: '\\d{4,8}',
         textContains: '',
