@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { ingestIncomingSms } from '../inbox/inbox.service.ts';
@@ -19,8 +19,11 @@ beforeAll(async () => {
 beforeEach(async () => {
   await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
 });
-afterAll(async () => {
+// The ledger invariant after every scenario: each balance equals the sum of its ledger rows.
+afterEach(async () => {
   expect(await ledgerMismatches(s.db)).toEqual([]);
+});
+afterAll(async () => {
   await s.close();
 });
 

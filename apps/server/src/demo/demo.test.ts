@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.ts';
+import { startServer } from '../server.ts';
+import { ledgerMismatches } from '../test/fixtures.ts';
+import { openTestDb, type TestDb, testConfig } from '../test/harness.ts';
+import { DEMO_GATEWAY, DEMO_SERVICES, DEMO_USER } from './demo.ts';
+
+let testDb: TestDb;
+beforeAll(async () => {
+  testDb = await openTestDb();
+});
+afterAll(async () => {
+  await testDb.drop();
+});
+
+const start = () =>
+  startServer({
+    config: testConfig({ DEMO: 'true' }),
+    db: testDb.db,
+    clock: new ManualClock(),
+    workers: false,
+    logStream: { write: () => {} },
+  });
+
+async function login(url: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/Auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+describe('demo mode', () => {
+  it('seeds an empty database once, and brings the simulated gateway back online on every start', async () => {
+    const first = await start();
+    try {
+      const services = await testDb.db.query<{ code: string }>('SELECT code FROM services ORDER BY code');
+      expect(services.map((s) => s.code)).toEqual(DEMO_SERVICES.map((s) => s.code).sort());
+      const token = await login(first.url, DEMO_USER.username, DEMO_USER.password);
+      const info = await fetch(`${first.url}/api/user/info`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(await info.json()).toMatchObject({ username: 'demo', balance: DEMO_USER.balance });
+      const list = (await (await fetch(`${first.url}/api/Service/getall`, { method: 'POST' })).json()) as {
+        services: { code: string; available: number }[];
+      };
+      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(16);
+    } finally {
+      await first.stop();
+    }
+
+    // A restart: nothing is seeded twice, and the gateway points at the new simulator and is Online.
+    const second = await start();
+    try {
+      const counts = await testDb.db.query<{ services: number; gateways: number; users: number }>(
+        `SELECT (SELECT count(*) FROM services)::int AS services, (SELECT count(*) FROM gateways)::int AS gateways,
+                (SELECT count(*) FROM users WHERE username = 'demo')::int AS users`,
+      );
+      expect(counts[0]).toEqual({ services: DEMO_SERVICES.length, gateways: 1, users: 1 });
+      const admin = await login(second.url, 'admin', 'admin-password-1');
+      const settings = (await (
+        await fetch(`${second.url}/api/Admin/getSettings`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}` },
+        })
+      ).json()) as { gateways: { name: string; onlineStatus: string; totalSIM: number }[] };
+      expect(settings.gateways).toEqual([
+        expect.objectContaining({ name: DEMO_GATEWAY.name, onlineStatus: 'Online', totalSIM: 16 }),
+      ]);
+      expect(await ledgerMismatches(testDb.db)).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  });
+});
