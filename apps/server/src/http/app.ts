@@ -81,6 +81,8 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     trustProxy: true,
+    // Live streams (SSE) never go idle: close them on shutdown instead of waiting forever.
+    forceCloseConnections: true,
     bodyLimit: 2 * 1024 * 1024,
   });
   fastify.setValidatorCompiler(validatorCompiler);

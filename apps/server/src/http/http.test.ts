@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, startTestServer, type TestDb, type TestServer } from '../test/harness.ts';
+import { openSse } from '../test/sse.ts';
 
 describe('readiness', () => {
   let s: TestServer;
@@ -44,5 +45,19 @@ describe('the web app', () => {
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const made = await fetch(`${s.url}/healthz`);
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('shutdown', () => {
+  it('ends open live streams instead of waiting for them', async () => {
+    const t = await startTestServer();
+    const u = await t.createUser();
+    const stream = await openSse(`${t.url}/api/Order/stream`, u.token);
+    try {
+      // Without closing the stream first: the server must still stop.
+      await t.close();
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -39,8 +39,13 @@ function rentableSql(serviceRef: string, nowParam: string) {
   return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef).replaceAll('$NOW', nowParam);
 }
 
-/** Every service with its live `available` = min(stock − open orders, rentable SIMs). */
-export async function listServices(q: Queryable, now: Date, onlyEnabled: boolean): Promise<Service[]> {
+/** Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable SIMs). */
+export async function listServices(
+  q: Queryable,
+  now: Date,
+  onlyEnabled: boolean,
+  onlyId?: string,
+): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
     `SELECT ${SERVICE_COLUMNS},
             GREATEST(0, LEAST(
@@ -48,9 +53,9 @@ export async function listServices(q: Queryable, now: Date, onlyEnabled: boolean
               (SELECT count(*) FROM (${rentableSql('s.id', '$1')}) r)
             ))::int AS available
        FROM services s
-      WHERE ($2::boolean = false OR s.is_enable)
+      WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
       ORDER BY s.name`,
-    [now, onlyEnabled],
+    [now, onlyEnabled, onlyId ?? null],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));
 }

@@ -64,8 +64,8 @@ export async function saveService(ctx: AppContext, input: ServiceInput): Promise
     if (input.id) throw notFound('Service not found.');
     throw conflict(`A service with code "${values.code}" already exists.`, 'code');
   }
-  const all = await listServices(ctx.db, ctx.clock.now(), false);
-  return all.find((s) => s.id === row.id)!;
+  const [saved] = await listServices(ctx.db, ctx.clock.now(), false, row.id);
+  return saved!;
 }
 
 export async function removeService(ctx: AppContext, ref: string | { id: string }): Promise<void> {
