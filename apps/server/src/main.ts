@@ -20,7 +20,7 @@ async function main() {
   server.ctx.log.info(
     `SimDock is running at ${config.PUBLIC_URL} (database: ${db.kind === 'pg' ? 'PostgreSQL server' : `embedded PGlite in ${config.DATA_DIR}`})`,
   );
-  printBanner(config);
+  printBanner(config, server.generatedAdminPassword);
   const shutdown = async (signal: string) => {
     server.ctx.log.info(`${signal} received, shutting down`);
     await server.stop();
@@ -32,12 +32,14 @@ async function main() {
 }
 
 /** A human-readable summary on stdout, next to the JSON logs. */
-function printBanner(config: ReturnType<typeof loadConfig>) {
+function printBanner(config: ReturnType<typeof loadConfig>, generatedPassword?: string) {
   const adminPassword = config.ADMIN_PASSWORD
     ? 'the ADMIN_PASSWORD you set'
-    : config.DEMO
-      ? `see ${join(config.DATA_DIR, 'admin-password.txt')}`
-      : 'printed in the log when the account was created';
+    : generatedPassword
+      ? `${generatedPassword}  (generated now${config.DEMO ? `; also in ${join(config.DATA_DIR, 'admin-password.txt')}` : '; shown once'})`
+      : config.DEMO
+        ? `see ${join(config.DATA_DIR, 'admin-password.txt')}`
+        : 'printed in the log when the account was created';
   const lines = [
     '',
     `  SimDock is ready: ${config.PUBLIC_URL}`,

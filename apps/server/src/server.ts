@@ -6,6 +6,8 @@ import { startWorkers } from './workers/index.ts';
 
 export interface RunningServer extends ServerParts {
   url: string;
+  /** The admin password generated at this start, if the admin account was created just now. */
+  generatedAdminPassword?: string;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
   return {
     ...parts,
     url: `http://127.0.0.1:${port}`,
+    ...(admin.password ? { generatedAdminPassword: admin.password } : {}),
     async stop() {
       await stopDemo();
       await stopWorkers();
