@@ -52,7 +52,7 @@ export function SidebarNav({ collapsed, onNavigate }: SidebarNavProps) {
           <>
             <p
               className={cx(
-                'mt-5 mb-1.5 px-2.5 text-[11px] font-semibold uppercase tracking-wider text-muted/80',
+                'mt-5 mb-1.5 px-2.5 text-[11px] font-semibold uppercase tracking-wider text-muted',
                 collapsed && 'sr-only',
               )}
               id="admin-nav-heading"
