@@ -26,6 +26,8 @@ export const ConfigSchema = z.object({
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (else it could be forged). */
+  TRUST_PROXY: bool.default(false),
   DEMO: bool.optional(),
   DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

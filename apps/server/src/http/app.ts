@@ -80,7 +80,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
     // Live streams (SSE) never go idle: close them on shutdown instead of waiting forever.
     forceCloseConnections: true,
     bodyLimit: 2 * 1024 * 1024,
