@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { type Db, openPglite } from '../apps/server/src/db/db.ts';
 import { type RunningServer, startServer } from '../apps/server/src/server.ts';
 import { testConfig } from '../apps/server/src/test/harness.ts';
+import { requestJson } from '../apps/server/src/test/request.ts';
 
 /**
  * Browser-test harness: the REAL server (in this process, on a random port, fresh in-memory PGlite)
@@ -130,19 +131,8 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
     return ctx;
   };
 
-  async function api<T>(path: string, body?: unknown, token?: string) {
-    const res = await fetch(url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body ?? {}),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: res.status, body: parsed as T };
-  }
+  const api = <T>(path: string, body?: unknown, token?: string) =>
+    requestJson<T>(url, 'POST', path, body ?? {}, token);
 
   async function token(username: string, password: string) {
     const res = await api<{ token?: string }>('/api/Auth/login', { username, password });

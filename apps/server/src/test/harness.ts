@@ -8,6 +8,9 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Db, openPglite, openPostgres } from '../db/db.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { type RunningServer, startServer } from '../server.ts';
+import { type ApiResult, requestJson } from './request.ts';
+
+export type { ApiResult } from './request.ts';
 
 /** Which database this test run uses: set per vitest project (see vitest.config.ts). */
 export const TEST_DB = process.env.TEST_DB === 'pg' ? 'pg' : 'pglite';
@@ -61,11 +64,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-export interface ApiResult<T = Record<string, unknown>> {
-  status: number;
-  body: T;
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field and assert each one.
 type Loose = Record<string, any>;
 
@@ -106,27 +104,8 @@ export async function startTestServer(
   // Push URLs must point at the real port, known only once listening.
   server.ctx.config.PUBLIC_URL = server.url;
 
-  async function call<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<ApiResult<T>> {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: res.status, body: parsed as T };
-  }
+  const call = <T>(method: string, path: string, body?: unknown, token?: string) =>
+    requestJson<T>(server.url, method, path, body, token);
 
   async function login(username: string, password: string) {
     const res = await call<{ token: string }>('POST', '/api/Auth/login', { username, password });

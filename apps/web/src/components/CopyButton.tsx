@@ -69,3 +69,24 @@ export function CopyButton({ value, label, className }: CopyButtonProps) {
     </button>
   );
 }
+
+/** A value users copy (phone number, code, key): monospace text followed by its CopyButton. */
+export function CopyableText({
+  value,
+  className,
+  testId,
+}: {
+  value: string;
+  /** Classes of the text (size, colour). */
+  className?: string;
+  testId?: string;
+}) {
+  return (
+    <span className="inline-flex items-center gap-0.5 whitespace-nowrap">
+      <span className={cx('font-mono tabular', className)} data-testid={testId}>
+        {value}
+      </span>
+      <CopyButton value={value} />
+    </span>
+  );
+}

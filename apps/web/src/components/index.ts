@@ -2,7 +2,7 @@
 export { Button, type ButtonProps, type ButtonVariant, buttonClass } from './Button.tsx';
 export { Card } from './Card.tsx';
 export { ComingSoon } from './ComingSoon.tsx';
-export { CopyButton, copyText } from './CopyButton.tsx';
+export { CopyableText, CopyButton, copyText } from './CopyButton.tsx';
 export { type Column, DataTable, type SortState, sortRows } from './DataTable.tsx';
 export { FileDrop } from './FileDrop.tsx';
 export { FormField } from './FormField.tsx';

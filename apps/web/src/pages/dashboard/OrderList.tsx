@@ -6,7 +6,7 @@ import {
   Button,
   Card,
   type Column,
-  CopyButton,
+  CopyableText,
   DataTable,
   Notice,
   StatusBadge,
@@ -55,45 +55,29 @@ export function OrderList() {
       key: 'phone',
       header: t('dashboard.colPhone'),
       className: 'whitespace-nowrap',
-      cell: (o) => (
-        <span className="inline-flex items-center gap-1">
-          <span className="font-mono tabular" data-testid="order-phone">
-            {o.phoneNumber}
-          </span>
-          <CopyButton value={o.phoneNumber} />
-        </span>
-      ),
+      cell: (o) => <CopyableText value={o.phoneNumber} testId="order-phone" />,
     },
     {
       key: 'code',
       header: t('dashboard.colCode'),
-      cell: (o) =>
-        o.codeText ? (
-          <div>
-            <span className="inline-flex items-center gap-1">
-              <span className="font-mono text-base font-semibold text-ok tabular" data-testid="order-code">
-                {o.codeText}
-              </span>
-              <CopyButton value={o.codeText} />
-            </span>
-            {o.smsText ? (
-              <div className="max-w-72 truncate text-xs text-muted" title={o.smsText}>
-                {t('dashboard.fullSms', { text: o.smsText })}
-              </div>
-            ) : null}
-          </div>
-        ) : o.status === 'WAIT_CODE' ? (
-          <div>
-            <span className="text-muted">{t('dashboard.waitingCode')}</span>
-            {o.smsText ? (
-              <div className="max-w-72 truncate text-xs text-muted" title={o.smsText}>
-                {t('dashboard.fullSms', { text: o.smsText })}
-              </div>
-            ) : null}
-          </div>
-        ) : (
-          <span className="text-muted">-</span>
-        ),
+      cell: (o) => (
+        <div>
+          {o.codeText ? (
+            <CopyableText
+              value={o.codeText}
+              testId="order-code"
+              className="text-base font-semibold text-ok"
+            />
+          ) : (
+            <span className="text-muted">{o.status === 'WAIT_CODE' ? t('dashboard.waitingCode') : '-'}</span>
+          )}
+          {o.smsText ? (
+            <div className="max-w-72 truncate text-xs text-muted" title={o.smsText}>
+              {t('dashboard.fullSms', { text: o.smsText })}
+            </div>
+          ) : null}
+        </div>
+      ),
     },
     { key: 'service', header: t('dashboard.colService'), cell: (o) => o.serviceName },
     {

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { CopyableText } from '../../components/CopyButton.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, Textarea } from '../../components/Input.tsx';
@@ -63,14 +63,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       header: t('gateways.colNumber'),
       cell: (s) => (
         <span className="flex flex-col items-start">
-          {s.number ? (
-            <span className="inline-flex items-center gap-0.5 whitespace-nowrap">
-              <span className="font-mono tabular">{s.number}</span>
-              <CopyButton value={s.number} />
-            </span>
-          ) : (
-            <span className="text-muted">-</span>
-          )}
+          {s.number ? <CopyableText value={s.number} /> : <span className="text-muted">-</span>}
           {s.numberSource ? (
             <span className="text-xs text-muted">
               {s.numberSource === 'manual' ? t('gateways.sourceManual') : t('gateways.sourceDevice')}
