@@ -160,21 +160,25 @@ export interface OpenOrderForSms {
   is_repeatable: boolean;
 }
 
-/** Orders on this gateway port that can still take a code, locked for the matching transaction. */
+/**
+ * Orders on this gateway port for this number that can still take a code, locked for the matching
+ * transaction. The number guards against a SIM swapped in the port since the rental.
+ */
 export async function openOrdersOnPort(
   q: Queryable,
   gatewayId: string,
   port: string,
+  phoneNumber: string,
   receivedAt: Date,
 ): Promise<OpenOrderForSms[]> {
   return q.query<OpenOrderForSms>(
     `SELECT o.id::text AS id, o.user_id, o.status, s.pattern, s.text_contains, s.is_repeatable
        FROM orders o JOIN services s ON s.id = o.service_id
-      WHERE o.gateway_id = $1 AND o.port = $2 AND o.created_at <= $3 AND o.expires_at > $3
+      WHERE o.gateway_id = $1 AND o.port = $2 AND o.phone_number = $4 AND o.created_at <= $3 AND o.expires_at > $3
         AND (o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND s.is_repeatable))
       ORDER BY o.id
       FOR UPDATE OF o`,
-    [gatewayId, port, receivedAt],
+    [gatewayId, port, receivedAt, phoneNumber],
   );
 }
 

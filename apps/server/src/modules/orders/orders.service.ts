@@ -139,8 +139,9 @@ export function smsTime(sms: Pick<StoredSms, 'receivedAt' | 'deviceTs'>): Date {
  * Runs inside the SMS's storing transaction, so a code is recorded exactly once.
  */
 export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
-  if (!sms.gatewayId) return false;
-  const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, smsTime(sms));
+  // The SIM in the port must still carry the rented number: a swapped card's SMS is not the renter's.
+  if (!sms.gatewayId || !sms.simNumber) return false;
+  const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, sms.simNumber, smsTime(sms));
   let matched = false;
   for (const o of orders) {
     if (!smsMatchesService(sms.text, o.text_contains)) continue;

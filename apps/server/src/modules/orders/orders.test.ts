@@ -270,6 +270,31 @@ describe('code delivery', () => {
     });
   });
 
+  it("does not give a swapped SIM's SMS to the rental of the card that was there before", async () => {
+    const u = await s.createUser({ balance: 5 });
+    await addService(s.db, { code: 'swp', name: 'Swap', textContains: 'swap' });
+    const o = (await rent(u.token, 'swp')).body.data;
+    const port = portOf(o.phoneNumber);
+    // The device reports another card in that port: its number is not known yet.
+    await s.db.query(
+      `UPDATE sims SET iccid = 'other-card', number = NULL WHERE gateway_id = $1 AND port = $2`,
+      [gw.id, port],
+    );
+    expect(await deliver(port, 'swap code 12345')).toBe(false);
+    // The card comes back: codes reach the order again.
+    await s.db.query(`UPDATE sims SET iccid = $3, number = $4 WHERE gateway_id = $1 AND port = $2`, [
+      gw.id,
+      port,
+      `8901${o.phoneNumber}`,
+      o.phoneNumber,
+    ]);
+    expect(await deliver(port, 'swap code 67890')).toBe(true);
+    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+      Record<string, unknown>
+    >;
+    expect(orders.find((x) => x.id === o.id)).toMatchObject({ codeText: '67890' });
+  });
+
   it('keeps an SMS that matched no order, visible to admins', async () => {
     expect(await deliver('3.01', 'Random marketing text 123456')).toBe(false);
     const res = await s.call('GET', '/api/Admin/inbox?matched=false', undefined, await s.adminToken());
