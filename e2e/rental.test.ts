@@ -65,6 +65,7 @@ describe('OTP rental on the Dashboard', () => {
     const done = page.getByRole('row').filter({ hasText: phone });
     await done.getByTestId('order-code').filter({ hasText: '48213' }).waitFor({ timeout: 4000 });
     await expect.poll(() => done.getByTestId('order-status').textContent()).toBe('SUCCESS');
+    await page.getByText(`Code 48213 arrived for ${phone}.`).waitFor();
     expect(await page.evaluate('window.__stillHere === true')).toBe(true);
     await shot(page, 'dashboard-code-arrived');
 

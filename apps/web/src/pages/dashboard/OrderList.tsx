@@ -38,7 +38,12 @@ export function OrderList() {
   const cancel = useCancelMutation();
   const now = useNow();
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string }>();
-  useLiveOrders();
+  useLiveOrders((o) =>
+    setNotice({
+      tone: 'success',
+      text: t('dashboard.codeArrived', { code: o.codeText ?? '', phone: o.phoneNumber }),
+    }),
+  );
 
   const onCancel = (o: Order) => {
     setNotice(undefined);

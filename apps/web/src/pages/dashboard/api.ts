@@ -8,7 +8,7 @@ import {
   UserOrdersResponse,
 } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { apiPost, requireCode1 } from '../../api/client.ts';
 import { getToken } from '../../api/token.ts';
 import { SESSION_QUERY_KEY } from '../../api/user.ts';
@@ -103,9 +103,11 @@ export function useCancelMutation() {
  * once (a code appears without waiting for the 5-second refresh). On every (re)connection the list
  * is refetched, so nothing missed while disconnected stays missing.
  */
-export function useLiveOrders() {
+export function useLiveOrders(onNewCode?: (order: Order) => void) {
   const qc = useQueryClient();
   const changed = useOrderChanged();
+  const onCode = useRef(onNewCode);
+  onCode.current = onNewCode;
   useEffect(() => {
     const abort = new AbortController();
     void followSse('/api/Order/stream', {
@@ -115,7 +117,10 @@ export function useLiveOrders() {
       onMessage: (m) => {
         if (m.event !== 'order') return;
         const parsed = OrderSchema.safeParse(JSON.parse(m.data));
-        if (parsed.success) changed(parsed.data);
+        if (!parsed.success) return;
+        const before = qc.getQueryData(myOrdersQuery.queryKey)?.find((o) => o.id === parsed.data.id);
+        changed(parsed.data);
+        if (parsed.data.codeText && parsed.data.codeText !== before?.codeText) onCode.current?.(parsed.data);
       },
     });
     return () => abort.abort();
