@@ -69,15 +69,21 @@ async function isEmpty(ctx: AppContext): Promise<boolean> {
 /** Starts the demo gateway; seeds services, the gateway and the demo user into an empty database. */
 export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
   const port = ctx.config.DEMO_GATEWAY_PORT ?? (ctx.config.PORT === 0 ? 0 : ctx.config.PORT + 1);
-  const sim = await GatewaySim.start({
+  const options = {
     ports: 16,
     slots: 1,
     seed: 2026,
     mac: DEMO_GATEWAY.mac,
-    port,
     username: DEMO_GATEWAY.userName,
     password: DEMO_GATEWAY.password,
+  };
+  // The preferred port may be taken on this machine: any free port will do, the gateway follows it.
+  const sim = await GatewaySim.start({ ...options, port }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRINUSE') throw err;
+    ctx.log.warn(`Port ${port} is taken; the demo gateway uses a free port instead`);
+    return GatewaySim.start({ ...options, port: 0 });
   });
+  ctx.log.info(`Demo gateway (simulated) at ${sim.url}`);
   try {
     if (await isEmpty(ctx)) {
       for (const s of DEMO_SERVICES) await saveService(ctx, { ...s, stock: 100 });
