@@ -15,8 +15,15 @@ async function main() {
     }
     throw err;
   }
-  const db = await openDatabase(config);
-  const server = await startServer({ config, db });
+  const db = await openDatabase(config).catch((err: Error) =>
+    fail(`Cannot open the database: ${err.message}`),
+  );
+  const server = await startServer({ config, db }).catch(async (err: NodeJS.ErrnoException) => {
+    await db.close().catch(() => {});
+    if (err.code === 'EADDRINUSE')
+      fail(`Port ${config.PORT} is already in use. Stop the other program or set PORT.`);
+    throw err;
+  });
   server.ctx.log.info(
     `SimDock is running at ${config.PUBLIC_URL} (database: ${db.kind === 'pg' ? 'PostgreSQL server' : `embedded PGlite in ${config.DATA_DIR}`})`,
   );
@@ -29,6 +36,12 @@ async function main() {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** Stops at start-up with one line a person can act on, instead of a stack trace. */
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
 }
 
 /** A human-readable summary on stdout, next to the JSON logs. */

@@ -3,8 +3,16 @@ import type { Config } from '../config.ts';
 import { type Db, openPglite, openPostgres } from './db.ts';
 
 /** DATABASE_URL selects a PostgreSQL server; otherwise embedded PGlite keeps data in DATA_DIR. */
-export function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Db> {
-  return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL)
-    : openPglite(join(config.DATA_DIR, 'pgdata'));
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Db> {
+  const url = config.DATABASE_URL;
+  if (!url) return openPglite(join(config.DATA_DIR, 'pgdata'));
+  const db = await openPostgres(url);
+  // Fail at start, with the reason, rather than on the first request.
+  try {
+    await db.query('SELECT 1');
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw new Error(`${(err as Error).message} (PostgreSQL at ${new URL(url).host})`);
+  }
+  return db;
 }
