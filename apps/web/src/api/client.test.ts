@@ -1,13 +1,8 @@
 import { ChangePassResponse, UserInfo } from '@simdock/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/utils.tsx';
 import { ApiError, apiGet, apiPost, errorMessage, requireCode1 } from './client.ts';
 import { TOKEN_KEY } from './token.ts';
-
-afterEach(() => {
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 const user = {
   username: 'ann',

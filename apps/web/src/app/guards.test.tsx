@@ -1,5 +1,5 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp } from '../test/utils.tsx';
 
@@ -10,12 +10,6 @@ const info = (username: string, roles: string[]) => ({
   apiKey: null,
   balance: 1234.5,
   roles,
-});
-
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.unstubAllGlobals();
 });
 
 describe('route guards and session (spec §2, §4)', () => {

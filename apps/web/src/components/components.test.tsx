@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { I18nProvider } from '../i18n/index.tsx';
 import { DataTable, sortRows } from './DataTable.tsx';
 import { FormField } from './FormField.tsx';
@@ -10,7 +10,6 @@ import { Notice } from './Notice.tsx';
 import { Pager } from './Pager.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
-afterEach(cleanup);
 const wrap = (ui: ReactNode) => render(<I18nProvider initial="en">{ui}</I18nProvider>);
 
 describe('shared components', () => {

@@ -1,5 +1,5 @@
-import { cleanup, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
 
@@ -20,12 +20,6 @@ function signInAdmin(stats: (body: { mac: string }) => { status?: number; body: 
     return { body: admin };
   });
 }
-
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 describe('Device Statistics (/details/{id})', () => {
   it('asks by the route id as MAC and colours Success green at 50% of Used or more, else red', async () => {

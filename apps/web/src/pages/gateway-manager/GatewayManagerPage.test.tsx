@@ -1,6 +1,6 @@
 import type { Gateway } from '@simdock/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
 
@@ -55,12 +55,6 @@ async function tableRow(name: string): Promise<HTMLElement> {
   const table = await screen.findByRole('table');
   return (await within(table).findByText(name)).closest('tr')!;
 }
-
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 describe('Gateway Manager (/gatewaymanager)', () => {
   it('shows the spec texts, badges and count, and links Details to /details/<mac>', async () => {

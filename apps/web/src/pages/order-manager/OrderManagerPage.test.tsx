@@ -1,14 +1,8 @@
 import type { AdminOrder } from '@simdock/contract';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
-
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 const admin = {
   username: 'root',
