@@ -41,7 +41,8 @@ export async function openTestDb(): Promise<TestDb> {
     db,
     url: url.toString(),
     async drop() {
-      await db.close();
+      // A test may have closed the pool on purpose already.
+      await db.close().catch(() => {});
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
