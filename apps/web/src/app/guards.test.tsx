@@ -1,16 +1,10 @@
+import type { Role } from '@simdock/contract';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp } from '../test/utils.tsx';
+import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../test/utils.tsx';
 
-const info = (username: string, roles: string[]) => ({
-  username,
-  email: `${username}@example.com`,
-  createdTime: '2026-01-02T03:04:05.000Z',
-  apiKey: null,
-  balance: 1234.5,
-  roles,
-});
+const info = (username: string, roles: Role[]) => userInfoFor(username, roles, 1234.5);
 
 describe('route guards and session (spec §2, §4)', () => {
   it('a signed-out visit to a signed-in page lands on /login', async () => {

@@ -1,3 +1,4 @@
+import type { Role, UserInfo } from '@simdock/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -17,6 +18,18 @@ export function fakeToken(claims: Record<string, unknown>): string {
 /** Claims of a token valid for an hour. */
 export function claimsFor(username: string, role: string | string[] = 'User', expSeconds = 3600) {
   return { sub: `id-${username}`, username, role, exp: Math.floor(Date.now() / 1000) + expSeconds };
+}
+
+/** The answer of POST /api/user/info for a test user. */
+export function userInfoFor(username: string, roles: Role[], balance = 0): UserInfo {
+  return {
+    username,
+    email: `${username}@example.com`,
+    createdTime: '2026-01-02T03:04:05.000Z',
+    apiKey: null,
+    balance,
+    roles,
+  };
 }
 
 /** Replaces fetch with a function answering JSON per path; returns the mock for call assertions. */

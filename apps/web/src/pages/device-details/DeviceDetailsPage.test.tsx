@@ -1,16 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 
-const admin = {
-  username: 'ann',
-  email: 'ann@example.com',
-  createdTime: '2026-01-02T03:04:05.000Z',
-  apiKey: null,
-  balance: 0,
-  roles: ['Admin9'],
-};
+const admin = userInfoFor('ann', ['Admin9']);
 
 function signInAdmin(stats: (body: { mac: string }) => { status?: number; body: unknown }) {
   localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann', 'Admin9')));

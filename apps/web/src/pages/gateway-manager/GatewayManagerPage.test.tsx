@@ -2,16 +2,9 @@ import type { Gateway } from '@simdock/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 
-const admin = {
-  username: 'ann',
-  email: 'ann@example.com',
-  createdTime: '2026-01-02T03:04:05.000Z',
-  apiKey: null,
-  balance: 0,
-  roles: ['Admin9'],
-};
+const admin = userInfoFor('ann', ['Admin9']);
 
 const gw: Gateway = {
   id: 'g1',

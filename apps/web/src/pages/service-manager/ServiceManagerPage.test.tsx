@@ -2,16 +2,9 @@ import { SERVICE_DEFAULTS, type Service } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp } from '../../test/utils.tsx';
+import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 
-const admin = {
-  username: 'root',
-  email: 'root@example.com',
-  createdTime: '2026-01-02T03:04:05.000Z',
-  apiKey: null,
-  balance: 0,
-  roles: ['Admin9'],
-};
+const admin = userInfoFor('root', ['Admin9']);
 
 const tg: Service = {
   id: '6f1c1e0e-2b8e-4c53-9d59-3c1c2d1e0a01',
