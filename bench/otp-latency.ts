@@ -15,8 +15,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimFleet } from '@simdock/gateway-sim';
+import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
-import { openSse } from '../apps/server/src/test/sse.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import { DEMO_USER } from '@simdock/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '../apps/server/src/demo/demo.ts';
 import { ADMIN, type E2E, loginViaUi, startE2E } from './harness.ts';
 
 // An automated accessibility check (axe-core, WCAG 2 A/AA rules) of the main screens, in light and

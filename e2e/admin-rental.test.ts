@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { addService, seedGateway } from '@simdock/server/testing';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addService, seedGateway } from '../apps/server/src/test/fixtures.ts';
 import { ADMIN, type E2E, loginWithToken, SHOTS_DIR, shot, startE2E, watchErrors } from './harness.ts';
 
 // Issue 4 "Done when", browser part: Service Manager adds, edits and deletes; Order Manager shows the
@@ -44,9 +44,10 @@ beforeAll(async () => {
       const status = useAlpha ? alphaStatus(a++) : betaStatus(b++);
       const createdAt = new Date(now.getTime() - (TOTAL - n) * 60_000);
       const [row] = await q.query<{ id: string }>(
-        `INSERT INTO orders (user_id, service_id, gateway_id, gateway_name, port, phone_number, price, status,
-                             code_text, created_at, expires_at, finished_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11) RETURNING id::text AS id`,
+        `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name, port,
+                             phone_number, price, status, code_text, created_at, expires_at, finished_at)
+         SELECT $1, $2, code, name, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11 FROM services WHERE id = $2
+         RETURNING id::text AS id`,
         [
           buyer.id,
           serviceId,

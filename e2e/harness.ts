@@ -1,11 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Db, openPglite, type RunningServer, startServer } from '@simdock/server';
+import { requestJson, testConfig } from '@simdock/server/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type Db, openPglite } from '../apps/server/src/db/db.ts';
-import { type RunningServer, startServer } from '../apps/server/src/server.ts';
-import { testConfig } from '../apps/server/src/test/harness.ts';
-import { requestJson } from '../apps/server/src/test/request.ts';
 
 /**
  * Browser-test harness: the REAL server (in this process, on a random port, fresh in-memory PGlite)

@@ -1,5 +1,5 @@
+import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '../apps/server/src/demo/demo.ts';
 import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
 
 // Issue 4: the demo user rents a number on the Dashboard and the code appears without a reload.

@@ -1,7 +1,9 @@
+import type { Role } from '@simdock/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/db.ts';
+import type { Db, Queryable } from './db/db.ts';
+import type { AppEvent } from './events.ts';
 
 /** What every module needs, built once at start and passed down explicitly. */
 export interface AppContext {
@@ -9,4 +11,105 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Filled once by the composition root (modules/index.ts) from the module descriptors. */
+  registry: Registry;
+}
+
+/** The signed-in caller of a route. */
+export interface AuthUser {
+  id: string;
+  username: string;
+  roles: Role[];
+}
+
+// ---- extension points: what modules contribute, read by the code that runs them ----------------
+
+/** An incoming SMS as stored (once), handed to the consumers inside its storing transaction. */
+export interface StoredSms {
+  id: string;
+  gatewayId: string | null;
+  port: string;
+  sender: string;
+  /** What the device says the recipient was (often blank); prefer simNumber. */
+  recipient: string | null;
+  text: string;
+  /** Server time of storage (ctx.clock). */
+  receivedAt: Date;
+  /** Device time, unix seconds (null for the plain-text forward, which carries none). */
+  deviceTs?: number | null;
+  /** The SIM row of that port at arrival, its known number, and the card's ICCID. */
+  simId?: string | null;
+  simNumber?: string | null;
+  iccid?: string | null;
+}
+
+/**
+ * Takes a newly stored SMS inside its storing transaction; returns true when it used it (the SMS is
+ * then marked matched and later consumers are skipped). A consumer that throws is rolled back to a
+ * savepoint and logged; the SMS stays stored. Never called for a duplicate or a delivery receipt.
+ */
+export type SmsConsumer = (q: Queryable, sms: StoredSms, ctx: AppContext) => Promise<boolean>;
+
+/** Send results a device reported for one of its send tasks (only the rows since its last report). */
+export interface SendTaskReport {
+  tid: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  unsent: number;
+  sdr: { index: number; number: string; port: string; ts: number }[];
+  fdr: {
+    index: number;
+    number: string;
+    port: string;
+    ts: number;
+    /** Task status code of the reason ("6 Timeout" → 6). */
+    reasonCode: number | null;
+    reason: string;
+    carrierReason: string;
+  }[];
+}
+
+/** Called once per accepted status-report push, after the gateway's lastUpdate is set. */
+export type ReportConsumer = (ctx: AppContext, gatewayId: string, reports: SendTaskReport[]) => Promise<void>;
+
+/** Why a gateway may not be deleted now (for example open rentals on it), or null. */
+export type GatewayDeleteCheck = (q: Queryable, gatewayId: string) => Promise<string | null>;
+
+/** Turns an event into what a user's live stream sends, reading what it needs; null sends nothing. */
+export type LiveRenderer = (
+  ctx: AppContext,
+  event: AppEvent,
+) => Promise<{ event: string; data: unknown } | null>;
+
+/** A background loop: `run` every `intervalMs`; several processes may run it at once. */
+export interface Job {
+  name: string;
+  intervalMs: (ctx: AppContext) => number;
+  run: (ctx: AppContext) => Promise<unknown>;
+}
+
+/** Verifies a request's bearer token; throws an `unauthorized` DomainError. */
+export type Authenticator = (ctx: AppContext, authorization: string | undefined) => Promise<AuthUser>;
+
+export interface Registry {
+  smsConsumers: SmsConsumer[];
+  reportConsumers: ReportConsumer[];
+  gatewayDeleteChecks: GatewayDeleteCheck[];
+  liveRenderers: Partial<Record<AppEvent['type'], LiveRenderer>>;
+  jobs: Job[];
+  authenticate: Authenticator;
+}
+
+export function emptyRegistry(): Registry {
+  return {
+    smsConsumers: [],
+    reportConsumers: [],
+    gatewayDeleteChecks: [],
+    liveRenderers: {},
+    jobs: [],
+    authenticate: async () => {
+      throw new Error('no authenticator registered');
+    },
+  };
 }

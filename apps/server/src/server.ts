@@ -1,7 +1,7 @@
 import { migrate } from './db/migrate.ts';
 import { keepDemoAdminPassword, startDemo } from './demo/demo.ts';
 import { createServer, type ServerOptions, type ServerParts } from './http/app.ts';
-import { ensureAdmin } from './modules/auth/auth.service.ts';
+import { ensureAdmin } from './modules/auth/index.ts';
 import { startWorkers } from './workers/index.ts';
 
 export interface RunningServer extends ServerParts {

@@ -1,59 +1,47 @@
+import { RE2JS } from 're2js';
 import { PATTERN_MAX_LENGTH } from './api/services.ts';
 
 /**
- * Service patterns are admin-written regular expressions run on every incoming SMS. JavaScript's
- * engine backtracks, so a pattern like (a+)+ can hang the server on a crafted message. We accept
- * only patterns without nested quantifiers and without back-references (a "star height" of one),
- * which backtrack at most polynomially on the short texts an SMS has.
- * Returns an error text, or undefined when the pattern is acceptable.
+ * Service patterns are admin-written regular expressions run on every incoming SMS. They run on
+ * RE2 (re2js, pure JavaScript, the same engine on the server and in the admin form), which matches
+ * in time linear in the text whatever the pattern, so no pattern can hang the server. A pattern is
+ * accepted exactly when RE2 compiles it (no back-references or look-arounds: RE2 has none).
  */
 export function patternProblem(pattern: string): string | undefined {
   if (!pattern) return 'Pattern is required';
   if (pattern.length > PATTERN_MAX_LENGTH) return `Pattern must be at most ${PATTERN_MAX_LENGTH} characters`;
   try {
-    new RegExp(pattern);
+    RE2JS.compile(pattern);
   } catch (err) {
-    return `Pattern is not a valid regular expression: ${(err as Error).message}`;
-  }
-  if (/\\[1-9]|\\k</.test(pattern)) return 'Pattern must not use back-references';
-  // Walk the source: for each group, remember whether it contains a quantifier; a quantified
-  // group that does is a nested quantifier.
-  const stack: boolean[] = [];
-  let lastGroupHadQuantifier = false;
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') {
-      i++;
-      lastGroupHadQuantifier = false;
-      continue;
-    }
-    if (inClass) {
-      if (ch === ']') inClass = false;
-      continue;
-    }
-    if (ch === '[') {
-      inClass = true;
-      lastGroupHadQuantifier = false;
-    } else if (ch === '(') {
-      stack.push(false);
-    } else if (ch === ')') {
-      lastGroupHadQuantifier = stack.pop() ?? false;
-      continue;
-    } else if (ch === '*' || ch === '+' || ch === '{' || (ch === '?' && pattern[i - 1] !== '(')) {
-      const unbounded = ch === '*' || ch === '+' || (ch === '{' && isRepeatingBrace(pattern, i));
-      if (unbounded && lastGroupHadQuantifier) return 'Pattern must not nest repetitions such as (a+)+';
-      if (ch === '*' || ch === '+' || ch === '{') stack.fill(true);
-    }
-    lastGroupHadQuantifier = false;
+    return `Pattern is not a valid regular expression: ${(err as Error).message.replace(/^error parsing regexp: /, '')}`;
   }
   return undefined;
 }
 
-/** {n} repeats exactly n times; {n,} and {n,m} with m > 1 can repeat many times. */
-function isRepeatingBrace(pattern: string, at: number): boolean {
-  const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at));
-  if (!m) return false;
-  if (m[2] === undefined) return Number(m[1]) > 1;
-  return m[3] === '' || Number(m[3]) > 1;
+/** SMS longer than this are cut before matching (an SMS is far shorter; bounds work per message). */
+export const PATTERN_SCAN_MAX = 2000;
+
+/**
+ * The code in an SMS: the pattern's first capture group that matched when it has groups, otherwise
+ * the whole match. Undefined when the SMS holds no code or the pattern does not compile.
+ */
+export function extractCode(text: string, pattern: string): string | undefined {
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(pattern);
+  } catch {
+    return undefined;
+  }
+  const m = re.matcher(text.slice(0, PATTERN_SCAN_MAX));
+  if (!m.find()) return undefined;
+  let code: string | null = m.group(0);
+  for (let g = 1; g <= re.groupCount(); g++) {
+    const v = m.group(g);
+    if (v !== null && v !== undefined) {
+      code = v;
+      break;
+    }
+    code = null;
+  }
+  return code === null || code === '' ? undefined : code;
 }

@@ -2,10 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GatewaySim } from '@simdock/gateway-sim';
 import type { AppContext } from '../context.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
-import { saveGateway, scanGateway } from '../modules/gateways/gateways.service.ts';
-import { saveService } from '../modules/services/services.service.ts';
-import { changeBalance, insertUser } from '../modules/users/users.queries.ts';
+import { credit } from '../modules/billing/index.ts';
+import {
+  findGatewayByMacOrId,
+  gatewaySettings,
+  saveGateway,
+  scanGateway,
+} from '../modules/gateways/index.ts';
+import { saveService, servicesWithAvailability } from '../modules/rental/index.ts';
+import { hashPassword, insertUser } from '../modules/users/index.ts';
 
 // The demo: a simulated 16-SIM gateway in this process, realistic services and a user with money,
 // so a newcomer can rent a number and watch the code arrive. Never with NODE_ENV=production.
@@ -59,11 +64,13 @@ export const DEMO_SERVICES = [
   },
 ];
 
+/** A database with no services and no gateways is seeded; any other is left as it is. */
 async function isEmpty(ctx: AppContext): Promise<boolean> {
-  const rows = await ctx.db.query<{ n: number }>(
-    'SELECT ((SELECT count(*) FROM services) + (SELECT count(*) FROM gateways))::int AS n',
-  );
-  return rows[0]!.n === 0;
+  const [services, gateways] = await Promise.all([
+    servicesWithAvailability(ctx, false),
+    gatewaySettings(ctx),
+  ]);
+  return services.length === 0 && gateways.gateways.length === 0;
 }
 
 /** Starts the demo gateway; seeds services, the gateway and the demo user into an empty database. */
@@ -94,17 +101,24 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
         roles: ['User'],
       });
       if (user.row) {
-        await changeBalance(ctx.db, user.row.id, DEMO_USER.balance, 'demo_credit', null, ctx.clock.now());
+        const userId = user.row.id;
+        await ctx.db.tx((q) =>
+          credit(q, {
+            userId,
+            amount: DEMO_USER.balance,
+            kind: 'demo_credit',
+            ref: null,
+            at: ctx.clock.now(),
+          }),
+        );
       }
       ctx.log.info('Demo data seeded');
     }
     // The simulator's port can differ between runs: point the gateway at it, then scan, which
     // also subscribes the status pushes that keep it Online.
-    const rows = await ctx.db.query<{ id: string }>('SELECT id FROM gateways WHERE mac = $1', [
-      DEMO_GATEWAY.mac.replaceAll('-', ':'),
-    ]);
+    const existing = await findGatewayByMacOrId(ctx, DEMO_GATEWAY.mac);
     const gw = await saveGateway(ctx, {
-      ...(rows[0] ? { id: rows[0].id } : {}),
+      ...(existing ? { id: existing.id } : {}),
       name: DEMO_GATEWAY.name,
       url: sim.url,
       mac: DEMO_GATEWAY.mac,

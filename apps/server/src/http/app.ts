@@ -5,13 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -20,18 +14,15 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
+import { type AppContext, emptyRegistry } from '../context.ts';
 import type { Db } from '../db/db.ts';
-import { registerModules } from '../modules/index.ts';
-import { notFound, registerErrorHandling } from './errors.ts';
+import { notFound } from '../errors.ts';
+import { fillRegistry, registerModules } from '../modules/index.ts';
+import { errorBody, registerErrorHandling } from './errors.ts';
+import { type DeclaredRoute, enforceDeclaredAccess } from './route.ts';
+import type { App } from './types.ts';
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+export type { App } from './types.ts';
 
 const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -43,6 +34,8 @@ export function redactUrl(url: string): string {
 export interface ServerParts {
   app: App;
   ctx: AppContext;
+  /** Every API route with the access it declared. */
+  routes: DeclaredRoute[];
 }
 
 export interface ServerOptions {
@@ -88,7 +81,15 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
   const app = fastify.withTypeProvider<ZodTypeProvider>() as unknown as App;
-  const ctx: AppContext = { config, db, clock: opts.clock ?? systemClock, log: app.log };
+  const ctx: AppContext = {
+    config,
+    db,
+    clock: opts.clock ?? systemClock,
+    log: app.log,
+    registry: emptyRegistry(),
+  };
+  fillRegistry(ctx);
+  const routes = enforceDeclaredAccess(app);
 
   registerErrorHandling(app);
   app.addHook('onSend', async (req, reply) => {
@@ -126,8 +127,8 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     const path = req.url.split('?')[0] ?? '';
     const isPage = req.method === 'GET' && !/^\/api\//i.test(path) && !/\.[a-z0-9]+$/i.test(path) && hasWeb;
     if (isPage) return reply.type('text/html').sendFile('index.html');
-    return reply.status(404).send(notFound(`No route ${req.method} ${path}`).toBody());
+    return reply.status(404).send(errorBody(notFound(`No route ${req.method} ${path}`)));
   });
 
-  return { app, ctx };
+  return { app, ctx, routes };
 }

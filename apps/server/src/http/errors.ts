@@ -1,74 +1,66 @@
-import type { ErrorBody, ErrorKind, RuleMessageKey } from '@simdock/contract';
-import { ruleMessages } from '@simdock/contract';
+import type { ErrorBody, ErrorCode } from '@simdock/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { badInput, DomainError, tooManyRequests } from '../errors.ts';
 
-const STATUS: Record<ErrorKind, number> = {
+/** The one mapper from domain error codes to HTTP statuses. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
   unauthorized: 401,
-  payment_required: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_many_requests: 429,
   unavailable: 503,
   internal: 500,
+  service_not_found: 404,
+  service_disabled: 409,
+  no_numbers: 409,
+  balance_too_low: 402,
+  order_not_found: 404,
+  cancel_too_early: 409,
+  order_has_code: 409,
+  order_already_cancelled: 409,
+  user_not_found: 404,
+  username_taken: 409,
+  email_taken: 409,
+  account_inactive: 401,
+  gateway_not_found: 404,
+  gateway_busy: 409,
+  gateway_unreachable: 503,
 };
 
-/** The one error type domain code throws; only `msg` and `field` ever reach the client. */
-export class AppError extends Error {
-  constructor(
-    readonly kind: ErrorKind,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-  get status() {
-    return STATUS[this.kind];
-  }
-  toBody(): ErrorBody {
-    return { code: 0, error: this.kind, msg: this.message, ...(this.field ? { field: this.field } : {}) };
-  }
+export function errorBody(err: DomainError): ErrorBody {
+  return { code: 0, error: err.code, msg: err.message, ...(err.field ? { field: err.field } : {}) };
 }
 
-export const badInput = (msg: string, field?: string) => new AppError('bad_input', msg, field);
-export const unauthorized = (msg = 'Please sign in again.') => new AppError('unauthorized', msg);
-export const forbidden = (msg = 'You do not have permission to do this.') => new AppError('forbidden', msg);
-export const notFound = (msg: string) => new AppError('not_found', msg);
-export const conflict = (msg: string, field?: string) => new AppError('conflict', msg, field);
-export const unavailable = (msg: string) => new AppError('unavailable', msg);
-export const tooManyRequests = (msg: string) => new AppError('too_many_requests', msg);
-
-/** Throws a bad_input error for the first broken rule of a FieldErrors map. */
-export function assertNoFieldErrors(errors: Partial<Record<string, RuleMessageKey>>): void {
-  const first = Object.entries(errors).find(([, v]) => v !== undefined);
-  if (first) throw badInput(ruleMessages[first[1]!], first[0]);
+export function statusOf(err: DomainError): number {
+  return ERROR_STATUS[err.code];
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError) return reply.status(err.status).send(err.toBody());
+    if (err instanceof DomainError) return reply.status(statusOf(err)).send(errorBody(err));
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issue = err.validation[0];
       const field = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
       const msg = field
         ? `${field}: ${issue?.message ?? 'is invalid'}`
         : (issue?.message ?? 'Invalid request');
-      return reply.status(400).send(badInput(msg, field).toBody());
+      return reply.status(400).send(errorBody(badInput(msg, field)));
     }
     if (err.statusCode === 429) {
       return reply
         .status(429)
-        .send(tooManyRequests('Too many requests. Please wait and try again.').toBody());
+        .send(errorBody(tooManyRequests('Too many requests. Please wait and try again.')));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to pass on.
-      return reply.status(err.statusCode).send(badInput(err.message).toBody());
+      return reply.status(err.statusCode).send(errorBody(badInput(err.message)));
     }
     req.log.error({ err }, 'unhandled error');
     return reply
       .status(500)
-      .send(new AppError('internal', 'Something went wrong on our side. Please try again.').toBody());
+      .send(errorBody(new DomainError('internal', 'Something went wrong on our side. Please try again.')));
   });
 }

@@ -1,20 +1,42 @@
 import type { AppContext } from '../context.ts';
-import type { App } from '../http/app.ts';
-import { authRoutes } from './auth/auth.routes.ts';
-import { gatewayRoutes } from './gateways/gateways.routes.ts';
-import { inboxRoutes } from './inbox/inbox.routes.ts';
-import { metaRoutes } from './meta/meta.routes.ts';
-import { orderRoutes } from './orders/orders.routes.ts';
-import { serviceRoutes } from './services/services.routes.ts';
-import { userRoutes } from './users/users.routes.ts';
+import type { App } from '../http/types.ts';
+import type { ModuleDescriptor } from '../module.ts';
+import { authModule } from './auth/index.ts';
+import { billingModule } from './billing/index.ts';
+import { gatewaysModule } from './gateways/index.ts';
+import { liveModule } from './live/index.ts';
+import { metaModule } from './meta/index.ts';
+import { rentalModule } from './rental/index.ts';
+import { usersModule } from './users/index.ts';
 
-/** Every domain module's routes, registered in one place. */
-export async function registerModules(app: App, ctx: AppContext): Promise<void> {
-  metaRoutes(app, ctx);
-  authRoutes(app, ctx);
-  userRoutes(app, ctx);
-  await gatewayRoutes(app, ctx);
-  serviceRoutes(app, ctx);
-  await orderRoutes(app, ctx);
-  inboxRoutes(app, ctx);
+/**
+ * The composition root: the only place that knows every module. Order matters where a registry is
+ * ordered: rental's SMS consumer comes before later ones (chat replies).
+ */
+export const MODULES: readonly ModuleDescriptor[] = [
+  metaModule,
+  billingModule,
+  usersModule,
+  authModule,
+  gatewaysModule,
+  rentalModule,
+  liveModule,
+];
+
+/** Fills the context's registries from the descriptors. */
+export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor[] = MODULES): void {
+  const r = ctx.registry;
+  for (const m of modules) {
+    r.smsConsumers.push(...(m.smsConsumers ?? []));
+    r.reportConsumers.push(...(m.reportConsumers ?? []));
+    r.gatewayDeleteChecks.push(...(m.gatewayDeleteChecks ?? []));
+    r.jobs.push(...(m.jobs ?? []));
+    Object.assign(r.liveRenderers, m.liveRenderers ?? {});
+    if (m.authenticate) r.authenticate = m.authenticate;
+  }
+}
+
+/** Registers every module's routes. */
+export async function registerModules(app: App, ctx: AppContext, modules = MODULES): Promise<void> {
+  for (const m of modules) await m.routes?.(app, ctx);
 }

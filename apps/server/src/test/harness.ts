@@ -6,7 +6,8 @@ import pg from 'pg';
 import { ManualClock } from '../clock.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, openPglite, openPostgres } from '../db/db.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
+import { credit } from '../modules/billing/index.ts';
+import { hashPassword } from '../modules/users/index.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { type ApiResult, requestJson } from './request.ts';
 
@@ -133,10 +134,9 @@ export async function startTestServer(
       );
       const id = rows[0]!.id;
       if (o.balance) {
-        await testDb.db.query(
-          `WITH u AS (UPDATE users SET balance = balance + $2::numeric WHERE id = $1 RETURNING id)
-           INSERT INTO ledger (user_id, amount, kind, created_at) SELECT id, $2::numeric, 'topup', now() FROM u`,
-          [id, String(o.balance)],
+        const amount = o.balance;
+        await testDb.db.tx((q) =>
+          credit(q, { userId: id, amount, kind: 'topup', ref: null, at: clock.now() }),
         );
       }
       return { id, username, password, token: await login(username, password) };

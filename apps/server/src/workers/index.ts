@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.ts';
-import { startGatewayWorkers } from './gateways.ts';
-import { startOrderExpiry } from './order-expiry.ts';
+import { every } from './loop.ts';
 
-/** Starts the background loops; returns a function that stops them. */
+/** Starts every module's background jobs (from the registry); returns a function that stops them. */
 export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>> {
-  const stoppers = [startOrderExpiry(ctx), ...startGatewayWorkers(ctx)];
+  const stoppers = ctx.registry.jobs.map((job) =>
+    every(ctx, job.name, job.intervalMs(ctx), () => job.run(ctx)),
+  );
   return async () => {
     await Promise.all(stoppers.map((stop) => stop()));
   };

@@ -1,4 +1,4 @@
-import { ErrorBody, type ErrorKind } from '@simdock/contract';
+import { ErrorBody, type ErrorCode } from '@simdock/contract';
 import type { z } from 'zod';
 import { translate } from '../i18n/index.tsx';
 import { clearToken, getToken } from './token.ts';
@@ -20,7 +20,7 @@ export class ApiError extends Error {
     message: string,
     /** HTTP status; 0 when the request never got an answer. */
     readonly status: number,
-    readonly kind?: ErrorKind,
+    readonly kind?: ErrorCode | (string & {}),
     /** The input the server blamed, when it named one. */
     readonly field?: string,
     /** The server's own `msg`, when it sent one (pages that have their own fallback text use this). */

@@ -33,7 +33,12 @@ export type UserInfo = z.infer<typeof UserInfo>;
 export const ChangePassBody = z.object({ newPass: z.string(), oldPass: z.string() });
 export type ChangePassBody = z.infer<typeof ChangePassBody>;
 
-export const ChangePassResponse = z.object({ code: z.union([z.literal(0), z.literal(1)]), msg: z.string() });
+/** A password change ends the user's other sessions: `token` replaces the caller's. */
+export const ChangePassResponse = z.object({
+  code: z.union([z.literal(0), z.literal(1)]),
+  msg: z.string(),
+  token: z.string().optional(),
+});
 
 /** Claims the server signs into the JWT. `role` is a string for one role, a list for several. */
 export const TokenClaims = z.object({

@@ -1,24 +1,49 @@
 import { z } from 'zod';
 
+/**
+ * Stable error codes: every refusal carries one in `error`. Distinct causes have distinct codes so
+ * clients (the web app, the rental API's SMS-Activate tokens) can map them without reading `msg`.
+ */
+export const ERROR_CODES = [
+  // generic
+  'bad_input',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'too_many_requests',
+  'unavailable',
+  'internal',
+  // rental
+  'service_not_found',
+  'service_disabled',
+  'no_numbers',
+  'balance_too_low',
+  'order_not_found',
+  'cancel_too_early',
+  'order_has_code',
+  'order_already_cancelled',
+  // accounts
+  'user_not_found',
+  'username_taken',
+  'email_taken',
+  'account_inactive',
+  // gateways
+  'gateway_not_found',
+  'gateway_busy',
+  'gateway_unreachable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 /** Every failure has this body, with a fitting HTTP status. `field` names the bad input. */
 export const ErrorBody = z.object({
   code: z.literal(0),
-  error: z.enum([
-    'bad_input',
-    'unauthorized',
-    'payment_required',
-    'forbidden',
-    'not_found',
-    'conflict',
-    'too_many_requests',
-    'unavailable',
-    'internal',
-  ]),
+  /** One of ERROR_CODES; kept open so an older client still reads a newer server's errors. */
+  error: z.string(),
   msg: z.string(),
   field: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
-export type ErrorKind = ErrorBody['error'];
 
 /** The spec's `{code: 1, msg}` success convention. */
 export const Ok = z.object({ code: z.literal(1), msg: z.string() });

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { normalizeLogin, validateRegister } from '@simdock/contract';
+import { ADMIN_ROLE, normalizeLogin, rolesFromClaim, validateRegister } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { signToken } from '../../http/auth.ts';
-import { assertNoFieldErrors, conflict, tooManyRequests, unauthorized } from '../../http/errors.ts';
-import { adminExists, findUserByUsername, insertUser } from '../users/users.queries.ts';
+import { assertNoFieldErrors, conflict, DomainError, tooManyRequests, unauthorized } from '../../errors.ts';
+import { adminExists, findUserByUsername, hashPassword, insertUser, verifyPassword } from '../users/index.ts';
 import { clearFailures, currentFailures, recordFailure } from './auth.queries.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { signToken } from './tokens.ts';
 
 export async function register(
   ctx: AppContext,
@@ -20,8 +19,10 @@ export async function register(
     passwordHash: await hashPassword(input.password),
     roles: ['User'],
   });
-  if (result.taken === 'username') throw conflict('This username is already taken.', 'username');
-  if (result.taken === 'email') throw conflict('An account with this email already exists.', 'email');
+  if (result.taken === 'username')
+    throw conflict('This username is already taken.', 'username', 'username_taken');
+  if (result.taken === 'email')
+    throw conflict('An account with this email already exists.', 'email', 'email_taken');
 }
 
 const LOGIN_FAILED = 'Invalid username or password.';
@@ -60,9 +61,15 @@ export async function login(
     ]);
     throw unauthorized(LOGIN_FAILED);
   }
-  if (user.status !== 'Active') throw unauthorized('This account is inactive. Please contact support.');
+  if (user.status !== 'Active')
+    throw new DomainError('account_inactive', 'This account is inactive. Please contact support.');
   await clearFailures(ctx.db, userKey);
-  return signToken(ctx, { id: user.id, username: user.username, roles: user.roles as never });
+  return signToken(ctx, {
+    id: user.id,
+    username: user.username,
+    roles: rolesFromClaim(user.roles),
+    tokenVersion: user.token_version,
+  });
 }
 
 /** First start: make sure an Admin9 account exists. Returns the generated password, if one was made. */
@@ -74,7 +81,7 @@ export async function ensureAdmin(ctx: AppContext): Promise<{ created: boolean; 
     username: 'admin',
     email: 'admin@simdock.local',
     passwordHash: await hashPassword(password),
-    roles: ['Admin9'],
+    roles: [ADMIN_ROLE],
   });
   if (!result.row) {
     // A user called "admin" exists without the role: promote nothing silently; tell the operator.

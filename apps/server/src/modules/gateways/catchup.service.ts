@@ -2,10 +2,10 @@
 // set), but the device keeps them in its inbox. Reading it from our last position recovers them;
 // dedupe makes the overlap with pushes harmless.
 import type { AppContext } from '../../context.ts';
-import { ingestIncomingSms } from '../inbox/inbox.service.ts';
 import { driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
 import { claimDuePulls, type GatewayCredentials, savePullPosition } from './gateways.queries.ts';
+import { ingestIncomingSms } from './inbox.service.ts';
 
 export const PULL_PAGE = 100;
 export const PULL_PERIOD_MS = 60_000;

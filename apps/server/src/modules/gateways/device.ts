@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { unseal } from '../../crypto.ts';
-import { unavailable } from '../../http/errors.ts';
+import { unavailable } from '../../errors.ts';
 import { type GatewayDriver, GatewayError } from './driver/driver.ts';
 import { EjoinDriver } from './driver/ejoin.ts';
 
@@ -8,14 +8,33 @@ export interface DeviceAccess {
   url: string;
   user_name: string;
   password_enc: string;
+  /** The gateway's driver kind (gateways.driver). */
+  driver: string;
 }
 
-/** The driver for one gateway; the password is unsealed only here, for the call. */
+/** The drivers the platform speaks, by the kind stored on each gateway. */
+const DRIVERS: Record<
+  string,
+  (target: { url: string; username: string; password: string }) => GatewayDriver
+> = {
+  ejoin: (target) => new EjoinDriver(target),
+};
+
+export const DRIVER_KINDS = Object.keys(DRIVERS);
+
+/**
+ * The driver for one gateway. The password is unsealed only when a device call reads it: reading
+ * a push never touches it.
+ */
 export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
-  return new EjoinDriver({
+  const make = DRIVERS[gw.driver];
+  if (!make) throw new Error(`No gateway driver "${gw.driver}"`);
+  return make({
     url: gw.url,
     username: gw.user_name,
-    password: unseal(ctx.config.APP_SECRET, gw.password_enc),
+    get password() {
+      return unseal(ctx.config.APP_SECRET, gw.password_enc);
+    },
   });
 }
 
@@ -28,5 +47,5 @@ export function deviceUnavailable(err: unknown, what = 'Gateway did not answer')
       : err.kind === 'timeout' || err.kind === 'network'
         ? ' Check that the device is powered on and that its URL is reachable from the server.'
         : '';
-  throw unavailable(`${what}: ${err.message}.${hint}`);
+  throw unavailable(`${what}: ${err.message}.${hint}`, 'gateway_unreachable');
 }

@@ -351,9 +351,9 @@ describe('device statistics', () => {
     ];
     for (const [i, [svc, status]] of statuses.entries()) {
       await s.db.query(
-        `INSERT INTO orders (user_id, service_id, gateway_id, gateway_name, port, phone_number, price, status,
-                             created_at, expires_at)
-         VALUES ($1, $2, $3, 'x', '1.01', $4, 1, $5, now(), now())`,
+        `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name, port,
+                             phone_number, price, status, created_at, expires_at)
+         SELECT $1, $2, code, name, $3, 'x', '1.01', $4, 1, $5, now(), now() FROM services WHERE id = $2`,
         [u.id, svc, gw.id, `1555123${String(i).padStart(4, '0')}`, status],
       );
     }

@@ -1,14 +1,13 @@
 import type { Gateway, GatewayReport } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportConsumer, SendTaskReport, SmsConsumer, StoredSms } from '../../context.ts';
+import { EVENTS_CHANNEL, parseEvent } from '../../events.ts';
 import { waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { sampleUptime } from '../../workers/gateways.ts';
 import { startWorkers } from '../../workers/index.ts';
-import { type SmsConsumer, type StoredSms, smsConsumers } from '../inbox/consumers.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
-import type { StatusReport } from './driver/driver.ts';
-import { statusReportConsumers } from './reports.ts';
+import { sampleUptime } from './jobs.ts';
 
 const DEVICE_PW = 'Dev1ce-Pa55-push';
 
@@ -26,10 +25,9 @@ const testConsumer: SmsConsumer = async (_q, sms) => {
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.adminToken();
-  smsConsumers.push(testConsumer);
+  s.ctx.registry.smsConsumers.push(testConsumer);
 });
 afterAll(async () => {
-  smsConsumers.splice(smsConsumers.indexOf(testConsumer), 1);
   await Promise.all(sims.map((x) => x.stop()));
   await s.close();
 });
@@ -156,7 +154,7 @@ describe('push authentication', () => {
     const logs = s.logs.join('\n');
     expect(logs).toContain('device push refused');
     expect(logs).toMatch(/"refused":"unauthorized"/);
-    expect(logs).toMatch(/"refused":"not_found"/);
+    expect(logs).toMatch(/"refused":"gateway_not_found"/);
     expect(logs).not.toContain('WrongSecretValue123');
     const secret = gw.pushUrls.status.split('/').at(-2)!;
     expect(logs).not.toContain(secret);
@@ -167,7 +165,10 @@ describe('incoming SMS', () => {
   it('stores a duplicated recv-sms once and hands it to the consumers once', async () => {
     const { sim, gw } = await scannedGateway();
     const heard: string[] = [];
-    const unlisten = await s.db.listen('incoming_sms', (id) => void heard.push(id));
+    const unlisten = await s.db.listen(EVENTS_CHANNEL, (payload) => {
+      const e = parseEvent(payload);
+      if (e?.type === 'sms') heard.push(e.smsId);
+    });
     await sim.setFaults({ duplicatePushes: true });
     const before = handed.length;
     sim.injectSms({ port: '2.01', from: '+15557654321', text: 'take: your code is 778899 ✓' });
@@ -255,7 +256,7 @@ describe('incoming SMS', () => {
       await q.query(`UPDATE gateways SET name = 'changed by a failing consumer' WHERE id = $1`, [gw.id]);
       throw new Error('consumer exploded');
     };
-    smsConsumers.unshift(boom);
+    s.ctx.registry.smsConsumers.unshift(boom);
     try {
       await api('/api/Admin/simulateSms', {
         gatewayId: gw.id,
@@ -264,7 +265,7 @@ describe('incoming SMS', () => {
         text: 'take: after boom',
       });
     } finally {
-      smsConsumers.splice(smsConsumers.indexOf(boom), 1);
+      s.ctx.registry.smsConsumers.splice(s.ctx.registry.smsConsumers.indexOf(boom), 1);
     }
     expect((await smsOf(gw.id)).map((r) => [r.body, r.matched])).toEqual([['take: after boom', true]]);
     // Its writes were rolled back to the savepoint.
@@ -333,9 +334,9 @@ describe('SIM inventory from pushes', () => {
 describe('status reports', () => {
   it('sets lastUpdate and hands the parsed report over', async () => {
     const { gw } = await scannedGateway();
-    const got: [string, StatusReport][] = [];
-    const consumer = async (_ctx: unknown, id: string, r: StatusReport) => void got.push([id, r]);
-    statusReportConsumers.push(consumer);
+    const got: [string, { reports: SendTaskReport[] }][] = [];
+    const consumer: ReportConsumer = async (_ctx, id, reports) => void got.push([id, { reports }]);
+    s.ctx.registry.reportConsumers.push(consumer);
     try {
       s.clock.advance(5_000);
       const res = await push(gw.pushUrls.report, {
@@ -355,7 +356,7 @@ describe('status reports', () => {
       });
       expect(res.body).toEqual({ code: 200, reason: 'OK' });
     } finally {
-      statusReportConsumers.splice(statusReportConsumers.indexOf(consumer), 1);
+      s.ctx.registry.reportConsumers.splice(s.ctx.registry.reportConsumers.indexOf(consumer), 1);
     }
     expect((await gatewayRow(gw.id)).last_update!.getTime()).toBe(s.clock.now().getTime());
     expect(got).toEqual([

@@ -24,12 +24,13 @@ export interface GatewayCredentials {
   url: string;
   user_name: string;
   password_enc: string;
+  driver: string;
   max_slots: number | null;
   sms_ssrc: string | null;
   sms_next_id: number;
 }
 
-const CREDENTIAL_COLUMNS = 'id, url, user_name, password_enc, max_slots, sms_ssrc, sms_next_id';
+const CREDENTIAL_COLUMNS = 'id, url, user_name, password_enc, driver, max_slots, sms_ssrc, sms_next_id';
 
 export async function listGatewayRows(q: Queryable): Promise<GatewayRow[]> {
   return q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways ORDER BY created_at, name`);
@@ -96,14 +97,6 @@ export async function macTakenByOther(q: Queryable, mac: string, id: string | nu
 
 export async function deleteGatewayRow(q: Queryable, id: string): Promise<boolean> {
   return (await q.query('DELETE FROM gateways WHERE id = $1 RETURNING id', [id])).length > 0;
-}
-
-export async function countOpenOrders(q: Queryable, gatewayId: string): Promise<number> {
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM orders WHERE gateway_id = $1 AND status = 'WAIT_CODE'`,
-    [gatewayId],
-  );
-  return rows[0]?.n ?? 0;
 }
 
 export async function touchGateway(q: Queryable, id: string, at: Date): Promise<void> {
@@ -252,28 +245,51 @@ export async function setManualNumber(
   return rows[0];
 }
 
-// ---- device statistics ------------------------------------------------------------------------
+// ---- read by other modules (through index.ts) ---------------------------------------------------
 
-export interface ServiceStatRow {
-  name: string;
-  using: number;
-  used: number;
-  success: number;
+/** A SIM that can take a rental now: number known, usable state, enabled gateway online. */
+export interface UsableSim {
+  id: string;
+  gateway_id: string;
+  gateway_name: string;
+  port: string;
+  number: string;
 }
 
-/** Orders on this gateway per service: open (WAIT_CODE), all, and SUCCESS. */
-export async function serviceStats(q: Queryable, gatewayId: string): Promise<ServiceStatRow[]> {
-  return q.query<ServiceStatRow>(
-    `SELECT sv.name,
-            count(*) FILTER (WHERE o.status = 'WAIT_CODE')::int AS using,
-            count(*)::int AS used,
-            count(*) FILTER (WHERE o.status = 'SUCCESS')::int AS success
-       FROM orders o JOIN services sv ON sv.id = o.service_id
-      WHERE o.gateway_id = $1
-      GROUP BY sv.id, sv.name
-      ORDER BY used DESC, sv.name`,
-    [gatewayId],
+export async function usableSims(q: Queryable, onlineSince: Date): Promise<UsableSim[]> {
+  return q.query<UsableSim>(
+    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id
+      WHERE g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN (3, 4, 15)`,
+    [onlineSince],
   );
+}
+
+export async function gatewayNames(q: Queryable): Promise<string[]> {
+  return (await q.query<{ name: string }>('SELECT name FROM gateways ORDER BY name')).map((r) => r.name);
+}
+
+/** Share of sampled gateway-minutes that were online over the window; null without samples. */
+export async function uptimeShare(q: Queryable, since: Date): Promise<number | null> {
+  const rows = await q.query<{ share: string | null }>(
+    `SELECT avg(CASE WHEN online THEN 1.0 ELSE 0.0 END)::text AS share FROM gateway_uptime WHERE minute >= $1`,
+    [since],
+  );
+  return rows[0]?.share == null ? null : Number(rows[0].share);
+}
+
+/** What a device push needs: the secret to check, the MAC to compare, the driver to read it. */
+export interface PushTarget extends GatewayCredentials {
+  mac: string;
+  push_secret: string;
+}
+
+export async function findPushTarget(q: Queryable, id: string): Promise<PushTarget | undefined> {
+  return (
+    await q.query<PushTarget>(`SELECT ${CREDENTIAL_COLUMNS}, mac, push_secret FROM gateways WHERE id = $1`, [
+      id,
+    ])
+  )[0];
 }
 
 // ---- pull catch-up ----------------------------------------------------------------------------

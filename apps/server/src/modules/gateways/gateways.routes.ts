@@ -1,6 +1,4 @@
 import {
-  DeviceStats,
-  DeviceStatsBody,
   Gateway,
   GatewayIdBody,
   GatewayReport,
@@ -15,12 +13,11 @@ import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { App } from '../../http/app.ts';
-import { guards } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { DomainError } from '../../errors.ts';
+import { access } from '../../http/route.ts';
+import type { App } from '../../http/types.ts';
 import {
   deleteGateway,
-  deviceStats,
   gatewayReport,
   gatewaySettings,
   saveGateway,
@@ -38,20 +35,18 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function adminRoutes(app: App, ctx: AppContext) {
-  const { requireAdmin } = guards(ctx);
-  const admin = { tags: ['admin: gateways'], security: [{ bearer: [] }] };
-  // Authorization before body validation: a User gets 403, never a hint about the payload.
+  const admin = { tags: ['admin: gateways'] };
 
   app.post(
     '/api/Admin/getSettings',
-    { preValidation: requireAdmin, schema: { ...admin, response: { 200: GatewaySettings } } },
+    { ...access(ctx, 'admin'), schema: { ...admin, response: { 200: GatewaySettings } } },
     async () => gatewaySettings(ctx),
   );
 
   app.post(
     '/api/Admin/updateGateway',
     {
-      preValidation: requireAdmin,
+      ...access(ctx, 'admin'),
       schema: { ...admin, body: UpdateGatewayBody, response: { 200: Gateway } },
     },
     async (req) => saveGateway(ctx, req.body.gateway),
@@ -59,7 +54,7 @@ function adminRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/api/Admin/deleteGateway',
-    { preValidation: requireAdmin, schema: { ...admin, body: GatewayIdBody, response: { 200: Ok } } },
+    { ...access(ctx, 'admin'), schema: { ...admin, body: GatewayIdBody, response: { 200: Ok } } },
     async (req) => {
       await deleteGateway(ctx, req.body.id);
       return { code: 1 as const, msg: 'Gateway deleted.' };
@@ -68,32 +63,23 @@ function adminRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/api/Admin/gatewayScan',
-    { preValidation: requireAdmin, schema: { ...admin, body: GatewayIdBody, response: { 200: Gateway } } },
+    { ...access(ctx, 'admin'), schema: { ...admin, body: GatewayIdBody, response: { 200: Gateway } } },
     async (req) => scanGateway(ctx, req.body.id),
   );
 
   app.post(
     '/api/Admin/gatewayReport',
     {
-      preValidation: requireAdmin,
+      ...access(ctx, 'admin'),
       schema: { ...admin, body: GatewayIdBody, response: { 200: GatewayReport } },
     },
     async (req) => gatewayReport(ctx, req.body.id),
   );
 
   app.post(
-    '/api/Admin/deviceStats',
-    {
-      preValidation: requireAdmin,
-      schema: { ...admin, body: DeviceStatsBody, response: { 200: DeviceStats } },
-    },
-    async (req) => deviceStats(ctx, req.body.mac),
-  );
-
-  app.post(
     '/api/Admin/setSimNumber',
     {
-      preValidation: requireAdmin,
+      ...access(ctx, 'admin'),
       schema: { ...admin, body: SetSimNumberBody, response: { 200: SetSimNumberResult } },
     },
     async (req) => setSimNumber(ctx, req.body),
@@ -101,7 +87,7 @@ function adminRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/api/Admin/simulateSms',
-    { preValidation: requireAdmin, schema: { ...admin, body: SimulateSmsBody, response: { 200: Ok } } },
+    { ...access(ctx, 'admin'), schema: { ...admin, body: SimulateSmsBody, response: { 200: Ok } } },
     async (req) => simulateSms(ctx, req.body),
   );
 }
@@ -124,35 +110,34 @@ function pushRoutes(app: App, ctx: AppContext) {
     try {
       return await authenticatePush(ctx, id, secret);
     } catch (err) {
-      if (err instanceof AppError) {
+      if (err instanceof DomainError) {
         // The secret is never logged; the request line is redacted by the app's serializer.
-        req.log.warn({ gatewayId: id, push: kind, refused: err.kind }, 'device push refused');
+        req.log.warn({ gatewayId: id, push: kind, refused: err.code }, 'device push refused');
       }
       throw err;
     }
   };
   const schema = { tags: ['device pushes'], params: PushParams, response: { 200: PushAck } };
+  const device = access(ctx, 'public');
 
-  app.post('/api/gw/:id/:secret/status', { schema }, async (req) => {
-    const gw = await authenticated(req, 'status');
-    await handleStatusPush(ctx, gw, req.body);
+  app.post('/api/gw/:id/:secret/status', { ...device, schema }, async (req) => {
+    await handleStatusPush(ctx, await authenticated(req, 'status'), req.body);
     return ACK;
   });
 
-  app.post('/api/gw/:id/:secret/sms', { schema }, async (req) => {
-    const gw = await authenticated(req, 'sms');
+  app.post('/api/gw/:id/:secret/sms', { ...device, schema }, async (req) => {
+    const src = await authenticated(req, 'sms');
     const query: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
       if (typeof v === 'string') query[k] = v;
     }
-    const res = await handleSmsPush(ctx, gw, req.body, query);
-    if (res.stored > 0) req.log.info({ gatewayId: gw.id, ...res }, 'incoming SMS stored');
+    const res = await handleSmsPush(ctx, src, req.body, query);
+    if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming SMS stored');
     return ACK;
   });
 
-  app.post('/api/gw/:id/:secret/report', { schema }, async (req) => {
-    const gw = await authenticated(req, 'report');
-    await handleReportPush(ctx, gw, req.body);
+  app.post('/api/gw/:id/:secret/report', { ...device, schema }, async (req) => {
+    await handleReportPush(ctx, await authenticated(req, 'report'), req.body);
     return ACK;
   });
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type DeviceStats,
   type Gateway,
   type GatewayReport,
   type GatewaySettings,
@@ -16,14 +15,11 @@ import {
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { randomToken, seal } from '../../crypto.ts';
-import { badInput, conflict, notFound } from '../../http/errors.ts';
-import { ingestIncomingSms } from '../inbox/inbox.service.ts';
+import { badInput, conflict, notFound } from '../../errors.ts';
 import { pullCatchUp } from './catchup.service.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
-import { normalizePort } from './driver/ejoin.parse.ts';
 import {
-  countOpenOrders,
   deleteGatewayRow,
   findGatewayCredentials,
   findGatewayRow,
@@ -35,10 +31,10 @@ import {
   listSimRows,
   macTakenByOther,
   type SimRow,
-  serviceStats,
   setManualNumber,
   updateGatewayRow,
 } from './gateways.queries.ts';
+import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus } from './inventory.service.ts';
 import { isUuid } from './push.service.ts';
 
@@ -83,7 +79,8 @@ export function toSim(row: SimRow): Sim {
 
 async function mustFindGateway(ctx: AppContext, id: string): Promise<GatewayRow> {
   const row = isUuid(id) ? await findGatewayRow(ctx.db, id) : undefined;
-  if (!row) throw notFound('Gateway not found. It may have been deleted; reload the list.');
+  if (!row)
+    throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
   return row;
 }
 
@@ -145,7 +142,8 @@ export async function saveGateway(ctx: AppContext, input: GatewayInputData): Pro
     if (isUniqueViolation(err)) throw macTaken(fields.mac);
     throw err;
   }
-  if (!row) throw notFound('Gateway not found. It may have been deleted; reload the list.');
+  if (!row)
+    throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
   ctx.log.info(
     { gatewayId: row.id, name: row.name, mac: row.mac, passwordChanged: passwordEnc !== null },
     'gateway updated',
@@ -160,15 +158,13 @@ export async function saveGateway(ctx: AppContext, input: GatewayInputData): Pro
  */
 export async function deleteGateway(ctx: AppContext, id: string): Promise<void> {
   const row = await mustFindGateway(ctx, id);
-  const open = await countOpenOrders(ctx.db, id);
-  if (open > 0) {
-    throw conflict(
-      `This gateway has ${open} order${open === 1 ? '' : 's'} waiting for a code. Disable it, wait until they finish, then delete it.`,
-    );
+  for (const check of ctx.registry.gatewayDeleteChecks) {
+    const why = await check(ctx.db, id);
+    if (why) throw conflict(why, undefined, 'gateway_busy');
   }
   const creds = await findGatewayCredentials(ctx.db, id);
   if (!(await deleteGatewayRow(ctx.db, id)))
-    throw notFound('Gateway not found. It may have been deleted; reload the list.');
+    throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
   ctx.log.info({ gatewayId: id, name: row.name, mac: row.mac }, 'gateway deleted');
   // Best effort: ask the device to stop pushing to a URL that now answers 404.
   if (creds) {
@@ -221,23 +217,25 @@ export async function gatewayReport(ctx: AppContext, id: string): Promise<Gatewa
   return { gateway: toGateway(ctx, row), sims: sims.map(toSim) };
 }
 
-/** Device Statistics by MAC (any separator or case); a gateway id is accepted too. */
-export async function deviceStats(ctx: AppContext, macOrId: string): Promise<DeviceStats> {
+/** A gateway by MAC (any separator or case) or by id; undefined when none. */
+export async function findGatewayByMacOrId(
+  ctx: AppContext,
+  macOrId: string,
+): Promise<{ id: string; name: string; mac: string; totalSIM: number } | undefined> {
   const mac = normalizeMac(macOrId);
   const row = mac
     ? await findGatewayRowByMac(ctx.db, mac)
     : isUuid(macOrId.trim())
       ? await findGatewayRow(ctx.db, macOrId.trim())
       : undefined;
-  if (!row) throw notFound(`No gateway has the MAC address ${macOrId}.`);
-  const stats = await serviceStats(ctx.db, row.id);
-  return { mac: row.mac, totalSIM: row.total_sim, serviceStatss: stats };
+  return row && { id: row.id, name: row.name, mac: row.mac, totalSIM: row.total_sim };
 }
 
-function mustPort(port: string): string {
-  const ref = normalizePort(port);
+async function mustPort(ctx: AppContext, gatewayId: string, port: string): Promise<string> {
+  const creds = (await findGatewayCredentials(ctx.db, gatewayId))!;
+  const ref = driverFor(ctx, creds).canonicalPort(port);
   if (!ref) throw badInput('Port must look like 1.01 (port 1, slot 1).', 'port');
-  return ref.port;
+  return ref;
 }
 
 /** The admin's number for a SIM: kept by ICCID (wins over the device's) and written to the device. */
@@ -246,7 +244,7 @@ export async function setSimNumber(
   body: { gatewayId: string; port: string; number: string },
 ): Promise<SetSimNumberResult> {
   const gw = await mustFindGateway(ctx, body.gatewayId);
-  const port = mustPort(body.port);
+  const port = await mustPort(ctx, gw.id, body.port);
   const number = body.number.replace(/[\s().-]/g, '');
   if (!/^\+?\d{3,20}$/.test(number)) {
     throw badInput('Enter the phone number as digits, for example 12025550123.', 'number');
@@ -276,7 +274,7 @@ export async function simulateSms(
   body: { gatewayId: string; port: string; from: string; text: string },
 ): Promise<{ code: 1; msg: string }> {
   const gw = await mustFindGateway(ctx, body.gatewayId);
-  const port = mustPort(body.port);
+  const port = await mustPort(ctx, gw.id, body.port);
   const sender = body.from.trim();
   if (!sender) throw badInput('Enter the sender number.', 'from');
   await ingestIncomingSms(ctx, [

@@ -1,38 +1,29 @@
 // Device pushes: status (dev-status, port-status), incoming SMS, send reports. They carry no
-// credentials, so the gateway id and secret in the URL are what authenticates them.
+// credentials, so the gateway id and secret in the URL are what authenticates them. The gateway's
+// driver reads the bodies.
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../crypto.ts';
-import { badInput, conflict, notFound, unauthorized } from '../../http/errors.ts';
-import { ingestIncomingSms } from '../inbox/inbox.service.ts';
-import { ProtocolError } from './driver/driver.ts';
-import { parseDevStatus, parsePortEntry, parseRecvSms, parseStatusReport } from './driver/ejoin.parse.ts';
-import { findGatewayRow, type GatewayRow, touchGateway } from './gateways.queries.ts';
+import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
+import { driverFor } from './device.ts';
+import { type GatewayDriver, ProtocolError } from './driver/driver.ts';
+import { findPushTarget, type PushTarget, touchGateway } from './gateways.queries.ts';
+import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus, applyPortStatus } from './inventory.service.ts';
-import { handleStatusReport } from './reports.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (id: string) => UUID.test(id);
 
-/** 404 for an unknown gateway, 401 for a wrong secret; the caller logs which. */
-export async function authenticatePush(ctx: AppContext, id: string, secret: string): Promise<GatewayRow> {
-  const gw = isUuid(id) ? await findGatewayRow(ctx.db, id) : undefined;
-  if (!gw) throw notFound('Unknown gateway.');
-  if (!safeEqual(secret, gw.push_secret)) throw unauthorized('Wrong push secret for this gateway.');
-  return gw;
+export interface PushSource {
+  gw: PushTarget;
+  driver: GatewayDriver;
 }
 
-function asObject(body: unknown): Record<string, unknown> {
-  let v = body;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw badInput('The push body is not JSON.');
-    }
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    throw badInput('The push body is not a JSON object.');
-  return v as Record<string, unknown>;
+/** 404 for an unknown gateway, 401 for a wrong secret; the caller logs which. */
+export async function authenticatePush(ctx: AppContext, id: string, secret: string): Promise<PushSource> {
+  const gw = isUuid(id) ? await findPushTarget(ctx.db, id) : undefined;
+  if (!gw) throw notFound('Unknown gateway.', 'gateway_not_found');
+  if (!safeEqual(secret, gw.push_secret)) throw unauthorized('Wrong push secret for this gateway.');
+  return { gw, driver: driverFor(ctx, gw) };
 }
 
 function protocol<T>(fn: () => T): T {
@@ -45,41 +36,39 @@ function protocol<T>(fn: () => T): T {
 }
 
 /** dev-status (full inventory) or port-status (one slot). */
-export async function handleStatusPush(ctx: AppContext, gw: GatewayRow, body: unknown): Promise<string> {
-  const obj = asObject(body);
-  const isPort = obj.type === 'port-status' || (obj.type === undefined && 'port' in obj && !('mac' in obj));
-  if (isPort) {
-    const entry = protocol(() => parsePortEntry(obj));
-    await applyPortStatus(ctx, gw.id, entry);
-    return 'port-status';
+export async function handleStatusPush(ctx: AppContext, src: PushSource, body: unknown): Promise<string> {
+  const push = protocol(() => src.driver.parseStatusPush(body));
+  if (push.kind === 'port-status') {
+    await applyPortStatus(ctx, src.gw.id, push.entry);
+    return push.kind;
   }
-  const dev = protocol(() => parseDevStatus(obj));
-  if (dev.mac !== gw.mac) {
+  if (push.dev.mac !== src.gw.mac) {
     // Another device was given this gateway's push URL: its SIMs must not land here.
-    throw conflict(`This push comes from MAC ${dev.mac}, not from the gateway's MAC ${gw.mac}.`);
+    throw conflict(`This push comes from MAC ${push.dev.mac}, not from the gateway's MAC ${src.gw.mac}.`);
   }
-  await applyDevStatus(ctx, gw.id, dev);
-  return 'dev-status';
+  await applyDevStatus(ctx, src.gw.id, push.dev);
+  return push.kind;
 }
 
 export async function handleSmsPush(
   ctx: AppContext,
-  gw: GatewayRow,
+  src: PushSource,
   body: unknown,
   query: Record<string, string | undefined>,
 ): Promise<{ stored: number; duplicates: number }> {
-  const items = protocol(() => parseRecvSms(body, query));
-  await touchGateway(ctx.db, gw.id, ctx.clock.now());
+  const items = protocol(() => src.driver.parseSmsPush(body, query));
+  await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
   const res = await ingestIncomingSms(
     ctx,
-    items.map((i) => ({ ...i, gatewayId: gw.id })),
+    items.map((i) => ({ ...i, gatewayId: src.gw.id })),
   );
   return { stored: res.stored.length, duplicates: res.duplicates };
 }
 
-export async function handleReportPush(ctx: AppContext, gw: GatewayRow, body: unknown): Promise<number> {
-  const report = protocol(() => parseStatusReport(asObject(body)));
-  await touchGateway(ctx.db, gw.id, ctx.clock.now());
-  await handleStatusReport(ctx, gw.id, report);
+/** Send results go to every registered report consumer (messaging), after lastUpdate is set. */
+export async function handleReportPush(ctx: AppContext, src: PushSource, body: unknown): Promise<number> {
+  const report = protocol(() => src.driver.parseReportPush(body));
+  await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
+  for (const consume of ctx.registry.reportConsumers) await consume(ctx, src.gw.id, report.reports);
   return report.reports.length;
 }

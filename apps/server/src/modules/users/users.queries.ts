@@ -1,3 +1,4 @@
+import { ADMIN_ROLE } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 
 export interface UserRow {
@@ -7,12 +8,14 @@ export interface UserRow {
   password_hash: string;
   roles: string[];
   status: 'Active' | 'Inactive';
-  balance: number;
+  /** Exact decimal text. */
+  balance: string;
   created_at: Date;
+  token_version: number;
 }
 
 const USER_COLUMNS =
-  'id, username, email, password_hash, roles, status, balance::float8 AS balance, created_at';
+  'id, username, email, password_hash, roles, status, balance::text AS balance, created_at, token_version';
 
 export async function findActiveUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
   const rows = await q.query<UserRow>(
@@ -48,37 +51,28 @@ export async function insertUser(
   return { taken: clash[0]?.username === u.username ? 'username' : 'email' };
 }
 
-export async function updatePasswordHash(q: Queryable, id: string, hash: string): Promise<void> {
-  await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, hash]);
+/** Sets a new password and ends every session signed before (returns the new token version). */
+export async function updatePasswordHash(q: Queryable, id: string, hash: string): Promise<number> {
+  const rows = await q.query<{ token_version: number }>(
+    'UPDATE users SET password_hash = $2, token_version = token_version + 1 WHERE id = $1 RETURNING token_version',
+    [id, hash],
+  );
+  return rows[0]!.token_version;
 }
 
 export async function adminExists(q: Queryable): Promise<boolean> {
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM users WHERE 'Admin9' = ANY(roles)`,
-  );
+  const rows = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE $1 = ANY(roles)`, [
+    ADMIN_ROLE,
+  ]);
   return (rows[0]?.n ?? 0) > 0;
 }
 
-/** Moves money in SQL: one statement, guarded so the balance never goes negative, plus its ledger row. */
-export async function changeBalance(
-  q: Queryable,
-  userId: string,
-  amount: number | string,
-  kind: 'topup' | 'order_charge' | 'refund' | 'admin_adjustment' | 'demo_credit',
-  ref: string | null,
-  at: Date,
-): Promise<number | undefined> {
-  const rows = await q.query<{ balance: number }>(
-    `WITH changed AS (
-       UPDATE users SET balance = balance + $2::numeric
-        WHERE id = $1 AND balance + $2::numeric >= 0
-        RETURNING id, balance
-     ), entry AS (
-       INSERT INTO ledger (user_id, amount, kind, ref, created_at)
-       SELECT id, $2::numeric, $3, $4, $5 FROM changed
-     )
-     SELECT balance::float8 AS balance FROM changed`,
-    [userId, String(amount), kind, ref, at],
+/** Usernames of these users, by id (admin lists). */
+export async function usernamesByIds(q: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.query<{ id: string; username: string }>(
+    'SELECT id, username FROM users WHERE id = ANY($1::uuid[])',
+    [[...new Set(ids)]],
   );
-  return rows[0]?.balance;
+  return new Map(rows.map((r) => [r.id, r.username]));
 }

@@ -1,3 +1,5 @@
+import type { SendTaskReport } from '../../../context.ts';
+
 // What the platform needs from a SIM gateway, independent of the vendor protocol.
 
 /** One SIM slot as a device reports it (a `dev-status` entry or a `port-status` push). */
@@ -48,29 +50,10 @@ export interface IncomingSmsItem {
   iccid?: string | null;
 }
 
-export interface SdrRow {
-  index: number;
-  number: string;
-  port: string;
-  ts: number;
-}
-export interface FdrRow extends SdrRow {
-  /** Task status code of the progress reason ("6 Timeout" → 6). */
-  reasonCode: number | null;
-  reason: string;
-  carrierReason: string;
-}
-
-export interface TaskReport {
-  tid: number;
-  sending: number;
-  sent: number;
-  failed: number;
-  unsent: number;
-  /** Only the rows since the previous report: the receiver adds them up. */
-  sdr: SdrRow[];
-  fdr: FdrRow[];
-}
+/** What a device reports about its send tasks (the platform-wide shape lives in the context). */
+export type TaskReport = SendTaskReport;
+export type SdrRow = SendTaskReport['sdr'][number];
+export type FdrRow = SendTaskReport['fdr'][number];
 
 export interface StatusReport {
   reports: TaskReport[];
@@ -110,7 +93,22 @@ export interface PulledSms {
   items: IncomingSmsItem[];
 }
 
+/** A status push: the whole device (dev-status) or one slot (port-status). */
+export type StatusPush = { kind: 'dev-status'; dev: DevStatus } | { kind: 'port-status'; entry: PortEntry };
+
+/**
+ * One vendor protocol: the calls the platform makes to a device, and the reading of what the
+ * device pushes. Parse methods throw ProtocolError on a body that does not follow the protocol.
+ */
 export interface GatewayDriver {
+  /** Reads a status push (the body as it came: parsed JSON or text). */
+  parseStatusPush(body: unknown): StatusPush;
+  /** Reads an incoming-SMS push; malformed rows are skipped. */
+  parseSmsPush(body: unknown, query: Record<string, string | undefined>): IncomingSmsItem[];
+  /** Reads a send-report push. */
+  parseReportPush(body: unknown): StatusReport;
+  /** The platform's "N.SS" form of a port as people or devices write it; undefined if not a port. */
+  canonicalPort(raw: string): string | undefined;
   /** The device's status now (the Scan). */
   getStatus(): Promise<DevStatus>;
   /** Asks the device to POST dev-status to `url` every `period` seconds (>= 60; 0 stops). */

@@ -4,9 +4,13 @@ import {
   type DevStatus,
   type GatewayDriver,
   GatewayError,
+  type IncomingSmsItem,
+  ProtocolError,
   type PulledSms,
   type SendOptions,
   type SendTask,
+  type StatusPush,
+  type StatusReport,
   type TaskAccepted,
 } from './driver.ts';
 import {
@@ -14,8 +18,10 @@ import {
   leadingInt,
   normalizePort,
   parseDevStatus,
+  parsePortEntry,
   parseRecvSms,
   parseReply,
+  parseStatusReport,
   slotIndex,
 } from './ejoin.parse.ts';
 
@@ -43,6 +49,26 @@ export class EjoinDriver implements GatewayDriver {
     opts: EjoinOptions = {},
   ) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+  }
+
+  parseStatusPush(body: unknown): StatusPush {
+    const obj = asObject(body);
+    const isPort = obj.type === 'port-status' || (obj.type === undefined && 'port' in obj && !('mac' in obj));
+    return isPort
+      ? { kind: 'port-status', entry: parsePortEntry(obj) }
+      : { kind: 'dev-status', dev: parseDevStatus(obj) };
+  }
+
+  parseSmsPush(body: unknown, query: Record<string, string | undefined>): IncomingSmsItem[] {
+    return parseRecvSms(body, query);
+  }
+
+  parseReportPush(body: unknown): StatusReport {
+    return parseStatusReport(asObject(body));
+  }
+
+  canonicalPort(raw: string): string | undefined {
+    return normalizePort(raw)?.port;
   }
 
   async getStatus(): Promise<DevStatus> {
@@ -239,6 +265,22 @@ export class EjoinDriver implements GatewayDriver {
     const p = this.target.password;
     return p ? text.split(p).join('[redacted]') : text;
   }
+}
+
+/** Push bodies arrive as parsed JSON or, with an unexpected content type, as text. */
+function asObject(body: unknown): Record<string, unknown> {
+  let v = body;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw new ProtocolError('the push body is not JSON');
+    }
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw new ProtocolError('the push body is not a JSON object');
+  }
+  return v as Record<string, unknown>;
 }
 
 function withSlash(base: string): string {

@@ -1,5 +1,6 @@
 import {
   DeleteServiceBody,
+  isAdmin,
   Ok,
   PublicService,
   Service,
@@ -7,25 +8,23 @@ import {
   ServiceListResponse,
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import type { App } from '../../http/app.ts';
-import { authenticate, guards } from '../../http/auth.ts';
-import { listServices } from './services.queries.ts';
-import { removeService, saveService } from './services.service.ts';
+import { access } from '../../http/route.ts';
+import type { App } from '../../http/types.ts';
+import { removeService, saveService, servicesWithAvailability } from './services.service.ts';
 
 export function serviceRoutes(app: App, ctx: AppContext) {
-  const { requireAdmin } = guards(ctx);
-
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
   app.post(
     '/api/Service/getall',
-    { schema: { tags: ['services'], response: { 200: ServiceListResponse } } },
+    { ...access(ctx, 'public'), schema: { tags: ['services'], response: { 200: ServiceListResponse } } },
     async (req) => {
       const admin = req.headers.authorization
-        ? await authenticate(ctx, req)
-            .then((u) => u.roles.includes('Admin9'))
+        ? await ctx.registry
+            .authenticate(ctx, req.headers.authorization)
+            .then((u) => isAdmin(u.roles))
             .catch(() => false)
         : false;
-      const services = await listServices(ctx.db, ctx.clock.now(), !admin);
+      const services = await servicesWithAvailability(ctx, !admin);
       return { code: 1 as const, services: admin ? services : services.map((s) => PublicService.parse(s)) };
     },
   );
@@ -33,10 +32,9 @@ export function serviceRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/service/update',
     {
-      preHandler: requireAdmin,
+      ...access(ctx, 'admin'),
       schema: {
         tags: ['services'],
-        security: [{ bearer: [] }],
         body: ServiceInput,
         response: { 200: Service },
       },
@@ -47,10 +45,9 @@ export function serviceRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/service/delete',
     {
-      preHandler: requireAdmin,
+      ...access(ctx, 'admin'),
       schema: {
         tags: ['services'],
-        security: [{ bearer: [] }],
         body: DeleteServiceBody,
         response: { 200: Ok },
       },

@@ -1,6 +1,7 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import { RENTABLE_SIMS_SQL } from '../services/services.queries.ts';
+import type { UsableSim } from '../gateways/index.ts';
+import { rentableSql } from './services.queries.ts';
 
 export interface OrderRow {
   id: string;
@@ -11,16 +12,17 @@ export interface OrderRow {
   code_text: string | null;
   sms_text: string | null;
   status: Order['status'];
-  price: number;
+  /** Exact decimal text. */
+  price: string;
   created_at: Date;
   expires_at: Date;
 }
 
-/** The columns of an OrderRow, from an orders row `o` joined with its service `s`. */
-const ORDER_FIELDS = `o.id::text AS id, o.user_id, s.code AS service_code, s.name AS service_name, o.phone_number,
-  o.code_text, o.sms_text, o.status, o.price::float8 AS price, o.created_at, o.expires_at`;
+/** The columns of an OrderRow, from an orders row `o`. */
+const ORDER_FIELDS = `o.id::text AS id, o.user_id, o.service_code, o.service_name, o.phone_number,
+  o.code_text, o.sms_text, o.status, o.price::text AS price, o.created_at, o.expires_at`;
 
-export const ORDER_SELECT = `SELECT ${ORDER_FIELDS} FROM orders o JOIN services s ON s.id = o.service_id`;
+export const ORDER_SELECT = `SELECT ${ORDER_FIELDS} FROM orders o`;
 
 export async function findOrder(q: Queryable, id: string): Promise<OrderRow | undefined> {
   return (await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
@@ -46,21 +48,19 @@ export async function openOrderCount(q: Queryable, serviceId: string): Promise<n
   return rows[0]!.n;
 }
 
-export interface RentableSim {
-  id: string;
-  gateway_id: string;
-  port: string;
-  number: string;
-  gateway_name: string;
-}
+export type RentableSim = UsableSim;
 
 /** Picks the rentable SIM with the fewest open rentals (spreads load), at random among equals. */
-export async function pickSim(q: Queryable, serviceId: string, now: Date): Promise<RentableSim | undefined> {
+export async function pickSim(
+  q: Queryable,
+  serviceId: string,
+  sims: UsableSim[],
+): Promise<RentableSim | undefined> {
   const rows = await q.query<RentableSim>(
-    `SELECT r.* FROM (${RENTABLE_SIMS_SQL.replaceAll('$SERVICE', '$1').replaceAll('$NOW', '$2')}) r
+    `SELECT r.* FROM (${rentableSql('$1', '$2')}) r
       ORDER BY (SELECT count(*) FROM orders o WHERE o.sim_id = r.id AND o.status = 'WAIT_CODE'), random()
       LIMIT 1`,
-    [serviceId, now],
+    [serviceId, JSON.stringify(sims)],
   );
   return rows[0];
 }
@@ -69,38 +69,40 @@ export async function insertOrder(
   q: Queryable,
   o: {
     userId: string;
-    serviceId: string;
+    service: { id: string; code: string; name: string };
     sim: RentableSim;
-    price: number;
+    price: string;
     createdAt: Date;
     expiresAt: Date;
   },
 ): Promise<string> {
   const rows = await q.query<{ id: string }>(
-    `INSERT INTO orders (user_id, service_id, gateway_id, gateway_name, sim_id, port, phone_number, price, status,
-                         created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 'WAIT_CODE', $9, $10) RETURNING id::text AS id`,
+    `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name, sim_id, port,
+                         phone_number, price, status, created_at, expires_at)
+     VALUES ($1, $2, $11, $12, $3, $4, $5, $6, $7, $8::numeric, 'WAIT_CODE', $9, $10) RETURNING id::text AS id`,
     [
       o.userId,
-      o.serviceId,
+      o.service.id,
       o.sim.gateway_id,
       o.sim.gateway_name,
       o.sim.id,
       o.sim.port,
       o.sim.number,
-      String(o.price),
+      o.price,
       o.createdAt,
       o.expiresAt,
+      o.service.code,
+      o.service.name,
     ],
   );
   return rows[0]!.id;
 }
 
 /**
- * Cancels one of the user's orders and refunds it in one statement, only when it still waits for
- * its first code and the minimum time has passed. Returns the refunded amount, or undefined.
+ * Cancels one of the user's orders, only when it still waits for its first code and the minimum
+ * time has passed; returns it (the caller refunds it in the same transaction), or undefined.
  */
-export async function cancelAndRefund(
+export async function cancelIfAllowed(
   q: Queryable,
   orderId: string,
   userId: string,
@@ -108,45 +110,28 @@ export async function cancelAndRefund(
   earliestCreatedAt: Date,
 ): Promise<OrderRow | undefined> {
   const rows = await q.query<OrderRow>(
-    `WITH cancelled AS (
-       UPDATE orders SET status = 'CANCEL', finished_at = $3
-        WHERE id = $1::bigint AND user_id = $2 AND status = 'WAIT_CODE' AND code_text IS NULL AND created_at <= $4
-        RETURNING *
-     ), credited AS (
-       UPDATE users u SET balance = u.balance + c.price FROM cancelled c WHERE u.id = c.user_id RETURNING u.id
-     ), entry AS (
-       INSERT INTO ledger (user_id, amount, kind, ref, created_at)
-       SELECT user_id, price, 'refund', 'order:' || id, $3 FROM cancelled
-     )
-     SELECT ${ORDER_FIELDS} FROM cancelled o JOIN services s ON s.id = o.service_id`,
+    `UPDATE orders o SET status = 'CANCEL', finished_at = $3
+      WHERE id = $1::bigint AND user_id = $2 AND status = 'WAIT_CODE' AND code_text IS NULL AND created_at <= $4
+      RETURNING ${ORDER_FIELDS}`,
     [orderId, userId, now, earliestCreatedAt],
   );
   return rows[0];
 }
 
 /**
- * Cancels and refunds overdue orders still waiting for a code, in one statement. SKIP LOCKED
- * lets several sweepers run at once without taking the same order; the status guard and the
- * ledger's unique (kind, ref) make the refund happen exactly once.
+ * Cancels overdue orders still waiting for a code, in one statement; the caller refunds them in
+ * the same transaction. SKIP LOCKED lets several sweepers run at once without taking the same
+ * order; the status guard and the ledger's unique (kind, ref) make the refund happen exactly once.
  */
-export async function sweepExpired(q: Queryable, now: Date, batch: number): Promise<OrderRow[]> {
+export async function cancelExpired(q: Queryable, now: Date, batch: number): Promise<OrderRow[]> {
   return q.query<OrderRow>(
     `WITH due AS (
        SELECT id FROM orders WHERE status = 'WAIT_CODE' AND expires_at <= $1
         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
-     ), cancelled AS (
-       UPDATE orders o SET status = 'CANCEL', finished_at = $1
-         FROM due WHERE o.id = due.id AND o.status = 'WAIT_CODE'
-        RETURNING o.*
-     ), credited AS (
-       UPDATE users u SET balance = u.balance + t.total
-         FROM (SELECT user_id, sum(price) AS total FROM cancelled GROUP BY user_id) t
-        WHERE u.id = t.user_id RETURNING u.id
-     ), entry AS (
-       INSERT INTO ledger (user_id, amount, kind, ref, created_at)
-       SELECT user_id, price, 'refund', 'order:' || id, $1 FROM cancelled
      )
-     SELECT ${ORDER_FIELDS} FROM cancelled o JOIN services s ON s.id = o.service_id`,
+     UPDATE orders o SET status = 'CANCEL', finished_at = $1
+       FROM due WHERE o.id = due.id AND o.status = 'WAIT_CODE'
+     RETURNING ${ORDER_FIELDS}`,
     [now, batch],
   );
 }
@@ -203,7 +188,7 @@ export async function recordCode(
         WHERE id IN (SELECT order_id FROM c)
         RETURNING *
      )
-     SELECT ${ORDER_FIELDS} FROM o JOIN services s ON s.id = o.service_id`,
+     SELECT ${ORDER_FIELDS} FROM o`,
     [orderId, smsId, code ?? null, text, at],
   );
   return rows[0];
@@ -226,13 +211,15 @@ export async function adminOrdersPage(
   f: AdminOrderFilter,
   page: number,
   pageSize: number,
-): Promise<{ items: AdminOrder[]; total: number }> {
+): Promise<{ items: (Omit<AdminOrder, 'username'> & { userId: string })[]; total: number }> {
   const params = [f.status || null, f.gateway || null, f.phoneNumber?.trim() || null];
-  const rows = await q.query<AdminOrder & { total: number; created_at: Date }>(
-    `SELECT o.id::text AS id, o.gateway_name AS gateway, o.port, u.username, o.phone_number AS "phoneNumber",
-            s.code AS "serviceCode", o.code_text AS "codeText", o.status, o.created_at,
-            count(*) OVER ()::int AS total
-       FROM orders o JOIN users u ON u.id = o.user_id JOIN services s ON s.id = o.service_id
+  const rows = await q.query<
+    Omit<AdminOrder, 'username'> & { userId: string; total: number; created_at: Date }
+  >(
+    `SELECT o.id::text AS id, o.gateway_name AS gateway, o.port, o.user_id AS "userId",
+            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode", o.code_text AS "codeText", o.status,
+            o.created_at, count(*) OVER ()::int AS total
+       FROM orders o
       WHERE ${ADMIN_WHERE}
       ORDER BY o.id DESC LIMIT $4 OFFSET $5`,
     [...params, pageSize, (page - 1) * pageSize],
@@ -261,10 +248,9 @@ export async function gatewayOrderStats(
   );
 }
 
-export async function gatewayNames(q: Queryable): Promise<string[]> {
-  const rows = await q.query<{ name: string }>(
-    `SELECT name FROM gateways UNION SELECT DISTINCT gateway_name FROM orders ORDER BY 1`,
-  );
+/** Gateway names orders were placed on (deleted gateways included). */
+export async function orderGatewayNames(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ name: string }>('SELECT DISTINCT gateway_name AS name FROM orders ORDER BY 1');
   return rows.map((r) => r.name);
 }
 
@@ -283,11 +269,28 @@ export async function userOrderStats(
   return rows[0]!;
 }
 
-/** Share of sampled gateway-minutes that were online over the window; null without samples. */
-export async function uptimeShare(q: Queryable, since: Date): Promise<number | null> {
-  const rows = await q.query<{ share: number | null }>(
-    `SELECT (avg(CASE WHEN online THEN 1.0 ELSE 0.0 END))::float8 AS share FROM gateway_uptime WHERE minute >= $1`,
-    [since],
+export async function openOrdersOnGateway(q: Queryable, gatewayId: string): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM orders WHERE gateway_id = $1 AND status = 'WAIT_CODE'`,
+    [gatewayId],
   );
-  return rows[0]?.share ?? null;
+  return rows[0]?.n ?? 0;
+}
+
+/** Device Statistics: orders on one gateway per service: open (WAIT_CODE), all, and SUCCESS. */
+export async function serviceStatsOnGateway(
+  q: Queryable,
+  gatewayId: string,
+): Promise<{ name: string; using: number; used: number; success: number }[]> {
+  return q.query(
+    `SELECT sv.name,
+            count(*) FILTER (WHERE o.status = 'WAIT_CODE')::int AS using,
+            count(*)::int AS used,
+            count(*) FILTER (WHERE o.status = 'SUCCESS')::int AS success
+       FROM orders o JOIN services sv ON sv.id = o.service_id
+      WHERE o.gateway_id = $1
+      GROUP BY sv.id, sv.name
+      ORDER BY used DESC, sv.name`,
+    [gatewayId],
+  );
 }

@@ -1,12 +1,14 @@
 import type { Service } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { UsableSim } from '../gateways/index.ts';
 
 export interface ServiceRow {
   id: string;
   name: string;
   code: string;
   description: string;
-  price: number;
+  /** Exact decimal text. */
+  price: string;
   stock: number;
   pattern: string;
   text_contains: string;
@@ -15,34 +17,30 @@ export interface ServiceRow {
   is_enable: boolean;
 }
 
-const SERVICE_COLUMNS = `s.id, s.name, s.code, s.description, s.price::float8 AS price, s.stock, s.pattern,
+const SERVICE_COLUMNS = `s.id, s.name, s.code, s.description, s.price::text AS price, s.stock, s.pattern,
   s.text_contains, s.rent_time_minutes, s.is_repeatable, s.is_enable`;
 
 /**
- * SIMs rentable for a service right now: number known, usable state, on an enabled gateway
- * reported within the online window, and the number never used for this service.
- * Shared by the availability count and by the rent itself so they can never disagree.
+ * The SIMs a rent may pick for a service: from the gateways' usable SIMs (passed in as JSON), those
+ * whose number was never used for this service. Shared by the availability count and by the rent
+ * itself so they can never disagree. `$SIMS` is the jsonb parameter, `$SERVICE` the service id.
  */
 export const RENTABLE_SIMS_SQL = `
-  SELECT sim.id, sim.gateway_id, sim.port, sim.number, g.name AS gateway_name
-    FROM sims sim
-    JOIN gateways g ON g.id = sim.gateway_id
-   WHERE g.is_enable
-     AND g.last_update >= $NOW::timestamptz - interval '3 minutes'
-     AND sim.number IS NOT NULL
-     AND sim.state IN (3, 4, 15)
-     AND NOT EXISTS (
-       SELECT 1 FROM orders o WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
-     )`;
+  SELECT sim.id, sim.gateway_id, sim.port, sim.number, sim.gateway_name
+    FROM jsonb_to_recordset($SIMS::jsonb)
+         AS sim(id uuid, gateway_id uuid, port text, number text, gateway_name text)
+   WHERE NOT EXISTS (
+     SELECT 1 FROM orders o WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
+   )`;
 
-function rentableSql(serviceRef: string, nowParam: string) {
-  return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef).replaceAll('$NOW', nowParam);
+export function rentableSql(serviceRef: string, simsParam: string) {
+  return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef).replaceAll('$SIMS', simsParam);
 }
 
 /** Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable SIMs). */
 export async function listServices(
   q: Queryable,
-  now: Date,
+  sims: UsableSim[],
   onlyEnabled: boolean,
   onlyId?: string,
 ): Promise<Service[]> {
@@ -55,7 +53,7 @@ export async function listServices(
        FROM services s
       WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
       ORDER BY s.name`,
-    [now, onlyEnabled, onlyId ?? null],
+    [JSON.stringify(sims), onlyEnabled, onlyId ?? null],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));
 }
@@ -66,7 +64,7 @@ export function toService(r: ServiceRow): Omit<Service, 'available'> {
     name: r.name,
     code: r.code,
     description: r.description,
-    price: r.price,
+    price: Number(r.price),
     stock: r.stock,
     pattern: r.pattern,
     textContains: r.text_contains,

@@ -7,7 +7,8 @@ import {
   validateService,
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { assertNoFieldErrors, badInput, conflict, notFound } from '../../http/errors.ts';
+import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.ts';
+import { usableSims } from '../gateways/index.ts';
 import {
   codeTakenByOther,
   deleteService,
@@ -55,25 +56,35 @@ export function normalizeServiceInput(input: ServiceInput): ServiceValues {
 
 export async function saveService(ctx: AppContext, input: ServiceInput): Promise<Service> {
   const values = normalizeServiceInput(input);
-  if (input.id && !UUID.test(input.id)) throw notFound('Service not found.');
+  if (input.id && !UUID.test(input.id)) throw notFound('Service not found.', 'service_not_found');
   if (await codeTakenByOther(ctx.db, values.code, input.id)) {
     throw conflict(`A service with code "${values.code}" already exists.`, 'code');
   }
   const row = input.id ? await updateService(ctx.db, input.id, values) : await insertService(ctx.db, values);
   if (!row) {
-    if (input.id) throw notFound('Service not found.');
+    if (input.id) throw notFound('Service not found.', 'service_not_found');
     throw conflict(`A service with code "${values.code}" already exists.`, 'code');
   }
-  const [saved] = await listServices(ctx.db, ctx.clock.now(), false, row.id);
+  const [saved] = await servicesWithAvailability(ctx, false, row.id);
   return saved!;
+}
+
+/** Services with their live `available` count (all, only enabled ones, or one). */
+export async function servicesWithAvailability(
+  ctx: AppContext,
+  onlyEnabled: boolean,
+  onlyId?: string,
+): Promise<Service[]> {
+  const sims = await usableSims(ctx.db, ctx.clock.now());
+  return listServices(ctx.db, sims, onlyEnabled, onlyId);
 }
 
 export async function removeService(ctx: AppContext, ref: string | { id: string }): Promise<void> {
   const key = typeof ref === 'string' ? ref : ref.id;
   const row = UUID.test(key) ? await findServiceById(ctx.db, key) : await findServiceByCode(ctx.db, key);
-  if (!row) throw notFound('Service not found.');
+  if (!row) throw notFound('Service not found.', 'service_not_found');
   const outcome = await deleteService(ctx.db, row.id);
-  if (outcome === 'missing') throw notFound('Service not found.');
+  if (outcome === 'missing') throw notFound('Service not found.', 'service_not_found');
   if (outcome === 'has_orders') {
     throw conflict('This service has orders and cannot be deleted; disable it instead to stop new rentals.');
   }

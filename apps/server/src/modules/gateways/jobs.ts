@@ -1,8 +1,7 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
-import type { AppContext } from '../context.ts';
-import { runDuePullCatchUps } from '../modules/gateways/catchup.service.ts';
-import { recordUptime } from '../modules/gateways/gateways.queries.ts';
-import { every } from './loop.ts';
+import type { AppContext, Job } from '../../context.ts';
+import { runDuePullCatchUps } from './catchup.service.ts';
+import { recordUptime } from './gateways.queries.ts';
 
 /**
  * Records, per enabled gateway, whether it is online this minute. Safe to run from several
@@ -18,9 +17,7 @@ export async function sampleUptime(ctx: AppContext): Promise<number> {
  * The SMS pull catch-up (each gateway is claimed once per minute across processes, so ticking more
  * often only shortens the delay) and the uptime sampler (ticks inside every minute).
  */
-export function startGatewayWorkers(ctx: AppContext): Array<() => Promise<void>> {
-  return [
-    every(ctx, 'gateway-sms-catch-up', 15_000, () => runDuePullCatchUps(ctx)),
-    every(ctx, 'gateway-uptime', 20_000, () => sampleUptime(ctx)),
-  ];
-}
+export const gatewayJobs: Job[] = [
+  { name: 'gateway-sms-catch-up', intervalMs: () => 15_000, run: (ctx) => runDuePullCatchUps(ctx) },
+  { name: 'gateway-uptime', intervalMs: () => 20_000, run: (ctx) => sampleUptime(ctx) },
+];

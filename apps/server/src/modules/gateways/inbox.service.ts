@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, SmsConsumer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { IncomingSmsItem } from '../gateways/driver/driver.ts';
-import { type SmsConsumer, type StoredSms, smsConsumers } from './consumers.ts';
+import { publish } from '../../events.ts';
+import type { IncomingSmsItem } from './driver/driver.ts';
 import { insertIncomingSms, markMatched } from './inbox.queries.ts';
 
 export interface IncomingSms extends IncomingSmsItem {
@@ -31,13 +31,10 @@ export function dedupeKey(m: IncomingSms, receivedAt: Date): string {
 
 /**
  * Stores incoming SMS exactly once and hands each new one (not receipts) to the consumers inside
- * the same transaction; listeners hear `incoming_sms` with the id after commit.
+ * the same transaction; listeners hear an `sms` event with the id after commit.
  */
-export async function ingestIncomingSms(
-  ctx: AppContext,
-  items: IncomingSms[],
-  consumers: readonly SmsConsumer[] = smsConsumers,
-): Promise<IngestResult> {
+export async function ingestIncomingSms(ctx: AppContext, items: IncomingSms[]): Promise<IngestResult> {
+  const consumers = ctx.registry.smsConsumers;
   if (items.length === 0) return { stored: [], duplicates: 0 };
   const receivedAt = ctx.clock.now();
   const stored = await ctx.db.tx(async (q) => {
@@ -72,14 +69,10 @@ export async function ingestIncomingSms(
         receivedAt,
       };
       if (await handOff(ctx, q, sms, consumers)) await markMatched(q, row.id);
+      await publish(q, { type: 'sms', smsId: row.id });
     }
     return ids;
   });
-  for (const id of stored) {
-    await ctx.db.notify('incoming_sms', id).catch((err: unknown) => {
-      ctx.log.warn({ err, smsId: id }, 'incoming_sms notify failed');
-    });
-  }
   return { stored, duplicates: items.length - stored.length };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { ingestIncomingSms } from '../inbox/inbox.service.ts';
+import { ingestIncomingSms } from '../gateways/index.ts';
 import { expireOverdue } from './orders.service.ts';
 
 let s: TestServer;

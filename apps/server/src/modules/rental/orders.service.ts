@@ -1,13 +1,14 @@
 import type { Order } from '@simdock/contract';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, LiveRenderer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
-import { AppError, conflict, notFound } from '../../http/errors.ts';
-import type { StoredSms } from '../inbox/consumers.ts';
-import { findServiceByCode } from '../services/services.queries.ts';
-import { changeBalance } from '../users/users.queries.ts';
+import { conflict, DomainError, notFound } from '../../errors.ts';
+import { publish } from '../../events.ts';
+import { charge, refund, refundMany } from '../billing/index.ts';
+import { usableSims } from '../gateways/index.ts';
 import { extractCode, smsMatchesService } from './code-extraction.ts';
 import {
-  cancelAndRefund,
+  cancelExpired,
+  cancelIfAllowed,
   findOrder,
   insertOrder,
   lockServiceForRent,
@@ -17,15 +18,8 @@ import {
   ordersOfUser,
   pickSim,
   recordCode,
-  sweepExpired,
 } from './orders.queries.ts';
-
-export const ORDER_EVENTS_CHANNEL = 'order_events';
-
-export interface OrderEvent {
-  userId: string;
-  order: Order;
-}
+import { findServiceByCode } from './services.queries.ts';
 
 function asOrder(ctx: AppContext, r: OrderRow): Order {
   const cancelMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
@@ -37,20 +31,20 @@ function asOrder(ctx: AppContext, r: OrderRow): Order {
     codeText: r.code_text,
     smsText: r.sms_text,
     status: r.status,
-    price: r.price,
+    price: Number(r.price),
     createdAt: r.created_at.toISOString(),
     expiresAt: r.expires_at.toISOString(),
     cancelableAt: new Date(r.created_at.getTime() + cancelMs).toISOString(),
   };
 }
 
-/** Queues an order-changed event; NOTIFY inside a transaction is delivered when it commits. */
-async function publish(ctx: AppContext, q: Queryable, row: OrderRow): Promise<Order> {
-  const order = asOrder(ctx, row);
-  const event: OrderEvent = { userId: row.user_id, order };
-  await q.query('SELECT pg_notify($1, $2)', [ORDER_EVENTS_CHANNEL, JSON.stringify(event)]);
-  return order;
+/** Announces an order change; delivered to the user's live stream when the transaction commits. */
+async function orderChanged(q: Queryable, row: OrderRow): Promise<void> {
+  await publish(q, { type: 'order', userId: row.user_id, orderId: row.id });
 }
+
+const noNumbers = (name: string) =>
+  new DomainError('no_numbers', `No numbers available for ${name} right now. Please try again later.`);
 
 /**
  * Rents a number: in one transaction, picks a SIM by the rules of architecture.md, creates the
@@ -59,32 +53,33 @@ async function publish(ctx: AppContext, q: Queryable, row: OrderRow): Promise<Or
  */
 export async function rent(ctx: AppContext, userId: string, serviceCode: string): Promise<Order> {
   const now = ctx.clock.now();
+  const sims = await usableSims(ctx.db, now);
   return ctx.db.tx(async (q) => {
     const service = await findServiceByCode(q, serviceCode.trim());
-    if (!service) throw notFound(`Unknown service "${serviceCode}".`);
-    if (!service.is_enable) throw conflict(`${service.name} is not available for rent right now.`);
-    await lockServiceForRent(q, service.id);
-    if ((await openOrderCount(q, service.id)) >= service.stock) {
-      throw conflict(`No numbers available for ${service.name} right now. Please try again later.`);
+    if (!service) throw new DomainError('service_not_found', `Unknown service "${serviceCode}".`);
+    if (!service.is_enable) {
+      throw new DomainError('service_disabled', `${service.name} is not available for rent right now.`);
     }
-    const sim = await pickSim(q, service.id, now);
-    if (!sim) throw conflict(`No numbers available for ${service.name} right now. Please try again later.`);
+    await lockServiceForRent(q, service.id);
+    if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name);
+    const sim = await pickSim(q, service.id, sims);
+    if (!sim) throw noNumbers(service.name);
     const orderId = await insertOrder(q, {
       userId,
-      serviceId: service.id,
+      service,
       sim,
       price: service.price,
       createdAt: now,
       expiresAt: new Date(now.getTime() + service.rent_time_minutes * 60_000),
     });
-    const balance = await changeBalance(q, userId, -service.price, 'order_charge', `order:${orderId}`, now);
-    if (balance === undefined) {
-      throw new AppError(
-        'payment_required',
-        `Your balance is too low: renting ${service.name} costs $${service.price.toFixed(2)}. Please top up.`,
-      );
-    }
-    return publish(ctx, q, (await findOrder(q, orderId))!);
+    await charge(
+      q,
+      { userId, amount: service.price, ref: `order:${orderId}`, at: now },
+      `Your balance is too low: renting ${service.name} costs $${service.price}. Please top up.`,
+    );
+    const row = (await findOrder(q, orderId))!;
+    await orderChanged(q, row);
+    return asOrder(ctx, row);
   });
 }
 
@@ -92,22 +87,46 @@ export async function listUserOrders(ctx: AppContext, userId: string): Promise<O
   return (await ordersOfUser(ctx.db, userId)).map((r) => asOrder(ctx, r));
 }
 
+/** One of the user's orders, or undefined (another user's order is never returned). */
+export async function userOrder(
+  ctx: AppContext,
+  userId: string,
+  orderId: string,
+): Promise<Order | undefined> {
+  if (!/^\d{1,18}$/.test(orderId)) return undefined;
+  const row = await findOrder(ctx.db, orderId);
+  return row && row.user_id === userId ? asOrder(ctx, row) : undefined;
+}
+
 /** Cancels an order that has no code yet, after the minimum time, with a refund. */
 export async function cancel(ctx: AppContext, userId: string, orderId: string): Promise<Order> {
-  if (!/^\d{1,18}$/.test(orderId)) throw notFound('Order not found.');
+  if (!/^\d{1,18}$/.test(orderId)) throw notFound('Order not found.', 'order_not_found');
   const now = ctx.clock.now();
   const minMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
   return ctx.db.tx(async (q) => {
-    const cancelled = await cancelAndRefund(q, orderId, userId, now, new Date(now.getTime() - minMs));
-    if (cancelled) return publish(ctx, q, cancelled);
+    const cancelled = await cancelIfAllowed(q, orderId, userId, now, new Date(now.getTime() - minMs));
+    if (cancelled) {
+      await refund(q, { userId, amount: cancelled.price, ref: `order:${cancelled.id}`, at: now });
+      await orderChanged(q, cancelled);
+      return asOrder(ctx, cancelled);
+    }
     const order = await findOrder(q, orderId);
-    if (!order || order.user_id !== userId) throw notFound('Order not found.');
-    if (order.code_text !== null)
-      throw conflict('A code has already arrived for this order; it cannot be cancelled.');
-    if (order.status === 'CANCEL') throw conflict('This order is already cancelled.');
+    if (!order || order.user_id !== userId) throw notFound('Order not found.', 'order_not_found');
+    if (order.code_text !== null) {
+      throw conflict(
+        'A code has already arrived for this order; it cannot be cancelled.',
+        undefined,
+        'order_has_code',
+      );
+    }
+    if (order.status === 'CANCEL') {
+      throw conflict('This order is already cancelled.', undefined, 'order_already_cancelled');
+    }
     const wait = Math.ceil((order.created_at.getTime() + minMs - now.getTime()) / 1000);
     throw conflict(
       `Orders can be cancelled ${ctx.config.CANCEL_MIN_SECONDS / 60} minutes after renting. Please wait ${wait} s.`,
+      undefined,
+      'cancel_too_early',
     );
   });
 }
@@ -116,8 +135,13 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
 export async function expireOverdue(ctx: AppContext, batch = 500): Promise<number> {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const done = await sweepExpired(q, now, batch);
-    for (const o of done) await publish(ctx, q, o);
+    const done = await cancelExpired(q, now, batch);
+    await refundMany(
+      q,
+      done.map((o) => ({ userId: o.user_id, amount: o.price, ref: `order:${o.id}` })),
+      now,
+    );
+    for (const o of done) await orderChanged(q, o);
     return done.length;
   });
 }
@@ -138,7 +162,7 @@ export function smsTime(sms: Pick<StoredSms, 'receivedAt' | 'deviceTs'>): Date {
  * Incoming-SMS consumer: gives the SMS to the open orders on its SIM whose service text it holds.
  * Runs inside the SMS's storing transaction, so a code is recorded exactly once.
  */
-export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
+export async function matchRentalOrders(q: Queryable, sms: StoredSms, _ctx: AppContext): Promise<boolean> {
   // The SIM in the port must still carry the rented number: a swapped card's SMS is not the renter's.
   if (!sms.gatewayId || !sms.simNumber) return false;
   const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, sms.simNumber, smsTime(sms));
@@ -153,8 +177,15 @@ export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppCo
       sms.text,
       sms.receivedAt,
     );
-    if (updated) await publish(ctx, q, updated);
+    if (updated) await orderChanged(q, updated);
     matched = true;
   }
   return matched;
 }
+
+/** Live stream: an order event sends the order as it is now, to its owner only. */
+export const renderOrderEvent: LiveRenderer = async (ctx, event) => {
+  if (event.type !== 'order') return null;
+  const order = await userOrder(ctx, event.userId, event.orderId);
+  return order ? { event: 'order', data: order } : null;
+};

@@ -13,9 +13,9 @@ beforeAll(async () => {
   const svc = await addService(s.db, { code: 'tg', name: 'Telegram' });
   const u = await s.createUser({ username: 'buyer' });
   await s.db.query(
-    `INSERT INTO orders (user_id, service_id, gateway_id, gateway_name, port, phone_number, price, status, code_text,
-                         created_at, expires_at)
-     SELECT $1, $2, $3, 'alpha', '1.01', '1555000' || lpad(i::text, 4, '0'), 1,
+    `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name, port,
+                         phone_number, price, status, code_text, created_at, expires_at)
+     SELECT $1, $2, 'tg', 'Telegram', $3, 'alpha', '1.01', '1555000' || lpad(i::text, 4, '0'), 1,
             CASE WHEN i % 3 = 0 THEN 'SUCCESS' WHEN i % 3 = 1 THEN 'CANCEL' ELSE 'WAIT_CODE' END,
             CASE WHEN i % 3 = 0 THEN '1234' END, now(), now() + interval '20 minutes'
        FROM generate_series(1, 230) i`,

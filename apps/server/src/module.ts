@@ -1,0 +1,28 @@
+import type {
+  AppContext,
+  Authenticator,
+  GatewayDeleteCheck,
+  Job,
+  LiveRenderer,
+  ReportConsumer,
+  SmsConsumer,
+} from './context.ts';
+import type { AppEvent } from './events.ts';
+import type { App } from './http/types.ts';
+
+/**
+ * What a module gives the application, exported from its `index.ts` next to its use cases. The
+ * composition root (modules/index.ts) is the only place that reads descriptors.
+ */
+export interface ModuleDescriptor {
+  name: string;
+  /** Tables this module owns: only its own SQL reads or writes them (checked by a test). */
+  tables: string[];
+  routes?: (app: App, ctx: AppContext) => void | Promise<void>;
+  smsConsumers?: SmsConsumer[];
+  reportConsumers?: ReportConsumer[];
+  gatewayDeleteChecks?: GatewayDeleteCheck[];
+  liveRenderers?: Partial<Record<AppEvent['type'], LiveRenderer>>;
+  jobs?: Job[];
+  authenticate?: Authenticator;
+}

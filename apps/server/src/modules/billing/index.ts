@@ -1,0 +1,7 @@
+import type { ModuleDescriptor } from '../../module.ts';
+
+// Billing: balances and the ledger. The only module that writes `users.balance` or `ledger`.
+export { balanceOf, totalHeld } from './billing.queries.ts';
+export { adjust, charge, credit, money, refund, refundMany } from './billing.service.ts';
+
+export const billingModule: ModuleDescriptor = { name: 'billing', tables: ['ledger'] };

@@ -1,0 +1,31 @@
+import { GATEWAY_ONLINE_MS } from '@simdock/contract';
+import type { Queryable } from '../../db/db.ts';
+import type { ModuleDescriptor } from '../../module.ts';
+import * as q from './gateways.queries.ts';
+import { gatewayRoutes } from './gateways.routes.ts';
+import { inboxRoutes } from './inbox.routes.ts';
+import { gatewayJobs } from './jobs.ts';
+
+// Gateways: SIM devices, their SIM inventory, device pushes and the store of incoming SMS, which
+// is handed to the SMS consumers other modules register (rental codes, chat replies).
+
+export type { UsableSim } from './gateways.queries.ts';
+export { findGatewayByMacOrId, gatewaySettings, saveGateway, scanGateway } from './gateways.service.ts';
+export { type IncomingSms, ingestIncomingSms } from './inbox.service.ts';
+export { sampleUptime } from './jobs.ts';
+
+/** SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway. */
+export const usableSims = (db: Queryable, now: Date) =>
+  q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
+export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
+export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
+
+export const gatewaysModule: ModuleDescriptor = {
+  name: 'gateways',
+  tables: ['gateways', 'sims', 'sim_numbers', 'incoming_sms', 'gateway_uptime'],
+  routes: async (app, ctx) => {
+    await gatewayRoutes(app, ctx);
+    inboxRoutes(app, ctx);
+  },
+  jobs: gatewayJobs,
+};

@@ -1,0 +1,48 @@
+import type { AppContext } from '../../context.ts';
+import { access, currentUser } from '../../http/route.ts';
+import type { App } from '../../http/types.ts';
+import type { ModuleDescriptor } from '../../module.ts';
+import { LiveHub } from './live.hub.ts';
+
+// Live: one server-sent-events stream per signed-in user, carrying every module's events (orders
+// now; balances, campaigns and chat later). Modules register how to render their event types.
+
+const HEARTBEAT_MS = 20_000;
+
+async function liveRoutes(app: App, ctx: AppContext) {
+  const hub = new LiveHub(ctx);
+  await hub.start();
+  app.addHook('onClose', () => hub.stop());
+
+  app.get(
+    '/api/Order/stream',
+    {
+      ...access(ctx, 'user'),
+      schema: {
+        tags: ['orders'],
+        description: "text/event-stream of the user's live events (`event: order`, …)",
+      },
+    },
+    async (req, reply) => {
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 3000\n: connected\n\n');
+      const unsubscribe = hub.subscribe(currentUser(req).id, (m) => {
+        res.write(`event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
+      });
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+      req.raw.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      });
+    },
+  );
+}
+
+export const liveModule: ModuleDescriptor = { name: 'live', tables: [], routes: liveRoutes };

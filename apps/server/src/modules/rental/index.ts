@@ -1,0 +1,45 @@
+import type { ModuleDescriptor } from '../../module.ts';
+import { openOrdersOnGateway } from './orders.queries.ts';
+import { orderRoutes } from './orders.routes.ts';
+import { expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
+import { serviceRoutes } from './services.routes.ts';
+
+// Rental: the service catalogue and the orders that rent numbers from it. Charges and refunds go
+// through billing; SIMs come from gateways; codes arrive as an SMS consumer.
+
+export { cancel, expireOverdue, listUserOrders, rent, userOrder } from './orders.service.ts';
+export { saveService, servicesWithAvailability } from './services.service.ts';
+
+export const rentalModule: ModuleDescriptor = {
+  name: 'rental',
+  tables: ['services', 'orders', 'order_codes'],
+  routes: (app, ctx) => {
+    serviceRoutes(app, ctx);
+    orderRoutes(app, ctx);
+  },
+  // Rental codes take precedence over every other consumer of incoming SMS.
+  smsConsumers: [matchRentalOrders],
+  liveRenderers: { order: renderOrderEvent },
+  gatewayDeleteChecks: [
+    async (q, gatewayId) => {
+      const open = await openOrdersOnGateway(q, gatewayId);
+      return open > 0
+        ? `This gateway has ${open} order${open === 1 ? '' : 's'} waiting for a code. Disable it, wait until they finish, then delete it.`
+        : null;
+    },
+  ],
+  jobs: [
+    {
+      name: 'order-expiry',
+      intervalMs: (ctx) => ctx.config.SWEEP_INTERVAL_MS,
+      // Cancels and refunds overdue rentals, in batches, until none is left.
+      run: async (ctx) => {
+        let n: number;
+        do {
+          n = await expireOverdue(ctx);
+          if (n) ctx.log.info({ expired: n }, 'expired orders refunded');
+        } while (n >= 500);
+      },
+    },
+  ],
+};

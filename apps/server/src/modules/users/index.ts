@@ -1,0 +1,16 @@
+import type { ModuleDescriptor } from '../../module.ts';
+import { userRoutes } from './users.routes.ts';
+
+export { hashPassword, verifyPassword } from './passwords.ts';
+// Users: accounts, profile and password. Balances are billing's; sign-in is auth's.
+export {
+  adminExists,
+  findActiveUserById,
+  findUserByUsername,
+  insertUser,
+  type UserRow,
+  usernamesByIds,
+} from './users.queries.ts';
+export { changePassword, userInfo } from './users.service.ts';
+
+export const usersModule: ModuleDescriptor = { name: 'users', tables: ['users'], routes: userRoutes };
