@@ -1,6 +1,8 @@
 export const ROLES = ['Admin9', 'Staff', 'User', 'SMS'] as const;
 export type Role = (typeof ROLES)[number];
 export const ADMIN_ROLE: Role = 'Admin9';
+/** The role every new account gets. */
+export const DEFAULT_ROLE: Role = 'User';
 
 /** The JWT role claim is a string for one role and a list for several (spec §3). */
 export function rolesFromClaim(claim: unknown): Role[] {

@@ -1,13 +1,42 @@
 // /sim/* control API for the CLI. Unauthenticated on purpose: it is a test tool and must only
 // listen where nobody else can reach it.
-import type { GatewaySim } from './device.ts';
+import type { SlotState } from './model.ts';
 import type { Faults } from './options.ts';
+import type { PushRecord } from './pusher.ts';
 import type { SimReply, SimRequest } from './server.ts';
-import type { Outcome } from './tasks.ts';
+import type { Outcome, OutcomeFn, SentRecord } from './tasks.ts';
+
+/** What the control API drives: the simulator (GatewaySim), described here so neither file imports the other. */
+export interface ControlledSim {
+  readonly url: string;
+  readonly mac: string;
+  readonly ip: string;
+  readonly ports: number;
+  readonly slotsPerPort: number;
+  readonly statusUrl: string | undefined;
+  readonly smsUrl: string | undefined;
+  readonly srUrl: string | undefined;
+  readonly period: number;
+  readonly ssrc: string;
+  readonly offline: boolean;
+  readonly faults: Faults;
+  slot(port: string): SlotState | undefined;
+  slots(): SlotState[];
+  sentTasks(): SentRecord[];
+  pushLog(): PushRecord[];
+  injectSms(m: { port: string; from: string; text: string; ts?: number; to?: string }): number;
+  insertSim(port: string, sim?: Partial<SlotState>): void;
+  removeSim(port: string): void;
+  swapSim(port: string, sim?: Partial<SlotState>): void;
+  setOutcome(fn: OutcomeFn): void;
+  setFaults(f: Partial<Faults>): Promise<void>;
+  pushStatusNow(): Promise<void>;
+  reboot(offlineMs?: number): Promise<void>;
+}
 
 const OUTCOMES = new Set<Outcome>(['ok', 'fail', 'unregistered']);
 
-export async function controlHandler(sim: GatewaySim, req: SimRequest): Promise<SimReply> {
+export async function controlHandler(sim: ControlledSim, req: SimRequest): Promise<SimReply> {
   const key = `${req.method} ${req.path}`;
   let body: Record<string, unknown> = {};
   if (req.body.trim() !== '') {
@@ -81,7 +110,7 @@ export async function controlHandler(sim: GatewaySim, req: SimRequest): Promise<
   }
 }
 
-function state(sim: GatewaySim) {
+function state(sim: ControlledSim) {
   return {
     url: sim.url,
     mac: sim.mac,

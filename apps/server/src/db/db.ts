@@ -7,12 +7,21 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+export interface Session extends Queryable {
+  exec(sql: string): Promise<void>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
   /** Runs fn in one transaction; rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements at once (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs fn on one dedicated connection (session-level locks such as the migration lock must be
+   * taken and released on the same connection as the work they guard).
+   */
+  session<T>(fn: (c: Session) => Promise<T>): Promise<T>;
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -32,6 +41,14 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     exec: async (sql) => {
       await pgl.exec(sql);
     },
+    // PGlite is one connection: every call is already on the same session.
+    session: (fn) =>
+      fn({
+        ...asQueryable(pgl),
+        exec: async (sql) => {
+          await pgl.exec(sql);
+        },
+      }),
     listen: async (channel, onPayload) => pgl.listen(channel, onPayload),
     notify: async (channel, payload) => {
       await pgl.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -94,6 +111,19 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     },
     async exec(sql) {
       await pool.query(sql);
+    },
+    async session(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          exec: async (sql: string) => {
+            await client.query(sql);
+          },
+        });
+      } finally {
+        client.release();
+      }
     },
     async listen(channel, onPayload) {
       const client = await ensureListenClient();

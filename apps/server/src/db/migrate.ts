@@ -12,25 +12,29 @@ export async function migrate(db: Db): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort();
-  const applied: string[] = [];
-  if (db.kind === 'pg') await db.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-  try {
-    await db.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    const done = new Set(
-      (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
-    );
-    for (const file of files) {
-      if (done.has(file)) continue;
-      const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
-      await db.exec(
-        `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+  // The lock, the migrations and the unlock run on one connection: a session advisory lock taken
+  // on one pooled connection and released on another would never be released.
+  return db.session(async (c) => {
+    const applied: string[] = [];
+    await c.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await c.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
       );
-      applied.push(file);
+      const done = new Set(
+        (await c.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
+      );
+      for (const file of files) {
+        if (done.has(file)) continue;
+        const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+        await c.exec(
+          `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+        );
+        applied.push(file);
+      }
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
-  } finally {
-    if (db.kind === 'pg') await db.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-  }
-  return applied;
+    return applied;
+  });
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_ROLE } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import type { AppContext } from '../context.ts';
 import { credit } from '../modules/billing/index.ts';
@@ -98,7 +99,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
         username: DEMO_USER.username,
         email: DEMO_USER.email,
         passwordHash: await hashPassword(DEMO_USER.password),
-        roles: ['User'],
+        roles: [DEFAULT_ROLE],
       });
       if (user.row) {
         const userId = user.row.id;

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_ROLE, normalizeLogin, rolesFromClaim, validateRegister } from '@simdock/contract';
+import {
+  ADMIN_ROLE,
+  DEFAULT_ROLE,
+  normalizeLogin,
+  rolesFromClaim,
+  validateRegister,
+} from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { assertNoFieldErrors, conflict, DomainError, tooManyRequests, unauthorized } from '../../errors.ts';
 import { adminExists, findUserByUsername, hashPassword, insertUser, verifyPassword } from '../users/index.ts';
@@ -17,7 +23,7 @@ export async function register(
     username,
     email,
     passwordHash: await hashPassword(input.password),
-    roles: ['User'],
+    roles: [DEFAULT_ROLE],
   });
   if (result.taken === 'username')
     throw conflict('This username is already taken.', 'username', 'username_taken');
