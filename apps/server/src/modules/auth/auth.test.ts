@@ -190,6 +190,23 @@ describe('user info and change password', () => {
     expect(await s.login(u.username, 'new-password-1')).toBeTruthy();
   });
 
+  it('ends the other sessions on a password change; the changing browser gets a new token', async () => {
+    const u = await s.createUser();
+    const otherDevice = await s.login(u.username, u.password);
+    const res = await s.post(
+      '/api/user/changepass',
+      { oldPass: u.password, newPass: 'another-pass-9' },
+      u.token,
+    );
+    expect(res.body).toMatchObject({ code: 1, token: expect.any(String) });
+    for (const old of [u.token, otherDevice]) {
+      const refused = await s.post('/api/user/info', {}, old);
+      expect(refused.status).toBe(401);
+      expect(refused.body.msg).toMatch(/session has ended/);
+    }
+    expect((await s.post('/api/user/info', {}, res.body.token)).status).toBe(200);
+  });
+
   it('returns the info fields of spec §7', async () => {
     const u = await s.createUser({ balance: 12.5 });
     const info = await s.post('/api/user/info', {}, u.token);

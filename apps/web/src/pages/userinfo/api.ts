@@ -1,13 +1,19 @@
 import { type ChangePassBody, ChangePassResponse } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost, requireCode1 } from '../../api/client.ts';
+import { setToken } from '../../api/token.ts';
 
 // The user info itself is the session's query: see src/api/user.ts (userInfoQuery) and useSession().user.
 export { fetchUserInfo, userInfoQuery } from '../../api/user.ts';
 
-/** POST /api/user/changepass {newPass, oldPass} → {code, msg}; succeeds only with code 1. */
+/**
+ * POST /api/user/changepass {newPass, oldPass} → {code, msg, token}; succeeds only with code 1. The
+ * change ends every other session; this browser stays signed in with the new token.
+ */
 export async function changePassword(body: ChangePassBody) {
-  return requireCode1(await apiPost('/api/user/changepass', body, ChangePassResponse));
+  const res = requireCode1(await apiPost('/api/user/changepass', body, ChangePassResponse));
+  if (res.token) setToken(res.token);
+  return res;
 }
 
 export function useChangePasswordMutation() {
