@@ -135,7 +135,8 @@ describe('recipientsFromFile', () => {
     const txtMs = performance.now() - t;
     expect(fromCsv.valid.length).toBe(rows.length * 2);
     expect(fromTxt.valid).toEqual(fromCsv.valid);
-    expect(csvMs).toBeLessThan(5000);
-    expect(txtMs).toBeLessThan(5000);
-  });
+    // Loose bounds (shared CI cores): a quadratic step would take minutes here, not seconds.
+    expect(csvMs).toBeLessThan(8000);
+    expect(txtMs).toBeLessThan(8000);
+  }, 30_000);
 });
