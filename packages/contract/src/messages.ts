@@ -24,3 +24,59 @@ export const ruleMessages = {
 } as const;
 
 export type RuleMessageKey = keyof typeof ruleMessages;
+
+/**
+ * Canonical (English) texts of the messaging rules (bulk send, uploads, chat, outreach settings).
+ *
+ * Kept apart from `ruleMessages` on purpose: the web catalogue must hold a `rule.<key>` entry for every
+ * `RuleMessageKey` (a compile-time check in apps/web/src/i18n/en.ts), so these keys get their own
+ * prefix there, `messaging.<key>`, with the same texts. `{name}` marks a parameter, in the same syntax the
+ * web app's `t(key, params)` interpolates, so a catalogue entry can be copied verbatim.
+ * Rule functions return a `MessagingMessage` ({key, params, text}): the web app shows
+ * `t(\`messaging.${m.key}\`, m.params)`, the server answers with `m.text`.
+ */
+export const messagingMessages = {
+  recipientsRequired: 'Please enter at least one phone number.',
+  invalidNumbers: 'Invalid numbers (only accept format: 1XXXXXXXXXX): {numbers}',
+  tooManyNumbers: 'Too many phone numbers! Limit is {limit}, but you provided {provided}.',
+  typingLimit: 'Limit is {limit} numbers.',
+  messageRequired: 'Please enter the message content.',
+  messageLineTooLong: 'Each message line must not exceed 150 characters.',
+  tooManyMessageLines: 'Too many message lines! Limit is {limit}.',
+  dailyLimitReached: 'Daily limit reached! Limit is {limit} messages per day, {remaining} left today.',
+  sendSuccess: 'Send successful!',
+  sendError: 'Send error.',
+  fileRequired: 'Please choose a file.',
+  fileOneOnly: 'Please upload one file at a time.',
+  fileType: 'Only .txt and .csv files are accepted.',
+  fileTooLarge: 'The file must not exceed 10 MB.',
+  fileEmpty: 'The file is empty.',
+  invalidNumbersInFile: 'Invalid numbers in file: {numbers}',
+  fileNoNumbers: 'No valid phone numbers found in the file.',
+  mmsFileRequired: 'No file provided',
+  chatEmpty: 'Please enter a message or attach a file.',
+  maxBatchSendSmsInvalid: 'Max Batch Send SMS must be a whole number from 0 to {max}.',
+  maxMsgPerDayInvalid: 'Max Messages Per Day must be a whole number from 0 to {max}.',
+  historyRangeInvalid: 'The end date must not be before the start date.',
+} as const;
+
+export type MessagingMessageKey = keyof typeof messagingMessages;
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** A translatable message: its key, its parameters, and the canonical English text. */
+export interface MessagingMessage {
+  readonly key: MessagingMessageKey;
+  readonly params: MessageParams;
+  readonly text: string;
+}
+
+/** Fills `{name}` placeholders once (no re-scan of inserted values, so user text cannot inject). */
+export function interpolate(template: string, params: MessageParams): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+export function messagingMessage(key: MessagingMessageKey, params: MessageParams = {}): MessagingMessage {
+  return { key, params, text: interpolate(messagingMessages[key], params) };
+}

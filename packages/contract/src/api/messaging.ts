@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import { interpolate, messagingMessages } from '../messages.ts';
+import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
+
+/**
+ * Messaging calls (spec §3, §7): mass send, outreach settings, history, chat. Payload field names are
+ * the spec's, exactly. Bounds are hard caps against abuse; the rules in messaging.ts give the texts a
+ * person sees for the limits they can actually reach.
+ */
+
+/** Unix time in seconds (spec §9). Up to year 9999. */
+const UnixSeconds = z.number().int().min(0).max(253_402_300_799);
+const Id = z.string().min(1).max(64);
+/** A stored media name as the upload answered it: name + one extension, no path. */
+export const MMS_FILE_NAME_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
+export const MMS_FILE_NAME_MAX = 128;
+/** One chat message: ten concatenated GSM-7 parts. */
+export const CHAT_SMS_MAX_CHARS = 1530;
+export const CONTACT_NAME_MAX = 100;
+export const CONTACT_NOTE_MAX = 500;
+
+// ─── Mass send: POST /api/MassOutreach/sendMassSMS ────────────────────────────────────────────────
+
+/** Recipients and message variants, each newline-joined (spec §7). Rules: `validateMassSend`. */
+export const MassSendBody = z.object({
+  number: z.string().max(MASS_SEND_TEXT_MAX_CHARS, 'The recipient list is too long.'),
+  mess: z.string().max(MASS_SEND_TEXT_MAX_CHARS, 'The message content is too long.'),
+});
+export type MassSendBody = z.infer<typeof MassSendBody>;
+
+export const MassSendData = z.object({
+  campaignId: z.string(),
+  /** Messages queued: one per recipient. */
+  queued: z.number().int().min(0),
+  /** Repeated numbers sent once. */
+  duplicatesRemoved: z.number().int().min(0),
+  /** Recipients who asked not to be messaged again. */
+  skippedOptOut: z.number().int().min(0),
+});
+export type MassSendData = z.infer<typeof MassSendData>;
+
+/** code 1 = success (msg 'Send successful!'); failures are the `{code: 0, msg}` error body. */
+export const MassSendResponse = z.object({
+  code: z.union([z.literal(0), z.literal(1)]),
+  msg: z.string(),
+  data: MassSendData.optional(),
+});
+export type MassSendResponse = z.infer<typeof MassSendResponse>;
+
+// ─── Settings: POST /api/MassOutreach/getSettings, POST /api/Admin/updateSettings ──────────────────
+
+/** Upper bound of MaxMsgPerDay. */
+export const MAX_MSG_PER_DAY_CAP = 100_000_000;
+
+/** Settings as the sending page reads them (spec §3; default 0). */
+export const MassOutreachSettings = z.object({
+  maxBatchSendSms: z.number().int().min(0),
+  maxMsgPerDay: z.number().int().min(0),
+});
+export type MassOutreachSettings = z.infer<typeof MassOutreachSettings>;
+
+const batchInvalid = interpolate(messagingMessages.maxBatchSendSmsInvalid, { max: MASS_SEND_MAX_RECIPIENTS });
+const dailyInvalid = interpolate(messagingMessages.maxMsgPerDayInvalid, { max: MAX_MSG_PER_DAY_CAP });
+
+/** Save payload (spec §7): capitalised names; whole numbers ≥ 0, missing = 0. */
+export const UpdateSettingsBody = z.object({
+  MaxBatchSendSms: z
+    .number({ error: batchInvalid })
+    .int(batchInvalid)
+    .min(0, batchInvalid)
+    .max(MASS_SEND_MAX_RECIPIENTS, batchInvalid)
+    .default(0),
+  MaxMsgPerDay: z
+    .number({ error: dailyInvalid })
+    .int(dailyInvalid)
+    .min(0, dailyInvalid)
+    .max(MAX_MSG_PER_DAY_CAP, dailyInvalid)
+    .default(0),
+});
+export type UpdateSettingsBody = z.input<typeof UpdateSettingsBody>;
+
+// ─── History: POST /api/MassOutreach/querymsg ────────────────────────────────────────────────────
+
+/** Page sizes the History page offers (spec §9); the server accepts any size 1..500. */
+export const HISTORY_PAGE_SIZES = [10, 20, 50, 100, 200, 500] as const;
+export const HISTORY_DEFAULT_PAGE_SIZE = 50;
+export const HISTORY_MAX_PAGE_SIZE = 500;
+
+/** A filter value the original sends as number or string; '' means no filter. */
+const FilterValue = z.union([z.number().int(), z.string().max(64)]).optional();
+
+export const QueryMsgParams = z
+  .object({
+    name: z.string().max(100).optional(),
+    status: FilterValue,
+    seatId: FilterValue,
+    type: FilterValue,
+    /** Start of the first day, epoch seconds. */
+    strTime: UnixSeconds.optional(),
+    /** End of the last day, epoch seconds. */
+    endTime: UnixSeconds.optional(),
+  })
+  .refine((p) => p.strTime === undefined || p.endTime === undefined || p.endTime >= p.strTime, {
+    error: messagingMessages.historyRangeInvalid,
+    path: ['endTime'],
+  });
+export type QueryMsgParams = z.infer<typeof QueryMsgParams>;
+
+export const QueryMsgBody = z.object({
+  current: z.number().int().min(1).max(1_000_000).default(1),
+  size: z.number().int().min(1).max(HISTORY_MAX_PAGE_SIZE).default(HISTORY_DEFAULT_PAGE_SIZE),
+  params: QueryMsgParams.default({}),
+});
+export type QueryMsgBody = z.input<typeof QueryMsgBody>;
+
+export const HistoryRecord = z.object({
+  id: z.string(),
+  receiver: z.string(),
+  sms: z.string(),
+  /** Sender's name (username) as the row shows it. */
+  userAlias: z.string(),
+  /** 1 = success, 0 = failed, other values = not final yet (queued, sending). */
+  status: z.number().int(),
+  statusReason: z.string().nullable(),
+  /** Admin9 only (spec §6); null for other users. */
+  smsGateway: z.string().nullable(),
+  smsPort: z.string().nullable(),
+  timestamp: UnixSeconds,
+});
+export type HistoryRecord = z.infer<typeof HistoryRecord>;
+
+/** Totals of the period. Rates are percentages, 0–100. */
+export const HistorySummary = z.object({
+  numCnt: z.number().int().min(0),
+  success: z.number().int().min(0),
+  replyUserCnt: z.number().int().min(0),
+  successRate: z.number().min(0).max(100),
+  replyRate: z.number().min(0).max(100),
+});
+export type HistorySummary = z.infer<typeof HistorySummary>;
+
+export const QueryMsgResponse = z.object({
+  code: z.literal(1),
+  data: z.object({
+    sum: HistorySummary,
+    records: z.array(HistoryRecord),
+    /** Records matching the query; pages fall back to sum.numCnt when absent (historyTotalPages). */
+    total: z.number().int().min(0),
+  }),
+});
+export type QueryMsgResponse = z.infer<typeof QueryMsgResponse>;
+
+// ─── Chat: /api/livechat/* ───────────────────────────────────────────────────────────────────────
+
+export const Conversation = z.object({
+  conversationId: z.string(),
+  receiver: z.string(),
+  contactName: z.string(),
+  note: z.string(),
+  latestSms: z.string(),
+  latestTime: UnixSeconds,
+  isRead: z.boolean(),
+  /** Incoming messages not read yet (the badge). */
+  unreadCount: z.number().int().min(0).optional(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+/** 1 = outgoing; anything else incoming (spec §3). */
+export const UP_DOWN_OUTGOING = 1;
+export const UP_DOWN_INCOMING = 0;
+
+export const ChatMessage = z.object({
+  id: z.string(),
+  sms: z.string(),
+  upDownType: z.number().int(),
+  timestamp: UnixSeconds,
+  /** Stored media name, fetched from the media path; null without media. */
+  mmsFile: z.string().nullable(),
+  /** Delivery: see `deliveryIndicator`. */
+  status: z.number().int().nullable(),
+  result: z.number().int().nullable(),
+  statusReason: z.string().nullable(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** POST /api/livechat/queryConversation: empty payload (spec §7). */
+export const QueryConversationBody = z.object({}).optional();
+export const QueryConversationResponse = z.object({
+  code: z.literal(1),
+  data: z.object({ records: z.array(Conversation) }),
+});
+export type QueryConversationResponse = z.infer<typeof QueryConversationResponse>;
+
+export const ConversationIdBody = z.object({ conversationId: Id });
+/** POST /api/livechat/queryConversationDetail. */
+export const QueryConversationDetailBody = ConversationIdBody;
+export type QueryConversationDetailBody = z.infer<typeof QueryConversationDetailBody>;
+export const QueryConversationDetailResponse = z.object({
+  code: z.literal(1),
+  data: z.object({ msgList: z.array(ChatMessage) }),
+});
+export type QueryConversationDetailResponse = z.infer<typeof QueryConversationDetailResponse>;
+
+/** POST /api/livechat/updateConversation: the contact's name and note (trimmed). */
+export const UpdateConversationBody = z.object({
+  conversationId: Id,
+  contactName: z
+    .string()
+    .trim()
+    .max(CONTACT_NAME_MAX, `Name must be at most ${CONTACT_NAME_MAX} characters.`),
+  note: z.string().trim().max(CONTACT_NOTE_MAX, `Note must be at most ${CONTACT_NOTE_MAX} characters.`),
+});
+export type UpdateConversationBody = z.input<typeof UpdateConversationBody>;
+export const UpdateConversationResponse = z.object({
+  code: z.literal(1),
+  msg: z.string(),
+  data: Conversation,
+});
+export type UpdateConversationResponse = z.infer<typeof UpdateConversationResponse>;
+
+/**
+ * POST /api/LiveChat/reply (spec §3, §7). The page sends simNo 1 and mmsType 1 with a file, else 0;
+ * the server replies through the port the receiver already knows. Text or file is required.
+ */
+export const ReplyBody = z
+  .object({
+    conversationId: Id,
+    sms: z.string().max(CHAT_SMS_MAX_CHARS, `A message must be at most ${CHAT_SMS_MAX_CHARS} characters.`),
+    toNumber: z.string().max(32),
+    simNo: z.number().int().min(0).max(1024).default(1),
+    mmsType: z.union([z.literal(0), z.literal(1)]).default(0),
+    mmsTitle: z.string().max(100).default(''),
+    mmsFile: z
+      .union([
+        z.literal(''),
+        z.string().max(MMS_FILE_NAME_MAX).regex(MMS_FILE_NAME_PATTERN, 'Invalid media file name.'),
+      ])
+      .default(''),
+  })
+  .refine((b) => b.sms.trim() !== '' || b.mmsFile !== '', {
+    error: messagingMessages.chatEmpty,
+    path: ['sms'],
+  });
+export type ReplyBody = z.input<typeof ReplyBody>;
+
+export const ReplyResponse = z.object({
+  code: z.union([z.literal(0), z.literal(1)]),
+  msg: z.string(),
+  /** The stored outgoing message. */
+  data: ChatMessage.optional(),
+});
+export type ReplyResponse = z.infer<typeof ReplyResponse>;
+
+/** POST /api/LiveChat/mmsUpload (multipart, one file part): the stored name to put in `mmsFile`. */
+export const MmsUploadResponse = z.object({
+  code: z.union([z.literal(0), z.literal(1)]),
+  msg: z.string(),
+  fileName: z.string(),
+});
+export type MmsUploadResponse = z.infer<typeof MmsUploadResponse>;

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { validateMessages } from './messaging.ts';
+import {
+  fileProblem,
+  filesProblem,
+  invalidNumbersInFileMessage,
+  linesFromFileText,
+  recipientsFromFile,
+  UPLOAD_MAX_BYTES,
+  uploadKind,
+} from './messaging-files.ts';
+
+describe('upload checks (spec §5: one .txt or .csv file, max 10 MB)', () => {
+  it('kind from the extension, any case', () => {
+    expect(uploadKind('numbers.txt')).toBe('txt');
+    expect(uploadKind('Numbers.CSV')).toBe('csv');
+    expect(uploadKind('a.b.csv')).toBe('csv');
+    expect(uploadKind('numbers.xlsx')).toBeUndefined();
+    expect(uploadKind('csv')).toBeUndefined();
+    expect(uploadKind('numbers.csv.exe')).toBeUndefined();
+  });
+
+  it('fileProblem', () => {
+    expect(fileProblem({ name: 'a.txt', size: 10 })).toBeUndefined();
+    expect(fileProblem({ name: 'a.csv', size: UPLOAD_MAX_BYTES })).toBeUndefined();
+    expect(fileProblem({ name: 'a.csv', size: UPLOAD_MAX_BYTES + 1 })?.text).toBe(
+      'The file must not exceed 10 MB.',
+    );
+    expect(fileProblem({ name: 'a.csv', size: Number.NaN })?.key).toBe('fileTooLarge');
+    expect(fileProblem({ name: 'a.pdf', size: 10 })?.text).toBe('Only .txt and .csv files are accepted.');
+    expect(fileProblem({ name: 'a.txt', size: 0 })?.text).toBe('The file is empty.');
+  });
+
+  it('filesProblem: exactly one file', () => {
+    expect(filesProblem([])?.key).toBe('fileRequired');
+    expect(
+      filesProblem([
+        { name: 'a.txt', size: 1 },
+        { name: 'b.txt', size: 1 },
+      ])?.text,
+    ).toBe('Please upload one file at a time.');
+    expect(filesProblem([{ name: 'a.txt', size: 1 }])).toBeUndefined();
+    expect(filesProblem([{ name: 'a.doc', size: 1 }])?.key).toBe('fileType');
+  });
+});
+
+describe('linesFromFileText', () => {
+  it('txt: line by line, trimmed, blank lines and BOM dropped', () => {
+    expect(linesFromFileText('\uFEFF15551234567\r\n  \n 15551234568 \r15551234569', 'txt')).toEqual([
+      '15551234567',
+      '15551234568',
+      '15551234569',
+    ]);
+  });
+
+  it('txt: commas are content, not separators', () => {
+    expect(linesFromFileText('Hello, world\nBye', 'txt')).toEqual(['Hello, world', 'Bye']);
+  });
+
+  it('csv: cells flattened row by row, empty cells dropped', () => {
+    expect(linesFromFileText('15551234567,15551234568\n, ,15551234569\n\n', 'csv')).toEqual([
+      '15551234567',
+      '15551234568',
+      '15551234569',
+    ]);
+  });
+
+  it('csv: quoted cells keep commas and quotes; a BOM is dropped', () => {
+    expect(linesFromFileText('\uFEFF"Hello, world","He said ""hi"""\r\nBye', 'csv')).toEqual([
+      'Hello, world',
+      'He said "hi"',
+      'Bye',
+    ]);
+  });
+
+  it('csv: a quoted cell with line breaks gives one entry per line', () => {
+    expect(linesFromFileText('"first\nsecond",third', 'csv')).toEqual(['first', 'second', 'third']);
+  });
+
+  it('csv: semicolon and tab files (spreadsheet exports) are recognised', () => {
+    expect(linesFromFileText('a;b\nc;d', 'csv')).toEqual(['a', 'b', 'c', 'd']);
+    expect(linesFromFileText('a\tb\nc\td', 'csv')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('csv: one column', () => {
+    expect(linesFromFileText('15551234567\n15551234568\n', 'csv')).toEqual(['15551234567', '15551234568']);
+  });
+
+  it('csv: an unclosed quote does not lose data', () => {
+    expect(linesFromFileText('"abc,def\nghi', 'csv').join('|')).toContain('abc,def');
+  });
+
+  it('message files feed validateMessages', () => {
+    const lines = linesFromFileText('"Hi, there",Bye\n', 'csv');
+    expect(validateMessages(lines.join('\n'))).toEqual({ ok: true, value: ['Hi, there', 'Bye'] });
+  });
+});
+
+describe('recipientsFromFile', () => {
+  it('drops invalid numbers and lists them with the spec text', () => {
+    const r = recipientsFromFile('phone,name\n15551234567,Ann\n15551234568,Bob\n15551234567,Ann', 'csv');
+    expect(r.valid).toEqual(['15551234567', '15551234568']);
+    expect(r.invalid).toEqual(['phone', 'name', 'Ann', 'Bob', 'Ann']);
+    expect(r.duplicatesRemoved).toBe(1);
+    expect(invalidNumbersInFileMessage(r.invalid).text).toBe(
+      'Invalid numbers in file: phone, name, Ann, Bob, Ann',
+    );
+  });
+
+  it('"..." after five', () => {
+    const m = invalidNumbersInFileMessage(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(m).toEqual({
+      key: 'invalidNumbersInFile',
+      params: { numbers: 'a, b, c, d, e...' },
+      text: 'Invalid numbers in file: a, b, c, d, e...',
+    });
+  });
+
+  it('a 10 MB file is processed in linear time', () => {
+    const row = (i: number) => `1${String(5550000000 + i)},1${String(6660000000 + i)}`;
+    const rows: string[] = [];
+    let size = 0;
+    for (let i = 0; size < UPLOAD_MAX_BYTES; i++) {
+      const r = row(i);
+      rows.push(r);
+      size += r.length + 2;
+    }
+    const csv = rows.join('\r\n');
+    const txt = csv.replaceAll(',', '\n');
+    let t = performance.now();
+    const fromCsv = recipientsFromFile(csv, 'csv');
+    const csvMs = performance.now() - t;
+    t = performance.now();
+    const fromTxt = recipientsFromFile(txt, 'txt');
+    const txtMs = performance.now() - t;
+    expect(fromCsv.valid.length).toBe(rows.length * 2);
+    expect(fromTxt.valid).toEqual(fromCsv.valid);
+    // Loose bounds (shared CI cores): a quadratic step would take minutes here, not seconds.
+    expect(csvMs).toBeLessThan(8000);
+    expect(txtMs).toBeLessThan(8000);
+  }, 30_000);
+});
