@@ -484,11 +484,11 @@ export class PaymentSim {
       if (this.flows.size === 0 && this.deliverer.idle) return;
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`payment-sim not settled after ${timeoutMs} ms`);
-      await Promise.race([
-        Promise.allSettled([...this.flows]),
-        new Promise<void>((r) => this.deliverer.onIdle(r)),
-        new Promise<void>((r) => setTimeout(r, Math.min(left, 50))),
-      ]);
+      // Wake on a walk ending, on the deliverer going idle, or after a short poll (never a busy loop).
+      const wakers: Promise<unknown>[] = [new Promise<void>((r) => setTimeout(r, Math.min(left, 50)))];
+      if (this.flows.size > 0) wakers.push(Promise.race([...this.flows]));
+      else wakers.push(new Promise<void>((r) => this.deliverer.onIdle(r)));
+      await Promise.race(wakers);
     }
   }
 
