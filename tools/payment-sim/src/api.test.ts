@@ -14,7 +14,7 @@ describe('NOWPayments API surface', () => {
   it('answers /v1/status and refuses a missing or wrong x-api-key', async () => {
     expect((await api(sim.apiUrl, 'GET', '/status')).json).toEqual({ message: 'OK' });
     const body = { price_amount: 10, price_currency: 'usd' };
-    for (const headers of [{}, { 'x-api-key': 'nope' }]) {
+    for (const headers of [{}, { 'x-api-key': 'nope' }] as Record<string, string>[]) {
       const r = await api(sim.apiUrl, 'POST', '/invoice', { body, headers });
       expect(r.status).toBe(403);
       expect(r.json).toMatchObject({ status: false, statusCode: 403, code: 'INVALID_API_KEY' });
