@@ -30,6 +30,8 @@ export interface NowPaymentsConfig {
   timeoutMs?: number;
   /** How long a `/v1/auth` token is reused, default 4 minutes (the JWT is short-lived). */
   authTokenTtlMs?: number;
+  /** Rows per page when listing payments, default 100. */
+  listPageSize?: number;
   /** Freeze the rate for 20 minutes (then the payment expires). Default false. */
   fixedRate?: boolean;
   /** Pay currencies worth exactly 1 USD (amountReal = actually_paid). Default: usdt* and usdc*. */
@@ -188,7 +190,7 @@ export class NowPaymentsProvider implements PaymentProvider {
     for (let page = 0; page < MAX_PAGES; page++) {
       const q = new URLSearchParams({
         invoiceId: providerInvoiceId,
-        limit: String(PAGE_LIMIT),
+        limit: String(this.config.listPageSize ?? PAGE_LIMIT),
         page: String(page),
         sortBy: 'created_at',
         orderBy: 'asc',
