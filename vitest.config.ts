@@ -9,6 +9,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       { test: { name: 'gateway-sim', include: ['tools/gateway-sim/src/**/*.test.ts'] } },
+      { test: { name: 'payment-sim', include: ['tools/payment-sim/src/**/*.test.ts'] } },
       {
         test: {
           name: 'server-pglite',
