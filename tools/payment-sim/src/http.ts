@@ -2,10 +2,11 @@
 // unauthenticated test control API under /__sim/ (never expose it beyond a test machine).
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { mulDiv, toUnits, UNIT, unitsText } from './decimal.ts';
+import { SimError } from './errors.ts';
 import { NP_STATUSES, type NpStatus } from './model.ts';
 import { FORGERIES, type Modes, OUTCOMES, type Outcome } from './options.ts';
 import { invoicePage, notFoundPage, resultPage } from './page.ts';
-import { type PaymentSim, SimError } from './sim.ts';
+import type { PaymentSim } from './sim.ts';
 
 type Body = Record<string, unknown>;
 

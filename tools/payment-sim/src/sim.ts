@@ -3,20 +3,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { mulDiv, toUnits, UNIT, type Units, unitsNumber, unitsText } from './decimal.ts';
+import { SimError } from './errors.ts';
 import { buildApp } from './http.ts';
 import { buildMessage, Deliverer, type DeliveryKind, type IpnRecord } from './ipn.ts';
 import type { Invoice, NpStatus, Payment } from './model.ts';
 import { DEFAULT_MODES, DEFAULT_RATES, type Modes, type Outcome, type SimOptions } from './options.ts';
-
-export class SimError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface InvoiceRequest {
   price_amount?: unknown;
@@ -56,6 +47,8 @@ function optString(v: unknown, name: string): string | null {
   if (typeof v !== 'string') throw new SimError(400, 'INVALID_REQUEST_PARAMS', `"${name}" must be a string`);
   return v;
 }
+
+export { SimError };
 
 export class PaymentSim {
   readonly apiKey: string;
