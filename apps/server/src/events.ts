@@ -9,8 +9,7 @@ export const EVENTS_CHANNEL = 'app_events';
  */
 export type AppEvent =
   | { type: 'order'; userId: string; orderId: string }
-  | { type: 'balance'; userId: string }
-  | { type: 'sms'; smsId: string };
+  | { type: 'balance'; userId: string };
 
 /**
  * Publishes an event inside the caller's transaction: PostgreSQL delivers it when the transaction

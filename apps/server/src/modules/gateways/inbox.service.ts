@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext, SmsConsumer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
-import { publish } from '../../events.ts';
 import type { IncomingSmsItem } from './driver/driver.ts';
 import { insertIncomingSms, markMatched } from './inbox.queries.ts';
 
@@ -31,7 +30,7 @@ export function dedupeKey(m: IncomingSms, receivedAt: Date): string {
 
 /**
  * Stores incoming SMS exactly once and hands each new one (not receipts) to the consumers inside
- * the same transaction; listeners hear an `sms` event with the id after commit.
+ * the same transaction; consumers publish their own events (an order's code, a chat reply).
  */
 export async function ingestIncomingSms(ctx: AppContext, items: IncomingSms[]): Promise<IngestResult> {
   const consumers = ctx.registry.smsConsumers;
@@ -69,7 +68,6 @@ export async function ingestIncomingSms(ctx: AppContext, items: IncomingSms[]): 
         receivedAt,
       };
       if (await handOff(ctx, q, sms, consumers)) await markMatched(q, row.id);
-      await publish(q, { type: 'sms', smsId: row.id });
     }
     return ids;
   });

@@ -12,8 +12,8 @@ type Listener = (message: LiveMessage) => void;
 export class LiveHub {
   private readonly byUser = new Map<string, Set<Listener>>();
   private unlisten?: () => Promise<void>;
-  /** Rendering is async: keep one user's events in the order they came. */
-  private chain: Promise<void> = Promise.resolve();
+  /** Rendering is async: one chain per user keeps that user's events in order; users run in parallel. */
+  private readonly chains = new Map<string, Promise<void>>();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -21,7 +21,14 @@ export class LiveHub {
     this.unlisten = await this.ctx.db.listen(EVENTS_CHANNEL, (payload) => {
       const event = parseEvent(payload);
       if (event && 'userId' in event && this.byUser.has(event.userId)) {
-        this.chain = this.chain.then(() => this.deliver(event as AppEvent & { userId: string }));
+        const userId = event.userId;
+        const next = (this.chains.get(userId) ?? Promise.resolve()).then(() =>
+          this.deliver(event as AppEvent & { userId: string }),
+        );
+        this.chains.set(userId, next);
+        void next.then(() => {
+          if (this.chains.get(userId) === next) this.chains.delete(userId);
+        });
       }
     });
   }
