@@ -2,6 +2,11 @@ import type { ErrorBody, ErrorKind, RuleMessageKey } from '@simdock/contract';
 import { ruleMessages } from '@simdock/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDbInputError, isDbUnavailable } from '../db/errors.ts';
+
+const RULE_TEXTS: ReadonlySet<string> = new Set(Object.values(ruleMessages));
+/** The contract's own messages (rule texts, and sentences ending in a period) are shown as they are. */
+const isContractMessage = (msg: string) => RULE_TEXTS.has(msg) || msg.endsWith('.');
 
 const STATUS: Record<ErrorKind, number> = {
   bad_input: 400,
@@ -52,9 +57,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issue = err.validation[0];
       const field = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
-      const msg = field
-        ? `${field}: ${issue?.message ?? 'is invalid'}`
-        : (issue?.message ?? 'Invalid request');
+      const text = issue?.message ?? 'is invalid';
+      const msg = isContractMessage(text) ? text : field ? `${field}: ${text}` : text;
       return reply.status(400).send(badInput(msg, field).toBody());
     }
     if (err.statusCode === 429) {
@@ -65,6 +69,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to pass on.
       return reply.status(err.statusCode).send(badInput(err.message).toBody());
+    }
+    if (isDbUnavailable(err)) {
+      req.log.warn({ reason: err.message }, 'database unavailable');
+      return reply
+        .status(503)
+        .send(unavailable('The service is temporarily unavailable. Please try again in a moment.').toBody());
+    }
+    if (isDbInputError(err)) {
+      // A safety net: the contract should have refused this input already. Logged to fix the rule.
+      req.log.warn({ err }, 'database refused a value from the request');
+      return reply.status(400).send(badInput('A value in the request is not valid.').toBody());
     }
     req.log.error({ err }, 'unhandled error');
     return reply
