@@ -24,6 +24,8 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/db.ts';
 import { registerModules } from '../modules/index.ts';
 import { notFound, registerErrorHandling } from './errors.ts';
+import { readinessProblem } from './readiness.ts';
+import { registerSecurity } from './security.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -90,7 +92,9 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   const app = fastify.withTypeProvider<ZodTypeProvider>() as unknown as App;
   const ctx: AppContext = { config, db, clock: opts.clock ?? systemClock, log: app.log };
 
+  const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   registerErrorHandling(app);
+  await registerSecurity(app, config, webDist);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -106,17 +110,13 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await db.query('SELECT 1');
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ code: 0, error: 'unavailable', msg: 'Database is not reachable.' });
-    }
+    const problem = await readinessProblem(db);
+    if (!problem) return { status: 'ready' };
+    return reply.status(503).send({ code: 0, error: 'unavailable', msg: problem });
   });
 
   await registerModules(app, ctx);
 
-  const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   const hasWeb = existsSync(join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
