@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasLoneSurrogate } from './text.ts';
 
 /**
  * Upper bounds of every text a client sends. They are checked by the request schemas before any
@@ -35,14 +36,18 @@ export const PAGE_MAX = 1_000_000;
 
 export const tooLongMessage = (label: string, max: number) => `${label} must be at most ${max} characters.`;
 export const nulMessage = (label: string) => `${label} must not contain the NUL character (U+0000).`;
+export const surrogateMessage = (label: string) =>
+  `${label} contains an invalid character (a lone UTF-16 surrogate).`;
 
 /**
- * A client-supplied string: at most `max` characters (checked first), never a NUL. `tooLong`
+ * A client-supplied string: at most `max` characters (checked first), never a NUL or a lone
+ * surrogate (PostgreSQL refuses the first; the second is no character at all). `tooLong`
  * replaces the default message where the spec has its own text.
  */
 export function boundedText(max: number, label: string, tooLong = tooLongMessage(label, max)) {
   return z
     .string()
     .max(max, tooLong)
-    .refine((s) => !s.includes('\u0000'), nulMessage(label));
+    .refine((s) => !s.includes('\u0000'), nulMessage(label))
+    .refine((s) => !hasLoneSurrogate(s), surrogateMessage(label));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LoginBody, RegisterBody, SimulateSmsBody } from './index.ts';
-import { boundedText, nulMessage, tooLongMessage } from './limits.ts';
+import { boundedText, nulMessage, surrogateMessage, tooLongMessage } from './limits.ts';
 import { ruleMessages } from './messages.ts';
 import { EMAIL_MAX, emailError, isEmailLike, parseFormNumber, usernameError } from './rules.ts';
 import { cleanText, hasNul } from './text.ts';
@@ -34,6 +34,8 @@ describe('bounded request text', () => {
     expect(t.safeParse('abcde').success).toBe(true);
     expect(t.safeParse('abcdef').error?.issues[0]?.message).toBe(tooLongMessage('Name', 5));
     expect(t.safeParse('a\u0000').error?.issues[0]?.message).toBe(nulMessage('Name'));
+    expect(t.safeParse('a\uD800').error?.issues[0]?.message).toBe(surrogateMessage('Name'));
+    expect(t.safeParse('😀').success).toBe(true);
   });
   it('gives the spec texts where the spec has one', () => {
     const long = RegisterBody.safeParse({ username: 'u'.repeat(100), email: 'a@b.co', passwordHash: 'x' });

@@ -19,3 +19,8 @@ const LONE_SURROGATE_G = new RegExp(LONE, 'g');
 export function hasNul(value: string): boolean {
   return value.includes('\u0000');
 }
+
+/** True when the text holds a lone UTF-16 surrogate (no character; some drivers encode it as invalid UTF-8). */
+export function hasLoneSurrogate(value: string): boolean {
+  return LONE_SURROGATE.test(value);
+}
