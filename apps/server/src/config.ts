@@ -21,8 +21,14 @@ export const ConfigSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   PUBLIC_URL: z.url('must be a URL such as http://203.0.113.5:3000').optional(),
   TOKEN_TTL_HOURS: z.coerce.number().positive().default(24),
-  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
+  /** Hard limit (429) per username and client address: an attacker elsewhere cannot lock the owner out. */
+  LOGIN_MAX_FAILURES_PER_USER_IP: z.coerce.number().int().positive().default(5),
+  /** Hard limit (429) per client address, across usernames. */
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
+  /** Per username across addresses only a slow-down: failed sign-ins past this many are answered late. */
+  LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().min(0).default(5),
+  /** The slow-down doubles from 250 ms per further failure up to this. */
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
@@ -39,6 +45,11 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
     problems.push('APP_SECRET: is required when NODE_ENV=production');
+  }
+  if (env.LOGIN_MAX_FAILURES_PER_USER !== undefined) {
+    problems.push(
+      'LOGIN_MAX_FAILURES_PER_USER: renamed to LOGIN_MAX_FAILURES_PER_USER_IP (the limit is per username and client address)',
+    );
   }
   if (env.NODE_ENV === 'production' && ['true', '1', 'yes'].includes(env.DEMO ?? '')) {
     problems.push('DEMO: the demo never runs with NODE_ENV=production');

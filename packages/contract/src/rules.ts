@@ -4,26 +4,49 @@ import type { RuleMessageKey } from './messages.ts';
 export type FieldErrors<F extends string> = Partial<Record<F, RuleMessageKey>>;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,16}$/;
+export const USERNAME_MAX = 16;
 export const PASSWORD_MIN = 8;
-// Address-like: something@something.tld, no spaces. Deliberately permissive, as mail servers are.
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PASSWORD_MAX = 256;
+/** RFC 5321's limit on a forward path; longer is never a real address. */
+export const EMAIL_MAX = 254;
 export const MAC_PATTERN = /^[0-9A-Fa-f]{2}([:-]?)[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}$/;
 
 export function usernameError(username: string): RuleMessageKey | undefined {
   if (!username) return 'usernameRequired';
+  if (username.length > USERNAME_MAX) return 'usernameFormat';
   if (!USERNAME_PATTERN.test(username)) return 'usernameFormat';
   return undefined;
 }
 
 export function emailError(email: string): RuleMessageKey | undefined {
   if (!email) return 'emailRequired';
-  if (!EMAIL_PATTERN.test(email)) return 'emailInvalid';
+  if (email.length > EMAIL_MAX || !isEmailLike(email)) return 'emailInvalid';
   return undefined;
+}
+
+/**
+ * Address-like: something@something.tld — exactly one "@", no whitespace or control characters,
+ * and a dot inside the domain with something on both sides. Deliberately permissive, as mail
+ * servers are. Written without a regular expression over the whole address: a single pass, so a
+ * crafted address (thousands of dots) costs linear time, never quadratic.
+ */
+export function isEmailLike(email: string): boolean {
+  const at = email.indexOf('@');
+  if (at < 1 || at !== email.lastIndexOf('@')) return false;
+  for (let i = 0; i < email.length; i++) {
+    const c = email.charCodeAt(i);
+    // Control characters, space, DEL, and the Unicode spaces \s covers.
+    if (c <= 0x20 || c === 0x7f || (c > 0x7f && /\s/.test(email[i]!))) return false;
+  }
+  const domain = email.slice(at + 1);
+  // A dot with at least one character before and after it, within the domain.
+  return domain.length >= 3 && domain.slice(1, -1).includes('.');
 }
 
 export function passwordError(password: string): RuleMessageKey | undefined {
   if (!password) return 'passwordRequired';
   if (password.length < PASSWORD_MIN) return 'passwordTooShort';
+  if (password.length > PASSWORD_MAX) return 'passwordTooLong';
   return undefined;
 }
 
@@ -110,11 +133,43 @@ export function isGatewayValid(g: GatewayForm): boolean {
   );
 }
 
+/** Plain decimal: optional sign, digits with an optional fraction (no exponent, no 0x/0b/0o). */
+const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const FORM_NUMBER_TEXT_MAX = 32;
+
+/**
+ * A form number as the server reads it: numbers as they are; plain decimal strings ("12.5") as
+ * numbers; empty strings, null and text that is no number at all ("abc") as 0, as spec §5 says.
+ * Undefined means refused: hex/binary/octal or exponent notation ("0x10", "1e400"), Infinity,
+ * arrays, objects, booleans, and anything longer than 32 characters. Those are not typing
+ * slips but another reading of a number than the one the user sees, so they are not guessed at.
+ */
+export function parseFormNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (value === null) return 0;
+  if (typeof value !== 'string') return undefined;
+  if (value.length > FORM_NUMBER_TEXT_MAX) return undefined;
+  const t = value.trim();
+  if (t === '') return 0;
+  if (PLAIN_DECIMAL.test(t)) return Number(t);
+  // Number() would read it as a number in some other notation: refuse rather than reinterpret.
+  if (!Number.isNaN(Number(t))) return undefined;
+  return 0;
+}
+
+export const formNumberMessage = (label: string) => `${label} must be a plain number, such as 12.5.`;
+
 /** Numbers are coerced; anything non-numeric becomes 0 (spec §5). */
 export function coerceNumber(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
   return Number.isFinite(n) ? n : 0;
 }
+
+/** price is numeric(14,2); stock and rent time are SQL integers: caps well inside both. */
+export const PRICE_MAX = 1_000_000;
+export const STOCK_MAX = 1_000_000;
+/** One year, in minutes. */
+export const RENT_TIME_MAX = 525_600;
 
 export interface ServiceForm {
   name: string;
@@ -131,8 +186,11 @@ export function validateService(
   if (!s.name.trim()) errors.name = 'nameRequired';
   if (!s.code.trim()) errors.code = 'codeRequired';
   if (!(s.price > 0)) errors.price = 'priceInvalid';
+  else if (!(s.price <= PRICE_MAX)) errors.price = 'priceTooHigh';
   if (!(s.stock >= 0)) errors.stock = 'stockInvalid';
+  else if (!(s.stock <= STOCK_MAX)) errors.stock = 'stockTooHigh';
   if (!(s.rentTimeMinutes >= 0)) errors.rentTimeMinutes = 'rentTimeInvalid';
+  else if (!(s.rentTimeMinutes <= RENT_TIME_MAX)) errors.rentTimeMinutes = 'rentTimeTooHigh';
   return errors;
 }
 

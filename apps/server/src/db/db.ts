@@ -58,7 +58,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A database that does not answer fails requests after 5 s (503) instead of hanging them.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const listeners = new Map<string, Set<(payload: string) => void>>();

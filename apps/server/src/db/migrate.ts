@@ -7,11 +7,24 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 // Any constant works; it only serialises concurrent starters on one PostgreSQL server.
 const MIGRATION_LOCK = 734_221_901;
 
-/** Applies every migrations/NNN_*.sql not yet applied, in order, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR)
+const migrationFiles = () =>
+  readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort();
+
+/** Migration files not yet applied to this database (all of them before the first migration). */
+export async function pendingMigrations(db: Pick<Db, 'query'>): Promise<string[]> {
+  const [table] = await db.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
+  if (!table?.t) return migrationFiles();
+  const done = new Set(
+    (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
+  );
+  return migrationFiles().filter((f) => !done.has(f));
+}
+
+/** Applies every migrations/NNN_*.sql not yet applied, in order, each in its own transaction. */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = migrationFiles();
   // The lock, the migrations and the unlock run on one connection: a session advisory lock taken
   // on one pooled connection and released on another would never be released.
   return db.session(async (c) => {

@@ -19,7 +19,9 @@ import type { Db } from '../db/db.ts';
 import { notFound } from '../errors.ts';
 import { fillRegistry, registerModules } from '../modules/index.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
+import { readinessProblem } from './readiness.ts';
 import { type DeclaredRoute, enforceDeclaredAccess } from './route.ts';
+import { registerSecurity } from './security.ts';
 import type { App } from './types.ts';
 
 export type { App } from './types.ts';
@@ -91,7 +93,9 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   fillRegistry(ctx);
   const routes = enforceDeclaredAccess(app);
 
+  const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   registerErrorHandling(app);
+  await registerSecurity(app, config, webDist);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -107,17 +111,13 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await db.query('SELECT 1');
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ code: 0, error: 'unavailable', msg: 'Database is not reachable.' });
-    }
+    const problem = await readinessProblem(db);
+    if (!problem) return { status: 'ready' };
+    return reply.status(503).send({ code: 0, error: 'unavailable', msg: problem });
   });
 
   await registerModules(app, ctx);
 
-  const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   const hasWeb = existsSync(join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });

@@ -1,7 +1,12 @@
-import type { ErrorBody, ErrorCode } from '@simdock/contract';
+import { type ErrorBody, type ErrorCode, ruleMessages } from '@simdock/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { badInput, DomainError, tooManyRequests } from '../errors.ts';
+import { isDbInputError, isDbUnavailable } from '../db/errors.ts';
+import { badInput, DomainError, tooManyRequests, unavailable } from '../errors.ts';
+
+const RULE_TEXTS: ReadonlySet<string> = new Set(Object.values(ruleMessages));
+/** The contract's own messages (rule texts, and sentences ending in a period) are shown as they are. */
+const isContractMessage = (msg: string) => RULE_TEXTS.has(msg) || msg.endsWith('.');
 
 /** The one mapper from domain error codes to HTTP statuses. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -44,9 +49,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issue = err.validation[0];
       const field = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
-      const msg = field
-        ? `${field}: ${issue?.message ?? 'is invalid'}`
-        : (issue?.message ?? 'Invalid request');
+      const text = issue?.message ?? 'is invalid';
+      const msg = isContractMessage(text) ? text : field ? `${field}: ${text}` : text;
       return reply.status(400).send(errorBody(badInput(msg, field)));
     }
     if (err.statusCode === 429) {
@@ -57,6 +61,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to pass on.
       return reply.status(err.statusCode).send(errorBody(badInput(err.message)));
+    }
+    if (isDbUnavailable(err)) {
+      req.log.warn({ reason: err.message }, 'database unavailable');
+      return reply
+        .status(503)
+        .send(
+          errorBody(unavailable('The service is temporarily unavailable. Please try again in a moment.')),
+        );
+    }
+    if (isDbInputError(err)) {
+      // A safety net: the contract should have refused this input already. Logged to fix the rule.
+      req.log.warn({ err }, 'database refused a value from the request');
+      return reply.status(400).send(errorBody(badInput('A value in the request is not valid.')));
     }
     req.log.error({ err }, 'unhandled error');
     return reply

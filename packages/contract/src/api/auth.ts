@@ -1,17 +1,24 @@
 import { z } from 'zod';
+import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
+import { ruleMessages } from '../messages.ts';
 import { ROLES } from '../roles.ts';
+import { EMAIL_MAX, PASSWORD_MAX } from '../rules.ts';
 
+// Bounds first (spec texts where the spec has one), then the rules of rules.ts on the server.
 export const RegisterBody = z.object({
-  username: z.string(),
-  email: z.string(),
+  username: boundedText(L.loginUsername, 'Username', ruleMessages.usernameFormat),
+  email: boundedText(EMAIL_MAX, 'Email', ruleMessages.emailInvalid),
   /** The plain password travels in this field (spec §7); the server hashes it. */
-  passwordHash: z.string(),
+  passwordHash: boundedText(PASSWORD_MAX, 'Password', ruleMessages.passwordTooLong),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const RegisterResponse = z.object({ code: z.literal(1), msg: z.string() });
 
-export const LoginBody = z.object({ username: z.string(), password: z.string() });
+export const LoginBody = z.object({
+  username: boundedText(L.loginUsername, 'Username'),
+  password: boundedText(PASSWORD_MAX, 'Password', ruleMessages.passwordTooLong),
+});
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const LoginResponse = z.object({ token: z.string() });
@@ -30,7 +37,10 @@ export const UserInfo = z.object({
 });
 export type UserInfo = z.infer<typeof UserInfo>;
 
-export const ChangePassBody = z.object({ newPass: z.string(), oldPass: z.string() });
+export const ChangePassBody = z.object({
+  newPass: boundedText(PASSWORD_MAX, 'New password', ruleMessages.passwordTooLong),
+  oldPass: boundedText(PASSWORD_MAX, 'Old password', ruleMessages.passwordTooLong),
+});
 export type ChangePassBody = z.infer<typeof ChangePassBody>;
 
 /** A password change ends the user's other sessions: `token` replaces the caller's. */

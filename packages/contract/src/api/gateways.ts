@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
 
 export const OnlineStatus = z.enum(['Online', 'Offline']);
 
@@ -18,19 +19,19 @@ export const Gateway = z.object({
 export type Gateway = z.infer<typeof Gateway>;
 
 export const GatewayInput = z.object({
-  id: z.string().optional(),
-  name: z.string(),
-  url: z.string(),
-  mac: z.string(),
-  userName: z.string(),
+  id: boundedText(L.id, 'Id').optional(),
+  name: boundedText(L.gatewayName, 'Name'),
+  url: boundedText(L.gatewayUrl, 'URL'),
+  mac: boundedText(L.mac, 'MAC'),
+  userName: boundedText(L.gatewayUserName, 'User name'),
   /** Write only; blank (or absent) on edit keeps the stored one. */
-  password: z.string().optional(),
+  password: boundedText(L.gatewayPassword, 'Password').optional(),
   isEnable: z.boolean().default(true),
 });
 export type GatewayInput = z.input<typeof GatewayInput>;
 
 export const UpdateGatewayBody = z.object({ gateway: GatewayInput });
-export const GatewayIdBody = z.object({ id: z.string() });
+export const GatewayIdBody = z.object({ id: boundedText(L.id, 'Id') });
 
 export const GatewaySettings = z.object({ gateways: z.array(Gateway), serverTime: z.string() });
 export type GatewaySettings = z.infer<typeof GatewaySettings>;
@@ -53,7 +54,11 @@ export type Sim = z.infer<typeof Sim>;
 export const GatewayReport = z.object({ gateway: Gateway, sims: z.array(Sim) });
 export type GatewayReport = z.infer<typeof GatewayReport>;
 
-export const SetSimNumberBody = z.object({ gatewayId: z.string(), port: z.string(), number: z.string() });
+export const SetSimNumberBody = z.object({
+  gatewayId: boundedText(L.id, 'Gateway id'),
+  port: boundedText(L.port, 'Port'),
+  number: boundedText(L.phoneNumber, 'Number'),
+});
 /** The number is kept by the platform (by ICCID) even when the device could not store it. */
 export const SetSimNumberResult = z.object({
   code: z.literal(1),
@@ -92,7 +97,7 @@ export function isUsableSimState(state: number): boolean {
   return state === 3 || state === 4 || state === 15;
 }
 
-export const DeviceStatsBody = z.object({ mac: z.string() });
+export const DeviceStatsBody = z.object({ mac: boundedText(L.mac, 'MAC') });
 export const ServiceStat = z.object({
   name: z.string(),
   using: z.number().int(),
@@ -107,8 +112,8 @@ export const DeviceStats = z.object({
 export type DeviceStats = z.infer<typeof DeviceStats>;
 
 export const SimulateSmsBody = z.object({
-  gatewayId: z.string(),
-  port: z.string(),
-  from: z.string().min(1),
-  text: z.string().min(1).max(1000),
+  gatewayId: boundedText(L.id, 'Gateway id'),
+  port: boundedText(L.port, 'Port'),
+  from: boundedText(L.smsSender, 'Sender').pipe(z.string().min(1, 'Enter the sender number.')),
+  text: boundedText(L.smsText, 'Text').pipe(z.string().min(1, 'Enter the text of the SMS.')),
 });

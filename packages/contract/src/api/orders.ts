@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, TEXT_LIMITS as L, PAGE_MAX } from '../limits.ts';
 
 export const ORDER_STATUSES = ['WAIT_CODE', 'SUCCESS', 'CANCEL'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
@@ -21,10 +22,14 @@ export const Order = z.object({
 });
 export type Order = z.infer<typeof Order>;
 
-export const CreateOrderBody = z.object({ serviceCode: z.string().min(1) });
+export const CreateOrderBody = z.object({
+  serviceCode: boundedText(L.serviceCode, 'Service code').pipe(z.string().min(1, 'Choose a service.')),
+});
 export const CreateOrderResponse = z.object({ code: z.literal(1), data: Order });
 export const UserOrdersResponse = z.object({ code: z.literal(1), orders: z.array(Order) });
-export const CancelOrderBody = z.object({ orderId: z.string().min(1) });
+export const CancelOrderBody = z.object({
+  orderId: boundedText(L.orderId, 'Order id').pipe(z.string().min(1, 'Order id is required.')),
+});
 export const CancelOrderResponse = z.object({ code: z.literal(1), msg: z.string(), data: Order });
 
 export const AdminOrder = z.object({
@@ -43,11 +48,11 @@ export type AdminOrder = z.infer<typeof AdminOrder>;
 export const ADMIN_PAGE_SIZE = 100;
 
 export const AdminOrdersQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
-  status: z.string().optional(),
-  gateway: z.string().optional(),
-  phoneNumber: z.string().optional(),
+  status: boundedText(L.filter, 'Status').optional(),
+  gateway: boundedText(L.filter, 'Gateway').optional(),
+  phoneNumber: boundedText(L.filter, 'Phone number').optional(),
 });
 export const AdminOrdersResponse = z.object({
   items: z.array(AdminOrder),
@@ -83,7 +88,7 @@ export const InboxSms = z.object({
 export type InboxSms = z.infer<typeof InboxSms>;
 
 export const InboxQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
   /** 'false' lists only SMS no consumer took. */
   matched: z.enum(['true', 'false']).optional(),

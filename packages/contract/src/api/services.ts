@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
 
 export const SERVICE_DEFAULTS = {
   price: 1,
@@ -36,22 +37,23 @@ export type AdminServiceListResponse = z.infer<typeof AdminServiceListResponse>;
 
 /** Add (no id) and edit. Numbers may arrive as strings from forms: coerced, non-numeric → 0. */
 export const ServiceInput = z.object({
-  id: z.string().optional(),
-  name: z.string(),
-  code: z.string(),
-  description: z.string().default(''),
+  id: boundedText(L.id, 'Id').optional(),
+  name: boundedText(L.serviceName, 'Name'),
+  code: boundedText(L.serviceCode, 'Code'),
+  description: boundedText(L.serviceDescription, 'Description').default(''),
+  /** Read with parseFormNumber (rules.ts) on the server. */
   price: z.unknown(),
   stock: z.unknown().optional(),
   rentTimeMinutes: z.unknown().optional(),
-  pattern: z.string().optional(),
-  textContains: z.string().default(''),
+  pattern: boundedText(L.servicePattern, 'Pattern').optional(),
+  textContains: boundedText(L.textContains, 'Text contains').default(''),
   isRepeatable: z.boolean().default(false),
   isEnable: z.boolean().default(true),
 });
 export type ServiceInput = z.input<typeof ServiceInput>;
 
 export const DeleteServiceBody = z.object({
-  service: z.union([z.string(), z.object({ id: z.string() }).loose()]),
+  service: z.union([boundedText(L.id, 'Service'), z.object({ id: boundedText(L.id, 'Service id') }).loose()]),
 });
 
 /** POST /api/Service/getall: admins get `Service` rows, everyone else `PublicService` rows. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ADMIN_ROLE,
   DEFAULT_ROLE,
@@ -8,8 +9,15 @@ import {
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { assertNoFieldErrors, conflict, DomainError, tooManyRequests, unauthorized } from '../../errors.ts';
-import { adminExists, findUserByUsername, hashPassword, insertUser, verifyPassword } from '../users/index.ts';
-import { clearFailures, currentFailures, recordFailure } from './auth.queries.ts';
+import {
+  adminExists,
+  findUserByUsername,
+  hashPassword,
+  insertUser,
+  verifyPassword,
+  verifyUnknownUser,
+} from '../users/index.ts';
+import { countAttempt, forgiveAttempt } from './auth.queries.ts';
 import { signToken } from './tokens.ts';
 
 export async function register(
@@ -33,7 +41,27 @@ export async function register(
 
 const LOGIN_FAILED = 'Invalid username or password.';
 
-/** Signs a user in. Failures are counted per username and per IP and never say which field was wrong. */
+/**
+ * How late a failed sign-in is answered once a username has had `failures` failures in the window
+ * (from any address): nothing up to LOGIN_SLOWDOWN_AFTER, then 250 ms doubling per further
+ * failure, at most LOGIN_SLOWDOWN_MAX_MS. It slows guessing without locking the owner out.
+ */
+export function slowdownMs(
+  failures: number,
+  config: Pick<AppContext['config'], 'LOGIN_SLOWDOWN_AFTER' | 'LOGIN_SLOWDOWN_MAX_MS'>,
+): number {
+  const over = failures - config.LOGIN_SLOWDOWN_AFTER;
+  if (over <= 0) return 0;
+  return Math.min(config.LOGIN_SLOWDOWN_MAX_MS, 250 * 2 ** Math.min(over - 1, 20));
+}
+
+/**
+ * Signs a user in. Every attempt is counted first (atomically), then checked: a hard limit per
+ * username and client address, a hard limit per address across usernames, and per username
+ * (across addresses) only a slow-down, so nobody can lock an owner out from elsewhere. A success
+ * takes its attempt back. Unknown users cost the same argon2 work; the answer never says which
+ * field was wrong.
+ */
 export async function login(
   ctx: AppContext,
   input: { username: string; password: string; ip: string },
@@ -42,34 +70,30 @@ export async function login(
   const now = ctx.clock.now();
   const windowMs = ctx.config.LOGIN_WINDOW_MINUTES * 60_000;
   const windowStart = new Date(now.getTime() - windowMs);
+  const pairKey = `pair:${username}|${input.ip}`;
   const userKey = `user:${username}`;
   const ipKey = `ip:${input.ip}`;
-
-  const [userFailures, ipFailures] = await Promise.all([
-    currentFailures(ctx.db, userKey, windowStart),
-    currentFailures(ctx.db, ipKey, windowStart),
-  ]);
+  const counts = await countAttempt(ctx.db, [pairKey, userKey, ipKey], now, windowStart);
   if (
-    userFailures >= ctx.config.LOGIN_MAX_FAILURES_PER_USER ||
-    ipFailures >= ctx.config.LOGIN_MAX_FAILURES_PER_IP
+    (counts.get(pairKey) ?? 0) > ctx.config.LOGIN_MAX_FAILURES_PER_USER_IP ||
+    (counts.get(ipKey) ?? 0) > ctx.config.LOGIN_MAX_FAILURES_PER_IP
   ) {
     throw tooManyRequests(
       `Too many failed sign-in attempts. Please try again in ${ctx.config.LOGIN_WINDOW_MINUTES} minutes.`,
     );
   }
-
-  const user = username && input.password ? await findUserByUsername(ctx.db, username) : undefined;
-  const ok = user ? await verifyPassword(user.password_hash, input.password) : false;
+  const user = username ? await findUserByUsername(ctx.db, username) : undefined;
+  const ok = user
+    ? await verifyPassword(user.password_hash, input.password)
+    : await verifyUnknownUser(input.password);
   if (!user || !ok) {
-    await Promise.all([
-      recordFailure(ctx.db, userKey, now, windowStart),
-      recordFailure(ctx.db, ipKey, now, windowStart),
-    ]);
+    const delay = slowdownMs(counts.get(userKey) ?? 0, ctx.config);
+    if (delay > 0) await sleep(delay);
     throw unauthorized(LOGIN_FAILED);
   }
   if (user.status !== 'Active')
     throw new DomainError('account_inactive', 'This account is inactive. Please contact support.');
-  await clearFailures(ctx.db, userKey);
+  await forgiveAttempt(ctx.db, pairKey, [userKey, ipKey]);
   return signToken(ctx, {
     id: user.id,
     username: user.username,

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../test/harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ env: { LOGIN_MAX_FAILURES_PER_USER: '3' } });
+  s = await startTestServer({ env: { LOGIN_MAX_FAILURES_PER_USER_IP: '3' } });
 });
 afterAll(async () => {
   await s.close();

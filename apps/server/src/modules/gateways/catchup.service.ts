@@ -2,6 +2,7 @@
 // set), but the device keeps them in its inbox. Reading it from our last position recovers them;
 // dedupe makes the overlap with pushes harmless.
 import type { AppContext } from '../../context.ts';
+import { isDbUnavailable } from '../../db/errors.ts';
 import { driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
 import { claimDuePulls, type GatewayCredentials, savePullPosition } from './gateways.queries.ts';
@@ -43,11 +44,22 @@ export async function pullCatchUp(
     ssrc = r.ssrc ?? ssrc;
     pulled += r.items.length;
     if (r.items.length > 0) {
-      const res = await ingestIncomingSms(
-        ctx,
-        r.items.map((i) => ({ ...i, gatewayId: gw.id })),
-      );
-      stored += res.stored.length;
+      try {
+        const res = await ingestIncomingSms(
+          ctx,
+          r.items.map((i) => ({ ...i, gatewayId: gw.id })),
+        );
+        stored += res.stored.length;
+      } catch (err) {
+        // Bad rows are skipped inside the ingestion; if a page still cannot be stored, the position
+        // moves on anyway (a page that always fails would block every later SMS). Only an
+        // unreachable database stops here, to read the same page again next time.
+        if (isDbUnavailable(err)) throw err;
+        ctx.log.error(
+          { err, gatewayId: gw.id, fromId: next },
+          'SMS catch-up skipped a page it could not store',
+        );
+      }
     }
     next = Math.max(r.nextId, 1);
     await savePullPosition(ctx.db, gw.id, ssrc, next);

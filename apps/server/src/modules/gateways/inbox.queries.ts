@@ -49,6 +49,21 @@ export async function insertIncomingSms(q: Queryable, m: InsertSms): Promise<Ins
   return rows[0];
 }
 
+/** An identical SMS (gateway, port, sender, text, report flag) stored since `since`: a device's repeat. */
+export async function findRecentRepeat(
+  q: Queryable,
+  m: { gatewayId: string; port: string; sender: string; text: string; isReport: boolean },
+  since: Date,
+): Promise<boolean> {
+  const rows = await q.query(
+    `SELECT 1 FROM incoming_sms
+      WHERE gateway_id = $1 AND port = $2 AND received_at > $3 AND sender = $4 AND body = $5 AND is_report = $6
+      LIMIT 1`,
+    [m.gatewayId, m.port, since, m.sender, m.text, m.isReport],
+  );
+  return rows.length > 0;
+}
+
 export async function markMatched(q: Queryable, id: string): Promise<void> {
   await q.query('UPDATE incoming_sms SET matched = true WHERE id = $1', [id]);
 }

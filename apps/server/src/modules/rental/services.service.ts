@@ -1,5 +1,6 @@
 import {
-  coerceNumber,
+  formNumberMessage,
+  parseFormNumber,
   patternProblem,
   SERVICE_DEFAULTS,
   type Service,
@@ -22,20 +23,30 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A form number (spec §5 coercion), or a 400 for hex, exponents, arrays and other misreadings. */
+function formNumber(value: unknown, fallback: number, field: string, label: string): number {
+  if (value === undefined) return fallback;
+  const n = parseFormNumber(value);
+  if (n === undefined) throw badInput(formNumberMessage(label), field);
+  return n;
+}
+
 /** Trims text, coerces numbers (non-numeric → 0, spec §5), fills defaults, then checks every rule. */
 export function normalizeServiceInput(input: ServiceInput): ServiceValues {
   const values: ServiceValues = {
     name: input.name.trim(),
     code: input.code.trim(),
     description: (input.description ?? '').trim(),
-    price: input.price === undefined ? SERVICE_DEFAULTS.price : coerceNumber(input.price),
-    stock: input.stock === undefined ? SERVICE_DEFAULTS.stock : coerceNumber(input.stock),
+    price: formNumber(input.price, SERVICE_DEFAULTS.price, 'price', 'Price'),
+    stock: formNumber(input.stock, SERVICE_DEFAULTS.stock, 'stock', 'Stock'),
     pattern: (input.pattern ?? '').trim() || SERVICE_DEFAULTS.pattern,
     textContains: (input.textContains ?? '').trim(),
-    rentTimeMinutes:
-      input.rentTimeMinutes === undefined
-        ? SERVICE_DEFAULTS.rentTimeMinutes
-        : coerceNumber(input.rentTimeMinutes),
+    rentTimeMinutes: formNumber(
+      input.rentTimeMinutes,
+      SERVICE_DEFAULTS.rentTimeMinutes,
+      'rentTimeMinutes',
+      'Rent time',
+    ),
     isRepeatable: input.isRepeatable ?? false,
     isEnable: input.isEnable ?? true,
   };

@@ -1,7 +1,7 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { userRoutes } from './users.routes.ts';
 
-export { hashPassword, verifyPassword } from './passwords.ts';
+export { hashPassword, verifyPassword, verifyUnknownUser } from './passwords.ts';
 // Users: accounts, profile and password. Balances are billing's; sign-in is auth's.
 export {
   adminExists,

@@ -10,3 +10,15 @@ export async function verifyPassword(stored: string, plain: string): Promise<boo
     return false;
   }
 }
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * The work of a real check for a user that does not exist: the same argon2 verify, against a fixed
+ * hash made once (lazily), so an unknown username costs as long as a wrong password. Always false.
+ */
+export async function verifyUnknownUser(plain: string): Promise<false> {
+  dummy ??= hash(`no such user ${Math.random()}`);
+  await verifyPassword(await dummy, plain);
+  return false;
+}

@@ -322,6 +322,37 @@ describe('the plain-text "SMS to HTTP" forward', () => {
     expect(() => parseRecvSmsText('hello', {})).toThrow(/port/);
     expect(() => parseRecvSmsText('hello', { port: '1' })).toThrow(/sender/);
   });
+
+  it('parses crafted header lines in linear time (long runs of spaces froze the old pattern)', () => {
+    const spaces = ' '.repeat(20_000);
+    const crafted = [
+      `k:${spaces}"a"b\nSender: 1\n\nbody`,
+      `k:${spaces}"a"b`,
+      `Sender:${spaces}\n${spaces}x\n\nbody`,
+      `${'a:\n'.repeat(20_000)}\nbody`,
+      `a${'-'.repeat(20_000)}`,
+    ];
+    const t0 = performance.now();
+    for (const text of crafted) {
+      expect(parseRecvSmsText(text, { port: '1', sender: 'x' }).port).toBe('1.01');
+    }
+    // The defect was seconds per message; linear parsing takes milliseconds.
+    expect(performance.now() - t0).toBeLessThan(250);
+  });
+
+  it('reads quoted and unquoted header values, and skips a value with a stray quote', () => {
+    const r = parseRecvSmsText('Sender: "+15550001111"\nReceiver:   "+15552223333"  \nNote: "a"b\n\nhi', {
+      port: '1',
+    });
+    expect(r).toMatchObject({ sender: '+15550001111', recipient: '+15552223333', text: 'hi' });
+  });
+
+  it('cleans NUL and lone surrogates out of device strings', () => {
+    const r = parseRecvSmsText('Sender: 1\u00002\n\nhi', { port: '1' });
+    expect(r.sender).toBe('12');
+    expect(leadingInt(1e308)).toBeUndefined();
+    expect(leadingInt('99999999999999999999')).toBeUndefined();
+  });
 });
 
 describe('parseStatusReport', () => {

@@ -1,6 +1,6 @@
 // Pure parsers for the Ejoin/Skyline "goip_*" protocol (shared/research/gateway-protocol.md §2).
 // Devices differ between firmware versions, so every reader is tolerant of the quirks listed there.
-import { normalizeMac } from '@simdock/contract';
+import { cleanText, normalizeMac } from '@simdock/contract';
 import {
   type DevStatus,
   type FdrRow,
@@ -16,25 +16,42 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Device strings are stored: no NUL, no lone surrogates (cleanText), at most this long. */
+const DEVICE_STRING_MAX = 256;
+
 /** A trimmed non-empty string, from a string or a number; null otherwise. */
 function str(v: unknown): string | null {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v !== 'string') return null;
-  const t = v.trim();
+  const t = cleanText(v.slice(0, DEVICE_STRING_MAX * 4))
+    .trim()
+    .slice(0, DEVICE_STRING_MAX);
   return t === '' ? null : t;
 }
 
-/** The leading integer of 3, "3", "3 OK", "6 Timeout"; undefined when there is none. */
+/** The largest value of an SQL integer column. */
+export const INT32_MAX = 2_147_483_647;
+
+/**
+ * The leading integer of 3, "3", "3 OK", "6 Timeout"; undefined when there is none or it is not
+ * a safe integer (1e308 from a device is no number we can store).
+ */
 export function leadingInt(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? Math.trunc(v) : undefined;
+  if (typeof v === 'number') {
+    const n = Number.isFinite(v) ? Math.trunc(v) : Number.NaN;
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
   if (typeof v !== 'string') return undefined;
-  const m = v.trim().match(/^-?\d+/);
-  return m ? Number(m[0]) : undefined;
+  const m = v.trimStart().match(/^-?\d{1,16}/);
+  if (!m) return undefined;
+  const n = Number(m[0]);
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
+/** A leading integer that fits an SQL integer column; null otherwise. */
 function int(v: unknown): number | null {
   const n = leadingInt(v);
-  return n === undefined ? null : n;
+  return n === undefined || Math.abs(n) > INT32_MAX ? null : n;
 }
 
 export function formatPort(portNo: number, slotNo: number): string {
@@ -142,9 +159,12 @@ export function decodeContent(content: string): string {
   }
 }
 
+/** Device times beyond this (year 2100, in seconds) are garbage, not times. */
+const TS_MAX = 4_102_444_800;
+
 function tsOf(v: unknown): number | null {
   const n = leadingInt(v);
-  return n !== undefined && n > 0 ? n : null;
+  return n !== undefined && n > 0 && n <= TS_MAX ? n : null;
 }
 
 /** One `recv-sms` row: [flag, port, ts, sender, recipient, content]. */
@@ -194,16 +214,7 @@ export function parseRecvSmsText(
   query: Record<string, string | undefined> = {},
 ): IncomingSmsItem {
   const normalized = text.replace(/\r\n?/g, '\n');
-  const split = normalized.match(/^((?:[A-Za-z][\w-]*:[^\n]*\n)+)[ \t]*\n([\s\S]*)$/);
-  const headers = new Map<string, string>();
-  let body = normalized;
-  if (split) {
-    for (const line of split[1]!.split('\n')) {
-      const m = line.match(/^([A-Za-z][\w-]*):\s*"?([^"]*?)"?\s*$/);
-      if (m) headers.set(m[1]!.toLowerCase(), m[2]!);
-    }
-    body = split[2]!;
-  }
+  const { headers, body } = splitForwardHeaders(normalized);
   const receiver = headers.get('receiver');
   const ref = normalizePort(query.port) ?? normalizePort(receiver);
   if (!ref) throw new ProtocolError('forwarded SMS names no port');
@@ -219,6 +230,37 @@ export function parseRecvSmsText(
     text: body.trim(),
     iccid: str(query.iccid),
   };
+}
+
+/** Header lines of a forward: a few short lines; anything longer is not a header block. */
+const HEADER_LINES_MAX = 32;
+const HEADER_BLOCK_MAX = 4096;
+const HEADER_NAME = /^[A-Za-z][\w-]*:/;
+
+/**
+ * `Name: value` lines up to the first blank line (spaces or tabs only), then the body. Without
+ * such a block (no blank line, a line that is no header, or a block over the bounds) the whole
+ * text is the body. Line by line with indexOf and anchored one-quantifier patterns: linear time.
+ */
+function splitForwardHeaders(text: string): { headers: Map<string, string>; body: string } {
+  const headers = new Map<string, string>();
+  const none = { headers: new Map<string, string>(), body: text };
+  let pos = 0;
+  for (let n = 0; n <= HEADER_LINES_MAX; n++) {
+    const nl = text.indexOf('\n', pos);
+    if (nl < 0 || nl > HEADER_BLOCK_MAX) return none;
+    const line = text.slice(pos, nl);
+    pos = nl + 1;
+    if (/^[ \t]*$/.test(line)) return n === 0 ? none : { headers, body: text.slice(pos) };
+    const name = HEADER_NAME.exec(line);
+    if (!name) return none;
+    // The value: trimmed, one pair of surrounding quotes removed; a quote inside makes it unreadable.
+    let value = line.slice(name[0].length).trim();
+    if (value.startsWith('"')) value = value.slice(1);
+    if (value.endsWith('"')) value = value.slice(0, -1);
+    if (!value.includes('"')) headers.set(name[0].slice(0, -1).toLowerCase(), value.trim());
+  }
+  return none;
 }
 
 /**

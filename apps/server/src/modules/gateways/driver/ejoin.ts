@@ -14,6 +14,7 @@ import {
   type TaskAccepted,
 } from './driver.ts';
 import {
+  INT32_MAX,
   isAuthFailure,
   leadingInt,
   normalizePort,
@@ -164,7 +165,7 @@ export class EjoinDriver implements GatewayDriver {
     const next = leadingInt(rec.next_sms ?? rec.next_id);
     return {
       ssrc: typeof rec.ssrc === 'string' || typeof rec.ssrc === 'number' ? String(rec.ssrc) : null,
-      nextId: next !== undefined && next > 0 ? next : Math.max(1, fromId),
+      nextId: next !== undefined && next > 0 && next <= INT32_MAX ? next : Math.max(1, fromId),
       items,
     };
   }

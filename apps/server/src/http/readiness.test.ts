@@ -1,0 +1,112 @@
+import { once } from 'node:events';
+import { createServer, type Server, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../db/db.ts';
+import { pendingMigrations } from '../db/migrate.ts';
+import { openTestDb, startTestServer, TEST_DB, type TestDb, type TestServer } from '../test/harness.ts';
+
+describe('readiness and an unavailable database', () => {
+  let s: TestServer;
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await openTestDb();
+    s = await startTestServer({ testDb });
+  });
+  afterAll(async () => {
+    await s.stop().catch(() => {});
+    await testDb.drop().catch(() => {});
+  });
+
+  it('is ready only when every migration is applied', async () => {
+    expect(await pendingMigrations(s.db)).toEqual([]);
+    expect((await s.call('GET', '/readyz')).status).toBe(200);
+    const [last] = await s.db.query<{ name: string }>('SELECT max(name) AS name FROM schema_migrations');
+    await s.db.query('DELETE FROM schema_migrations WHERE name = $1', [last!.name]);
+    const res = await s.call('GET', '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 0, error: 'unavailable' });
+    expect(res.body.msg).toContain(last!.name);
+    await s.db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [last!.name]);
+    expect((await s.call('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('answers API calls with 503 (not 500) once the database is gone', async () => {
+    const u = await s.createUser();
+    await s.db.close();
+    for (const [path, token] of [
+      ['/api/Service/getall', undefined],
+      ['/api/user/info', u.token],
+      ['/api/Auth/login', undefined],
+    ] as const) {
+      const res = await s.post(path, path.endsWith('login') ? { username: 'x', password: 'y' } : {}, token);
+      expect(res.status, path).toBe(503);
+      expect(res.body, path).toMatchObject({ code: 0, error: 'unavailable' });
+    }
+    expect((await s.call('GET', '/readyz')).status).toBe(503);
+    expect((await s.call('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+/** A TCP proxy to PostgreSQL that can be cut and restored, on one fixed port. */
+async function pgProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  const up = async () => {
+    server = createServer((client) => {
+      const upstream = new Socket();
+      upstream.connect(Number(target.port || 5432), target.hostname);
+      for (const sock of [client, upstream]) {
+        sockets.add(sock);
+        sock.on('close', () => sockets.delete(sock));
+        sock.on('error', () => sock.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as { port: number }).port;
+  };
+  const down = async () => {
+    for (const sock of sockets) sock.destroy();
+    await new Promise<void>((r) => server?.close(() => r()));
+  };
+  await up();
+  return { port: () => port, up, down };
+}
+
+describe.runIf(TEST_DB === 'pg')('PostgreSQL going away and coming back', () => {
+  it('answers 503 while it is unreachable and recovers by itself', async () => {
+    const base = await openTestDb();
+    const proxy = await pgProxy(new URL(base.url!));
+    const url = new URL(base.url!);
+    url.host = `127.0.0.1:${proxy.port()}`;
+    const db = await openPostgres(url.toString(), 5);
+    const s = await startTestServer({
+      testDb: {
+        db,
+        url: url.toString(),
+        drop: async () => {
+          await db.close().catch(() => {});
+          await base.drop();
+        },
+      },
+    });
+    try {
+      expect((await s.post('/api/Service/getall', {})).status).toBe(200);
+      await proxy.down();
+      const res = await s.post('/api/Service/getall', {});
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 0, error: 'unavailable' });
+      expect((await s.call('GET', '/readyz')).status).toBe(503);
+      await proxy.up();
+      expect((await s.post('/api/Service/getall', {})).status).toBe(200);
+      expect((await s.call('GET', '/readyz')).status).toBe(200);
+    } finally {
+      await s.close();
+      await proxy.down();
+    }
+  });
+});
