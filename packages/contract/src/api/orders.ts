@@ -25,6 +25,18 @@ export type Order = z.infer<typeof Order>;
 export const CreateOrderBody = z.object({
   serviceCode: boundedText(L.serviceCode, 'Service code').pipe(z.string().min(1, 'Choose a service.')),
 });
+/**
+ * `Idempotency-Key` on a rent: a retried request with the same key (per user) returns the first
+ * answer's order instead of renting again. The web app sends a new key per click.
+ */
+export const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1, 'Idempotency-Key must not be empty.')
+    .max(128, 'Idempotency-Key must be at most 128 characters.')
+    .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key must be printable ASCII without spaces.')
+    .optional(),
+});
 export const CreateOrderResponse = z.object({ code: z.literal(1), data: Order });
 export const UserOrdersResponse = z.object({ code: z.literal(1), orders: z.array(Order) });
 export const CancelOrderBody = z.object({

@@ -12,7 +12,7 @@ export { saveService, servicesWithAvailability } from './services.service.ts';
 
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',
-  tables: ['services', 'orders', 'order_codes'],
+  tables: ['services', 'orders', 'order_codes', 'order_requests'],
   routes: (app, ctx) => {
     serviceRoutes(app, ctx);
     orderRoutes(app, ctx);

@@ -294,3 +294,33 @@ export async function serviceStatsOnGateway(
     [gatewayId],
   );
 }
+
+// ---- idempotent rents ---------------------------------------------------------------------------
+
+/** Serialises requests carrying the same key for this transaction, across processes. */
+export async function lockRequestKey(q: Queryable, userId: string, key: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('rent-key:' || $1 || ':' || $2))`, [userId, key]);
+}
+
+export async function findRequest(
+  q: Queryable,
+  userId: string,
+  key: string,
+): Promise<{ order_id: string; service_code: string } | undefined> {
+  const rows = await q.query<{ order_id: string; service_code: string }>(
+    'SELECT order_id::text AS order_id, service_code FROM order_requests WHERE user_id = $1 AND key = $2',
+    [userId, key],
+  );
+  return rows[0];
+}
+
+export async function saveRequest(
+  q: Queryable,
+  r: { userId: string; key: string; serviceCode: string; orderId: string; at: Date },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO order_requests (user_id, key, service_code, order_id, created_at)
+     VALUES ($1, $2, $3, $4::bigint, $5)`,
+    [r.userId, r.key, r.serviceCode, r.orderId, r.at],
+  );
+}

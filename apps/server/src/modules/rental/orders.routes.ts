@@ -8,6 +8,7 @@ import {
   DashboardStats,
   DeviceStats,
   DeviceStatsBody,
+  IdempotencyHeaders,
   ORDER_STATUSES,
   OrderFilterResponse,
   percent,
@@ -34,9 +35,17 @@ export function orderRoutes(app: App, ctx: AppContext) {
     '/api/Order/create',
     {
       ...access(ctx, 'user'),
-      schema: { tags: ['orders'], body: CreateOrderBody, response: { 200: CreateOrderResponse } },
+      schema: {
+        tags: ['orders'],
+        headers: IdempotencyHeaders,
+        body: CreateOrderBody,
+        response: { 200: CreateOrderResponse },
+      },
     },
-    async (req) => ({ code: 1 as const, data: await rent(ctx, currentUser(req).id, req.body.serviceCode) }),
+    async (req) => ({
+      code: 1 as const,
+      data: await rent(ctx, currentUser(req).id, req.body.serviceCode, req.headers['idempotency-key']),
+    }),
   );
 
   app.post(

@@ -10,7 +10,9 @@ import {
   cancelExpired,
   cancelIfAllowed,
   findOrder,
+  findRequest,
   insertOrder,
+  lockRequestKey,
   lockServiceForRent,
   type OrderRow,
   openOrderCount,
@@ -18,6 +20,7 @@ import {
   ordersOfUser,
   pickSim,
   recordCode,
+  saveRequest,
 } from './orders.queries.ts';
 import { findServiceByCode } from './services.queries.ts';
 
@@ -51,10 +54,26 @@ const noNumbers = (name: string) =>
  * order and charges the price. Rents of one service are serialised so a number is never handed
  * out twice; the unique (phone_number, service_id) index backs that up.
  */
-export async function rent(ctx: AppContext, userId: string, serviceCode: string): Promise<Order> {
+export async function rent(
+  ctx: AppContext,
+  userId: string,
+  serviceCode: string,
+  idempotencyKey?: string,
+): Promise<Order> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
   return ctx.db.tx(async (q) => {
+    if (idempotencyKey !== undefined) {
+      // A retry (same user, same key) gets the order the first request made, never a second one.
+      await lockRequestKey(q, userId, idempotencyKey);
+      const earlier = await findRequest(q, userId, idempotencyKey);
+      if (earlier) {
+        if (earlier.service_code !== serviceCode.trim()) {
+          throw conflict('This Idempotency-Key was already used for another service.', undefined, 'conflict');
+        }
+        return asOrder(ctx, (await findOrder(q, earlier.order_id))!);
+      }
+    }
     const service = await findServiceByCode(q, serviceCode.trim());
     if (!service) throw new DomainError('service_not_found', `Unknown service "${serviceCode}".`);
     if (!service.is_enable) {
@@ -77,6 +96,9 @@ export async function rent(ctx: AppContext, userId: string, serviceCode: string)
       { userId, amount: service.price, ref: `order:${orderId}`, at: now },
       `Your balance is too low: renting ${service.name} costs $${service.price}. Please top up.`,
     );
+    if (idempotencyKey !== undefined) {
+      await saveRequest(q, { userId, key: idempotencyKey, serviceCode: service.code, orderId, at: now });
+    }
     const row = (await findOrder(q, orderId))!;
     await orderChanged(q, row);
     return asOrder(ctx, row);
