@@ -34,7 +34,8 @@ describe('one unauthenticated request cannot freeze the server', () => {
     });
     expect(health.status).toBe(200);
     // The defect was a multi-second freeze of the event loop.
-    expect(elapsed).toBeLessThan(200);
+    // (bound generous enough for a loaded 2-core CI machine; the freeze was 7-10 s).
+    expect(elapsed).toBeLessThan(1500);
     // Within the length bound the rule itself is linear too.
     const t1 = performance.now();
     const bounded = await s.post('/api/Auth/register', {
@@ -43,7 +44,7 @@ describe('one unauthenticated request cannot freeze the server', () => {
       passwordHash: 'password-123',
     });
     expect(bounded.status).toBe(400);
-    expect(performance.now() - t1).toBeLessThan(200);
+    expect(performance.now() - t1).toBeLessThan(1500);
   });
 });
 

@@ -337,7 +337,7 @@ describe('the plain-text "SMS to HTTP" forward', () => {
       expect(parseRecvSmsText(text, { port: '1', sender: 'x' }).port).toBe('1.01');
     }
     // The defect was seconds per message; linear parsing takes milliseconds.
-    expect(performance.now() - t0).toBeLessThan(250);
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('reads quoted and unquoted header values, and skips a value with a stray quote', () => {
