@@ -2,6 +2,7 @@ export * from './api/auth.ts';
 export * from './api/common.ts';
 export * from './api/gateways.ts';
 export * from './api/orders.ts';
+export * from './api/overview.ts';
 export * from './api/services.ts';
 export * from './messages.ts';
 export * from './pagination.ts';

@@ -5,6 +5,7 @@ import { gatewayRoutes } from './gateways/gateways.routes.ts';
 import { inboxRoutes } from './inbox/inbox.routes.ts';
 import { metaRoutes } from './meta/meta.routes.ts';
 import { orderRoutes } from './orders/orders.routes.ts';
+import { overviewRoutes } from './overview/overview.routes.ts';
 import { serviceRoutes } from './services/services.routes.ts';
 import { userRoutes } from './users/users.routes.ts';
 
@@ -17,4 +18,5 @@ export async function registerModules(app: App, ctx: AppContext): Promise<void> 
   serviceRoutes(app, ctx);
   await orderRoutes(app, ctx);
   inboxRoutes(app, ctx);
+  overviewRoutes(app, ctx);
 }

@@ -231,7 +231,7 @@ export async function deviceStats(ctx: AppContext, macOrId: string): Promise<Dev
       : undefined;
   if (!row) throw notFound(`No gateway has the MAC address ${macOrId}.`);
   const stats = await serviceStats(ctx.db, row.id);
-  return { mac: row.mac, totalSIM: row.total_sim, serviceStatss: stats };
+  return { mac: row.mac, name: row.name, totalSIM: row.total_sim, serviceStatss: stats };
 }
 
 function mustPort(port: string): string {

@@ -275,9 +275,11 @@ export async function userOrderStats(
   now: Date,
 ): Promise<{ active: number; today: number }> {
   const rows = await q.query<{ active: number; today: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'WAIT_CODE' OR (status = 'SUCCESS' AND expires_at > $3))::int AS active,
-            count(*) FILTER (WHERE created_at >= $2)::int AS today
-       FROM orders WHERE user_id = $1`,
+    // Active: still waiting for a code, or a repeatable rental that can receive more before it expires.
+    `SELECT count(*) FILTER (WHERE o.status = 'WAIT_CODE'
+                                OR (o.status = 'SUCCESS' AND s.is_repeatable AND o.expires_at > $3))::int AS active,
+            count(*) FILTER (WHERE o.created_at >= $2)::int AS today
+       FROM orders o JOIN services s ON s.id = o.service_id WHERE o.user_id = $1`,
     [userId, dayStart, now],
   );
   return rows[0]!;
