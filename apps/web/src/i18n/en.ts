@@ -1,4 +1,5 @@
 import type { RuleMessageKey } from '@simdock/contract';
+import { appEn } from './screens/app.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { rentalEn } from './screens/rental.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
@@ -72,7 +73,7 @@ export const en = {
   'nav.userInfo': 'User Info',
   'nav.dashboard': 'Dashboard',
   'nav.smsSending': 'SMS Sending',
-  'nav.chat': 'ChatPage',
+  'nav.chat': 'Chat',
   'nav.history': 'History',
   'nav.userManager': 'User Manager',
   'nav.serviceManager': 'Service Manager',
@@ -324,6 +325,7 @@ export const en = {
   ...gatewaysEn,
   ...servicesOrdersEn,
   ...rentalEn,
+  ...appEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

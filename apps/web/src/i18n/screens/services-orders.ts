@@ -13,7 +13,7 @@ export const servicesOrdersEn = {
   'services.searchPlaceholder': 'Search by name, code or description',
   'services.caption': 'Services',
   'services.empty': 'No services found',
-  'services.loadFailed': 'The services could not be loaded ({error}). Check your connection and try again.',
+  'services.loadFailedTitle': 'The services could not be loaded',
   'services.colName': 'Name',
   'services.colCode': 'Code',
   'services.colPrice': 'Price',
@@ -68,7 +68,7 @@ export const servicesOrdersEn = {
   'orders.statsSuccess': 'Successful',
   'orders.statsRate': 'Success rate',
   'orders.statsEmpty': 'No orders yet',
-  'orders.statsFailed': 'The statistics could not be loaded ({error}).',
+  'orders.statsFailed': 'The statistics could not be loaded',
   'orders.filters': 'Order filters',
   'orders.filterPhone': 'Phone',
   'orders.filterPhonePlaceholder': 'Part of a number',
@@ -98,7 +98,8 @@ export const servicesOrdersEn = {
   'orders.colStatus': 'Status',
   'orders.colCreatedAt': 'Created At',
   'orders.empty': 'No orders found',
-  'orders.loadFailed': 'The orders could not be loaded ({error}).',
+  'orders.loadFailed': 'The orders could not be loaded',
+  'orders.unmatchedFailed': 'The unmatched SMS could not be loaded',
 } as const;
 
 export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
@@ -110,7 +111,7 @@ export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
   'services.searchPlaceholder': 'Tìm theo tên, mã hoặc mô tả',
   'services.caption': 'Dịch vụ',
   'services.empty': 'Không tìm thấy dịch vụ nào',
-  'services.loadFailed': 'Không tải được danh sách dịch vụ ({error}). Hãy kiểm tra kết nối và thử lại.',
+  'services.loadFailedTitle': 'Không tải được danh sách dịch vụ',
   'services.colName': 'Tên',
   'services.colCode': 'Mã',
   'services.colPrice': 'Giá',
@@ -165,7 +166,7 @@ export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
   'orders.statsSuccess': 'Thành công',
   'orders.statsRate': 'Tỷ lệ thành công',
   'orders.statsEmpty': 'Chưa có đơn hàng',
-  'orders.statsFailed': 'Không tải được thống kê ({error}).',
+  'orders.statsFailed': 'Không tải được thống kê',
   'orders.filters': 'Bộ lọc đơn hàng',
   'orders.filterPhone': 'Số điện thoại',
   'orders.filterPhonePlaceholder': 'Một phần của số',
@@ -195,5 +196,6 @@ export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
   'orders.colStatus': 'Trạng thái',
   'orders.colCreatedAt': 'Ngày tạo',
   'orders.empty': 'Không tìm thấy đơn hàng',
-  'orders.loadFailed': 'Không tải được danh sách đơn hàng ({error}).',
+  'orders.loadFailed': 'Không tải được danh sách đơn hàng',
+  'orders.unmatchedFailed': 'Không tải được danh sách SMS không khớp',
 };
