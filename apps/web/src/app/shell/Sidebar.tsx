@@ -32,7 +32,7 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
         }
       >
         <Icon className={cx('size-[18px] shrink-0', item.soon && 'opacity-70')} aria-hidden />
-        <span className={collapsed ? 'sr-only' : 'min-w-0 flex-1 truncate'}>{label}</span>
+        <span className={collapsed ? 'sr-only' : 'min-w-0 flex-1 leading-snug break-words'}>{label}</span>
         {item.soon && !collapsed ? (
           <span
             className="shrink-0 rounded-full border border-line px-1.5 py-px text-[10px] font-semibold tracking-wide text-muted uppercase"

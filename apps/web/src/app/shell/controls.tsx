@@ -1,9 +1,8 @@
-import { Check, Languages, Moon, Sun } from 'lucide-react';
+import { Languages, Moon, Sun } from 'lucide-react';
 import { Link } from 'react-router';
-import { LANGUAGES, useI18n } from '../../i18n/index.tsx';
+import { LANGUAGES, type Language, useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { useTheme } from '../theme.tsx';
-import { Popover } from './Popover.tsx';
 
 /** Controls shared by the shell's top bar and the public pages' header. */
 export const ICON_BUTTON =
@@ -24,43 +23,36 @@ export function Logo({ to = '/dashboard', compact }: { to?: string; compact?: bo
   );
 }
 
-/** Language menu (persisted); used in the shell and on public pages. */
+/**
+ * Language choice (persisted); used in the shell and on public pages. A native select drawn as the
+ * icon button: the phone's own picker, full keyboard support, and no menu code on the login page.
+ */
 export function LanguageSwitch() {
   const { t, lang, setLang } = useI18n();
   return (
-    <Popover
-      label={`${t('shell.language')}: ${t(`lang.${lang}`)}`}
-      buttonClassName={cx(ICON_BUTTON, 'w-auto gap-1 px-2')}
-      button={
-        <>
-          <Languages className="size-[18px]" aria-hidden />
-          <span className="text-xs font-semibold uppercase">{lang}</span>
-        </>
-      }
-      panelClassName="w-40"
-    >
-      {(close) => (
-        <ul>
-          {LANGUAGES.map((l) => (
-            <li key={l}>
-              <button
-                type="button"
-                lang={l}
-                aria-current={l === lang ? 'true' : undefined}
-                onClick={() => {
-                  setLang(l);
-                  close();
-                }}
-                className="flex w-full items-center justify-between rounded-md px-2.5 py-1.5 text-left text-sm hover:bg-subtle"
-              >
-                {t(`lang.${l}`)}
-                {l === lang ? <Check className="size-4 text-accent" aria-hidden /> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
+    <span
+      className={cx(
+        ICON_BUTTON,
+        'relative w-auto gap-1 px-2 focus-within:outline-2 focus-within:outline-accent',
       )}
-    </Popover>
+    >
+      <Languages className="size-[18px]" aria-hidden />
+      <span className="text-xs font-semibold uppercase" aria-hidden>
+        {lang}
+      </span>
+      <select
+        value={lang}
+        aria-label={`${t('shell.language')}: ${t(`lang.${lang}`)}`}
+        onChange={(e) => setLang(e.target.value as Language)}
+        className="absolute inset-0 cursor-pointer appearance-none opacity-0"
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {t(`lang.${l}`)}
+          </option>
+        ))}
+      </select>
+    </span>
   );
 }
 

@@ -25,11 +25,11 @@ export const appEn = {
 
   // Notifications (bell, toasts, tab title).
   'notify.unread': '{count} unread',
-  'notify.markAllRead': 'Mark all as read',
+  'notify.markAllRead': 'Mark All as Read',
   'notify.clear': 'Clear',
   'notify.codeTitle': 'Code {code} for {service}',
   'notify.codeBody': 'Number {phone}',
-  'notify.copyCode': 'Copy code',
+  'notify.copyCode': 'Copy Code',
   'notify.tabTitle': '({count}) New code {code}',
   'notify.liveOn': 'Live: codes appear the moment they arrive.',
   'notify.liveConnecting': 'Connecting to live updates…',
@@ -47,7 +47,7 @@ export const appEn = {
   'onboarding.text':
     'Your balance is $0.00. Add funds with a USDT invoice, then pick a service below: the code shows here seconds after the SMS arrives.',
   'onboarding.action': 'Top Up',
-  'onboarding.prices': 'See prices',
+  'onboarding.prices': 'See Prices',
 
   // Admin overview (/admin).
   'overview.title': 'Overview',

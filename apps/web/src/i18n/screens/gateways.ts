@@ -6,7 +6,7 @@ export const gatewaysEn = {
   // Gateway Manager (/gatewaymanager), spec §2, §4, §5, §8.
   'gateways.title': 'Gateway Manager',
   'gateways.subtitle': 'Add / Edit / Delete device gateway',
-  'gateways.add': 'Add gateway',
+  'gateways.add': 'Add Gateway',
   'gateways.tableCaption': 'Device gateways',
   'gateways.colNameUrl': 'Name / URL',
   'gateways.colTotalSim': 'Total SIM',
@@ -81,7 +81,7 @@ export const gatewaysEn = {
   'gateways.sourceManual': 'Set by hand',
   'gateways.usable': 'Usable',
   'gateways.notUsable': 'Not usable',
-  'gateways.setNumber': 'Set number',
+  'gateways.setNumber': 'Set Number',
   'gateways.setNumberFor': 'Set number for port {port}',
   'gateways.setNumberText':
     'The platform keeps this number for the SIM (by its ICCID) and also writes it to the device.',

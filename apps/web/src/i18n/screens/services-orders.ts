@@ -76,7 +76,7 @@ export const servicesOrdersEn = {
   'orders.filterStatus': 'Status',
   'orders.all': 'All',
   'orders.apply': 'Apply',
-  'orders.clear': 'Clear filters',
+  'orders.clear': 'Clear Filters',
   'orders.listTitle': 'Orders',
   'orders.total': '{total} orders',
   'orders.totalOne': '1 order',

@@ -28,7 +28,7 @@ function Tile({
   const body = (
     <>
       <div className="flex items-center justify-between gap-2 text-[13px] text-muted">
-        <span className="truncate">{label}</span>
+        <span>{label}</span>
         <span aria-hidden>{icon}</span>
       </div>
       <div
@@ -39,7 +39,7 @@ function Tile({
       >
         {value}
       </div>
-      <div className="mt-0.5 truncate text-xs text-muted">{hint}</div>
+      <div className="mt-0.5 text-xs text-muted">{hint}</div>
     </>
   );
   const cls = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs';

@@ -191,12 +191,12 @@ export function ActiveRentals() {
   return (
     <Card title={t('dashboard.activeTitle')} description={t('dashboard.activeText')} flush>
       <ul
-        className="grid gap-px bg-line sm:grid-cols-2 xl:grid-cols-3"
+        className="grid gap-3 p-3 sm:grid-cols-2 xl:grid-cols-3"
         aria-label={t('dashboard.activeTitle')}
         data-testid="active-rentals"
       >
         {active.map((o) => (
-          <li key={o.id} className="bg-surface px-4 py-3">
+          <li key={o.id} className="min-w-0 rounded-md border border-line px-3 py-2.5">
             <OrderCard order={o} columns={columns} />
           </li>
         ))}

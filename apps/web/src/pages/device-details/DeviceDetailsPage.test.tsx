@@ -70,7 +70,7 @@ describe('Device Statistics (/details/{id})', () => {
     const alert = await screen.findByRole('alert', {}, { timeout: 8000 });
     expect(alert.textContent).toContain('Load failed');
     expect(alert.textContent).toContain('The database is not reachable.');
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
     expect(screen.queryByText('No data available for this device.')).toBeNull();
   });
 

@@ -102,7 +102,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Load failed');
     expect(alert.textContent).toContain('Database is down.');
-    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Try Again' })).toBeTruthy();
     // Failure is never an empty state: no empty text, no count of 0.
     expect(screen.queryByText('No gateways found. Please add one.')).toBeNull();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Gateway Manager');
@@ -119,7 +119,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     });
     renderApp('/gatewaymanager');
     await screen.findByText('No gateways found. Please add one.');
-    fireEvent.click(screen.getAllByRole('button', { name: 'Add gateway' })[0]!);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add Gateway' })[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'Add gateway' });
     const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     const type = (label: string | RegExp, value: string) =>

@@ -63,6 +63,7 @@ export function GatewayStats({
         errorTitle={t('orders.statsFailed')}
         onRetry={onRetry}
         emptyText={t('orders.statsEmpty')}
+        phoneCards
         skeletonRows={2}
       />
     </Card>
