@@ -98,7 +98,7 @@ describe('Service Manager', () => {
     await serviceRow(table, ORDERS_SERVICE.name).waitFor();
 
     // Add: an invalid price first shows the rule message and sends nothing.
-    await page.getByRole('button', { name: '+ Add Service' }).click();
+    await page.getByRole('button', { name: 'Add Service' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Service' });
     expect(await dialog.getByLabel('Price (USD)').inputValue()).toBe('1');
     expect(await dialog.getByLabel('Rent time (minutes)').inputValue()).toBe('20');
@@ -150,7 +150,10 @@ describe('Service Manager', () => {
     await shot(page, 'admin-rental-services');
 
     // Edit: rename and make it repeatable.
-    await page.getByRole('button', { name: 'Edit E2E Signal', exact: true }).click();
+    await page
+      .getByRole('group', { name: 'Actions for E2E Signal', exact: true })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     const edit = page.getByRole('dialog', { name: 'Edit Service' });
     expect(await edit.getByLabel('Name', { exact: true }).inputValue()).toBe('E2E Signal');
     await edit.getByLabel('Name', { exact: true }).fill('E2E Signal Pro');
@@ -165,7 +168,10 @@ describe('Service Manager', () => {
     ]);
 
     // Delete through the confirmation.
-    await page.getByRole('button', { name: 'Delete E2E Signal Pro', exact: true }).click();
+    await page
+      .getByRole('group', { name: 'Actions for E2E Signal Pro', exact: true })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     const confirm = page.getByRole('dialog', { name: 'Delete service' });
     await confirm.getByText('Delete service "E2E Signal Pro"?').waitFor();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -174,7 +180,10 @@ describe('Service Manager', () => {
     expect(await e.db.query("SELECT 1 FROM services WHERE code = 'e2e-signal'")).toEqual([]);
 
     // A service with orders cannot be deleted: the server's reason shows in the dialog.
-    await page.getByRole('button', { name: `Delete ${ORDERS_SERVICE.name}`, exact: true }).click();
+    await page
+      .getByRole('group', { name: `Actions for ${ORDERS_SERVICE.name}`, exact: true })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm
       .getByRole('alert')
@@ -194,7 +203,7 @@ describe('Service Manager', () => {
     ).waitFor();
     expect(await fitsWidth(page)).toBe(true);
     await shot(page, 'admin-rental-services-390');
-    await page.getByRole('button', { name: '+ Add Service' }).click();
+    await page.getByRole('button', { name: 'Add Service' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Service' });
     await dialog.waitFor();
     expect(Math.round((await dialog.boundingBox())!.width)).toBe(390);
@@ -306,7 +315,7 @@ describe('Order Manager', () => {
     expect(await pageButtons(page)).toEqual(['1', '2']);
     expect(await bodyRows(page).count()).toBe(100);
     const statuses = await ordersTable(page).locator('tbody tr td:nth-child(8)').allTextContents();
-    expect(new Set(statuses.map((s) => s.trim()))).toEqual(new Set(['SUCCESS']));
+    expect(new Set(statuses.map((s) => s.trim()))).toEqual(new Set(['Code received']));
     await viewShot(page, 'admin-rental-orders-success');
     await pager.getByRole('button', { name: 'Go to page 2' }).click();
     await firstIdIs(page, successIds[100]!);
@@ -334,7 +343,7 @@ describe('Order Manager', () => {
     await filters.getByLabel('Phone').fill('19999999999');
     await filters.getByRole('button', { name: 'Apply' }).click();
     await ordersTable(page).getByText('No orders found').waitFor();
-    await filters.getByRole('button', { name: 'Clear filters' }).click();
+    await filters.getByRole('button', { name: 'Clear Filters' }).click();
     await page.getByText(`${TOTAL} orders`).waitFor();
     expect(new URL(page.url()).search).toBe('');
     expect(errors).toEqual([]);

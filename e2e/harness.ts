@@ -28,8 +28,8 @@ export const WEB_DIST = process.env.E2E_WEB_DIST
   ? resolve(process.env.E2E_WEB_DIST)
   : join(ROOT, 'apps/web/dist');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Where tests may write screenshots for a look. */
-export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? '/tmp/simdock-e2e';
+/** Where tests write screenshots for a look (gitignored): test-results/screens/ at the repo root. */
+export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? join(ROOT, 'test-results/screens');
 
 /** The admin account the server creates on first start (ADMIN_PASSWORD below). */
 export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
@@ -184,14 +184,14 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
   };
 }
 
-/** Signs in through the login form and waits for the dashboard. */
+/** Signs in through the login form and waits for the home screen (Dashboard; Overview for Admin9). */
 export async function loginViaUi(page: Page, user: { username: string; password: string }): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL('**/dashboard');
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL(/\/(dashboard|admin)$/);
+  await page.getByRole('heading', { level: 1, name: /^(Dashboard|Overview)$/ }).waitFor();
 }
 
 /** Signs in without the form: stores a token from the API before the app starts. */

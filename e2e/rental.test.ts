@@ -52,7 +52,7 @@ describe('OTP rental on the Dashboard', () => {
     await expect.poll(() => page.getByRole('button', { name: /^Rent a .* number$/ }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'WAIT_CODE' });
+    const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'Waiting for code' });
     await row.waitFor();
     const phone = (await row.getByTestId('order-phone').textContent())!.trim();
     expect(phone).toMatch(/^\d{11}$/);
@@ -64,15 +64,24 @@ describe('OTP rental on the Dashboard', () => {
     await simulateSmsTo(phone, 'Telegram code: 48213. Do not give this code to anyone.');
     const done = page.getByRole('row').filter({ hasText: phone });
     await done.getByTestId('order-code').filter({ hasText: '48213' }).waitFor({ timeout: 4000 });
-    await expect.poll(() => done.getByTestId('order-status').textContent()).toBe('SUCCESS');
-    await page.getByText(`Code 48213 arrived for ${phone}.`).waitFor();
+    await expect.poll(() => done.getByTestId('order-status').textContent()).toBe('Code received');
+    // A code can't be missed: a toast with the code and a copy button, and the bell counts it.
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Code 48213 for Telegram' });
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain(`Number ${phone}`);
+    expect(await toast.getByRole('button', { name: 'Copy Code' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('bell-count').textContent()).toBe('1');
+    await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    await page.getByTestId('notification-list').getByText('Code 48213 for Telegram').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('bell-count').count()).toBe(0);
     expect(await page.evaluate('window.__stillHere === true')).toBe(true);
     await shot(page, 'dashboard-code-arrived');
 
     // Another rental, cancelled: refunded to the balance.
     await page.getByLabel('Search services').fill('');
     await page.getByRole('button', { name: 'Rent a WhatsApp number' }).click();
-    const wa = page.getByRole('row').filter({ hasText: 'WhatsApp' }).filter({ hasText: 'WAIT_CODE' });
+    const wa = page.getByRole('row').filter({ hasText: 'WhatsApp' }).filter({ hasText: 'Waiting for code' });
     await wa.waitFor();
     const waPhone = (await wa.getByTestId('order-phone').textContent())!.trim();
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$23.70');

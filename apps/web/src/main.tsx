@@ -1,3 +1,5 @@
+// The app's web font, shipped with the app (no CDN): Inter, variable weight, with Vietnamese glyphs.
+import '@fontsource-variable/inter';
 import './index.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

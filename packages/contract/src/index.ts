@@ -3,6 +3,7 @@ export * from './api/common.ts';
 export * from './api/gateways.ts';
 export * from './api/messaging.ts';
 export * from './api/orders.ts';
+export * from './api/overview.ts';
 export * from './api/services.ts';
 export * from './limits.ts';
 export * from './messages.ts';

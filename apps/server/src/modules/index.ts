@@ -6,6 +6,7 @@ import { billingModule } from './billing/index.ts';
 import { gatewaysModule } from './gateways/index.ts';
 import { liveModule } from './live/index.ts';
 import { metaModule } from './meta/index.ts';
+import { overviewModule } from './overview/index.ts';
 import { rentalModule } from './rental/index.ts';
 import { usersModule } from './users/index.ts';
 
@@ -21,6 +22,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   gatewaysModule,
   rentalModule,
   liveModule,
+  overviewModule,
 ];
 
 /** Fills the context's registries from the descriptors. */

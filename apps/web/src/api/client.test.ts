@@ -45,13 +45,13 @@ describe('api client (spec §8)', () => {
     });
   });
 
-  it('else the transport message, else Unexpected error occurred', async () => {
+  it('else plain words for a lost connection or a failing server, else Unexpected error occurred', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
     );
     await expect(apiPost('/api/a', {}, UserInfo)).rejects.toMatchObject({
-      message: 'Failed to fetch',
+      message: 'No connection to the server. Check your connection and try again.',
       status: 0,
     });
     vi.stubGlobal(
@@ -59,7 +59,8 @@ describe('api client (spec §8)', () => {
       vi.fn(async () => new Response('<html>', { status: 502 })),
     );
     await expect(apiPost('/api/a', {}, UserInfo)).rejects.toMatchObject({
-      message: 'Unexpected error occurred',
+      message: 'The server had a problem answering. Try again in a moment.',
+      status: 502,
     });
     mockFetch(() => ({ body: { unexpected: true } }));
     vi.spyOn(console, 'error').mockImplementation(() => {});

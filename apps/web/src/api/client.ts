@@ -79,8 +79,9 @@ export async function apiRequest<S extends z.ZodType>(
     });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    const message = err instanceof Error && err.message ? err.message : translate('errors.unexpected');
-    throw new ApiError(message, 0);
+    // The request never got an answer ("Failed to fetch"): say so in plain words, not the browser's.
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    throw new ApiError(translate(offline ? 'errors.offline' : 'errors.network'), 0);
   }
 
   const text = await res.text();
@@ -95,8 +96,13 @@ export async function apiRequest<S extends z.ZodType>(
     if (res.status === 401 && auth && token) clearToken();
     const parsed = ErrorBody.safeParse(json);
     const fromServer = serverMessage(json);
+    // A proxy's or crashed server's answer without our error body: plain words instead of "Bad Gateway".
+    const fallback =
+      res.status >= 500
+        ? translate(res.status === 504 ? 'errors.timeout' : 'errors.server')
+        : res.statusText || translate('errors.unexpected');
     throw new ApiError(
-      fromServer ?? (res.statusText || translate('errors.unexpected')),
+      fromServer ?? fallback,
       res.status,
       parsed.success ? parsed.data.error : undefined,
       parsed.success ? parsed.data.field : undefined,

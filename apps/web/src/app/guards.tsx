@@ -22,19 +22,19 @@ export function RequireAuth({ role, children }: { role?: Role; children?: ReactN
   return children ?? <Outlet />;
 }
 
-/** /login: signed-out only; a signed-in user is sent to /dashboard. */
+/** /login: signed-out only; a signed-in user is sent home (/dashboard, or /admin for Admin9). */
 export function SignedOutOnly({ children }: { children?: ReactNode }) {
   const session = useSession();
   if (session.loading) return <LoadingOverlay />;
-  if (session.user) return <Navigate to="/dashboard" replace />;
+  if (session.user) return <Navigate to={session.home} replace />;
   return children ?? <Outlet />;
 }
 
-/** /: to /dashboard when signed in, otherwise to /login. */
+/** /: home when signed in (/dashboard; the overview /admin for Admin9), otherwise to /login. */
 export function RootRedirect() {
   const session = useSession();
   if (session.loading) return <LoadingOverlay />;
-  return <Navigate to={session.user ? '/dashboard' : '/login'} replace />;
+  return <Navigate to={session.user ? session.home : '/login'} replace />;
 }
 
 /** The token is fine but the user info could not be fetched: say so, offer a retry or signing out. */

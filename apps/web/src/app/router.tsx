@@ -1,11 +1,29 @@
 import { ADMIN_ROLE } from '@simdock/contract';
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { RequireAuth, RootRedirect, SignedOutOnly } from './guards.tsx';
 import { RouteError } from './RouteError.tsx';
-import { SessionProvider } from './session.tsx';
-import { AppShell } from './shell/AppShell.tsx';
+import { SessionProvider, useSession } from './session.tsx';
+
+// The shell (sidebar, top bar, notifications, toasts, live updates) is its own chunk: the signed-out
+// pages (login, register, landing) never load it.
+const LazyShell = lazy(() => import('./shell/AppShell.tsx').then((m) => ({ default: m.AppShell })));
+
+function Shell({ children }: { children?: ReactNode }) {
+  return (
+    <Suspense fallback={<LoadingOverlay />}>
+      <LazyShell>{children}</LazyShell>
+    </Suspense>
+  );
+}
+
+/** Inside the shell when signed in (so /unauthorized keeps the menu), bare otherwise. */
+function ShellIfSignedIn() {
+  const session = useSession();
+  if (session.loading) return <LoadingOverlay />;
+  return session.user ? <Shell /> : <Outlet />;
+}
 
 /** A lazily loaded page (its own chunk): page(() => import('../pages/x/XPage.tsx'), 'XPage'). */
 function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
@@ -45,8 +63,13 @@ export const routes: RouteObject[] = [
       { path: 'terms', lazy: page(() => import('../pages/legal/TermsPage.tsx'), 'TermsPage') },
       { path: 'home', lazy: page(() => import('../pages/landing/LandingPage.tsx'), 'LandingPage') },
       {
-        path: 'unauthorized',
-        lazy: page(() => import('../pages/unauthorized/UnauthorizedPage.tsx'), 'UnauthorizedPage'),
+        element: <ShellIfSignedIn />,
+        children: [
+          {
+            path: 'unauthorized',
+            lazy: page(() => import('../pages/unauthorized/UnauthorizedPage.tsx'), 'UnauthorizedPage'),
+          },
+        ],
       },
 
       // Signed in, inside the shell.
@@ -54,7 +77,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            element: <AppShell />,
+            element: <Shell />,
             children: [
               {
                 path: 'dashboard',
@@ -80,6 +103,13 @@ export const routes: RouteObject[] = [
               {
                 element: <RequireAuth role={ADMIN_ROLE} />,
                 children: [
+                  {
+                    path: 'admin',
+                    lazy: page(
+                      () => import('../pages/admin-overview/AdminOverviewPage.tsx'),
+                      'AdminOverviewPage',
+                    ),
+                  },
                   {
                     path: 'usermanager',
                     lazy: page(() => import('../pages/user-manager/UserManagerPage.tsx'), 'UserManagerPage'),

@@ -30,6 +30,8 @@ export interface Session {
   /** Roles from the token's role claim. */
   roles: Role[];
   isAdmin: boolean;
+  /** Where this user lands: the admin overview for Admin9, else the Dashboard. */
+  home: string;
   /** The user info could not be fetched for a valid token (network or server error). */
   error: Error | null;
   /** Stores a token from /api/Auth/login and loads its user. */
@@ -99,6 +101,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       user: valid ? (info.data ?? null) : null,
       roles,
       isAdmin: isAdmin(roles),
+      home: homePath(roles),
       error: valid && info.isError ? info.error : null,
       login,
       logout,
@@ -107,6 +110,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [valid, info.isPending, info.isError, info.data, info.error, roles, login, logout, refresh],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/** The landing screen for these roles: an admin's home is the overview (issue 14). */
+export function homePath(roles: readonly Role[]): string {
+  return isAdmin([...roles]) ? '/admin' : '/dashboard';
 }
 
 export function useSession(): Session {

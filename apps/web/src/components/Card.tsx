@@ -11,12 +11,16 @@ export interface CardProps {
   className?: string;
   /** Remove the inner padding (for tables that run edge to edge). */
   flush?: boolean;
+  id?: string;
 }
 
 /** A bordered surface that groups a page's content. */
-export function Card({ title, description, actions, children, className, flush }: CardProps) {
+export function Card({ title, description, actions, children, className, flush, id }: CardProps) {
   return (
-    <section className={cx('rounded-lg border border-line bg-surface shadow-xs', className)}>
+    <section
+      id={id}
+      className={cx('min-w-0 scroll-mt-18 rounded-lg border border-line bg-surface shadow-xs', className)}
+    >
       {title || actions ? (
         <div className="flex flex-wrap items-start justify-between gap-2 border-b border-line px-4 py-3">
           <div>

@@ -1,3 +1,4 @@
+import { ChevronDown } from 'lucide-react';
 import type { InputHTMLAttributes, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { cx } from '../lib/cx.ts';
 
@@ -14,11 +15,23 @@ export function Input({
   return <input className={cx(FIELD, 'h-9 px-3', className)} {...rest} />;
 }
 
+/**
+ * The one select: the native control (the phone's own picker, full keyboard and screen-reader
+ * support) drawn like the other fields, with the same chevron in both themes.
+ */
 export function Select({
   className,
   ...rest
 }: SelectHTMLAttributes<HTMLSelectElement> & { ref?: Ref<HTMLSelectElement> }) {
-  return <select className={cx(FIELD, 'h-9 px-2.5 pr-8', className)} {...rest} />;
+  return (
+    <span className={cx('relative block', className)}>
+      <select className={cx(FIELD, 'h-9 appearance-none truncate pr-8 pl-2.5')} {...rest} />
+      <ChevronDown
+        className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted"
+        aria-hidden
+      />
+    </span>
+  );
 }
 
 export function Textarea({

@@ -1,12 +1,9 @@
+import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
-import { createPortal } from 'react-dom';
+import type { ReactNode, RefObject } from 'react';
 import { useI18n } from '../i18n/index.tsx';
 import { cx } from '../lib/cx.ts';
 import { Button, type ButtonVariant } from './Button.tsx';
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface ModalProps {
   open: boolean;
@@ -19,15 +16,15 @@ export interface ModalProps {
   /** While true the dialog cannot be dismissed. */
   busy?: boolean;
   size?: 'sm' | 'md' | 'lg';
-  /** The element to focus first; default: the first field or button in the body. */
+  /** The element to focus first; default: an element with data-autofocus, else the first field or button. */
   initialFocus?: RefObject<HTMLElement | null>;
   /** Render the body inside a <form> whose submit calls this (Enter submits). */
   onSubmit?: () => void;
 }
 
 /**
- * An accessible dialog: rendered in a portal, focus trapped inside and restored on close, Esc closes,
- * body scroll locked, full width on small screens.
+ * An accessible dialog on Radix Dialog: rendered in a portal, focus trapped inside and restored on
+ * close, Esc and a click outside close it (not while busy), body scroll locked, full width on phones.
  */
 export function Modal({
   open,
@@ -41,72 +38,11 @@ export function Modal({
   onSubmit,
 }: ModalProps) {
   const { t } = useI18n();
-  const panel = useRef<HTMLDivElement>(null);
-  const titleId = useId();
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
-
-  useEffect(() => {
-    if (!open) return;
-    const previous = document.activeElement as HTMLElement | null;
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    const first =
-      initialFocus?.current ??
-      panel.current?.querySelector<HTMLElement>('[data-autofocus]') ??
-      panel.current?.querySelector<HTMLElement>('input, select, textarea') ??
-      panel.current?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? panel.current)?.focus();
-
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        if (!busyRef.current) closeRef.current();
-        return;
-      }
-      if (e.key !== 'Tab' || !panel.current) return;
-      const items = Array.from(panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-        (el) => el.offsetParent !== null || el === document.activeElement,
-      );
-      if (items.length === 0) {
-        e.preventDefault();
-        return;
-      }
-      const firstEl = items[0]!;
-      const lastEl = items[items.length - 1]!;
-      if (
-        e.shiftKey &&
-        (document.activeElement === firstEl || !panel.current.contains(document.activeElement))
-      ) {
-        e.preventDefault();
-        lastEl.focus();
-      } else if (
-        !e.shiftKey &&
-        (document.activeElement === lastEl || !panel.current.contains(document.activeElement))
-      ) {
-        e.preventDefault();
-        firstEl.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey, true);
-    return () => {
-      document.removeEventListener('keydown', onKey, true);
-      document.body.style.overflow = overflow;
-      previous?.focus?.();
-    };
-  }, [open, initialFocus]);
-
-  if (!open) return null;
-
   const widths = { sm: 'sm:max-w-sm', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' };
   const body = (
     <>
       <div className="flex items-start justify-between gap-3 border-b border-line px-5 py-3.5">
-        <h2 id={titleId} className="text-base font-semibold text-fg">
-          {title}
-        </h2>
+        <Dialog.Title className="text-base font-semibold text-fg">{title}</Dialog.Title>
         <button
           type="button"
           onClick={() => !busy && onClose()}
@@ -126,36 +62,57 @@ export function Modal({
     </>
   );
 
-  return createPortal(
-    <div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
-      <div className="absolute inset-0 bg-black/40" aria-hidden onClick={() => !busy && onClose()} />
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        className={cx(
-          'relative w-full rounded-t-xl border border-line bg-surface shadow-xl focus:outline-none sm:rounded-xl',
-          widths[size],
-        )}
-      >
-        {onSubmit ? (
-          <form
-            noValidate
-            onSubmit={(e) => {
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (!next && !busy) onClose();
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          onOpenAutoFocus={(e) => {
+            const panel = e.currentTarget as HTMLElement;
+            const first =
+              initialFocus?.current ??
+              panel.querySelector<HTMLElement>('[data-autofocus]') ??
+              panel.querySelector<HTMLElement>('input, select, textarea');
+            if (first) {
               e.preventDefault();
-              onSubmit();
-            }}
-          >
-            {body}
-          </form>
-        ) : (
-          body
-        )}
-      </div>
-    </div>,
-    document.body,
+              first.focus();
+            }
+          }}
+          onEscapeKeyDown={(e) => {
+            if (busy) e.preventDefault();
+          }}
+          onPointerDownOutside={(e) => {
+            if (busy) e.preventDefault();
+          }}
+          className={cx(
+            'fixed inset-x-0 bottom-0 z-50 w-full rounded-t-xl border border-line bg-surface shadow-xl focus:outline-none',
+            'sm:inset-x-auto sm:top-1/2 sm:bottom-auto sm:left-1/2 sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl',
+            'sm:w-[calc(100%-2rem)]',
+            widths[size],
+          )}
+        >
+          {onSubmit ? (
+            <form
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                onSubmit();
+              }}
+            >
+              {body}
+            </form>
+          ) : (
+            body
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
 

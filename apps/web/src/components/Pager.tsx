@@ -1,8 +1,10 @@
 import { pageWindow } from '@simdock/contract';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useId } from 'react';
 import { useI18n } from '../i18n/index.tsx';
 import { cx } from '../lib/cx.ts';
 import { Button } from './Button.tsx';
+import { Select } from './Input.tsx';
 
 export interface PagerProps {
   /** 1-based. */
@@ -35,6 +37,7 @@ export function Pager({
   className,
 }: PagerProps) {
   const { t } = useI18n();
+  const sizeId = useId();
   const total = Math.max(1, totalPages);
   const go = (p: number) => {
     const next = Math.min(Math.max(1, p), total);
@@ -46,21 +49,22 @@ export function Pager({
       className={cx('flex flex-wrap items-center justify-between gap-3 px-1 py-2', className)}
     >
       {pageSize !== undefined && pageSizes && onPageSizeChange ? (
-        <label className="flex items-center gap-2 text-[13px] text-muted">
-          {t('common.pageSize')}
-          <select
+        <span className="flex items-center gap-2 text-[13px] text-muted">
+          <label htmlFor={sizeId}>{t('common.pageSize')}</label>
+          <Select
+            id={sizeId}
             value={pageSize}
             disabled={disabled}
             onChange={(e) => onPageSizeChange(Number(e.target.value))}
-            className="h-8 rounded-md border border-line-strong bg-surface px-2 text-fg"
+            className="w-20"
           >
             {pageSizes.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
             ))}
-          </select>
-        </label>
+          </Select>
+        </span>
       ) : (
         <span />
       )}

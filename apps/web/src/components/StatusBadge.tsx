@@ -17,13 +17,16 @@ export function StatusBadge({
   tone,
   children,
   className,
+  title,
 }: {
   tone: Tone;
   children: ReactNode;
   className?: string;
+  title?: string;
 }) {
   return (
     <span
+      title={title}
       className={cx(
         'inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap',
         TONES[tone],

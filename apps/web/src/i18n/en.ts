@@ -1,4 +1,5 @@
 import type { RuleMessageKey } from '@simdock/contract';
+import { appEn } from './screens/app.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { rentalEn } from './screens/rental.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
@@ -32,15 +33,15 @@ export const en = {
   'common.copyValue': 'Copy {value}',
   'common.copied': 'Copied',
   'common.dismiss': 'Dismiss',
-  'common.retry': 'Try again',
+  'common.retry': 'Try Again',
   'common.noData': 'Nothing to show yet.',
   'common.sortBy': 'Sort by {column}',
   'common.skipToContent': 'Skip to content',
   'common.lastUpdated': 'Last updated: {date}',
-  'common.backToDashboard': 'Back to dashboard',
-  'common.goHome': 'Go to the home page',
-  'common.goBack': 'Go back',
-  'common.signIn': 'Sign in',
+  'common.backToDashboard': 'Back to Dashboard',
+  'common.goHome': 'Go to the Home Page',
+  'common.goBack': 'Go Back',
+  'common.signIn': 'Sign In',
   'common.comingSoon': 'Coming soon',
   'common.comingSoonText':
     'This screen is being built and will be available in an upcoming release. Everything else keeps working in the meantime.',
@@ -72,7 +73,7 @@ export const en = {
   'nav.userInfo': 'User Info',
   'nav.dashboard': 'Dashboard',
   'nav.smsSending': 'SMS Sending',
-  'nav.chat': 'ChatPage',
+  'nav.chat': 'Chat',
   'nav.history': 'History',
   'nav.userManager': 'User Manager',
   'nav.serviceManager': 'Service Manager',
@@ -109,7 +110,7 @@ export const en = {
   'landing.contact': 'Contact',
   'landing.login': 'Login',
   'landing.dashboard': 'Dashboard',
-  'landing.createAccount': 'Create a free account',
+  'landing.createAccount': 'Create a Free Account',
   'landing.heroTitle': 'Receive SMS one-time codes without a personal SIM',
   'landing.heroText':
     'Rent a real phone number for the service you need, get the verification code on your dashboard in seconds, and pay only for what you use. The same platform sends bulk SMS and MMS and keeps two-way conversations with your customers.',
@@ -166,7 +167,7 @@ export const en = {
   'login.subtitle': 'Welcome back. Enter your username and password.',
   'login.username': 'Username',
   'login.password': 'Password',
-  'login.submit': 'Sign in',
+  'login.submit': 'Sign In',
   'login.submitting': 'Signing in…',
   'login.forgot': 'Forgot your password?',
   'login.noAccount': 'Don’t have an account?',
@@ -180,7 +181,7 @@ export const en = {
   'register.password': 'Password',
   'register.passwordHint': 'At least 8 characters.',
   'register.confirm': 'Confirm password',
-  'register.submit': 'Create account',
+  'register.submit': 'Create Account',
   'register.submitting': 'Creating account…',
   'register.success': 'Registration successful. Please Login.',
   'register.haveAccount': 'Already have an account?',
@@ -221,14 +222,14 @@ export const en = {
   'userInfo.roles': 'Roles',
   'userInfo.balance': 'Balance',
   'userInfo.apiKey': 'API key',
-  'userInfo.manageApiKey': 'Manage API key',
-  'userInfo.topUp': 'Top up',
+  'userInfo.manageApiKey': 'Manage API Key',
+  'userInfo.topUp': 'Top Up',
   'userInfo.changePassword': 'Change password',
   'userInfo.changePasswordText': 'Use at least 8 characters. You stay signed in on this device.',
   'userInfo.oldPass': 'Old password',
   'userInfo.newPass': 'New password',
   'userInfo.confirmPass': 'Confirm new password',
-  'userInfo.submit': 'Change password',
+  'userInfo.submit': 'Change Password',
   'userInfo.passwordChanged': 'Password changed successfully!',
   'userInfo.passwordChangeFailed': 'Could not change the password.',
 
@@ -328,6 +329,7 @@ export const en = {
   ...gatewaysEn,
   ...servicesOrdersEn,
   ...rentalEn,
+  ...appEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import type { MessageKey } from './en.ts';
+import { appVi } from './screens/app.ts';
 import { gatewaysVi } from './screens/gateways.ts';
 import { rentalVi } from './screens/rental.ts';
 import { servicesOrdersVi } from './screens/services-orders.ts';
@@ -314,4 +315,5 @@ export const vi: Record<MessageKey, string> = {
   ...gatewaysVi,
   ...servicesOrdersVi,
   ...rentalVi,
+  ...appVi,
 };

@@ -32,6 +32,8 @@ export async function followSse(
     token: () => string | null;
     onMessage: (m: SseMessage) => void;
     onOpen?: () => void;
+    /** The stream was lost (error or end); a reconnection follows after a growing delay. */
+    onDown?: () => void;
     signal: AbortSignal;
   },
 ): Promise<void> {
@@ -60,6 +62,7 @@ export async function followSse(
     } catch {
       if (opts.signal.aborted) return;
     }
+    opts.onDown?.();
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 30_000);
   }

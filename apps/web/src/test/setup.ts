@@ -1,5 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// The shell is a lazily loaded chunk: load it once up front so the first test of a file does not
+// spend its find* timeout on the import. The machine is shared: allow finds a little longer.
+await import('../app/shell/AppShell.tsx');
+configure({ asyncUtilTimeout: 3000 });
 
 // Every web test starts clean: nothing rendered, no session, no stubbed fetch.
 afterEach(() => {

@@ -106,6 +106,8 @@ export const ServiceStat = z.object({
 });
 export const DeviceStats = z.object({
   mac: z.string(),
+  /** The gateway's name. */
+  name: z.string(),
   totalSIM: z.number().int(),
   serviceStatss: z.array(ServiceStat),
 });

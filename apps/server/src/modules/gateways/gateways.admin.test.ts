@@ -361,6 +361,7 @@ describe('device statistics', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       mac: sim.mac.replace(/-/g, ':'),
+      name: gw.name,
       totalSIM: 2,
       serviceStatss: [
         { name: 'Telegram', using: 1, used: 4, success: 2 },
@@ -391,6 +392,7 @@ describe('device statistics', () => {
     const gw = await addGateway(sim);
     expect((await api('/api/Admin/deviceStats', { mac: gw.mac })).body).toEqual({
       mac: gw.mac,
+      name: gw.name,
       totalSIM: 0,
       serviceStatss: [],
     });

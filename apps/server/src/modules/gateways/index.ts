@@ -19,6 +19,9 @@ export const usableSims = (db: Queryable, now: Date) =>
   q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
 export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
 export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
+/** Devices online, SIMs present and usable, SMS no consumer took in the last 24 h. */
+export const gatewayFigures = (db: Queryable, now: Date) =>
+  q.gatewayFigures(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), new Date(now.getTime() - 24 * 3600_000));
 
 export const gatewaysModule: ModuleDescriptor = {
   name: 'gateways',

@@ -1,5 +1,8 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { openOrdersOnGateway } from './orders.queries.ts';
+
+export { orderFigures } from './orders.queries.ts';
+
 import { orderRoutes } from './orders.routes.ts';
 import { expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
 import { serviceRoutes } from './services.routes.ts';

@@ -261,9 +261,11 @@ export async function userOrderStats(
   now: Date,
 ): Promise<{ active: number; today: number }> {
   const rows = await q.query<{ active: number; today: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'WAIT_CODE' OR (status = 'SUCCESS' AND expires_at > $3))::int AS active,
-            count(*) FILTER (WHERE created_at >= $2)::int AS today
-       FROM orders WHERE user_id = $1`,
+    // Active: still waiting for a code, or a repeatable rental that can receive more before it expires.
+    `SELECT count(*) FILTER (WHERE o.status = 'WAIT_CODE'
+                                OR (o.status = 'SUCCESS' AND s.is_repeatable AND o.expires_at > $3))::int AS active,
+            count(*) FILTER (WHERE o.created_at >= $2)::int AS today
+       FROM orders o JOIN services s ON s.id = o.service_id WHERE o.user_id = $1`,
     [userId, dayStart, now],
   );
   return rows[0]!;
@@ -323,4 +325,19 @@ export async function saveRequest(
      VALUES ($1, $2, $3, $4::bigint, $5)`,
     [r.userId, r.key, r.serviceCode, r.orderId, r.at],
   );
+}
+
+/** The admin overview's rental figures: rentals since dayStart (and how many got a code), waiting now. */
+export async function orderFigures(
+  q: Queryable,
+  dayStart: Date,
+): Promise<{ ordersToday: number; ordersTodaySuccess: number; ordersWaiting: number }> {
+  const rows = await q.query<{ ordersToday: number; ordersTodaySuccess: number; ordersWaiting: number }>(
+    `SELECT count(*) FILTER (WHERE created_at >= $1)::int AS "ordersToday",
+            count(*) FILTER (WHERE created_at >= $1 AND status = 'SUCCESS')::int AS "ordersTodaySuccess",
+            count(*) FILTER (WHERE status = 'WAIT_CODE')::int AS "ordersWaiting"
+       FROM orders`,
+    [dayStart],
+  );
+  return rows[0]!;
 }

@@ -137,6 +137,7 @@ export function orderRoutes(app: App, ctx: AppContext) {
       if (!gw) throw notFound(`No gateway has the MAC address ${req.body.mac}.`, 'gateway_not_found');
       return {
         mac: gw.mac,
+        name: gw.name,
         totalSIM: gw.totalSIM,
         serviceStatss: await serviceStatsOnGateway(ctx.db, gw.id),
       };

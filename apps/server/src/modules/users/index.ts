@@ -9,6 +9,7 @@ export {
   findUserByUsername,
   insertUser,
   type UserRow,
+  userCount,
   usernamesByIds,
 } from './users.queries.ts';
 export { changePassword, userInfo } from './users.service.ts';

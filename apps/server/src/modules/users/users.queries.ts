@@ -76,3 +76,7 @@ export async function usernamesByIds(q: Queryable, ids: string[]): Promise<Map<s
   );
   return new Map(rows.map((r) => [r.id, r.username]));
 }
+
+export async function userCount(q: Queryable): Promise<number> {
+  return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!.n;
+}

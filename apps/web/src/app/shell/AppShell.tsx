@@ -1,9 +1,14 @@
-import { X } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { WifiOff, X } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
+import { Toaster } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { useOnline } from '../../lib/online.ts';
+import { LiveOrdersProvider } from '../live.tsx';
+import { useSession } from '../session.tsx';
+import { LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
 import { Sidebar, SidebarNav } from './Sidebar.tsx';
-import { LanguageSwitch, Logo, ThemeToggle, TopBar } from './TopBar.tsx';
+import { TopBar } from './TopBar.tsx';
 
 const COLLAPSE_KEY = 'simdock.sidebar';
 
@@ -18,6 +23,7 @@ function storedCollapsed(): boolean {
 /** The drawer that replaces the sidebar below 768 px. Esc, the close button and the backdrop close it. */
 function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useI18n();
+  const { home } = useSession();
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -44,7 +50,7 @@ function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void })
         className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col bg-surface shadow-xl"
       >
         <div className="flex h-14 items-center justify-between gap-1 border-b border-line px-3">
-          <Logo />
+          <Logo to={home} />
           <div className="ml-auto flex items-center gap-1 sm:hidden">
             <LanguageSwitch />
             <ThemeToggle />
@@ -64,11 +70,29 @@ function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void })
   );
 }
 
+/** Shown under the top bar while the browser is offline. */
+function OfflineBanner() {
+  const { t } = useI18n();
+  const online = useOnline();
+  if (online) return null;
+  return (
+    <div
+      role="status"
+      className="fixed inset-x-0 top-14 z-20 flex items-center justify-center gap-2 border-b border-warn/30 bg-warn-soft px-3 py-1.5 text-[13px] font-medium text-fg"
+    >
+      <WifiOff className="size-4 text-warn" aria-hidden />
+      {t('state.offlineBanner')}
+    </div>
+  );
+}
+
 /**
  * The signed-in layout: fixed top bar, collapsible sidebar (persisted), mobile drawer, and the page
- * in <main>. A thin bar shows while a lazily loaded page is on its way.
+ * in <main>; live order updates, toasts and the offline banner for every screen. A thin bar shows
+ * while a lazily loaded page is on its way. Without `children` it renders the route's <Outlet/>.
  */
-export function AppShell() {
+export function AppShell({ children }: { children?: ReactNode }) {
+  const { user } = useSession();
   const { t } = useI18n();
   const [collapsed, setCollapsed] = useState(storedCollapsed);
   const [drawer, setDrawer] = useState(false);
@@ -92,26 +116,32 @@ export function AppShell() {
   };
 
   return (
-    <div className="min-h-dvh">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-md bg-accent px-3 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-      >
-        {t('common.skipToContent')}
-      </a>
-      {navigation.state === 'loading' ? (
-        <div className="fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-accent" aria-hidden />
-      ) : null}
-      <TopBar onOpenMenu={() => setDrawer(true)} />
-      <MobileDrawer open={drawer} onClose={closeDrawer} />
-      <div className="flex pt-14">
-        <Sidebar collapsed={collapsed} onToggle={toggle} />
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-5 focus:outline-none md:px-7 md:py-7">
-          <div className="mx-auto max-w-7xl">
-            <Outlet />
-          </div>
-        </main>
+    <LiveOrdersProvider username={user?.username ?? ''}>
+      <div className="min-h-dvh">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-md bg-accent px-3 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          {t('common.skipToContent')}
+        </a>
+        {navigation.state === 'loading' ? (
+          <div className="fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-accent" aria-hidden />
+        ) : null}
+        <TopBar onOpenMenu={() => setDrawer(true)} />
+        <OfflineBanner />
+        <Toaster />
+        <MobileDrawer open={drawer} onClose={closeDrawer} />
+        <div className="flex pt-14">
+          <Sidebar collapsed={collapsed} onToggle={toggle} />
+          <main
+            id="main"
+            tabIndex={-1}
+            className="min-w-0 flex-1 px-4 py-5 focus:outline-none md:px-7 md:py-7"
+          >
+            <div className="mx-auto max-w-7xl">{children ?? <Outlet />}</div>
+          </main>
+        </div>
       </div>
-    </div>
+    </LiveOrdersProvider>
   );
 }

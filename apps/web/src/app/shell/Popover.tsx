@@ -1,9 +1,10 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import * as RadixPopover from '@radix-ui/react-popover';
+import { type ReactNode, useState } from 'react';
 import { cx } from '../../lib/cx.ts';
 
 /**
- * A button that opens a small panel below it. Closes on Esc (focus back to the button), on a click
- * outside, and when `close()` is called from the panel.
+ * A button that opens a small panel below it (Radix Popover: focus moves into the panel, Esc and a
+ * click outside close it and focus returns to the button). `children` gets a `close()` function.
  */
 export function Popover({
   label,
@@ -11,6 +12,7 @@ export function Popover({
   children,
   buttonClassName,
   panelClassName,
+  onOpenChange,
 }: {
   /** The button's accessible name. */
   label: string;
@@ -18,57 +20,31 @@ export function Popover({
   children: (close: () => void) => ReactNode;
   buttonClassName?: string;
   panelClassName?: string;
+  onOpenChange?: (open: boolean) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const btn = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
-
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setOpen(false);
-        btn.current?.focus();
-      }
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    root.current?.querySelector<HTMLElement>('[data-popover-panel] button, [data-popover-panel] a')?.focus();
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
+  const change = (next: boolean) => {
+    setOpen(next);
+    onOpenChange?.(next);
+  };
   return (
-    <div ref={root} className="relative">
-      <button
-        ref={btn}
-        type="button"
-        aria-label={label}
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((o) => !o)}
-        className={buttonClassName}
-      >
+    <RadixPopover.Root open={open} onOpenChange={change}>
+      <RadixPopover.Trigger type="button" aria-label={label} className={buttonClassName}>
         {button}
-      </button>
-      {open ? (
-        <div
-          id={panelId}
-          data-popover-panel
+      </RadixPopover.Trigger>
+      <RadixPopover.Portal>
+        <RadixPopover.Content
+          align="end"
+          sideOffset={8}
+          collisionPadding={8}
           className={cx(
-            'absolute right-0 z-40 mt-2 rounded-lg border border-line bg-surface p-1.5 shadow-lg',
+            'z-40 max-w-[calc(100vw-16px)] rounded-lg border border-line bg-surface p-1.5 text-fg shadow-lg',
             panelClassName,
           )}
         >
-          {children(() => setOpen(false))}
-        </div>
-      ) : null}
-    </div>
+          {children(() => change(false))}
+        </RadixPopover.Content>
+      </RadixPopover.Portal>
+    </RadixPopover.Root>
   );
 }

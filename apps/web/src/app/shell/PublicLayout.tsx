@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../i18n/index.tsx';
-import { LanguageSwitch, Logo, ThemeToggle } from './TopBar.tsx';
+import { LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
 
 /** Header of the public pages: logo (to the landing page), optional links, language and theme. */
 export function PublicHeader({ children }: { children?: ReactNode }) {

@@ -15,12 +15,14 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
   const { t } = useI18n();
   const Icon = item.icon;
   const label = t(item.label);
+  const name = item.soon ? t('nav.soonLabel', { label }) : label;
   return (
     <li>
       <NavLink
         to={item.to}
         onClick={onNavigate}
-        title={collapsed ? label : undefined}
+        title={collapsed ? name : undefined}
+        aria-label={item.soon ? name : undefined}
         className={({ isActive }) =>
           cx(
             'flex items-center gap-3 rounded-md px-2.5 py-2 text-sm font-medium transition-colors',
@@ -29,8 +31,16 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
           )
         }
       >
-        <Icon className="size-[18px] shrink-0" aria-hidden />
-        <span className={collapsed ? 'sr-only' : 'truncate'}>{label}</span>
+        <Icon className={cx('size-[18px] shrink-0', item.soon && 'opacity-70')} aria-hidden />
+        <span className={collapsed ? 'sr-only' : 'min-w-0 flex-1 leading-snug break-words'}>{label}</span>
+        {item.soon && !collapsed ? (
+          <span
+            className="shrink-0 rounded-full border border-line px-1.5 py-px text-[10px] font-semibold tracking-wide text-muted uppercase"
+            aria-hidden
+          >
+            {t('nav.soon')}
+          </span>
+        ) : null}
       </NavLink>
     </li>
   );

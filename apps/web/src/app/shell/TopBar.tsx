@@ -1,89 +1,16 @@
-import { Bell, Check, Languages, Menu, Moon, Sun } from 'lucide-react';
-import { Link } from 'react-router';
+import { Bell, KeyRound, Menu } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
 import { useMeta } from '../../api/meta.ts';
-import { LANGUAGES, useI18n } from '../../i18n/index.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatMoney } from '../../lib/format.ts';
+import { formatMoney, formatRelative } from '../../lib/format.ts';
+import { type AppNotification, notifications, useNotifications } from '../notifications.ts';
 import { useSession } from '../session.tsx';
-import { useTheme } from '../theme.tsx';
+import { ICON_BUTTON, LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
 import { Popover } from './Popover.tsx';
 
-const ICON_BUTTON =
-  'inline-flex size-9 items-center justify-center rounded-md text-muted hover:bg-subtle hover:text-fg';
-
-/** Logo mark + name; links to the dashboard. `compact`: the name only from 640 px up. */
-export function Logo({ to = '/dashboard', compact }: { to?: string; compact?: boolean }) {
-  const { t } = useI18n();
-  return (
-    <Link
-      to={to}
-      aria-label={t('app.name')}
-      className="flex items-center gap-2 rounded-md font-semibold tracking-tight text-fg"
-    >
-      <img src="/favicon.svg" alt="" className="size-7" />
-      <span className={cx('text-[15px]', compact && 'hidden sm:inline')}>{t('app.name')}</span>
-    </Link>
-  );
-}
-
-/** Language menu (persisted); used in the shell and on public pages. */
-export function LanguageSwitch() {
-  const { t, lang, setLang } = useI18n();
-  return (
-    <Popover
-      label={`${t('shell.language')}: ${t(`lang.${lang}`)}`}
-      buttonClassName={cx(ICON_BUTTON, 'w-auto gap-1 px-2')}
-      button={
-        <>
-          <Languages className="size-[18px]" aria-hidden />
-          <span className="text-xs font-semibold uppercase">{lang}</span>
-        </>
-      }
-      panelClassName="w-40"
-    >
-      {(close) => (
-        <ul>
-          {LANGUAGES.map((l) => (
-            <li key={l}>
-              <button
-                type="button"
-                lang={l}
-                aria-current={l === lang ? 'true' : undefined}
-                onClick={() => {
-                  setLang(l);
-                  close();
-                }}
-                className="flex w-full items-center justify-between rounded-md px-2.5 py-1.5 text-left text-sm hover:bg-subtle"
-              >
-                {t(`lang.${l}`)}
-                {l === lang ? <Check className="size-4 text-accent" aria-hidden /> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Popover>
-  );
-}
-
-export function ThemeToggle() {
-  const { t } = useI18n();
-  const { theme, toggle } = useTheme();
-  return (
-    <button
-      type="button"
-      onClick={toggle}
-      aria-label={theme === 'dark' ? t('shell.themeToLight') : t('shell.themeToDark')}
-      className={ICON_BUTTON}
-    >
-      {theme === 'dark' ? (
-        <Sun className="size-[18px]" aria-hidden />
-      ) : (
-        <Moon className="size-[18px]" aria-hidden />
-      )}
-    </button>
-  );
-}
+export { LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
 
 /** Labels demo mode (simulated gateway, seeded data) so nobody mistakes it for the real service. */
 export function DemoBadge() {
@@ -101,9 +28,111 @@ export function DemoBadge() {
   );
 }
 
+function NotificationItem({ n, onOpen }: { n: AppNotification; onOpen: () => void }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  return (
+    <li className={cx('flex items-start gap-2.5 rounded-md px-2.5 py-2', !n.read && 'bg-accent-soft/60')}>
+      <span className="mt-0.5 rounded-full bg-ok-soft p-1.5 text-ok" aria-hidden>
+        <KeyRound className="size-3.5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <button
+          type="button"
+          onClick={() => {
+            onOpen();
+            navigate(n.href);
+          }}
+          className="block text-left text-sm font-medium text-fg hover:underline"
+        >
+          {t('notify.codeTitle', { code: n.params.code ?? '', service: n.params.service ?? '' })}
+        </button>
+        <p className="text-xs text-muted">
+          {t('notify.codeBody', { phone: n.params.phone ?? '' })} · {formatRelative(n.at, Date.now(), t)}
+        </p>
+      </div>
+      {n.params.code ? <CopyButton value={n.params.code} /> : null}
+      {!n.read ? <span className="sr-only">{t('notify.unread', { count: 1 })}</span> : null}
+    </li>
+  );
+}
+
+/** The bell: unread count on the button; the panel lists the notifications and marks them read. */
+export function NotificationBell() {
+  const { t } = useI18n();
+  const { items, unread } = useNotifications();
+  return (
+    <Popover
+      label={
+        unread
+          ? `${t('shell.notifications')}, ${t('notify.unread', { count: unread })}`
+          : t('shell.notifications')
+      }
+      buttonClassName={cx(ICON_BUTTON, 'relative')}
+      button={
+        <>
+          <Bell className="size-[18px]" aria-hidden />
+          {unread ? (
+            <span
+              className="absolute top-1 right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-bad px-1 text-[10px] font-bold leading-none text-white dark:text-page"
+              data-testid="bell-count"
+              aria-hidden
+            >
+              {unread > 9 ? '9+' : unread}
+            </span>
+          ) : null}
+        </>
+      }
+      panelClassName="w-80"
+      onOpenChange={(open) => {
+        // Seen once the panel closes (while open the new ones stay highlighted).
+        if (!open) notifications.markAllRead();
+      }}
+    >
+      {(close) => (
+        <div>
+          <div className="flex items-center justify-between gap-2 border-b border-line px-2.5 pt-1 pb-2">
+            <p className="text-sm font-semibold">{t('shell.notifications')}</p>
+            {items.length ? (
+              <div className="flex gap-1">
+                <button
+                  type="button"
+                  onClick={() => notifications.markAllRead()}
+                  className="rounded px-1.5 py-0.5 text-xs font-medium text-accent-text hover:bg-subtle"
+                >
+                  {t('notify.markAllRead')}
+                </button>
+                <button
+                  type="button"
+                  onClick={() => notifications.clear()}
+                  className="rounded px-1.5 py-0.5 text-xs font-medium text-muted hover:bg-subtle"
+                >
+                  {t('notify.clear')}
+                </button>
+              </div>
+            ) : null}
+          </div>
+          {items.length === 0 ? (
+            <p className="px-3 py-6 text-center text-sm text-muted">{t('shell.noNotifications')}</p>
+          ) : (
+            <ul
+              className="mt-1 flex max-h-96 flex-col gap-0.5 overflow-y-auto"
+              data-testid="notification-list"
+            >
+              {items.map((n) => (
+                <NotificationItem key={n.id} n={n} onOpen={close} />
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </Popover>
+  );
+}
+
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { t } = useI18n();
-  const { user } = useSession();
+  const { user, home } = useSession();
   const username = user?.username ?? '';
   const balance = formatMoney(user?.balance ?? 0);
   return (
@@ -116,17 +145,10 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
       >
         <Menu className="size-5" aria-hidden />
       </button>
-      <Logo compact />
+      <Logo compact to={home} />
       <DemoBadge />
       <div className="ml-auto flex items-center gap-0.5 sm:gap-1">
-        <Popover
-          label={t('shell.notifications')}
-          buttonClassName={ICON_BUTTON}
-          button={<Bell className="size-[18px]" aria-hidden />}
-          panelClassName="w-64"
-        >
-          {() => <p className="px-3 py-4 text-center text-sm text-muted">{t('shell.noNotifications')}</p>}
-        </Popover>
+        <NotificationBell />
         {/* Below 640 px these two live in the drawer's header. */}
         <div className="hidden items-center gap-1 sm:flex">
           <LanguageSwitch />

@@ -6,7 +6,7 @@ export const gatewaysEn = {
   // Gateway Manager (/gatewaymanager), spec §2, §4, §5, §8.
   'gateways.title': 'Gateway Manager',
   'gateways.subtitle': 'Add / Edit / Delete device gateway',
-  'gateways.add': 'Add gateway',
+  'gateways.add': 'Add Gateway',
   'gateways.tableCaption': 'Device gateways',
   'gateways.colNameUrl': 'Name / URL',
   'gateways.colTotalSim': 'Total SIM',
@@ -69,6 +69,7 @@ export const gatewaysEn = {
   'gateways.simsCount': '{count} SIMs · {usable} usable',
   'gateways.simsClose': 'Close the SIM list',
   'gateways.simsEmpty': 'Scan the gateway to see its SIMs.',
+  'gateways.simsFailed': 'The SIM list could not be loaded',
   'gateways.simsCaption': 'SIMs of {name}',
   'gateways.colPort': 'Port',
   'gateways.colIccid': 'ICCID',
@@ -80,7 +81,7 @@ export const gatewaysEn = {
   'gateways.sourceManual': 'Set by hand',
   'gateways.usable': 'Usable',
   'gateways.notUsable': 'Not usable',
-  'gateways.setNumber': 'Set number',
+  'gateways.setNumber': 'Set Number',
   'gateways.setNumberFor': 'Set number for port {port}',
   'gateways.setNumberText':
     'The platform keeps this number for the SIM (by its ICCID) and also writes it to the device.',
@@ -114,6 +115,11 @@ export const gatewaysEn = {
   'device.colSuccess': 'Success',
   'device.empty': 'No data available for this device.',
   'device.loadFailed': 'Load failed',
+  'device.subtitleNamed': 'Orders per service on {name}.',
+  'device.notFoundTitle': 'No gateway has this address',
+  'device.notFoundText':
+    'There is no gateway with the MAC address {mac}. It may have been deleted, or the link is mistyped.',
+  'device.gateway': 'Gateway',
 } as const;
 
 export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
@@ -180,6 +186,7 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'gateways.simsCount': '{count} SIM · {usable} dùng được',
   'gateways.simsClose': 'Đóng danh sách SIM',
   'gateways.simsEmpty': 'Hãy quét gateway để xem các SIM.',
+  'gateways.simsFailed': 'Không tải được danh sách SIM',
   'gateways.simsCaption': 'SIM của {name}',
   'gateways.colPort': 'Cổng',
   'gateways.colIccid': 'ICCID',
@@ -223,4 +230,9 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'device.colSuccess': 'Thành công',
   'device.empty': 'Không có dữ liệu cho thiết bị này.',
   'device.loadFailed': 'Tải thất bại',
+  'device.subtitleNamed': 'Số đơn theo dịch vụ trên {name}.',
+  'device.notFoundTitle': 'Không có gateway nào có địa chỉ này',
+  'device.notFoundText':
+    'Không có gateway nào có địa chỉ MAC {mac}. Có thể gateway đã bị xóa hoặc đường dẫn bị gõ sai.',
+  'device.gateway': 'Gateway',
 };

@@ -1,21 +1,111 @@
+import { Radio, Wallet } from 'lucide-react';
+import { Link } from 'react-router';
+import { type LiveStatus, useLiveStatus } from '../../app/live.tsx';
+import { useSession } from '../../app/session.tsx';
+import { buttonClass } from '../../components/Button.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { cx } from '../../lib/cx.ts';
 import { LiveClock } from './LiveClock.tsx';
-import { OrderList } from './OrderList.tsx';
+import { ActiveRentals, OrderList } from './OrderList.tsx';
 import { ServiceList } from './ServiceList.tsx';
 import { StatCards } from './StatCards.tsx';
 
+/** The "Live" mark: green while the event stream is connected; otherwise off, and says why. */
+export function LiveIndicator({ status }: { status: LiveStatus }) {
+  const { t } = useI18n();
+  const label =
+    status === 'live'
+      ? t('dashboard.live')
+      : status === 'connecting'
+        ? t('notify.liveConnectingShort')
+        : t('notify.liveOff');
+  const why =
+    status === 'live'
+      ? t('notify.liveOn')
+      : status === 'connecting'
+        ? t('notify.liveConnecting')
+        : t('notify.liveDown');
+  return (
+    <span
+      className={cx(
+        'inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1.5 text-xs font-medium',
+        status === 'live'
+          ? 'border-ok/30 text-ok'
+          : status === 'down'
+            ? 'border-bad/30 text-bad'
+            : 'border-line text-muted',
+      )}
+      title={why}
+      data-testid="live-indicator"
+      data-status={status}
+    >
+      <Radio className={cx('size-3.5', status === 'connecting' && 'animate-pulse')} aria-hidden />
+      {label}
+      <span className="sr-only">: {why}</span>
+    </span>
+  );
+}
+
+/** A user with no money sees how to start instead of hitting "balance too low" first. */
+function Onboarding() {
+  const { t } = useI18n();
+  return (
+    <section
+      aria-labelledby="onboarding-title"
+      className="flex flex-col gap-3 rounded-lg border border-accent/30 bg-accent-soft p-4 sm:flex-row sm:items-center"
+      data-testid="onboarding"
+    >
+      <span className="self-start rounded-full bg-surface p-2.5 text-accent-text" aria-hidden>
+        <Wallet className="size-5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <h2 id="onboarding-title" className="font-semibold text-fg">
+          {t('onboarding.title')}
+        </h2>
+        <p className="mt-0.5 text-[13px] text-muted">{t('onboarding.text')}</p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Link to="/topup" className={buttonClass('primary')}>
+          {t('onboarding.action')}
+        </Link>
+        <a href="#services" className={buttonClass('secondary')}>
+          {t('onboarding.prices')}
+        </a>
+      </div>
+    </section>
+  );
+}
+
 /**
- * /dashboard (spec §2): the OTP rental dashboard — stat cards, the searchable service list with Rent,
- * and the user's orders, updated live (server-sent events) with the 5-second refresh as fallback.
+ * /dashboard (spec §2): the compact figures, the rentals waiting for a code (above the list, so a
+ * phone sees them first), the searchable service list with Rent, and "My numbers", updated live.
  */
 export function DashboardPage() {
   const { t } = useI18n();
+  const { user } = useSession();
+  const live = useLiveStatus();
   return (
     <>
-      <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')} actions={<LiveClock />} />
+      <PageHeader
+        title={t('dashboard.title')}
+        subtitle={t('dashboard.subtitle')}
+        actions={
+          <>
+            <LiveIndicator status={live} />
+            <LiveClock />
+          </>
+        }
+      />
       <div className="flex flex-col gap-5">
+        {live === 'down' ? (
+          <p role="status" className="-mt-2 text-[13px] text-bad">
+            {t('notify.liveDown')}
+          </p>
+        ) : null}
         <StatCards />
+        {user && user.balance <= 0 ? <Onboarding /> : null}
+        <ActiveRentals />
         <ServiceList />
         <OrderList />
       </div>

@@ -1,6 +1,5 @@
-import { type Order, orderStatusTone } from '@simdock/contract';
-import { Radio } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import type { Order, PublicService } from '@simdock/contract';
+import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
   Button,
@@ -8,12 +7,13 @@ import {
   type Column,
   CopyableText,
   DataTable,
-  Notice,
-  StatusBadge,
+  OrderStatusBadge,
+  Pager,
 } from '../../components/index.ts';
+import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatMoney, formatRelative } from '../../lib/format.ts';
-import { useCancelMutation, useLiveOrders, useMyOrders } from './api.ts';
+import { formatDateTime, formatMoney, formatRelative } from '../../lib/format.ts';
+import { useCancelMutation, useMyOrders, useServices } from './api.ts';
 
 /** Whether the Cancel button applies to an order at `now`: still waiting, no code, past the minimum time. */
 export function cancelState(order: Order, now: number): 'hidden' | 'wait' | 'ready' {
@@ -21,8 +21,17 @@ export function cancelState(order: Order, now: number): 'hidden' | 'wait' | 'rea
   return now >= Date.parse(order.cancelableAt) ? 'ready' : 'wait';
 }
 
+/**
+ * Whether a rental can still receive a code at `now`: waiting for its code, or a repeatable
+ * service's rental with a code, before it expires. A one-code rental is done once its code arrived.
+ */
+export function isActiveRental(order: Order, repeatable: boolean, now: number): boolean {
+  if (Date.parse(order.expiresAt) <= now) return false;
+  return order.status === 'WAIT_CODE' || (order.status === 'SUCCESS' && repeatable);
+}
+
 /** Re-renders every second so the time left and the cancel window stay current. */
-function useNow(): number {
+export function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -31,31 +40,31 @@ function useNow(): number {
   return now;
 }
 
-/** The user's rentals: phone and code with copy buttons, status colours, time left and Cancel. */
-export function OrderList() {
+/** Codes of the repeatable services (from the public list). */
+export function useRepeatable(): (code: string) => boolean {
+  const services = useServices();
+  return useMemo(() => {
+    const set = new Set(
+      (services.data ?? []).filter((s: PublicService) => s.isRepeatable).map((s) => s.code),
+    );
+    return (code: string) => set.has(code);
+  }, [services.data]);
+}
+
+/** The cells shared by the waiting rentals and the history: phone, code, status, time left, cancel. */
+export function useOrderColumns(now: number): Column<Order>[] {
   const { t } = useI18n();
-  const orders = useMyOrders();
   const cancel = useCancelMutation();
-  const now = useNow();
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string }>();
-  useLiveOrders((o) =>
-    setNotice({
-      tone: 'success',
-      text: t('dashboard.codeArrived', { code: o.codeText ?? '', phone: o.phoneNumber }),
-    }),
-  );
+  const repeatable = useRepeatable();
 
   const onCancel = (o: Order) => {
-    setNotice(undefined);
     cancel.mutate(o.id, {
-      onSuccess: () =>
-        setNotice({ tone: 'success', text: t('dashboard.cancelled', { amount: formatMoney(o.price) }) }),
-      onError: (err) =>
-        setNotice({ tone: 'error', text: t('dashboard.cancelFailed', { msg: errorMessage(err) }) }),
+      onSuccess: () => notify.success(t('dashboard.cancelled', { amount: formatMoney(o.price) })),
+      onError: (err) => notify.error(t('dashboard.cancelFailed', { msg: errorMessage(err) })),
     });
   };
 
-  const columns: Column<Order>[] = [
+  return [
     {
       key: 'phone',
       header: t('dashboard.colPhone'),
@@ -66,7 +75,7 @@ export function OrderList() {
       key: 'code',
       header: t('dashboard.colCode'),
       cell: (o) => (
-        <div>
+        <div className="min-w-0">
           {o.codeText ? (
             <CopyableText
               value={o.codeText}
@@ -90,29 +99,38 @@ export function OrderList() {
       header: t('dashboard.colStatus'),
       cell: (o) => (
         <span data-testid="order-status">
-          <StatusBadge tone={orderStatusTone(o.status)}>{o.status}</StatusBadge>
+          <OrderStatusBadge status={o.status} />
         </span>
+      ),
+    },
+    {
+      key: 'date',
+      header: t('dashboard.colDate'),
+      className: 'whitespace-nowrap',
+      cell: (o) => (
+        <time dateTime={o.createdAt} className="tabular text-muted">
+          {formatDateTime(o.createdAt)}
+        </time>
       ),
     },
     {
       key: 'left',
       header: t('dashboard.colTimeLeft'),
       className: 'whitespace-nowrap',
-      cell: (o) => {
-        const open = o.status === 'WAIT_CODE' || o.status === 'SUCCESS';
-        const ends = Date.parse(o.expiresAt);
-        return open && ends > now ? (
+      cell: (o) =>
+        isActiveRental(o, repeatable(o.serviceCode), now) ? (
           <time dateTime={o.expiresAt} className="tabular">
             {formatRelative(o.expiresAt, now, t)}
           </time>
         ) : (
-          <span className="text-muted">{t('dashboard.ended')}</span>
-        );
-      },
+          <span className="text-muted">
+            {o.status === 'SUCCESS' ? t('dashboard.done') : t('dashboard.ended')}
+          </span>
+        ),
     },
     {
       key: 'actions',
-      header: t('dashboard.colActions'),
+      header: <span className="sr-only">{t('dashboard.colActions')}</span>,
       align: 'right',
       cell: (o) => {
         const state = cancelState(o, now);
@@ -140,63 +158,102 @@ export function OrderList() {
       },
     },
   ];
+}
+
+/** One rental as a card (waiting rentals, and the history on phones). */
+export function OrderCard({ order: o, columns }: { order: Order; columns: Column<Order>[] }) {
+  const cell = (key: string) => columns.find((c) => c.key === key)!.cell(o, 0);
+  return (
+    <div className="flex min-w-0 flex-col gap-1.5">
+      <div className="flex items-center justify-between gap-2">
+        <span className="truncate font-medium text-fg">{o.serviceName}</span>
+        {cell('status')}
+      </div>
+      {cell('phone')}
+      {cell('code')}
+      <div className="flex items-center justify-between gap-2 text-sm">
+        {cell('left')}
+        {cell('actions')}
+      </div>
+    </div>
+  );
+}
+
+/** The user's rentals that can still receive a code: above the service list, where they are seen. */
+export function ActiveRentals() {
+  const { t } = useI18n();
+  const orders = useMyOrders();
+  const now = useNow();
+  const repeatable = useRepeatable();
+  const columns = useOrderColumns(now);
+  const active = (orders.data ?? []).filter((o) => isActiveRental(o, repeatable(o.serviceCode), now));
+  if (active.length === 0) return null;
+  return (
+    <Card title={t('dashboard.activeTitle')} description={t('dashboard.activeText')} flush>
+      <ul
+        className="grid gap-3 p-3 sm:grid-cols-2 xl:grid-cols-3"
+        aria-label={t('dashboard.activeTitle')}
+        data-testid="active-rentals"
+      >
+        {active.map((o) => (
+          <li key={o.id} className="min-w-0 rounded-md border border-line px-3 py-2.5">
+            <OrderCard order={o} columns={columns} />
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export const HISTORY_PAGE_SIZE = 10;
+
+/** "My numbers": every rental (the latest 100), newest first, with its date, 10 per page. */
+export function OrderList() {
+  const { t } = useI18n();
+  const orders = useMyOrders();
+  const now = useNow();
+  const columns = useOrderColumns(now);
+  const [page, setPage] = useState(1);
+  const all = orders.data;
+  const totalPages = Math.max(1, Math.ceil((all?.length ?? 0) / HISTORY_PAGE_SIZE));
+  const current = Math.min(page, totalPages);
+  const rows = all?.slice((current - 1) * HISTORY_PAGE_SIZE, current * HISTORY_PAGE_SIZE);
 
   return (
     <Card
       title={t('dashboard.ordersTitle')}
       description={t('dashboard.ordersText')}
       actions={
-        <span className="inline-flex items-center gap-1.5 text-xs text-ok">
-          <Radio className="size-3.5" aria-hidden />
-          {t('dashboard.live')}
-        </span>
+        all?.length ? (
+          <span className="text-xs text-muted tabular">
+            {t('dashboard.historyCount', { count: all.length })}
+          </span>
+        ) : undefined
       }
       flush
     >
-      {notice ? (
-        <div className="px-4 pb-3">
-          <Notice tone={notice.tone} onDismiss={() => setNotice(undefined)}>
-            {notice.text}
-          </Notice>
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(o) => o.id}
+        loading={orders.isLoading}
+        error={orders.isError && !orders.data ? orders.error : undefined}
+        errorTitle={t('dashboard.ordersError')}
+        onRetry={() => orders.refetch()}
+        emptyText={t('dashboard.noOrders')}
+        caption={t('dashboard.ordersTitle')}
+        phoneCards
+      />
+      {totalPages > 1 ? (
+        <div className="border-t border-line px-3">
+          <Pager
+            page={current}
+            totalPages={totalPages}
+            onPageChange={setPage}
+            label={t('dashboard.ordersTitle')}
+          />
         </div>
       ) : null}
-      {/* Phones get one card per order; wider screens the table. */}
-      <div className="hidden sm:block">
-        <DataTable
-          columns={columns}
-          rows={orders.data}
-          rowKey={(o) => o.id}
-          loading={orders.isLoading}
-          error={orders.isError && !orders.data ? t('dashboard.ordersError') : undefined}
-          emptyText={t('dashboard.noOrders')}
-          caption={t('dashboard.ordersTitle')}
-        />
-      </div>
-      <ul
-        className="divide-y divide-line border-t border-line sm:hidden"
-        aria-label={t('dashboard.ordersTitle')}
-      >
-        {orders.data?.length === 0 ? (
-          <li className="px-4 py-6 text-center text-muted">{t('dashboard.noOrders')}</li>
-        ) : null}
-        {orders.data?.map((o) => {
-          const cell = (key: string) => columns.find((c) => c.key === key)!.cell(o, 0);
-          return (
-            <li key={o.id} className="flex flex-col gap-1.5 px-4 py-3">
-              <div className="flex items-center justify-between gap-2">
-                <span className="font-medium text-fg">{o.serviceName}</span>
-                {cell('status')}
-              </div>
-              {cell('phone')}
-              {cell('code')}
-              <div className="flex items-center justify-between gap-2 text-sm">
-                {cell('left')}
-                {cell('actions')}
-              </div>
-            </li>
-          );
-        })}
-      </ul>
     </Card>
   );
 }

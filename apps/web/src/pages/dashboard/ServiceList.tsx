@@ -1,9 +1,10 @@
 import type { PublicService } from '@simdock/contract';
 import { Search } from 'lucide-react';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { Button, Card, type Column, DataTable, Input, Notice } from '../../components/index.ts';
+import { Button, Card, type Column, DataTable, Input } from '../../components/index.ts';
+import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { useRentMutation, useServices } from './api.ts';
@@ -24,7 +25,7 @@ export function ServiceList() {
   const rent = useRentMutation();
   const [draft, setDraft] = useState('');
   const [query, setQuery] = useState('');
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string; topUp?: boolean }>();
+  const navigate = useNavigate();
   const [renting, setRenting] = useState<string>();
   const inputRef = useRef<HTMLInputElement>(null);
 
@@ -37,21 +38,18 @@ export function ServiceList() {
     inputRef.current?.focus();
   };
 
+  // The result shows as a toast where the user is looking (the new number also tops the page).
   const onRent = (s: PublicService) => {
     setRenting(s.code);
-    setNotice(undefined);
     rent.mutate(s.code, {
       onSuccess: (order) =>
-        setNotice({
-          tone: 'success',
-          text: t('dashboard.rented', { phone: order.phoneNumber, service: s.name }),
-        }),
-      onError: (err) =>
-        setNotice({
-          tone: 'error',
-          text: t('dashboard.rentFailed', { msg: errorMessage(err) }),
-          topUp: (err as { status?: number }).status === 402,
-        }),
+        notify.success(t('dashboard.rented', { phone: order.phoneNumber, service: s.name })),
+      onError: (err) => {
+        const text = t('dashboard.rentFailed', { msg: errorMessage(err) });
+        if ((err as { status?: number }).status === 402)
+          notify.topUp(text, t('userInfo.topUp'), () => navigate('/topup'));
+        else notify.error(text);
+      },
       onSettled: () => setRenting(undefined),
     });
   };
@@ -111,7 +109,7 @@ export function ServiceList() {
   ];
 
   return (
-    <Card title={t('dashboard.servicesTitle')} description={t('dashboard.servicesText')} flush>
+    <Card title={t('dashboard.servicesTitle')} description={t('dashboard.servicesText')} flush id="services">
       <search>
         <form onSubmit={onSearch} className="flex gap-2 px-4 py-3">
           <label htmlFor="service-search" className="sr-only">
@@ -134,24 +132,14 @@ export function ServiceList() {
           </Button>
         </form>
       </search>
-      {notice ? (
-        <div className="px-4 pb-3">
-          <Notice tone={notice.tone} onDismiss={() => setNotice(undefined)}>
-            {notice.text}{' '}
-            {notice.topUp ? (
-              <Link to="/topup" className="font-medium underline">
-                {t('userInfo.topUp')}
-              </Link>
-            ) : null}
-          </Notice>
-        </div>
-      ) : null}
       <DataTable
         columns={columns}
         rows={services.data ? shown : undefined}
         rowKey={(s) => s.id}
         loading={services.isLoading}
-        error={services.isError ? t('dashboard.servicesError') : undefined}
+        error={services.isError && !services.data ? services.error : undefined}
+        errorTitle={t('dashboard.servicesError')}
+        onRetry={() => services.refetch()}
         emptyText={t('dashboard.noServices')}
         caption={t('dashboard.servicesTitle')}
       />

@@ -1,39 +1,88 @@
 import { Activity, CalendarDays, Smartphone } from 'lucide-react';
-import { StatTile } from '../../components/index.ts';
+import type { ReactNode } from 'react';
+import { Button } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { failureText } from '../../lib/errors.ts';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { useDashboardStats } from './api.ts';
 
+function Figure({
+  label,
+  value,
+  hint,
+  icon,
+}: {
+  label: string;
+  value: ReactNode;
+  hint: string;
+  icon: ReactNode;
+}) {
+  return (
+    <div className="min-w-0 px-3 py-2.5 sm:px-4 sm:py-3" title={hint}>
+      <dt className="flex items-center gap-1.5 truncate text-xs text-muted sm:text-[13px]">
+        <span className="hidden sm:inline" aria-hidden>
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="mt-0.5 text-lg font-semibold tracking-tight text-fg tabular sm:text-xl">{value}</dd>
+      <dd className="hidden truncate text-xs text-muted md:block">{hint}</dd>
+    </div>
+  );
+}
+
 /**
- * Active Numbers, Daily Rentals and Uptime (spec §2), with real figures. Uptime is the measured share
- * of the last 24 h the gateways were online; without measurements the card is left out rather than
- * showing an invented figure.
+ * Active Numbers, Daily Rentals and Uptime (spec §2) as one compact strip (three columns even on a
+ * phone). Uptime is the measured share of the last 24 h the gateways were online; without
+ * measurements it is left out rather than invented. A failure says so and offers Retry.
  */
 export function StatCards() {
   const { t } = useI18n();
-  const { data } = useDashboardStats();
+  const stats = useDashboardStats();
+  const { data } = stats;
   const dash = '–';
+  const showUptime = data?.uptime !== null;
   return (
-    <section aria-label={t('dashboard.title')} className="grid gap-3 sm:grid-cols-3" data-testid="stat-cards">
-      <StatTile
-        label={t('dashboard.activeNumbers')}
-        value={data ? formatNumber(data.activeNumbers) : dash}
-        delta={t('dashboard.activeHint')}
-        icon={<Smartphone className="size-4" />}
-      />
-      <StatTile
-        label={t('dashboard.dailyRentals')}
-        value={data ? formatNumber(data.dailyRentals) : dash}
-        delta={t('dashboard.dailyHint')}
-        icon={<CalendarDays className="size-4" />}
-      />
-      {data?.uptime !== null ? (
-        <StatTile
-          label={t('dashboard.uptime')}
-          value={data && data.uptime !== null ? formatPercent(data.uptime) : dash}
-          delta={t('dashboard.uptimeHint')}
-          icon={<Activity className="size-4" />}
+    <section
+      aria-label={t('dashboard.title')}
+      data-testid="stat-cards"
+      className="rounded-lg border border-line bg-surface shadow-xs"
+    >
+      <dl className={`grid divide-x divide-line ${showUptime ? 'grid-cols-3' : 'grid-cols-2'}`}>
+        <Figure
+          label={t('dashboard.activeNumbers')}
+          value={data ? formatNumber(data.activeNumbers) : dash}
+          hint={t('dashboard.activeHint')}
+          icon={<Smartphone className="size-4" />}
         />
+        <Figure
+          label={t('dashboard.dailyRentals')}
+          value={data ? formatNumber(data.dailyRentals) : dash}
+          hint={t('dashboard.dailyHint')}
+          icon={<CalendarDays className="size-4" />}
+        />
+        {showUptime ? (
+          <Figure
+            label={t('dashboard.uptime')}
+            value={data && data.uptime !== null ? formatPercent(data.uptime) : dash}
+            hint={t('dashboard.uptimeHint')}
+            icon={<Activity className="size-4" />}
+          />
+        ) : null}
+      </dl>
+      {stats.isError && !data ? (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-2 border-t border-line px-3 py-2 text-[13px]"
+        >
+          <span>
+            <span className="font-medium text-bad">{t('dashboard.statsError')}</span>{' '}
+            <span className="text-muted">{failureText(stats.error, t)}</span>
+          </span>
+          <Button size="sm" onClick={() => void stats.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </div>
       ) : null}
     </section>
   );

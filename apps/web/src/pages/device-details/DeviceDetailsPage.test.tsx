@@ -19,6 +19,7 @@ describe('Device Statistics (/details/{id})', () => {
     const fetch = signInAdmin(({ mac }) => ({
       body: {
         mac: '00:30:f1:aa:bb:cc',
+        name: 'Rack A',
         totalSIM: 16,
         serviceStatss: [
           { name: 'Telegram', using: 1, used: 10, success: 5 },
@@ -28,7 +29,7 @@ describe('Device Statistics (/details/{id})', () => {
       },
     }));
     renderApp('/details/00-30-F1-AA-BB-CC');
-    await screen.findByRole('heading', { level: 1, name: 'Device Statistics' });
+    await screen.findByRole('heading', { level: 1, name: 'Device Statistics · Rack A' });
     const telegram = (await screen.findByText('Telegram')).closest('tr')!;
     const summary = screen.getByTestId('device-summary');
     expect(within(summary).getByText('00:30:f1:aa:bb:cc')).toBeTruthy();
@@ -51,21 +52,36 @@ describe('Device Statistics (/details/{id})', () => {
   });
 
   it('says so when the device has no data', async () => {
-    signInAdmin(() => ({ body: { mac: '00:30:f1:aa:bb:cc', totalSIM: 0, serviceStatss: [] } }));
+    signInAdmin(() => ({
+      body: { mac: '00:30:f1:aa:bb:cc', name: 'Rack A', totalSIM: 0, serviceStatss: [] },
+    }));
     renderApp('/details/00:30:f1:aa:bb:cc');
     expect(await screen.findByText('No data available for this device.')).toBeTruthy();
   });
 
-  it('shows a loading indicator while fetching, then the error message when the fetch fails', async () => {
+  it('shows a loading indicator while fetching, then the failure in plain words with Retry', async () => {
+    signInAdmin(() => ({
+      status: 503,
+      body: { code: 0, error: 'unavailable', msg: 'The database is not reachable.' },
+    }));
+    renderApp('/details/00:30:f1:aa:bb:cc');
+    await screen.findByRole('heading', { level: 1, name: 'Device Statistics' });
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    const alert = await screen.findByRole('alert', {}, { timeout: 8000 });
+    expect(alert.textContent).toContain('Load failed');
+    expect(alert.textContent).toContain('The database is not reachable.');
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+    expect(screen.queryByText('No data available for this device.')).toBeNull();
+  });
+
+  it('says plainly that an unknown id is not found', async () => {
     signInAdmin(() => ({
       status: 404,
       body: { code: 0, error: 'not_found', msg: 'No gateway has the MAC address nope.' },
     }));
     renderApp('/details/nope');
-    await screen.findByRole('heading', { level: 1, name: 'Device Statistics' });
-    expect(screen.getByText('Loading…')).toBeTruthy();
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('No gateway has the MAC address nope.');
+    expect(await screen.findByText('No gateway has this address')).toBeTruthy();
+    expect(screen.getByText(/There is no gateway with the MAC address nope/)).toBeTruthy();
     expect(screen.queryByText('No data available for this device.')).toBeNull();
   });
 });

@@ -1,12 +1,13 @@
 import { type DeviceStats, deviceSuccessTone, percent } from '@simdock/contract';
-import { ArrowLeft, Cpu, Fingerprint } from 'lucide-react';
+import { ArrowLeft, Cpu, Fingerprint, SearchX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { errorMessage } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
+import { buttonClass } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { Spinner } from '../../components/LoadingOverlay.tsx';
-import { Notice } from '../../components/Notice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { EmptyState, ErrorState } from '../../components/StateViews.tsx';
 import { StatTile } from '../../components/StatTile.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
@@ -54,59 +55,77 @@ export function DeviceDetailsPage() {
     },
   ];
 
+  const notFound = stats.error instanceof ApiError && stats.error.status === 404;
+  const back = (
+    <Link
+      to="/gatewaymanager"
+      className="mb-3 inline-flex items-center gap-1.5 rounded text-[13px] font-medium text-muted hover:text-fg"
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      {t('device.back')}
+    </Link>
+  );
+
+  if (notFound)
+    return (
+      <>
+        {back}
+        <PageHeader title={t('device.title')} />
+        <Card>
+          <EmptyState
+            icon={<SearchX className="size-6" />}
+            title={<span className="font-semibold text-fg">{t('device.notFoundTitle')}</span>}
+            text={t('device.notFoundText', { mac })}
+            action={
+              <Link to="/gatewaymanager" className={buttonClass('secondary')}>
+                {t('device.back')}
+              </Link>
+            }
+          />
+        </Card>
+      </>
+    );
+
+  const name = stats.data?.name;
   return (
     <>
-      <Link
-        to="/gatewaymanager"
-        className="mb-3 inline-flex items-center gap-1.5 rounded text-[13px] font-medium text-muted hover:text-fg"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        {t('device.back')}
-      </Link>
+      {back}
       <PageHeader
-        title={t('device.title')}
-        subtitle={t('device.subtitle')}
+        title={name ? `${t('device.title')} · ${name}` : t('device.title')}
+        subtitle={name ? t('device.subtitleNamed', { name }) : t('device.subtitle')}
         actions={stats.isFetching ? <Spinner /> : undefined}
       />
 
-      {stats.isError ? (
-        <Notice tone="error" title={t('device.loadFailed')} className="mb-4">
-          {errorMessage(stats.error)}{' '}
-          <button
-            type="button"
-            onClick={() => void stats.refetch()}
-            className="font-medium text-accent-text underline underline-offset-2"
-          >
-            {t('common.retry')}
-          </button>
-        </Notice>
-      ) : null}
-
-      <div className="mb-5 grid gap-4 sm:grid-cols-2" data-testid="device-summary">
-        <StatTile
-          label={t('device.mac')}
-          icon={<Fingerprint className="size-4" />}
-          value={<span className="break-all font-mono text-lg">{stats.data?.mac ?? mac}</span>}
-        />
-        <StatTile
-          label={t('device.totalSim')}
-          icon={<Cpu className="size-4" />}
-          value={stats.data ? formatNumber(stats.data.totalSIM) : '-'}
-        />
-      </div>
-
-      {stats.isError && !stats.data ? null : (
-        <Card title={t('device.tableTitle')} flush>
-          <DataTable
-            columns={columns}
-            rows={stats.data?.serviceStatss}
-            rowKey={(s) => s.name}
-            loading={stats.isPending}
-            emptyText={t('device.empty')}
-            caption={t('device.tableCaption', { mac: stats.data?.mac ?? mac })}
-            skeletonRows={3}
-          />
+      {stats.isError && !stats.data ? (
+        <Card>
+          <ErrorState title={t('device.loadFailed')} error={stats.error} onRetry={() => stats.refetch()} />
         </Card>
+      ) : (
+        <>
+          <div className="mb-5 grid gap-4 sm:grid-cols-2" data-testid="device-summary">
+            <StatTile
+              label={t('device.mac')}
+              icon={<Fingerprint className="size-4" />}
+              value={<span className="break-all font-mono text-lg">{stats.data?.mac ?? mac}</span>}
+            />
+            <StatTile
+              label={t('device.totalSim')}
+              icon={<Cpu className="size-4" />}
+              value={stats.data ? formatNumber(stats.data.totalSIM) : '-'}
+            />
+          </div>
+          <Card title={t('device.tableTitle')} flush>
+            <DataTable
+              columns={columns}
+              rows={stats.data?.serviceStatss}
+              rowKey={(s) => s.name}
+              loading={stats.isPending}
+              emptyText={t('device.empty')}
+              caption={t('device.tableCaption', { mac: stats.data?.mac ?? mac })}
+              skeletonRows={3}
+            />
+          </Card>
+        </>
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import type { Gateway } from '@simdock/contract';
 import { CircleAlert, CircleCheck } from 'lucide-react';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -8,6 +8,7 @@ import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
+import { Switch } from '../../components/Switch.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { useSaveGatewayMutation } from './api.ts';
@@ -143,9 +144,10 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
           autoComplete: 'new-password',
           hint: editing ? t('gateways.passwordHintEdit') : t('gateways.passwordHintAdd'),
         })}
-        <EnableSwitch
+        <Switch
+          name="isEnable"
           checked={values.isEnable}
-          onChange={(v) => set('isEnable', v)}
+          onCheckedChange={(v) => set('isEnable', v)}
           label={t('gateways.enable')}
           hint={t('gateways.enableHint')}
         />
@@ -174,55 +176,6 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
 
       {gateway ? <PushUrls urls={gateway.pushUrls} /> : null}
     </Modal>
-  );
-}
-
-function EnableSwitch({
-  checked,
-  onChange,
-  label,
-  hint,
-}: {
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  label: string;
-  hint: string;
-}) {
-  const hintId = useId();
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label className="inline-flex w-fit cursor-pointer items-center gap-2.5 text-[13px] font-medium text-fg">
-        <input
-          type="checkbox"
-          role="switch"
-          name="isEnable"
-          className="peer sr-only"
-          checked={checked}
-          aria-checked={checked}
-          aria-describedby={hintId}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        <span
-          aria-hidden
-          className={cx(
-            'relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors',
-            'peer-focus-visible:ring-2 peer-focus-visible:ring-accent/50 peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-surface',
-            checked ? 'bg-accent' : 'bg-line-strong',
-          )}
-        >
-          <span
-            className={cx(
-              'absolute left-0.5 size-4 rounded-full bg-white shadow-sm transition-transform',
-              checked ? 'translate-x-4' : 'translate-x-0',
-            )}
-          />
-        </span>
-        {label}
-      </label>
-      <p id={hintId} className="text-xs text-muted">
-        {hint}
-      </p>
-    </div>
   );
 }
 

@@ -1,16 +1,17 @@
 import { type Gateway, onlineTone } from '@simdock/contract';
-import { Plus, Router } from 'lucide-react';
+import { BarChart3, Cpu, Pencil, RefreshCw, Router, Trash2 } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
-import { Link } from 'react-router';
-import { errorMessage } from '../../api/client.ts';
-import { Button, buttonClass } from '../../components/Button.tsx';
+import { AddButton } from '../../components/AddButton.tsx';
 import { Card } from '../../components/Card.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
-import { Notice, type NoticeTone } from '../../components/Notice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { RowActions } from '../../components/RowActions.tsx';
+import { EmptyState, ErrorState } from '../../components/StateViews.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { failureText } from '../../lib/errors.ts';
 import { formatNumber, formatRelative } from '../../lib/format.ts';
 import {
   useDeleteGatewayMutation,
@@ -21,17 +22,12 @@ import {
 import { GatewayFormModal } from './GatewayFormModal.tsx';
 import { SimPanel } from './SimPanel.tsx';
 
-interface Banner {
-  tone: NoticeTone;
-  title?: string;
-  text: string;
-}
-
 /**
  * /gatewaymanager (spec §2): the device gateways with their SIM count, Online/Offline and
- * Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway; the add/edit modal; the
- * banners of §8. A table on wide screens, one card per gateway below 1280 px. The list refetches
- * every 30 s and after every change.
+ * Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions); the add/edit
+ * modal; the messages of §8 as toasts where the admin acted. A failed load shows 'Load failed' with
+ * Retry, never the empty text. A table on wide screens, one card per gateway below 1280 px. The list
+ * refetches every 30 s and after every change.
  */
 export function GatewayManagerPage() {
   const { t } = useI18n();
@@ -45,27 +41,16 @@ export function GatewayManagerPage() {
   const [form, setForm] = useState<{ gateway?: Gateway }>();
   const [deleting, setDeleting] = useState<Gateway>();
   const [simsFor, setSimsFor] = useState<string>();
-  const [banner, setBanner] = useState<Banner>();
 
-  // Spec §8: the gateway list is empty on failure, with the 'Load failed' banner.
-  const gateways = settings.data?.gateways ?? (settings.isError ? [] : undefined);
+  const gateways = settings.data?.gateways;
   const serverTime = settings.data?.serverTime;
   const simsGateway = gateways?.find((g) => g.id === simsFor);
 
   const startScan = (g: Gateway) => {
     // mutateAsync: each scan reports its own outcome, even when several run at once.
     scan.mutateAsync(g.id).then(
-      (res) =>
-        setBanner({
-          tone: 'success',
-          text: t('gateways.scanDone', { name: res.name, count: res.totalSIM }),
-        }),
-      (err: unknown) =>
-        setBanner({
-          tone: 'error',
-          title: t('gateways.scanFailed'),
-          text: `${g.name}: ${errorMessage(err)}`,
-        }),
+      (res) => notify.success(t('gateways.scanDone', { name: res.name, count: res.totalSIM })),
+      (err: unknown) => notify.error(t('gateways.scanFailed'), `${g.name}: ${failureText(err, t)}`),
     );
   };
 
@@ -76,11 +61,11 @@ export function GatewayManagerPage() {
       onSuccess: () => {
         setDeleting(undefined);
         if (simsFor === g.id) setSimsFor(undefined);
-        setBanner({ tone: 'success', text: t('gateways.deleted', { name: g.name }) });
+        notify.success(t('gateways.deleted', { name: g.name }));
       },
       onError: (err) => {
         setDeleting(undefined);
-        setBanner({ tone: 'error', title: t('gateways.deleteFailed'), text: errorMessage(err) });
+        notify.error(t('gateways.deleteFailed'), failureText(err, t));
       },
     });
   };
@@ -113,39 +98,47 @@ export function GatewayManagerPage() {
   const actions = (g: Gateway, className: string) => {
     const open = simsFor === g.id;
     return (
-      <fieldset className={className} aria-label={t('gateways.actionsFor', { name: g.name })}>
-        <Button
-          size="sm"
-          busy={scanning.has(g.id)}
-          busyLabel={t('gateways.scanning')}
-          onClick={() => startScan(g)}
-        >
-          {t('gateways.scan')}
-        </Button>
-        <Link to={`/details/${g.mac}`} className={buttonClass('secondary', 'sm')}>
-          {t('gateways.details')}
-        </Link>
-        <Button
-          size="sm"
-          variant={open ? 'primary' : 'secondary'}
-          aria-expanded={open}
-          aria-controls={open ? simPanelId : undefined}
-          onClick={() => setSimsFor(open ? undefined : g.id)}
-        >
-          {t('gateways.sims')}
-        </Button>
-        <Button size="sm" onClick={() => setForm({ gateway: g })}>
-          {t('gateways.edit')}
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          className="text-bad! hover:bg-bad-soft!"
-          onClick={() => setDeleting(g)}
-        >
-          {t('gateways.delete')}
-        </Button>
-      </fieldset>
+      <RowActions
+        name={g.name}
+        className={className}
+        inline={2}
+        actions={[
+          {
+            key: 'scan',
+            label: t('gateways.scan'),
+            icon: <RefreshCw className="size-4" aria-hidden />,
+            busy: scanning.has(g.id),
+            busyLabel: t('gateways.scanning'),
+            onSelect: () => startScan(g),
+          },
+          {
+            key: 'sims',
+            label: t('gateways.sims'),
+            icon: <Cpu className="size-4" aria-hidden />,
+            pressed: open,
+            onSelect: () => setSimsFor(open ? undefined : g.id),
+          },
+          {
+            key: 'details',
+            label: t('gateways.details'),
+            icon: <BarChart3 className="size-4" aria-hidden />,
+            href: `/details/${g.mac}`,
+          },
+          {
+            key: 'edit',
+            label: t('gateways.edit'),
+            icon: <Pencil className="size-4" aria-hidden />,
+            onSelect: () => setForm({ gateway: g }),
+          },
+          {
+            key: 'delete',
+            label: t('gateways.delete'),
+            icon: <Trash2 className="size-4" aria-hidden />,
+            destructive: true,
+            onSelect: () => setDeleting(g),
+          },
+        ]}
+      />
     );
   };
 
@@ -200,20 +193,26 @@ export function GatewayManagerPage() {
         </span>
       ),
       align: 'right',
-      cell: (g) => actions(g, 'flex min-w-max justify-end gap-1.5'),
+      cell: (g) => actions(g, 'min-w-max flex-nowrap'),
     },
   ];
 
+  const add = <AddButton onClick={() => setForm({})}>{t('gateways.add')}</AddButton>;
   let list: ReactNode;
-  if (gateways && gateways.length === 0) {
+  if (settings.isError && !gateways) {
     list = (
       <Card>
-        <div className="flex flex-col items-center gap-2 py-8 text-center">
-          <span className="rounded-full bg-subtle p-3 text-muted">
-            <Router className="size-6" aria-hidden />
-          </span>
-          <p className="text-muted">{t('gateways.empty')}</p>
-        </div>
+        <ErrorState
+          title={t('gateways.loadFailed')}
+          error={settings.error}
+          onRetry={() => settings.refetch()}
+        />
+      </Card>
+    );
+  } else if (gateways && gateways.length === 0) {
+    list = (
+      <Card>
+        <EmptyState icon={<Router className="size-6" />} title={t('gateways.empty')} action={add} />
       </Card>
     );
   } else {
@@ -232,14 +231,14 @@ export function GatewayManagerPage() {
         <ul className="grid gap-3 md:grid-cols-2 xl:hidden" aria-label={t('gateways.tableCaption')}>
           {gateways
             ? gateways.map((g) => (
-                <li key={g.id}>
+                <li key={g.id} className="min-w-0">
                   <GatewayCard
                     gateway={g}
                     simCount={simCount(g)}
                     onlineBadge={onlineBadge(g)}
                     lastSeen={lastSeen(g)}
                     enabledBadge={enabledBadge(g)}
-                    actions={actions(g, 'flex flex-wrap gap-1.5')}
+                    actions={actions(g, 'justify-start')}
                   />
                 </li>
               ))
@@ -261,36 +260,8 @@ export function GatewayManagerPage() {
         title={t('gateways.title')}
         subtitle={t('gateways.subtitle')}
         count={gateways?.length}
-        actions={
-          <Button
-            variant="primary"
-            icon={<Plus className="size-4" aria-hidden />}
-            onClick={() => setForm({})}
-          >
-            {t('gateways.add')}
-          </Button>
-        }
+        actions={add}
       />
-
-      <div className="mb-4 flex flex-col gap-2 empty:hidden">
-        {settings.isError ? (
-          <Notice tone="error" title={t('gateways.loadFailed')}>
-            {errorMessage(settings.error)}{' '}
-            <button
-              type="button"
-              onClick={() => void settings.refetch()}
-              className="font-medium text-accent-text underline underline-offset-2"
-            >
-              {t('common.retry')}
-            </button>
-          </Notice>
-        ) : null}
-        {banner ? (
-          <Notice tone={banner.tone} title={banner.title} onDismiss={() => setBanner(undefined)}>
-            {banner.text}
-          </Notice>
-        ) : null}
-      </div>
 
       {list}
 
@@ -304,10 +275,7 @@ export function GatewayManagerPage() {
           onClose={() => setForm(undefined)}
           onSaved={(g, added) => {
             setForm(undefined);
-            setBanner({
-              tone: 'success',
-              text: t(added ? 'gateways.added' : 'gateways.saved', { name: g.name }),
-            });
+            notify.success(t(added ? 'gateways.added' : 'gateways.saved', { name: g.name }));
           }}
         />
       ) : null}

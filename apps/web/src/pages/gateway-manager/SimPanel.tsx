@@ -9,8 +9,11 @@ import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, Textarea } from '../../components/Input.tsx';
 import { Modal } from '../../components/Modal.tsx';
-import { Notice, type NoticeTone } from '../../components/Notice.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { RowActions } from '../../components/RowActions.tsx';
+import { EmptyState } from '../../components/StateViews.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useGatewayReport, useSetSimNumberMutation, useSimulateSmsMutation } from './api.ts';
 import { parseSimNumber } from './forms.ts';
@@ -31,7 +34,6 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   const report = useGatewayReport(gateway.id);
   const [setting, setSetting] = useState<Sim>();
   const [simulating, setSimulating] = useState<Sim>();
-  const [notice, setNotice] = useState<{ tone: NoticeTone; text: string }>();
   const heading = useRef<HTMLHeadingElement>(null);
 
   // Opening the panel (or switching gateway) brings it into view and moves focus to its title.
@@ -39,7 +41,6 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   useEffect(() => {
     heading.current?.focus({ preventScroll: true });
     heading.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-    setNotice(undefined);
   }, [gateway.id]);
 
   const sims = report.data?.sims;
@@ -105,25 +106,25 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
         </span>
       ),
       cell: (s) => (
-        <span className="flex justify-end gap-1.5">
-          <Button
-            size="sm"
-            icon={<PencilLine className="size-4" aria-hidden />}
-            onClick={() => setSetting(s)}
-            disabled={s.state === 0}
-            aria-label={`${t('gateways.setNumber')} · ${s.port}`}
-          >
-            {t('gateways.setNumber')}
-          </Button>
-          <Button
-            size="sm"
-            icon={<MessageSquareText className="size-4" aria-hidden />}
-            onClick={() => setSimulating(s)}
-            aria-label={`${t('gateways.simulateSms')} · ${s.port}`}
-          >
-            {t('gateways.simulateSms')}
-          </Button>
-        </span>
+        <RowActions
+          name={`${t('gateways.colPort')} ${s.port}`}
+          className="flex-nowrap"
+          actions={[
+            {
+              key: 'number',
+              label: t('gateways.setNumber'),
+              icon: <PencilLine className="size-4" aria-hidden />,
+              disabled: s.state === 0,
+              onSelect: () => setSetting(s),
+            },
+            {
+              key: 'sms',
+              label: t('gateways.simulateSms'),
+              icon: <MessageSquareText className="size-4" aria-hidden />,
+              onSelect: () => setSimulating(s),
+            },
+          ]}
+        />
       ),
       align: 'right',
       className: 'whitespace-nowrap',
@@ -157,20 +158,18 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
             aria-label={t('gateways.simsClose')}
           />
         </div>
-        {notice ? (
-          <Notice tone={notice.tone} className="m-3" onDismiss={() => setNotice(undefined)}>
-            {notice.text}
-          </Notice>
-        ) : null}
         {sims && sims.length === 0 ? (
-          <p className="px-4 py-10 text-center text-muted">{t('gateways.simsEmpty')}</p>
+          <EmptyState title={t('gateways.simsEmpty')} />
         ) : (
           <DataTable
+            phoneCards
             columns={columns}
             rows={sims}
             rowKey={(s) => s.port}
             loading={report.isPending}
-            error={report.isError && !sims ? errorMessage(report.error) : undefined}
+            error={report.isError && !sims ? report.error : undefined}
+            errorTitle={t('gateways.simsFailed')}
+            onRetry={() => report.refetch()}
             caption={t('gateways.simsCaption', { name: gateway.name })}
             skeletonRows={4}
           />
@@ -184,7 +183,9 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
           onClose={() => setSetting(undefined)}
           onDone={(text, ok) => {
             setSetting(undefined);
-            setNotice({ tone: ok ? 'success' : 'info', text });
+            // A toast: seen where the admin acted, however far down the SIM list.
+            if (ok) notify.success(text);
+            else notify.info(text);
           }}
         />
       ) : null}
@@ -195,7 +196,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
           onClose={() => setSimulating(undefined)}
           onDone={(text) => {
             setSimulating(undefined);
-            setNotice({ tone: 'success', text });
+            notify.success(text);
           }}
         />
       ) : null}

@@ -1,9 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { Check, Code, MessagesSquare, Send, Smartphone } from 'lucide-react';
 import { Link } from 'react-router';
+import { servicesQuery } from '../../api/orders.ts';
 import { useSession } from '../../app/session.tsx';
 import { PublicFooter, PublicHeader } from '../../app/shell/PublicLayout.tsx';
 import { buttonClass } from '../../components/Button.tsx';
+import { EmptyState, QueryState, SkeletonLines } from '../../components/StateViews.tsx';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 
 const FEATURES = [
@@ -32,6 +36,56 @@ const ANCHORS: ReadonlyArray<readonly [string, MessageKey]> = [
   ['faq', 'landing.faq'],
   ['contact', 'landing.contact'],
 ];
+
+/** The live service price list (the public list the Dashboard rents from). */
+function PriceList() {
+  const { t } = useI18n();
+  const services = useQuery({ ...servicesQuery, refetchInterval: 60_000 });
+  return (
+    <div className="mx-auto mt-10 max-w-3xl rounded-xl border border-line bg-page" data-testid="price-list">
+      <div className="border-b border-line px-5 py-3">
+        <h3 className="font-semibold">{t('landing.priceListTitle')}</h3>
+        <p className="text-[13px] text-muted">{t('landing.priceListText')}</p>
+      </div>
+      <QueryState
+        query={services}
+        errorTitle={t('landing.priceListFailed')}
+        compact
+        loading={<SkeletonLines lines={4} />}
+        isEmpty={(list) => list.length === 0}
+        empty={<EmptyState compact title={t('landing.priceListEmpty')} />}
+      >
+        {(list) => (
+          <table className="w-full text-sm">
+            <caption className="sr-only">{t('landing.priceListTitle')}</caption>
+            <thead>
+              <tr className="text-left text-xs text-muted uppercase">
+                <th scope="col" className="px-5 py-2 font-semibold">
+                  {t('landing.colService')}
+                </th>
+                <th scope="col" className="px-5 py-2 text-right font-semibold">
+                  {t('landing.colPrice')}
+                </th>
+                <th scope="col" className="px-5 py-2 text-right font-semibold">
+                  {t('landing.colAvailable')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((s) => (
+                <tr key={s.id} className="border-t border-line">
+                  <td className="px-5 py-2 font-medium">{s.name}</td>
+                  <td className="px-5 py-2 text-right tabular">{formatMoney(s.price)}</td>
+                  <td className="px-5 py-2 text-right text-muted tabular">{formatNumber(s.available)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
+    </div>
+  );
+}
 
 function SectionTitle({ id, children }: { id: string; children: string }) {
   return (
@@ -161,6 +215,7 @@ export function LandingPage() {
                 </div>
               ))}
             </div>
+            <PriceList />
           </div>
         </section>
 

@@ -2,7 +2,8 @@ import { normalizeLogin, type RuleMessageKey } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { useSession } from '../../app/session.tsx';
+import { homePath, useSession } from '../../app/session.tsx';
+import { readToken } from '../../app/session-core.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
@@ -48,7 +49,8 @@ export function LoginPage() {
       {
         onSuccess: ({ token }) => {
           session.login(token);
-          navigate('/dashboard', { replace: true });
+          const state = readToken(token, Date.now());
+          navigate(homePath(state.kind === 'valid' ? state.roles : []), { replace: true });
         },
       },
     ),

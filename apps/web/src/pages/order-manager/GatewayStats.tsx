@@ -14,10 +14,12 @@ export function GatewayStats({
   stats,
   loading,
   error,
+  onRetry,
 }: {
   stats: Stat[] | undefined;
   loading: boolean;
-  error?: ReactNode;
+  error?: unknown;
+  onRetry?: () => unknown;
 }) {
   const { t } = useI18n();
   const columns: Column<Stat>[] = [
@@ -58,7 +60,10 @@ export function GatewayStats({
         rowKey={(s) => s.gateway}
         loading={loading}
         error={error}
+        errorTitle={t('orders.statsFailed')}
+        onRetry={onRetry}
         emptyText={t('orders.statsEmpty')}
+        phoneCards
         skeletonRows={2}
       />
     </Card>

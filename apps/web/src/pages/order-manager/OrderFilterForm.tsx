@@ -1,6 +1,6 @@
 import { Filter } from 'lucide-react';
 import { useState } from 'react';
-import { Button, FormField, Input, Select } from '../../components/index.ts';
+import { Button, FormField, Input, orderStatusName, Select } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { hasFilters, NO_FILTERS, type OrderFilters, optionsWith } from './order-params.ts';
 
@@ -53,7 +53,7 @@ export function OrderFilterForm({ applied, gateways, statuses, onApply }: OrderF
           <option value="">{t('orders.all')}</option>
           {optionsWith(statuses, draft.status).map((s) => (
             <option key={s} value={s}>
-              {s}
+              {orderStatusName(s, t)}
             </option>
           ))}
         </Select>

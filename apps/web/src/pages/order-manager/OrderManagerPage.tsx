@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/client.ts';
-import { Button, Card, PageHeader, Pager } from '../../components/index.ts';
+import { Card, PageHeader, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useAdminOrdersQuery, useOrderFilterQuery } from './api.ts';
@@ -40,15 +39,6 @@ export function OrderManagerPage() {
     }
   }, [lastPage, params, setSearchParams]);
 
-  const failure = (text: string, refetch: () => unknown) => (
-    <span className="inline-flex flex-wrap items-center justify-center gap-3">
-      {text}
-      <Button size="sm" onClick={() => void refetch()}>
-        {t('common.retry')}
-      </Button>
-    </span>
-  );
-
   const appliedKey = [params.phoneNumber, params.gateway, params.status].join('\u0000');
   const total = orders.data?.total;
 
@@ -59,11 +49,8 @@ export function OrderManagerPage() {
       <GatewayStats
         stats={filter.data?.groupPipeline}
         loading={filter.isFetching}
-        error={
-          filter.isError
-            ? failure(t('orders.statsFailed', { error: errorMessage(filter.error) }), filter.refetch)
-            : undefined
-        }
+        error={filter.isError && !filter.data ? filter.error : undefined}
+        onRetry={() => filter.refetch()}
       />
 
       <div ref={listTop} className="scroll-mt-18" />
@@ -88,11 +75,8 @@ export function OrderManagerPage() {
         <OrderTable
           orders={orders.data?.items}
           loading={orders.isFetching}
-          error={
-            orders.isError
-              ? failure(t('orders.loadFailed', { error: errorMessage(orders.error) }), orders.refetch)
-              : undefined
-          }
+          error={orders.isError && !orders.data ? orders.error : undefined}
+          onRetry={() => orders.refetch()}
         />
         <div className="border-t border-line px-3">
           <Pager

@@ -1,6 +1,5 @@
-import { type AdminOrder, orderStatusTone } from '@simdock/contract';
-import type { ReactNode } from 'react';
-import { type Column, DataTable, StatusBadge } from '../../components/index.ts';
+import type { AdminOrder } from '@simdock/contract';
+import { type Column, DataTable, OrderStatusBadge } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
@@ -9,10 +8,12 @@ export function OrderTable({
   orders,
   loading,
   error,
+  onRetry,
 }: {
   orders: AdminOrder[] | undefined;
   loading: boolean;
-  error?: ReactNode;
+  error?: unknown;
+  onRetry?: () => unknown;
 }) {
   const { t } = useI18n();
   const nowrap = 'whitespace-nowrap';
@@ -47,7 +48,7 @@ export function OrderTable({
     {
       key: 'status',
       header: t('orders.colStatus'),
-      cell: (o) => <StatusBadge tone={orderStatusTone(o.status)}>{o.status}</StatusBadge>,
+      cell: (o) => <OrderStatusBadge status={o.status} />,
     },
     {
       key: 'createdAt',
@@ -64,7 +65,10 @@ export function OrderTable({
       rowKey={(o) => o.id}
       loading={loading}
       error={error}
+      errorTitle={t('orders.loadFailed')}
+      onRetry={onRetry}
       emptyText={t('orders.empty')}
+      phoneCards
       skeletonRows={8}
     />
   );

@@ -1,6 +1,5 @@
 import type { InboxSms } from '@simdock/contract';
 import { useState } from 'react';
-import { errorMessage } from '../../api/client.ts';
 import { Card, type Column, DataTable, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -31,13 +30,22 @@ export function UnmatchedSms() {
     },
   ];
   return (
-    <Card flush title={t('orders.unmatchedTitle')} description={t('orders.unmatchedText')} className="mt-5">
+    <Card
+      flush
+      id="unmatched"
+      title={t('orders.unmatchedTitle')}
+      description={t('orders.unmatchedText')}
+      className="mt-5"
+    >
       <DataTable
         columns={columns}
         rows={sms.data?.items}
         rowKey={(m) => m.id}
         loading={sms.isFetching && !sms.data}
-        error={sms.isError ? errorMessage(sms.error) : undefined}
+        error={sms.isError && !sms.data ? sms.error : undefined}
+        errorTitle={t('orders.unmatchedFailed')}
+        onRetry={() => sms.refetch()}
+        phoneCards
         emptyText={t('orders.unmatchedEmpty')}
         caption={t('orders.unmatchedTitle')}
       />

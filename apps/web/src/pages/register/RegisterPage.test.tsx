@@ -4,7 +4,7 @@ import { mockFetch, renderApp } from '../../test/utils.tsx';
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
-const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
 
 describe('Register form (spec §2, §5)', () => {
   it('shows the required messages under the fields', async () => {

@@ -1,8 +1,7 @@
 import { SERVICE_DEFAULTS, type Service } from '@simdock/contract';
-import { useId } from 'react';
-import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
-import { Button, FormField, Input, Modal, Notice } from '../../components/index.ts';
+import { Button, FormField, Input, Modal, Notice, Switch } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { useSaveServiceMutation } from './api.ts';
 import {
@@ -115,15 +114,15 @@ export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModal
         >
           <Input autoComplete="off" {...register('textContains')} />
         </FormField>
-        <Check
+        <Switch
           label={t('services.fieldRepeatable')}
           hint={t('services.repeatableHint')}
-          field={register('isRepeatable')}
+          {...register('isRepeatable')}
         />
-        <Check
+        <Switch
           label={t('services.fieldEnabled')}
           hint={t('services.enabledHint')}
-          field={register('isEnable')}
+          {...register('isEnable')}
         />
       </div>
       {bannerError ? (
@@ -132,33 +131,5 @@ export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModal
         </Notice>
       ) : null}
     </Modal>
-  );
-}
-
-/** A checkbox named by its label, with a hint beneath; the whole box is clickable. */
-function Check({ label, hint, field }: { label: string; hint: string; field: UseFormRegisterReturn }) {
-  const id = useId();
-  return (
-    <label
-      htmlFor={id}
-      className="flex cursor-pointer items-start gap-2.5 rounded-md border border-line px-3 py-2.5 hover:bg-subtle/50"
-    >
-      <input
-        id={id}
-        type="checkbox"
-        aria-labelledby={`${id}-label`}
-        aria-describedby={`${id}-hint`}
-        className="mt-0.5 size-4 shrink-0 accent-accent"
-        {...field}
-      />
-      <span className="min-w-0">
-        <span id={`${id}-label`} className="block text-[13px] font-medium text-fg">
-          {label}
-        </span>
-        <span id={`${id}-hint`} className="block text-xs text-muted">
-          {hint}
-        </span>
-      </span>
-    </label>
   );
 }

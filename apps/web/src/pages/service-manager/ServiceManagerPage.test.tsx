@@ -61,7 +61,7 @@ describe('Service Manager (spec §2, §5)', () => {
     const fetch = serve([], { '/api/service/update': { body: created } });
     renderApp('/servicemanager');
     await screen.findByText('No services found');
-    fireEvent.click(screen.getByRole('button', { name: '+ Add Service' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add Service' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Service' });
     expect((within(dialog).getByLabelText('Price (USD)') as HTMLInputElement).value).toBe('1');
     expect((within(dialog).getByLabelText('Rent time (minutes)') as HTMLInputElement).value).toBe('20');
@@ -105,7 +105,11 @@ describe('Service Manager (spec §2, §5)', () => {
       '/api/service/update': { status: 409, body: { code: 0, error: 'conflict', msg, field: 'code' } },
     });
     renderApp('/servicemanager');
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit Telegram' }));
+    fireEvent.click(
+      within(await screen.findByRole('group', { name: 'Actions for Telegram' })).getByRole('button', {
+        name: 'Edit',
+      }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Edit Service' });
     expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Telegram');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
@@ -119,7 +123,11 @@ describe('Service Manager (spec §2, §5)', () => {
       '/api/service/delete': { status: 409, body: { code: 0, error: 'conflict', msg } },
     });
     renderApp('/servicemanager');
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete Telegram' }));
+    fireEvent.click(
+      within(await screen.findByRole('group', { name: 'Actions for Telegram' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Delete service' });
     expect(within(dialog).getByText('Delete service "Telegram"?')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));

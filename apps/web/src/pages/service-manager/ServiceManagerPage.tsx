@@ -2,7 +2,7 @@ import type { Service } from '@simdock/contract';
 import { Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { Button, Card, ConfirmDialog, Input, Notice, PageHeader } from '../../components/index.ts';
+import { AddButton, Card, ConfirmDialog, Input, notify, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { useAdminServicesQuery, useDeleteServiceMutation } from './api.ts';
 import { ServiceFormModal } from './ServiceFormModal.tsx';
@@ -22,21 +22,11 @@ export function ServiceManagerPage() {
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Service | null>(null);
-  const [done, setDone] = useState<string | null>(null);
 
   const rows = useMemo(
     () => (services.data ? filterServices(services.data, query) : undefined),
     [services.data, query],
   );
-
-  const loadError = services.isError ? (
-    <span className="inline-flex flex-wrap items-center justify-center gap-3">
-      {t('services.loadFailed', { error: errorMessage(services.error) })}
-      <Button size="sm" onClick={() => void services.refetch()}>
-        {t('common.retry')}
-      </Button>
-    </span>
-  ) : undefined;
 
   const askDelete = (s: Service) => {
     remove.reset();
@@ -48,7 +38,7 @@ export function ServiceManagerPage() {
     remove.mutate(id, {
       onSuccess: () => {
         setDeleting(null);
-        setDone(t('services.deleted', { name }));
+        notify.success(t('services.deleted', { name }));
       },
     });
   };
@@ -59,24 +49,8 @@ export function ServiceManagerPage() {
         title={t('services.title')}
         subtitle={t('services.subtitle')}
         count={services.data?.length}
-        actions={
-          <Button
-            variant="primary"
-            onClick={() => {
-              setDone(null);
-              setEditing({});
-            }}
-          >
-            {t('services.add')}
-          </Button>
-        }
+        actions={<AddButton onClick={() => setEditing({})}>{t('services.add')}</AddButton>}
       />
-
-      {done ? (
-        <Notice tone="success" className="mb-4" onDismiss={() => setDone(null)}>
-          {done}
-        </Notice>
-      ) : null}
 
       <Card flush>
         <div className="border-b border-line p-3">
@@ -98,11 +72,9 @@ export function ServiceManagerPage() {
         <ServiceTable
           services={rows}
           loading={services.isFetching}
-          error={loadError}
-          onEdit={(s) => {
-            setDone(null);
-            setEditing({ service: s });
-          }}
+          error={services.isError && !services.data ? services.error : undefined}
+          onRetry={() => services.refetch()}
+          onEdit={(s) => setEditing({ service: s })}
           onDelete={askDelete}
         />
       </Card>
@@ -113,7 +85,7 @@ export function ServiceManagerPage() {
           onClose={() => setEditing(null)}
           onSaved={(saved, created) => {
             setEditing(null);
-            setDone(t(created ? 'services.created' : 'services.updated', { name: saved.name }));
+            notify.success(t(created ? 'services.created' : 'services.updated', { name: saved.name }));
           }}
         />
       ) : null}

@@ -1,21 +1,22 @@
 import type { Service } from '@simdock/contract';
 import { Pencil, Trash2 } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { Button, type Column, DataTable, StatusBadge } from '../../components/index.ts';
+import { type Column, DataTable, RowActions, StatusBadge } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 
 export interface ServiceTableProps {
   services: Service[] | undefined;
   loading: boolean;
-  error?: ReactNode;
+  /** A failed load (shown with Retry, never with the empty text). */
+  error?: unknown;
+  onRetry?: () => unknown;
   onEdit: (service: Service) => void;
   onDelete: (service: Service) => void;
 }
 
 /** The services table of spec §2: Name (textContains and pattern beneath), Code, Price, Stock, Available,
  * Rent (min), Repeatable, Actions. */
-export function ServiceTable({ services, loading, error, onEdit, onDelete }: ServiceTableProps) {
+export function ServiceTable({ services, loading, error, onRetry, onEdit, onDelete }: ServiceTableProps) {
   const { t } = useI18n();
   const columns: Column<Service>[] = [
     {
@@ -82,27 +83,25 @@ export function ServiceTable({ services, loading, error, onEdit, onDelete }: Ser
       align: 'right',
       className: 'whitespace-nowrap',
       cell: (s) => (
-        <span className="inline-flex gap-1.5">
-          <Button
-            size="sm"
-            variant="ghost"
-            icon={<Pencil className="size-3.5" aria-hidden />}
-            aria-label={t('services.editNamed', { name: s.name })}
-            onClick={() => onEdit(s)}
-          >
-            {t('services.edit')}
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="text-bad hover:bg-bad-soft"
-            icon={<Trash2 className="size-3.5" aria-hidden />}
-            aria-label={t('services.deleteNamed', { name: s.name })}
-            onClick={() => onDelete(s)}
-          >
-            {t('services.delete')}
-          </Button>
-        </span>
+        <RowActions
+          name={s.name}
+          className="flex-nowrap"
+          actions={[
+            {
+              key: 'edit',
+              label: t('services.edit'),
+              icon: <Pencil className="size-3.5" aria-hidden />,
+              onSelect: () => onEdit(s),
+            },
+            {
+              key: 'delete',
+              label: t('services.delete'),
+              icon: <Trash2 className="size-3.5" aria-hidden />,
+              destructive: true,
+              onSelect: () => onDelete(s),
+            },
+          ]}
+        />
       ),
     },
   ];
@@ -114,7 +113,10 @@ export function ServiceTable({ services, loading, error, onEdit, onDelete }: Ser
       rowKey={(s) => s.id}
       loading={loading}
       error={error}
+      errorTitle={t('services.loadFailedTitle')}
+      onRetry={onRetry}
       emptyText={t('services.empty')}
+      phoneCards
       rowClassName={(s) => (s.isEnable ? undefined : 'text-muted')}
     />
   );

@@ -1,0 +1,115 @@
+import { Order as OrderSchema } from '@simdock/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { applyOrder, myOrdersQuery } from '../api/orders.ts';
+import { getToken } from '../api/token.ts';
+import { notify } from '../components/toast.tsx';
+import { translate } from '../i18n/index.tsx';
+import { followSse } from '../lib/sse.ts';
+import { notifications } from './notifications.ts';
+
+/** The live-updates stream: 'live' while connected, 'down' while reconnecting after a loss. */
+export type LiveStatus = 'connecting' | 'live' | 'down';
+
+const LiveContext = createContext<LiveStatus>('connecting');
+
+/** The state of the signed-in user's live order stream (the Dashboard's "Live" dot). */
+export const useLiveStatus = () => useContext(LiveContext);
+
+/**
+ * While the tab is hidden, alternates the tab title with `text` every second so a new code is seen
+ * from another tab; stops (and restores the title) when the tab is shown again.
+ */
+export function flashTitle(text: string): void {
+  if (typeof document === 'undefined' || !document.hidden) return;
+  stopFlash();
+  const base = document.title;
+  let on = false;
+  const timer = setInterval(() => {
+    on = !on;
+    document.title = on ? text : base;
+  }, 1000);
+  document.title = text;
+  on = true;
+  const onVisible = () => {
+    if (!document.hidden) stopFlash();
+  };
+  stopFlash = () => {
+    clearInterval(timer);
+    document.removeEventListener('visibilitychange', onVisible);
+    document.title = base;
+    stopFlash = () => {};
+  };
+  document.addEventListener('visibilitychange', onVisible);
+}
+let stopFlash: () => void = () => {};
+
+/**
+ * Follows GET /api/Order/stream for the signed-in user on every screen of the shell, so a code can't
+ * be missed: each `order` event updates the cached orders (see api/orders.ts applyOrder), and a new
+ * code raises a toast with the code and a copy button, adds a bell notification, and flashes the tab
+ * title while the tab is hidden. On a reconnection the orders are refetched (events may be missed).
+ */
+export function LiveOrdersProvider({ username, children }: { username: string; children: ReactNode }) {
+  const qc = useQueryClient();
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  /** The last copy seen of each order, for orders the cache does not hold (Dashboard never opened). */
+  const seen = useRef(new Map<string, import('@simdock/contract').Order>());
+
+  useEffect(() => {
+    notifications.setOwner(username);
+    return () => notifications.setOwner(null);
+  }, [username]);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let opens = 0;
+    setStatus('connecting');
+    void followSse('/api/Order/stream', {
+      token: getToken,
+      signal: abort.signal,
+      onOpen: () => {
+        opens += 1;
+        setStatus('live');
+        // The first connection follows the page's own load; later ones may have missed events.
+        const state = qc.getQueryState(myOrdersQuery.queryKey);
+        if (opens > 1 || (state && Date.now() - state.dataUpdatedAt > 5000))
+          void qc.invalidateQueries({ queryKey: myOrdersQuery.queryKey });
+      },
+      onDown: () => setStatus('down'),
+      onMessage: (m) => {
+        if (m.event !== 'order') return;
+        let data: unknown;
+        try {
+          data = JSON.parse(m.data);
+        } catch {
+          return;
+        }
+        const parsed = OrderSchema.safeParse(data);
+        if (!parsed.success) return;
+        const order = parsed.data;
+        const { before } = applyOrder(qc, order, seen.current.get(order.id));
+        seen.current.set(order.id, order);
+        const newCode =
+          order.codeText && order.codeText !== before?.codeText && (before || order.status === 'SUCCESS');
+        if (newCode && order.codeText)
+          announceCode(order.codeText, order.phoneNumber, order.serviceName, order.id);
+      },
+    });
+    return () => abort.abort();
+  }, [qc]);
+
+  return <LiveContext.Provider value={status}>{children}</LiveContext.Provider>;
+}
+
+function announceCode(code: string, phone: string, service: string, orderId: string) {
+  const n = notifications.add({
+    id: `code-${orderId}-${code}`,
+    kind: 'code',
+    href: '/dashboard',
+    params: { code, phone, service },
+  });
+  notify.code({ code, phone, service, id: n.id });
+  const unread = notifications.get().filter((i) => !i.read).length;
+  flashTitle(translate('notify.tabTitle', { count: unread, code }));
+}

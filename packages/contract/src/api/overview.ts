@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** POST /api/Admin/overview (Admin9): the figures of the admin's home screen. */
+export const AdminOverview = z.object({
+  /** Registered accounts. */
+  users: z.number().int(),
+  /** Sum of every user's balance (USD): what the platform owes its users. */
+  balanceHeld: z.number(),
+  gatewaysOnline: z.number().int(),
+  gatewaysTotal: z.number().int(),
+  /** SIMs present in a port, and those that can send and receive now. */
+  sims: z.number().int(),
+  simsUsable: z.number().int(),
+  /** Orders created since midnight UTC, and those of them that received a code. */
+  ordersToday: z.number().int(),
+  ordersTodaySuccess: z.number().int(),
+  /** Orders waiting for a code right now. */
+  ordersWaiting: z.number().int(),
+  /** Incoming SMS (not delivery reports) that matched no order, over the last 24 h. */
+  unmatchedSms24h: z.number().int(),
+  serverTime: z.string(),
+});
+export type AdminOverview = z.infer<typeof AdminOverview>;
