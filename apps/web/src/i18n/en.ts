@@ -206,6 +206,7 @@ export const en = {
   'rule.gatewayInvalid': 'Please enter all fields correctly',
   'rule.invalidEmail': 'Invalid email',
   'rule.invalidRoles': 'Invalid role(s)',
+  'rule.balanceInvalid': 'Balance must be a number ≥ 0 with at most two decimals',
 
   // User Info.
   'userInfo.title': 'User Info',

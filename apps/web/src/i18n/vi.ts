@@ -199,6 +199,7 @@ export const vi: Record<MessageKey, string> = {
   'rule.gatewayInvalid': 'Vui lòng nhập đúng tất cả các trường',
   'rule.invalidEmail': 'Email không hợp lệ',
   'rule.invalidRoles': 'Vai trò không hợp lệ',
+  'rule.balanceInvalid': 'Số dư phải là số ≥ 0, tối đa hai chữ số thập phân',
 
   'userInfo.title': 'Thông tin tài khoản',
   'userInfo.subtitle': 'Thông tin tài khoản và mật khẩu của bạn.',
