@@ -2,6 +2,7 @@ import type { RuleMessageKey } from '@simdock/contract';
 import { gatewaysEn } from './screens/gateways.ts';
 import { rentalEn } from './screens/rental.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
+import { usersEn } from './screens/users.ts';
 
 /**
  * The English catalogue: the default language and the source of every key. Texts the spec quotes are
@@ -323,6 +324,7 @@ export const en = {
   'terms.s9.body':
     'We may update these terms; the date above shows the latest version, and continued use after a change means you accept it. Questions: {email}.',
   ...gatewaysEn,
+  ...usersEn,
   ...servicesOrdersEn,
   ...rentalEn,
 } as const;

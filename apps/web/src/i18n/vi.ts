@@ -2,6 +2,7 @@ import type { MessageKey } from './en.ts';
 import { gatewaysVi } from './screens/gateways.ts';
 import { rentalVi } from './screens/rental.ts';
 import { servicesOrdersVi } from './screens/services-orders.ts';
+import { usersVi } from './screens/users.ts';
 
 /**
  * The Vietnamese catalogue. Typed as a Record of the English keys: a missing key or an extra key is
@@ -309,6 +310,7 @@ export const vi: Record<MessageKey, string> = {
   'terms.s9.body':
     'Chúng tôi có thể cập nhật các điều khoản này; ngày ở trên cho biết phiên bản mới nhất, và việc tiếp tục sử dụng sau khi thay đổi nghĩa là bạn chấp nhận. Câu hỏi: {email}.',
   ...gatewaysVi,
+  ...usersVi,
   ...servicesOrdersVi,
   ...rentalVi,
 };

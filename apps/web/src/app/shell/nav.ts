@@ -7,6 +7,7 @@ import {
   type LucideIcon,
   MessagesSquare,
   Router,
+  ScrollText,
   Send,
   Settings,
   UserRound,
@@ -37,4 +38,5 @@ export const ADMIN_NAV_ITEMS: NavItem[] = [
   { to: '/ordermanager', label: 'nav.orderManager', icon: ClipboardList },
   { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard },
   { to: '/settings', label: 'nav.settings', icon: Settings },
+  { to: '/audit', label: 'nav.audit', icon: ScrollText },
 ];
