@@ -76,6 +76,12 @@ export type ReportConsumer = (ctx: AppContext, gatewayId: string, reports: SendT
 /** Why a gateway may not be deleted now (for example open rentals on it), or null. */
 export type GatewayDeleteCheck = (q: Queryable, gatewayId: string) => Promise<string | null>;
 
+/**
+ * Whether a user has history a module keeps (orders, money, payments, messages): such a user is
+ * deactivated instead of erased. Answers what it found ("orders") or null.
+ */
+export type UserHistoryCheck = (q: Queryable, userId: string) => Promise<string | null>;
+
 /** Turns an event into what a user's live stream sends, reading what it needs; null sends nothing. */
 export type LiveRenderer = (
   ctx: AppContext,
@@ -96,6 +102,7 @@ export interface Registry {
   smsConsumers: SmsConsumer[];
   reportConsumers: ReportConsumer[];
   gatewayDeleteChecks: GatewayDeleteCheck[];
+  userHistoryChecks: UserHistoryCheck[];
   liveRenderers: Partial<Record<AppEvent['type'], LiveRenderer>>;
   jobs: Job[];
   authenticate: Authenticator;
@@ -106,6 +113,7 @@ export function emptyRegistry(): Registry {
     smsConsumers: [],
     reportConsumers: [],
     gatewayDeleteChecks: [],
+    userHistoryChecks: [],
     liveRenderers: {},
     jobs: [],
     authenticate: async () => {

@@ -6,6 +6,7 @@ import type {
   LiveRenderer,
   ReportConsumer,
   SmsConsumer,
+  UserHistoryCheck,
 } from './context.ts';
 import type { AppEvent } from './events.ts';
 import type { App } from './http/types.ts';
@@ -22,6 +23,7 @@ export interface ModuleDescriptor {
   smsConsumers?: SmsConsumer[];
   reportConsumers?: ReportConsumer[];
   gatewayDeleteChecks?: GatewayDeleteCheck[];
+  userHistoryChecks?: UserHistoryCheck[];
   liveRenderers?: Partial<Record<AppEvent['type'], LiveRenderer>>;
   jobs?: Job[];
   authenticate?: Authenticator;

@@ -25,6 +25,7 @@ export const ruleMessages = {
   gatewayInvalid: 'Please enter all fields correctly',
   invalidEmail: 'Invalid email',
   invalidRoles: 'Invalid role(s)',
+  balanceInvalid: 'Balance must be a number ≥ 0 with at most two decimals',
 } as const;
 
 export type RuleMessageKey = keyof typeof ruleMessages;

@@ -30,6 +30,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   username_taken: 409,
   email_taken: 409,
   account_inactive: 401,
+  last_admin: 409,
+  self_protected: 409,
   gateway_not_found: 404,
   gateway_busy: 409,
   gateway_unreachable: 503,

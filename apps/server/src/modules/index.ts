@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import type { ModuleDescriptor } from '../module.ts';
+import { auditModule } from './audit/index.ts';
 import { authModule } from './auth/index.ts';
 import { billingModule } from './billing/index.ts';
 import { gatewaysModule } from './gateways/index.ts';
@@ -16,6 +17,7 @@ import { usersModule } from './users/index.ts';
  */
 export const MODULES: readonly ModuleDescriptor[] = [
   metaModule,
+  auditModule,
   billingModule,
   usersModule,
   authModule,
@@ -32,6 +34,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     r.smsConsumers.push(...(m.smsConsumers ?? []));
     r.reportConsumers.push(...(m.reportConsumers ?? []));
     r.gatewayDeleteChecks.push(...(m.gatewayDeleteChecks ?? []));
+    r.userHistoryChecks.push(...(m.userHistoryChecks ?? []));
     r.jobs.push(...(m.jobs ?? []));
     Object.assign(r.liveRenderers, m.liveRenderers ?? {});
     if (m.authenticate) r.authenticate = m.authenticate;

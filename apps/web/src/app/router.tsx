@@ -153,6 +153,10 @@ export const routes: RouteObject[] = [
                     path: 'settings',
                     lazy: page(() => import('../pages/settings/SettingsPage.tsx'), 'SettingsPage'),
                   },
+                  {
+                    path: 'audit',
+                    lazy: page(() => import('../pages/audit/AuditPage.tsx'), 'AuditPage'),
+                  },
                 ],
               },
             ],

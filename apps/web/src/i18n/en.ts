@@ -3,6 +3,7 @@ import { appEn } from './screens/app.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { rentalEn } from './screens/rental.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
+import { usersEn } from './screens/users.ts';
 
 /**
  * The English catalogue: the default language and the source of every key. Texts the spec quotes are
@@ -211,6 +212,7 @@ export const en = {
   'rule.gatewayInvalid': 'Please enter all fields correctly',
   'rule.invalidEmail': 'Invalid email',
   'rule.invalidRoles': 'Invalid role(s)',
+  'rule.balanceInvalid': 'Balance must be a number ≥ 0 with at most two decimals',
 
   // User Info.
   'userInfo.title': 'User Info',
@@ -327,6 +329,7 @@ export const en = {
   'terms.s9.body':
     'We may update these terms; the date above shows the latest version, and continued use after a change means you accept it. Questions: {email}.',
   ...gatewaysEn,
+  ...usersEn,
   ...servicesOrdersEn,
   ...rentalEn,
   ...appEn,

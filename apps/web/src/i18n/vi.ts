@@ -3,6 +3,7 @@ import { appVi } from './screens/app.ts';
 import { gatewaysVi } from './screens/gateways.ts';
 import { rentalVi } from './screens/rental.ts';
 import { servicesOrdersVi } from './screens/services-orders.ts';
+import { usersVi } from './screens/users.ts';
 
 /**
  * The Vietnamese catalogue. Typed as a Record of the English keys: a missing key or an extra key is
@@ -204,6 +205,7 @@ export const vi: Record<MessageKey, string> = {
   'rule.gatewayInvalid': 'Vui lòng nhập đúng tất cả các trường',
   'rule.invalidEmail': 'Email không hợp lệ',
   'rule.invalidRoles': 'Vai trò không hợp lệ',
+  'rule.balanceInvalid': 'Số dư phải là số ≥ 0, tối đa hai chữ số thập phân',
 
   'userInfo.title': 'Thông tin tài khoản',
   'userInfo.subtitle': 'Thông tin tài khoản và mật khẩu của bạn.',
@@ -313,6 +315,7 @@ export const vi: Record<MessageKey, string> = {
   'terms.s9.body':
     'Chúng tôi có thể cập nhật các điều khoản này; ngày ở trên cho biết phiên bản mới nhất, và việc tiếp tục sử dụng sau khi thay đổi nghĩa là bạn chấp nhận. Câu hỏi: {email}.',
   ...gatewaysVi,
+  ...usersVi,
   ...servicesOrdersVi,
   ...rentalVi,
   ...appVi,

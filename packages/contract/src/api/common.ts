@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'username_taken',
   'email_taken',
   'account_inactive',
+  'last_admin',
+  'self_protected',
   // gateways
   'gateway_not_found',
   'gateway_busy',

@@ -66,3 +66,12 @@ export async function totalHeld(q: Queryable): Promise<string> {
   const rows = await q.query<{ total: string }>('SELECT coalesce(sum(balance), 0)::text AS total FROM users');
   return rows[0]!.total;
 }
+
+/** Whether the user has any money history (a ledger row): such a user is deactivated, not erased. */
+export async function hasLedgerEntries(q: Queryable, userId: string): Promise<boolean> {
+  const rows = await q.query<{ yes: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM ledger WHERE user_id = $1) AS yes',
+    [userId],
+  );
+  return rows[0]?.yes === true;
+}

@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
-import { access } from '../../http/route.ts';
+import { access, currentUser } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import {
   deleteGateway,
@@ -49,14 +49,14 @@ function adminRoutes(app: App, ctx: AppContext) {
       ...access(ctx, 'admin'),
       schema: { ...admin, body: UpdateGatewayBody, response: { 200: Gateway } },
     },
-    async (req) => saveGateway(ctx, req.body.gateway),
+    async (req) => saveGateway(ctx, req.body.gateway, currentUser(req)),
   );
 
   app.post(
     '/api/Admin/deleteGateway',
     { ...access(ctx, 'admin'), schema: { ...admin, body: GatewayIdBody, response: { 200: Ok } } },
     async (req) => {
-      await deleteGateway(ctx, req.body.id);
+      await deleteGateway(ctx, req.body.id, currentUser(req));
       return { code: 1 as const, msg: 'Gateway deleted.' };
     },
   );
@@ -82,7 +82,7 @@ function adminRoutes(app: App, ctx: AppContext) {
       ...access(ctx, 'admin'),
       schema: { ...admin, body: SetSimNumberBody, response: { 200: SetSimNumberResult } },
     },
-    async (req) => setSimNumber(ctx, req.body),
+    async (req) => setSimNumber(ctx, req.body, currentUser(req)),
   );
 
   app.post(

@@ -15,7 +15,9 @@ import {
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { randomToken, seal } from '../../crypto.ts';
+import type { Queryable } from '../../db/db.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
+import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { pullCatchUp } from './catchup.service.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
@@ -77,8 +79,8 @@ export function toSim(row: SimRow): Sim {
   };
 }
 
-async function mustFindGateway(ctx: AppContext, id: string): Promise<GatewayRow> {
-  const row = isUuid(id) ? await findGatewayRow(ctx.db, id) : undefined;
+async function mustFindGateway(ctx: AppContext, id: string, q: Queryable = ctx.db): Promise<GatewayRow> {
+  const row = isUuid(id) ? await findGatewayRow(q, id) : undefined;
   if (!row)
     throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
   return row;
@@ -88,6 +90,15 @@ export async function gatewaySettings(ctx: AppContext): Promise<GatewaySettings>
   const rows = await listGatewayRows(ctx.db);
   return { gateways: rows.map((r) => toGateway(ctx, r)), serverTime: ctx.clock.now().toISOString() };
 }
+
+/** What the audit log keeps of a gateway (never the password or the push secret). */
+const gatewaySnapshot = (r: GatewayRow) => ({
+  name: r.name,
+  url: r.url,
+  mac: r.mac,
+  userName: r.user_name,
+  isEnable: r.is_enable,
+});
 
 export interface GatewayInputData {
   id?: string | undefined;
@@ -104,7 +115,11 @@ const macTaken = (mac: string) =>
   conflict(`Another gateway already uses the MAC address ${mac}. Each device can be added once.`, 'mac');
 
 /** Add (no id) or edit. Spec §5 rules on the server too; a blank password keeps the stored one. */
-export async function saveGateway(ctx: AppContext, input: GatewayInputData): Promise<Gateway> {
+export async function saveGateway(
+  ctx: AppContext,
+  input: GatewayInputData,
+  actor?: AuditActor,
+): Promise<Gateway> {
   const fields = {
     name: input.name.trim(),
     url: input.url.trim().replace(/\/+$/, ''),
@@ -120,30 +135,59 @@ export async function saveGateway(ctx: AppContext, input: GatewayInputData): Pro
   const passwordEnc = password === null ? null : seal(ctx.config.APP_SECRET, password);
   const id = input.id?.trim() || null;
 
+  const at = ctx.clock.now();
+
   if (id === null) {
     if (passwordEnc === null) throw badInput('Password is required for a new gateway.', 'password');
-    const row = await insertGateway(ctx.db, {
-      ...fields,
-      passwordEnc,
-      pushSecret: randomToken(24),
-      createdAt: ctx.clock.now(),
+    const row = await ctx.db.tx(async (q) => {
+      const inserted = await insertGateway(q, {
+        ...fields,
+        passwordEnc,
+        pushSecret: randomToken(24),
+        createdAt: at,
+      });
+      if (!inserted) throw macTaken(fields.mac);
+      if (actor) {
+        await recordAudit(q, {
+          actor,
+          kind: 'gateway.create',
+          targetId: inserted.id,
+          targetLabel: inserted.name,
+          after: gatewaySnapshot(inserted),
+          at,
+        });
+      }
+      return inserted;
     });
-    if (!row) throw macTaken(fields.mac);
     ctx.log.info({ gatewayId: row.id, name: row.name, mac: row.mac }, 'gateway added');
     return toGateway(ctx, row);
   }
 
-  await mustFindGateway(ctx, id);
-  if (await macTakenByOther(ctx.db, fields.mac, id)) throw macTaken(fields.mac);
-  let row: GatewayRow | undefined;
-  try {
-    row = await updateGatewayRow(ctx.db, id, { ...fields, passwordEnc });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw macTaken(fields.mac);
-    throw err;
-  }
-  if (!row)
-    throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
+  const row = await ctx.db.tx(async (q) => {
+    const before = await mustFindGateway(ctx, id, q);
+    if (await macTakenByOther(q, fields.mac, id)) throw macTaken(fields.mac);
+    let updated: GatewayRow | undefined;
+    try {
+      updated = await updateGatewayRow(q, id, { ...fields, passwordEnc });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw macTaken(fields.mac);
+      throw err;
+    }
+    if (!updated)
+      throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
+    if (actor) {
+      await recordAudit(q, {
+        actor,
+        kind: 'gateway.update',
+        targetId: id,
+        targetLabel: updated.name,
+        before: gatewaySnapshot(before),
+        after: { ...gatewaySnapshot(updated), ...(passwordEnc !== null ? { passwordChanged: true } : {}) },
+        at,
+      });
+    }
+    return updated;
+  });
   ctx.log.info(
     { gatewayId: row.id, name: row.name, mac: row.mac, passwordChanged: passwordEnc !== null },
     'gateway updated',
@@ -156,15 +200,28 @@ export async function saveGateway(ctx: AppContext, input: GatewayInputData): Pro
  * to. Disable the gateway instead, and delete it once they are finished. Finished orders keep
  * their history (gateway name and port are copied onto the order).
  */
-export async function deleteGateway(ctx: AppContext, id: string): Promise<void> {
+export async function deleteGateway(ctx: AppContext, id: string, actor?: AuditActor): Promise<void> {
   const row = await mustFindGateway(ctx, id);
-  for (const check of ctx.registry.gatewayDeleteChecks) {
-    const why = await check(ctx.db, id);
-    if (why) throw conflict(why, undefined, 'gateway_busy');
-  }
-  const creds = await findGatewayCredentials(ctx.db, id);
-  if (!(await deleteGatewayRow(ctx.db, id)))
-    throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
+  const creds = await ctx.db.tx(async (q) => {
+    for (const check of ctx.registry.gatewayDeleteChecks) {
+      const why = await check(q, id);
+      if (why) throw conflict(why, undefined, 'gateway_busy');
+    }
+    const found = await findGatewayCredentials(q, id);
+    if (!(await deleteGatewayRow(q, id)))
+      throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
+    if (actor) {
+      await recordAudit(q, {
+        actor,
+        kind: 'gateway.delete',
+        targetId: id,
+        targetLabel: row.name,
+        before: gatewaySnapshot(row),
+        at: ctx.clock.now(),
+      });
+    }
+    return found;
+  });
   ctx.log.info({ gatewayId: id, name: row.name, mac: row.mac }, 'gateway deleted');
   // Best effort: ask the device to stop pushing to a URL that now answers 404.
   if (creds) {
@@ -242,6 +299,7 @@ async function mustPort(ctx: AppContext, gatewayId: string, port: string): Promi
 export async function setSimNumber(
   ctx: AppContext,
   body: { gatewayId: string; port: string; number: string },
+  actor?: AuditActor,
 ): Promise<SetSimNumberResult> {
   const gw = await mustFindGateway(ctx, body.gatewayId);
   const port = await mustPort(ctx, gw.id, body.port);
@@ -252,8 +310,23 @@ export async function setSimNumber(
   const sim = await findSimRow(ctx.db, gw.id, port);
   if (!sim) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
   if (sim.state === 0) throw conflict(`Port ${port} has no SIM.`, 'port');
-  const saved = await setManualNumber(ctx.db, sim.id, sim.iccid, number, ctx.clock.now());
-  if (!saved) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
+  const saved = await ctx.db.tx(async (q) => {
+    const at = ctx.clock.now();
+    const row = await setManualNumber(q, sim.id, sim.iccid, number, at);
+    if (!row) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
+    if (actor) {
+      await recordAudit(q, {
+        actor,
+        kind: 'gateway.simNumber',
+        targetId: gw.id,
+        targetLabel: `${gw.name} ${port}`,
+        before: { port, iccid: sim.iccid, number: sim.number },
+        after: { port, iccid: sim.iccid, number },
+        at,
+      });
+    }
+    return row;
+  });
   const creds = (await findGatewayCredentials(ctx.db, gw.id))!;
   let deviceUpdated = true;
   let msg = `Number ${number} saved for port ${port}.`;

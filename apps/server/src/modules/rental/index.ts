@@ -1,5 +1,5 @@
 import type { ModuleDescriptor } from '../../module.ts';
-import { openOrdersOnGateway } from './orders.queries.ts';
+import { openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
 
 export { orderFigures } from './orders.queries.ts';
 
@@ -10,6 +10,7 @@ import { serviceRoutes } from './services.routes.ts';
 // Rental: the service catalogue and the orders that rent numbers from it. Charges and refunds go
 // through billing; SIMs come from gateways; codes arrive as an SMS consumer.
 
+export { userHasOrders } from './orders.queries.ts';
 export { cancel, expireOverdue, listUserOrders, rent, userOrder } from './orders.service.ts';
 export { saveService, servicesWithAvailability } from './services.service.ts';
 
@@ -23,6 +24,7 @@ export const rentalModule: ModuleDescriptor = {
   // Rental codes take precedence over every other consumer of incoming SMS.
   smsConsumers: [matchRentalOrders],
   liveRenderers: { order: renderOrderEvent },
+  userHistoryChecks: [async (q, userId) => ((await userHasOrders(q, userId)) ? 'orders' : null)],
   gatewayDeleteChecks: [
     async (q, gatewayId) => {
       const open = await openOrdersOnGateway(q, gatewayId);

@@ -341,3 +341,12 @@ export async function orderFigures(
   );
   return rows[0]!;
 }
+
+/** Whether the user ever rented a number (such a user is deactivated rather than erased). */
+export async function userHasOrders(q: Queryable, userId: string): Promise<boolean> {
+  const rows = await q.query<{ yes: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM orders WHERE user_id = $1) AS yes',
+    [userId],
+  );
+  return rows[0]?.yes === true;
+}

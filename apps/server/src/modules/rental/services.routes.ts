@@ -8,7 +8,7 @@ import {
   ServiceListResponse,
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { access } from '../../http/route.ts';
+import { access, currentUser } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { removeService, saveService, servicesWithAvailability } from './services.service.ts';
 
@@ -39,7 +39,7 @@ export function serviceRoutes(app: App, ctx: AppContext) {
         response: { 200: Service },
       },
     },
-    async (req) => saveService(ctx, req.body),
+    async (req) => saveService(ctx, req.body, currentUser(req)),
   );
 
   app.post(
@@ -53,7 +53,7 @@ export function serviceRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req) => {
-      await removeService(ctx, req.body.service);
+      await removeService(ctx, req.body.service, currentUser(req));
       return { code: 1 as const, msg: 'Service deleted.' };
     },
   );

@@ -9,6 +9,7 @@ import {
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.ts';
+import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { usableSims } from '../gateways/index.ts';
 import {
   codeTakenByOther,
@@ -18,6 +19,7 @@ import {
   insertService,
   listServices,
   type ServiceValues,
+  toService,
   updateService,
 } from './services.queries.ts';
 
@@ -65,18 +67,39 @@ export function normalizeServiceInput(input: ServiceInput): ServiceValues {
   return values;
 }
 
-export async function saveService(ctx: AppContext, input: ServiceInput): Promise<Service> {
+/** Add (no id) or edit; with an acting admin, the change is audited in the same transaction. */
+export async function saveService(
+  ctx: AppContext,
+  input: ServiceInput,
+  actor?: AuditActor,
+): Promise<Service> {
   const values = normalizeServiceInput(input);
   if (input.id && !UUID.test(input.id)) throw notFound('Service not found.', 'service_not_found');
-  if (await codeTakenByOther(ctx.db, values.code, input.id)) {
-    throw conflict(`A service with code "${values.code}" already exists.`, 'code');
-  }
-  const row = input.id ? await updateService(ctx.db, input.id, values) : await insertService(ctx.db, values);
-  if (!row) {
-    if (input.id) throw notFound('Service not found.', 'service_not_found');
-    throw conflict(`A service with code "${values.code}" already exists.`, 'code');
-  }
-  const [saved] = await servicesWithAvailability(ctx, false, row.id);
+  const id = await ctx.db.tx(async (q) => {
+    if (await codeTakenByOther(q, values.code, input.id)) {
+      throw conflict(`A service with code "${values.code}" already exists.`, 'code');
+    }
+    const before = input.id ? await findServiceById(q, input.id) : undefined;
+    if (input.id && !before) throw notFound('Service not found.', 'service_not_found');
+    const row = input.id ? await updateService(q, input.id, values) : await insertService(q, values);
+    if (!row) {
+      if (input.id) throw notFound('Service not found.', 'service_not_found');
+      throw conflict(`A service with code "${values.code}" already exists.`, 'code');
+    }
+    if (actor) {
+      await recordAudit(q, {
+        actor,
+        kind: input.id ? 'service.update' : 'service.create',
+        targetId: row.id,
+        targetLabel: row.code,
+        before: before ? toService(before) : null,
+        after: toService(row),
+        at: ctx.clock.now(),
+      });
+    }
+    return row.id;
+  });
+  const [saved] = await servicesWithAvailability(ctx, false, id);
   return saved!;
 }
 
@@ -90,13 +113,31 @@ export async function servicesWithAvailability(
   return listServices(ctx.db, sims, onlyEnabled, onlyId);
 }
 
-export async function removeService(ctx: AppContext, ref: string | { id: string }): Promise<void> {
+export async function removeService(
+  ctx: AppContext,
+  ref: string | { id: string },
+  actor?: AuditActor,
+): Promise<void> {
   const key = typeof ref === 'string' ? ref : ref.id;
-  const row = UUID.test(key) ? await findServiceById(ctx.db, key) : await findServiceByCode(ctx.db, key);
-  if (!row) throw notFound('Service not found.', 'service_not_found');
-  const outcome = await deleteService(ctx.db, row.id);
-  if (outcome === 'missing') throw notFound('Service not found.', 'service_not_found');
-  if (outcome === 'has_orders') {
-    throw conflict('This service has orders and cannot be deleted; disable it instead to stop new rentals.');
-  }
+  await ctx.db.tx(async (q) => {
+    const row = UUID.test(key) ? await findServiceById(q, key) : await findServiceByCode(q, key);
+    if (!row) throw notFound('Service not found.', 'service_not_found');
+    const outcome = await deleteService(q, row.id);
+    if (outcome === 'missing') throw notFound('Service not found.', 'service_not_found');
+    if (outcome === 'has_orders') {
+      throw conflict(
+        'This service has orders and cannot be deleted; disable it instead to stop new rentals.',
+      );
+    }
+    if (actor) {
+      await recordAudit(q, {
+        actor,
+        kind: 'service.delete',
+        targetId: row.id,
+        targetLabel: row.code,
+        before: toService(row),
+        at: ctx.clock.now(),
+      });
+    }
+  });
 }

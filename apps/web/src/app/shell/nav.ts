@@ -8,6 +8,7 @@ import {
   type LucideIcon,
   MessagesSquare,
   Router,
+  ScrollText,
   Send,
   Settings,
   UserRound,
@@ -35,10 +36,11 @@ export const NAV_ITEMS: NavItem[] = [
 /** Items Admin9 adds (the overview is the admin's home). */
 export const ADMIN_NAV_ITEMS: NavItem[] = [
   { to: '/admin', label: 'nav.overview', icon: Gauge },
-  { to: '/usermanager', label: 'nav.userManager', icon: Users, soon: true },
+  { to: '/usermanager', label: 'nav.userManager', icon: Users },
   { to: '/servicemanager', label: 'nav.serviceManager', icon: Boxes },
   { to: '/gatewaymanager', label: 'nav.gatewayManager', icon: Router },
   { to: '/ordermanager', label: 'nav.orderManager', icon: ClipboardList },
   { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard, soon: true },
   { to: '/settings', label: 'nav.settings', icon: Settings, soon: true },
+  { to: '/audit', label: 'nav.audit', icon: ScrollText },
 ];

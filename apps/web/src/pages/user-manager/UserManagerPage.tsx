@@ -1,8 +1,290 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { type AdminUser, USER_PAGE_SIZES, type UserSortField } from '@simdock/contract';
+import { Search, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../api/client.ts';
+import { useSession } from '../../app/session.tsx';
+import {
+  Button,
+  Card,
+  type Column,
+  ConfirmDialog,
+  DataTable,
+  Input,
+  Notice,
+  PageHeader,
+  Pager,
+  type SortState,
+  StatTile,
+  StatusBadge,
+} from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { useDeleteUserMutation, useUsersQuery } from './api.ts';
+import { UserFormModal } from './UserFormModal.tsx';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+type Editing = { user?: AdminUser } | null;
+const SORTABLE: readonly string[] = ['username', 'email', 'roles', 'status', 'balance'];
+
+/** Waits `ms` after the last change (search typed into the box). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const id = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(id);
+  }, [value, ms]);
+  return v;
+}
+
+/**
+ * /usermanager (spec §2): stat cards with real figures, server-side search, sort and paging
+ * (50/100/200/500), Add User, Edit, Delete with confirmation (deactivates users with history).
+ */
 export function UserManagerPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.userManager')} />;
+  const session = useSession();
+  const [search, setSearch] = useState('');
+  const debounced = useDebounced(search.trim(), 300);
+  const [sort, setSort] = useState<SortState>({ key: 'username', dir: 'asc' });
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(USER_PAGE_SIZES[0]);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const remove = useDeleteUserMutation();
+
+  // A new search starts at page 1.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a new search term only
+  useEffect(() => setPage(1), [debounced]);
+
+  const users = useUsersQuery({
+    search: debounced || undefined,
+    sort: sort.key as UserSortField,
+    dir: sort.dir,
+    page,
+    pageSize: pageSize as (typeof USER_PAGE_SIZES)[number],
+  });
+  const data = users.data;
+  const stats = data?.stats;
+
+  const columns: Column<AdminUser>[] = [
+    {
+      key: 'username',
+      header: t('users.colUsername'),
+      sortable: true,
+      cell: (u) => <span className="font-medium text-fg">{u.username}</span>,
+    },
+    {
+      key: 'email',
+      header: t('users.colEmail'),
+      sortable: true,
+      cell: (u) => u.email,
+      cellClassName: 'text-muted',
+    },
+    {
+      key: 'roles',
+      header: t('users.colRole'),
+      sortable: true,
+      cell: (u) => (
+        <span className="flex flex-wrap gap-1">
+          {u.roles.map((r) => (
+            <StatusBadge key={r} tone={r === 'Admin9' ? 'yellow' : 'grey'}>
+              {r}
+            </StatusBadge>
+          ))}
+        </span>
+      ),
+    },
+    {
+      key: 'status',
+      header: t('users.colStatus'),
+      sortable: true,
+      cell: (u) => (
+        <StatusBadge tone={u.status === 'Active' ? 'green' : 'red'}>
+          {u.status === 'Active' ? t('users.statusActive') : t('users.statusInactive')}
+        </StatusBadge>
+      ),
+    },
+    {
+      key: 'balance',
+      header: t('users.colBalance'),
+      sortable: true,
+      align: 'right',
+      cellClassName: 'tabular',
+      cell: (u) => formatMoney(u.balance),
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('users.colActions')}</span>,
+      align: 'right',
+      className: 'whitespace-nowrap',
+      cell: (u) => (
+        <span className="inline-flex gap-1.5">
+          <Button
+            size="sm"
+            onClick={() => {
+              setDone(null);
+              setEditing({ user: u });
+            }}
+          >
+            {t('users.edit')}
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            onClick={() => {
+              remove.reset();
+              setDeleting(u);
+            }}
+          >
+            {t('users.delete')}
+          </Button>
+        </span>
+      ),
+    },
+  ];
+
+  const loadError = users.isError ? (
+    <span className="inline-flex flex-wrap items-center justify-center gap-3">
+      {t('users.loadFailed', { error: errorMessage(users.error) })}
+      <Button size="sm" onClick={() => void users.refetch()}>
+        {t('common.retry')}
+      </Button>
+    </span>
+  ) : undefined;
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    const { id, username } = deleting;
+    remove.mutate(id, {
+      onSuccess: (res) => {
+        setDeleting(null);
+        setDone(t(res.outcome === 'deleted' ? 'users.deleted' : 'users.deactivated', { name: username }));
+      },
+    });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t('users.title')}
+        subtitle={t('users.subtitle')}
+        count={data?.total}
+        actions={
+          <Button
+            variant="primary"
+            icon={<UserPlus className="size-4" aria-hidden />}
+            onClick={() => {
+              setDone(null);
+              setEditing({});
+            }}
+          >
+            {t('users.add')}
+          </Button>
+        }
+      />
+
+      <div className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatTile
+          label={t('users.statTotal')}
+          value={stats ? formatNumber(stats.totalUsers) : '—'}
+          icon={<Users className="size-4" aria-hidden />}
+        />
+        <StatTile
+          label={t('users.statActive')}
+          value={stats ? formatNumber(stats.activeUsers) : '—'}
+          icon={<UserCheck className="size-4" aria-hidden />}
+        />
+        <StatTile
+          label={t('users.statBalance')}
+          value={stats ? formatMoney(stats.totalBalance) : '—'}
+          icon={<Wallet className="size-4" aria-hidden />}
+        />
+        <StatTile
+          label={t('users.statNew')}
+          value={stats ? formatNumber(stats.newUsers7d) : '—'}
+          icon={<UserPlus className="size-4" aria-hidden />}
+        />
+      </div>
+
+      {done ? (
+        <Notice tone="success" className="mb-4" onDismiss={() => setDone(null)}>
+          {done}
+        </Notice>
+      ) : null}
+
+      <Card flush>
+        <div className="border-b border-line p-3">
+          <div className="relative sm:max-w-sm">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
+              aria-hidden
+            />
+            <Input
+              type="search"
+              value={search}
+              maxLength={100}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder={t('users.searchPlaceholder')}
+              aria-label={t('users.search')}
+              className="pl-8"
+            />
+          </div>
+        </div>
+        <DataTable
+          caption={t('users.tableCaption')}
+          columns={columns}
+          rows={data?.users}
+          rowKey={(u) => u.id}
+          loading={users.isFetching}
+          error={loadError}
+          emptyText={t('users.empty')}
+          sort={sort}
+          onSortChange={(s) => {
+            if (!SORTABLE.includes(s.key)) return;
+            setSort(s);
+            setPage(1);
+          }}
+        />
+        <div className="border-t border-line p-3">
+          <Pager
+            page={data?.page ?? page}
+            totalPages={data?.totalPages ?? 1}
+            onPageChange={setPage}
+            disabled={users.isFetching}
+            pageSize={pageSize}
+            pageSizes={USER_PAGE_SIZES}
+            onPageSizeChange={(size) => {
+              setPageSize(size);
+              setPage(1);
+            }}
+          />
+        </div>
+      </Card>
+
+      {editing ? (
+        <UserFormModal
+          user={editing.user}
+          onClose={() => setEditing(null)}
+          onSaved={(saved, created) => {
+            setEditing(null);
+            setDone(t(created ? 'users.created' : 'users.updated', { name: saved.username }));
+            // The admin may have changed their own balance.
+            void session.refresh();
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('users.deleteTitle')}
+        message={deleting ? t('users.deleteConfirm', { name: deleting.username }) : undefined}
+        confirmLabel={t('users.delete')}
+        tone="danger"
+        busy={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error) : undefined}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
 }

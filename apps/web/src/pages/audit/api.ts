@@ -1,0 +1,21 @@
+import { type AuditListBody, AuditListResponse } from '@simdock/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost } from '../../api/client.ts';
+
+export type AuditParams = NonNullable<AuditListBody>;
+
+/** POST /api/Admin/audit {actor, kind, from, to, page, pageSize} → one page of entries, newest first. */
+export function fetchAudit(params: AuditParams, signal?: AbortSignal) {
+  return apiPost('/api/Admin/audit', params, AuditListResponse, { signal });
+}
+
+export const auditQuery = (params: AuditParams) =>
+  queryOptions({
+    queryKey: ['audit', params] as const,
+    queryFn: ({ signal }) => fetchAudit(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useAuditQuery(params: AuditParams) {
+  return useQuery(auditQuery(params));
+}

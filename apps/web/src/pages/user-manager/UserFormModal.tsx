@@ -1,0 +1,150 @@
+import { type AdminUser, ROLES } from '@simdock/contract';
+import { type FieldError, useForm } from 'react-hook-form';
+import { errorMessage } from '../../api/client.ts';
+import { Button, FormField, Input, Modal, Notice, Select } from '../../components/index.ts';
+import { type TFunction, useI18n } from '../../i18n/index.tsx';
+import { lowerCaseInput, ruleText } from '../../lib/forms.ts';
+import { useSaveUserMutation } from './api.ts';
+import {
+  emptyUserForm,
+  formFromUser,
+  serverUserFieldError,
+  toUserInput,
+  type UserFormValues,
+  userFormResolver,
+} from './user-form.ts';
+
+export interface UserFormModalProps {
+  /** The user to edit; none to add one. */
+  user?: AdminUser;
+  onClose: () => void;
+  onSaved: (saved: AdminUser, created: boolean) => void;
+}
+
+function fieldText(t: TFunction, error: Pick<FieldError, 'type' | 'message'> | undefined) {
+  if (!error?.message) return undefined;
+  return error.type === 'rule' ? ruleText(t, error) : error.message;
+}
+
+/** 'Add User' / 'Edit User' (spec §2, §5): username, email, password, roles, status, balance (step 0.01). */
+export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
+  const { t } = useI18n();
+  const save = useSaveUserMutation();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<UserFormValues>({
+    defaultValues: user ? formFromUser(user) : emptyUserForm(),
+    resolver: userFormResolver(!user),
+  });
+
+  const submit = handleSubmit((values) =>
+    save.mutate(toUserInput(values, user?.id), {
+      onSuccess: (res) => onSaved(res.user, !user),
+      onError: (err) => {
+        const onField = serverUserFieldError(err);
+        if (onField)
+          setError(onField.field, { type: onField.type, message: onField.message }, { shouldFocus: true });
+      },
+    }),
+  );
+  const bannerError =
+    save.isError && !serverUserFieldError(save.error) ? errorMessage(save.error) : undefined;
+  const username = register('username');
+  const email = register('email');
+
+  return (
+    <Modal
+      open
+      title={user ? t('users.editTitle') : t('users.addTitle')}
+      onClose={onClose}
+      busy={save.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={save.isPending}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="primary" busy={save.isPending} busyLabel={t('common.saving')}>
+            {user ? t('users.update') : t('users.create')}
+          </Button>
+        </>
+      }
+    >
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <FormField label={t('users.fieldUsername')} error={fieldText(t, errors.username)}>
+          <Input
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={16}
+            {...username}
+            onChange={lowerCaseInput(username.onChange)}
+          />
+        </FormField>
+        <FormField label={t('users.fieldEmail')} error={fieldText(t, errors.email)}>
+          <Input
+            type="email"
+            autoComplete="off"
+            maxLength={254}
+            {...email}
+            onChange={lowerCaseInput(email.onChange)}
+          />
+        </FormField>
+        <FormField
+          label={t('users.fieldPassword')}
+          hint={user ? t('users.passwordHintEdit') : t('users.passwordHintNew')}
+          error={fieldText(t, errors.password)}
+        >
+          <Input type="password" autoComplete="new-password" maxLength={128} {...register('password')} />
+        </FormField>
+        <FormField label={t('users.fieldStatus')} error={fieldText(t, errors.status)}>
+          <Select {...register('status')}>
+            <option value="Active">{t('users.statusActive')}</option>
+            <option value="Inactive">{t('users.statusInactive')}</option>
+          </Select>
+        </FormField>
+        <fieldset className="sm:col-span-2">
+          <legend className="mb-1.5 text-[13px] font-medium text-fg">{t('users.fieldRoles')}</legend>
+          <div className="flex flex-wrap gap-2">
+            {ROLES.map((role) => (
+              <label
+                key={role}
+                className="flex cursor-pointer items-center gap-2 rounded-md border border-line px-3 py-1.5 text-[13px] hover:bg-subtle/50"
+              >
+                <input type="checkbox" value={role} className="size-4 accent-accent" {...register('roles')} />
+                {role}
+              </label>
+            ))}
+          </div>
+          {errors.roles ? (
+            <p role="alert" className="mt-1 text-xs text-bad">
+              {fieldText(t, errors.roles as FieldError)}
+            </p>
+          ) : null}
+        </fieldset>
+        <FormField
+          label={t('users.fieldBalance')}
+          hint={t('users.balanceHint')}
+          error={fieldText(t, errors.balance)}
+          className="sm:col-span-2"
+        >
+          <Input
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            className="tabular"
+            {...register('balance')}
+          />
+        </FormField>
+      </div>
+      {bannerError ? (
+        <Notice tone="error" className="mt-4">
+          {bannerError}
+        </Notice>
+      ) : null}
+    </Modal>
+  );
+}

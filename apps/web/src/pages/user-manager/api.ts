@@ -1,0 +1,65 @@
+import {
+  type AdminUserInput,
+  type AdminUserListBody,
+  AdminUserListResponse,
+  DeleteUserResponse,
+  UpdateUserResponse,
+} from '@simdock/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../api/client.ts';
+
+/** Every query about users starts with this key; a mutation refreshes them all (and the audit log). */
+export const USERS_KEY = ['admin-users'] as const;
+const AUDIT_KEY = ['audit'] as const;
+
+export type UserListParams = NonNullable<AdminUserListBody>;
+
+/** POST /api/Admin/getUser {search, sort, dir, page, pageSize} → one page, totals and the stat figures. */
+export function fetchUsers(params: UserListParams, signal?: AbortSignal) {
+  return apiPost('/api/Admin/getUser', params, AdminUserListResponse, { signal });
+}
+
+export const usersQuery = (params: UserListParams) =>
+  queryOptions({
+    queryKey: [...USERS_KEY, params] as const,
+    queryFn: ({ signal }) => fetchUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useUsersQuery(params: UserListParams) {
+  return useQuery(usersQuery(params));
+}
+
+/** POST /api/Admin/updateUser {user}: adds (no id) or edits a user. */
+export function saveUser(user: AdminUserInput) {
+  return apiPost('/api/Admin/updateUser', { user }, UpdateUserResponse);
+}
+
+export function useSaveUserMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin-users', 'save'],
+    mutationFn: saveUser,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: AUDIT_KEY });
+    },
+  });
+}
+
+/** POST /api/Admin/deleteUser {id} → {outcome: 'deleted' | 'deactivated'}. */
+export function deleteUser(id: string) {
+  return apiPost('/api/Admin/deleteUser', { id }, DeleteUserResponse);
+}
+
+export function useDeleteUserMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin-users', 'delete'],
+    mutationFn: deleteUser,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: AUDIT_KEY });
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/** User Manager page sizes (spec §9); the first is the default. */
+export const USER_PAGE_SIZES = [50, 100, 200, 500] as const;
+export const USER_SORT_FIELDS = ['username', 'email', 'roles', 'status', 'balance', 'createdAt'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+export const USER_STATUSES = ['Active', 'Inactive'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** Longest accepted strings (every string in the admin user API is bounded). */
+export const USER_LIMITS = {
+  username: 64,
+  email: 254,
+  password: 128,
+  search: 100,
+  id: 64,
+  roles: 8,
+} as const;
+
+const pageSize = z.union([z.literal(50), z.literal(100), z.literal(200), z.literal(500)]);
+
+/** POST /api/Admin/getUser (spec payload: none; every field optional). */
+export const AdminUserListBody = z
+  .object({
+    search: z.string().max(USER_LIMITS.search).optional(),
+    sort: z.enum(USER_SORT_FIELDS).optional(),
+    dir: z.enum(['asc', 'desc']).optional(),
+    page: z.number().int().min(1).max(1_000_000).optional(),
+    pageSize: pageSize.optional(),
+  })
+  .optional();
+export type AdminUserListBody = z.infer<typeof AdminUserListBody>;
+
+/** A user in the admin list (spec §3). */
+export const AdminUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  roles: z.array(z.string()),
+  status: z.enum(USER_STATUSES),
+  balance: z.number(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+/** The User Manager's stat cards. */
+export const UserStats = z.object({
+  totalUsers: z.number().int(),
+  activeUsers: z.number().int(),
+  totalBalance: z.number(),
+  newUsers7d: z.number().int(),
+});
+export type UserStats = z.infer<typeof UserStats>;
+
+export const AdminUserListResponse = z.object({
+  code: z.literal(1),
+  users: z.array(AdminUser),
+  total: z.number().int(),
+  page: z.number().int(),
+  totalPages: z.number().int(),
+  stats: UserStats,
+});
+export type AdminUserListResponse = z.infer<typeof AdminUserListResponse>;
+
+/**
+ * Add (no id) and edit. Balance is the new balance (number or decimal text, at most two decimals,
+ * ≥ 0); the server books the difference as an admin adjustment. A blank password keeps the old one.
+ */
+export const AdminUserInput = z.object({
+  id: z.string().max(USER_LIMITS.id).optional(),
+  username: z.string().max(USER_LIMITS.username),
+  email: z.string().max(USER_LIMITS.email),
+  password: z.string().max(USER_LIMITS.password).optional(),
+  roles: z.array(z.string().max(32)).max(USER_LIMITS.roles),
+  status: z.enum(USER_STATUSES).default('Active'),
+  balance: z.union([z.number(), z.string().max(32)]).optional(),
+});
+export type AdminUserInput = z.input<typeof AdminUserInput>;
+
+export const UpdateUserBody = z.object({ user: AdminUserInput });
+export const UpdateUserResponse = z.object({ code: z.literal(1), msg: z.string(), user: AdminUser });
+export type UpdateUserResponse = z.infer<typeof UpdateUserResponse>;
+
+export const DeleteUserBody = z.object({ id: z.string().max(USER_LIMITS.id) });
+export const DeleteUserResponse = z.object({
+  code: z.literal(1),
+  msg: z.string(),
+  outcome: z.enum(['deleted', 'deactivated']),
+});
+export type DeleteUserResponse = z.infer<typeof DeleteUserResponse>;
+
+/** Kinds of audited admin actions. */
+export const AUDIT_KINDS = [
+  'user.create',
+  'user.update',
+  'user.balance',
+  'user.delete',
+  'user.deactivate',
+  'service.create',
+  'service.update',
+  'service.delete',
+  'gateway.create',
+  'gateway.update',
+  'gateway.delete',
+  'gateway.simNumber',
+  'settings.update',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+export const AUDIT_PAGE_SIZE = 50;
+
+/** POST /api/Admin/audit: filters (who = actor username, kind, date range as ISO dates) and paging. */
+export const AuditListBody = z
+  .object({
+    actor: z.string().max(USER_LIMITS.username).optional(),
+    kind: z.enum(AUDIT_KINDS).optional(),
+    from: z.string().max(40).optional(),
+    to: z.string().max(40).optional(),
+    page: z.number().int().min(1).max(1_000_000).optional(),
+    pageSize: z.number().int().min(1).max(500).optional(),
+  })
+  .optional();
+export type AuditListBody = z.infer<typeof AuditListBody>;
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string(),
+  kind: z.string(),
+  targetId: z.string().nullable(),
+  targetLabel: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditListResponse = z.object({
+  code: z.literal(1),
+  entries: z.array(AuditEntry),
+  total: z.number().int(),
+  page: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type AuditListResponse = z.infer<typeof AuditListResponse>;

@@ -1,0 +1,57 @@
+import type { RuleMessageKey } from './messages.ts';
+import { ROLES } from './roles.ts';
+import { EMAIL_MAX, type FieldErrors, isEmailLike, passwordError, USERNAME_PATTERN } from './rules.ts';
+
+export type AdminUserField = 'username' | 'email' | 'roles' | 'balance' | 'password';
+
+export interface AdminUserForm {
+  username: string;
+  email: string;
+  roles: readonly string[];
+  /** The new balance as typed (number or text); blank means 0 for a new user, unchanged on edit. */
+  balance?: unknown;
+  password?: string;
+  /** A new user needs a password. */
+  isNew: boolean;
+}
+
+const MONEY_TEXT = /^\d{1,12}(\.\d{1,2})?$/;
+
+/**
+ * The balance as exact decimal text ("12.5" → "12.50"), or undefined when it is not a number ≥ 0
+ * with at most two decimals. Numbers are checked through their shortest decimal form, so a float
+ * artefact such as 0.1 + 0.2 is refused rather than rounded.
+ */
+export function parseBalance(value: unknown): string | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else return undefined;
+  if (!MONEY_TEXT.test(text)) return undefined;
+  const [whole, frac = ''] = text.split('.');
+  return `${BigInt(whole!).toString()}.${frac.padEnd(2, '0')}`;
+}
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** Admin user edit (spec §5): username required, email address-like, roles from the allowed list. */
+export function validateAdminUser(form: AdminUserForm): FieldErrors<AdminUserField> {
+  const errors: FieldErrors<AdminUserField> = {};
+  const username = form.username.trim();
+  if (!username) errors.username = 'usernameRequired';
+  else if (!USERNAME_PATTERN.test(username)) errors.username = 'usernameFormat';
+  const email = form.email.trim();
+  if (email.length > EMAIL_MAX || !isEmailLike(email)) errors.email = 'invalidEmail';
+  if (form.roles.length === 0 || form.roles.some((r) => !(ROLES as readonly string[]).includes(r))) {
+    errors.roles = 'invalidRoles';
+  }
+  if (!blank(form.balance) && parseBalance(form.balance) === undefined) errors.balance = 'balanceInvalid';
+  if (form.isNew || !blank(form.password)) {
+    const p: RuleMessageKey | undefined = passwordError(form.password ?? '');
+    if (p) errors.password = p;
+  }
+  return errors;
+}
