@@ -36,6 +36,8 @@ export interface RequestOptions {
   auth?: boolean;
   query?: Record<string, string | number | boolean | null | undefined>;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 function withQuery(path: string, query?: RequestOptions['query']): string {
@@ -63,7 +65,7 @@ export async function apiRequest<S extends z.ZodType>(
   opts: RequestOptions = {},
 ): Promise<z.output<S>> {
   const auth = opts.auth ?? true;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   const token = auth ? getToken() : null;
   if (token) headers.authorization = `Bearer ${token}`;
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;

@@ -24,15 +24,31 @@ export function useMyOrders() {
 
 export const useDashboardStats = () => useQuery(statsQuery);
 
-export async function rentNumber(serviceCode: string): Promise<Order> {
-  return requireCode1(await apiPost('/api/Order/create', { serviceCode }, CreateOrderResponse)).data;
+/** A random request key; getRandomValues works on plain-http hosts too (randomUUID needs HTTPS). */
+function newRequestKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Rents a number. Each click gets its own Idempotency-Key, sent again on any retry of that click,
+ * so a retried request never rents twice.
+ */
+export async function rentNumber(
+  serviceCode: string,
+  idempotencyKey: string = newRequestKey(),
+): Promise<Order> {
+  const answer = await apiPost('/api/Order/create', { serviceCode }, CreateOrderResponse, {
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+  return requireCode1(answer).data;
 }
 
 export function useRentMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationKey: ['order', 'create'],
-    mutationFn: rentNumber,
+    mutationFn: (serviceCode: string) => rentNumber(serviceCode),
     onSuccess: (order) => void applyOrder(qc, order),
   });
 }
