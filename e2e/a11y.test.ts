@@ -86,5 +86,5 @@ describe('accessibility', () => {
       for (const p of [anon, user, admin]) await p.context().close();
     }
     expect(problems).toEqual([]);
-  });
+  }, 240_000);
 });

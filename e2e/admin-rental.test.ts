@@ -195,12 +195,13 @@ describe('Service Manager', () => {
     expect(errors).toEqual([]);
   });
 
-  it('fits a 390 px screen: the table scrolls inside its box and the dialog fills the width', async () => {
+  it('fits a 390 px screen: one card per service, and the dialog fills the width', async () => {
     const { page, errors } = await adminPage('/servicemanager', { width: 390, height: 844 });
-    await serviceRow(
-      page.getByRole('table', { name: 'Services', exact: true }),
-      ORDERS_SERVICE.name,
-    ).waitFor();
+    await page
+      .getByRole('list', { name: 'Services', exact: true })
+      .getByText(ORDERS_SERVICE.name, { exact: true })
+      .first()
+      .waitFor();
     expect(await fitsWidth(page)).toBe(true);
     await shot(page, 'admin-rental-services-390');
     await page.getByRole('button', { name: 'Add Service' }).click();
@@ -277,7 +278,12 @@ describe('Order Manager', () => {
       s.trim(),
     );
     expect(firstCells.slice(3, 6)).toEqual(['orderbuyer', first.phone, ORDERS_SERVICE.code]);
-    expect(firstCells[7]).toBe(first.status);
+    const statusName: Record<string, string> = {
+      SUCCESS: 'Code received',
+      WAIT_CODE: 'Waiting for code',
+      CANCEL: 'Cancelled',
+    };
+    expect(firstCells[7]).toBe(statusName[first.status]);
     expect(firstCells[8]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await viewShot(page, 'admin-rental-orders');
 

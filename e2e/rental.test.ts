@@ -51,6 +51,10 @@ describe('OTP rental on the Dashboard', () => {
     await page.getByLabel('Search services').fill('tele');
     await expect.poll(() => page.getByRole('button', { name: /^Rent a .* number$/ }).count()).toBe(1);
 
+    // One refetch per change: the rent's answer and its own live echo refresh the figures once.
+    await page.waitForTimeout(500);
+    const calls: string[] = [];
+    page.on('request', (r) => calls.push(new URL(r.url()).pathname));
     await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
     const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'Waiting for code' });
     await row.waitFor();
@@ -58,6 +62,11 @@ describe('OTP rental on the Dashboard', () => {
     expect(phone).toMatch(/^\d{11}$/);
     expect(await row.textContent()).toMatch(/in (19|20) min/);
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$24.50');
+    await page.waitForTimeout(1500);
+    const count = (path: string) => calls.filter((c) => c === path).length;
+    expect(count('/api/Order/stats')).toBe(1);
+    expect(count('/api/user/info')).toBe(1);
+    expect(count('/api/Order/getbyuser')).toBe(0);
 
     // A marker on the window proves the page is not reloaded when the code arrives.
     await page.evaluate('window.__stillHere = true');

@@ -124,6 +124,27 @@ describe('failure is never an empty state', () => {
   });
 });
 
+describe('live status and offline', () => {
+  it('the Live mark turns off and says why when the event stream is down; offline shows a banner', async () => {
+    const page = await e.newPage();
+    await loginWithToken(page, e, DEMO_USER);
+    await page.route('**/api/Order/stream', (route) => route.abort('failed'));
+    await page.goto('/dashboard');
+    const live = page.getByTestId('live-indicator');
+    await expect.poll(() => live.getAttribute('data-status'), { timeout: 10_000 }).toBe('down');
+    expect(await live.textContent()).toContain('Live updates off');
+    await page
+      .getByText('Live updates are paused: no connection to the server. Checking every 5 s instead.', {
+        exact: true,
+      })
+      .waitFor();
+    await page.context().setOffline(true);
+    await page.getByText('You are offline. What you see may be out of date.').waitFor();
+    await shot(page, 'dashboard-offline-1366-light');
+    await page.context().setOffline(false);
+  });
+});
+
 describe('words, not codes', () => {
   it('shows order statuses by name in Vietnamese, in the badges and the chat label', async () => {
     const page = await e.newPage({ viewport: { width: 390, height: 844 } });

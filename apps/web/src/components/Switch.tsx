@@ -36,29 +36,31 @@ export function Switch({ label, hint, className, onCheckedChange, onChange, ...i
           </span>
         ) : null}
       </span>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        aria-checked={input.checked}
-        aria-labelledby={`${id}-label`}
-        className="peer sr-only"
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={(e) => {
-          onChange?.(e);
-          onCheckedChange?.(e.target.checked);
-        }}
-        {...input}
-      />
-      <span
-        aria-hidden
-        className={cx(
-          'relative mt-0.5 inline-flex h-5 w-9 shrink-0 items-center rounded-full bg-line-strong transition-colors peer-checked:bg-accent',
-          'peer-focus-visible:ring-2 peer-focus-visible:ring-accent/50 peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-surface',
-          'peer-disabled:opacity-55 [&>span]:translate-x-0 peer-checked:[&>span]:translate-x-4',
-        )}
-      >
-        <span className="absolute left-0.5 size-4 rounded-full bg-white shadow-sm transition-transform" />
+      <span className="relative mt-0.5 inline-flex shrink-0">
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          aria-checked={input.checked}
+          aria-labelledby={`${id}-label`}
+          className="peer absolute inset-0 z-10 m-0 size-full cursor-pointer opacity-0 disabled:cursor-not-allowed"
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          onChange={(e) => {
+            onChange?.(e);
+            onCheckedChange?.(e.target.checked);
+          }}
+          {...input}
+        />
+        <span
+          aria-hidden
+          className={cx(
+            'relative inline-flex h-5 w-9 items-center rounded-full bg-line-strong transition-colors peer-checked:bg-accent',
+            'peer-focus-visible:ring-2 peer-focus-visible:ring-accent/50 peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-surface',
+            'peer-disabled:opacity-55 [&>span]:translate-x-0 peer-checked:[&>span]:translate-x-4',
+          )}
+        >
+          <span className="absolute left-0.5 size-4 rounded-full bg-white shadow-sm transition-transform" />
+        </span>
       </span>
     </label>
   );

@@ -70,7 +70,7 @@ function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void })
   );
 }
 
-/** Shown under the top bar while the browser is offline. */
+/** Shown above the page while the browser is offline. */
 function OfflineBanner() {
   const { t } = useI18n();
   const online = useOnline();
@@ -78,7 +78,7 @@ function OfflineBanner() {
   return (
     <div
       role="status"
-      className="fixed inset-x-0 top-14 z-20 flex items-center justify-center gap-2 border-b border-warn/30 bg-warn-soft px-3 py-1.5 text-[13px] font-medium text-fg"
+      className="mb-4 flex items-center gap-2 rounded-md border border-warn/30 bg-warn-soft px-3 py-2 text-[13px] font-medium text-fg"
     >
       <WifiOff className="size-4 text-warn" aria-hidden />
       {t('state.offlineBanner')}
@@ -128,7 +128,6 @@ export function AppShell({ children }: { children?: ReactNode }) {
           <div className="fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-accent" aria-hidden />
         ) : null}
         <TopBar onOpenMenu={() => setDrawer(true)} />
-        <OfflineBanner />
         <Toaster />
         <MobileDrawer open={drawer} onClose={closeDrawer} />
         <div className="flex pt-14">
@@ -138,7 +137,10 @@ export function AppShell({ children }: { children?: ReactNode }) {
             tabIndex={-1}
             className="min-w-0 flex-1 px-4 py-5 focus:outline-none md:px-7 md:py-7"
           >
-            <div className="mx-auto max-w-7xl">{children ?? <Outlet />}</div>
+            <div className="mx-auto max-w-7xl">
+              <OfflineBanner />
+              {children ?? <Outlet />}
+            </div>
           </main>
         </div>
       </div>
