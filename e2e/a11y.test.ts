@@ -63,6 +63,8 @@ describe('accessibility', () => {
         ['/gatewaymanager', 'Gateway Manager'],
         ['/servicemanager', 'Service Manager'],
         ['/ordermanager', 'Order Manager'],
+        ['/usermanager', 'User Manager'],
+        ['/audit', 'Audit Log'],
         ['/userinfo', 'User Info'],
         ['/details/00:30:f1:de:e0:01', /^Device Statistics/],
         ['/SMS_SendingPage', 'SMS Sending'],
@@ -86,5 +88,5 @@ describe('accessibility', () => {
       for (const p of [anon, user, admin]) await p.context().close();
     }
     expect(problems).toEqual([]);
-  }, 240_000);
+  }, 360_000);
 });

@@ -60,6 +60,8 @@ const SCREENS: Screen[] = [
   [`/details/${MAC}`, /^Device Statistics/, 'admin'],
   ['/details/00:00:00:00:00:01', 'Device Statistics', 'admin'],
   ['/ordermanager', 'Order Manager', 'admin'],
+  ['/usermanager', 'User Manager', 'admin'],
+  ['/audit', 'Audit Log', 'admin'],
   ['/SMS_SendingPage', 'SMS Sending', 'admin'],
 ];
 
