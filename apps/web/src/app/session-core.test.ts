@@ -47,3 +47,15 @@ describe('readToken (spec §4)', () => {
     });
   });
 });
+
+describe('sameSubject', () => {
+  it('is true only for two valid tokens of one user', async () => {
+    const { sameSubject } = await import('./session-core.ts');
+    const make = (sub: string) =>
+      `e30.${btoa(JSON.stringify({ sub, exp: Math.floor(Date.now() / 1000) + 60 })).replace(/=+$/, '')}.x`;
+    expect(sameSubject(make('u1'), make('u1'))).toBe(true);
+    expect(sameSubject(make('u1'), make('u2'))).toBe(false);
+    expect(sameSubject(null, make('u1'))).toBe(false);
+    expect(sameSubject('garbage', make('u1'))).toBe(false);
+  });
+});

@@ -35,3 +35,11 @@ export function readToken(token: string | null, nowMs: number): TokenState {
     expiresAt,
   };
 }
+
+/** True when two valid tokens belong to the same user (a token rotated after a password change). */
+export function sameSubject(a: string | null, b: string | null): boolean {
+  if (!a || !b) return false;
+  const x = readToken(a, Date.now());
+  const y = readToken(b, Date.now());
+  return x.kind === 'valid' && y.kind === 'valid' && x.subject !== undefined && x.subject === y.subject;
+}

@@ -14,7 +14,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import { clearToken, getToken, setToken, subscribeToken } from '../api/token.ts';
 import { SESSION_QUERY_KEY, userInfoQuery } from '../api/user.ts';
-import { readToken } from './session-core.ts';
+import { readToken, sameSubject } from './session-core.ts';
 
 /**
  * The session (spec §4). The token lives in localStorage under `jwtToken`; it is decoded on load and
@@ -66,11 +66,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [state]);
 
-  // A different (or no) token: drop every cached answer of the previous user.
+  // A different (or no) token: drop every cached answer of the previous user. A new token for the
+  // same user (after a password change) keeps them: it is the same person, still signed in.
   const previous = useRef(token);
   useEffect(() => {
     if (previous.current === token) return;
+    const sameUser = sameSubject(previous.current, token);
     previous.current = token;
+    if (sameUser) return;
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
     queryClient.removeQueries({
       predicate: (q) => q.queryKey[0] === SESSION_QUERY_KEY[0] && q.queryKey[2] !== token,
@@ -80,6 +83,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const valid = state.kind === 'valid';
   const info = useQuery({
     ...userInfoQuery(valid ? state.token : null),
+    // Across a token rotation of the same user, keep showing the user (no loading screen).
+    placeholderData: (prev, prevQuery) =>
+      prevQuery && sameSubject(prevQuery.queryKey[2] as string | null, valid ? state.token : null)
+        ? prev
+        : undefined,
     enabled: valid,
     retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
   });

@@ -121,7 +121,7 @@ function ScrollArea({ children, busy }: { children: ReactNode; busy?: boolean })
           {t('state.scrollHint')}
         </p>
       ) : null}
-      <div ref={ref} onScroll={measure} className="overflow-x-auto" aria-busy={busy || undefined}>
+      <div ref={ref} onScroll={measure} className="relative overflow-x-auto" aria-busy={busy || undefined}>
         {children}
       </div>
       {more ? (
