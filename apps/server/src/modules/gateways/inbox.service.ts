@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { cleanText } from '@simdock/contract';
 import type { AppContext, SmsConsumer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { isDbUnavailable } from '../../db/errors.ts';
 import type { IncomingSmsItem } from './driver/driver.ts';
 import { findRecentRepeat, insertIncomingSms, markMatched } from './inbox.queries.ts';
 
@@ -74,6 +75,19 @@ export async function ingestIncomingSms(ctx: AppContext, items: IncomingSms[]): 
   const consumers = ctx.registry.smsConsumers;
   if (items.length === 0) return { stored: [], duplicates: 0, failed: 0 };
   const receivedAt = ctx.clock.now();
+  if (items.length === 1) {
+    // The common push: one SMS, one transaction, no savepoint round trips (a refused row can lose
+    // nothing else; it is logged and counted as failed, like a row of a batch).
+    const item = items[0]!;
+    try {
+      const id = await ctx.db.tx((q) => storeOne(ctx, q, cleaned(item), receivedAt, consumers));
+      return { stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 };
+    } catch (err) {
+      if (isDbUnavailable(err)) throw err;
+      ctx.log.error({ err, gatewayId: item.gatewayId, port: item.port }, 'incoming SMS not stored');
+      return { stored: [], duplicates: 0, failed: 1 };
+    }
+  }
   let failed = 0;
   const stored = await ctx.db.tx(async (q) => {
     const ids: string[] = [];
