@@ -1,5 +1,6 @@
-import type { RuleMessageKey } from '@simdock/contract';
+import { type RuleMessageKey, ruleMessages } from '@simdock/contract';
 import type { FieldError, FieldValues, Resolver } from 'react-hook-form';
+import { ApiError } from '../api/client.ts';
 import type { TFunction } from '../i18n/index.tsx';
 
 /**
@@ -32,4 +33,23 @@ export function lowerCaseInput<E extends { target: { value: string } }>(onChange
     if (lower !== e.target.value) e.target.value = lower;
     return onChange(e);
   };
+}
+
+/**
+ * A failed save that names one of the form's `fields`: the error to put under it. A server message
+ * that is a contract rule text becomes that rule's key, so it shows in the user's language.
+ */
+export function serverFieldErrorOf<F extends string>(
+  err: unknown,
+  fields: readonly F[],
+): { field: F; type: 'rule' | 'server'; message: string } | undefined {
+  if (!(err instanceof ApiError) || !err.field) return undefined;
+  const field = fields.find((f) => f === err.field);
+  if (!field) return undefined;
+  const ruleKey = (Object.keys(ruleMessages) as RuleMessageKey[]).find(
+    (k) => ruleMessages[k] === err.serverMessage,
+  );
+  return ruleKey
+    ? { field, type: 'rule', message: ruleKey }
+    : { field, type: 'server', message: err.message };
 }

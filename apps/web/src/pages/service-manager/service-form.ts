@@ -1,8 +1,6 @@
 import {
   coerceNumber,
   patternProblem,
-  type RuleMessageKey,
-  ruleMessages,
   SERVICE_DEFAULTS,
   type Service,
   type ServiceForm,
@@ -10,9 +8,8 @@ import {
   validateService,
 } from '@simdock/contract';
 import type { FieldError, Resolver } from 'react-hook-form';
-import { ApiError } from '../../api/client.ts';
 import type { TFunction } from '../../i18n/index.tsx';
-import { ruleResolver, ruleText } from '../../lib/forms.ts';
+import { ruleResolver, ruleText, serverFieldErrorOf } from '../../lib/forms.ts';
 
 /** The modal's values: numbers stay the typed text until they are sent (coerced, spec §5). */
 export interface ServiceFormValues {
@@ -115,18 +112,8 @@ export function fieldErrorText(t: TFunction, error: Pick<FieldError, 'type' | 'm
  * A failed save that names one of the form's fields: the error to put under it. A server message
  * that is a contract rule text becomes that rule's key, so it shows in the user's language.
  */
-export function serverFieldError(
-  err: unknown,
-): { field: ServerField; type: 'rule' | 'server'; message: string } | undefined {
-  if (!(err instanceof ApiError) || !err.field) return undefined;
-  const field = SERVER_FIELDS.find((f) => f === err.field);
-  if (!field) return undefined;
-  const ruleKey = (Object.keys(ruleMessages) as RuleMessageKey[]).find(
-    (k) => ruleMessages[k] === err.serverMessage,
-  );
-  return ruleKey
-    ? { field, type: 'rule', message: ruleKey }
-    : { field, type: 'server', message: err.message };
+export function serverFieldError(err: unknown) {
+  return serverFieldErrorOf<ServerField>(err, SERVER_FIELDS);
 }
 
 /** The search box: name, code or description contains the query (case-insensitive). */

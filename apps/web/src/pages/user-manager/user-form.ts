@@ -1,13 +1,5 @@
-import {
-  type AdminUser,
-  type AdminUserInput,
-  type RuleMessageKey,
-  ruleMessages,
-  type UserStatus,
-  validateAdminUser,
-} from '@simdock/contract';
-import { ApiError } from '../../api/client.ts';
-import { ruleResolver } from '../../lib/forms.ts';
+import { type AdminUser, type AdminUserInput, type UserStatus, validateAdminUser } from '@simdock/contract';
+import { ruleResolver, serverFieldErrorOf } from '../../lib/forms.ts';
 
 export interface UserFormValues {
   username: string;
@@ -57,16 +49,6 @@ const FIELDS = ['username', 'email', 'password', 'roles', 'balance', 'status'] a
 export type UserFormField = (typeof FIELDS)[number];
 
 /** A refusal the server pinned on a form field: a rule key when it is a rule text, else its message. */
-export function serverUserFieldError(
-  err: unknown,
-): { field: UserFormField; type: 'rule' | 'server'; message: string } | undefined {
-  if (!(err instanceof ApiError) || !err.field) return undefined;
-  const field = FIELDS.find((f) => f === err.field);
-  if (!field) return undefined;
-  const ruleKey = (Object.keys(ruleMessages) as RuleMessageKey[]).find(
-    (k) => ruleMessages[k] === err.serverMessage,
-  );
-  return ruleKey
-    ? { field, type: 'rule', message: ruleKey }
-    : { field, type: 'server', message: err.message };
+export function serverUserFieldError(err: unknown) {
+  return serverFieldErrorOf<UserFormField>(err, FIELDS);
 }
