@@ -38,6 +38,28 @@ export const ConfigSchema = z.object({
   DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /** Top-up provider: `sandbox` (default outside production), `nowpayments`, or `none` (top-up off; production default). */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'nowpayments', 'none']).optional(),
+  NOWPAYMENTS_API_URL: z
+    .url('must be a URL such as https://api.nowpayments.io/v1')
+    .default('https://api.nowpayments.io/v1'),
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  /** Dashboard login: lets the reconciliation list an invoice's payments (`GET /v1/payment/?invoiceId=`). */
+  NOWPAYMENTS_EMAIL: z.string().optional(),
+  NOWPAYMENTS_PASSWORD: z.string().optional(),
+  /** Coin pinned on every invoice; `any` lets the payer choose on the hosted page. */
+  NOWPAYMENTS_PAY_CURRENCY: z
+    .string()
+    .regex(/^[a-z0-9]+$/i, 'must be a coin code such as usdttrc20, or any')
+    .default('usdttrc20'),
+  NOWPAYMENTS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** An invoice nobody paid is FAILED (gwStatus `expired`) after this long. */
+  PAYMENT_INVOICE_TTL_HOURS: z.coerce.number().positive().default(24),
+  /** How often the reconciliation asks the provider about unfinished payments. */
+  PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /** An unfinished payment is asked about once it has been quiet this long (and again after as long). */
+  PAYMENT_RECONCILE_AFTER_MINUTES: z.coerce.number().min(0).default(10),
 });
 
 /** Rules across settings, checked on the raw values so they are listed with every other problem. */
@@ -54,14 +76,26 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
   if (env.NODE_ENV === 'production' && ['true', '1', 'yes'].includes(env.DEMO ?? '')) {
     problems.push('DEMO: the demo never runs with NODE_ENV=production');
   }
+  const provider = env.PAYMENT_PROVIDER;
+  if (env.NODE_ENV === 'production' && provider === 'sandbox') {
+    problems.push(
+      'PAYMENT_PROVIDER: the sandbox moves no real money and never runs with NODE_ENV=production',
+    );
+  }
+  if (provider === 'nowpayments') {
+    for (const name of ['NOWPAYMENTS_API_KEY', 'NOWPAYMENTS_IPN_SECRET'] as const) {
+      if (!env[name]) problems.push(`${name}: is required when PAYMENT_PROVIDER=nowpayments`);
+    }
+  }
   return problems;
 }
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
-export interface Config extends Omit<RawConfig, 'APP_SECRET' | 'PUBLIC_URL' | 'DEMO'> {
+export interface Config extends Omit<RawConfig, 'APP_SECRET' | 'PUBLIC_URL' | 'DEMO' | 'PAYMENT_PROVIDER'> {
   APP_SECRET: string;
   PUBLIC_URL: string;
   DEMO: boolean;
+  PAYMENT_PROVIDER: 'sandbox' | 'nowpayments' | 'none';
 }
 
 export class ConfigError extends Error {
@@ -88,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_URL: (c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/$/, ''),
     // The demo runs by default on the embedded database outside production.
     DEMO: c.DEMO ?? (c.NODE_ENV === 'development' && !c.DATABASE_URL),
+    PAYMENT_PROVIDER: c.PAYMENT_PROVIDER ?? (c.NODE_ENV === 'production' ? 'none' : 'sandbox'),
   };
 }
 

@@ -74,7 +74,12 @@ function parseModes(b: Body): Partial<Modes> {
 }
 
 export function buildApp(sim: PaymentSim): FastifyInstance {
-  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
+  // Stopping the simulator ends every connection, a hanging one included (tests stop it mid-fault).
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
   const hanging = new Set<() => void>();
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => {

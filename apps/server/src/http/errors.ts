@@ -35,6 +35,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   gateway_not_found: 404,
   gateway_busy: 409,
   gateway_unreachable: 503,
+  too_many_open_invoices: 409,
+  payment_provider_unavailable: 503,
+  // Our rules accepted the amount, the provider did not (e.g. below its coin minimum).
+  payment_provider_refused: 422,
 };
 
 export function errorBody(err: DomainError): ErrorBody {

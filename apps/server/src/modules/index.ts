@@ -8,6 +8,7 @@ import { gatewaysModule } from './gateways/index.ts';
 import { liveModule } from './live/index.ts';
 import { metaModule } from './meta/index.ts';
 import { overviewModule } from './overview/index.ts';
+import { paymentsModule } from './payments/index.ts';
 import { rentalModule } from './rental/index.ts';
 import { usersModule } from './users/index.ts';
 
@@ -23,6 +24,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   authModule,
   gatewaysModule,
   rentalModule,
+  paymentsModule,
   liveModule,
   overviewModule,
 ];

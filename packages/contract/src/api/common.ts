@@ -34,6 +34,10 @@ export const ERROR_CODES = [
   'gateway_not_found',
   'gateway_busy',
   'gateway_unreachable',
+  // payments
+  'too_many_open_invoices',
+  'payment_provider_unavailable',
+  'payment_provider_refused',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,5 +1,5 @@
 import type { ModuleDescriptor } from '../../module.ts';
-import { hasLedgerEntries } from './billing.queries.ts';
+import { balanceOf, hasLedgerEntries } from './billing.queries.ts';
 
 // Billing: balances and the ledger. The only module that writes `users.balance` or `ledger`.
 export { balanceOf, hasLedgerEntries, totalHeld } from './billing.queries.ts';
@@ -9,4 +9,12 @@ export const billingModule: ModuleDescriptor = {
   name: 'billing',
   tables: ['ledger'],
   userHistoryChecks: [async (q, userId) => ((await hasLedgerEntries(q, userId)) ? 'money movements' : null)],
+  // The top bar's balance follows every change live (a top-up credited, a refund).
+  liveRenderers: {
+    balance: async (ctx, event) => {
+      if (event.type !== 'balance') return null;
+      const balance = await balanceOf(ctx.db, event.userId);
+      return balance === undefined ? null : { event: 'balance', data: { balance: Number(balance) } };
+    },
+  },
 };

@@ -1,0 +1,23 @@
+import type { ModuleDescriptor } from '../../module.ts';
+import { hasPayments } from './payments.queries.ts';
+import { paymentRoutes } from './payments.routes.ts';
+import { reconcile, renderPaymentEvent } from './payments.service.ts';
+
+// Payments: USDT top-up invoices at a provider (sandbox or NOWPayments), their webhooks and
+// status answers applied exactly once, credits through billing. See providers/README.md.
+export { applyEvent, createTopup, reconcile } from './payments.service.ts';
+
+export const paymentsModule: ModuleDescriptor = {
+  name: 'payments',
+  tables: ['payments', 'payment_events', 'payment_credits', 'sandbox_invoices'],
+  routes: paymentRoutes,
+  liveRenderers: { payment: renderPaymentEvent },
+  userHistoryChecks: [async (q, userId) => ((await hasPayments(q, userId)) ? 'top-ups' : null)],
+  jobs: [
+    {
+      name: 'payment-reconciliation',
+      intervalMs: (ctx) => ctx.config.PAYMENT_RECONCILE_INTERVAL_MS,
+      run: (ctx) => reconcile(ctx),
+    },
+  ],
+};

@@ -1,0 +1,249 @@
+import type { PaymentStatus } from '@simdock/contract';
+import type { Queryable } from '../../db/db.ts';
+
+// SQL of the payments module: its own tables only (payments, payment_events, payment_credits).
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface PaymentRow {
+  id: string;
+  userId: string;
+  provider: string;
+  providerInvoiceId: string;
+  url: string;
+  amount: string;
+  amountReal: string;
+  status: PaymentStatus;
+  gwStatus: string | null;
+  flag: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+const COLUMNS = `id, user_id AS "userId", provider, provider_invoice_id AS "providerInvoiceId", url,
+  amount::text AS amount, amount_real::text AS "amountReal", status, gw_status AS "gwStatus", flag,
+  created_at AS "createdAt", finished_at AS "finishedAt"`;
+
+export async function insertPayment(
+  q: Queryable,
+  p: {
+    id: string;
+    userId: string;
+    provider: string;
+    providerInvoiceId: string;
+    url: string;
+    amount: string;
+    at: Date;
+  },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO payments (id, user_id, provider, provider_invoice_id, url, amount, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $7)`,
+    [p.id, p.userId, p.provider, p.providerInvoiceId, p.url, p.amount, p.at],
+  );
+}
+
+/** Unpaid invoices of a user that can still be paid. */
+export async function countOpenInvoices(q: Queryable, userId: string): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM payments WHERE user_id = $1 AND status = 'PENDING'`,
+    [userId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export async function findPayment(q: Queryable, id: string): Promise<PaymentRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const rows = await q.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+/**
+ * The top-up an event is about, locked for the event's transaction: by our order id, else by the
+ * provider's invoice id, else (a repeated deposit) through the parent payment's recorded events.
+ */
+export async function lockPaymentFor(
+  q: Queryable,
+  ref: { provider: string; orderId: string | null; invoiceId: string | null; parentPaymentId: string | null },
+): Promise<PaymentRow | undefined> {
+  const rows = await q.query<PaymentRow>(
+    `SELECT ${COLUMNS} FROM payments
+      WHERE id = (
+        SELECT coalesce(
+          (SELECT id FROM payments WHERE id = $2::uuid AND provider = $1),
+          (SELECT id FROM payments WHERE provider = $1 AND provider_invoice_id = $3),
+          (SELECT payment_id FROM payment_events
+            WHERE provider = $1 AND provider_payment_id = $4 AND payment_id IS NOT NULL LIMIT 1)))
+      FOR UPDATE`,
+    [
+      ref.provider,
+      ref.orderId && UUID.test(ref.orderId) ? ref.orderId : null,
+      ref.invoiceId,
+      ref.parentPaymentId,
+    ],
+  );
+  return rows[0];
+}
+
+/** Records a verified observation once; false when it was seen before (a duplicate). */
+export async function recordEvent(
+  q: Queryable,
+  e: {
+    provider: string;
+    eventKey: string;
+    paymentId: string | null;
+    providerPaymentId: string;
+    gwStatus: string;
+    source: 'webhook' | 'query';
+    raw: unknown;
+    at: Date;
+  },
+): Promise<boolean> {
+  const rows = await q.query(
+    `INSERT INTO payment_events (provider, event_key, payment_id, provider_payment_id, gw_status, source, raw, received_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [
+      e.provider,
+      e.eventKey,
+      e.paymentId,
+      e.providerPaymentId,
+      e.gwStatus,
+      e.source,
+      JSON.stringify(e.raw),
+      e.at,
+    ],
+  );
+  return rows.length === 1;
+}
+
+/** Claims the one credit of a provider payment; false when it was credited before. */
+export async function claimCredit(
+  q: Queryable,
+  c: {
+    provider: string;
+    providerPaymentId: string;
+    paymentId: string;
+    parentPaymentId: string | null;
+    amount: string;
+    at: Date;
+  },
+): Promise<boolean> {
+  const rows = await q.query(
+    `INSERT INTO payment_credits (provider, provider_payment_id, payment_id, parent_payment_id, amount, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1`,
+    [c.provider, c.providerPaymentId, c.paymentId, c.parentPaymentId, c.amount, c.at],
+  );
+  return rows.length === 1;
+}
+
+/** After a credit: adds what arrived, DONE, finished now. */
+export async function markCredited(
+  q: Queryable,
+  p: { id: string; amount: string; gwStatus: string; flag: string | null; at: Date },
+): Promise<void> {
+  await q.query(
+    `UPDATE payments SET amount_real = amount_real + $2::numeric, status = 'DONE',
+            gw_status = CASE WHEN $4::text IS NULL THEN $3 ELSE gw_status END,
+            flag = coalesce(flag, $4), finished_at = $5, updated_at = $5
+      WHERE id = $1`,
+    [p.id, p.amount, p.gwStatus, p.flag, p.at],
+  );
+}
+
+export async function movePayment(
+  q: Queryable,
+  p: { id: string; status: PaymentStatus; gwStatus: string; finish: boolean; flag: string | null; at: Date },
+): Promise<void> {
+  await q.query(
+    `UPDATE payments SET status = $2, gw_status = $3, flag = coalesce(flag, $5),
+            finished_at = CASE WHEN $4 THEN $6 ELSE finished_at END, updated_at = $6
+      WHERE id = $1`,
+    [p.id, p.status, p.gwStatus, p.finish, p.flag, p.at],
+  );
+}
+
+export async function userPaymentsPage(
+  q: Queryable,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  const rows = await q.query<PaymentRow>(
+    `SELECT ${COLUMNS} FROM payments WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+    [userId, limit, offset],
+  );
+  const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [
+    userId,
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+export async function allPaymentsPage(
+  q: Queryable,
+  limit: number,
+  offset: number,
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  const rows = await q.query<PaymentRow>(
+    `SELECT ${COLUMNS} FROM payments ORDER BY created_at DESC, id LIMIT $1 OFFSET $2`,
+    [limit, offset],
+  );
+  const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM payments');
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+export interface StalePayment {
+  id: string;
+  provider: string;
+  providerInvoiceId: string;
+  status: PaymentStatus;
+  createdAt: Date;
+  /** Provider payment ids seen so far (they can be asked about one by one). */
+  knownPaymentIds: string[];
+}
+
+/**
+ * Claims unfinished payments quiet since `before`, stamping them as checked now so that another
+ * process (or the next run) skips them for a while.
+ */
+export async function claimStalePayments(
+  q: Queryable,
+  before: Date,
+  now: Date,
+  limit: number,
+): Promise<StalePayment[]> {
+  return q.query<StalePayment>(
+    `WITH picked AS (
+       SELECT id FROM payments
+        WHERE status IN ('PENDING', 'PAID') AND coalesce(checked_at, created_at) < $1
+        ORDER BY coalesce(checked_at, created_at)
+        LIMIT $3 FOR UPDATE SKIP LOCKED
+     ), stamped AS (
+       UPDATE payments p SET checked_at = $2 FROM picked WHERE p.id = picked.id
+       RETURNING p.id, p.provider, p.provider_invoice_id, p.status, p.created_at
+     )
+     SELECT s.id, s.provider, s.provider_invoice_id AS "providerInvoiceId", s.status, s.created_at AS "createdAt",
+            coalesce((SELECT array_agg(DISTINCT e.provider_payment_id) FROM payment_events e
+                       WHERE e.payment_id = s.id), '{}') AS "knownPaymentIds"
+       FROM stamped s`,
+    [before, now, limit],
+  );
+}
+
+/** An invoice nobody paid within its lifetime. */
+export async function expireUnpaid(q: Queryable, id: string, at: Date): Promise<boolean> {
+  const rows = await q.query(
+    `UPDATE payments SET status = 'FAILED', gw_status = 'expired', finished_at = $2, updated_at = $2
+      WHERE id = $1 AND status = 'PENDING' RETURNING 1`,
+    [id, at],
+  );
+  return rows.length === 1;
+}
+
+export async function hasPayments(q: Queryable, userId: string): Promise<boolean> {
+  const rows = await q.query<{ yes: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM payments WHERE user_id = $1) AS yes',
+    [userId],
+  );
+  return rows[0]?.yes === true;
+}

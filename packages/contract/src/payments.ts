@@ -1,0 +1,32 @@
+// Top-up rules shared by the top-up page and the server (spec §5, §9: minimum 10, default 10).
+
+export const TOPUP_MIN = 10;
+export const TOPUP_DEFAULT = 10;
+/** A documented ceiling: one invoice above this is almost surely a typo (and an AML question). */
+export const TOPUP_MAX = 10_000;
+/** Unpaid invoices a user may hold at once; more are refused until one is paid or expires. */
+export const TOPUP_MAX_OPEN = 5;
+/** Rows per page of the user's payment history. */
+export const PAYMENT_HISTORY_PAGE_SIZE = 10;
+
+export const topupMessages = {
+  notNumber: 'Enter the amount as a number, e.g. 10 or 25.50.',
+  belowMin: `The minimum top-up is ${TOPUP_MIN} USD.`,
+  aboveMax: `The maximum top-up is ${TOPUP_MAX.toLocaleString('en-US')} USD per invoice.`,
+  decimals: 'Use at most two decimals (cents).',
+} as const;
+
+/** What is wrong with a top-up amount, or null when it is acceptable. */
+export function topupAmountProblem(value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return topupMessages.notNumber;
+  if (value < TOPUP_MIN) return topupMessages.belowMin;
+  if (value > TOPUP_MAX) return topupMessages.aboveMax;
+  // Cents must be whole: 10.005 is refused, 10.1 (= 10.10) is fine; the tolerance absorbs float noise.
+  if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-6) return topupMessages.decimals;
+  return null;
+}
+
+/** Spec §2 Payment Manager: ids over 12 characters show as the first 6, dots, the last 4. */
+export function shortPaymentId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 6)}...${id.slice(-4)}` : id;
+}
