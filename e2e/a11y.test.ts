@@ -54,6 +54,11 @@ describe('accessibility', () => {
       await user.goto('/gatewaymanager');
       await user.getByRole('heading', { level: 1, name: 'You don’t have access to this page' }).waitFor();
       problems.push(...(await audit(user, `/unauthorized (${scheme})`)));
+      await user.goto('/topup');
+      await user.getByRole('heading', { level: 1, name: 'Top up' }).waitFor();
+      await user.getByRole('link', { name: /Pay invoice .* now/ }).waitFor();
+      await settle(user);
+      problems.push(...(await audit(user, `/topup (${scheme})`)));
 
       const admin = await e.newPage();
       await admin.emulateMedia({ colorScheme: scheme });
@@ -65,6 +70,7 @@ describe('accessibility', () => {
         ['/ordermanager', 'Order Manager'],
         ['/usermanager', 'User Manager'],
         ['/audit', 'Audit Log'],
+        ['/paymentmanager', 'Payment Manager'],
         ['/userinfo', 'User Info'],
         ['/details/00:30:f1:de:e0:01', /^Device Statistics/],
         ['/SMS_SendingPage', 'SMS Sending'],

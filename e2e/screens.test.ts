@@ -53,6 +53,7 @@ const SCREENS: Screen[] = [
   ['/dashboard', 'Dashboard', 'user'],
   ['/dashboard', 'Dashboard', 'zero'],
   ['/userinfo', 'User Info', 'user'],
+  ['/topup', 'Top up', 'user'],
   ['/gatewaymanager', 'You don’t have access to this page', 'user'],
   ['/admin', 'Overview', 'admin'],
   ['/servicemanager', 'Service Manager', 'admin'],
@@ -62,6 +63,7 @@ const SCREENS: Screen[] = [
   ['/ordermanager', 'Order Manager', 'admin'],
   ['/usermanager', 'User Manager', 'admin'],
   ['/audit', 'Audit Log', 'admin'],
+  ['/paymentmanager', 'Payment Manager', 'admin'],
   ['/SMS_SendingPage', 'SMS Sending', 'admin'],
 ];
 

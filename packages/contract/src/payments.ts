@@ -16,13 +16,15 @@ export const topupMessages = {
   decimals: 'Use at most two decimals (cents).',
 } as const;
 
-/** What is wrong with a top-up amount, or null when it is acceptable. */
-export function topupAmountProblem(value: unknown): string | null {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return topupMessages.notNumber;
-  if (value < TOPUP_MIN) return topupMessages.belowMin;
-  if (value > TOPUP_MAX) return topupMessages.aboveMax;
+export type TopupProblem = keyof typeof topupMessages;
+
+/** What is wrong with a top-up amount (a key of topupMessages), or null when it is acceptable. */
+export function topupAmountProblem(value: unknown): TopupProblem | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'notNumber';
+  if (value < TOPUP_MIN) return 'belowMin';
+  if (value > TOPUP_MAX) return 'aboveMax';
   // Cents must be whole: 10.005 is refused, 10.1 (= 10.10) is fine; the tolerance absorbs float noise.
-  if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-6) return topupMessages.decimals;
+  if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-6) return 'decimals';
   return null;
 }
 

@@ -43,6 +43,23 @@ describe('demo mode', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(await info.json()).toMatchObject({ username: 'demo', balance: DEMO_USER.balance });
+      // Top-up history made through the sandbox: paid (credited), failed, still open.
+      const history = await fetch(`${first.url}/api/Payments/history?page=1`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const items = ((await history.json()) as { items: { status: string; amount: number }[] }).items;
+      expect(items.map((p) => `${p.status} ${p.amount}`).sort()).toEqual([
+        'DONE 10',
+        'FAILED 50',
+        'PENDING 20',
+      ]);
+      const ledger = await testDb.db.query<{ kind: string; amount: string }>(
+        "SELECT kind, amount::text AS amount FROM ledger l JOIN users u ON u.id = l.user_id WHERE u.username = 'demo' ORDER BY kind",
+      );
+      expect(ledger).toEqual([
+        { kind: 'demo_credit', amount: '15.00' },
+        { kind: 'topup', amount: '10.00' },
+      ]);
       const list = (await (await fetch(`${first.url}/api/Service/getall`, { method: 'POST' })).json()) as {
         services: { code: string; available: number }[];
       };

@@ -10,6 +10,7 @@ import {
   saveGateway,
   scanGateway,
 } from '../modules/gateways/index.ts';
+import { seedDemoTopups } from '../modules/payments/index.ts';
 import { saveService, servicesWithAvailability } from '../modules/rental/index.ts';
 import { hashPassword, insertUser } from '../modules/users/index.ts';
 
@@ -103,10 +104,12 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
       });
       if (user.row) {
         const userId = user.row.id;
+        // Part of the starting balance arrives as a sandbox top-up, so Top up and Payment Manager have history.
+        const toppedUp = await seedDemoTopups(ctx, userId);
         await ctx.db.tx((q) =>
           credit(q, {
             userId,
-            amount: DEMO_USER.balance,
+            amount: DEMO_USER.balance - toppedUp,
             kind: 'demo_credit',
             ref: null,
             at: ctx.clock.now(),

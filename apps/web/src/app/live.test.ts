@@ -1,5 +1,7 @@
+import type { UserInfo } from '@simdock/contract';
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { flashTitle } from './live.tsx';
+import { applyAccountEvent, flashTitle } from './live.tsx';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -29,5 +31,38 @@ describe('flashTitle', () => {
     vi.spyOn(document, 'hidden', 'get').mockReturnValue(false);
     flashTitle('(1) New code 1');
     expect(document.title).toBe('Dashboard · SimDock');
+  });
+});
+
+describe('applyAccountEvent', () => {
+  const user = {
+    username: 'ann',
+    email: 'ann@example.com',
+    createdTime: '2026-01-01T00:00:00.000Z',
+    apiKey: null,
+    balance: 5,
+    roles: ['User'],
+  } as unknown as UserInfo;
+
+  it('a balance event updates the top bar balance in the session cache', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(['session', 'userInfo', 'tok'], user);
+    applyAccountEvent(qc, 'balance', JSON.stringify({ balance: 30.5 }));
+    expect(qc.getQueryData<UserInfo>(['session', 'userInfo', 'tok'])?.balance).toBe(30.5);
+  });
+
+  it('ignores a malformed balance event', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(['session', 'userInfo', 'tok'], user);
+    applyAccountEvent(qc, 'balance', 'not json');
+    applyAccountEvent(qc, 'balance', JSON.stringify({ balance: 'lots' }));
+    expect(qc.getQueryData<UserInfo>(['session', 'userInfo', 'tok'])?.balance).toBe(5);
+  });
+
+  it('a payment event marks the payment lists stale', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(['my-payments', 1], { items: [], page: 1, totalPages: 1 });
+    applyAccountEvent(qc, 'payment', '{}');
+    expect(qc.getQueryState(['my-payments', 1])?.isInvalidated).toBe(true);
   });
 });

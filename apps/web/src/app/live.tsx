@@ -1,8 +1,10 @@
-import { Order as OrderSchema } from '@simdock/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { Order as OrderSchema, type UserInfo } from '@simdock/contract';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
+import { ADMIN_PAYMENTS_KEY, MY_PAYMENTS_KEY } from '../api/payments.ts';
 import { getToken } from '../api/token.ts';
+import { SESSION_QUERY_KEY } from '../api/user.ts';
 import { notify } from '../components/toast.tsx';
 import { translate } from '../i18n/index.tsx';
 import { followSse } from '../lib/sse.ts';
@@ -78,6 +80,10 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
       },
       onDown: () => setStatus('down'),
       onMessage: (m) => {
+        if (m.event === 'balance' || m.event === 'payment') {
+          applyAccountEvent(qc, m.event, m.data);
+          return;
+        }
         if (m.event !== 'order') return;
         let data: unknown;
         try {
@@ -100,6 +106,28 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
   }, [qc]);
 
   return <LiveContext.Provider value={status}>{children}</LiveContext.Provider>;
+}
+
+/**
+ * A credited top-up: the `balance` event carries the new balance (the top bar shows it at once);
+ * a `payment` event refreshes the payment lists.
+ */
+export function applyAccountEvent(qc: QueryClient, event: 'balance' | 'payment', data: string): void {
+  if (event === 'payment') {
+    void qc.invalidateQueries({ queryKey: MY_PAYMENTS_KEY });
+    void qc.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY });
+    return;
+  }
+  let balance: unknown;
+  try {
+    balance = (JSON.parse(data) as { balance?: unknown }).balance;
+  } catch {
+    return;
+  }
+  if (typeof balance !== 'number' || !Number.isFinite(balance)) return;
+  qc.setQueriesData<UserInfo>({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] }, (old) =>
+    old ? { ...old, balance } : old,
+  );
 }
 
 function announceCode(code: string, phone: string, service: string, orderId: string) {

@@ -1,6 +1,7 @@
 import type { RuleMessageKey } from '@simdock/contract';
 import { appEn } from './screens/app.ts';
 import { gatewaysEn } from './screens/gateways.ts';
+import { paymentsEn } from './screens/payments.ts';
 import { rentalEn } from './screens/rental.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
 import { usersEn } from './screens/users.ts';
@@ -330,6 +331,7 @@ export const en = {
     'We may update these terms; the date above shows the latest version, and continued use after a change means you accept it. Questions: {email}.',
   ...gatewaysEn,
   ...usersEn,
+  ...paymentsEn,
   ...servicesOrdersEn,
   ...rentalEn,
   ...appEn,

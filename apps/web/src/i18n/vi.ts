@@ -1,6 +1,7 @@
 import type { MessageKey } from './en.ts';
 import { appVi } from './screens/app.ts';
 import { gatewaysVi } from './screens/gateways.ts';
+import { paymentsVi } from './screens/payments.ts';
 import { rentalVi } from './screens/rental.ts';
 import { servicesOrdersVi } from './screens/services-orders.ts';
 import { usersVi } from './screens/users.ts';
@@ -316,6 +317,7 @@ export const vi: Record<MessageKey, string> = {
     'Chúng tôi có thể cập nhật các điều khoản này; ngày ở trên cho biết phiên bản mới nhất, và việc tiếp tục sử dụng sau khi thay đổi nghĩa là bạn chấp nhận. Câu hỏi: {email}.',
   ...gatewaysVi,
   ...usersVi,
+  ...paymentsVi,
   ...servicesOrdersVi,
   ...rentalVi,
   ...appVi,

@@ -11,7 +11,7 @@ export type PaymentStatus = z.infer<typeof PaymentStatus>;
 export const CreatePaymentBody = z.object({
   amount: z.number({ error: topupMessages.notNumber }).superRefine((v, c) => {
     const problem = topupAmountProblem(v);
-    if (problem) c.addIssue({ code: 'custom', message: problem });
+    if (problem) c.addIssue({ code: 'custom', message: topupMessages[problem] });
   }),
 });
 export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;

@@ -36,6 +36,8 @@ import {
   type PaymentProvider,
   PaymentProviderError,
   providerOf,
+  type SandboxOutcome,
+  SandboxProvider,
   type WebhookHeaders,
 } from './providers/index.ts';
 
@@ -349,3 +351,22 @@ export const renderPaymentEvent: LiveRenderer = async (ctx, event) => {
   const row = await findPayment(ctx.db, event.paymentId);
   return row && row.userId === event.userId ? { event: 'payment', data: userView(row) } : null;
 };
+
+/**
+ * The demo's top-up history (sandbox only): one invoice paid through the sandbox exactly as a tester
+ * would (credited by the webhook path), one that failed and one still open. Returns what was credited.
+ */
+export async function seedDemoTopups(ctx: AppContext, userId: string): Promise<number> {
+  const sandbox = providerOf(ctx);
+  if (!(sandbox instanceof SandboxProvider)) return 0;
+  const pay = async (amount: number, outcome: SandboxOutcome | null) => {
+    const { url } = await createTopup(ctx, userId, amount);
+    if (!outcome) return;
+    const invoiceId = url.split('/').pop() ?? '';
+    for (const w of await sandbox.pay(invoiceId, outcome)) await receiveWebhook(ctx, w.raw, w.headers);
+  };
+  await pay(10, 'exact');
+  await pay(50, 'fail');
+  await pay(20, null);
+  return 10;
+}

@@ -40,7 +40,7 @@ export const ADMIN_NAV_ITEMS: NavItem[] = [
   { to: '/servicemanager', label: 'nav.serviceManager', icon: Boxes },
   { to: '/gatewaymanager', label: 'nav.gatewayManager', icon: Router },
   { to: '/ordermanager', label: 'nav.orderManager', icon: ClipboardList },
-  { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard, soon: true },
+  { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard },
   { to: '/settings', label: 'nav.settings', icon: Settings, soon: true },
   { to: '/audit', label: 'nav.audit', icon: ScrollText },
 ];

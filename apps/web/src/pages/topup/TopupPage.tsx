@@ -1,8 +1,231 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
-import { useI18n } from '../../i18n/index.tsx';
+import {
+  shortPaymentId,
+  TOPUP_DEFAULT,
+  TOPUP_MIN,
+  topupAmountProblem,
+  type UserPayment,
+  userPaymentTone,
+} from '@simdock/contract';
+import { ExternalLink } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { useSession } from '../../app/session.tsx';
+import {
+  Button,
+  buttonClass,
+  Card,
+  type Column,
+  DataTable,
+  FormField,
+  Input,
+  Notice,
+  notify,
+  PageHeader,
+  Pager,
+  StatusBadge,
+} from '../../components/index.ts';
+import { type TFunction, useI18n } from '../../i18n/index.tsx';
+import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { useCreatePayment, usePaymentHistory, usePaymentOptions } from './api.ts';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+interface Values {
+  amount: string;
+}
+
+/** Spec §8: the server's reason after 'Failed to create invoice: ', or 'Error while calling API'. */
+function createFailure(err: unknown, t: TFunction): string {
+  if (err instanceof ApiError && err.serverMessage)
+    return t('topup.createFailed', { error: err.serverMessage });
+  return t('topup.apiError');
+}
+
+/** The amount as a number for the contract's rule: '' and junk are NaN (→ "enter a number"). */
+const amountNumber = (text: string) => (/^\s*\d+(\.\d*)?\s*$/.test(text) ? Number(text) : Number.NaN);
+
+/**
+ * /topup: an amount form (minimum 10, default 10) that opens the provider's hosted invoice, and the
+ * user's payment history with Pay Now for PENDING invoices (spec §2, §4, §8). The balance in the top
+ * bar follows credits live (the `balance` event); the history refreshes on `payment` events and polls
+ * while an invoice is open.
+ */
 export function TopupPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.topup')} />;
+  const options = usePaymentOptions();
+  const create = useCreatePayment();
+  const [page, setPage] = useState(1);
+  const history = usePaymentHistory(page);
+  const [params] = useSearchParams();
+  const returned = params.get('payment');
+  const off = options.data?.provider === 'none';
+
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Values>({ defaultValues: { amount: String(TOPUP_DEFAULT) } });
+
+  const onSubmit = handleSubmit((v) =>
+    create.mutate(amountNumber(v.amount), {
+      onSuccess: (res) => window.location.assign(res.result.url),
+      onError: (err) => notify.error(createFailure(err, t)),
+    }),
+  );
+
+  useBalanceFollowsHistory(history.data?.items);
+
+  const columns: Column<UserPayment>[] = [
+    {
+      key: 'id',
+      header: t('topup.colId'),
+      cellClassName: 'font-mono text-xs',
+      cell: (p) => <span title={p.id}>{shortPaymentId(p.id)}</span>,
+    },
+    {
+      key: 'amount',
+      header: t('topup.colAmount'),
+      align: 'right',
+      cellClassName: 'tabular',
+      cell: (p) => formatMoney(p.amount),
+    },
+    {
+      key: 'status',
+      header: t('topup.colStatus'),
+      cell: (p) => (
+        <StatusBadge tone={userPaymentTone(p.status)}>{t(`topup.status.${p.status}`)}</StatusBadge>
+      ),
+    },
+    {
+      key: 'created',
+      header: t('topup.colCreated'),
+      className: 'whitespace-nowrap',
+      cellClassName: 'tabular text-muted',
+      cell: (p) => formatDateTime(p.createdAt),
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('topup.colAction')}</span>,
+      align: 'right',
+      cardLabel: false,
+      cell: (p) =>
+        p.status === 'PENDING' ? (
+          <a
+            href={p.url}
+            className={buttonClass('primary', 'sm')}
+            aria-label={t('topup.payNowFor', { id: shortPaymentId(p.id) })}
+          >
+            <ExternalLink className="size-3.5" aria-hidden />
+            {t('topup.payNow')}
+          </a>
+        ) : null,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title={t('topup.title')} subtitle={t('topup.subtitle')} />
+      <div className="flex flex-col gap-5">
+        {options.data?.sandbox ? (
+          <Notice tone="info" title={t('topup.sandboxTitle')}>
+            {t('topup.sandboxText')}
+          </Notice>
+        ) : null}
+        {off ? (
+          <Notice tone="error" title={t('topup.offTitle')}>
+            {t('topup.offText')}
+          </Notice>
+        ) : null}
+        {returned ? <ReturnNotice id={returned} items={history.data?.items} /> : null}
+        <Card title={t('topup.formTitle')}>
+          <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <FormField
+              label={t('topup.amount')}
+              hint={t('topup.amountHint', { min: TOPUP_MIN })}
+              error={errors.amount?.message}
+              className="sm:w-72"
+            >
+              <Input
+                type="number"
+                inputMode="decimal"
+                min={TOPUP_MIN}
+                step="0.01"
+                disabled={off}
+                {...register('amount', {
+                  validate: (v) => {
+                    const problem = topupAmountProblem(amountNumber(v));
+                    return problem ? t(`topup.rule.${problem}`) : true;
+                  },
+                })}
+              />
+            </FormField>
+            <Button
+              type="submit"
+              variant="primary"
+              className="sm:mt-[26px]"
+              disabled={off || options.isPending}
+              busy={create.isPending || create.isSuccess}
+              busyLabel={t('topup.submitting')}
+            >
+              {t('topup.submit')}
+            </Button>
+          </form>
+          {create.isError ? (
+            <Notice tone="error" className="mt-4">
+              {createFailure(create.error, t)}
+            </Notice>
+          ) : null}
+        </Card>
+        <Card title={t('topup.historyTitle')} flush>
+          <DataTable
+            caption={t('topup.tableCaption')}
+            columns={columns}
+            rows={history.data?.items}
+            rowKey={(p) => p.id}
+            loading={history.isFetching && !history.data}
+            error={history.isError ? history.error : undefined}
+            errorTitle={t('topup.loadFailed')}
+            onRetry={() => history.refetch()}
+            emptyText={t('topup.empty')}
+            phoneCards
+          />
+          <div className="border-t border-line p-3">
+            <Pager
+              page={history.data?.page ?? page}
+              totalPages={history.data?.totalPages ?? 1}
+              onPageChange={setPage}
+              disabled={history.isFetching}
+            />
+          </div>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+/** Back from the provider's page (`/topup?payment=<id>`): what happened to that invoice. */
+function ReturnNotice({ id, items }: { id: string; items: UserPayment[] | undefined }) {
+  const { t } = useI18n();
+  const p = items?.find((x) => x.id === id);
+  if (!p) return null;
+  if (p.status === 'DONE')
+    return <Notice tone="success">{t('topup.returnDone', { amount: formatMoney(p.amount) })}</Notice>;
+  if (p.status === 'FAILED') return <Notice tone="error">{t('topup.returnFailed')}</Notice>;
+  return <Notice tone="info">{t(p.status === 'PAID' ? 'topup.returnPaid' : 'topup.returnPending')}</Notice>;
+}
+
+/**
+ * The polling fallback for the top bar's balance: when the history shows a payment that became DONE
+ * (the live `balance` event may have been missed), the user info is refreshed.
+ */
+function useBalanceFollowsHistory(items: UserPayment[] | undefined) {
+  const { refresh } = useSession();
+  const done = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (!items) return;
+    const now = new Set(items.filter((p) => p.status === 'DONE').map((p) => p.id));
+    const before = done.current;
+    done.current = now;
+    if (before && [...now].some((id) => !before.has(id))) void refresh();
+  }, [items, refresh]);
 }

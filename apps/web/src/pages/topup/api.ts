@@ -1,0 +1,43 @@
+import { CreatePaymentResponse, PaymentHistoryResponse, PaymentOptions } from '@simdock/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { apiGet, apiPost } from '../../api/client.ts';
+import { MY_PAYMENTS_KEY } from '../../api/payments.ts';
+
+/** GET /api/Payments/options: which provider is active (the page labels the sandbox). */
+export const paymentOptionsQuery = queryOptions({
+  queryKey: ['payment-options'] as const,
+  queryFn: ({ signal }) => apiGet('/api/Payments/options', PaymentOptions, { signal }),
+  staleTime: 5 * 60_000,
+});
+
+export function usePaymentOptions() {
+  return useQuery(paymentOptionsQuery);
+}
+
+/** GET /api/Payments/history?page= → the user's own payments, newest first. */
+export function fetchPaymentHistory(page: number, signal?: AbortSignal) {
+  return apiGet('/api/Payments/history', PaymentHistoryResponse, { query: { page }, signal });
+}
+
+export const paymentHistoryQuery = (page: number) =>
+  queryOptions({
+    queryKey: [...MY_PAYMENTS_KEY, page] as const,
+    queryFn: ({ signal }) => fetchPaymentHistory(page, signal),
+    placeholderData: keepPreviousData,
+    // While an invoice is open, poll: the live stream may be down (a proxy that drops SSE).
+    refetchInterval: (q) =>
+      q.state.data?.items.some((p) => p.status === 'PENDING' || p.status === 'PAID') ? 10_000 : false,
+  });
+
+export function usePaymentHistory(page: number) {
+  return useQuery(paymentHistoryQuery(page));
+}
+
+/** POST /api/Payments/create {amount} → the hosted invoice url. */
+export function createPayment(amount: number) {
+  return apiPost('/api/Payments/create', { amount }, CreatePaymentResponse);
+}
+
+export function useCreatePayment() {
+  return useMutation({ mutationKey: ['payments', 'create'], mutationFn: createPayment });
+}
