@@ -81,10 +81,14 @@ describe('events carry ids, not rows', () => {
     try {
       const mine = (await s.post('/api/Order/create', { serviceCode: 'tg' }, b.token)).body.data;
       await s.post('/api/Order/create', { serviceCode: 'tg' }, a.token);
-      await streamB.next((e) => JSON.parse(e.data).id === mine.id);
-      // Give a's event time to arrive, then check none leaked.
+      await streamB.next((e) => e.event === 'order' && JSON.parse(e.data).id === mine.id);
+      // Give a's events time to arrive, then check none leaked: b sees its own order and balance only.
       await new Promise((r) => setTimeout(r, 200));
-      expect(streamB.events.every((e) => JSON.parse(e.data).id === mine.id)).toBe(true);
+      const orders = streamB.events.filter((e) => e.event === 'order');
+      expect(orders.every((e) => JSON.parse(e.data).id === mine.id)).toBe(true);
+      expect(streamB.events.filter((e) => e.event === 'balance').map((e) => JSON.parse(e.data))).toEqual([
+        { balance: 4 },
+      ]);
     } finally {
       streamB.close();
     }
