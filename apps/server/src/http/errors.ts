@@ -35,6 +35,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   gateway_not_found: 404,
   gateway_busy: 409,
   gateway_unreachable: 503,
+  sending_disabled: 409,
+  daily_limit_reached: 429,
+  all_opted_out: 409,
+  campaign_not_found: 404,
 };
 
 export function errorBody(err: DomainError): ErrorBody {

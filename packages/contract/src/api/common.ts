@@ -34,6 +34,11 @@ export const ERROR_CODES = [
   'gateway_not_found',
   'gateway_busy',
   'gateway_unreachable',
+  // messaging
+  'sending_disabled',
+  'daily_limit_reached',
+  'all_opted_out',
+  'campaign_not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
