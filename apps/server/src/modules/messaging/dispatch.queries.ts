@@ -7,7 +7,7 @@ export async function ensurePaceRows(q: Queryable, simIds: string[]): Promise<vo
   if (simIds.length === 0) return;
   await q.query(
     `INSERT INTO messaging_sim_pace (sim_id, next_at)
-     SELECT s, '-infinity'::timestamptz FROM unnest($1::uuid[]) AS s
+     SELECT s, '1970-01-01T00:00:00Z'::timestamptz FROM unnest($1::uuid[]) AS s
      ON CONFLICT (sim_id) DO NOTHING`,
     [simIds],
   );
@@ -202,7 +202,7 @@ export async function retryOrFail(
             status = CASE WHEN m.attempt + 1 < $4 THEN 'queued' ELSE 'failed' END,
             attempt = CASE WHEN m.attempt + 1 < $4 THEN m.attempt + 1 ELSE m.attempt END,
             tried_sims = CASE WHEN m.sim_id IS NULL THEN m.tried_sims ELSE array_append(m.tried_sims, m.sim_id) END,
-            done_at = CASE WHEN m.attempt + 1 < $4 THEN NULL ELSE $3 END,
+            done_at = CASE WHEN m.attempt + 1 < $4 THEN NULL ELSE $3::timestamptz END,
             sent_at = CASE WHEN m.attempt + 1 < $4 THEN NULL ELSE m.sent_at END,
             port = coalesce(a.port, m.port), status_reason = a.reason,
             claim_id = NULL, lease_until = NULL, not_before = NULL

@@ -121,11 +121,13 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
   const assignments = await ctx.db.tx(async (q) => {
     const ready = await lockReadySims(q, [...byId.keys()], new Date(horizon));
     if (ready.length === 0) return [];
-    // Capacity of each ready SIM in this tick; a late tick may catch up by one tick, no more.
+    // Capacity of each ready SIM in this tick. A SIM busy until less than a tick ago continues from
+    // its next slot (a late tick catches up, so the rate holds); an idle one starts now (no burst).
     const slots = new Map<string, { start: number; cap: number; used: number }>();
     let total = 0;
     for (const r of ready) {
-      const start = Math.max(r.next_at.getTime(), now.getTime() - horizonMs);
+      const next = r.next_at.getTime();
+      const start = next >= now.getTime() - horizonMs ? next : now.getTime();
       const cap = Math.min(MAX_PER_SIM_PER_TICK, Math.max(1, Math.ceil((horizon - start) / intervalMs)));
       slots.set(r.sim_id, { start, cap, used: 0 });
       total += cap;

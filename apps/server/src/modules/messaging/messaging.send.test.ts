@@ -117,7 +117,11 @@ describe('sending', () => {
   it('re-checks every rule with the spec texts and stores nothing for a refused request', async () => {
     const u = await s.createUser();
     const cases: [string, string, RegExp][] = [
-      ['12345\n1202555000x\n22025550000\n1\n2\n3', 'Hi', /^Invalid numbers \(only accept format: 1XXXXXXXXXX\): 12345, 1202555000x, 22025550000, 1, 2\.\.\.$/],
+      [
+        '12345\n1202555000x\n22025550000\n1\n2\n3',
+        'Hi',
+        /^Invalid numbers \(only accept format: 1XXXXXXXXXX\): 12345, 1202555000x, 22025550000, 1, 2\.\.\.$/,
+      ],
       ['', 'Hi', /^Please enter at least one phone number\.$/],
       [numbers(2).join('\n'), `${'x'.repeat(151)}`, /^Each message line must not exceed 150 characters\.$/],
       [numbers(2).join('\n'), '  \n ', /^Please enter the message content\.$/],
@@ -153,7 +157,9 @@ describe('sending', () => {
       const now = s.clock.now();
       s.clock.set(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 1));
       // Parallel sends of 6 each: only one fits in 10.
-      const results = await Promise.all([1, 2, 3].map((i) => send(u.token, numbers(6, 13035560000 + i * 100))));
+      const results = await Promise.all(
+        [1, 2, 3].map((i) => send(u.token, numbers(6, 13035560000 + i * 100))),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 429, 429]);
       const [used] = await s.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM messages WHERE user_id = $1 AND created_at >= $2`,
@@ -232,7 +238,10 @@ describe('sending', () => {
       expect(r.body.error).toBe('campaign_not_found');
     }
     expect((await s.post('/api/MassOutreach/campaign', { campaignId: 'abc' }, u.token)).status).toBe(400);
-    expect((await s.post('/api/MassOutreach/campaign', {}, other.token)).body).toEqual({ code: 1, data: null });
+    expect((await s.post('/api/MassOutreach/campaign', {}, other.token)).body).toEqual({
+      code: 1,
+      data: null,
+    });
   });
 
   it('accepts 10,000 recipients in one request', async () => {
