@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { openSse } from '../../test/sse.ts';
 
 // Settings, the send rules (per request, per day, limit 0), rotation, opt-outs, cancel and the
 // campaign progress, over HTTP on a real server (both databases).
@@ -114,6 +115,21 @@ describe('sending', () => {
     expect(conv[0]!.n).toBe(5);
   });
 
+  it('announces the campaign and its progress on the live stream', async () => {
+    const u = await s.createUser();
+    const sse = await openSse(`${s.url}/api/Order/stream`, u.token);
+    try {
+      const res = await send(u.token, numbers(3, 19095550000));
+      const e = await sse.next((x) => x.event === 'campaign');
+      expect(JSON.parse(e.data)).toMatchObject({ campaignId: res.body.data.campaignId, total: 3, queued: 3 });
+      await s.post('/api/MassOutreach/cancel', {}, u.token);
+      const after = await sse.next((x) => x.event === 'campaign' && JSON.parse(x.data).cancelled === 3);
+      expect(JSON.parse(after.data)).toMatchObject({ queued: 0, finished: true });
+    } finally {
+      sse.close();
+    }
+  });
+
   it('re-checks every rule with the spec texts and stores nothing for a refused request', async () => {
     const u = await s.createUser();
     const cases: [string, string, RegExp][] = [
@@ -131,6 +147,15 @@ describe('sending', () => {
       const res = await s.post('/api/MassOutreach/sendMassSMS', { number, mess }, u.token);
       expect(res.status, number.slice(0, 20)).toBe(400);
       expect(res.body.msg).toMatch(msg);
+    }
+    for (const mess of ['a\u0000b', 'lone \ud800 surrogate']) {
+      const res = await s.post(
+        '/api/MassOutreach/sendMassSMS',
+        { number: numbers(1).join('\n'), mess },
+        u.token,
+      );
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ field: 'mess', msg: expect.stringMatching(/invalid character/) });
     }
     const bad = await s.post('/api/MassOutreach/sendMassSMS', { number: 5, mess: null }, u.token);
     expect(bad.status).toBe(400);

@@ -2,6 +2,7 @@ import {
   type AdminOutreachSettings,
   assignMessages,
   type CampaignProgress,
+  hasLoneSurrogate,
   type MassOutreachSettings,
   type MassSendBody,
   type MassSendData,
@@ -103,6 +104,13 @@ export async function sendMassSms(
   if (settings.max_msg_per_day === 0) throw sendingDisabled('Max Messages Per Day');
   const plan = validateMassSend(body, settings.max_batch_send_sms);
   if (!plan.ok) throw badInput(plan.error.text, plan.field);
+  // Numbers are digits by now; a message line could still carry what no SMS (and no database) takes.
+  if (plan.messages.some((m) => m.includes('\u0000') || hasLoneSurrogate(m))) {
+    throw badInput(
+      'The message content contains an invalid character (NUL or a lone UTF-16 surrogate).',
+      'mess',
+    );
+  }
 
   const now = ctx.clock.now();
   const day = utcDay(now);
