@@ -10,7 +10,13 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 // the history.
 
 export { dispatchOnce } from './dispatch.service.ts';
-export { campaignProgress, getSettings, sendMassSms, updateSettings } from './messaging.service.ts';
+export {
+  campaignProgress,
+  getSettings,
+  sendMassSms,
+  setLimitsIfUnset,
+  updateSettings,
+} from './messaging.service.ts';
 export { optKeyword } from './replies.service.ts';
 
 export const messagingModule: ModuleDescriptor = {

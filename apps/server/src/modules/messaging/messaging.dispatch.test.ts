@@ -137,7 +137,8 @@ describe('dispatch', () => {
   it('retries on another SIM when a SIM cannot send, and fails with the reason after the last attempt', async () => {
     const gw = await gateway();
     const c = await campaign(3);
-    const [retried, doomed] = c.numbers;
+    const retried = c.numbers[0]!;
+    const doomed = c.numbers[1]!;
     const firstPort = new Map<string, string>();
     gw.sim.setOutcome(({ to, port }) => {
       if (to === doomed) return 'fail';

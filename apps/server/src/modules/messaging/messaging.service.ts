@@ -79,6 +79,28 @@ export async function updateSettings(
   });
 }
 
+/**
+ * Sets limits only while both are still 0 (never over an admin's choice): the demo's workable values.
+ * True when it set them.
+ */
+export async function setLimitsIfUnset(
+  ctx: AppContext,
+  values: MassOutreachSettings,
+  by = 'demo',
+): Promise<boolean> {
+  return ctx.db.tx(async (q) => {
+    const now = await readSettingsForUpdate(q);
+    if (now.max_batch_send_sms !== 0 || now.max_msg_per_day !== 0) return false;
+    await writeSettings(q, {
+      maxBatchSendSms: values.maxBatchSendSms,
+      maxMsgPerDay: values.maxMsgPerDay,
+      at: ctx.clock.now(),
+      by,
+    });
+    return true;
+  });
+}
+
 // ---- sending ------------------------------------------------------------------------------------
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
