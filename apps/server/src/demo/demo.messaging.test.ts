@@ -63,7 +63,7 @@ describe('demo bulk SMS', () => {
       return c.every((r) => r.status === 'delivered' || r.status === 'failed');
     }, 20_000);
     const byStatus = Object.fromEntries((await counts()).map((r) => [r.status, r.n]));
-    expect(byStatus.delivered + byStatus.failed).toBe(DEMO_CAMPAIGN.recipients.length);
+    expect((byStatus.delivered ?? 0) + (byStatus.failed ?? 0)).toBe(DEMO_CAMPAIGN.recipients.length);
     expect(byStatus.failed).toBeGreaterThan(0);
     const [failed] = await testDb.db.query<{ status_reason: string }>(
       `SELECT status_reason FROM messages WHERE status = 'failed' LIMIT 1`,

@@ -83,6 +83,8 @@ CREATE INDEX messages_awaiting_result ON messages (sent_at) WHERE status = 'sent
 CREATE INDEX messages_user_time ON messages (user_id, created_at DESC, id DESC);
 CREATE INDEX messages_time ON messages (created_at DESC, id DESC);
 CREATE INDEX messages_campaign ON messages (campaign_id, status);
+-- A conversation's messages (the chat thread; deleting a user's conversations).
+CREATE INDEX messages_conversation ON messages (conversation_id, id);
 -- Reply attribution: the latest message to this number from this SIM.
 CREATE INDEX messages_recipient_sim ON messages (recipient, sim_id, id DESC);
 CREATE INDEX messages_replied ON messages (user_id, created_at) WHERE replied_at IS NOT NULL;
@@ -104,6 +106,7 @@ CREATE TABLE conversation_replies (
   received_at timestamptz NOT NULL
 );
 CREATE INDEX conversation_replies_conversation ON conversation_replies (conversation_id, id);
+CREATE INDEX conversation_replies_message ON conversation_replies (message_id);
 CREATE INDEX conversation_replies_user_time ON conversation_replies (user_id, received_at);
 CREATE INDEX conversation_replies_time ON conversation_replies (received_at);
 
