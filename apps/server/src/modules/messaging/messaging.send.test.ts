@@ -269,6 +269,25 @@ describe('sending', () => {
     });
   });
 
+  it('takes a body past the server-wide 2 MB on this route, and refuses one past its own limit', async () => {
+    const u = await s.createUser();
+    // 3 MB of message text: judged by the rules (a line too long), not refused for its size.
+    const big = await s.post(
+      '/api/MassOutreach/sendMassSMS',
+      { number: numbers(1).join('\n'), mess: 'x'.repeat(1_900_000) },
+      u.token,
+    );
+    expect(big.status).toBe(400);
+    expect(big.body.msg).toBe('Each message line must not exceed 150 characters.');
+    const huge = await s.post(
+      '/api/MassOutreach/sendMassSMS',
+      { number: '1'.repeat(3_500_000), mess: 'é'.repeat(1_500_000) },
+      u.token,
+    );
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ code: 0, error: 'bad_input' });
+  });
+
   it('accepts 10,000 recipients in one request', async () => {
     await setLimits(100_000, 100_000);
     try {
