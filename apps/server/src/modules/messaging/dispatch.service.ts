@@ -169,6 +169,9 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
       return undefined;
     };
 
+    // SIMs a message already failed on are avoided, unless every SIM there is has failed it (a
+    // small pool): then any SIM may try again rather than the message waiting forever.
+    const avoid = (m: Candidate) => (pool.some((p) => !m.tried_sims.includes(p.id)) ? m.tried_sims : []);
     for (const m of expired) {
       // A claim re-taken after a crash goes back to its SIM while that SIM can send: the device
       // may have its task already and will then answer "duplicated" instead of sending twice.
@@ -176,15 +179,14 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
         if (hasRoom(m.prev_sim)) take(m, m.prev_sim);
         continue;
       }
-      const sim = anyFree(m.tried_sims);
+      const sim = anyFree(avoid(m));
       if (sim) take(m, sim);
     }
     for (const m of queued) {
       // The SIM the recipient already knows, when it has room; else the next free one.
+      const avoided = avoid(m);
       const sim =
-        m.conv_sim && hasRoom(m.conv_sim) && !m.tried_sims.includes(m.conv_sim)
-          ? m.conv_sim
-          : anyFree(m.tried_sims);
+        m.conv_sim && hasRoom(m.conv_sim) && !avoided.includes(m.conv_sim) ? m.conv_sim : anyFree(avoided);
       if (sim) take(m, sim);
       if (out.length >= total) break;
     }

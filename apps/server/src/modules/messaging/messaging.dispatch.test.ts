@@ -2,7 +2,7 @@ import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/fixtures.ts';
 import { startTestServer, TEST_DB, type TestServer } from '../../test/harness.ts';
-import { type DispatchResult, dispatchOnce, taskId } from './dispatch.service.ts';
+import { type DispatchResult, dispatchOnce, failOverdueResults, taskId } from './dispatch.service.ts';
 
 // The dispatcher against simulated gateways over the real protocol: success, failure with its
 // reason, retry on another SIM, a gateway going offline mid-campaign, crashed dispatchers.
@@ -246,6 +246,33 @@ describe('dispatch', () => {
     expect(rows.every((r) => r.status === 'delivered')).toBe(true);
     const sent = transmissions();
     expect(c.numbers.map((n) => sent.get(n) ?? 0)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('retries on the same SIM when it is the only one, up to the last attempt', async () => {
+    const gw = await gateway({ ports: 1 });
+    const c = await campaign(1);
+    gw.sim.setOutcome(() => 'unregistered');
+    // The SIM is backed off after each refusal: ticks move the clock a second at a time.
+    const rows = await runUntilDone(c.id, 400);
+    expect(rows[0]).toMatchObject({ status: 'failed', attempt: 2, status_reason: '5 SIM Unregistered' });
+    expect(gw.sim.sentTasks()).toHaveLength(3);
+  });
+
+  it('fails a message whose result never came, after SMS_RESULT_TIMEOUT_MINUTES', async () => {
+    const gw = await gateway();
+    const c = await campaign(2);
+    await gw.sim.setFaults({ dropPushes: true });
+    await dispatchOnce(s.ctx);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await rowsOf(c.id)).map((r) => r.status)).toEqual(['sent', 'sent']);
+    s.clock.advance(29 * 60_000);
+    expect(await failOverdueResults(s.ctx)).toBe(0);
+    s.clock.advance(2 * 60_000);
+    expect(await failOverdueResults(s.ctx)).toBe(2);
+    expect((await rowsOf(c.id)).map((r) => [r.status, r.status_reason])).toEqual([
+      ['failed', 'No result from the gateway within 30 minutes.'],
+      ['failed', 'No result from the gateway within 30 minutes.'],
+    ]);
   });
 
   it('leaves SIMs with an open rental alone', async () => {
