@@ -255,10 +255,15 @@ export async function rememberConversationSims(q: Queryable, touched: Touched[])
     .filter((t) => t.sim_id !== null)
     .map((t) => ({ id: t.conversation_id, sim_id: t.sim_id, gateway_id: t.gateway_id, port: t.port }));
   if (rows.length === 0) return;
+  // Locked in receiver order first, as a send's upsert locks them: the two never deadlock.
   await q.query(
-    `UPDATE conversations c SET sim_id = a.sim_id, gateway_id = a.gateway_id, port = a.port
-       FROM jsonb_to_recordset($1::jsonb) AS a(id bigint, sim_id uuid, gateway_id uuid, port text)
-      WHERE c.id = a.id AND c.sim_id IS DISTINCT FROM a.sim_id`,
+    `WITH a AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS a(id bigint, sim_id uuid, gateway_id uuid, port text)),
+     locked AS (
+       SELECT c.id FROM conversations c JOIN a ON a.id = c.id
+        WHERE c.sim_id IS DISTINCT FROM a.sim_id ORDER BY c.user_id, c.receiver FOR UPDATE OF c
+     )
+     UPDATE conversations c SET sim_id = a.sim_id, gateway_id = a.gateway_id, port = a.port
+       FROM a, locked WHERE c.id = a.id AND locked.id = c.id`,
     [JSON.stringify(rows)],
   );
 }

@@ -135,8 +135,9 @@ export async function insertCampaignMessages(
        SELECT r.receiver, r.ord, ($4::text[])[r.vi] AS body
          FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS r(receiver, vi, ord)
      ), conv AS (
+       -- Rows are locked in receiver order, the order the dispatcher locks them in too (no deadlock).
        INSERT INTO conversations AS c (user_id, receiver, latest_sms, latest_time, created_at)
-       SELECT $1, receiver, body, $5, $5 FROM input
+       SELECT $1, receiver, body, $5, $5 FROM input ORDER BY receiver
        ON CONFLICT (user_id, receiver) DO UPDATE SET latest_sms = EXCLUDED.latest_sms, latest_time = EXCLUDED.latest_time
        RETURNING c.id, c.receiver
      ), ins AS (
