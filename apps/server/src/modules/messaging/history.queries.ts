@@ -47,7 +47,7 @@ export async function historyPage(
   offset: number,
 ): Promise<HistoryRow[]> {
   return q.query<HistoryRow>(
-    `SELECT ${ROW} FROM messages WHERE ${FILTER} ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7`,
+    `SELECT ${ROW} FROM messages WHERE ${FILTER} ORDER BY messages.created_at DESC, messages.id DESC LIMIT $6 OFFSET $7`,
     [...filterParams(f), limit, offset],
   );
 }

@@ -171,7 +171,7 @@ export async function findCampaign(q: Queryable, id: string): Promise<CampaignRo
 export async function latestCampaign(q: Queryable, userId: string): Promise<CampaignRow | undefined> {
   const rows = await q.query<CampaignRow>(
     `SELECT id::text AS id, user_id, created_at, total FROM campaigns WHERE user_id = $1
-      ORDER BY id DESC LIMIT 1`,
+      ORDER BY campaigns.id DESC LIMIT 1`,
     [userId],
   );
   return rows[0];

@@ -346,4 +346,15 @@ describe('history', () => {
       ),
     ).toBe(true);
   });
+
+  it('lists the newest first by number, not by text, across a digit boundary of the ids', async () => {
+    const [max] = await s.db.query<{ n: number }>('SELECT coalesce(max(id), 0)::int AS n FROM messages');
+    const next = 10 ** String(max!.n).length;
+    const u = await s.createUser();
+    await send(u.token, fresh(next - max!.n + 3));
+    const res = await query(u.token, { size: 500, params: {} });
+    const ids = res.body.data.records.map((r: { id: string }) => Number(r.id));
+    expect(ids.some((id: number) => id >= next) && ids.some((id: number) => id < next)).toBe(true);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
 });

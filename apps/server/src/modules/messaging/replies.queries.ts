@@ -11,7 +11,7 @@ export async function latestMessageFromSimTo(
     `SELECT id::text AS id, user_id, conversation_id::text AS conversation_id
        FROM messages
       WHERE recipient = $1 AND sim_id = $2 AND status IN ('sent', 'delivered') AND sent_at <= $3
-      ORDER BY id DESC LIMIT 1`,
+      ORDER BY messages.id DESC LIMIT 1`,
     [recipient, simId, before],
   );
   return rows[0];
