@@ -10,7 +10,9 @@ export const EVENTS_CHANNEL = 'app_events';
 export type AppEvent =
   | { type: 'order'; userId: string; orderId: string }
   | { type: 'balance'; userId: string }
-  | { type: 'payment'; userId: string; paymentId: string };
+  | { type: 'payment'; userId: string; paymentId: string }
+  | { type: 'campaign'; userId: string; campaignId: string }
+  | { type: 'conversation'; userId: string; conversationId: string };
 
 /**
  * Publishes an event inside the caller's transaction: PostgreSQL delivers it when the transaction

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ROLE } from '@simdock/contract';
-import { GatewaySim } from '@simdock/gateway-sim';
+import { GatewaySim, type OutcomeFn } from '@simdock/gateway-sim';
 import type { AppContext } from '../context.ts';
 import { credit } from '../modules/billing/index.ts';
 import {
@@ -10,6 +10,7 @@ import {
   saveGateway,
   scanGateway,
 } from '../modules/gateways/index.ts';
+import { sendMassSms, setLimitsIfUnset } from '../modules/messaging/index.ts';
 import { seedDemoTopups } from '../modules/payments/index.ts';
 import { saveService, servicesWithAvailability } from '../modules/rental/index.ts';
 import { hashPassword, insertUser } from '../modules/users/index.ts';
@@ -66,6 +67,80 @@ export const DEMO_SERVICES = [
   },
 ];
 
+/** Bulk SMS limits the demo starts with (an admin's own values are never replaced). */
+export const DEMO_OUTREACH_LIMITS = { maxBatchSendSms: 1000, maxMsgPerDay: 5000 };
+
+/** The first bulk campaign of the demo user, so History has something to show at once. */
+export const DEMO_CAMPAIGN = {
+  recipients: Array.from({ length: 40 }, (_, i) => String(12025550100 + i * 7)),
+  messages: [
+    'Hi from SimDock demo: our spring sale starts today. Reply for details.',
+    'SimDock demo: your table for two is booked for Friday 7 pm. Reply to change it.',
+  ],
+};
+
+/** A stable small hash of a number: which demo recipients fail, reply, and what they say. */
+function pick(number: string, salt: number): number {
+  let h = salt;
+  for (let i = 0; i < number.length; i++) h = (h * 31 + number.charCodeAt(i)) >>> 0;
+  return h % 100;
+}
+
+const DEMO_REPLIES = ['Yes, interested!', 'Who is this?', 'Thanks', 'What time?', 'Call me later please'];
+
+/**
+ * How the demo gateway's "carrier" behaves: about 1 recipient in 20 cannot be reached (every SIM
+ * times out: the message fails with the device's reason after its retries), about 1 in 20 first
+ * hits a SIM that drops off the network (the message is retried on another SIM and arrives).
+ */
+function demoOutcomes(): OutcomeFn {
+  const unregisteredOnce = new Set<string>();
+  return ({ to }) => {
+    const p = pick(to, 7);
+    if (p < 5) return 'fail';
+    if (p < 10 && !unregisteredOnce.has(to)) {
+      unregisteredOnce.add(to);
+      return 'unregistered';
+    }
+    return 'ok';
+  };
+}
+
+/**
+ * Simulated recipients: about 1 in 6 delivered recipients answers a few seconds later, on the port
+ * that wrote to them; the third answer of a run is "STOP" (an opt-out), so every part shows.
+ */
+function startDemoReplies(sim: GatewaySim): () => void {
+  const seen = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  let answers = 0;
+  const poll = setInterval(() => {
+    for (const task of sim.sentTasks()) {
+      for (const r of task.results) {
+        const key = `${task.tid}:${r.idx}`;
+        if (r.outcome !== 'ok' || seen.has(key)) continue;
+        seen.add(key);
+        if (pick(r.to, 13) >= 17) continue;
+        answers += 1;
+        const text = answers === 3 ? 'STOP' : DEMO_REPLIES[pick(r.to, 29) % DEMO_REPLIES.length]!;
+        const t = setTimeout(
+          () => {
+            timers.delete(t);
+            sim.injectSms({ port: r.port, from: r.to, text });
+          },
+          2000 + pick(r.to, 41) * 50,
+        );
+        timers.add(t);
+      }
+    }
+  }, 1000);
+  poll.unref();
+  return () => {
+    clearInterval(poll);
+    for (const t of timers) clearTimeout(t);
+  };
+}
+
 /** A database with no services and no gateways is seeded; any other is left as it is. */
 async function isEmpty(ctx: AppContext): Promise<boolean> {
   const [services, gateways] = await Promise.all([
@@ -93,7 +168,10 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     return GatewaySim.start({ ...options, port: 0 });
   });
   ctx.log.info(`Demo gateway (simulated) at ${sim.url}`);
+  sim.setOutcome(demoOutcomes());
+  const stopReplies = startDemoReplies(sim);
   try {
+    if (await setLimitsIfUnset(ctx, DEMO_OUTREACH_LIMITS)) ctx.log.info('Demo bulk SMS limits set');
     if (await isEmpty(ctx)) {
       for (const s of DEMO_SERVICES) await saveService(ctx, { ...s, stock: 100 });
       const user = await insertUser(ctx.db, {
@@ -115,6 +193,12 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
             at: ctx.clock.now(),
           }),
         );
+        // A first campaign: the dispatcher sends it through the demo gateway once it is online.
+        await sendMassSms(
+          ctx,
+          { id: userId, username: DEMO_USER.username, roles: [DEFAULT_ROLE] },
+          { number: DEMO_CAMPAIGN.recipients.join('\n'), mess: DEMO_CAMPAIGN.messages.join('\n') },
+        );
       }
       ctx.log.info('Demo data seeded');
     }
@@ -132,10 +216,14 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     });
     await scanGateway(ctx, gw.id);
   } catch (err) {
+    stopReplies();
     await sim.stop();
     throw err;
   }
-  return () => sim.stop();
+  return async () => {
+    stopReplies();
+    await sim.stop();
+  };
 }
 
 /** In demo mode a generated admin password is also kept in the data directory, for convenience. */

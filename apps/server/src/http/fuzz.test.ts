@@ -19,6 +19,10 @@ beforeAll(async () => {
   user = await s.createUser({ balance: 25 });
   const admin = await s.adminToken();
   adminToken = admin;
+  // Sending limits, so a fuzzed send reaches the rules and the store (no SIM: nothing leaves).
+  expect(
+    (await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 50, MaxMsgPerDay: 100000 }, admin)).status,
+  ).toBe(200);
   // A real service, so "fuzz" reaches the rental path (no SIM: it can never charge).
   expect((await s.post('/api/service/update', { name: 'Fuzz', code: 'fuzz', price: 1 }, admin)).status).toBe(
     200,
@@ -134,6 +138,13 @@ const routes: [string, string[], boolean][] = [
   ['/api/Order/cancel', ['orderId'], true],
   ['/api/Order/getbyuser', [], true],
   ['/api/Service/getall', [], false],
+  ['/api/MassOutreach/getSettings', [], true],
+  ['/api/MassOutreach/sendMassSMS', ['number', 'mess'], true],
+  ['/api/MassOutreach/campaign', ['campaignId'], true],
+  ['/api/MassOutreach/cancel', ['campaignId'], true],
+  ['/api/MassOutreach/querymsg', ['current', 'size', 'params'], true],
+  ['/api/MassOutreach/dailyStats', ['strTime', 'endTime'], true],
+  ['/api/MassOutreach/exportmsg', ['params'], true],
 ];
 
 describe('fuzzing the public and user routes', () => {
@@ -166,6 +177,8 @@ describe('fuzzing the public and user routes', () => {
     ['/api/Admin/overview', []],
     ['/api/Admin/deviceStats', ['mac']],
     ['/api/Admin/gatewayReport', ['id']],
+    ['/api/Admin/getOutreachSettings', []],
+    ['/api/MassOutreach/querymsg', ['current', 'size', 'params']],
   ];
   it.each(adminReads)('%s never answers 500 to an admin', async (path, keys) => {
     await fc.assert(

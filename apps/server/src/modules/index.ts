@@ -6,6 +6,7 @@ import { authModule } from './auth/index.ts';
 import { billingModule } from './billing/index.ts';
 import { gatewaysModule } from './gateways/index.ts';
 import { liveModule } from './live/index.ts';
+import { messagingModule } from './messaging/index.ts';
 import { metaModule } from './meta/index.ts';
 import { overviewModule } from './overview/index.ts';
 import { paymentsModule } from './payments/index.ts';
@@ -25,6 +26,8 @@ export const MODULES: readonly ModuleDescriptor[] = [
   gatewaysModule,
   rentalModule,
   paymentsModule,
+  // After rental: its SMS consumer (codes) must see an incoming SMS before messaging's (replies).
+  messagingModule,
   liveModule,
   overviewModule,
 ];

@@ -38,6 +38,11 @@ export const ERROR_CODES = [
   'too_many_open_invoices',
   'payment_provider_unavailable',
   'payment_provider_refused',
+  // messaging
+  'sending_disabled',
+  'daily_limit_reached',
+  'all_opted_out',
+  'campaign_not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

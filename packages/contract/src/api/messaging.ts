@@ -258,3 +258,92 @@ export const MmsUploadResponse = z.object({
   fileName: z.string(),
 });
 export type MmsUploadResponse = z.infer<typeof MmsUploadResponse>;
+
+// ─── Outreach settings (admin read) and campaigns ────────────────────────────────────────────────
+
+/** POST /api/Admin/getOutreachSettings: the limits plus who changed them last. */
+export const AdminOutreachSettings = MassOutreachSettings.extend({
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type AdminOutreachSettings = z.infer<typeof AdminOutreachSettings>;
+
+/** A campaign id as the send answer gave it (digits). */
+const CampaignId = z
+  .string()
+  .max(20)
+  .regex(/^\d{1,18}$/, 'Unknown campaign.');
+
+/** POST /api/MassOutreach/campaign: one campaign's progress; without an id, the user's latest. */
+export const CampaignBody = z.object({ campaignId: CampaignId.optional() }).optional();
+export type CampaignBody = z.input<typeof CampaignBody>;
+
+export const CampaignProgress = z.object({
+  campaignId: z.string(),
+  createdAt: UnixSeconds,
+  /** Messages stored by the send (recipients after opt-outs). */
+  total: z.number().int().min(0),
+  /** Waiting for a SIM (including messages being handed to a device right now). */
+  queued: z.number().int().min(0),
+  /** Accepted by a device, result not reported yet. */
+  sent: z.number().int().min(0),
+  /** The device reported success (status 1). */
+  delivered: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  cancelled: z.number().int().min(0),
+  /** True when no message is queued or in flight. */
+  finished: z.boolean(),
+});
+export type CampaignProgress = z.infer<typeof CampaignProgress>;
+
+export const CampaignResponse = z.object({ code: z.literal(1), data: CampaignProgress.nullable() });
+export type CampaignResponse = z.infer<typeof CampaignResponse>;
+
+/**
+ * POST /api/MassOutreach/cancel: stops one campaign (or, without an id, every unfinished campaign of
+ * the user). Messages not yet handed to a device become cancelled; the others keep their result.
+ */
+export const CancelCampaignBody = z.object({ campaignId: CampaignId.optional() }).optional();
+export type CancelCampaignBody = z.input<typeof CancelCampaignBody>;
+export const CancelCampaignResponse = z.object({
+  code: z.literal(1),
+  msg: z.string(),
+  data: z.object({ cancelled: z.number().int().min(0) }),
+});
+export type CancelCampaignResponse = z.infer<typeof CancelCampaignResponse>;
+
+// ─── History chart: POST /api/MassOutreach/dailyStats ───────────────────────────────────────────
+
+/** At most this many days in one chart request. */
+export const DAILY_STATS_MAX_DAYS = 366;
+
+/**
+ * Per-day series over [strTime, endTime] (epoch seconds, as querymsg). Days are cut at strTime's time
+ * of day (the client's local midnight), so a day is [strTime + k·86400, strTime + (k+1)·86400).
+ */
+export const DailyStatsBody = z
+  .object({ strTime: UnixSeconds, endTime: UnixSeconds })
+  .refine((b) => b.endTime >= b.strTime, { error: messagingMessages.historyRangeInvalid, path: ['endTime'] })
+  .refine((b) => b.endTime - b.strTime < DAILY_STATS_MAX_DAYS * 86_400, {
+    error: `The range must not exceed ${DAILY_STATS_MAX_DAYS} days.`,
+    path: ['endTime'],
+  });
+export type DailyStatsBody = z.infer<typeof DailyStatsBody>;
+
+export const DailyStatsPoint = z.object({
+  /** Start of the day, epoch seconds. */
+  dayStart: UnixSeconds,
+  /** Messages of that day (not cancelled). */
+  sent: z.number().int().min(0),
+  /** Of those, reported successful. */
+  delivered: z.number().int().min(0),
+  /** Replies received that day. */
+  replies: z.number().int().min(0),
+});
+export type DailyStatsPoint = z.infer<typeof DailyStatsPoint>;
+
+export const DailyStatsResponse = z.object({
+  code: z.literal(1),
+  data: z.object({ days: z.array(DailyStatsPoint) }),
+});
+export type DailyStatsResponse = z.infer<typeof DailyStatsResponse>;

@@ -363,3 +363,21 @@ export async function gatewayFigures(
   );
   return rows[0]!;
 }
+
+/** A SIM that can send now: usable state, the port's active slot, on an enabled online gateway. */
+export interface SendableSim {
+  id: string;
+  gateway_id: string;
+  gateway_name: string;
+  port: string;
+}
+
+export async function sendableSims(q: Queryable, onlineSince: Date): Promise<SendableSim[]> {
+  return q.query<SendableSim>(
+    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id
+      WHERE g.is_enable AND g.last_update >= $1 AND sim.active AND sim.state IN (3, 4, 15)
+      ORDER BY g.created_at, sim.gateway_id, split_part(sim.port, '.', 1)::int, split_part(sim.port, '.', 2)::int`,
+    [onlineSince],
+  );
+}

@@ -9,14 +9,19 @@ import { gatewayJobs } from './jobs.ts';
 // Gateways: SIM devices, their SIM inventory, device pushes and the store of incoming SMS, which
 // is handed to the SMS consumers other modules register (rental codes, chat replies).
 
-export type { UsableSim } from './gateways.queries.ts';
+export type { SendTask, TaskAccepted } from './driver/driver.ts';
+export type { SendableSim, UsableSim } from './gateways.queries.ts';
 export { findGatewayByMacOrId, gatewaySettings, saveGateway, scanGateway } from './gateways.service.ts';
 export { type IncomingSms, ingestIncomingSms } from './inbox.service.ts';
 export { sampleUptime } from './jobs.ts';
+export { type SendTasksResult, sendSmsTasks } from './sending.service.ts';
 
 /** SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway. */
 export const usableSims = (db: Queryable, now: Date) =>
   q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
+/** SIMs that can send now (any number, known or not): usable state, active slot, enabled online gateway. */
+export const sendableSims = (db: Queryable, now: Date) =>
+  q.sendableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
 export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
 export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
 /** Devices online, SIMs present and usable, SMS no consumer took in the last 24 h. */

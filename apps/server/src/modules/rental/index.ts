@@ -10,7 +10,7 @@ import { serviceRoutes } from './services.routes.ts';
 // Rental: the service catalogue and the orders that rent numbers from it. Charges and refunds go
 // through billing; SIMs come from gateways; codes arrive as an SMS consumer.
 
-export { userHasOrders } from './orders.queries.ts';
+export { simsInOpenRentals, userHasOrders } from './orders.queries.ts';
 export { cancel, expireOverdue, listUserOrders, rent, userOrder } from './orders.service.ts';
 export { saveService, servicesWithAvailability } from './services.service.ts';
 

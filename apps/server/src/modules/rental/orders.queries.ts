@@ -350,3 +350,17 @@ export async function userHasOrders(q: Queryable, userId: string): Promise<boole
   );
   return rows[0]?.yes === true;
 }
+
+/**
+ * SIMs holding a rental that can still receive a code (waiting, or a repeatable one before it
+ * expires): bulk sending leaves them alone so the renter's code is the only traffic they get.
+ */
+export async function simsInOpenRentals(q: Queryable, now: Date): Promise<string[]> {
+  const rows = await q.query<{ sim_id: string }>(
+    `SELECT DISTINCT o.sim_id FROM orders o JOIN services s ON s.id = o.service_id
+      WHERE o.sim_id IS NOT NULL AND o.status IN ('WAIT_CODE', 'SUCCESS')
+        AND (o.status = 'WAIT_CODE' OR (s.is_repeatable AND o.expires_at > $1))`,
+    [now],
+  );
+  return rows.map((r) => r.sim_id);
+}

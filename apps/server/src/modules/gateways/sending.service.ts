@@ -1,0 +1,40 @@
+// Sending SMS through a gateway's driver, for the messaging module: one request carries many tasks.
+import type { AppContext } from '../../context.ts';
+import { driverFor } from './device.ts';
+import { GatewayError, type GatewayErrorKind, type SendTask, type TaskAccepted } from './driver/driver.ts';
+import { findPushTarget } from './gateways.queries.ts';
+import { pushUrls } from './gateways.service.ts';
+
+export type SendTasksResult =
+  | { ok: true; accepted: TaskAccepted[] }
+  | {
+      ok: false;
+      kind: GatewayErrorKind | 'gone';
+      /**
+       * True when the device may have taken the tasks anyway (no answer in time): the caller must
+       * not hand them to another device before this one had its chance.
+       */
+      ambiguous: boolean;
+      message: string;
+    };
+
+/**
+ * Hands send tasks to one gateway in one request (its send-report and incoming-SMS push URLs go
+ * along, so the device needs no setup). A device that cannot be reached is an answer, not a throw.
+ */
+export async function sendSmsTasks(
+  ctx: AppContext,
+  gatewayId: string,
+  tasks: SendTask[],
+): Promise<SendTasksResult> {
+  const gw = await findPushTarget(ctx.db, gatewayId);
+  if (!gw) return { ok: false, kind: 'gone', ambiguous: false, message: 'the gateway was deleted' };
+  const urls = pushUrls(ctx, gw);
+  try {
+    const accepted = await driverFor(ctx, gw).sendTasks(tasks, { srUrl: urls.report, smsUrl: urls.sms });
+    return { ok: true, accepted };
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    return { ok: false, kind: err.kind, ambiguous: err.kind === 'timeout', message: err.message };
+  }
+}

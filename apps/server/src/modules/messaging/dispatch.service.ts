@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext, ReportConsumer, SendTaskReport } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { publish } from '../../events.ts';
+import {
+  type SendableSim,
+  type SendTask,
+  type SendTasksResult,
+  sendableSims,
+  sendSmsTasks,
+} from '../gateways/index.ts';
+import { simsInOpenRentals } from '../rental/index.ts';
+import {
+  type Assignment,
+  backOffSims,
+  type Candidate,
+  ensurePaceRows,
+  failOverdue,
+  lockExpiredClaims,
+  lockQueued,
+  lockReadySims,
+  markClaimed,
+  markDelivered,
+  markFailed,
+  markSent,
+  type ResultKey,
+  type ResultRow,
+  rememberConversationSims,
+  requeue,
+  retryOrFail,
+  savePace,
+  type Touched,
+} from './dispatch.queries.ts';
+
+// The dispatcher: claims queued messages under a lease, spreads them over the SIMs that can send
+// (per-SIM rate limit shared by every process), hands them to each gateway in one request, and
+// records what the device answers and later reports. Safe to run in several processes at once.
+
+/** Most messages one SIM takes in one tick (its device queues them). */
+const MAX_PER_SIM_PER_TICK = 50;
+/** How long SIMs of a gateway that did not answer are left alone. */
+export const GATEWAY_BACKOFF_MS = 30_000;
+/** How long a SIM the device refused (unregistered, bad port) is left alone. */
+export const SIM_BACKOFF_MS = 60_000;
+/** A busy device (too many tasks) gets the messages again after this. */
+const BUSY_RETRY_MS = 10_000;
+
+/** Device task status codes (research notes §2.2) by what the platform does with them. */
+const ACCEPTED = new Set([0, 13]); // 13 Duplicated TaskId: the device already has this very task
+const SIM_CANNOT_SEND = new Set([2, 5, 6]); // Invalid Port, SIM Unregistered, Timeout
+const DEVICE_BUSY = new Set([4, 10, 16]); // Pending USSD, Pending Transaction, Too Many Task
+const ACCOUNT_REFUSED = new Set([1, 14]); // Invalid User, Unauthorized
+
+/**
+ * The device task id of one attempt of one message: unique per message and attempt, inside signed
+ * 32 bits (ids wrap after 268 million messages, far beyond any task a device remembers). Sending the
+ * same attempt again (a claim re-taken after a crash) reuses it, so the device refuses it as a
+ * duplicate instead of sending it twice.
+ */
+export function taskId(messageId: string, attempt: number): number {
+  return Number(BigInt(messageId) % 268_435_456n) * 8 + (attempt & 7);
+}
+
+export interface DispatchHooks {
+  /** Called after the claim committed, before any device call (tests stop a dispatcher here). */
+  afterClaim?: (claim: Claim) => Promise<void> | void;
+  /** Called after the device calls, before their answers are recorded. */
+  afterSend?: (claim: Claim) => Promise<void> | void;
+}
+
+export interface Claim {
+  id: string;
+  at: Date;
+  assignments: (Assignment & { recipient: string; body: string })[];
+  /** SIMs of the pool by id (for gateway back-off). */
+  simsByGateway: Map<string, string[]>;
+}
+
+export interface DispatchResult {
+  claimed: number;
+  accepted: number;
+  retried: number;
+  failed: number;
+  requeued: number;
+}
+
+const none = (): DispatchResult => ({ claimed: 0, accepted: 0, retried: 0, failed: 0, requeued: 0 });
+
+/** One dispatcher tick. */
+export async function dispatchOnce(ctx: AppContext, hooks: DispatchHooks = {}): Promise<DispatchResult> {
+  const claim = await claimBatch(ctx);
+  if (!claim) return none();
+  await hooks.afterClaim?.(claim);
+  const answers = await sendClaim(ctx, claim);
+  await hooks.afterSend?.(claim);
+  return recordAnswers(ctx, claim, answers);
+}
+
+/** The SIMs bulk sending may use now: sendable, and not holding an open rental. */
+async function sendingPool(ctx: AppContext, now: Date): Promise<SendableSim[]> {
+  const [sims, rented] = await Promise.all([sendableSims(ctx.db, now), simsInOpenRentals(ctx.db, now)]);
+  if (rented.length === 0) return sims;
+  const busy = new Set(rented);
+  return sims.filter((s) => !busy.has(s.id));
+}
+
+/** Claims messages for the SIMs that have capacity in this tick; undefined when nothing was claimed. */
+export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
+  const now = ctx.clock.now();
+  const pool = await sendingPool(ctx, now);
+  if (pool.length === 0) return undefined;
+  const byId = new Map(pool.map((s) => [s.id, s]));
+  await ensurePaceRows(ctx.db, [...byId.keys()]);
+
+  const intervalMs = 60_000 / ctx.config.SMS_PER_SIM_PER_MINUTE;
+  const horizonMs = ctx.config.SMS_DISPATCH_INTERVAL_MS;
+  const horizon = now.getTime() + horizonMs;
+  const claimId = randomUUID();
+  const leaseUntil = new Date(now.getTime() + ctx.config.SMS_LEASE_SECONDS * 1000);
+
+  const assignments = await ctx.db.tx(async (q) => {
+    const ready = await lockReadySims(q, [...byId.keys()], new Date(horizon));
+    if (ready.length === 0) return [];
+    // Capacity of each ready SIM in this tick. A SIM busy until less than a tick ago continues from
+    // its next slot (a late tick catches up, so the rate holds); an idle one starts now (no burst).
+    const slots = new Map<string, { start: number; cap: number; used: number }>();
+    let total = 0;
+    for (const r of ready) {
+      const next = r.next_at.getTime();
+      const start = next >= now.getTime() - horizonMs ? next : now.getTime();
+      const cap = Math.min(MAX_PER_SIM_PER_TICK, Math.max(1, Math.ceil((horizon - start) / intervalMs)));
+      slots.set(r.sim_id, { start, cap, used: 0 });
+      total += cap;
+    }
+    const expired = await lockExpiredClaims(q, now, total);
+    const queued = await lockQueued(q, now, Math.min(total * 2, total + 200) - expired.length);
+
+    const out: (Assignment & { recipient: string; body: string })[] = [];
+    const take = (m: Candidate, simId: string) => {
+      const slot = slots.get(simId)!;
+      slot.used++;
+      const sim = byId.get(simId)!;
+      out.push({
+        id: m.id,
+        sim_id: sim.id,
+        gateway_id: sim.gateway_id,
+        gateway_name: sim.gateway_name,
+        port: sim.port,
+        tid: taskId(m.id, m.attempt),
+        recipient: m.recipient,
+        body: m.body,
+      });
+    };
+    const hasRoom = (simId: string | null) => {
+      const slot = simId ? slots.get(simId) : undefined;
+      return slot !== undefined && slot.used < slot.cap;
+    };
+    // Free SIMs in turn, so a tick spreads its messages instead of filling the first SIM.
+    const order = [...slots.keys()];
+    let turn = 0;
+    const anyFree = (exclude: readonly string[]) => {
+      for (let i = 0; i < order.length; i++) {
+        const id = order[(turn + i) % order.length]!;
+        if (hasRoom(id) && !exclude.includes(id)) {
+          turn = (turn + i + 1) % order.length;
+          return id;
+        }
+      }
+      return undefined;
+    };
+
+    // SIMs a message already failed on are avoided, unless every SIM there is has failed it (a
+    // small pool): then any SIM may try again rather than the message waiting forever.
+    const avoid = (m: Candidate) => (pool.some((p) => !m.tried_sims.includes(p.id)) ? m.tried_sims : []);
+    for (const m of expired) {
+      // A claim re-taken after a crash goes back to its SIM while that SIM can send: the device
+      // may have its task already and will then answer "duplicated" instead of sending twice.
+      if (m.prev_sim && byId.has(m.prev_sim)) {
+        if (hasRoom(m.prev_sim)) take(m, m.prev_sim);
+        continue;
+      }
+      const sim = anyFree(avoid(m));
+      if (sim) take(m, sim);
+    }
+    for (const m of queued) {
+      // The SIM the recipient already knows, when it has room; else the next free one.
+      const avoided = avoid(m);
+      const sim =
+        m.conv_sim && hasRoom(m.conv_sim) && !avoided.includes(m.conv_sim) ? m.conv_sim : anyFree(avoided);
+      if (sim) take(m, sim);
+      if (out.length >= total) break;
+    }
+    await markClaimed(q, claimId, leaseUntil, out);
+    await savePace(
+      q,
+      [...slots.entries()]
+        .filter(([, s]) => s.used > 0)
+        .map(([simId, s]) => ({ sim_id: simId, next_at: new Date(s.start + s.used * intervalMs) })),
+    );
+    return out;
+  });
+  if (assignments.length === 0) return undefined;
+  const simsByGateway = new Map<string, string[]>();
+  for (const s of pool) simsByGateway.set(s.gateway_id, [...(simsByGateway.get(s.gateway_id) ?? []), s.id]);
+  return { id: claimId, at: now, assignments, simsByGateway };
+}
+
+type Answers = Map<string, SendTasksResult>;
+
+/** One request per gateway, in parallel; one task per message, from its SIM's port. */
+export async function sendClaim(ctx: AppContext, claim: Claim): Promise<Answers> {
+  const perGateway = new Map<string, SendTask[]>();
+  for (const a of claim.assignments) {
+    const tasks = perGateway.get(a.gateway_id) ?? [];
+    tasks.push({ tid: a.tid, to: a.recipient, sms: a.body, from: a.port.split('.')[0]! });
+    perGateway.set(a.gateway_id, tasks);
+  }
+  const answers: Answers = new Map();
+  await Promise.all(
+    [...perGateway].map(async ([gatewayId, tasks]) => {
+      answers.set(gatewayId, await sendSmsTasks(ctx, gatewayId, tasks));
+    }),
+  );
+  return answers;
+}
+
+const reasonText = (code: number, reason: string) => `${code} ${reason}`.trim();
+
+/** Records every gateway's answer to its part of the claim. */
+export async function recordAnswers(
+  ctx: AppContext,
+  claim: Claim,
+  answers: Answers,
+): Promise<DispatchResult> {
+  const result = none();
+  result.claimed = claim.assignments.length;
+  const now = ctx.clock.now();
+  const max = ctx.config.SMS_MAX_ATTEMPTS;
+  await ctx.db.tx(async (q) => {
+    const touched: Touched[] = [];
+    for (const [gatewayId, answer] of answers) {
+      const mine = claim.assignments.filter((a) => a.gateway_id === gatewayId);
+      if (!answer.ok) {
+        ctx.log.warn(
+          { gatewayId, reason: answer.message, kind: answer.kind, messages: mine.length },
+          'gateway did not take bulk SMS tasks',
+        );
+        await backOffSims(
+          q,
+          claim.simsByGateway.get(gatewayId) ?? [],
+          new Date(now.getTime() + GATEWAY_BACKOFF_MS),
+        );
+        // No answer in time: the device may have the tasks. They stay claimed; when the lease runs
+        // out they go to the same SIM again (a duplicate there is refused), or elsewhere once the
+        // gateway counts as offline.
+        if (answer.ambiguous) continue;
+        const back = await requeue(
+          q,
+          claim.id,
+          mine.map((a) => a.id),
+          null,
+        );
+        result.requeued += back.length;
+        touched.push(...back);
+        continue;
+      }
+      const byTid = new Map(answer.accepted.map((t) => [t.tid, t]));
+      const accepted: string[] = [];
+      const retry: ResultRow[] = [];
+      const busy: string[] = [];
+      const failed: ResultRow[] = [];
+      const refusedSims: string[] = [];
+      for (const a of mine) {
+        const t = byTid.get(a.tid);
+        if (!t) {
+          // The device answered without this task: not taken; try again later.
+          busy.push(a.id);
+          continue;
+        }
+        if (ACCEPTED.has(t.code)) accepted.push(a.id);
+        else if (SIM_CANNOT_SEND.has(t.code)) {
+          retry.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
+          refusedSims.push(a.sim_id);
+        } else if (DEVICE_BUSY.has(t.code) || ACCOUNT_REFUSED.has(t.code)) busy.push(a.id);
+        else failed.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
+      }
+      const key: ResultKey = { claimId: claim.id };
+      const sent = await markSent(q, claim.id, accepted, now);
+      await rememberConversationSims(q, sent);
+      const retried = await retryOrFail(q, key, retry, max, now);
+      const dead = await markFailed(q, key, failed, now);
+      const later = await requeue(q, claim.id, busy, new Date(now.getTime() + BUSY_RETRY_MS));
+      await backOffSims(q, refusedSims, new Date(now.getTime() + SIM_BACKOFF_MS));
+      result.accepted += sent.length;
+      result.retried += retried.filter((t) => t.status === 'queued').length;
+      result.failed += retried.filter((t) => t.status === 'failed').length + dead.length;
+      result.requeued += later.length;
+      touched.push(...sent, ...retried, ...dead, ...later);
+    }
+    await announce(q, touched);
+  });
+  return result;
+}
+
+/** One campaign event per campaign touched (not one per message). */
+async function announce(q: Queryable, touched: Touched[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const t of touched) {
+    if (t.campaign_id === null || seen.has(t.campaign_id)) continue;
+    seen.add(t.campaign_id);
+    await publish(q, { type: 'campaign', userId: t.user_id, campaignId: t.campaign_id });
+  }
+}
+
+/** Device reasons (fdr rows) that mean "this SIM can't send" (unregistered, timeout). */
+const REPORT_SIM_CANNOT_SEND = new Set([5, 6]);
+
+/**
+ * Report consumer: a device's send results (status-report). Success rows deliver; a failure this
+ * SIM is to blame for goes to another SIM while attempts are left; other failures are final. Rows
+ * are matched by gateway and task id among messages in flight, so a repeated report changes nothing.
+ */
+export const recordSendReports: ReportConsumer = async (ctx, gatewayId, reports: SendTaskReport[]) => {
+  const ok: ResultRow[] = [];
+  const retry: ResultRow[] = [];
+  const failed: ResultRow[] = [];
+  for (const r of reports) {
+    for (const row of r.sdr) ok.push({ tid: r.tid, port: row.port });
+    for (const row of r.fdr) {
+      const reason = [row.reason, row.carrierReason].filter((x) => x && x.trim() !== '').join('; ');
+      const item = { tid: r.tid, port: row.port, reason: reason || 'Failed' };
+      (row.reasonCode !== null && REPORT_SIM_CANNOT_SEND.has(row.reasonCode) ? retry : failed).push(item);
+    }
+  }
+  if (ok.length + retry.length + failed.length === 0) return;
+  const now = ctx.clock.now();
+  const key: ResultKey = { gatewayId };
+  await ctx.db.tx(async (q) => {
+    const delivered = await markDelivered(q, key, ok, now);
+    await rememberConversationSims(q, delivered);
+    const retried = await retryOrFail(q, key, retry, ctx.config.SMS_MAX_ATTEMPTS, now);
+    const dead = await markFailed(q, key, failed, now);
+    await announce(q, [...delivered, ...retried, ...dead]);
+  });
+};
+
+/** Messages a device accepted but never reported on: failed after SMS_RESULT_TIMEOUT_MINUTES. */
+export async function failOverdueResults(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  const minutes = ctx.config.SMS_RESULT_TIMEOUT_MINUTES;
+  return ctx.db.tx(async (q) => {
+    const done = await failOverdue(
+      q,
+      new Date(now.getTime() - minutes * 60_000),
+      `No result from the gateway within ${minutes} minutes.`,
+      now,
+    );
+    await announce(q, done);
+    return done.length;
+  });
+}

@@ -1,0 +1,202 @@
+import {
+  ADMIN_ROLE,
+  type DailyStatsBody,
+  type DailyStatsPoint,
+  type HistoryRecord,
+  type QueryMsgBody,
+  type QueryMsgResponse,
+} from '@simdock/contract';
+import type { AppContext, AuthUser } from '../../context.ts';
+import { findUserByUsername, usernamesByIds } from '../users/index.ts';
+import {
+  type HistoryFilter,
+  type HistoryRow,
+  historyCount,
+  historyPage,
+  historySum,
+  messagesPerDay,
+  repliesPerDay,
+} from './history.queries.ts';
+
+// History (spec §3, §7): users see their own messages, Admin9 everyone's with gateway and port.
+
+const isAdmin = (u: AuthUser) => u.roles.includes(ADMIN_ROLE);
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+const fromSeconds = (s: number | undefined) => (s === undefined ? null : new Date(s * 1000));
+/** endTime is the last second of the last day: everything before the next second. */
+const untilSeconds = (s: number | undefined) => (s === undefined ? null : new Date((s + 1) * 1000));
+
+/** History status: 1 success, 0 failed, 2 not final yet (queued, being sent, awaiting the result). */
+export const historyStatus = (status: string) => (status === 'delivered' ? 1 : status === 'failed' ? 0 : 2);
+
+function statusFilter(v: number | string | undefined): HistoryFilter['status'] {
+  const s = typeof v === 'string' ? v.trim() : v;
+  if (s === undefined || s === '') return null;
+  if (s === 1 || s === '1') return 'delivered';
+  if (s === 0 || s === '0') return 'failed';
+  if (s === 2 || s === '2') return 'pending';
+  return null;
+}
+
+type Params = NonNullable<QueryMsgBody['params']>;
+
+/**
+ * The filter of a query. `name` searches the receiver (its digits, as a prefix); `status` is 1, 0 or
+ * 2; Admin9's `seatId` is a username (their messages only). Undefined when nothing can match.
+ */
+async function filterOf(ctx: AppContext, user: AuthUser, p: Params): Promise<HistoryFilter | undefined> {
+  let userId: string | null = user.id;
+  if (isAdmin(user)) {
+    userId = null;
+    const seat = typeof p.seatId === 'string' ? p.seatId.trim().toLowerCase() : '';
+    if (seat !== '') {
+      const found = await findUserByUsername(ctx.db, seat);
+      if (!found) return undefined;
+      userId = found.id;
+    }
+  }
+  const digits = (p.name ?? '').replace(/\D/g, '').slice(0, 11);
+  return {
+    userId,
+    from: fromSeconds(p.strTime),
+    to: untilSeconds(p.endTime),
+    status: statusFilter(p.status),
+    receiverPrefix: digits === '' ? null : digits,
+  };
+}
+
+async function toRecords(ctx: AppContext, user: AuthUser, rows: HistoryRow[]): Promise<HistoryRecord[]> {
+  const admin = isAdmin(user);
+  const names = admin
+    ? await usernamesByIds(
+        ctx.db,
+        rows.map((r) => r.user_id),
+      )
+    : undefined;
+  return rows.map((r) => ({
+    id: r.id,
+    receiver: r.recipient,
+    sms: r.body,
+    userAlias: names ? (names.get(r.user_id) ?? '') : user.username,
+    status: historyStatus(r.status),
+    statusReason: r.status_reason,
+    smsGateway: admin ? r.gateway_name : null,
+    smsPort: admin ? r.port : null,
+    timestamp: seconds(r.at),
+  }));
+}
+
+const rate = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.min(100, Math.round((part / whole) * 10_000) / 100);
+
+/** POST /api/MassOutreach/querymsg: the period's totals, one page of records, and their count. */
+export async function queryHistory(
+  ctx: AppContext,
+  user: AuthUser,
+  body: { current: number; size: number; params: Params },
+): Promise<QueryMsgResponse> {
+  const f = await filterOf(ctx, user, body.params);
+  if (!f) {
+    return {
+      code: 1,
+      data: {
+        sum: { numCnt: 0, success: 0, replyUserCnt: 0, successRate: 0, replyRate: 0 },
+        records: [],
+        total: 0,
+      },
+    };
+  }
+  // Without a status or number filter the records are the summed messages: no second count.
+  const filtered = f.status !== null || f.receiverPrefix !== null;
+  const [sum, rows, count] = await Promise.all([
+    historySum(ctx.db, f),
+    historyPage(ctx.db, f, body.size, (body.current - 1) * body.size),
+    filtered ? historyCount(ctx.db, f) : undefined,
+  ]);
+  const total = count ?? sum.num;
+  return {
+    code: 1,
+    data: {
+      sum: {
+        numCnt: sum.num,
+        success: sum.success,
+        replyUserCnt: sum.replied,
+        successRate: rate(sum.success, sum.num),
+        replyRate: rate(sum.replied, sum.num),
+      },
+      records: await toRecords(ctx, user, rows),
+      total,
+    },
+  };
+}
+
+/** The chart: messages, successes and replies per day of [strTime, endTime]. */
+export async function dailyStats(
+  ctx: AppContext,
+  user: AuthUser,
+  body: DailyStatsBody,
+): Promise<DailyStatsPoint[]> {
+  const scope = {
+    userId: isAdmin(user) ? null : user.id,
+    from: new Date(body.strTime * 1000),
+    to: new Date((body.endTime + 1) * 1000),
+  };
+  const [msgs, replies] = await Promise.all([messagesPerDay(ctx.db, scope), repliesPerDay(ctx.db, scope)]);
+  const days = Math.max(1, Math.ceil((body.endTime + 1 - body.strTime) / 86_400));
+  const out: DailyStatsPoint[] = Array.from({ length: days }, (_, d) => ({
+    dayStart: body.strTime + d * 86_400,
+    sent: 0,
+    delivered: 0,
+    replies: 0,
+  }));
+  for (const m of msgs) {
+    const p = out[m.d];
+    if (p) Object.assign(p, { sent: m.sent, delivered: m.delivered });
+  }
+  for (const r of replies) {
+    const p = out[r.d];
+    if (p) p.replies = r.replies;
+  }
+  return out;
+}
+
+/** Most records one CSV export holds. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+/** A CSV cell: quoted when needed; a leading = + - @ is defused so a spreadsheet shows it as text. */
+function cell(v: string | number | null): string {
+  let s = v === null ? '' : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The filtered records as CSV (newest first, at most EXPORT_MAX_ROWS), Admin9 with gateway and port. */
+export async function exportHistoryCsv(ctx: AppContext, user: AuthUser, params: Params): Promise<string> {
+  const admin = isAdmin(user);
+  const header = ['id', 'receiver', 'sms', 'userAlias', 'status', 'statusReason']
+    .concat(admin ? ['smsGateway', 'smsPort'] : [])
+    .concat(['time']);
+  const lines = [header.join(',')];
+  const f = await filterOf(ctx, user, params);
+  if (f) {
+    const batch = 5000;
+    for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += batch) {
+      const rows = await historyPage(ctx.db, f, batch, offset);
+      for (const r of await toRecords(ctx, user, rows)) {
+        const cells: (string | number | null)[] = [
+          r.id,
+          r.receiver,
+          r.sms,
+          r.userAlias,
+          r.status,
+          r.statusReason,
+        ];
+        if (admin) cells.push(r.smsGateway, r.smsPort);
+        cells.push(new Date(r.timestamp * 1000).toISOString());
+        lines.push(cells.map(cell).join(','));
+      }
+      if (rows.length < batch) break;
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

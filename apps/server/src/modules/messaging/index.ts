@@ -1,0 +1,61 @@
+import type { ModuleDescriptor } from '../../module.ts';
+import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
+import { messagingRoutes } from './messaging.routes.ts';
+import { renderCampaignEvent } from './messaging.service.ts';
+import { consumeReply, renderConversationEvent } from './replies.service.ts';
+
+// Messaging: bulk SMS. The admin's limits, campaigns of queued messages, the dispatcher that hands
+// them to the gateways' SIMs (through the gateways module) and records their results (a report
+// consumer), conversations with their replies and opt-outs (an SMS consumer after rental's), and
+// the history.
+
+export { dispatchOnce } from './dispatch.service.ts';
+export {
+  campaignProgress,
+  getSettings,
+  sendMassSms,
+  setLimitsIfUnset,
+  updateSettings,
+} from './messaging.service.ts';
+export { optKeyword } from './replies.service.ts';
+
+export const messagingModule: ModuleDescriptor = {
+  name: 'messaging',
+  tables: [
+    'messaging_settings',
+    'campaigns',
+    'messages',
+    'conversations',
+    'conversation_replies',
+    'opt_outs',
+    'messaging_daily_usage',
+    'messaging_sim_pace',
+  ],
+  routes: messagingRoutes,
+  // After rental's consumer (modules/index.ts order): an SMS that completes an order is not a reply.
+  smsConsumers: [consumeReply],
+  reportConsumers: [recordSendReports],
+  liveRenderers: { campaign: renderCampaignEvent, conversation: renderConversationEvent },
+  userHistoryChecks: [
+    async (q, userId) => {
+      const rows = await q.query('SELECT 1 FROM campaigns WHERE user_id = $1 LIMIT 1', [userId]);
+      return rows.length > 0 ? 'messages' : null;
+    },
+  ],
+  jobs: [
+    {
+      name: 'messaging-dispatch',
+      intervalMs: (ctx) => ctx.config.SMS_DISPATCH_INTERVAL_MS,
+      run: (ctx) => dispatchOnce(ctx),
+    },
+    {
+      name: 'messaging-result-timeout',
+      intervalMs: () => 30_000,
+      run: async (ctx) => {
+        let n: number;
+        do n = await failOverdueResults(ctx);
+        while (n >= 1000);
+      },
+    },
+  ],
+};

@@ -1,0 +1,253 @@
+/**
+ * Bulk SMS benchmarks on PostgreSQL, against a real server process:
+ *
+ * 1. accept: POST /api/MassOutreach/sendMassSMS with 10,000 recipients (validate + store the campaign,
+ *    10,000 queued messages and their conversations in one transaction). Target ≤ 1 s.
+ * 2. history: POST /api/MassOutreach/querymsg (summary + one page + total) over 1,000,000 stored
+ *    messages, for a user and for Admin9, one day and 30 days. Target p95 ≤ 100 ms.
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/messaging.ts
+ *
+ * 3. dispatch: 10,000 queued messages through simulated gateways with 64 SIM ports in all, each SIM
+ *    limited to SIM_RATE messages a minute; the achieved rate against the ports' combined rate.
+ *    Target ≥ 95 %.
+ *
+ * Options (env): RUNS (accept runs, 10), MESSAGES (history rows, 1000000), QUERIES (per case, 40),
+ * PARTS (comma list of accept,history,dispatch; all by default), SIM_RATE (per SIM per minute, 300),
+ * DISPATCH_MESSAGES (10000).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SimFleet } from '@simdock/gateway-sim';
+import pg from 'pg';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const RUNS = Number(process.env.RUNS ?? 10);
+const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
+const QUERIES = Number(process.env.QUERIES ?? 40);
+const PORT = 3990 + Math.floor(Math.random() * 9);
+const BASE = `http://127.0.0.1:${PORT}`;
+const USERS = 20;
+const DAYS = 30;
+const PARTS = new Set((process.env.PARTS ?? 'accept,history,dispatch').split(','));
+const SIM_RATE = Number(process.env.SIM_RATE ?? 300);
+const DISPATCH_MESSAGES = Number(process.env.DISPATCH_MESSAGES ?? 10_000);
+const PORTS = 64;
+
+// biome-ignore lint/suspicious/noExplicitAny: the bench reads API JSON loosely
+type Json = Record<string, any>;
+
+async function post(path: string, body: unknown, token?: string): Promise<{ ms: number; json: Json }> {
+  const t = performance.now();
+  const res = await fetch(BASE + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Json;
+  const ms = performance.now() - t;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return { ms, json };
+}
+
+const q = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+function stats(samples: number[]): string {
+  const s = [...samples].sort((a, b) => a - b);
+  return `p50 ${fmt(q(s, 0.5))}, p95 ${fmt(q(s, 0.95))}, max ${fmt(s[s.length - 1]!)}`;
+}
+
+async function main() {
+  const dbName = `simdock_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+  let server: ChildProcess | undefined;
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  try {
+    server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATABASE_URL: dbUrl.toString(),
+        ADMIN_PASSWORD: 'bench-admin-pass',
+        APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+        NODE_ENV: 'development',
+        DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        LOGIN_MAX_FAILURES_PER_IP: '1000',
+        SMS_PER_SIM_PER_MINUTE: String(SIM_RATE),
+        SMS_DISPATCH_INTERVAL_MS: '500',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    for (let i = 0; ; i++) {
+      if ((await fetch(`${BASE}/readyz`).catch(() => undefined))?.ok) break;
+      if (i > 300) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await db.connect();
+    const adminToken = await login('admin', 'bench-admin-pass');
+    await post(
+      '/api/Admin/updateSettings',
+      { MaxBatchSendSms: 10_000, MaxMsgPerDay: 100_000_000 },
+      adminToken,
+    );
+    await post('/api/Auth/register', {
+      username: 'sender',
+      email: 'sender@bench.local',
+      passwordHash: 'bench-pass-123',
+    });
+    const token = await login('sender', 'bench-pass-123');
+
+    // 1. accept
+    if (PARTS.has('accept')) await acceptPart(token);
+    if (PARTS.has('history')) await historyPart(db, adminToken);
+    if (PARTS.has('dispatch')) await dispatchPart(db, adminToken, token);
+  } finally {
+    server?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await db.end().catch(() => {});
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function login(username: string, password: string): Promise<string> {
+  return (await post('/api/Auth/login', { username, password })).json.token as string;
+}
+
+async function acceptPart(token: string) {
+  const accept: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const base = 12000000000 + run * 100_000;
+    const number = Array.from({ length: 10_000 }, (_, i) => String(base + i)).join('\n');
+    const { ms, json } = await post(
+      '/api/MassOutreach/sendMassSMS',
+      { number, mess: 'Spring sale today only\nSpring sale: reply STOP to opt out\nSee you soon' },
+      token,
+    );
+    if (json.data.queued !== 10_000) throw new Error('not all queued');
+    accept.push(ms);
+  }
+  console.log(`accept 10,000 recipients (${RUNS} runs, HTTP round trip on localhost): ${stats(accept)}`);
+}
+
+async function historyPart(db: pg.Client, adminToken: string) {
+  // 2. history over MESSAGES rows: USERS users, DAYS days, seeded in SQL (statuses and replies mixed).
+  await db.query(`TRUNCATE messages, conversations, campaigns, conversation_replies`);
+  const users = (
+    await db.query<{ id: string; username: string }>(
+      `INSERT INTO users (username, email, password_hash, roles)
+         SELECT 'hist' || g, 'hist' || g || '@bench.local', (SELECT password_hash FROM users WHERE username = 'sender'),
+                ARRAY['User']
+           FROM generate_series(1, $1) g RETURNING id, username`,
+      [USERS],
+    )
+  ).rows;
+  const t0 = performance.now();
+  const end = Date.UTC(2031, 5, 30);
+  await db.query(
+    `INSERT INTO conversations (user_id, receiver, latest_sms, latest_time, created_at)
+       SELECT u.id, (13000000000 + r)::text, 'x', now(), now()
+         FROM unnest($1::uuid[]) AS u(id), generate_series(0, 4999) r`,
+    [users.map((u) => u.id)],
+  );
+  await db.query(
+    `INSERT INTO messages (user_id, conversation_id, recipient, body, status, sim_id, gateway_name, port, created_at,
+                             sent_at, status_reason, replied_at)
+       SELECT c.user_id, c.id, c.receiver, 'Spring sale today only',
+              CASE WHEN g % 10 = 0 THEN 'failed' WHEN g % 97 = 0 THEN 'queued' ELSE 'delivered' END,
+              gen_random_uuid(), 'gw-' || (g % 4), (g % 64 + 1) || '.01', t, t,
+              CASE WHEN g % 10 = 0 THEN '6 Timeout; 21 Short message transfer rejected' END,
+              CASE WHEN g % 23 = 0 THEN t + interval '5 minutes' END
+         FROM generate_series(1, $1) g
+         CROSS JOIN LATERAL (SELECT to_timestamp($2 / 1000.0) - (g % ($3 * 86400)) * interval '1 second' AS t) tt
+         JOIN conversations c ON c.id = (g % ($4 * 5000)) + (SELECT min(id) FROM conversations)`,
+    [MESSAGES, end, DAYS, USERS],
+  );
+  await db.query('VACUUM ANALYZE messages');
+  await db.query('VACUUM ANALYZE conversations');
+  console.log(`seeded ${MESSAGES} messages in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const userToken = await login(users[0]!.username, 'bench-pass-123');
+  const endS = end / 1000;
+  const cases: [string, string, Json][] = [
+    ['user, one day', userToken, { strTime: endS - 86400, endTime: endS - 1 }],
+    ['user, 30 days', userToken, { strTime: endS - DAYS * 86400, endTime: endS - 1 }],
+    ['Admin9, one day', adminToken, { strTime: endS - 86400, endTime: endS - 1 }],
+    ['Admin9, 30 days', adminToken, { strTime: endS - DAYS * 86400, endTime: endS - 1 }],
+    ['Admin9, 30 days, page 100', adminToken, { strTime: endS - DAYS * 86400, endTime: endS - 1 }],
+  ];
+  for (const [name, tk, params] of cases) {
+    const samples: number[] = [];
+    let total = 0;
+    for (let i = 0; i < QUERIES; i++) {
+      const { ms, json } = await post(
+        '/api/MassOutreach/querymsg',
+        { current: name.includes('page 100') ? 100 : 1, size: 50, params },
+        tk,
+      );
+      samples.push(ms);
+      total = json.data.sum.numCnt;
+    }
+    console.log(`querymsg ${name} (numCnt ${total}): ${stats(samples)}`);
+  }
+}
+
+async function dispatchPart(db: pg.Client, adminToken: string, token: string) {
+  await db.query(`UPDATE messages SET status = 'cancelled' WHERE status IN ('queued', 'sending', 'sent')`);
+  // 4 devices × 16 ports; each port transmits in 20 ms, far below the SIM rate's interval.
+  const fleet = await SimFleet.start(PORTS / 16, { ports: 16, slots: 1, seed: 11, sendDelayMs: 20 });
+  try {
+    for (const [i, sim] of fleet.devices.entries()) {
+      const gw = await post(
+        '/api/Admin/updateGateway',
+        { gateway: { name: `bench-${i}`, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
+        adminToken,
+      );
+      await post('/api/Admin/gatewayScan', { id: gw.json.id }, adminToken);
+    }
+    const number = Array.from({ length: DISPATCH_MESSAGES }, (_, i) => String(14000000000 + i)).join('\n');
+    const t0 = performance.now();
+    const sent = await post('/api/MassOutreach/sendMassSMS', { number, mess: 'Bench dispatch' }, token);
+    const campaign = sent.json.data.campaignId as string;
+    let firstAt: number | undefined;
+    for (;;) {
+      const rows = (
+        await db.query<{ status: string; n: number }>(
+          'SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1::bigint GROUP BY status',
+          [campaign],
+        )
+      ).rows;
+      const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+      const done = (by.delivered ?? 0) + (by.failed ?? 0);
+      if (firstAt === undefined && done > 0) firstAt = performance.now();
+      if (done === DISPATCH_MESSAGES) break;
+      if (performance.now() - t0 > 10 * 60_000) throw new Error(`dispatch stalled: ${JSON.stringify(by)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const combined = (PORTS * SIM_RATE) / 60;
+    const achieved = DISPATCH_MESSAGES / seconds;
+    const transmitted = fleet.devices.reduce(
+      (n, d) => n + d.sentTasks().filter((t) => t.status.startsWith('0')).length,
+      0,
+    );
+    console.log(
+      `dispatch ${DISPATCH_MESSAGES} messages over ${PORTS} SIMs at ${SIM_RATE}/min each: ${seconds.toFixed(1)} s, ` +
+        `${achieved.toFixed(1)}/s of ${combined.toFixed(1)}/s combined (${((achieved / combined) * 100).toFixed(1)} %), ` +
+        `first result after ${(((firstAt ?? t0) - t0) / 1000).toFixed(2)} s, device tasks accepted ${transmitted}`,
+    );
+  } finally {
+    await fleet.stop();
+  }
+}
+
+await main();
