@@ -1,0 +1,19 @@
+import { type QueryMsgBody, QueryMsgResponse } from '@simdock/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost } from '../../api/client.ts';
+
+/** POST /api/MassOutreach/querymsg {current, size, params: {strTime, endTime}} → {sum, records, total}. */
+export function fetchHistory(body: QueryMsgBody, signal?: AbortSignal) {
+  return apiPost('/api/MassOutreach/querymsg', body, QueryMsgResponse, { signal });
+}
+
+export const historyQuery = (body: QueryMsgBody) =>
+  queryOptions({
+    queryKey: ['history', body] as const,
+    queryFn: ({ signal }) => fetchHistory(body, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useHistory(body: QueryMsgBody) {
+  return useQuery(historyQuery(body));
+}
