@@ -71,6 +71,7 @@ export const messagingEn = {
   'settings.saved': '✅ Success!',
   'settings.saveFailed': '❌ Error saving settings',
   'settings.loadFailed': 'Could not load the settings',
+  'settings.lastChanged': 'Last changed by {who} on {when}.',
   // SMS Sending (spec §2, §4, §5).
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Send one message to many numbers through the gateways',
@@ -160,6 +161,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'settings.saved': '✅ Success!',
   'settings.saveFailed': '❌ Error saving settings',
   'settings.loadFailed': 'Không tải được cài đặt',
+  'settings.lastChanged': 'Thay đổi lần cuối bởi {who} lúc {when}.',
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Gửi một tin đến nhiều số qua các gateway',
   'sending.policyTitle': 'Chính sách sử dụng.',

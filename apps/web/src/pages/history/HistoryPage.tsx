@@ -5,8 +5,9 @@ import {
   historyTotalPages,
   type QueryMsgBody,
 } from '@simdock/contract';
+import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSession } from '../../app/session.tsx';
 import {
   Button,
@@ -19,15 +20,18 @@ import {
   notify,
   PageHeader,
   Pager,
+  SkeletonLines,
   StatTile,
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { failureText } from '../../lib/errors.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../lib/format.ts';
-import { useHistory } from './api.ts';
-import { allRecords, downloadText, recordsCsv } from './export-csv.ts';
+import { dailyStatsQuery, useHistory } from './api.ts';
+import { downloadText, fetchHistoryCsv } from './export-csv.ts';
 import { dayBounds, todayText } from './history-range.ts';
+
+const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 
 /**
  * /History, SMS History Stats (spec §2, §9): start and end dates (today by default) and Apply; the
@@ -49,6 +53,11 @@ export function HistoryPage() {
   const rangeError =
     draftBounds && draftBounds.endTime < draftBounds.strTime ? t('messaging.historyRangeInvalid') : undefined;
   const sum = history.data?.data.sum;
+  const daily = useQuery({
+    ...dailyStatsQuery(bounds ?? { strTime: 0, endTime: 0 }),
+    enabled: bounds !== null,
+  });
+  const days = daily.data?.data.days;
   const pages = historyTotalPages(history.data?.data.total, sum?.numCnt, size);
 
   const statusOf = (r: HistoryRecord) =>
@@ -104,8 +113,7 @@ export function HistoryPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const records = await allRecords(params);
-      downloadText(`sms-history-${range.start}-to-${range.end}.csv`, recordsCsv(records, isAdmin));
+      downloadText(`sms-history-${range.start}-to-${range.end}.csv`, await fetchHistoryCsv(params));
     } catch (err) {
       notify.error(t('history.exportFailed', { error: failureText(err, t) }));
     } finally {
@@ -153,6 +161,19 @@ export function HistoryPage() {
           <StatTile label={t('history.reply')} value={sum ? formatNumber(sum.replyUserCnt) : '—'} />
           <StatTile label={t('history.replyRate')} value={sum ? formatPercent(sum.replyRate) : '—'} />
         </div>
+        <Card title={t('history.chartTitle')}>
+          {daily.isError ? (
+            <Notice tone="error">{t('history.loadFailed')}</Notice>
+          ) : !days ? (
+            <SkeletonLines />
+          ) : days.every((d) => d.sent === 0 && d.replies === 0) ? (
+            <p className="py-6 text-center text-sm text-muted">{t('history.chartEmpty')}</p>
+          ) : (
+            <Suspense fallback={<SkeletonLines />}>
+              <HistoryChart days={days} />
+            </Suspense>
+          )}
+        </Card>
         <Card
           title={t('history.details')}
           flush

@@ -1,4 +1,9 @@
-import { type QueryMsgBody, QueryMsgResponse } from '@simdock/contract';
+import {
+  type DailyStatsBody,
+  DailyStatsResponse,
+  type QueryMsgBody,
+  QueryMsgResponse,
+} from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPost } from '../../api/client.ts';
 
@@ -17,3 +22,11 @@ export const historyQuery = (body: QueryMsgBody) =>
 export function useHistory(body: QueryMsgBody) {
   return useQuery(historyQuery(body));
 }
+
+/** POST /api/MassOutreach/dailyStats {strTime, endTime} → sent, delivered and replies per day. */
+export const dailyStatsQuery = (body: DailyStatsBody) =>
+  queryOptions({
+    queryKey: ['history', 'daily', body] as const,
+    queryFn: ({ signal }) => apiPost('/api/MassOutreach/dailyStats', body, DailyStatsResponse, { signal }),
+    placeholderData: keepPreviousData,
+  });

@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button, Card, FormField, Input, Notice, PageHeader, QueryState } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { useSaveSettings, useSettings } from './api.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { useAdminSettings, useSaveSettings } from './api.ts';
 
 interface Values {
   maxBatchSendSms: number;
@@ -18,7 +19,7 @@ const wholeNumber = (v: number, max: number) => Number.isInteger(v) && v >= 0 &&
  */
 export function SettingsPage() {
   const { t } = useI18n();
-  const settings = useSettings();
+  const settings = useAdminSettings();
   const save = useSaveSettings();
   const {
     register,
@@ -28,7 +29,8 @@ export function SettingsPage() {
   } = useForm<Values>({ defaultValues: { maxBatchSendSms: 0, maxMsgPerDay: 0 } });
 
   useEffect(() => {
-    if (settings.data && !isDirty) reset(settings.data);
+    if (settings.data && !isDirty)
+      reset({ maxBatchSendSms: settings.data.maxBatchSendSms, maxMsgPerDay: settings.data.maxMsgPerDay });
   }, [settings.data, isDirty, reset]);
 
   const onSubmit = handleSubmit((v) =>
@@ -43,7 +45,7 @@ export function SettingsPage() {
       <PageHeader title={t('settings.title')} subtitle={t('settings.subtitle')} />
       <Card className="max-w-xl">
         <QueryState query={settings} errorTitle={t('settings.loadFailed')}>
-          {() => (
+          {(current) => (
             <form
               onSubmit={onSubmit}
               noValidate

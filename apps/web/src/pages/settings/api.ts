@@ -1,13 +1,21 @@
-import { Ok, type UpdateSettingsBody } from '@simdock/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AdminOutreachSettings, MassOutreachSettings, type UpdateSettingsBody } from '@simdock/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../api/client.ts';
 import { SETTINGS_KEY } from '../../api/outreach.ts';
 
-export { useSettings } from '../../api/outreach.ts';
+/** POST /api/Admin/getOutreachSettings → the limits and who changed them last (Admin9). */
+export const adminSettingsQuery = queryOptions({
+  queryKey: [...SETTINGS_KEY, 'admin'] as const,
+  queryFn: ({ signal }) => apiPost('/api/Admin/getOutreachSettings', {}, AdminOutreachSettings, { signal }),
+});
 
-/** POST /api/Admin/updateSettings {MaxBatchSendSms, MaxMsgPerDay} (Admin9). */
+export function useAdminSettings() {
+  return useQuery(adminSettingsQuery);
+}
+
+/** POST /api/Admin/updateSettings {MaxBatchSendSms, MaxMsgPerDay} → the saved limits. */
 export function saveSettings(body: UpdateSettingsBody) {
-  return apiPost('/api/Admin/updateSettings', body, Ok);
+  return apiPost('/api/Admin/updateSettings', body, MassOutreachSettings);
 }
 
 export function useSaveSettings() {

@@ -1,11 +1,13 @@
-import { type MassSendData, validateMassSend } from '@simdock/contract';
+import { CampaignResponse, type MassSendData, validateMassSend } from '@simdock/contract';
+import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
-import { useState } from 'react';
-import { ApiError } from '../../api/client.ts';
+import { useEffect, useState } from 'react';
+import { ApiError, apiPost } from '../../api/client.ts';
 import { Button, Card, Notice, PageHeader, QueryState } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useSendMassSms, useSettings } from './api.ts';
+import { CampaignProgressCard } from './CampaignProgressCard.tsx';
 import { ContentInput } from './ContentInput.tsx';
 import { messagingText } from './messaging-text.ts';
 import { RecipientsInput } from './RecipientsInput.tsx';
@@ -24,6 +26,17 @@ export function SmsSendingPage() {
   const [content, setContent] = useState('');
   const [errors, setErrors] = useState<{ number?: string; mess?: string }>({});
   const [sent, setSent] = useState<MassSendData | null>(null);
+  const [campaignId, setCampaignId] = useState<string | null>(null);
+  // Coming back to the page while a send still runs: show its progress again.
+  const latest = useQuery({
+    queryKey: ['campaign', 'latest'],
+    queryFn: ({ signal }) => apiPost('/api/MassOutreach/campaign', {}, CampaignResponse, { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  useEffect(() => {
+    const c = latest.data?.data;
+    if (c && !c.finished) setCampaignId((id) => id ?? c.campaignId);
+  }, [latest.data]);
   const max = settings.data?.maxBatchSendSms ?? 0;
   const daily = settings.data?.maxMsgPerDay ?? 0;
   const off = settings.data !== undefined && (max === 0 || daily === 0);
@@ -43,6 +56,7 @@ export function SmsSendingPage() {
           setNumbers('');
           setContent('');
           setSent(res.data ?? null);
+          if (res.data) setCampaignId(res.data.campaignId);
         },
       },
     );
@@ -77,6 +91,7 @@ export function SmsSendingPage() {
             )
           }
         </QueryState>
+        {campaignId ? <CampaignProgressCard campaignId={campaignId} /> : null}
         <form
           noValidate
           aria-label={t('nav.smsSending')}

@@ -1,4 +1,4 @@
-import { type MassSendBody, MassSendResponse } from '@simdock/contract';
+import { CancelCampaignResponse, type MassSendBody, MassSendResponse } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../api/client.ts';
 
@@ -11,4 +11,9 @@ export function sendMassSms(body: MassSendBody) {
 
 export function useSendMassSms() {
   return useMutation({ mutationKey: ['mass-send'], mutationFn: sendMassSms });
+}
+
+/** POST /api/MassOutreach/cancel {campaignId}: messages not yet handed to a device become cancelled. */
+export function cancelCampaign(campaignId: string) {
+  return apiPost('/api/MassOutreach/cancel', { campaignId }, CancelCampaignResponse);
 }
