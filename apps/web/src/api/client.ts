@@ -57,13 +57,13 @@ function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-export async function apiRequest<S extends z.ZodType>(
+/** Sends one request; a failure throws an ApiError. Answers the status and the body (text and JSON). */
+async function send(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
-  schema: S,
-  body?: unknown,
-  opts: RequestOptions = {},
-): Promise<z.output<S>> {
+  body: unknown,
+  opts: RequestOptions,
+): Promise<{ res: Response; text: string; json: unknown }> {
   const auth = opts.auth ?? true;
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   const token = auth ? getToken() : null;
@@ -111,7 +111,17 @@ export async function apiRequest<S extends z.ZodType>(
       fromServer,
     );
   }
+  return { res, text, json };
+}
 
+export async function apiRequest<S extends z.ZodType>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  schema: S,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<z.output<S>> {
+  const { res, json } = await send(method, path, body, opts);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     // The server answered something the contract does not describe: a bug, not a user error.
@@ -126,6 +136,12 @@ export async function apiRequest<S extends z.ZodType>(
     );
   }
   return parsed.data;
+}
+
+/** A POST whose answer is a file (e.g. a CSV export): its text, with the same errors as apiPost. */
+export async function apiPostText(path: string, body: unknown, opts: RequestOptions = {}): Promise<string> {
+  return (await send('POST', path, body ?? {}, { ...opts, headers: { accept: '*/*', ...opts.headers } }))
+    .text;
 }
 
 export function apiPost<S extends z.ZodType>(

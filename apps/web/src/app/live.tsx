@@ -1,6 +1,8 @@
-import { Order as OrderSchema, type UserInfo } from '@simdock/contract';
+import { CampaignProgress, Order as OrderSchema, type UserInfo } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import { applyCampaign } from '../api/campaigns.ts';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
 import { ADMIN_PAYMENTS_KEY, MY_PAYMENTS_KEY } from '../api/payments.ts';
 import { getToken } from '../api/token.ts';
@@ -80,6 +82,11 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
       },
       onDown: () => setStatus('down'),
       onMessage: (m) => {
+        if (m.event === 'campaign') {
+          const progress = parseJson(m.data, CampaignProgress);
+          if (progress) applyCampaign(qc, progress);
+          return;
+        }
         if (m.event === 'balance' || m.event === 'payment') {
           applyAccountEvent(qc, m.event, m.data);
           return;
@@ -128,6 +135,16 @@ export function applyAccountEvent(qc: QueryClient, event: 'balance' | 'payment',
   qc.setQueriesData<UserInfo>({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] }, (old) =>
     old ? { ...old, balance } : old,
   );
+}
+
+/** An event's JSON data checked against its contract schema; undefined when it does not fit. */
+function parseJson<S extends z.ZodType>(data: string, schema: S): z.output<S> | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function announceCode(code: string, phone: string, service: string, orderId: string) {

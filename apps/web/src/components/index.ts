@@ -19,4 +19,5 @@ export { EmptyState, ErrorState, QueryState, SkeletonLines } from './StateViews.
 export { StatTile } from './StatTile.tsx';
 export { StatusBadge } from './StatusBadge.tsx';
 export { Switch } from './Switch.tsx';
+export { type TabItem, Tabs } from './Tabs.tsx';
 export { notify } from './toast.tsx';

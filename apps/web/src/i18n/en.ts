@@ -1,6 +1,7 @@
 import type { RuleMessageKey } from '@simdock/contract';
 import { appEn } from './screens/app.ts';
 import { gatewaysEn } from './screens/gateways.ts';
+import { messagingEn } from './screens/messaging.ts';
 import { paymentsEn } from './screens/payments.ts';
 import { rentalEn } from './screens/rental.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
@@ -332,6 +333,7 @@ export const en = {
   ...gatewaysEn,
   ...usersEn,
   ...paymentsEn,
+  ...messagingEn,
   ...servicesOrdersEn,
   ...rentalEn,
   ...appEn,

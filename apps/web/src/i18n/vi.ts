@@ -1,6 +1,7 @@
 import type { MessageKey } from './en.ts';
 import { appVi } from './screens/app.ts';
 import { gatewaysVi } from './screens/gateways.ts';
+import { messagingVi } from './screens/messaging.ts';
 import { paymentsVi } from './screens/payments.ts';
 import { rentalVi } from './screens/rental.ts';
 import { servicesOrdersVi } from './screens/services-orders.ts';
@@ -318,6 +319,7 @@ export const vi: Record<MessageKey, string> = {
   ...gatewaysVi,
   ...usersVi,
   ...paymentsVi,
+  ...messagingVi,
   ...servicesOrdersVi,
   ...rentalVi,
   ...appVi,

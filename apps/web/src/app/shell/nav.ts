@@ -28,9 +28,9 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { to: '/userinfo', label: 'nav.userInfo', icon: UserRound },
   { to: '/dashboard', label: 'nav.dashboard', icon: LayoutDashboard },
-  { to: '/SMS_SendingPage', label: 'nav.smsSending', icon: Send, soon: true },
+  { to: '/SMS_SendingPage', label: 'nav.smsSending', icon: Send },
   { to: '/ChatPage', label: 'nav.chat', icon: MessagesSquare, soon: true },
-  { to: '/History', label: 'nav.history', icon: History, soon: true },
+  { to: '/History', label: 'nav.history', icon: History },
 ];
 
 /** Items Admin9 adds (the overview is the admin's home). */
@@ -41,6 +41,6 @@ export const ADMIN_NAV_ITEMS: NavItem[] = [
   { to: '/gatewaymanager', label: 'nav.gatewayManager', icon: Router },
   { to: '/ordermanager', label: 'nav.orderManager', icon: ClipboardList },
   { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard },
-  { to: '/settings', label: 'nav.settings', icon: Settings, soon: true },
+  { to: '/settings', label: 'nav.settings', icon: Settings },
   { to: '/audit', label: 'nav.audit', icon: ScrollText },
 ];

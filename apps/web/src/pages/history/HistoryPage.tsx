@@ -1,8 +1,228 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import {
+  HISTORY_DEFAULT_PAGE_SIZE,
+  HISTORY_PAGE_SIZES,
+  type HistoryRecord,
+  historyTotalPages,
+  type QueryMsgBody,
+} from '@simdock/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Download } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { useSession } from '../../app/session.tsx';
+import {
+  Button,
+  Card,
+  type Column,
+  DataTable,
+  FormField,
+  Input,
+  Notice,
+  notify,
+  PageHeader,
+  Pager,
+  SkeletonLines,
+  StatTile,
+  StatusBadge,
+} from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { failureText } from '../../lib/errors.ts';
+import { formatDateTime, formatNumber, formatPercent } from '../../lib/format.ts';
+import { dailyStatsQuery, useHistory } from './api.ts';
+import { downloadText, fetchHistoryCsv } from './export-csv.ts';
+import { dayBounds, todayText } from './history-range.ts';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
+
+/**
+ * /History, SMS History Stats (spec §2, §9): start and end dates (today by default) and Apply; the
+ * five tiles; Message Details with page sizes 10–500, Prev/Next and 'Page x / y' ('No Record' when
+ * empty); Gateway and Port only for Admin9; CSV export of the filtered records.
+ */
 export function HistoryPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.history')} />;
+  const { isAdmin } = useSession();
+  const [draft, setDraft] = useState({ start: todayText(), end: todayText() });
+  const [range, setRange] = useState(draft);
+  const [current, setCurrent] = useState(1);
+  const [size, setSize] = useState(HISTORY_DEFAULT_PAGE_SIZE);
+  const [exporting, setExporting] = useState(false);
+  const bounds = dayBounds(range.start, range.end);
+  const params: QueryMsgBody['params'] = bounds ?? {};
+  const history = useHistory({ current, size, params });
+  const draftBounds = dayBounds(draft.start, draft.end);
+  const rangeError =
+    draftBounds && draftBounds.endTime < draftBounds.strTime ? t('messaging.historyRangeInvalid') : undefined;
+  const sum = history.data?.data.sum;
+  const daily = useQuery({
+    ...dailyStatsQuery(bounds ?? { strTime: 0, endTime: 0 }),
+    enabled: bounds !== null,
+  });
+  const days = daily.data?.data.days;
+  const pages = historyTotalPages(history.data?.data.total, sum?.numCnt, size);
+
+  const statusOf = (r: HistoryRecord) =>
+    r.status === 1 ? (
+      <StatusBadge tone="green">{t('history.statusSuccess')}</StatusBadge>
+    ) : r.status === 0 ? (
+      <StatusBadge tone="red">{t('history.statusFailed')}</StatusBadge>
+    ) : (
+      <StatusBadge tone="grey">{t('history.statusPending')}</StatusBadge>
+    );
+
+  const columns: Column<HistoryRecord>[] = [
+    {
+      key: 'time',
+      header: t('history.colTime'),
+      className: 'whitespace-nowrap',
+      cellClassName: 'tabular text-muted',
+      cell: (r) => formatDateTime(r.timestamp * 1000),
+    },
+    {
+      key: 'receiver',
+      header: t('history.colReceiver'),
+      cellClassName: 'font-mono text-xs',
+      cell: (r) => r.receiver,
+    },
+    {
+      key: 'sms',
+      header: t('history.colMessage'),
+      cellClassName: 'max-w-[22rem] break-words',
+      cell: (r) => r.sms,
+    },
+    { key: 'sender', header: t('history.colSender'), cell: (r) => r.userAlias },
+    { key: 'status', header: t('history.colStatus'), cell: statusOf },
+    {
+      key: 'reason',
+      header: t('history.colReason'),
+      cellClassName: 'text-muted',
+      cell: (r) => r.statusReason ?? '',
+    },
+    ...(isAdmin
+      ? ([
+          { key: 'gateway', header: t('history.colGateway'), cell: (r) => r.smsGateway ?? '' },
+          {
+            key: 'port',
+            header: t('history.colPort'),
+            cellClassName: 'tabular',
+            cell: (r) => r.smsPort ?? '',
+          },
+        ] satisfies Column<HistoryRecord>[])
+      : []),
+  ];
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      downloadText(`sms-history-${range.start}-to-${range.end}.csv`, await fetchHistoryCsv(params));
+    } catch (err) {
+      notify.error(t('history.exportFailed', { error: failureText(err, t) }));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={t('history.title')} subtitle={t('history.subtitle')} />
+      <div className="flex flex-col gap-5">
+        <Card>
+          <form
+            className="flex flex-col gap-3 sm:flex-row sm:items-end"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (rangeError || !draftBounds) return;
+              setRange(draft);
+              setCurrent(1);
+            }}
+          >
+            <FormField label={t('history.start')}>
+              <Input
+                type="date"
+                value={draft.start}
+                onChange={(e) => setDraft((d) => ({ ...d, start: e.target.value }))}
+              />
+            </FormField>
+            <FormField label={t('history.end')} error={rangeError}>
+              <Input
+                type="date"
+                value={draft.end}
+                onChange={(e) => setDraft((d) => ({ ...d, end: e.target.value }))}
+              />
+            </FormField>
+            <Button type="submit" variant="primary" disabled={Boolean(rangeError) || !draftBounds}>
+              {t('history.apply')}
+            </Button>
+          </form>
+        </Card>
+        <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
+          <StatTile label={t('history.total')} value={sum ? formatNumber(sum.numCnt) : '—'} />
+          <StatTile label={t('history.success')} value={sum ? formatNumber(sum.success) : '—'} />
+          <StatTile label={t('history.successRate')} value={sum ? formatPercent(sum.successRate) : '—'} />
+          <StatTile label={t('history.reply')} value={sum ? formatNumber(sum.replyUserCnt) : '—'} />
+          <StatTile label={t('history.replyRate')} value={sum ? formatPercent(sum.replyRate) : '—'} />
+        </div>
+        <Card title={t('history.chartTitle')}>
+          {daily.isError ? (
+            <Notice tone="error">{t('history.loadFailed')}</Notice>
+          ) : !days ? (
+            <SkeletonLines />
+          ) : days.every((d) => d.sent === 0 && d.replies === 0) ? (
+            <p className="py-6 text-center text-sm text-muted">{t('history.chartEmpty')}</p>
+          ) : (
+            <Suspense fallback={<SkeletonLines />}>
+              <HistoryChart days={days} />
+            </Suspense>
+          )}
+        </Card>
+        <Card
+          title={t('history.details')}
+          flush
+          actions={
+            <Button
+              size="sm"
+              icon={<Download className="size-4" aria-hidden />}
+              onClick={() => void exportCsv()}
+              busy={exporting}
+              busyLabel={t('history.exporting')}
+              disabled={!sum || sum.numCnt === 0}
+            >
+              {t('history.export')}
+            </Button>
+          }
+        >
+          {history.isError && history.data ? (
+            <Notice tone="error" className="m-3">
+              {t('history.loadFailed')}
+            </Notice>
+          ) : null}
+          <DataTable
+            caption={t('history.details')}
+            columns={columns}
+            rows={history.data?.data.records}
+            rowKey={(r) => r.id}
+            loading={history.isFetching}
+            error={history.isError && !history.data ? history.error : undefined}
+            errorTitle={t('history.loadFailed')}
+            onRetry={() => history.refetch()}
+            emptyText={t('history.empty')}
+            phoneCards
+          />
+          <div className="border-t border-line p-3">
+            <Pager
+              page={current}
+              totalPages={pages}
+              onPageChange={setCurrent}
+              pageSize={size}
+              pageSizes={HISTORY_PAGE_SIZES}
+              onPageSizeChange={(s) => {
+                setSize(s);
+                setCurrent(1);
+              }}
+              disabled={history.isFetching}
+            />
+          </div>
+        </Card>
+      </div>
+    </>
+  );
 }

@@ -1,0 +1,61 @@
+import type { DailyStatsPoint } from '@simdock/contract';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useI18n } from '../../i18n/index.tsx';
+import { formatDate, formatNumber } from '../../lib/format.ts';
+
+/**
+ * Sent, delivered and replies per day (recharts; this file is loaded only by the History page). A
+ * visually hidden table carries the same numbers for screen readers.
+ */
+export default function HistoryChart({ days }: { days: DailyStatsPoint[] }) {
+  const { t } = useI18n();
+  const rows = days.map((d) => ({ ...d, day: formatDate(d.dayStart * 1000) }));
+  return (
+    <figure className="m-0">
+      <div className="h-64 w-full" aria-hidden>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
+            <XAxis dataKey="day" tick={{ fontSize: 12, fill: 'var(--color-muted)' }} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: 'var(--color-muted)' }} />
+            <Tooltip
+              contentStyle={{ background: 'var(--color-surface)', border: '1px solid var(--color-line)' }}
+              formatter={(v) => formatNumber(Number(v))}
+            />
+            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Bar dataKey="sent" name={t('sending.sent')} fill="var(--color-info)" radius={[3, 3, 0, 0]} />
+            <Bar
+              dataKey="delivered"
+              name={t('sending.delivered')}
+              fill="var(--color-ok)"
+              radius={[3, 3, 0, 0]}
+            />
+            <Bar dataKey="replies" name={t('history.reply')} fill="var(--color-warn)" radius={[3, 3, 0, 0]} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="sr-only">{t('history.chartCaption')}</figcaption>
+      <table className="sr-only">
+        <caption>{t('history.chartCaption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('history.colTime')}</th>
+            <th scope="col">{t('sending.sent')}</th>
+            <th scope="col">{t('sending.delivered')}</th>
+            <th scope="col">{t('history.reply')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.dayStart}>
+              <th scope="row">{r.day}</th>
+              <td>{r.sent}</td>
+              <td>{r.delivered}</td>
+              <td>{r.replies}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,23 @@
+/** A local calendar day 'YYYY-MM-DD' (what <input type="date"> holds). */
+export type DayText = string;
+
+export function todayText(now = new Date()): DayText {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}
+
+/** The local day's bounds as epoch seconds: its first second and its last (spec: day bounds). */
+export function dayBounds(start: DayText, end: DayText): { strTime: number; endTime: number } | null {
+  const a = parseDay(start);
+  const b = parseDay(end);
+  if (!a || !b) return null;
+  const endOfDay = new Date(b.getFullYear(), b.getMonth(), b.getDate() + 1).getTime() / 1000 - 1;
+  return { strTime: Math.floor(a.getTime() / 1000), endTime: Math.floor(endOfDay) };
+}
+
+function parseDay(text: DayText): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return null;
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(d.getTime()) || d.getDate() !== Number(m[3]) ? null : d;
+}

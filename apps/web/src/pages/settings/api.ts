@@ -1,0 +1,28 @@
+import { AdminOutreachSettings, MassOutreachSettings, type UpdateSettingsBody } from '@simdock/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../api/client.ts';
+import { SETTINGS_KEY } from '../../api/outreach.ts';
+
+/** POST /api/Admin/getOutreachSettings → the limits and who changed them last (Admin9). */
+export const adminSettingsQuery = queryOptions({
+  queryKey: [...SETTINGS_KEY, 'admin'] as const,
+  queryFn: ({ signal }) => apiPost('/api/Admin/getOutreachSettings', {}, AdminOutreachSettings, { signal }),
+});
+
+export function useAdminSettings() {
+  return useQuery(adminSettingsQuery);
+}
+
+/** POST /api/Admin/updateSettings {MaxBatchSendSms, MaxMsgPerDay} → the saved limits. */
+export function saveSettings(body: UpdateSettingsBody) {
+  return apiPost('/api/Admin/updateSettings', body, MassOutreachSettings);
+}
+
+export function useSaveSettings() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['outreach-settings', 'save'],
+    mutationFn: saveSettings,
+    onSuccess: () => qc.invalidateQueries({ queryKey: SETTINGS_KEY }),
+  });
+}
