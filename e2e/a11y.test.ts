@@ -73,7 +73,9 @@ describe('accessibility', () => {
         ['/paymentmanager', 'Payment Manager'],
         ['/userinfo', 'User Info'],
         ['/details/00:30:f1:de:e0:01', /^Device Statistics/],
-        ['/SMS_SendingPage', 'SMS Sending'],
+        ['/SMS_SendingPage', /^SMS Sending \(Max: /],
+        ['/History', 'SMS History Stats'],
+        ['/settings', 'Settings'],
       ] as const) {
         await admin.goto(path);
         await admin.getByRole('heading', { level: 1, name: heading }).waitFor();

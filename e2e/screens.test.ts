@@ -64,7 +64,10 @@ const SCREENS: Screen[] = [
   ['/usermanager', 'User Manager', 'admin'],
   ['/audit', 'Audit Log', 'admin'],
   ['/paymentmanager', 'Payment Manager', 'admin'],
-  ['/SMS_SendingPage', 'SMS Sending', 'admin'],
+  ['/SMS_SendingPage', /^SMS Sending \(Max: /, 'user'],
+  ['/History', 'SMS History Stats', 'user'],
+  ['/History', 'SMS History Stats', 'admin'],
+  ['/settings', 'Settings', 'admin'],
 ];
 
 function shotName(path: string, who: string, width: string, theme: string) {

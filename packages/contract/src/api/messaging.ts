@@ -312,6 +312,10 @@ export const CancelCampaignResponse = z.object({
 });
 export type CancelCampaignResponse = z.infer<typeof CancelCampaignResponse>;
 
+/** POST /api/MassOutreach/exportmsg {params}: the filtered records as CSV (text/csv). */
+export const ExportMsgBody = z.object({ params: QueryMsgParams.default({}) }).optional();
+export type ExportMsgBody = z.input<typeof ExportMsgBody>;
+
 // ─── History chart: POST /api/MassOutreach/dailyStats ───────────────────────────────────────────
 
 /** At most this many days in one chart request. */

@@ -6,17 +6,16 @@ import {
   CancelCampaignResponse,
   DailyStatsBody,
   DailyStatsResponse,
+  ExportMsgBody,
   MASS_SEND_TEXT_MAX_CHARS,
   MassOutreachSettings,
   MassSendBody,
   MassSendResponse,
   messagingMessages,
   QueryMsgBody,
-  QueryMsgParams,
   QueryMsgResponse,
   UpdateSettingsBody,
 } from '@simdock/contract';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { access, currentUser } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
@@ -36,8 +35,6 @@ import {
  * take up to 4.5 MB of UTF-8). Anything larger is refused (413) before it is parsed.
  */
 export const MASS_SEND_BODY_LIMIT = 3 * MASS_SEND_TEXT_MAX_CHARS;
-
-const ExportBody = z.object({ params: QueryMsgParams.default({}) }).optional();
 
 export function messagingRoutes(app: App, ctx: AppContext) {
   const tags = ['messaging'];
@@ -118,7 +115,7 @@ export function messagingRoutes(app: App, ctx: AppContext) {
     '/api/MassOutreach/exportmsg',
     {
       ...access(ctx, 'user'),
-      schema: { tags, body: ExportBody, description: 'The filtered history records as CSV (text/csv).' },
+      schema: { tags, body: ExportMsgBody, description: 'The filtered history records as CSV (text/csv).' },
     },
     async (req, reply) => {
       const csv = await exportHistoryCsv(ctx, currentUser(req), req.body?.params ?? {});

@@ -9,12 +9,16 @@ import { formatDate, formatNumber } from '../../lib/format.ts';
  */
 export default function HistoryChart({ days }: { days: DailyStatsPoint[] }) {
   const { t } = useI18n();
-  const rows = days.map((d) => ({ ...d, day: formatDate(d.dayStart * 1000) }));
+  const rows = days.map((d) => ({ ...d, day: formatDate(d.dayStart) }));
   return (
     <figure className="m-0">
       <div className="h-64 w-full" aria-hidden>
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+          <BarChart
+            data={rows}
+            accessibilityLayer={false}
+            margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
+          >
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
             <XAxis dataKey="day" tick={{ fontSize: 12, fill: 'var(--color-muted)' }} />
             <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: 'var(--color-muted)' }} />

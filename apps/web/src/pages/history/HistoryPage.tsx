@@ -75,7 +75,7 @@ export function HistoryPage() {
       header: t('history.colTime'),
       className: 'whitespace-nowrap',
       cellClassName: 'tabular text-muted',
-      cell: (r) => formatDateTime(r.timestamp * 1000),
+      cell: (r) => formatDateTime(r.timestamp),
     },
     {
       key: 'receiver',

@@ -90,6 +90,14 @@ export function SettingsPage() {
               </FormField>
               {save.isSuccess && !isDirty ? <Notice tone="success">{t('settings.saved')}</Notice> : null}
               {save.isError ? <Notice tone="error">{t('settings.saveFailed')}</Notice> : null}
+              {current.updatedAt ? (
+                <p className="text-xs text-muted">
+                  {t('settings.lastChanged', {
+                    who: current.updatedBy ?? '—',
+                    when: formatDateTime(current.updatedAt),
+                  })}
+                </p>
+              ) : null}
               <div>
                 <Button
                   type="submit"
