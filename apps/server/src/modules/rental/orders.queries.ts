@@ -257,7 +257,7 @@ export async function findOrderDetail(q: Queryable, id: string): Promise<OrderDe
 
 export interface OrderPageFilter {
   status?: Order['status'];
-  /** Only orders that can still take a code: waiting, or an open repeatable rental. */
+  /** Only open orders: waiting for a code, or with a code but not finished and within their time. */
   active?: { now: Date };
   from?: Date;
   to?: Date;
@@ -273,7 +273,7 @@ export async function orderDetailsPage(
 ): Promise<{ rows: OrderDetailRow[]; total: number }> {
   const where = `o.user_id = $1 AND ($2::text IS NULL OR o.status = $2)
     AND ($3::timestamptz IS NULL OR o.status = 'WAIT_CODE'
-         OR (o.status = 'SUCCESS' AND s.is_repeatable AND o.closed_at IS NULL AND o.expires_at > $3))
+         OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > $3))
     AND ($4::timestamptz IS NULL OR o.created_at >= $4) AND ($5::timestamptz IS NULL OR o.created_at <= $5)`;
   const params = [userId, f.status ?? null, f.active?.now ?? null, f.from ?? null, f.to ?? null];
   const rows = await q.query<OrderDetailRow>(

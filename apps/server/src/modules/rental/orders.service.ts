@@ -208,7 +208,7 @@ export async function userOrderDetail(
   return row && row.user_id === userId ? asDetail(ctx, row) : undefined;
 }
 
-/** A page of the user's orders with details, newest first. `active` keeps those that can still take a code. */
+/** A page of the user's orders with details, newest first. `active` keeps the open ones (not finished, in time). */
 export async function userOrderDetails(
   ctx: AppContext,
   userId: string,
