@@ -107,15 +107,15 @@ export async function recordTry(
   await q.query(
     `WITH d AS (
        UPDATE webhook_deliveries SET
-         status = CASE WHEN $3 THEN 'delivered' WHEN $7::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
-         delivered_at = CASE WHEN $3 THEN $2 ELSE NULL END,
-         next_attempt_at = CASE WHEN $3 THEN NULL ELSE $7 END,
+         status = CASE WHEN $3::boolean THEN 'delivered' WHEN $7::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
+         delivered_at = CASE WHEN $3 THEN $2::timestamptz ELSE NULL END,
+         next_attempt_at = CASE WHEN $3 THEN NULL ELSE $7::timestamptz END,
          locked_until = NULL, last_status = $4, last_error = $5
         WHERE id = $1::bigint AND status = 'pending'
         RETURNING id
      )
      INSERT INTO webhook_attempts (delivery_id, at, ok, http_status, error, duration_ms)
-     SELECT id, $2, $3, $4, $5, $6 FROM d`,
+     SELECT id, $2::timestamptz, $3::boolean, $4::int, $5::text, $6::int FROM d`,
     [t.id, t.at, t.ok, t.httpStatus, t.error, t.durationMs, t.nextAt],
   );
 }
