@@ -32,13 +32,13 @@ async function keyed(balance = 10) {
   return { ...u, key };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field.
 async function api(
   key: string,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field.
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${s.url}/api/v1${path}`, {
     method,

@@ -115,11 +115,8 @@ function KeyCard() {
         ) : apiKey ? (
           <div className="flex min-w-0 items-center gap-2 rounded-md border border-line bg-subtle px-3 py-2">
             <KeyRound className="size-4 shrink-0 text-muted" aria-hidden />
-            <code
-              data-testid="api-key"
-              aria-label={t('apikey.keyLabel')}
-              className="min-w-0 flex-1 break-all font-mono text-[13px]"
-            >
+            <span className="sr-only">{t('apikey.keyLabel')}: </span>
+            <code data-testid="api-key" className="min-w-0 flex-1 break-all font-mono text-[13px]">
               {apiKey}
             </code>
             <CopyButton value={apiKey} />
