@@ -282,3 +282,50 @@ describe('rate limits per key', () => {
     }
   });
 });
+
+describe('documentation', () => {
+  it('Swagger documents the REST API and every handler action with examples', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: walks the OpenAPI document.
+    const doc = (await s.call<any>('GET', '/swagger/json')).body;
+    for (const path of [
+      '/api/v1/services',
+      '/api/v1/orders',
+      '/api/v1/orders/{id}',
+      '/api/v1/orders/{id}/another-sms',
+      '/api/v1/balance',
+      '/api/v1/ledger',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/orders'].post.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths['/api/v1/orders'].post.parameters.map((p: { name: string }) => p.name)).toContain(
+      'idempotency-key',
+    );
+    const handler = doc.paths['/stubs/handler_api.php'];
+    expect(handler.get.security).toEqual([{ apiKeyParam: [] }]);
+    const description: string = handler.get.description;
+    for (const action of [
+      'getBalance',
+      'getNumber',
+      'getNumberV2',
+      'setStatus',
+      'getStatus',
+      'getStatusV2',
+      'getFullSms',
+      'getActiveActivations',
+      'getHistory',
+      'getPrices',
+      'getNumbersStatus',
+      'getTopCountriesByService',
+      'getCountries',
+      'getServicesList',
+      'getOperators',
+      'finishActivation',
+      'cancelActivation',
+    ]) {
+      expect(description, action).toContain(`| ${action} |`);
+    }
+    expect(description).toContain('ACCESS_NUMBER:42:15550000001');
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
