@@ -59,6 +59,11 @@ describe('accessibility', () => {
       await user.getByRole('link', { name: /Pay invoice .* now/ }).waitFor();
       await settle(user);
       problems.push(...(await audit(user, `/topup (${scheme})`)));
+      await user.goto('/apikey');
+      await user.getByRole('heading', { level: 1, name: 'API Key Management' }).waitFor();
+      await user.getByText('No Apikey').waitFor();
+      await settle(user);
+      problems.push(...(await audit(user, `/apikey (${scheme})`)));
 
       const admin = await e.newPage();
       await admin.emulateMedia({ colorScheme: scheme });

@@ -31,6 +31,16 @@ export const ConfigSchema = z.object({
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
+  /** Calls one API key may make per window (rental API and SMS-Activate handler together). */
+  API_RATE_LIMIT: z.coerce.number().int().positive().default(50),
+  API_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().max(3600).default(10),
+  /** The one country our numbers are offered under in the SMS-Activate handler (187 = USA there). */
+  API_COUNTRY_ID: z.coerce.number().int().min(0).max(100000).default(187),
+  API_COUNTRY_NAME: z.string().min(1).max(64).default('USA'),
+  API_COUNTRY_PHONE_CODE: z.coerce.number().int().min(1).max(9999).default(1),
+  /** Webhook URLs on private, loopback or link-local addresses (SSRF): allowed outside production by default. */
+  WEBHOOK_ALLOW_PRIVATE: bool.optional(),
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
   /** Bulk SMS: messages one SIM may hand to its device per minute (carriers block faster senders). */
   SMS_PER_SIM_PER_MINUTE: z.coerce.number().int().min(1).max(60_000).default(6),
@@ -106,8 +116,13 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
 }
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
-export interface Config extends Omit<RawConfig, 'APP_SECRET' | 'PUBLIC_URL' | 'DEMO' | 'PAYMENT_PROVIDER'> {
+export interface Config
+  extends Omit<
+    RawConfig,
+    'APP_SECRET' | 'PUBLIC_URL' | 'DEMO' | 'PAYMENT_PROVIDER' | 'WEBHOOK_ALLOW_PRIVATE'
+  > {
   APP_SECRET: string;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
   PUBLIC_URL: string;
   DEMO: boolean;
   PAYMENT_PROVIDER: 'sandbox' | 'nowpayments' | 'none';
@@ -138,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The demo runs by default on the embedded database outside production.
     DEMO: c.DEMO ?? (c.NODE_ENV === 'development' && !c.DATABASE_URL),
     PAYMENT_PROVIDER: c.PAYMENT_PROVIDER ?? (c.NODE_ENV === 'production' ? 'none' : 'sandbox'),
+    WEBHOOK_ALLOW_PRIVATE: c.WEBHOOK_ALLOW_PRIVATE ?? c.NODE_ENV !== 'production',
   };
 }
 

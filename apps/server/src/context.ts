@@ -98,6 +98,40 @@ export interface Job {
 /** Verifies a request's bearer token; throws an `unauthorized` DomainError. */
 export type Authenticator = (ctx: AppContext, authorization: string | undefined) => Promise<AuthUser>;
 
+/** What a program's call with an API key may do now: its user and where it stands in its rate limit. */
+export interface ApiKeyAuth {
+  user: AuthUser;
+  rate: {
+    limit: number;
+    /** Calls left in this window after this one; below 0 when this call is over the limit. */
+    remaining: number;
+    /** Seconds until the window starts again. */
+    resetSeconds: number;
+  };
+}
+
+/**
+ * Verifies an API key (missing: `api_key_missing`, unknown: `api_key_invalid`, inactive account:
+ * `account_inactive`) and counts the call against the key's rate limit.
+ */
+export type ApiKeyAuthenticator = (ctx: AppContext, key: string | undefined) => Promise<ApiKeyAuth>;
+
+/** A code an order received, handed to listeners inside the transaction that recorded it. */
+export interface ReceivedCode {
+  orderId: string;
+  userId: string;
+  serviceCode: string;
+  phoneNumber: string;
+  code: string | null;
+  text: string;
+  receivedAt: Date;
+  /** Unique per order and SMS: `order_code:<order id>:<sms id>`. */
+  ref: string;
+}
+
+/** Reacts to a received code in its transaction (the webhooks module queues its deliveries here). */
+export type CodeListener = (q: Queryable, code: ReceivedCode, ctx: AppContext) => Promise<void>;
+
 export interface Registry {
   smsConsumers: SmsConsumer[];
   reportConsumers: ReportConsumer[];
@@ -105,7 +139,9 @@ export interface Registry {
   userHistoryChecks: UserHistoryCheck[];
   liveRenderers: Partial<Record<AppEvent['type'], LiveRenderer>>;
   jobs: Job[];
+  codeListeners: CodeListener[];
   authenticate: Authenticator;
+  authenticateApiKey: ApiKeyAuthenticator;
 }
 
 export function emptyRegistry(): Registry {
@@ -116,8 +152,12 @@ export function emptyRegistry(): Registry {
     userHistoryChecks: [],
     liveRenderers: {},
     jobs: [],
+    codeListeners: [],
     authenticate: async () => {
       throw new Error('no authenticator registered');
+    },
+    authenticateApiKey: async () => {
+      throw new Error('no API key authenticator registered');
     },
   };
 }

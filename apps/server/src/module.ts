@@ -1,6 +1,8 @@
 import type {
+  ApiKeyAuthenticator,
   AppContext,
   Authenticator,
+  CodeListener,
   GatewayDeleteCheck,
   Job,
   LiveRenderer,
@@ -26,5 +28,7 @@ export interface ModuleDescriptor {
   userHistoryChecks?: UserHistoryCheck[];
   liveRenderers?: Partial<Record<AppEvent['type'], LiveRenderer>>;
   jobs?: Job[];
+  codeListeners?: CodeListener[];
   authenticate?: Authenticator;
+  authenticateApiKey?: ApiKeyAuthenticator;
 }

@@ -1,3 +1,4 @@
+export * from './api/apikey.ts';
 export * from './api/auth.ts';
 export * from './api/common.ts';
 export * from './api/gateways.ts';

@@ -26,11 +26,36 @@ import type { App } from './types.ts';
 
 export type { App } from './types.ts';
 
+const API_DESCRIPTION = `OTP number rental and SMS messaging.
+
+**For programs** (scripts, bots): create an API key on the API Key page, then use either
+
+- the REST API under \`/api/v1\` (tag *rental API v1*) with \`Authorization: Bearer <api key>\`, or
+- the SMS-Activate-compatible handler \`/stubs/handler_api.php\` (tag *SMS-Activate handler*), so existing
+  SMS-Activate / HeroSMS client libraries work by changing only their base URL.
+
+Every API-key call is rate limited per key (\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
+\`X-RateLimit-Reset\` headers; 429 with \`Retry-After\` when over). Incoming codes can also be pushed
+to your webhooks: JSON POST signed with HMAC-SHA256 over \`<timestamp>.<body>\` (headers
+\`X-SimDock-Timestamp\`, \`X-SimDock-Signature: sha256=<hex>\`).`;
+
+const API_TAGS = [
+  { name: 'rental API v1', description: 'REST API for programs, authenticated with an API key.' },
+  {
+    name: 'SMS-Activate handler',
+    description: 'The SMS-Activate protocol: plain-text tokens with HTTP 200, numeric activation ids.',
+  },
+  { name: 'api key', description: 'The API Key page: the key and the webhooks (session token).' },
+];
+
 const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 /** Device push URLs carry a secret in the path: never let it reach a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/api\/gw\/[^/]+\/)[^/?]+/i, '$1[secret]');
+  // API keys travel as the `api_key` parameter of the SMS-Activate handler: never log them either.
+  return url
+    .replace(/(\/api\/gw\/[^/]+\/)[^/?]+/i, '$1[secret]')
+    .replace(/([?&]api_key=)[^&#]*/gi, '$1[secret]');
 }
 
 export interface ServerParts {
@@ -102,8 +127,25 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'SimDock API', version: '1.0.0', description: 'OTP number rental and SMS messaging.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      info: { title: 'SimDock API', version: '1.0.0', description: API_DESCRIPTION },
+      tags: API_TAGS,
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'API key',
+            description: 'Your API key from the API Key page: `Authorization: Bearer sd_…`.',
+          },
+          apiKeyParam: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'api_key',
+            description: 'Your API key as the `api_key` parameter (query string or form body).',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -6,10 +6,12 @@ import { startTestServer, type TestServer } from '../test/harness.ts';
 
 let s: TestServer;
 let userToken: string;
+let apiKey: string;
 
 beforeAll(async () => {
   s = await startTestServer();
   userToken = (await s.createUser()).token;
+  apiKey = (await s.post('/api/user/reset-key', {}, userToken)).body.apiKey;
 });
 afterAll(async () => {
   await s.close();
@@ -25,6 +27,10 @@ const BODIES: [string, string][] = [
 ];
 
 async function send(method: string, url: string, body: string, token?: string) {
+  return (await sendRaw(method, url, body, token)).status;
+}
+
+async function sendRaw(method: string, url: string, body: string, token?: string) {
   const res = await fetch(s.url + concrete(url), {
     method,
     headers: {
@@ -33,20 +39,19 @@ async function send(method: string, url: string, body: string, token?: string) {
     },
     body: method === 'GET' || !body ? undefined : body,
   });
-  await res.arrayBuffer();
-  return res.status;
+  return { status: res.status, text: await res.text() };
 }
 
 describe('every registered route declares its access and enforces it first', () => {
   it('has routes of each kind', () => {
     const kinds = new Set(s.routes.map((r) => r.access));
-    expect(kinds).toEqual(new Set(['public', 'user', 'admin']));
+    expect(kinds).toEqual(new Set(['public', 'user', 'admin', 'apikey']));
     expect(s.routes.length).toBeGreaterThan(20);
   });
 
   it('answers 401 without a token on every signed-in route, whatever the body', async () => {
     const failures: string[] = [];
-    for (const r of s.routes.filter((x) => x.access !== 'public')) {
+    for (const r of s.routes.filter((x) => x.access !== 'public' && x.keyIn !== 'param')) {
       for (const [what, body] of BODIES) {
         const status = await send(r.method, r.url, body);
         if (status !== 401) failures.push(`${r.method} ${r.url} (${what}): ${status}`);
@@ -61,6 +66,45 @@ describe('every registered route declares its access and enforces it first', () 
       for (const [what, body] of BODIES) {
         const status = await send(r.method, r.url, body, userToken);
         if (status !== 403) failures.push(`${r.method} ${r.url} (${what}): ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps sessions and API keys apart: a session token is no API key, an API key is no session', async () => {
+    const failures: string[] = [];
+    for (const r of s.routes.filter((x) => x.access === 'apikey' && x.keyIn === 'bearer')) {
+      const status = await send(r.method, r.url, '', userToken);
+      if (status !== 401) failures.push(`${r.method} ${r.url} with a session token: ${status}`);
+    }
+    for (const r of s.routes.filter((x) => x.access === 'user' || x.access === 'admin')) {
+      const status = await send(r.method, r.url, '', apiKey);
+      if (status !== 401) failures.push(`${r.method} ${r.url} with an API key: ${status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers the SMS-Activate handler’s NO_KEY / BAD_KEY (HTTP 200, its protocol) before any action', async () => {
+    const handler = s.routes.filter((x) => x.keyIn === 'param');
+    expect(handler.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /stubs/handler_api.php',
+      'POST /stubs/handler_api.php',
+    ]);
+    const failures: string[] = [];
+    for (const r of handler) {
+      for (const [what, body] of BODIES) {
+        const none = await sendRaw(r.method, `${r.url}?action=getNumber&service=fuzz`, body);
+        // A POST body that is not JSON is refused as it is read, before the key (ERROR_SQL).
+        const unreadable = what === 'malformed JSON' && r.method === 'POST';
+        if (none.status !== 200 || none.text !== (unreadable ? 'ERROR_SQL' : 'NO_KEY')) {
+          failures.push(`${r.method} ${r.url} (${what}) without a key: ${none.status} ${none.text}`);
+        }
+        const bad = await sendRaw(r.method, `${r.url}?api_key=${userToken}&action=getBalance`, body);
+        if (bad.status !== 200 || !['BAD_KEY', 'ERROR_SQL'].includes(bad.text)) {
+          failures.push(
+            `${r.method} ${r.url} (${what}) with a session token as key: ${bad.status} ${bad.text}`,
+          );
+        }
       }
     }
     expect(failures).toEqual([]);

@@ -9,14 +9,22 @@ import { startTestServer, type TestServer } from '../test/harness.ts';
 let s: TestServer;
 let user: { id: string; username: string; password: string; token: string };
 let adminToken: string;
+let apiKey: string;
 const RUNS = 120;
 
 beforeAll(async () => {
   // Limits high enough that the fuzzer reaches the password checks instead of the 429s.
   s = await startTestServer({
-    env: { LOGIN_MAX_FAILURES_PER_IP: '100000', LOGIN_MAX_FAILURES_PER_USER_IP: '100000' },
+    env: {
+      LOGIN_MAX_FAILURES_PER_IP: '100000',
+      LOGIN_MAX_FAILURES_PER_USER_IP: '100000',
+      API_RATE_LIMIT: '100000',
+      // Webhook URLs the fuzzer might make up are never fetched: private targets are refused.
+      WEBHOOK_ALLOW_PRIVATE: 'false',
+    },
   });
   user = await s.createUser({ balance: 25 });
+  apiKey = (await s.post('/api/user/reset-key', {}, user.token)).body.apiKey;
   const admin = await s.adminToken();
   adminToken = admin;
   // Sending limits, so a fuzzed send reaches the rules and the store (no SIM: nothing leaves).
@@ -100,19 +108,19 @@ function body(keys: string[]): fc.Arbitrary<string> {
   return fc.oneof({ weight: 4, arbitrary: object }, { weight: 4, arbitrary: wellTyped }, other);
 }
 
-const tokens = () =>
+const tokens = (own = () => user.token) =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.constant(user.token) },
+    { weight: 4, arbitrary: fc.constant(own()) },
     fc.constant(undefined),
     nasty.map((t) => t.replace(/[^\x21-\x7e]/g, '')),
     fc.constant(`${user.token.slice(0, -3)}abc`),
   );
 
-async function send(path: string, raw: string, token: string | undefined) {
+async function send(path: string, raw: string, token: string | undefined, method = 'POST') {
   const res = await fetch(`${s.url}${path}`, {
-    method: 'POST',
+    method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: raw,
+    body: method === 'GET' ? undefined : raw,
   });
   const text = await res.text();
   return { status: res.status, text };
@@ -145,6 +153,20 @@ const routes: [string, string[], boolean][] = [
   ['/api/MassOutreach/querymsg', ['current', 'size', 'params'], true],
   ['/api/MassOutreach/dailyStats', ['strTime', 'endTime'], true],
   ['/api/MassOutreach/exportmsg', ['params'], true],
+  ['/api/user/apikey', [], true],
+  ['/api/user/webhooks', [], true],
+  ['/api/user/webhooks/add', ['url'], true],
+  ['/api/user/webhooks/delete', ['id'], true],
+  ['/api/user/webhooks/test', ['id'], true],
+  ['/api/user/webhooks/deliveries', [], true],
+];
+
+/** The rental API for programs, with the API key as bearer. */
+const keyRoutes: [string, string[]][] = [
+  ['/api/v1/orders', ['service', 'maxPrice']],
+  ['/api/v1/orders/1/cancel', []],
+  ['/api/v1/orders/abc/finish', []],
+  ['/api/v1/orders/99999999999999999999/another-sms', []],
 ];
 
 describe('fuzzing the public and user routes', () => {
@@ -165,6 +187,78 @@ describe('fuzzing the public and user routes', () => {
         if (net) throw new Error(`${path}: the database refused ${raw.slice(0, 300)}: ${net}`);
         expect(res.status).toBeGreaterThanOrEqual(200);
       }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it.each(keyRoutes)('%s never answers 500 (API key)', async (path, keys) => {
+    await fc.assert(
+      fc.asyncProperty(
+        body(keys),
+        tokens(() => apiKey),
+        async (raw, token) => {
+          const res = await send(path, raw, token);
+          if (res.status >= 500)
+            throw new Error(`${path} answered ${res.status} to ${raw.slice(0, 300)}: ${res.text}`);
+        },
+      ),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('the SMS-Activate handler never answers 500, whatever its parameters', async () => {
+    const param = fc.oneof(
+      { weight: 3, arbitrary: nasty },
+      fc.constantFrom(
+        'getNumber',
+        'setStatus',
+        'getStatus',
+        'getHistory',
+        'getActiveActivations',
+        'fuzz',
+        '1',
+        '-1',
+        '8',
+      ),
+    );
+    const names = fc.constantFrom(
+      'action',
+      'service',
+      'id',
+      'status',
+      'country',
+      'maxPrice',
+      'start',
+      'limit',
+      'size',
+      'end',
+      'offset',
+      'freePrice',
+      'api_key',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(names, param, { maxKeys: 6 }),
+        fc.boolean(),
+        fc.constantFrom('GET', 'POST'),
+        async (params, withKey, method) => {
+          const q = new URLSearchParams();
+          for (const [k, v] of Object.entries(params)) q.append(k, v.split(String.fromCharCode(0)).join(''));
+          if (withKey) q.set('api_key', apiKey);
+          const res =
+            method === 'GET'
+              ? await fetch(`${s.url}/stubs/handler_api.php?${q}`)
+              : await fetch(`${s.url}/stubs/handler_api.php`, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                  body: q.toString(),
+                });
+          const text = await res.text();
+          if (res.status >= 500 || ![200, 204, 404, 409].includes(res.status))
+            throw new Error(`handler answered ${res.status} to ${q}: ${text}`);
+          if (text !== text.trimEnd()) throw new Error(`trailing whitespace after ${JSON.stringify(text)}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

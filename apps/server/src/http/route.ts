@@ -1,11 +1,17 @@
 import { ADMIN_ROLE } from '@simdock/contract';
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { AppContext, AuthUser } from '../context.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type { ApiKeyAuth, AppContext, AuthUser } from '../context.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import type { App } from './types.ts';
 
-/** Who may call a route. Device pushes are `public`: their secret is in the path. */
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route. Device pushes are `public`: their secret is in the path. `apikey` routes
+ * are for programs: the user's API key instead of a session, metered by a per-key rate limit.
+ */
+export type Access = 'public' | 'user' | 'admin' | 'apikey';
+
+/** Where an `apikey` route reads the key: `Authorization: Bearer <key>`, or the `api_key` parameter. */
+export type KeyIn = 'bearer' | 'param';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,7 +19,56 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    keyIn?: KeyIn;
   }
+}
+
+/** The `X-RateLimit-*` headers of an API-key call (and `Retry-After` when it is over the limit). */
+function setRateHeaders(reply: FastifyReply, rate: ApiKeyAuth['rate']): void {
+  reply.header('x-ratelimit-limit', rate.limit);
+  reply.header('x-ratelimit-remaining', Math.max(0, rate.remaining));
+  reply.header('x-ratelimit-reset', rate.resetSeconds);
+  if (rate.remaining < 0) reply.header('retry-after', rate.resetSeconds);
+}
+
+/** The `api_key` parameter, from the query string or a form/JSON body (SMS-Activate clients send both). */
+function keyParam(req: FastifyRequest): string | undefined {
+  for (const source of [req.query, req.body]) {
+    if (source && typeof source === 'object' && 'api_key' in source) {
+      const v = (source as Record<string, unknown>).api_key;
+      if (typeof v === 'string') return v;
+      if (v !== undefined) return '';
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `apikey` access: authenticates the key, counts the call and sets the rate headers; over the limit
+ * it refuses with `too_many_requests` (429). With keys in the parameters the check must wait for
+ * the body, so it runs at `preValidation` (still before any schema looks at the input).
+ */
+function apiKeyAccess(ctx: AppContext, keyIn: KeyIn) {
+  const check = async (req: FastifyRequest, reply: FastifyReply) => {
+    const header = req.headers.authorization ?? '';
+    const key =
+      keyIn === 'param' ? keyParam(req) : header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const auth = await ctx.registry.authenticateApiKey(ctx, key || undefined);
+    setRateHeaders(reply, auth.rate);
+    if (auth.rate.remaining < 0) {
+      throw tooManyRequests(
+        `Too many requests: ${auth.rate.limit} per window. Try again in ${auth.rate.resetSeconds} s.`,
+      );
+    }
+    req.user = auth.user;
+  };
+  if (keyIn === 'param') {
+    return {
+      config: { access: 'apikey' as const, keyIn },
+      preValidation: [check as preValidationHookHandler],
+    };
+  }
+  return { config: { access: 'apikey' as const, keyIn }, onRequest: [check as onRequestHookHandler] };
 }
 
 /**
@@ -24,8 +79,29 @@ declare module 'fastify' {
  */
 export function access(
   ctx: AppContext,
+  level: 'apikey',
+  keyIn?: KeyIn,
+): {
+  config: { access: Access; keyIn: KeyIn };
+  onRequest?: onRequestHookHandler[];
+  preValidation?: preValidationHookHandler[];
+};
+export function access(
+  ctx: AppContext,
+  level: Exclude<Access, 'apikey'>,
+): { config: { access: Access }; onRequest: onRequestHookHandler[] };
+export function access(
+  ctx: AppContext,
   level: Access,
-): { config: { access: Access }; onRequest: onRequestHookHandler[] } {
+  keyIn: KeyIn = 'bearer',
+):
+  | { config: { access: Access }; onRequest: onRequestHookHandler[] }
+  | {
+      config: { access: Access; keyIn: KeyIn };
+      onRequest?: onRequestHookHandler[];
+      preValidation?: preValidationHookHandler[];
+    } {
+  if (level === 'apikey') return apiKeyAccess(ctx, keyIn);
   if (level === 'public') return { config: { access: level }, onRequest: [] };
   const check: onRequestHookHandler = async (req) => {
     req.user = await ctx.registry.authenticate(ctx, req.headers.authorization);
@@ -36,7 +112,7 @@ export function access(
   return { config: { access: level }, onRequest: [check] };
 }
 
-/** The signed-in user of a `user` or `admin` route. */
+/** The signed-in user of a `user`, `admin` or `apikey` route. */
 export function currentUser(req: FastifyRequest): AuthUser {
   if (!req.user) throw unauthorized();
   return req.user;
@@ -46,6 +122,7 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   access: Access;
+  keyIn?: KeyIn;
 }
 
 /**
@@ -57,11 +134,23 @@ export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
   const routes: DeclaredRoute[] = [];
   app.addHook('onRoute', (opts) => {
     if (!/^\/(api|stubs|admin)\//i.test(opts.url)) return;
-    const level = (opts.config as { access?: Access } | undefined)?.access;
+    const config = opts.config as { access?: Access; keyIn?: KeyIn } | undefined;
+    const level = config?.access;
     if (!level) throw new Error(`Route ${String(opts.method)} ${opts.url} does not declare its access`);
-    if (level !== 'public' && opts.schema) opts.schema = { ...opts.schema, security: [{ bearer: [] }] };
+    const security =
+      level === 'apikey'
+        ? [{ [config?.keyIn === 'param' ? 'apiKeyParam' : 'apiKey']: [] }]
+        : [{ bearer: [] }];
+    if (level !== 'public' && opts.schema) opts.schema = { ...opts.schema, security };
     for (const method of [opts.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method: String(method), url: opts.url, access: level });
+      if (method !== 'HEAD') {
+        routes.push({
+          method: String(method),
+          url: opts.url,
+          access: level,
+          ...(level === 'apikey' ? { keyIn: config?.keyIn ?? 'bearer' } : {}),
+        });
+      }
     }
   });
   return routes;

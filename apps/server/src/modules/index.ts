@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import type { ModuleDescriptor } from '../module.ts';
+import { apikeyModule } from './apikey/index.ts';
 import { auditModule } from './audit/index.ts';
 import { authModule } from './auth/index.ts';
 import { billingModule } from './billing/index.ts';
@@ -11,7 +12,9 @@ import { metaModule } from './meta/index.ts';
 import { overviewModule } from './overview/index.ts';
 import { paymentsModule } from './payments/index.ts';
 import { rentalModule } from './rental/index.ts';
+import { rentalApiModule } from './rental-api/index.ts';
 import { usersModule } from './users/index.ts';
+import { webhooksModule } from './webhooks/index.ts';
 
 /**
  * The composition root: the only place that knows every module. Order matters where a registry is
@@ -25,6 +28,9 @@ export const MODULES: readonly ModuleDescriptor[] = [
   authModule,
   gatewaysModule,
   rentalModule,
+  apikeyModule,
+  rentalApiModule,
+  webhooksModule,
   paymentsModule,
   // After rental: its SMS consumer (codes) must see an incoming SMS before messaging's (replies).
   messagingModule,
@@ -41,8 +47,10 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     r.gatewayDeleteChecks.push(...(m.gatewayDeleteChecks ?? []));
     r.userHistoryChecks.push(...(m.userHistoryChecks ?? []));
     r.jobs.push(...(m.jobs ?? []));
+    r.codeListeners.push(...(m.codeListeners ?? []));
     Object.assign(r.liveRenderers, m.liveRenderers ?? {});
     if (m.authenticate) r.authenticate = m.authenticate;
+    if (m.authenticateApiKey) r.authenticateApiKey = m.authenticateApiKey;
   }
 }
 

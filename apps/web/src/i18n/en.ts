@@ -1,4 +1,5 @@
 import type { RuleMessageKey } from '@simdock/contract';
+import { apikeyEn } from './screens/apikey.ts';
 import { appEn } from './screens/app.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { messagingEn } from './screens/messaging.ts';
@@ -330,6 +331,7 @@ export const en = {
   'terms.s9.title': '9. Changes and contact',
   'terms.s9.body':
     'We may update these terms; the date above shows the latest version, and continued use after a change means you accept it. Questions: {email}.',
+  ...apikeyEn,
   ...gatewaysEn,
   ...usersEn,
   ...paymentsEn,

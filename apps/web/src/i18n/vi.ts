@@ -1,4 +1,5 @@
 import type { MessageKey } from './en.ts';
+import { apikeyVi } from './screens/apikey.ts';
 import { appVi } from './screens/app.ts';
 import { gatewaysVi } from './screens/gateways.ts';
 import { messagingVi } from './screens/messaging.ts';
@@ -316,6 +317,7 @@ export const vi: Record<MessageKey, string> = {
   'terms.s9.title': '9. Thay đổi và liên hệ',
   'terms.s9.body':
     'Chúng tôi có thể cập nhật các điều khoản này; ngày ở trên cho biết phiên bản mới nhất, và việc tiếp tục sử dụng sau khi thay đổi nghĩa là bạn chấp nhận. Câu hỏi: {email}.',
+  ...apikeyVi,
   ...gatewaysVi,
   ...usersVi,
   ...paymentsVi,

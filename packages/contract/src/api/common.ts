@@ -23,6 +23,25 @@ export const ERROR_CODES = [
   'cancel_too_early',
   'order_has_code',
   'order_already_cancelled',
+  /** Finish or "another SMS" before any code arrived. */
+  'order_no_code',
+  /** "Another SMS" on a service that takes one code only. */
+  'order_not_repeatable',
+  /** "Another SMS" after the order was finished or its window ended. */
+  'order_closed',
+  /** The caller's price ceiling (maxPrice) is below the service's price. */
+  'price_above_max',
+  // API keys and the rental API for programs
+  'api_key_missing',
+  'api_key_invalid',
+  /** An SMS-Activate handler action we do not offer. */
+  'unknown_action',
+  /** An SMS-Activate setStatus value we do not know. */
+  'invalid_status',
+  // webhooks
+  'webhook_limit',
+  'webhook_url_refused',
+  'webhook_not_found',
   // accounts
   'user_not_found',
   'username_taken',

@@ -75,3 +75,30 @@ export async function hasLedgerEntries(q: Queryable, userId: string): Promise<bo
   );
   return rows[0]?.yes === true;
 }
+
+/** A page of the user's ledger, newest first, with the row count (the rental API's statement). */
+export async function ledgerPage(
+  q: Queryable,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<{
+  entries: { id: string; amount: string; kind: LedgerKind; ref: string | null; created_at: Date }[];
+  total: number;
+}> {
+  const entries = await q.query<{
+    id: string;
+    amount: string;
+    kind: LedgerKind;
+    ref: string | null;
+    created_at: Date;
+  }>(
+    `SELECT id::text AS id, amount::text AS amount, kind, ref, created_at
+       FROM ledger WHERE user_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+    [userId, limit, offset],
+  );
+  const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE user_id = $1', [
+    userId,
+  ]);
+  return { entries, total: count[0]!.n };
+}

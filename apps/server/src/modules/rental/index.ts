@@ -11,7 +11,18 @@ import { serviceRoutes } from './services.routes.ts';
 // through billing; SIMs come from gateways; codes arrive as an SMS consumer.
 
 export { simsInOpenRentals, userHasOrders } from './orders.queries.ts';
-export { cancel, expireOverdue, listUserOrders, rent, userOrder } from './orders.service.ts';
+export {
+  cancel,
+  expireOverdue,
+  finish,
+  listUserOrders,
+  type OrderDetail,
+  rent,
+  requestAnotherSms,
+  userOrder,
+  userOrderDetail,
+  userOrderDetails,
+} from './orders.service.ts';
 export { saveService, servicesWithAvailability } from './services.service.ts';
 
 export const rentalModule: ModuleDescriptor = {

@@ -16,11 +16,16 @@ export interface OrderRow {
   price: string;
   created_at: Date;
   expires_at: Date;
+  /** When "another SMS" was last asked for (SMS-Activate setStatus 3). */
+  retry_requested_at: Date | null;
+  /** When the user finished the order (setStatus 6): it takes no more codes. */
+  closed_at: Date | null;
 }
 
 /** The columns of an OrderRow, from an orders row `o`. */
 const ORDER_FIELDS = `o.id::text AS id, o.user_id, o.service_code, o.service_name, o.phone_number,
-  o.code_text, o.sms_text, o.status, o.price::text AS price, o.created_at, o.expires_at`;
+  o.code_text, o.sms_text, o.status, o.price::text AS price, o.created_at, o.expires_at,
+  o.retry_requested_at, o.closed_at`;
 
 export const ORDER_SELECT = `SELECT ${ORDER_FIELDS} FROM orders o`;
 
@@ -160,6 +165,7 @@ export async function openOrdersOnPort(
     `SELECT o.id::text AS id, o.user_id, o.status, s.pattern, s.text_contains, s.is_repeatable
        FROM orders o JOIN services s ON s.id = o.service_id
       WHERE o.gateway_id = $1 AND o.port = $2 AND o.phone_number = $4 AND o.created_at <= $3 AND o.expires_at > $3
+        AND o.closed_at IS NULL
         AND (o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND s.is_repeatable))
       ORDER BY o.id
       FOR UPDATE OF o`,
@@ -192,6 +198,93 @@ export async function recordCode(
     [orderId, smsId, code ?? null, text, at],
   );
   return rows[0];
+}
+
+// ---- the rental API: finish, another SMS, details and pages ----
+
+/** Finishes an order that has a code (idempotent); undefined when it is not the user's or has none. */
+export async function closeOrder(
+  q: Queryable,
+  orderId: string,
+  userId: string,
+  now: Date,
+): Promise<OrderRow | undefined> {
+  const rows = await q.query<OrderRow>(
+    `UPDATE orders o SET closed_at = COALESCE(o.closed_at, $3)
+      WHERE o.id = $1::bigint AND o.user_id = $2 AND o.status = 'SUCCESS'
+      RETURNING ${ORDER_FIELDS}`,
+    [orderId, userId, now],
+  );
+  return rows[0];
+}
+
+/** Marks "another SMS asked for" on an open order of a repeatable service that has a code. */
+export async function markRetry(
+  q: Queryable,
+  orderId: string,
+  userId: string,
+  now: Date,
+): Promise<OrderRow | undefined> {
+  const rows = await q.query<OrderRow>(
+    `UPDATE orders o SET retry_requested_at = $3
+       FROM services s
+      WHERE s.id = o.service_id AND o.id = $1::bigint AND o.user_id = $2 AND o.status = 'SUCCESS'
+        AND s.is_repeatable AND o.closed_at IS NULL AND o.expires_at > $3
+      RETURNING ${ORDER_FIELDS}`,
+    [orderId, userId, now],
+  );
+  return rows[0];
+}
+
+export interface OrderDetailRow extends OrderRow {
+  is_repeatable: boolean;
+  /** When the last code arrived. */
+  last_code_at: Date | null;
+  codes: { code: string | null; text: string; receivedAt: string }[];
+}
+
+const DETAIL_SELECT = `SELECT ${ORDER_FIELDS}, s.is_repeatable,
+    (SELECT max(c.received_at) FROM order_codes c WHERE c.order_id = o.id AND c.code_text IS NOT NULL) AS last_code_at,
+    COALESCE((SELECT json_agg(json_build_object('code', c.code_text, 'text', c.sms_text,
+                'receivedAt', to_char(c.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+              ORDER BY c.id)
+                FROM order_codes c WHERE c.order_id = o.id), '[]'::json) AS codes
+  FROM orders o JOIN services s ON s.id = o.service_id`;
+
+export async function findOrderDetail(q: Queryable, id: string): Promise<OrderDetailRow | undefined> {
+  return (await q.query<OrderDetailRow>(`${DETAIL_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
+}
+
+export interface OrderPageFilter {
+  status?: Order['status'];
+  /** Only open orders: waiting for a code, or with a code but not finished and within their time. */
+  active?: { now: Date };
+  from?: Date;
+  to?: Date;
+}
+
+/** One page of a user's orders, newest first, with the total. */
+export async function orderDetailsPage(
+  q: Queryable,
+  userId: string,
+  f: OrderPageFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: OrderDetailRow[]; total: number }> {
+  const where = `o.user_id = $1 AND ($2::text IS NULL OR o.status = $2)
+    AND ($3::timestamptz IS NULL OR o.status = 'WAIT_CODE'
+         OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > $3))
+    AND ($4::timestamptz IS NULL OR o.created_at >= $4) AND ($5::timestamptz IS NULL OR o.created_at <= $5)`;
+  const params = [userId, f.status ?? null, f.active?.now ?? null, f.from ?? null, f.to ?? null];
+  const rows = await q.query<OrderDetailRow>(
+    `${DETAIL_SELECT} WHERE ${where} ORDER BY o.id DESC LIMIT $6 OFFSET $7`,
+    [...params, limit, offset],
+  );
+  const count = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM orders o JOIN services s ON s.id = o.service_id WHERE ${where}`,
+    params,
+  );
+  return { rows, total: count[0]!.n };
 }
 
 // ---- admin views ----

@@ -9,14 +9,20 @@ import { extractCode, smsMatchesService } from './code-extraction.ts';
 import {
   cancelExpired,
   cancelIfAllowed,
+  closeOrder,
   findOrder,
+  findOrderDetail,
   findRequest,
   insertOrder,
   lockRequestKey,
   lockServiceForRent,
+  markRetry,
+  type OrderDetailRow,
+  type OrderPageFilter,
   type OrderRow,
   openOrderCount,
   openOrdersOnPort,
+  orderDetailsPage,
   ordersOfUser,
   pickSim,
   recordCode,
@@ -59,6 +65,7 @@ export async function rent(
   userId: string,
   serviceCode: string,
   idempotencyKey?: string,
+  opts: { maxPrice?: string } = {},
 ): Promise<Order> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
@@ -78,6 +85,12 @@ export async function rent(
     if (!service) throw new DomainError('service_not_found', `Unknown service "${serviceCode}".`);
     if (!service.is_enable) {
       throw new DomainError('service_disabled', `${service.name} is not available for rent right now.`);
+    }
+    if (opts.maxPrice !== undefined && Number(service.price) > Number(opts.maxPrice)) {
+      throw new DomainError(
+        'price_above_max',
+        `${service.name} costs $${service.price}, more than your maximum of $${opts.maxPrice}.`,
+      );
     }
     await lockServiceForRent(q, service.id);
     if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name);
@@ -153,6 +166,134 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
   });
 }
 
+// ---- finish and another SMS (the rental API) ----------------------------------------------------
+
+const ORDER_ID = /^\d{1,18}$/;
+
+/** A rental with what the rental API shows: every code, repeatability and the retry state. */
+export interface OrderDetail extends Order {
+  isRepeatable: boolean;
+  codes: { code: string | null; text: string; receivedAt: string }[];
+  /** Another SMS was asked for and no code arrived since. */
+  waitingForAnotherSms: boolean;
+  /** Another SMS can be asked for now. */
+  canGetAnotherSms: boolean;
+  finished: boolean;
+}
+
+function asDetail(ctx: AppContext, r: OrderDetailRow): OrderDetail {
+  const now = ctx.clock.now();
+  const open = r.closed_at === null && r.expires_at > now;
+  return {
+    ...asOrder(ctx, r),
+    isRepeatable: r.is_repeatable,
+    codes: r.codes,
+    waitingForAnotherSms:
+      open &&
+      r.retry_requested_at !== null &&
+      (r.last_code_at === null || new Date(r.last_code_at) <= new Date(r.retry_requested_at)),
+    canGetAnotherSms: open && r.is_repeatable && r.status === 'SUCCESS',
+    finished: r.closed_at !== null,
+  };
+}
+
+/** One of the user's orders with its details, or undefined (never another user's). */
+export async function userOrderDetail(
+  ctx: AppContext,
+  userId: string,
+  orderId: string,
+): Promise<OrderDetail | undefined> {
+  if (!ORDER_ID.test(orderId)) return undefined;
+  const row = await findOrderDetail(ctx.db, orderId);
+  return row && row.user_id === userId ? asDetail(ctx, row) : undefined;
+}
+
+/** A page of the user's orders with details, newest first. `active` keeps the open ones (not finished, in time). */
+export async function userOrderDetails(
+  ctx: AppContext,
+  userId: string,
+  filter: { status?: Order['status']; active?: boolean; from?: Date; to?: Date },
+  limit: number,
+  offset: number,
+): Promise<{ orders: OrderDetail[]; total: number }> {
+  const f: OrderPageFilter = {
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.active ? { active: { now: ctx.clock.now() } } : {}),
+    ...(filter.from ? { from: filter.from } : {}),
+    ...(filter.to ? { to: filter.to } : {}),
+  };
+  const { rows, total } = await orderDetailsPage(ctx.db, userId, f, limit, offset);
+  return { orders: rows.map((r) => asDetail(ctx, r)), total };
+}
+
+async function ownOrder(q: Queryable, userId: string, orderId: string): Promise<OrderRow> {
+  const order = ORDER_ID.test(orderId) ? await findOrder(q, orderId) : undefined;
+  if (!order || order.user_id !== userId) throw notFound('Order not found.', 'order_not_found');
+  return order;
+}
+
+/**
+ * Finishes an order whose code arrived (SMS-Activate setStatus 6): it takes no more codes. Finishing
+ * twice is fine. An order without a code cannot be finished (cancel it instead).
+ */
+export async function finish(ctx: AppContext, userId: string, orderId: string): Promise<OrderDetail> {
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    const closed = ORDER_ID.test(orderId) ? await closeOrder(q, orderId, userId, now) : undefined;
+    if (closed) {
+      if (closed.closed_at?.getTime() === now.getTime()) await orderChanged(q, closed);
+      return;
+    }
+    const order = await ownOrder(q, userId, orderId);
+    if (order.status === 'CANCEL') {
+      throw conflict(
+        'This order was cancelled; it cannot be finished.',
+        undefined,
+        'order_already_cancelled',
+      );
+    }
+    throw conflict('No code has arrived for this order yet; cancel it instead.', undefined, 'order_no_code');
+  });
+  return (await userOrderDetail(ctx, userId, orderId))!;
+}
+
+/**
+ * Asks for another SMS on the same number (SMS-Activate setStatus 3), free: only for a repeatable
+ * service, after a code, while the order is open. The order then waits for the next code
+ * (STATUS_WAIT_RETRY) and records it like the first.
+ */
+export async function requestAnotherSms(
+  ctx: AppContext,
+  userId: string,
+  orderId: string,
+): Promise<OrderDetail> {
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    const marked = ORDER_ID.test(orderId) ? await markRetry(q, orderId, userId, now) : undefined;
+    if (marked) {
+      await orderChanged(q, marked);
+      return;
+    }
+    const order = await ownOrder(q, userId, orderId);
+    const detail = (await findOrderDetail(q, orderId))!;
+    if (order.status === 'CANCEL') {
+      throw conflict('This order was cancelled.', undefined, 'order_already_cancelled');
+    }
+    if (!detail.is_repeatable) {
+      throw conflict(
+        `${order.service_name} sends one code per number; rent a new number instead.`,
+        undefined,
+        'order_not_repeatable',
+      );
+    }
+    if (order.status === 'WAIT_CODE') {
+      throw conflict('No code has arrived yet; wait for the first one.', undefined, 'order_no_code');
+    }
+    throw conflict('This order is finished or its time is over.', undefined, 'order_closed');
+  });
+  return (await userOrderDetail(ctx, userId, orderId))!;
+}
+
 /** One sweep: cancels and refunds overdue orders; returns how many. Safe with several sweepers. */
 export async function expireOverdue(ctx: AppContext, batch = 500): Promise<number> {
   const now = ctx.clock.now();
@@ -184,22 +325,36 @@ export function smsTime(sms: Pick<StoredSms, 'receivedAt' | 'deviceTs'>): Date {
  * Incoming-SMS consumer: gives the SMS to the open orders on its SIM whose service text it holds.
  * Runs inside the SMS's storing transaction, so a code is recorded exactly once.
  */
-export async function matchRentalOrders(q: Queryable, sms: StoredSms, _ctx: AppContext): Promise<boolean> {
+export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
   // The SIM in the port must still carry the rented number: a swapped card's SMS is not the renter's.
   if (!sms.gatewayId || !sms.simNumber) return false;
   const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, sms.simNumber, smsTime(sms));
   let matched = false;
   for (const o of orders) {
     if (!smsMatchesService(sms.text, o.text_contains)) continue;
-    const updated = await recordCode(
-      q,
-      o.id,
-      sms.id,
-      extractCode(sms.text, o.pattern),
-      sms.text,
-      sms.receivedAt,
-    );
-    if (updated) await orderChanged(q, updated);
+    const code = extractCode(sms.text, o.pattern);
+    const updated = await recordCode(q, o.id, sms.id, code, sms.text, sms.receivedAt);
+    if (updated) {
+      await orderChanged(q, updated);
+      if (code !== undefined) {
+        for (const listener of ctx.registry.codeListeners) {
+          await listener(
+            q,
+            {
+              orderId: updated.id,
+              userId: updated.user_id,
+              serviceCode: updated.service_code,
+              phoneNumber: updated.phone_number,
+              code,
+              text: sms.text,
+              receivedAt: sms.receivedAt,
+              ref: `order_code:${updated.id}:${sms.id}`,
+            },
+            ctx,
+          );
+        }
+      }
+    }
     matched = true;
   }
   return matched;

@@ -6,6 +6,7 @@ export { hashPassword, verifyPassword, verifyUnknownUser } from './passwords.ts'
 export {
   adminExists,
   findActiveUserById,
+  findUserById,
   findUserByUsername,
   insertUser,
   type UserRow,

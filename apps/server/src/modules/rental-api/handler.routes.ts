@@ -1,0 +1,131 @@
+import type { FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { DomainError } from '../../errors.ts';
+import { access, currentUser } from '../../http/route.ts';
+import type { App } from '../../http/types.ts';
+import { type Answer, type Params, refusal, runAction } from './handler.service.ts';
+
+export const HANDLER_PATH = '/stubs/handler_api.php';
+
+function send(reply: FastifyReply, a: Answer) {
+  if ('empty' in a) return reply.status(204).send();
+  if ('json' in a) {
+    return reply.status(a.status).type('application/json; charset=utf-8').send(JSON.stringify(a.json));
+  }
+  return reply.status(a.status).type('text/plain; charset=utf-8').send(a.text);
+}
+
+/** The parameters, from the query string and a form or JSON body; the query wins. Arrays: the last value. */
+function params(query: unknown, body: unknown): Params {
+  const out: Params = {};
+  for (const source of [body, query]) {
+    if (!source || typeof source !== 'object' || Array.isArray(source)) continue;
+    for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
+      const value = Array.isArray(v) ? v[v.length - 1] : v;
+      if (typeof value === 'string' || typeof value === 'number') out[k] = String(value);
+    }
+  }
+  return out;
+}
+
+const p = (description: string, example?: string) =>
+  z
+    .string()
+    .optional()
+    .meta({ description, ...(example !== undefined ? { example } : {}) });
+
+/** Documentation of the parameters (every one is read as text; unknown ones are ignored). */
+const HandlerQuery = z
+  .object({
+    api_key: p('Your API key (from the API Key page).', 'sd_…'),
+    action: p('The action, see the table above.', 'getNumber'),
+    service: p('Service code (getNumber, getNumberV2, getPrices, getTopCountriesByService).', 'tg'),
+    country: p('Country id; ours is in getCountries (default 187). Another country has no numbers.', '187'),
+    maxPrice: p('getNumber: refuse when the price is above this (WRONG_MAX_PRICE:<price>).', '1.00'),
+    operator: p('Ignored: numbers of any operator.', 'any'),
+    id: p('Activation id (the numeric order id).', '42'),
+    status: p('setStatus: 1 ready, 3 another SMS, 6 finish, 8 (or -1) cancel.', '6'),
+    start: p('getActiveActivations: offset; getHistory: from (unix seconds).'),
+    limit: p('getActiveActivations: at most 100.'),
+    end: p('getHistory: to (unix seconds).'),
+    offset: p('getHistory: offset.'),
+    size: p('getHistory: page size, at most 100.'),
+    freePrice: p('getTopCountriesByService: add freePriceMap.', 'true'),
+  })
+  .loose();
+
+const DESCRIPTION = `SMS-Activate-compatible handler: point any SMS-Activate / HeroSMS client at
+\`<this server>/stubs/handler_api.php\`. GET or POST; parameters in the query string or a form
+(\`application/x-www-form-urlencoded\`) or JSON body. Classic answers are plain-text tokens with
+HTTP 200 and no trailing whitespace; activation ids are numbers; phone numbers have no \`+\`.
+Money is USD (currency 840).
+
+| action | parameters | answer (example) |
+|---|---|---|
+| getBalance | – | \`ACCESS_BALANCE:12.50\` |
+| getBalanceAndCashBack | – | \`ACCESS_BALANCE:12.50\` |
+| getNumber | service, country?, maxPrice? | \`ACCESS_NUMBER:42:15550000001\` |
+| getNumberV2 | service, country?, maxPrice? | \`{"activationId":42,"phoneNumber":"15550000001","activationCost":0.5,"currency":840,"countryCode":187,"countryPhoneCode":1,"canGetAnotherSms":false,"activationTime":"2026-01-02 10:00:00","activationEndTime":"2026-01-02 10:20:00","activationOperator":"any"}\` |
+| setStatus | id, status=1 | \`ACCESS_READY\` (order waiting for a code) |
+| setStatus | id, status=3 | \`ACCESS_RETRY_GET\` (repeatable service, after a code: wait for another) |
+| setStatus | id, status=6 | \`ACCESS_ACTIVATION\` (finish; needs a code) |
+| setStatus | id, status=8 or -1 | \`ACCESS_CANCEL\` (refund; no code yet, after the minimum time) |
+| getStatus | id | \`STATUS_WAIT_CODE\`, \`STATUS_WAIT_RETRY:12345\`, \`STATUS_OK:12345\`, \`STATUS_CANCEL\` |
+| getStatusV2 | id | \`{"verificationType":0,"sms":{"dateTime":"2026-01-02 10:01:00","code":"12345","text":"Your code 12345"},"call":null}\` (STATUS_CANCEL when cancelled) |
+| getFullSms | id | \`FULL_SMS:Your code 12345\` (or the getStatus token while there is none) |
+| getActiveActivations | start?, limit? | \`{"status":"success","activeActivations":[…],"data":[…]}\` or \`NO_ACTIVATIONS\` |
+| getHistory | start?, end?, offset?, size? | \`[{"id":42,"date":"2026-01-02 10:00:00","phone":"15550000001","sms":"…","cost":0.5,"status":"6","currency":840}]\` |
+| getPrices | service?, country? | \`{"187":{"tg":{"cost":0.5,"count":3,"physicalCount":3}}}\` |
+| getNumbersStatus | country? | \`{"tg_0":3}\` |
+| getTopCountriesByService | service?, freePrice? | \`{"0":{"country":187,"count":3,"price":0.5,"retail_price":0.5}}\` |
+| getCountries | – | \`{"187":{"id":187,"rus":"USA","eng":"USA","chn":"USA","visible":1,"retry":1,"rent":0,"multiService":0}}\` |
+| getServicesList | – | \`{"status":"success","services":[{"code":"tg","name":"Telegram"}]}\` |
+| getOperators | country? | \`{"status":"success","countryOperators":{"187":["any"]}}\` |
+| finishActivation | id | HTTP 204, empty (errors: 404/409 \`{"title":"BAD_STATUS","details":"…"}\`) |
+| cancelActivation | id | HTTP 204, empty (errors: 404/409 \`{"title":"EARLY_CANCEL_DENIED","details":"…"}\`) |
+
+Activation states in list rows (\`activationStatus\`, getHistory \`status\`): \`1\` waiting for the code,
+\`3\` waiting for another SMS, \`6\` code received, \`8\` cancelled. Times are UTC.
+
+Error tokens (HTTP 200): \`NO_KEY\`, \`BAD_KEY\`, \`ACCOUNT_INACTIVE\`, \`BAD_ACTION\`, \`BAD_SERVICE\`,
+\`NO_NUMBERS\`, \`NO_BALANCE\`, \`WRONG_MAX_PRICE:<price>\`, \`NO_ACTIVATION\`, \`BAD_STATUS\`,
+\`EARLY_CANCEL_DENIED\`, \`OPERATORS_NOT_FOUND\`, \`ERROR_SQL\` (a parameter has an invalid value).
+Over the rate limit: HTTP 429 \`{"title":"RATE_LIMIT","details":"…"}\`.`;
+
+export async function handlerRoutes(app: App, ctx: AppContext): Promise<void> {
+  await app.register(async (instance) => {
+    const scope = instance.withTypeProvider<ZodTypeProvider>() as unknown as App;
+    // SMS-Activate clients POST forms; this scope alone reads them.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    scope.route({
+      method: ['GET', 'POST'],
+      url: HANDLER_PATH,
+      ...access(ctx, 'apikey', 'param'),
+      schema: {
+        tags: ['SMS-Activate handler'],
+        summary: 'SMS-Activate-compatible handler (all actions)',
+        description: DESCRIPTION,
+        querystring: HandlerQuery,
+      },
+      // Refusals (a missing or wrong key included) are the protocol's tokens, never our JSON errors.
+      errorHandler: (err, req, reply) => {
+        if (err instanceof DomainError) return send(reply, refusal(err));
+        const status = (err as { statusCode?: number }).statusCode;
+        // A client's malformed input (bad JSON, a value of the wrong type): SA's "invalid parameter".
+        if (status && status >= 400 && status < 500) req.log.info({ err }, 'handler input refused');
+        else req.log.error({ err }, 'handler action failed');
+        return send(reply, { status: 200, text: 'ERROR_SQL' });
+      },
+      handler: async (req, reply) => {
+        const answer = await runAction(ctx, currentUser(req).id, params(req.query, req.body));
+        return send(reply, answer);
+      },
+    });
+  });
+}

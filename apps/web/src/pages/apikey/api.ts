@@ -1,0 +1,101 @@
+import {
+  AddWebhookResponse,
+  ApiKeyResponse,
+  Ok,
+  ResetKeyResponse,
+  TestWebhookResponse,
+  WebhookDeliveriesResponse,
+  WebhookListResponse,
+} from '@simdock/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../api/client.ts';
+
+export const API_KEY_KEY = ['api-key'] as const;
+export const WEBHOOKS_KEY = ['webhooks'] as const;
+export const DELIVERIES_KEY = ['webhook-deliveries'] as const;
+
+/** POST /api/user/apikey → {apiKey | null}. */
+export function fetchApiKey(signal?: AbortSignal) {
+  return apiPost('/api/user/apikey', {}, ApiKeyResponse, { signal });
+}
+
+export const apiKeyQuery = queryOptions({
+  queryKey: API_KEY_KEY,
+  queryFn: ({ signal }) => fetchApiKey(signal),
+});
+
+export function useApiKeyQuery() {
+  return useQuery(apiKeyQuery);
+}
+
+/** POST /api/user/reset-key → a new key (the old one stops working at once). */
+export function resetApiKey() {
+  return apiPost('/api/user/reset-key', {}, ResetKeyResponse);
+}
+
+/** POST /api/user/delete-key. */
+export function deleteApiKey() {
+  return apiPost('/api/user/delete-key', {}, Ok);
+}
+
+export function useResetKeyMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['api-key', 'reset'],
+    mutationFn: resetApiKey,
+    onSuccess: (res) => qc.setQueryData(API_KEY_KEY, { code: 1 as const, apiKey: res.apiKey }),
+  });
+}
+
+export function useDeleteKeyMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['api-key', 'delete'],
+    mutationFn: deleteApiKey,
+    onSuccess: () => qc.setQueryData(API_KEY_KEY, { code: 1 as const, apiKey: null }),
+  });
+}
+
+/** POST /api/user/webhooks → the URLs (with their signing secrets) and the limit. */
+export function fetchWebhooks(signal?: AbortSignal) {
+  return apiPost('/api/user/webhooks', {}, WebhookListResponse, { signal });
+}
+
+export function useWebhooksQuery() {
+  return useQuery({ queryKey: WEBHOOKS_KEY, queryFn: ({ signal }) => fetchWebhooks(signal) });
+}
+
+/** POST /api/user/webhooks/deliveries → the last 50 deliveries. */
+export function fetchDeliveries(signal?: AbortSignal) {
+  return apiPost('/api/user/webhooks/deliveries', {}, WebhookDeliveriesResponse, { signal });
+}
+
+export function useDeliveriesQuery() {
+  return useQuery({
+    queryKey: DELIVERIES_KEY,
+    queryFn: ({ signal }) => fetchDeliveries(signal),
+    // Retries happen in the background: keep the log fresh while the page is open.
+    refetchInterval: 10_000,
+  });
+}
+
+function useWebhookMutation<A, R>(key: string, fn: (arg: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['webhooks', key],
+    mutationFn: fn,
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: WEBHOOKS_KEY });
+      await qc.invalidateQueries({ queryKey: DELIVERIES_KEY });
+    },
+  });
+}
+
+export const useAddWebhookMutation = () =>
+  useWebhookMutation('add', (url: string) => apiPost('/api/user/webhooks/add', { url }, AddWebhookResponse));
+export const useDeleteWebhookMutation = () =>
+  useWebhookMutation('delete', (id: string) => apiPost('/api/user/webhooks/delete', { id }, Ok));
+export const useTestWebhookMutation = () =>
+  useWebhookMutation('test', (id: string | undefined) =>
+    apiPost('/api/user/webhooks/test', id ? { id } : {}, TestWebhookResponse),
+  );

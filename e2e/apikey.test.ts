@@ -1,0 +1,169 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
+
+// Issue 12, browser part: the API key page shows the key or 'No Apikey', makes a new one
+// ('Processing...' while busy), deletes it after 'Delete apikey ?', says when a call failed, links
+// the API docs in a new tab, and sends a test event to a webhook (logged in the delivery log).
+
+let e: E2E;
+let receiver: Server;
+let hookUrl: string;
+const received: { headers: Record<string, unknown>; body: string }[] = [];
+
+beforeAll(async () => {
+  e = await startE2E();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/sms`;
+});
+afterAll(async () => {
+  receiver?.closeAllConnections();
+  await new Promise((r) => receiver?.close(r));
+  await e?.close();
+});
+
+const balanceWith = async (key: string) =>
+  (await fetch(`${e.url}/api/v1/balance`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+describe('API key page', () => {
+  it('none → new → new again (old key dead) → delete with confirmation', async () => {
+    const user = await e.createUser({ balance: 5 });
+    const page = await e.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await loginWithToken(page, e, user);
+    await page.goto('/apikey');
+    await page.getByRole('heading', { level: 1, name: 'API Key Management' }).waitFor();
+    await page.getByText('No Apikey').waitFor();
+    const newKey = page.getByRole('button', { name: 'New API Key' });
+    const deleteKey = page.getByRole('button', { name: 'Delete API Key' });
+    expect(await deleteKey.isDisabled()).toBe(true);
+
+    const docs = page.getByRole('link', { name: /API documentation/ });
+    expect(await docs.getAttribute('href')).toBe('/swagger');
+    expect(await docs.getAttribute('target')).toBe('_blank');
+
+    // New API Key: 'Processing...' and disabled while the call runs.
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/user/reset-key', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await newKey.click();
+    const busy = page.getByRole('button', { name: 'Processing...' });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    expect(await deleteKey.isDisabled()).toBe(true);
+    release();
+    await page.getByText('API key reset success!').waitFor();
+    await page.unroute('**/api/user/reset-key');
+    const shown = page.getByTestId('api-key');
+    const first = (await shown.textContent())?.trim() ?? '';
+    expect(first).toMatch(/^sd_[A-Za-z0-9_-]{43}$/);
+    expect(await balanceWith(first)).toBe(200);
+    await shot(page, 'apikey-desktop');
+
+    // A second key replaces the first at once.
+    await newKey.click();
+    await page.waitForFunction(
+      `document.querySelector('[data-testid="api-key"]')?.textContent?.trim() !== ${JSON.stringify(first)}`,
+    );
+    const second = (await shown.textContent())?.trim() ?? '';
+    expect(await balanceWith(first)).toBe(401);
+    expect(await balanceWith(second)).toBe(200);
+
+    // After a reload the key is still shown to its owner.
+    await page.reload();
+    await page.getByTestId('api-key').waitFor();
+    expect((await page.getByTestId('api-key').textContent())?.trim()).toBe(second);
+
+    // Delete asks first; Cancel keeps the key.
+    await deleteKey.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Delete apikey ?').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await balanceWith(second)).toBe(200);
+    await deleteKey.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete API Key' }).click();
+    await page.getByText('API key deleted!').waitFor();
+    await page.getByText('No Apikey').waitFor();
+    expect(await deleteKey.isDisabled()).toBe(true);
+    expect(await balanceWith(second)).toBe(401);
+    expect(errors).toEqual([]);
+  });
+
+  it('says when a reset or a delete failed', async () => {
+    const user = await e.createUser();
+    const page = await e.newPage();
+    await loginWithToken(page, e, user);
+    await page.goto('/apikey');
+    await page.getByText('No Apikey').waitFor();
+    await page.route('**/api/user/reset-key', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"code":0,"error":"unavailable","msg":"down"}',
+      }),
+    );
+    await page.getByRole('button', { name: 'New API Key' }).click();
+    await page.getByText('Reset API key failed!').waitFor();
+    await page.unroute('**/api/user/reset-key');
+    await page.getByRole('button', { name: 'New API Key' }).click();
+    await page.getByText('API key reset success!').waitFor();
+    await page.route('**/api/user/delete-key', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"code":0,"error":"unavailable","msg":"down"}',
+      }),
+    );
+    await page.getByRole('button', { name: 'Delete API Key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete API Key' }).click();
+    await page.getByText('Delete API key failed!').waitFor();
+    await page.getByTestId('api-key').waitFor();
+  });
+
+  it('adds a webhook and sends a test event to it; the delivery log shows it', async () => {
+    const user = await e.createUser();
+    const page = await e.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await loginWithToken(page, e, user);
+    await page.goto('/apikey');
+    await page.getByText('No webhooks yet. Add a URL to receive codes as they arrive.').waitFor();
+    expect(await page.getByRole('button', { name: 'Send test event' }).isDisabled()).toBe(true);
+    await page.getByLabel('Webhook URL').fill('ftp://nowhere');
+    await page.getByRole('button', { name: 'Add URL' }).click();
+    await page.getByText(/Could not add the webhook: Webhook URLs must start with http/).waitFor();
+    await page.getByLabel('Webhook URL').fill(hookUrl);
+    await page.getByRole('button', { name: 'Add URL' }).click();
+    await page.getByRole('list', { name: 'Webhooks' }).getByText(hookUrl).waitFor();
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event delivered to 1 of 1 URL.').waitFor();
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ event: 'test' });
+    expect(received[0]!.headers['x-simdock-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    const log = page.getByRole('table', { name: 'Webhook deliveries' });
+    await log.getByText('Delivered').waitFor();
+    await log.getByText('HTTP 200').waitFor();
+    await shot(page, 'apikey-webhooks');
+
+    await page.getByRole('button', { name: `Delete webhook ${hookUrl}` }).click();
+    await page.getByText('No webhooks yet. Add a URL to receive codes as they arrive.').waitFor();
+    expect(errors).toEqual([]);
+  });
+});
