@@ -175,6 +175,7 @@ async function historyPart(db: pg.Client, adminToken: string) {
   );
   await db.query('VACUUM ANALYZE messages');
   await db.query('VACUUM ANALYZE conversations');
+  await db.query('VACUUM ANALYZE messaging_hourly');
   console.log(`seeded ${MESSAGES} messages in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const userToken = await login(users[0]!.username, 'bench-pass-123');
   const endS = end / 1000;

@@ -121,7 +121,7 @@ describe('bulk SMS in the browser', () => {
     expect(rows.length).toBe(3);
 
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await fits(page)).toBe(true);
+    await expect.poll(() => fits(page), { timeout: 10_000 }).toBe(true);
     await shot(page, 'sms-sending-phone');
     expect(errors).toEqual([]);
   });
@@ -167,7 +167,8 @@ describe('bulk SMS in the browser', () => {
     expect(text).toContain('13105550101');
     await shot(page, 'history-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await fits(page)).toBe(true);
+    // The chart re-measures itself after the resize (ResizeObserver): wait for the layout to settle.
+    await expect.poll(() => fits(page), { timeout: 10_000 }).toBe(true);
     await shot(page, 'history-phone');
 
     const admin = await e.newPage({ viewport: { width: 1366, height: 900 } });

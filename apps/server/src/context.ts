@@ -142,6 +142,8 @@ export interface Registry {
   codeListeners: CodeListener[];
   authenticate: Authenticator;
   authenticateApiKey: ApiKeyAuthenticator;
+  /** The user's API key as its owner sees it (user info), or null: filled by the apikey module. */
+  apiKeyOf: (ctx: AppContext, userId: string) => Promise<string | null>;
 }
 
 export function emptyRegistry(): Registry {
@@ -156,6 +158,7 @@ export function emptyRegistry(): Registry {
     authenticate: async () => {
       throw new Error('no authenticator registered');
     },
+    apiKeyOf: async () => null,
     authenticateApiKey: async () => {
       throw new Error('no API key authenticator registered');
     },

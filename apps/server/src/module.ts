@@ -6,6 +6,7 @@ import type {
   GatewayDeleteCheck,
   Job,
   LiveRenderer,
+  Registry,
   ReportConsumer,
   SmsConsumer,
   UserHistoryCheck,
@@ -31,4 +32,5 @@ export interface ModuleDescriptor {
   codeListeners?: CodeListener[];
   authenticate?: Authenticator;
   authenticateApiKey?: ApiKeyAuthenticator;
+  apiKeyOf?: Registry['apiKeyOf'];
 }

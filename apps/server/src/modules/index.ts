@@ -51,6 +51,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     Object.assign(r.liveRenderers, m.liveRenderers ?? {});
     if (m.authenticate) r.authenticate = m.authenticate;
     if (m.authenticateApiKey) r.authenticateApiKey = m.authenticateApiKey;
+    if (m.apiKeyOf) r.apiKeyOf = m.apiKeyOf;
   }
 }
 

@@ -31,6 +31,9 @@ describe('API key lifecycle', () => {
     expect(key.length).toBeGreaterThanOrEqual(46);
     expect((await s.post('/api/user/apikey', {}, u.token)).body.apiKey).toBe(key);
     expect((await s.post('/api/user/apikey', {}, other.token)).body.apiKey).toBeNull();
+    // The user info (spec: username, email, createdTime, apiKey, balance) shows it to its owner too.
+    expect((await s.post('/api/user/info', {}, u.token)).body.apiKey).toBe(key);
+    expect((await s.post('/api/user/info', {}, other.token)).body.apiKey).toBeNull();
 
     // At rest: sealed (not the key), found by its SHA-256.
     const [row] = await s.db.query<{ key_hash: string; key_enc: string }>(

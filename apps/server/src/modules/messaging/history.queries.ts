@@ -60,18 +60,80 @@ export async function historyCount(q: Queryable, f: HistoryFilter): Promise<numb
   return rows[0]!.n;
 }
 
-/** Totals of the period: messages, successes, recipients who replied. */
+const HOUR = 3_600_000;
+const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR) * HOUR);
+const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR) * HOUR);
+
+/**
+ * Totals of the period: messages, successes, recipients who replied. Whole hours come from the
+ * `messaging_hourly` rollup (kept by triggers, migration 009); only the partial hours at the
+ * range's edges are counted from the messages themselves, so the cost does not grow with the range.
+ */
 export async function historySum(
   q: Queryable,
   s: HistoryScope,
 ): Promise<{ num: number; success: number; replied: number }> {
+  const lo = s.from ? ceilHour(s.from) : null;
+  const hi = s.to ? floorHour(s.to) : null;
+  const withinOneHour = lo !== null && hi !== null && lo > hi;
+  // [from, lo) and [hi, to): the partial hours, counted exactly (the whole range when it is shorter).
+  const edges: [Date | null, Date | null][] = withinOneHour
+    ? [[s.from, s.to]]
+    : [
+        ...(s.from && lo && s.from < lo ? [[s.from, lo] as [Date, Date]] : []),
+        ...(s.to && hi && hi < s.to ? [[hi, s.to] as [Date, Date]] : []),
+      ];
   const rows = await q.query<{ num: number; success: number; replied: number }>(
-    `SELECT count(*)::int AS num, count(*) FILTER (WHERE status = 'delivered')::int AS success,
-            count(DISTINCT recipient) FILTER (WHERE replied_at IS NOT NULL)::int AS replied
-       FROM messages WHERE ${SCOPE}`,
-    scopeParams(s),
+    `WITH whole AS (
+       SELECT coalesce(sum(num), 0) AS num, coalesce(sum(success), 0) AS success
+         FROM messaging_hourly
+        WHERE NOT $4 AND ($1::uuid IS NULL OR user_id = $1)
+          AND ($5::timestamptz IS NULL OR hour >= $5) AND ($6::timestamptz IS NULL OR hour < $6)
+     ), edge AS (
+       SELECT count(*) AS num, count(*) FILTER (WHERE status = 'delivered') AS success
+         FROM messages
+        WHERE status <> 'cancelled' AND ($1::uuid IS NULL OR user_id = $1)
+          AND ((created_at >= $7 AND created_at < $8) OR (created_at >= $9 AND created_at < $10))
+     ), replied AS (
+       SELECT count(DISTINCT recipient) AS replied FROM messages
+        WHERE ${SCOPE} AND replied_at IS NOT NULL
+     )
+     SELECT (whole.num + edge.num)::int AS num, (whole.success + edge.success)::int AS success,
+            replied.replied::int AS replied
+       FROM whole, edge, replied`,
+    [
+      ...scopeParams(s),
+      withinOneHour,
+      lo,
+      hi,
+      edges[0]?.[0] ?? null,
+      edges[0]?.[1] ?? null,
+      edges[1]?.[0] ?? null,
+      edges[1]?.[1] ?? null,
+    ],
   );
   return rows[0]!;
+}
+
+/** Folds each old hour's appended rollup rows into one (they pile up with every status change). */
+export async function compactHourly(q: Queryable, before: Date): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH piled AS (
+       SELECT user_id, hour FROM messaging_hourly WHERE hour < $1 GROUP BY 1, 2 HAVING count(*) > 1
+     ), gone AS (
+       DELETE FROM messaging_hourly h USING piled p
+        WHERE h.user_id = p.user_id AND h.hour = p.hour
+       RETURNING h.user_id, h.hour, h.num, h.success
+     ), folded AS (
+       INSERT INTO messaging_hourly (user_id, hour, num, success)
+       SELECT user_id, hour, sum(num)::int, sum(success)::int FROM gone GROUP BY 1, 2
+       HAVING sum(num) <> 0 OR sum(success) <> 0
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM gone)::int AS n`,
+    [before],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Messages and successes per day since `origin` (days of 86,400 s). */

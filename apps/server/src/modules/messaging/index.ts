@@ -1,5 +1,6 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
+import { compactHourly } from './history.queries.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
 import { consumeReply, renderConversationEvent } from './replies.service.ts';
@@ -30,6 +31,7 @@ export const messagingModule: ModuleDescriptor = {
     'opt_outs',
     'messaging_daily_usage',
     'messaging_sim_pace',
+    'messaging_hourly',
   ],
   routes: messagingRoutes,
   // After rental's consumer (modules/index.ts order): an SMS that completes an order is not a reply.
@@ -47,6 +49,12 @@ export const messagingModule: ModuleDescriptor = {
       name: 'messaging-dispatch',
       intervalMs: (ctx) => ctx.config.SMS_DISPATCH_INTERVAL_MS,
       run: (ctx) => dispatchOnce(ctx),
+    },
+    {
+      name: 'messaging-hourly-compaction',
+      intervalMs: () => 60_000,
+      // Hours more than one hour old: the rows appended by their status changes fold into one.
+      run: (ctx) => compactHourly(ctx.db, new Date(ctx.clock.now().getTime() - 3_600_000)),
     },
     {
       name: 'messaging-result-timeout',

@@ -11,7 +11,7 @@ export async function userInfo(ctx: AppContext, userId: string): Promise<UserInf
     username: u.username,
     email: u.email,
     createdTime: u.created_at.toISOString(),
-    apiKey: null,
+    apiKey: await ctx.registry.apiKeyOf(ctx, userId),
     balance: Number(u.balance),
     roles: rolesFromClaim(u.roles),
   };

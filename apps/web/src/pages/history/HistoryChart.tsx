@@ -12,7 +12,7 @@ export default function HistoryChart({ days }: { days: DailyStatsPoint[] }) {
   const rows = days.map((d) => ({ ...d, day: formatDate(d.dayStart) }));
   return (
     <figure className="m-0">
-      <div className="h-64 w-full" aria-hidden>
+      <div className="h-64 w-full min-w-0 overflow-hidden" aria-hidden>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart
             data={rows}
