@@ -115,7 +115,8 @@ async function main() {
     server?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    if (process.env.KEEP_DB) console.log(`kept database ${dbName} (KEEP_DB)`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }
 }

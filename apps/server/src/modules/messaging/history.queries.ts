@@ -83,34 +83,28 @@ export async function historySum(
         ...(s.from && lo && s.from < lo ? [[s.from, lo] as [Date, Date]] : []),
         ...(s.to && hi && hi < s.to ? [[hi, s.to] as [Date, Date]] : []),
       ];
+  // Only the parts this range needs, with concrete bounds: a plan never falls back to a full scan
+  // for a part that turns out empty.
+  const params: unknown[] = [...scopeParams(s)];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const whole = withinOneHour
+    ? 'SELECT 0 AS num, 0 AS success'
+    : `SELECT coalesce(sum(num), 0) AS num, coalesce(sum(success), 0) AS success FROM messaging_hourly
+        WHERE ($1::uuid IS NULL OR user_id = $1)${lo ? ` AND hour >= ${p(lo)}` : ''}${hi ? ` AND hour < ${p(hi)}` : ''}`;
+  const edge = edges.length
+    ? `SELECT count(*) AS num, count(*) FILTER (WHERE status = 'delivered') AS success FROM messages
+        WHERE status <> 'cancelled' AND ($1::uuid IS NULL OR user_id = $1) AND (${edges
+          .map(([a, b]) => `(created_at >= ${p(a)} AND created_at < ${p(b)})`)
+          .join(' OR ')})`
+    : 'SELECT 0 AS num, 0 AS success';
   const rows = await q.query<{ num: number; success: number; replied: number }>(
-    `WITH whole AS (
-       SELECT coalesce(sum(num), 0) AS num, coalesce(sum(success), 0) AS success
-         FROM messaging_hourly
-        WHERE NOT $4 AND ($1::uuid IS NULL OR user_id = $1)
-          AND ($5::timestamptz IS NULL OR hour >= $5) AND ($6::timestamptz IS NULL OR hour < $6)
-     ), edge AS (
-       SELECT count(*) AS num, count(*) FILTER (WHERE status = 'delivered') AS success
-         FROM messages
-        WHERE status <> 'cancelled' AND ($1::uuid IS NULL OR user_id = $1)
-          AND ((created_at >= $7 AND created_at < $8) OR (created_at >= $9 AND created_at < $10))
-     ), replied AS (
-       SELECT count(DISTINCT recipient) AS replied FROM messages
-        WHERE ${SCOPE} AND replied_at IS NOT NULL
+    `WITH whole AS (${whole}), edge AS (${edge}), replied AS (
+       SELECT count(DISTINCT recipient) AS replied FROM messages WHERE ${SCOPE} AND replied_at IS NOT NULL
      )
      SELECT (whole.num + edge.num)::int AS num, (whole.success + edge.success)::int AS success,
             replied.replied::int AS replied
        FROM whole, edge, replied`,
-    [
-      ...scopeParams(s),
-      withinOneHour,
-      lo,
-      hi,
-      edges[0]?.[0] ?? null,
-      edges[0]?.[1] ?? null,
-      edges[1]?.[0] ?? null,
-      edges[1]?.[1] ?? null,
-    ],
+    params,
   );
   return rows[0]!;
 }
