@@ -151,6 +151,16 @@ describe('API key page', () => {
     await page.getByLabel('Webhook URL').fill(hookUrl);
     await page.getByRole('button', { name: 'Add URL' }).click();
     await page.getByRole('list', { name: 'Webhooks' }).getByText(hookUrl).waitFor();
+    // The toast is styled (its stylesheet is bundled; the CSP refuses sonner's runtime <style>):
+    // it floats over the page instead of pushing the layout down.
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Webhook added.' });
+    await toast.waitFor();
+    const position = await toast.evaluate(
+      (el) =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { position: string } }).getComputedStyle(el)
+          .position,
+    );
+    expect(position).toBe('absolute');
 
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText('Test event delivered to 1 of 1 URL.').waitFor();
