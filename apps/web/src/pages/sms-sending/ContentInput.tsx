@@ -4,16 +4,14 @@ import {
   messagingMessage,
   nonBlankLines,
   smsSegments,
-  UPLOAD_EXTENSIONS,
-  UPLOAD_MAX_BYTES,
-  uploadKind,
   validateMessages,
 } from '@simdock/contract';
 import { useMemo, useState } from 'react';
-import { FileDrop, FormField, Notice, Tabs, Textarea } from '../../components/index.ts';
+import { FormField, Tabs, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { messagingText } from './messaging-text.ts';
+import { type LoadedFile, readUpload, UploadPanel } from './UploadPanel.tsx';
 
 type Tab = 'fixed' | 'upload';
 /** Lines whose SMS count is listed under the text area (the rest are counted the same way). */
@@ -34,7 +32,7 @@ export function ContentInput({ value, onChange, error, disabled }: ContentInputP
   const { t } = useI18n();
   const [tab, setTab] = useState<Tab>('fixed');
   const [refused, setRefused] = useState<string>();
-  const [file, setFile] = useState<{ name: string; count: number; problem?: string }>();
+  const [file, setFile] = useState<LoadedFile>();
   const lines = useMemo(() => nonBlankLines(value), [value]);
 
   const onType = (next: string) => {
@@ -47,16 +45,12 @@ export function ContentInput({ value, onChange, error, disabled }: ContentInputP
   };
 
   const onFile = async (f: File) => {
-    const kind = uploadKind(f.name);
-    if (!kind) return;
-    let text: string;
-    try {
-      text = await f.text();
-    } catch {
+    const upload = await readUpload(f);
+    if (!upload) {
       setFile({ name: f.name, count: 0, problem: t('sending.readFailed') });
       return;
     }
-    const checked = validateMessages(linesFromFileText(text, kind).join('\n'));
+    const checked = validateMessages(linesFromFileText(upload.text, upload.kind).join('\n'));
     if (!checked.ok) {
       setFile({ name: f.name, count: 0, problem: messagingText(t, checked.error) });
       return;
@@ -104,24 +98,15 @@ export function ContentInput({ value, onChange, error, disabled }: ContentInputP
           value: 'upload',
           label: t('sending.tabUpload'),
           content: (
-            <div className="flex flex-col gap-2">
-              <FileDrop
-                accept={UPLOAD_EXTENSIONS}
-                maxBytes={UPLOAD_MAX_BYTES}
-                label={t('sending.contentFile')}
-                fileName={file?.name}
-                onClear={() => setFile(undefined)}
-                onFile={(f) => void onFile(f)}
-                disabled={disabled}
-              />
-              {file && file.count > 0 ? (
-                <Notice tone="success">
-                  {t('sending.messagesLoaded', { count: formatNumber(file.count), name: file.name })}
-                </Notice>
-              ) : null}
-              {file?.problem ? <Notice tone="error">{file.problem}</Notice> : null}
-              {error ? <Notice tone="error">{error}</Notice> : null}
-            </div>
+            <UploadPanel
+              label={t('sending.contentFile')}
+              file={file}
+              loaded={(f) => t('sending.messagesLoaded', { count: formatNumber(f.count), name: f.name })}
+              onFile={(f) => void onFile(f)}
+              onClear={() => setFile(undefined)}
+              error={error}
+              disabled={disabled}
+            />
           ),
         },
       ]}

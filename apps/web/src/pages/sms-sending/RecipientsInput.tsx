@@ -5,16 +5,14 @@ import {
   parseRecipients,
   recipientsFromFile,
   typingLimitMessage,
-  UPLOAD_EXTENSIONS,
-  UPLOAD_MAX_BYTES,
-  uploadKind,
   wouldExceedLimit,
 } from '@simdock/contract';
 import { useMemo, useState } from 'react';
-import { FileDrop, FormField, Notice, Tabs, Textarea } from '../../components/index.ts';
+import { FormField, Tabs, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { messagingText } from './messaging-text.ts';
+import { type LoadedFile, readUpload, UploadPanel } from './UploadPanel.tsx';
 
 type Tab = 'input' | 'upload';
 
@@ -37,7 +35,7 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
   const { t } = useI18n();
   const [tab, setTab] = useState<Tab>('input');
   const [blocked, setBlocked] = useState<string>();
-  const [file, setFile] = useState<{ name: string; count: number; dropped?: string; problem?: string }>();
+  const [file, setFile] = useState<LoadedFile>();
   const parsed = useMemo(() => parseRecipients(value), [value]);
 
   const onType = (next: string) => {
@@ -50,16 +48,13 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
   };
 
   const onFile = async (f: File) => {
-    const kind = uploadKind(f.name);
-    if (!kind) return;
-    let text: string;
-    try {
-      text = await f.text();
-    } catch {
+    const upload = await readUpload(f);
+    if (!upload) {
       setFile({ name: f.name, count: 0, problem: t('sending.readFailed') });
       return;
     }
-    const read = recipientsFromFile(text, kind);
+    const { text } = upload;
+    const read = recipientsFromFile(text, upload.kind);
     const dropped = read.invalid.length
       ? messagingText(t, invalidNumbersInFileMessage(read.invalid))
       : undefined;
@@ -108,25 +103,15 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
           value: 'upload',
           label: t('sending.tabUpload'),
           content: (
-            <div className="flex flex-col gap-2">
-              <FileDrop
-                accept={UPLOAD_EXTENSIONS}
-                maxBytes={UPLOAD_MAX_BYTES}
-                label={t('sending.numbersFile')}
-                fileName={file?.name}
-                onClear={() => setFile(undefined)}
-                onFile={(f) => void onFile(f)}
-                disabled={disabled}
-              />
-              {file && file.count > 0 ? (
-                <Notice tone="success">
-                  {t('sending.numbersLoaded', { count: formatNumber(file.count), name: file.name })}
-                </Notice>
-              ) : null}
-              {file?.dropped ? <Notice tone="info">{file.dropped}</Notice> : null}
-              {file?.problem ? <Notice tone="error">{file.problem}</Notice> : null}
-              {error ? <Notice tone="error">{error}</Notice> : null}
-            </div>
+            <UploadPanel
+              label={t('sending.numbersFile')}
+              file={file}
+              loaded={(f) => t('sending.numbersLoaded', { count: formatNumber(f.count), name: f.name })}
+              onFile={(f) => void onFile(f)}
+              onClear={() => setFile(undefined)}
+              error={error}
+              disabled={disabled}
+            />
           ),
         },
       ]}
