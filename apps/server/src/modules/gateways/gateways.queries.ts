@@ -381,3 +381,31 @@ export async function sendableSims(q: Queryable, onlineSince: Date): Promise<Sen
     [onlineSince],
   );
 }
+
+/** One SIM with what decides whether it can send (chat replies name the reason when it cannot). */
+export interface SimSendState {
+  id: string;
+  gateway_id: string;
+  gateway_name: string;
+  port: string;
+  number: string | null;
+  usable: boolean;
+  active: boolean;
+  gateway_enabled: boolean;
+  online: boolean;
+}
+
+export async function simSendState(
+  q: Queryable,
+  simId: string,
+  onlineSince: Date,
+): Promise<SimSendState | undefined> {
+  const rows = await q.query<SimSendState>(
+    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number,
+            sim.state IN (3, 4, 15) AS usable, sim.active, g.is_enable AS gateway_enabled,
+            coalesce(g.last_update >= $2, false) AS online
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id WHERE sim.id = $1`,
+    [simId, onlineSince],
+  );
+  return rows[0];
+}

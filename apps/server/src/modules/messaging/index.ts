@@ -1,4 +1,5 @@
 import type { ModuleDescriptor } from '../../module.ts';
+import { chatRoutes } from './chat.routes.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
 import { messagingRoutes } from './messaging.routes.ts';
@@ -32,8 +33,12 @@ export const messagingModule: ModuleDescriptor = {
     'messaging_daily_usage',
     'messaging_sim_pace',
     'messaging_hourly',
+    'messaging_media',
   ],
-  routes: messagingRoutes,
+  routes: async (app, ctx) => {
+    messagingRoutes(app, ctx);
+    await chatRoutes(app, ctx);
+  },
   // After rental's consumer (modules/index.ts order): an SMS that completes an order is not a reply.
   smsConsumers: [consumeReply],
   reportConsumers: [recordSendReports],

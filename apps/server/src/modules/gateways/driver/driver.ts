@@ -67,6 +67,14 @@ export interface SendTask {
   sms: string;
   /** Port number(s) to send from; absent lets the device pick. */
   from?: string;
+  /** An MMS: its subject and files (`smstype` 1, `smstitle`, `attachments`; protocol notes §2.8). */
+  mms?: MmsContent;
+}
+
+export interface MmsContent {
+  title: string;
+  /** Each file's type as its extension (jpg, png, gif, webp, mp4) and its bytes. */
+  attachments: { type: string; data: Uint8Array }[];
 }
 
 export interface SendOptions {

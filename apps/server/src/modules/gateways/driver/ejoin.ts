@@ -105,6 +105,15 @@ export class EjoinDriver implements GatewayDriver {
         to: t.to,
         sms: t.sms,
         ...(t.from ? { from: t.from } : {}),
+        ...(t.mms
+          ? {
+              smstype: 1,
+              smstitle: t.mms.title,
+              attachments: t.mms.attachments
+                .map((a) => `${a.type}|${Buffer.from(a.data).toString('base64')}`)
+                .join(';'),
+            }
+          : {}),
         chs: 'utf8',
         coding: 0,
         // Successes are not reported unless asked; the platform needs both outcomes.
