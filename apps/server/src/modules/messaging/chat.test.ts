@@ -527,11 +527,13 @@ describe('MMS uploads and media', () => {
       `${name}.png`,
       `.%2f${name}`,
       encodeURIComponent(`x/${name}`),
-      'a'.repeat(600),
+      `${'a'.repeat(90)}.png`,
     ]) {
       const res = await media(path, alice.token);
       expect(res.status, path).toBe(404);
     }
+    // Longer than the router takes: refused before any lookup.
+    expect((await media('a'.repeat(600), alice.token)).status).toBe(414);
   });
 
   it('checks completeness per format', () => {
