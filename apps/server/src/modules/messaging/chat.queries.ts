@@ -52,16 +52,16 @@ export interface ThreadRow {
   status_reason: string | null;
 }
 
-const OUTGOING = `SELECT 'o' || id AS id, true AS outgoing, body, created_at AS at, mms_file, status, status_reason
+const OUTGOING = `SELECT 'o' || id AS id, id AS n, true AS outgoing, body, created_at AS at, mms_file, status, status_reason
    FROM messages WHERE conversation_id = $1::bigint`;
-const INCOMING = `SELECT 'i' || id AS id, false AS outgoing, body, received_at AS at, mms_file,
+const INCOMING = `SELECT 'i' || id AS id, id AS n, false AS outgoing, body, received_at AS at, mms_file,
         NULL::text AS status, NULL::text AS status_reason
    FROM conversation_replies WHERE conversation_id = $1::bigint`;
 
-/** The newest THREAD_MAX messages of a conversation, oldest first. */
+/** The newest THREAD_MAX messages of a conversation, oldest first (at one instant, ours first). */
 export async function thread(q: Queryable, conversationId: string): Promise<ThreadRow[]> {
   const rows = await q.query<ThreadRow>(
-    `SELECT * FROM (${OUTGOING} UNION ALL ${INCOMING}) t ORDER BY at DESC, id DESC LIMIT ${THREAD_MAX}`,
+    `SELECT * FROM (${OUTGOING} UNION ALL ${INCOMING}) t ORDER BY at DESC, outgoing, n DESC LIMIT ${THREAD_MAX}`,
     [conversationId],
   );
   return rows.reverse();

@@ -196,6 +196,7 @@ describe('conversations end to end with the simulator', () => {
       await stream.next((e) => e.event === 'conversation' && JSON.parse(e.data).unreadCount === 0);
 
       const tasksBefore = sim.sentTasks().length;
+      s.clock.advance(1000);
       const res = await reply(alice.token, {
         conversationId: c!.id,
         sms: 'It is Alice from the shop.',
