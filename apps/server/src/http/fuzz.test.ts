@@ -275,9 +275,12 @@ describe('fuzzing the public and user routes', () => {
   it('GET /api/media/:fileName never answers 500 and never serves a file it does not hold', async () => {
     await fc.assert(
       fc.asyncProperty(nasty, tokens(), async (name, token) => {
-        const res = await fetch(`${s.url}/api/media/${encodeURIComponent(name)}`, {
-          headers: token ? { authorization: `Bearer ${token}` } : {},
-        });
+        const res = await fetch(
+          `${s.url}/api/media/${encodeURIComponent(name.replace(/[\ud800-\udfff]/g, '?'))}`,
+          {
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+          },
+        );
         await res.arrayBuffer();
         if (![401, 404, 414].includes(res.status))
           throw new Error(`media ${JSON.stringify(name)} answered ${res.status}`);
