@@ -62,7 +62,7 @@ async function upload(
   type = 'image/jpeg',
 ) {
   const form = new FormData();
-  if (data) form.append('file', new Blob([data], { type }), name);
+  if (data) form.append('file', new Blob([new Uint8Array(data)], { type }), name);
   else form.append('note', 'no file here');
   const res = await fetch(`${s.url}/api/LiveChat/mmsUpload`, {
     method: 'POST',
