@@ -426,6 +426,33 @@ describe('rules', () => {
     await s.db.query('UPDATE sims SET state = 3 WHERE id = $1', [simRow!.id]);
   });
 
+  it('replies waiting for their SIM do not hold up other messages', async () => {
+    const [c] = await conversations(1);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await reply(alice.token, {
+        conversationId: c!.id,
+        sms: `waiting ${i}`,
+        toNumber: c!.number,
+      });
+      expect(res.status).toBe(200);
+      ids.push(String(res.body.data.id).slice(1));
+    }
+    const [conv] = await s.db.query<{ sim_id: string }>(
+      'SELECT sim_id FROM conversations WHERE id = $1::bigint',
+      [c!.id],
+    );
+    await s.db.query('UPDATE sims SET state = 0 WHERE id = $1', [conv!.sim_id]);
+    try {
+      const other = await conversations(2);
+      expect(other.every((o) => o.port !== c!.port)).toBe(true);
+      expect((await Promise.all(ids.map(statusOf))).every((x) => x === 'queued')).toBe(true);
+    } finally {
+      await s.db.query(`UPDATE messages SET status = 'cancelled' WHERE id = ANY($1::bigint[])`, [ids]);
+      await s.db.query('UPDATE sims SET state = 3 WHERE id = $1', [conv!.sim_id]);
+    }
+  });
+
   it('counts replies against the daily limit', async () => {
     const [c] = await conversations(1);
     const [{ used }] = (await s.db.query<{ used: number }>(
@@ -518,8 +545,8 @@ describe('MMS uploads and media', () => {
     const name = up.body.fileName as string;
     for (const path of [
       '..%2f..%2f..%2fetc%2fpasswd',
-      '..%2F' + name,
-      '%2e%2e%2f' + name,
+      `..%2F${name}`,
+      `%2e%2e%2f${name}`,
       '..%5c..%5cwindows%5cwin.ini',
       '%2fetc%2fpasswd',
       '/etc/passwd',

@@ -84,16 +84,26 @@ export async function lockExpiredClaims(q: Queryable, now: Date, limit: number):
   );
 }
 
-/** Queued messages in order, skipping those another dispatcher holds. */
-export async function lockQueued(q: Queryable, now: Date, limit: number): Promise<Candidate[]> {
+/**
+ * Queued messages in order, skipping those another dispatcher holds. Chat replies pinned to a SIM
+ * that is not ready in this tick are left out, so replies waiting for their SIM never hold up the
+ * queue behind them.
+ */
+export async function lockQueued(
+  q: Queryable,
+  now: Date,
+  limit: number,
+  readySims: string[],
+): Promise<Candidate[]> {
   if (limit <= 0) return [];
   return q.query<Candidate>(
     `SELECT ${CANDIDATE_COLUMNS}
        FROM messages m JOIN conversations c ON c.id = m.conversation_id
       WHERE m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= $1)
+        AND (m.pinned_sim_id IS NULL OR m.pinned_sim_id = ANY($3::uuid[]))
       ORDER BY m.id LIMIT $2
       FOR UPDATE OF m SKIP LOCKED`,
-    [now, limit],
+    [now, limit, readySims],
   );
 }
 

@@ -143,7 +143,9 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
       total += cap;
     }
     const expired = await lockExpiredClaims(q, now, total);
-    const queued = await lockQueued(q, now, Math.min(total * 2, total + 200) - expired.length);
+    const queued = await lockQueued(q, now, Math.min(total * 2, total + 200) - expired.length, [
+      ...slots.keys(),
+    ]);
 
     const out: ClaimedMessage[] = [];
     const take = (m: Candidate, simId: string) => {
