@@ -564,6 +564,18 @@ describe('MMS uploads and media', () => {
     expect((await media('a'.repeat(600), alice.token)).status).toBe(414);
   });
 
+  it('documents the chat routes in the OpenAPI description', async () => {
+    const doc = await s.call('GET', '/swagger/json');
+    expect(doc.status).toBe(200);
+    for (const p of [
+      '/api/livechat/queryConversation',
+      '/api/LiveChat/reply',
+      '/api/LiveChat/mmsUpload',
+      '/api/media/{fileName}',
+    ])
+      expect(Object.keys(doc.body.paths), p).toContain(p);
+  });
+
   it('checks completeness per format', () => {
     expect(isComplete('png', PNG)).toBe(true);
     expect(isComplete('gif', GIF)).toBe(true);
