@@ -409,3 +409,21 @@ export async function simSendState(
   );
   return rows[0];
 }
+
+/** The port of the gateway's SIM with this number (digits compared, country code optional). */
+export async function portOfNumber(
+  q: Queryable,
+  gatewayId: string,
+  number: string,
+): Promise<string | undefined> {
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 6) return undefined;
+  const rows = await q.query<{ port: string }>(
+    `SELECT port FROM sims
+      WHERE gateway_id = $1 AND number IS NOT NULL
+        AND right(regexp_replace(number, '\\D', '', 'g'), 10) = right($2, 10)
+      ORDER BY active DESC, updated_at DESC LIMIT 1`,
+    [gatewayId, digits],
+  );
+  return rows[0]?.port;
+}

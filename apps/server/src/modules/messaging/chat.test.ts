@@ -303,6 +303,62 @@ describe('conversations end to end with the simulator', () => {
   });
 });
 
+describe('incoming MMS', () => {
+  it('a picture the recipient sends shows in the thread, served to the owner', async () => {
+    const [c] = await conversations(1);
+    const url = sim.smsUrl!.replace(/\/sms(\?.*)?$/, '/mms');
+    s.clock.advance(1000);
+    const status = await sim.pushMms(url, {
+      port: c!.port,
+      from: c!.number,
+      subject: 'Look',
+      text: 'Our new place',
+      attachments: [{ contentType: 'image/gif', data: GIF }],
+    });
+    expect(status).toBe(200);
+    const conv = await waitFor(async () =>
+      (await list(alice.token)).find((x) => x.conversationId === c!.id && x.unreadCount === 1),
+    );
+    expect(conv.latestSms).toBe('Our new place');
+    const last = (await detail(alice.token, c!.id)).body.data.msgList.at(-1);
+    expect(last).toMatchObject({ upDownType: 0, sms: 'Our new place' });
+    expect(last.mmsFile).toMatch(/^[A-Za-z0-9_-]{22}\.gif$/);
+    const got = await media(last.mmsFile, alice.token);
+    expect(got.status).toBe(200);
+    expect(Buffer.compare(got.data, GIF)).toBe(0);
+    expect((await media(last.mmsFile, bob.token)).status).toBe(404);
+    // A file that is not an allowed picture is not kept; the text still arrives.
+    s.clock.advance(1000);
+    await sim.pushMms(url, {
+      port: c!.port,
+      from: c!.number,
+      attachments: [{ contentType: 'image/jpeg', data: Buffer.from('<html>not a picture</html>') }],
+    });
+    const second = await waitFor(async () => {
+      const l = (await detail(alice.token, c!.id)).body.data.msgList;
+      return l.length === 3 ? l.at(-1) : undefined;
+    });
+    expect(second).toMatchObject({ sms: '[MMS]', mmsFile: null });
+  });
+
+  it('refuses a push that is not an MMS, and one with a wrong secret', async () => {
+    const url = sim.smsUrl!.replace(/\/sms(\?.*)?$/, '/mms');
+    const bad = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/related; boundary=x' },
+      body: 'junk',
+    });
+    expect(bad.status).toBe(400);
+    const wrong = await fetch(url.replace(/\/[^/]+\/mms$/, '/wrongsecret/mms'), {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/related; boundary=x' },
+      body: '--x--',
+    });
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+    expect(wrong.status).toBeLessThan(500);
+  });
+});
+
 describe('rules', () => {
   it('another user can neither read, edit nor reply to a conversation (404), nor list it', async () => {
     const [c] = await conversations(1);

@@ -4,6 +4,7 @@ import {
   type DevStatus,
   type GatewayDriver,
   GatewayError,
+  type IncomingMms,
   type IncomingSmsItem,
   ProtocolError,
   type PulledSms,
@@ -13,6 +14,7 @@ import {
   type StatusReport,
   type TaskAccepted,
 } from './driver.ts';
+import { parseEjoinMms } from './ejoin.mms.ts';
 import {
   INT32_MAX,
   isAuthFailure,
@@ -62,6 +64,10 @@ export class EjoinDriver implements GatewayDriver {
 
   parseSmsPush(body: unknown, query: Record<string, string | undefined>): IncomingSmsItem[] {
     return parseRecvSms(body, query);
+  }
+
+  parseMmsPush(headers: Record<string, string | undefined>, body: Uint8Array): IncomingMms {
+    return parseEjoinMms(headers, body);
   }
 
   parseReportPush(body: unknown): StatusReport {
