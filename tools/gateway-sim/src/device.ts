@@ -162,12 +162,12 @@ export class GatewaySim {
     );
     if (m.text)
       part(['Content-Type: text/plain; charset=utf-8', 'Content-ID: <text>'], Buffer.from(m.text, 'utf8'));
-    m.attachments.forEach((a, i) =>
+    for (const [i, a] of m.attachments.entries()) {
       part(
         [`Content-Type: ${a.contentType}`, `Content-ID: <file${i}>`, 'Content-Transfer-Encoding: base64'],
         Buffer.from(Buffer.from(a.data).toString('base64'), 'latin1'),
-      ),
-    );
+      );
+    }
     chunks.push(Buffer.from(`--${boundary}--\r\n`, 'latin1'));
     const res = await fetch(url, {
       method: 'POST',
