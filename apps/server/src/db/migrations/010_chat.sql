@@ -18,3 +18,7 @@ CREATE TABLE messaging_media (
   created_at timestamptz NOT NULL
 );
 CREATE INDEX messaging_media_user ON messaging_media (user_id);
+CREATE INDEX messaging_media_created ON messaging_media (created_at);
+-- Which files messages use (uploads never sent are removed by a job).
+CREATE INDEX messages_mms_file ON messages (mms_file) WHERE mms_file IS NOT NULL;
+CREATE INDEX conversation_replies_mms_file ON conversation_replies (mms_file) WHERE mms_file IS NOT NULL;

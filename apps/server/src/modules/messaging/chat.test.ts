@@ -4,7 +4,7 @@ import { waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
 import { dispatchOnce, failOverdueResults } from './dispatch.service.ts';
-import { isComplete, MMS_MAX_BYTES } from './media.service.ts';
+import { isComplete, MMS_MAX_BYTES, removeUnusedMedia } from './media.service.ts';
 
 // Two-way chat and MMS against a simulated gateway over the real protocol: the recipient's reply
 // lands in the conversation, our answer leaves through the same port, an MMS carries its file;
@@ -630,6 +630,30 @@ describe('MMS uploads and media', () => {
       '/api/media/{fileName}',
     ])
       expect(Object.keys(doc.body.paths), p).toContain(p);
+  });
+
+  // Moves the clock a day on: keep it after the tests that sign in.
+  it('removes uploads no message used after a day, and keeps the ones sent', async () => {
+    const [c] = await conversations(1);
+    const unused = (await upload(alice.token, PNG, 'a.png', 'image/png')).body.fileName as string;
+    const used = (await upload(alice.token, PNG, 'b.png', 'image/png')).body.fileName as string;
+    const r = await reply(alice.token, {
+      conversationId: c!.id,
+      sms: '',
+      toNumber: c!.number,
+      mmsType: 1,
+      mmsFile: used,
+    });
+    expect(r.status).toBe(200);
+    await s.db.query(`UPDATE messages SET status = 'cancelled' WHERE status = 'queued'`);
+    s.clock.advance(25 * 3600_000);
+    expect(await removeUnusedMedia(s.ctx)).toBeGreaterThanOrEqual(1);
+    // (Tokens have expired by now: the table tells.)
+    const left = await s.db.query<{ name: string }>(
+      'SELECT name FROM messaging_media WHERE name = ANY($1::text[])',
+      [[unused, used]],
+    );
+    expect(left.map((x) => x.name)).toEqual([used]);
   });
 
   it('checks completeness per format', () => {

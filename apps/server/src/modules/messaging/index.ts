@@ -2,6 +2,7 @@ import type { ModuleDescriptor } from '../../module.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
+import { removeUnusedMedia } from './media.service.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
 import { consumeReply, renderConversationEvent } from './replies.service.ts';
@@ -60,6 +61,13 @@ export const messagingModule: ModuleDescriptor = {
       intervalMs: () => 60_000,
       // Hours more than one hour old: the rows appended by their status changes fold into one.
       run: (ctx) => compactHourly(ctx.db, new Date(ctx.clock.now().getTime() - 3_600_000)),
+    },
+    {
+      name: 'messaging-media-cleanup',
+      intervalMs: () => 3_600_000,
+      run: async (ctx) => {
+        await removeUnusedMedia(ctx);
+      },
     },
     {
       name: 'messaging-result-timeout',

@@ -53,3 +53,18 @@ export async function mediaForSending(
   );
   return new Map(rows.map((r) => [r.name, { name: r.name, data: asBuffer(r.data) }]));
 }
+
+/** Uploads older than `before` that no message uses (attached and never sent): removed, in batches. */
+export async function deleteUnusedMedia(q: Queryable, before: Date, limit = 500): Promise<number> {
+  const rows = await q.query(
+    `DELETE FROM messaging_media WHERE name IN (
+       SELECT m.name FROM messaging_media m
+        WHERE m.created_at < $1
+          AND NOT EXISTS (SELECT 1 FROM messages x WHERE x.mms_file = m.name)
+          AND NOT EXISTS (SELECT 1 FROM conversation_replies r WHERE r.mms_file = m.name)
+        ORDER BY m.created_at LIMIT $2
+     ) RETURNING name`,
+    [before, limit],
+  );
+  return rows.length;
+}

@@ -4,10 +4,25 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { AppContext, AuthUser } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { DomainError, notFound } from '../../errors.ts';
-import { findMedia, insertMedia, type MediaRow } from './media.queries.ts';
+import { deleteUnusedMedia, findMedia, insertMedia, type MediaRow } from './media.queries.ts';
 
 // MMS media: uploads checked by their content (magic bytes, then a completeness check so a cut-off
 // file is refused too), stored in the database under a random name, served to their owner only.
+
+/** An upload no message used within this time is removed. */
+export const UNUSED_MEDIA_TTL_MS = 24 * 3600_000;
+
+/** Removes uploads that were never sent (the job `messaging-media-cleanup`); how many. */
+export async function removeUnusedMedia(ctx: AppContext): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - UNUSED_MEDIA_TTL_MS);
+  let total = 0;
+  let n: number;
+  do {
+    n = await deleteUnusedMedia(ctx.db, before);
+    total += n;
+  } while (n >= 500);
+  return total;
+}
 
 /** Largest upload: 5 MB (the route's multipart limit refuses more with 413). */
 export const MMS_MAX_BYTES = 5 * 1024 * 1024;
