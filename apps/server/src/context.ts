@@ -37,6 +37,8 @@ export interface StoredSms {
   receivedAt: Date;
   /** Device time, unix seconds (null for the plain-text forward, which carries none). */
   deviceTs?: number | null;
+  /** An incoming MMS's files (bytes as the device sent them; consumers check them). */
+  attachments?: { contentType: string; data: Uint8Array }[];
   /** The SIM row of that port at arrival, its known number, and the card's ICCID. */
   simId?: string | null;
   simNumber?: string | null;

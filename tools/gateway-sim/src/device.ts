@@ -129,6 +129,61 @@ export class GatewaySim {
     return this.core.injectSms(m);
   }
 
+  /**
+   * Posts an incoming MMS to `url` as a device does (protocol notes §2.8): `multipart/related` with
+   * a SMIL part, the text and the files, and base64 `Emms-From`/`Emms-To`/`Emms-Subject` headers.
+   * The device's MMS inbox URL is set on its web UI, so the caller names it. Resolves to the status.
+   */
+  async pushMms(
+    url: string,
+    m: {
+      port: string;
+      from: string;
+      subject?: string;
+      text?: string;
+      attachments: { contentType: string; data: Uint8Array }[];
+    },
+  ): Promise<number> {
+    const slot = this.slot(m.port);
+    if (!slot) throw new Error(`gateway-sim: no such port ${m.port}`);
+    const b64 = (t: string) => Buffer.from(t, 'utf8').toString('base64');
+    const boundary = `mms${Date.now().toString(36)}`;
+    const chunks: Buffer[] = [];
+    const part = (headers: string[], data: Buffer) => {
+      chunks.push(
+        Buffer.from(`--${boundary}\r\n${headers.join('\r\n')}\r\n\r\n`, 'latin1'),
+        data,
+        Buffer.from('\r\n'),
+      );
+    };
+    part(
+      ['Content-Type: application/smil', 'Content-ID: <smil>'],
+      Buffer.from('<smil><body><par/></body></smil>'),
+    );
+    if (m.text)
+      part(['Content-Type: text/plain; charset=utf-8', 'Content-ID: <text>'], Buffer.from(m.text, 'utf8'));
+    for (const [i, a] of m.attachments.entries()) {
+      part(
+        [`Content-Type: ${a.contentType}`, `Content-ID: <file${i}>`, 'Content-Transfer-Encoding: base64'],
+        Buffer.from(Buffer.from(a.data).toString('base64'), 'latin1'),
+      );
+    }
+    chunks.push(Buffer.from(`--${boundary}--\r\n`, 'latin1'));
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': `multipart/related; type="application/smil"; boundary=${boundary}`,
+        'emms-subject': b64(m.subject ?? ''),
+        'emms-from': b64(`${m.from}/TYPE=PLMN`),
+        'emms-to': b64(`${slot.msisdn || slot.sn}/TYPE=PLMN`),
+        date: new Date().toUTCString(),
+      },
+      body: Buffer.concat(chunks),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
   /** Insert a SIM (the card last in the slot, else a new one); on an occupied slot it edits fields. */
   insertSim(port: string, sim?: Partial<SlotState>): void {
     this.core.insertSim(this.mustFind(port), sim);

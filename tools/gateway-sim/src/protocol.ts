@@ -19,6 +19,10 @@ export const TASK_STATUS = {
   14: 'Unauthorized',
   15: 'Invalid CMD',
   16: 'Too Many Task',
+  17: 'MMS title expected',
+  18: 'too many MMS attachments',
+  19: 'MMS attachments expected',
+  20: 'MMS attachment cache over limit',
 } as const;
 export type TaskCode = keyof typeof TASK_STATUS;
 
@@ -148,6 +152,11 @@ export interface SendTaskIn {
   dr?: unknown;
   sr_cnt?: unknown;
   sr_prd?: unknown;
+  /** 0 SMS, 1 MMS (§2.8). */
+  smstype?: unknown;
+  smstitle?: unknown;
+  /** "type|base64;type|base64" (at most 5 files). */
+  attachments?: unknown;
 }
 
 export interface SendSmsRequest {

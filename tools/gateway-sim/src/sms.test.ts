@@ -13,6 +13,60 @@ describe('sending, reports and receiving', () => {
   });
   afterAll(() => rx.close());
 
+  it('takes MMS tasks (smstype 1) with a subject and attachments, and records the files', async () => {
+    const sim = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
+    try {
+      const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+      const six = Array.from({ length: 6 }, () => `gif|${png.toString('base64')}`).join(';');
+      const r = await send(sim, {
+        type: 'send-sms',
+        tasks: [
+          {
+            tid: 1,
+            to: '15550000001',
+            sms: '',
+            from: '1',
+            smstype: 1,
+            smstitle: 'Hi',
+            attachments: `png|${png.toString('base64')}`,
+          },
+          {
+            tid: 2,
+            to: '15550000002',
+            sms: 'x',
+            from: '1',
+            smstype: 1,
+            attachments: `png|${png.toString('base64')}`,
+          },
+          { tid: 3, to: '15550000003', sms: 'x', from: '1', smstype: 1, smstitle: 'Hi' },
+          { tid: 4, to: '15550000004', sms: 'x', from: '1', smstype: 1, smstitle: 'Hi', attachments: six },
+          {
+            tid: 5,
+            to: '15550000005',
+            sms: 'x',
+            from: '1',
+            smstype: 1,
+            smstitle: 'Hi',
+            attachments: 'png|not base64!',
+          },
+        ],
+      });
+      expect(r.status.map((s: { status: string }) => s.status)).toEqual([
+        '0 OK',
+        '17 MMS title expected',
+        '19 MMS attachments expected',
+        '18 too many MMS attachments',
+        '19 MMS attachments expected',
+      ]);
+      const rec = sim.sentTasks().find((t) => t.tid === 1)!;
+      expect(rec.mms?.title).toBe('Hi');
+      expect(rec.mms?.attachments.map((a) => a.type)).toEqual(['png']);
+      expect(Buffer.compare(rec.mms!.attachments[0]!.data, png)).toBe(0);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   it('validates each task with the documented task-status codes', async () => {
     const sim = await GatewaySim.start({ ports: 3, sendDelayMs: 5, maxQueuedTasks: 3 });
     try {

@@ -37,6 +37,8 @@ export interface SentRecord {
   recipients: string[];
   /** The text after `chs` decoding. */
   sms: string;
+  /** An MMS task (`smstype` 1): its subject and decoded attachments. */
+  mms?: { title: string; attachments: { type: string; data: Buffer }[] };
   from?: string;
   via: 'post_sms' | 'send_sms';
   /** The task-status answered, e.g. '0 OK' or '5 SIM Unregistered'. */
@@ -151,7 +153,15 @@ export class TaskEngine {
     record.tid = tid;
     if (seen.has(tid) || this.tasks.has(tid)) return refuse(13);
     if (record.recipients.length === 0) return refuse(9);
-    if (typeof raw.sms !== 'string' || raw.sms === '') return refuse(8);
+    const isMms = Number(raw.smstype) === 1;
+    if (isMms) {
+      // An MMS needs a subject and 1–5 attachments; its text may be empty (§2.8).
+      if (typeof raw.smstitle !== 'string' || raw.smstitle === '') return refuse(17);
+      const attachments = parseAttachments(raw.attachments);
+      if (attachments === undefined || attachments.length === 0) return refuse(19);
+      if (attachments.length > 5) return refuse(18);
+      record.mms = { title: raw.smstitle, attachments };
+    } else if (typeof raw.sms !== 'string' || raw.sms === '') return refuse(8);
 
     const ports = this.choosePorts(record.from, record.recipients.length);
     if (ports === 'invalid') return refuse(2);
@@ -459,4 +469,19 @@ function flag(v: unknown, dflt: boolean): boolean {
 export function positive(v: unknown): number | undefined {
   const n = Number(v);
   return v !== undefined && v !== null && v !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** MMS attachments "jpg|<base64>;png|<base64>": undefined when not a string of that form. */
+function parseAttachments(raw: unknown): { type: string; data: Buffer }[] | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const out: { type: string; data: Buffer }[] = [];
+  for (const item of raw.split(';')) {
+    if (item === '') continue;
+    const bar = item.indexOf('|');
+    if (bar <= 0) return undefined;
+    const b64 = item.slice(bar + 1);
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return undefined;
+    out.push({ type: item.slice(0, bar), data: Buffer.from(b64, 'base64') });
+  }
+  return out;
 }

@@ -54,6 +54,13 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   daily_limit_reached: 429,
   all_opted_out: 409,
   campaign_not_found: 404,
+  conversation_not_found: 404,
+  sim_unavailable: 409,
+  opted_out: 409,
+  media_not_found: 404,
+  file_required: 400,
+  file_type_not_allowed: 415,
+  file_too_large: 413,
 };
 
 export function errorBody(err: DomainError): ErrorBody {

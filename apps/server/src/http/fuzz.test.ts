@@ -153,6 +153,15 @@ const routes: [string, string[], boolean][] = [
   ['/api/MassOutreach/querymsg', ['current', 'size', 'params'], true],
   ['/api/MassOutreach/dailyStats', ['strTime', 'endTime'], true],
   ['/api/MassOutreach/exportmsg', ['params'], true],
+  ['/api/livechat/queryConversation', [], true],
+  ['/api/livechat/queryConversationDetail', ['conversationId'], true],
+  ['/api/livechat/updateConversation', ['conversationId', 'contactName', 'note'], true],
+  [
+    '/api/LiveChat/reply',
+    ['conversationId', 'sms', 'toNumber', 'simNo', 'mmsType', 'mmsTitle', 'mmsFile'],
+    true,
+  ],
+  ['/api/LiveChat/mmsUpload', [], true],
   ['/api/user/apikey', [], true],
   ['/api/user/webhooks', [], true],
   ['/api/user/webhooks/add', ['url'], true],
@@ -259,6 +268,23 @@ describe('fuzzing the public and user routes', () => {
           if (text !== text.trimEnd()) throw new Error(`trailing whitespace after ${JSON.stringify(text)}`);
         },
       ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /api/media/:fileName never answers 500 and never serves a file it does not hold', async () => {
+    await fc.assert(
+      fc.asyncProperty(nasty, tokens(), async (name, token) => {
+        const res = await fetch(
+          `${s.url}/api/media/${encodeURIComponent(name.replace(/[\ud800-\udfff]/g, '?'))}`,
+          {
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+          },
+        );
+        await res.arrayBuffer();
+        if (![401, 404, 414].includes(res.status))
+          throw new Error(`media ${JSON.stringify(name)} answered ${res.status}`);
+      }),
       { numRuns: RUNS },
     );
   });

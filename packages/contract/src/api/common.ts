@@ -62,6 +62,14 @@ export const ERROR_CODES = [
   'daily_limit_reached',
   'all_opted_out',
   'campaign_not_found',
+  // chat
+  'conversation_not_found',
+  'sim_unavailable',
+  'opted_out',
+  'media_not_found',
+  'file_required',
+  'file_type_not_allowed',
+  'file_too_large',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

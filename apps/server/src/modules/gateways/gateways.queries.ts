@@ -381,3 +381,49 @@ export async function sendableSims(q: Queryable, onlineSince: Date): Promise<Sen
     [onlineSince],
   );
 }
+
+/** One SIM with what decides whether it can send (chat replies name the reason when it cannot). */
+export interface SimSendState {
+  id: string;
+  gateway_id: string;
+  gateway_name: string;
+  port: string;
+  number: string | null;
+  usable: boolean;
+  active: boolean;
+  gateway_enabled: boolean;
+  online: boolean;
+}
+
+export async function simSendState(
+  q: Queryable,
+  simId: string,
+  onlineSince: Date,
+): Promise<SimSendState | undefined> {
+  const rows = await q.query<SimSendState>(
+    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number,
+            sim.state IN (3, 4, 15) AS usable, sim.active, g.is_enable AS gateway_enabled,
+            coalesce(g.last_update >= $2, false) AS online
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id WHERE sim.id = $1`,
+    [simId, onlineSince],
+  );
+  return rows[0];
+}
+
+/** The port of the gateway's SIM with this number (digits compared, country code optional). */
+export async function portOfNumber(
+  q: Queryable,
+  gatewayId: string,
+  number: string,
+): Promise<string | undefined> {
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 6) return undefined;
+  const rows = await q.query<{ port: string }>(
+    `SELECT port FROM sims
+      WHERE gateway_id = $1 AND number IS NOT NULL
+        AND right(regexp_replace(number, '\\D', '', 'g'), 10) = right($2, 10)
+      ORDER BY active DESC, updated_at DESC LIMIT 1`,
+    [gatewayId, digits],
+  );
+  return rows[0]?.port;
+}

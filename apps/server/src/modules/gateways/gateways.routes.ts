@@ -25,7 +25,14 @@ import {
   setSimNumber,
   simulateSms,
 } from './gateways.service.ts';
-import { authenticatePush, handleReportPush, handleSmsPush, handleStatusPush } from './push.service.ts';
+import {
+  authenticatePush,
+  handleMmsPush,
+  handleReportPush,
+  handleSmsPush,
+  handleStatusPush,
+  MMS_PUSH_MAX_BYTES,
+} from './push.service.ts';
 
 export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
   adminRoutes(app, ctx);
@@ -96,7 +103,7 @@ const PushParams = z.object({ id: z.string(), secret: z.string() });
 const PushAck = z.object({ code: z.literal(200), reason: z.literal('OK') });
 const ACK = { code: 200 as const, reason: 'OK' as const };
 
-type PushKind = 'status' | 'sms' | 'report';
+type PushKind = 'status' | 'sms' | 'report' | 'mms';
 
 /**
  * Device pushes, in their own scope: no bearer auth (the id and secret in the path are the
@@ -104,6 +111,12 @@ type PushKind = 'status' | 'sms' | 'report';
  */
 function pushRoutes(app: App, ctx: AppContext) {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // Incoming MMS (multipart/related with binary parts) are read as bytes.
+  app.addContentTypeParser(
+    'multipart/related',
+    { parseAs: 'buffer', bodyLimit: MMS_PUSH_MAX_BYTES },
+    (_req, body, done) => done(null, body),
+  );
 
   const authenticated = async (req: FastifyRequest, kind: PushKind) => {
     const { id, secret } = req.params as z.infer<typeof PushParams>;
@@ -133,6 +146,16 @@ function pushRoutes(app: App, ctx: AppContext) {
     }
     const res = await handleSmsPush(ctx, src, req.body, query);
     if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming SMS stored');
+    return ACK;
+  });
+
+  app.post('/api/gw/:id/:secret/mms', { ...device, schema, bodyLimit: MMS_PUSH_MAX_BYTES }, async (req) => {
+    const src = await authenticated(req, 'mms');
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.from(String(req.body ?? ''), 'latin1');
+    const headers: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v[0] : v;
+    const res = await handleMmsPush(ctx, src, headers, body);
+    if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming MMS stored');
     return ACK;
   });
 

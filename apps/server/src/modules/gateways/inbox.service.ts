@@ -147,6 +147,7 @@ async function storeOne(
     text: m.text,
     deviceTs: m.ts,
     receivedAt,
+    ...(m.attachments?.length ? { attachments: m.attachments } : {}),
   };
   if (await handOff(ctx, q, sms, consumers)) await markMatched(q, row.id);
   return row.id;

@@ -9,8 +9,8 @@ import { gatewayJobs } from './jobs.ts';
 // Gateways: SIM devices, their SIM inventory, device pushes and the store of incoming SMS, which
 // is handed to the SMS consumers other modules register (rental codes, chat replies).
 
-export type { SendTask, TaskAccepted } from './driver/driver.ts';
-export type { SendableSim, UsableSim } from './gateways.queries.ts';
+export type { MmsContent, SendTask, TaskAccepted } from './driver/driver.ts';
+export type { SendableSim, SimSendState, UsableSim } from './gateways.queries.ts';
 export { findGatewayByMacOrId, gatewaySettings, saveGateway, scanGateway } from './gateways.service.ts';
 export { type IncomingSms, ingestIncomingSms } from './inbox.service.ts';
 export { sampleUptime } from './jobs.ts';
@@ -22,6 +22,9 @@ export const usableSims = (db: Queryable, now: Date) =>
 /** SIMs that can send now (any number, known or not): usable state, active slot, enabled online gateway. */
 export const sendableSims = (db: Queryable, now: Date) =>
   q.sendableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
+/** One SIM and whether it can send now (undefined when the SIM or its gateway was deleted). */
+export const simSendState = (db: Queryable, simId: string, now: Date) =>
+  q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS));
 export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
 export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
 /** Devices online, SIMs present and usable, SMS no consumer took in the last 24 h. */

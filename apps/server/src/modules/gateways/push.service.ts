@@ -6,7 +6,7 @@ import { safeEqual } from '../../crypto.ts';
 import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
 import { driverFor } from './device.ts';
 import { type GatewayDriver, ProtocolError } from './driver/driver.ts';
-import { findPushTarget, type PushTarget, touchGateway } from './gateways.queries.ts';
+import { findPushTarget, type PushTarget, portOfNumber, touchGateway } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus, applyPortStatus } from './inventory.service.ts';
 
@@ -62,6 +62,39 @@ export async function handleSmsPush(
     ctx,
     items.map((i) => ({ ...i, gatewayId: src.gw.id })),
   );
+  return { stored: res.stored.length, duplicates: res.duplicates };
+}
+
+/** Largest incoming-MMS push read (files plus multipart framing and base64). */
+export const MMS_PUSH_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * An incoming MMS: stored like an SMS (its text, or "[MMS] <subject>") on the port of the SIM whose
+ * number received it, with its files handed to the SMS consumers (a chat reply keeps the picture).
+ */
+export async function handleMmsPush(
+  ctx: AppContext,
+  src: PushSource,
+  headers: Record<string, string | undefined>,
+  body: Uint8Array,
+): Promise<{ stored: number; duplicates: number }> {
+  const mms = protocol(() => src.driver.parseMmsPush(headers, body));
+  await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
+  const port = mms.recipient ? await portOfNumber(ctx.db, src.gw.id, mms.recipient) : undefined;
+  const text = mms.text || `[MMS]${mms.subject ? ` ${mms.subject}` : ''}`;
+  const res = await ingestIncomingSms(ctx, [
+    {
+      gatewayId: src.gw.id,
+      isReport: false,
+      // Unknown receiving number: kept in the inbox for admins (no SIM, so no reply routing).
+      port: port ?? '0.00',
+      ts: mms.ts,
+      sender: mms.sender,
+      recipient: mms.recipient,
+      text,
+      attachments: mms.attachments,
+    },
+  ]);
   return { stored: res.stored.length, duplicates: res.duplicates };
 }
 

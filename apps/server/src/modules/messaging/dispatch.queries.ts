@@ -61,10 +61,16 @@ export interface Candidate {
   prev_sim: string | null;
   /** The SIM the conversation last used. */
   conv_sim: string | null;
+  /** A chat reply: only this SIM may send it (the number the recipient knows). */
+  pinned_sim: string | null;
+  /** An MMS: the stored media name and the subject. */
+  mms_file: string | null;
+  mms_title: string | null;
 }
 
 const CANDIDATE_COLUMNS = `m.id::text AS id, m.recipient, m.body, m.attempt, m.tried_sims::text[] AS tried_sims,
-  CASE WHEN m.status = 'sending' THEN m.sim_id END AS prev_sim, c.sim_id AS conv_sim`;
+  CASE WHEN m.status = 'sending' THEN m.sim_id END AS prev_sim, c.sim_id AS conv_sim,
+  m.pinned_sim_id AS pinned_sim, m.mms_file, m.mms_title`;
 
 /** Claims whose lease ran out (a dispatcher died between claim and result), oldest first. */
 export async function lockExpiredClaims(q: Queryable, now: Date, limit: number): Promise<Candidate[]> {
@@ -78,16 +84,26 @@ export async function lockExpiredClaims(q: Queryable, now: Date, limit: number):
   );
 }
 
-/** Queued messages in order, skipping those another dispatcher holds. */
-export async function lockQueued(q: Queryable, now: Date, limit: number): Promise<Candidate[]> {
+/**
+ * Queued messages in order, skipping those another dispatcher holds. Chat replies pinned to a SIM
+ * that is not ready in this tick are left out, so replies waiting for their SIM never hold up the
+ * queue behind them.
+ */
+export async function lockQueued(
+  q: Queryable,
+  now: Date,
+  limit: number,
+  readySims: string[],
+): Promise<Candidate[]> {
   if (limit <= 0) return [];
   return q.query<Candidate>(
     `SELECT ${CANDIDATE_COLUMNS}
        FROM messages m JOIN conversations c ON c.id = m.conversation_id
       WHERE m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= $1)
+        AND (m.pinned_sim_id IS NULL OR m.pinned_sim_id = ANY($3::uuid[]))
       ORDER BY m.id LIMIT $2
       FOR UPDATE OF m SKIP LOCKED`,
-    [now, limit],
+    [now, limit, readySims],
   );
 }
 
@@ -265,6 +281,26 @@ export async function rememberConversationSims(q: Queryable, touched: Touched[])
      UPDATE conversations c SET sim_id = a.sim_id, gateway_id = a.gateway_id, port = a.port
        FROM a, locked WHERE c.id = a.id AND locked.id = c.id`,
     [JSON.stringify(rows)],
+  );
+}
+
+/** Chat replies whose SIM never came back to take them: failed, in batches. */
+export async function failStalePinned(
+  q: Queryable,
+  queuedBefore: Date,
+  reason: string,
+  at: Date,
+  limit = 1000,
+): Promise<Touched[]> {
+  return q.query<Touched>(
+    `WITH due AS (
+       SELECT id FROM messages WHERE status = 'queued' AND pinned_sim_id IS NOT NULL AND created_at < $1
+        ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE messages m SET status = 'failed', status_reason = $2, done_at = $3
+       FROM due WHERE m.id = due.id AND m.status = 'queued'
+     RETURNING ${TOUCHED}`,
+    [queuedBefore, reason, at, limit],
   );
 }
 

@@ -3,6 +3,7 @@ import type { AppContext, ReportConsumer, SendTaskReport } from '../../context.t
 import type { Queryable } from '../../db/db.ts';
 import { publish } from '../../events.ts';
 import {
+  type MmsContent,
   type SendableSim,
   type SendTask,
   type SendTasksResult,
@@ -16,6 +17,7 @@ import {
   type Candidate,
   ensurePaceRows,
   failOverdue,
+  failStalePinned,
   lockExpiredClaims,
   lockQueued,
   lockReadySims,
@@ -31,6 +33,7 @@ import {
   savePace,
   type Touched,
 } from './dispatch.queries.ts';
+import { mediaForSending } from './media.queries.ts';
 
 // The dispatcher: claims queued messages under a lease, spreads them over the SIMs that can send
 // (per-SIM rate limit shared by every process), hands them to each gateway in one request, and
@@ -71,10 +74,17 @@ export interface DispatchHooks {
 export interface Claim {
   id: string;
   at: Date;
-  assignments: (Assignment & { recipient: string; body: string })[];
+  assignments: ClaimedMessage[];
   /** SIMs of the pool by id (for gateway back-off). */
   simsByGateway: Map<string, string[]>;
 }
+
+export type ClaimedMessage = Assignment & {
+  recipient: string;
+  body: string;
+  mms_file: string | null;
+  mms_title: string | null;
+};
 
 export interface DispatchResult {
   claimed: number;
@@ -133,9 +143,11 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
       total += cap;
     }
     const expired = await lockExpiredClaims(q, now, total);
-    const queued = await lockQueued(q, now, Math.min(total * 2, total + 200) - expired.length);
+    const queued = await lockQueued(q, now, Math.min(total * 2, total + 200) - expired.length, [
+      ...slots.keys(),
+    ]);
 
-    const out: (Assignment & { recipient: string; body: string })[] = [];
+    const out: ClaimedMessage[] = [];
     const take = (m: Candidate, simId: string) => {
       const slot = slots.get(simId)!;
       slot.used++;
@@ -149,6 +161,8 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
         tid: taskId(m.id, m.attempt),
         recipient: m.recipient,
         body: m.body,
+        mms_file: m.mms_file,
+        mms_title: m.mms_title,
       });
     };
     const hasRoom = (simId: string | null) => {
@@ -179,10 +193,17 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
         if (hasRoom(m.prev_sim)) take(m, m.prev_sim);
         continue;
       }
+      if (m.pinned_sim) continue; // its SIM is not sendable now: it waits for it
       const sim = anyFree(avoid(m));
       if (sim) take(m, sim);
     }
     for (const m of queued) {
+      // A chat reply leaves only through its conversation's SIM (never silently another number).
+      if (m.pinned_sim) {
+        if (hasRoom(m.pinned_sim)) take(m, m.pinned_sim);
+        if (out.length >= total) break;
+        continue;
+      }
       // The SIM the recipient already knows, when it has room; else the next free one.
       const avoided = avoid(m);
       const sim =
@@ -210,9 +231,25 @@ type Answers = Map<string, SendTasksResult>;
 /** One request per gateway, in parallel; one task per message, from its SIM's port. */
 export async function sendClaim(ctx: AppContext, claim: Claim): Promise<Answers> {
   const perGateway = new Map<string, SendTask[]>();
+  const names = [...new Set(claim.assignments.flatMap((a) => (a.mms_file ? [a.mms_file] : [])))];
+  const media = names.length ? await mediaForSending(ctx.db, names) : new Map();
   for (const a of claim.assignments) {
     const tasks = perGateway.get(a.gateway_id) ?? [];
-    tasks.push({ tid: a.tid, to: a.recipient, sms: a.body, from: a.port.split('.')[0]! });
+    let mms: MmsContent | undefined;
+    const file = a.mms_file ? media.get(a.mms_file) : undefined;
+    if (file) {
+      mms = {
+        title: a.mms_title || 'MMS',
+        attachments: [{ type: file.name.split('.').pop() ?? 'bin', data: file.data }],
+      };
+    }
+    tasks.push({
+      tid: a.tid,
+      to: a.recipient,
+      sms: a.body,
+      from: a.port.split('.')[0]!,
+      ...(mms ? { mms } : {}),
+    });
     perGateway.set(a.gateway_id, tasks);
   }
   const answers: Answers = new Map();
@@ -302,11 +339,21 @@ export async function recordAnswers(
   return result;
 }
 
-/** One campaign event per campaign touched (not one per message). */
+/**
+ * One campaign event per campaign touched (not one per message); a chat message (no campaign)
+ * publishes its conversation instead, so an open thread shows the delivery result live.
+ */
 async function announce(q: Queryable, touched: Touched[]): Promise<void> {
   const seen = new Set<string>();
   for (const t of touched) {
-    if (t.campaign_id === null || seen.has(t.campaign_id)) continue;
+    if (t.campaign_id === null) {
+      const key = `c${t.conversation_id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      await publish(q, { type: 'conversation', userId: t.user_id, conversationId: t.conversation_id });
+      continue;
+    }
+    if (seen.has(t.campaign_id)) continue;
     seen.add(t.campaign_id);
     await publish(q, { type: 'campaign', userId: t.user_id, campaignId: t.campaign_id });
   }
@@ -355,7 +402,14 @@ export async function failOverdueResults(ctx: AppContext): Promise<number> {
       `No result from the gateway within ${minutes} minutes.`,
       now,
     );
-    await announce(q, done);
-    return done.length;
+    // A chat reply whose SIM stayed unavailable: failed rather than sent late (or from elsewhere).
+    const stale = await failStalePinned(
+      q,
+      new Date(now.getTime() - minutes * 60_000),
+      `The conversation's SIM was not available to send within ${minutes} minutes.`,
+      now,
+    );
+    await announce(q, [...done, ...stale]);
+    return Math.max(done.length, stale.length);
   });
 }

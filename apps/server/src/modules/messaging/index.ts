@@ -1,6 +1,8 @@
 import type { ModuleDescriptor } from '../../module.ts';
+import { chatRoutes } from './chat.routes.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
+import { removeUnusedMedia } from './media.service.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
 import { consumeReply, renderConversationEvent } from './replies.service.ts';
@@ -32,8 +34,12 @@ export const messagingModule: ModuleDescriptor = {
     'messaging_daily_usage',
     'messaging_sim_pace',
     'messaging_hourly',
+    'messaging_media',
   ],
-  routes: messagingRoutes,
+  routes: async (app, ctx) => {
+    messagingRoutes(app, ctx);
+    await chatRoutes(app, ctx);
+  },
   // After rental's consumer (modules/index.ts order): an SMS that completes an order is not a reply.
   smsConsumers: [consumeReply],
   reportConsumers: [recordSendReports],
@@ -55,6 +61,13 @@ export const messagingModule: ModuleDescriptor = {
       intervalMs: () => 60_000,
       // Hours more than one hour old: the rows appended by their status changes fold into one.
       run: (ctx) => compactHourly(ctx.db, new Date(ctx.clock.now().getTime() - 3_600_000)),
+    },
+    {
+      name: 'messaging-media-cleanup',
+      intervalMs: () => 3_600_000,
+      run: async (ctx) => {
+        await removeUnusedMedia(ctx);
+      },
     },
     {
       name: 'messaging-result-timeout',

@@ -17,7 +17,7 @@ export async function latestMessageFromSimTo(
   return rows[0];
 }
 
-/** Stores a reply once per incoming SMS; false when it was stored already. */
+/** Stores a reply once per incoming SMS; its id, or undefined when it was stored already. */
 export async function insertReply(
   q: Queryable,
   r: {
@@ -32,15 +32,20 @@ export async function insertReply(
     port: string;
     at: Date;
   },
-): Promise<boolean> {
-  const rows = await q.query(
+): Promise<string | undefined> {
+  const rows = await q.query<{ id: string }>(
     `INSERT INTO conversation_replies
        (conversation_id, user_id, message_id, sms_id, sender, body, sim_id, gateway_id, port, received_at)
      VALUES ($1::bigint, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10)
-     ON CONFLICT (sms_id) DO NOTHING RETURNING id`,
+     ON CONFLICT (sms_id) DO NOTHING RETURNING id::text AS id`,
     [r.conversationId, r.userId, r.messageId, r.smsId, r.sender, r.body, r.simId, r.gatewayId, r.port, r.at],
   );
-  return rows.length > 0;
+  return rows[0]?.id;
+}
+
+/** The picture or video of an incoming MMS, shown with the reply. */
+export async function setReplyMedia(q: Queryable, replyId: string, name: string): Promise<void> {
+  await q.query('UPDATE conversation_replies SET mms_file = $2 WHERE id = $1::bigint', [replyId, name]);
 }
 
 /** The conversation shows the reply as its latest message, unread. */

@@ -1,6 +1,7 @@
 import type { Conversation } from '@simdock/contract';
 import type { LiveRenderer, SmsConsumer } from '../../context.ts';
 import { publish } from '../../events.ts';
+import { storeIncomingMedia } from './media.service.ts';
 import { addOptOut, removeOptOut } from './messaging.queries.ts';
 import {
   type ConversationRow,
@@ -10,6 +11,7 @@ import {
   latestMessageFromSimTo,
   markReplied,
   noteIncoming,
+  setReplyMedia,
 } from './replies.queries.ts';
 
 // Incoming SMS from a recipient to a SIM that wrote to them: a reply in that conversation, and
@@ -65,6 +67,14 @@ export const consumeReply: SmsConsumer = async (q, sms) => {
     at: sms.receivedAt,
   });
   if (!stored) return true;
+  // An incoming MMS: its first picture or video that passes the upload checks is kept and shown.
+  for (const a of sms.attachments ?? []) {
+    const name = await storeIncomingMedia(q, msg.user_id, a.data, sms.receivedAt);
+    if (name) {
+      await setReplyMedia(q, stored, name);
+      break;
+    }
+  }
   await noteIncoming(q, msg.conversation_id, sms.text, sms.receivedAt);
   await markReplied(q, msg.id, sms.receivedAt);
   const keyword = optKeyword(sms.text);

@@ -48,6 +48,24 @@ export interface IncomingSmsItem {
   /** Decoded UTF-8 text; for a receipt, "<code> <scts>". */
   text: string;
   iccid?: string | null;
+  /** An incoming MMS's files (images, video; the SMIL layout is left out). */
+  attachments?: MediaPart[];
+}
+
+export interface MediaPart {
+  contentType: string;
+  data: Uint8Array;
+}
+
+/** An incoming MMS as the device pushed it (its port is found from the receiving number). */
+export interface IncomingMms {
+  sender: string;
+  /** The receiving SIM's number, when the device says it. */
+  recipient: string | null;
+  subject: string;
+  text: string;
+  ts: number | null;
+  attachments: MediaPart[];
 }
 
 /** What a device reports about its send tasks (the platform-wide shape lives in the context). */
@@ -67,6 +85,14 @@ export interface SendTask {
   sms: string;
   /** Port number(s) to send from; absent lets the device pick. */
   from?: string;
+  /** An MMS: its subject and files (`smstype` 1, `smstitle`, `attachments`; protocol notes §2.8). */
+  mms?: MmsContent;
+}
+
+export interface MmsContent {
+  title: string;
+  /** Each file's type as its extension (jpg, png, gif, webp, mp4) and its bytes. */
+  attachments: { type: string; data: Uint8Array }[];
 }
 
 export interface SendOptions {
@@ -105,6 +131,8 @@ export interface GatewayDriver {
   parseStatusPush(body: unknown): StatusPush;
   /** Reads an incoming-SMS push; malformed rows are skipped. */
   parseSmsPush(body: unknown, query: Record<string, string | undefined>): IncomingSmsItem[];
+  /** Reads an incoming-MMS push (its headers and raw body); throws ProtocolError when it is none. */
+  parseMmsPush(headers: Record<string, string | undefined>, body: Uint8Array): IncomingMms;
   /** Reads a send-report push. */
   parseReportPush(body: unknown): StatusReport;
   /** The platform's "N.SS" form of a port as people or devices write it; undefined if not a port. */

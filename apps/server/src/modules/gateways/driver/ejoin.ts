@@ -4,6 +4,7 @@ import {
   type DevStatus,
   type GatewayDriver,
   GatewayError,
+  type IncomingMms,
   type IncomingSmsItem,
   ProtocolError,
   type PulledSms,
@@ -13,6 +14,7 @@ import {
   type StatusReport,
   type TaskAccepted,
 } from './driver.ts';
+import { parseEjoinMms } from './ejoin.mms.ts';
 import {
   INT32_MAX,
   isAuthFailure,
@@ -64,6 +66,10 @@ export class EjoinDriver implements GatewayDriver {
     return parseRecvSms(body, query);
   }
 
+  parseMmsPush(headers: Record<string, string | undefined>, body: Uint8Array): IncomingMms {
+    return parseEjoinMms(headers, body);
+  }
+
   parseReportPush(body: unknown): StatusReport {
     return parseStatusReport(asObject(body));
   }
@@ -105,6 +111,15 @@ export class EjoinDriver implements GatewayDriver {
         to: t.to,
         sms: t.sms,
         ...(t.from ? { from: t.from } : {}),
+        ...(t.mms
+          ? {
+              smstype: 1,
+              smstitle: t.mms.title,
+              attachments: t.mms.attachments
+                .map((a) => `${a.type}|${Buffer.from(a.data).toString('base64')}`)
+                .join(';'),
+            }
+          : {}),
         chs: 'utf8',
         coding: 0,
         // Successes are not reported unless asked; the platform needs both outcomes.
