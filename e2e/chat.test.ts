@@ -32,9 +32,9 @@ beforeAll(async () => {
   );
   expect(sent.status).toBe(200);
   // The dispatcher hands it to a SIM; that SIM's port is the conversation's (sticky sender).
-  await expect
-    .poll(async () => (await simOf(PHONE))?.port ?? null, { timeout: 30_000, interval: 500 })
-    .not.toBeNull();
+  // (expect.poll only runs inside a test: wait by hand.)
+  const until = Date.now() + 30_000;
+  while (!(await simOf(PHONE)) && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
   await reply('Hi back from the recipient');
 }, 120_000);
 
