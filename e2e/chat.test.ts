@@ -147,7 +147,11 @@ describe('Chat in the browser', () => {
     await mms.waitFor();
     const img = mms.getByRole('img', { name: 'Image' });
     await img.waitFor();
-    await expect.poll(() => img.evaluate('(el) => el.naturalWidth'), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), {
+        timeout: 10_000,
+      })
+      .toBe(1);
     expect(await img.getAttribute('src')).toMatch(/^blob:/);
     await page.getByTestId('chat-attachment').waitFor({ state: 'detached' });
 
@@ -160,7 +164,7 @@ describe('Chat in the browser', () => {
     expect(await page.evaluate('window.__stillHere === true')).toBe(true);
     await expect.poll(() => live.isVisible()).toBe(true);
     await expect
-      .poll(() => log.evaluate('(el) => el.scrollHeight - el.scrollTop - el.clientHeight <= 48'))
+      .poll(() => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight <= 48))
       .toBe(true);
     // Control characters are not shown.
     await reply('ding\u0007dong');

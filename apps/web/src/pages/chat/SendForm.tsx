@@ -133,7 +133,7 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
             aria-label={t('chat.message')}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
-            className="max-h-40 min-h-10 resize-y"
+            className="max-h-40 min-h-10! resize-y"
             onChange={(e) => {
               setText(e.target.value);
               if (error) setError(null);

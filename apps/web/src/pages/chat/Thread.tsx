@@ -111,7 +111,7 @@ function Bubble({ m, onMediaLoad }: { m: ChatMessage; onMediaLoad: () => void })
         <p
           className={cx(
             'flex items-center justify-end gap-1 text-[11px] tabular',
-            out ? 'opacity-85' : 'text-muted',
+            out ? 'text-accent-fg' : 'text-muted',
           )}
         >
           <span className="sr-only">{out ? t('chat.sent', { time }) : t('chat.received', { time })}</span>
