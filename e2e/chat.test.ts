@@ -75,11 +75,13 @@ describe('Chat in the browser', () => {
     const page = await e.newPage({ viewport: { width: 1366, height: 900 } });
     const errors = watchErrors(page);
     await loginWithToken(page, e, DEMO_USER);
-    await page.goto('/ChatPage');
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
-    // Something is selected at once (the first conversation), and the sidebar shows unread replies.
-    await page.locator('[data-testid="conversation"][aria-current="true"]').waitFor();
+    // Away from the chat, the sidebar's Chat item counts the unread replies (ours among them).
+    await page.goto('/dashboard');
     await page.getByRole('link', { name: /^Chat, \d+ unread$/ }).waitFor();
+    await page.getByRole('link', { name: /^Chat/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+    // Something is selected at once (the first conversation).
+    await page.locator('[data-testid="conversation"][aria-current="true"]').waitFor();
 
     // Select: the thread shows our message (right) and the reply (left).
     await openConversation(page);
@@ -121,7 +123,7 @@ describe('Chat in the browser', () => {
     // Send text with Enter (Shift+Enter is a new line).
     await box.fill('Thanks for replying');
     await box.press('Shift+Enter');
-    await box.type('Talk soon');
+    await box.pressSequentially('Talk soon');
     await box.press('Enter');
     const mine = log.getByTestId('chat-message').filter({ hasText: 'Talk soon' });
     await mine.waitFor();
@@ -184,7 +186,7 @@ describe('Chat in the browser', () => {
     await panel.waitFor();
     await shot(page, 'chat-list-390');
     await panel.getByRole('searchbox', { name: 'Search by name or number' }).fill(PHONE.slice(-6));
-    await panel.getByTestId('conversation').filter({ hasText: 'Chat Tester' }).click();
+    await panel.getByTestId('conversation').filter({ hasText: PHONE }).click();
     await panel.waitFor({ state: 'hidden' });
     await page.getByRole('log').getByText('Hi back from the recipient').waitFor();
     await page.getByRole('textbox', { name: 'Message' }).fill('From the phone');

@@ -41,11 +41,11 @@ export function ChatPage() {
   const selected = list?.find((c) => c.conversationId === selectedId) ?? null;
   const thread = useThread(selected ? selected.conversationId : null);
 
-  // Opening a conversation marks it read on the server: show that in the list at once.
+  // Opening a conversation marks it read on the server (every fetch of its thread does): show that
+  // in the list at once, also when a list refresh raced the thread's and still counts it unread.
   useEffect(() => {
-    // Each successful fetch (first load and every poll) is one more read of the thread.
-    if (selectedId && thread.isSuccess && thread.dataUpdatedAt > 0) markReadInList(qc, selectedId);
-  }, [qc, selectedId, thread.isSuccess, thread.dataUpdatedAt]);
+    if (selectedId && list && thread.isSuccess && thread.dataUpdatedAt > 0) markReadInList(qc, selectedId);
+  }, [qc, selectedId, list, thread.isSuccess, thread.dataUpdatedAt]);
 
   const select = (id: string) => {
     setSelectedId(id);
