@@ -154,7 +154,8 @@ describe('Chat in the browser', () => {
         timeout: 10_000,
       })
       .toBe(1);
-    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    // A data: URL: the server's CSP allows data: images (not blob:).
+    expect(await img.getAttribute('src')).toMatch(/^data:image\//);
     await page.getByTestId('chat-attachment').waitFor({ state: 'detached' });
 
     // A reply appears without a reload (live stream, polling as fallback), at the bottom in view.

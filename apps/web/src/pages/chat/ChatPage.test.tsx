@@ -58,7 +58,7 @@ beforeEach(() => {
 
 describe('Chat (/ChatPage)', () => {
   it('lists conversations, selects the first, shows bubbles, indicators, media and the unread total', async () => {
-    signIn({
+    const fetch = signIn({
       '/api/livechat/queryConversation': list([
         conv({
           conversationId: 'c1',
@@ -96,9 +96,12 @@ describe('Chat (/ChatPage)', () => {
     expect(within(bubbles[2]!).getByRole('img', { name: 'Not delivered: Opted out' })).toBeTruthy();
     expect(within(bubbles[3]!).queryByTestId('delivery')).toBeNull();
     expect(within(bubbles[0]!).queryByTestId('delivery')).toBeNull();
-    expect((await within(bubbles[4]!).findByRole('img', { name: 'Image' })).getAttribute('src')).toBe(
-      'blob:x',
+    // Fetched with the token and shown as a data: URL (the CSP allows data: images, not blob:).
+    expect((await within(bubbles[4]!).findByRole('img', { name: 'Image' })).getAttribute('src')).toMatch(
+      /^data:/,
     );
+    const media = calls(fetch, '/api/media/abc.jpg');
+    expect(new Headers(media[0]?.headers).get('authorization')).toMatch(/^Bearer /);
 
     // Opening c1 marks it read: the list drops its badge; the sidebar shows the rest (c2: 1).
     await waitFor(() => expect(within(items[0]!).queryByTestId('unread-badge')).toBeNull());

@@ -2,37 +2,40 @@ import { ImageOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useI18n } from '../../i18n/index.tsx';
 import { fetchMedia } from './api.ts';
-import { mediaKind } from './chat-logic.ts';
+import { displayUrl, mediaKind } from './chat-logic.ts';
 
 /**
  * A message's stored media (GET /api/media/<fileName>, bearer token): fetched as a Blob and shown
- * through an object URL, revoked when the message leaves the screen. Images inline, `.mp4` in a
+ * through `displayUrl` (a data: URL for images, an object URL for video, revoked when the message
+ * leaves the screen). Images inline, `.mp4` in a
  * <video controls>. `onLoad` lets the thread keep its bottom in view when the media grows it.
  */
 export function MessageMedia({ fileName, onLoad }: { fileName: string; onLoad?: () => void }) {
   const { t } = useI18n();
   const [state, setState] = useState<{ url?: string; failed?: boolean }>({});
+  const kind = mediaKind(fileName);
   useEffect(() => {
     const abort = new AbortController();
-    let url: string | undefined;
+    let revoke = () => {};
     setState({});
-    fetchMedia(fileName, abort.signal).then(
-      (blob) => {
-        if (abort.signal.aborted) return;
-        url = URL.createObjectURL(blob);
-        setState({ url });
-      },
-      () => {
-        if (!abort.signal.aborted) setState({ failed: true });
-      },
-    );
+    fetchMedia(fileName, abort.signal)
+      .then((blob) => displayUrl(blob, kind))
+      .then(
+        (shown) => {
+          if (abort.signal.aborted) return shown.revoke();
+          revoke = shown.revoke;
+          setState({ url: shown.url });
+        },
+        () => {
+          if (!abort.signal.aborted) setState({ failed: true });
+        },
+      );
     return () => {
       abort.abort();
-      if (url) URL.revokeObjectURL(url);
+      revoke();
     };
-  }, [fileName]);
+  }, [fileName, kind]);
 
-  const kind = mediaKind(fileName);
   if (state.failed)
     return (
       <span className="flex items-center gap-1.5 text-xs opacity-80" role="note">

@@ -7,7 +7,7 @@ import { ApiError, errorMessage } from '../../api/client.ts';
 import { Button, notify, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { appendToThread, reply, uploadMms } from './api.ts';
-import { ATTACH_ACCEPT, isAttachable } from './chat-logic.ts';
+import { ATTACH_ACCEPT, displayUrl, isAttachable } from './chat-logic.ts';
 
 /** The server's own words when it sent some, else the error's text (spec §8: alert + msg). */
 const reason = (err: unknown) => (err instanceof ApiError && err.serverMessage) || errorMessage(err);
@@ -170,12 +170,24 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
 function Preview({ file, onRemove }: { file: File; onRemove: () => void }) {
   const { t } = useI18n();
   const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    const u = URL.createObjectURL(file);
-    setUrl(u);
-    return () => URL.revokeObjectURL(u);
-  }, [file]);
   const video = file.type === 'video/mp4' || /\.mp4$/i.test(file.name);
+  useEffect(() => {
+    let revoke = () => {};
+    let live = true;
+    setUrl(null);
+    void displayUrl(file, video ? 'video' : 'image').then(
+      (shown) => {
+        if (!live) return shown.revoke();
+        revoke = shown.revoke;
+        setUrl(shown.url);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+      revoke();
+    };
+  }, [file, video]);
   return (
     <div className="flex items-start gap-2" data-testid="chat-attachment">
       <div className="relative">

@@ -1,7 +1,7 @@
 import { type ChatMessage, deliveryIndicator } from '@simdock/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { CircleCheck, CircleX } from 'lucide-react';
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { EmptyState, QueryState } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
@@ -24,6 +24,7 @@ export interface ThreadProps {
 export function Thread({ conversationId, title, query }: ThreadProps) {
   const { t } = useI18n();
   const box = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const shownFor = useRef<string | null>(null);
   const lastId = useRef<string | undefined>(undefined);
@@ -52,9 +53,21 @@ export function Thread({ conversationId, title, query }: ThreadProps) {
       toBottom();
   }, [conversationId, messages, newest, toBottom]);
 
-  // Media grows the thread after it loads: keep the bottom in view if the reader was there.
+  // Media growing the thread after it loads, or the send form growing (an attachment's preview),
+  // changes sizes without a new message: keep the bottom in view if the reader was there. Resize
+  // observers run before the scroll event such a change causes, so `atBottom` is still the old one.
   const onMediaLoad = useCallback(() => {
     if (atBottom.current) toBottom();
+  }, [toBottom]);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) toBottom();
+    });
+    observer.observe(el);
+    if (content.current) observer.observe(content.current);
+    return () => observer.disconnect();
   }, [toBottom]);
 
   return (
@@ -69,20 +82,22 @@ export function Thread({ conversationId, title, query }: ThreadProps) {
       }}
       className="min-h-0 flex-1 overflow-y-auto bg-page/40 px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent md:px-5"
     >
-      <QueryState
-        query={query}
-        errorTitle={t('chat.loadThreadFailed')}
-        isEmpty={(list) => list.length === 0}
-        empty={<EmptyState title={t('chat.noMessage')} />}
-      >
-        {(list) => (
-          <ol className="flex flex-col gap-2.5">
-            {list.map((m) => (
-              <Bubble key={m.id} m={m} onMediaLoad={onMediaLoad} />
-            ))}
-          </ol>
-        )}
-      </QueryState>
+      <div ref={content}>
+        <QueryState
+          query={query}
+          errorTitle={t('chat.loadThreadFailed')}
+          isEmpty={(list) => list.length === 0}
+          empty={<EmptyState title={t('chat.noMessage')} />}
+        >
+          {(list) => (
+            <ol className="flex flex-col gap-2.5">
+              {list.map((m) => (
+                <Bubble key={m.id} m={m} onMediaLoad={onMediaLoad} />
+              ))}
+            </ol>
+          )}
+        </QueryState>
+      </div>
     </div>
   );
 }

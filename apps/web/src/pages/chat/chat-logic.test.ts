@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   conversationTitle,
   displayText,
+  displayUrl,
   filterConversations,
   isAtBottom,
   isAttachable,
@@ -128,5 +129,32 @@ describe('scroll rule (spec §4)', () => {
     expect(
       shouldScrollToBottom({ firstLoadOfSelection: false, lastMessageChanged: false, wasAtBottom: true }),
     ).toBe(false);
+  });
+});
+
+describe('displayUrl (under the CSP)', () => {
+  it('shows an image as a data: URL', async () => {
+    const shown = await displayUrl(new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'image');
+    expect(shown.url).toBe('data:image/png;base64,AQID');
+    shown.revoke();
+  });
+  it('plays a video from an object URL and revokes it', async () => {
+    const created: string[] = [];
+    const revoked: string[] = [];
+    const orig = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+    URL.createObjectURL = () => {
+      created.push('blob:v');
+      return 'blob:v';
+    };
+    URL.revokeObjectURL = (u: string) => void revoked.push(u);
+    try {
+      const shown = await displayUrl(new Blob(['x'], { type: 'video/mp4' }), 'video');
+      expect(shown.url).toBe('blob:v');
+      shown.revoke();
+      expect(revoked).toEqual(['blob:v']);
+    } finally {
+      URL.createObjectURL = orig.create;
+      URL.revokeObjectURL = orig.revoke;
+    }
   });
 });

@@ -116,3 +116,25 @@ export function shouldScrollToBottom(s: {
   if (s.firstLoadOfSelection) return true;
   return s.lastMessageChanged && s.wasAtBottom;
 }
+
+/**
+ * A URL the page may show a media Blob from, under the server's Content-Security-Policy
+ * (`img-src 'self' data:`; media falls back to `default-src 'self'`): images become a data: URL
+ * (allowed for <img>); video becomes an object URL, which needs `media-src blob:` from the server.
+ * `revoke` frees an object URL (a no-op for a data: URL); call it when the media leaves the screen.
+ */
+export async function displayUrl(
+  blob: Blob,
+  kind: 'image' | 'video',
+): Promise<{ url: string; revoke: () => void }> {
+  if (kind === 'video') {
+    const url = URL.createObjectURL(blob);
+    return { url, revoke: () => URL.revokeObjectURL(url) };
+  }
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const url = `data:${blob.type || 'application/octet-stream'};base64,${btoa(binary)}`;
+  return { url, revoke: () => {} };
+}
