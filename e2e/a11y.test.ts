@@ -64,6 +64,12 @@ describe('accessibility', () => {
       await user.getByText('No Apikey').waitFor();
       await settle(user);
       problems.push(...(await audit(user, `/apikey (${scheme})`)));
+      // Chat: the demo user's conversations (list, thread, send form), or the empty state.
+      await user.goto('/ChatPage');
+      await user.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+      await user.locator('[data-testid="conversation"], [data-testid="empty-state"]').first().waitFor();
+      await settle(user);
+      problems.push(...(await audit(user, `/ChatPage (${scheme})`)));
 
       const admin = await e.newPage();
       await admin.emulateMedia({ colorScheme: scheme });
@@ -80,6 +86,7 @@ describe('accessibility', () => {
         ['/details/00:30:f1:de:e0:01', /^Device Statistics/],
         ['/SMS_SendingPage', /^SMS Sending \(Max: /],
         ['/History', 'SMS History Stats'],
+        ['/ChatPage', 'Chat'],
         ['/settings', 'Settings'],
       ] as const) {
         await admin.goto(path);

@@ -68,6 +68,8 @@ const SCREENS: Screen[] = [
   ['/SMS_SendingPage', /^SMS Sending \(Max: /, 'user'],
   ['/History', 'SMS History Stats', 'user'],
   ['/History', 'SMS History Stats', 'admin'],
+  ['/ChatPage', 'Chat', 'user'],
+  ['/ChatPage', 'Chat', 'admin'],
   ['/settings', 'Settings', 'admin'],
 ];
 

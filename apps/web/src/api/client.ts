@@ -63,7 +63,9 @@ async function send(
   path: string,
   body: unknown,
   opts: RequestOptions,
-): Promise<{ res: Response; text: string; json: unknown }> {
+  /** Answer a successful body as a Blob (media) instead of reading it as text. */
+  asBlob = false,
+): Promise<{ res: Response; text: string; json: unknown; blob?: Blob }> {
   const auth = opts.auth ?? true;
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   const token = auth ? getToken() : null;
@@ -85,6 +87,8 @@ async function send(
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     throw new ApiError(translate(offline ? 'errors.offline' : 'errors.network'), 0);
   }
+
+  if (asBlob && res.ok) return { res, text: '', json: undefined, blob: await res.blob() };
 
   const text = await res.text();
   let json: unknown;
@@ -142,6 +146,22 @@ export async function apiRequest<S extends z.ZodType>(
 export async function apiPostText(path: string, body: unknown, opts: RequestOptions = {}): Promise<string> {
   return (await send('POST', path, body ?? {}, { ...opts, headers: { accept: '*/*', ...opts.headers } }))
     .text;
+}
+
+/**
+ * A GET whose answer is a file (e.g. chat media at /api/media/<name>), sent with the bearer token
+ * (an <img src> cannot send it): the body as a Blob, with the same errors as apiGet. Show it through
+ * URL.createObjectURL and revoke the URL when it is no longer shown.
+ */
+export async function apiBlob(path: string, opts: RequestOptions = {}): Promise<Blob> {
+  const { blob } = await send(
+    'GET',
+    path,
+    undefined,
+    { ...opts, headers: { accept: '*/*', ...opts.headers } },
+    true,
+  );
+  return blob ?? new Blob();
 }
 
 export function apiPost<S extends z.ZodType>(

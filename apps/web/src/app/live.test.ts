@@ -1,7 +1,7 @@
 import type { UserInfo } from '@simdock/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyAccountEvent, flashTitle } from './live.tsx';
+import { applyAccountEvent, applyConversation, flashTitle } from './live.tsx';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -64,5 +64,26 @@ describe('applyAccountEvent', () => {
     qc.setQueryData(['my-payments', 1], { items: [], page: 1, totalPages: 1 });
     applyAccountEvent(qc, 'payment', '{}');
     expect(qc.getQueryState(['my-payments', 1])?.isInvalidated).toBe(true);
+  });
+});
+
+describe('applyConversation', () => {
+  it('refreshes the conversation list and that conversation’s thread, not the others', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(['chat', 'conversations'], { code: 1, data: { records: [] } });
+    qc.setQueryData(['chat', 'thread', 'c1'], { code: 1, data: { msgList: [] } });
+    qc.setQueryData(['chat', 'thread', 'c2'], { code: 1, data: { msgList: [] } });
+    applyConversation(qc, {
+      conversationId: 'c1',
+      receiver: '13105550101',
+      contactName: '',
+      note: '',
+      latestSms: 'hi',
+      latestTime: 1,
+      isRead: false,
+    });
+    expect(qc.getQueryState(['chat', 'conversations'])?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(['chat', 'thread', 'c1'])?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(['chat', 'thread', 'c2'])?.isInvalidated).toBe(false);
   });
 });

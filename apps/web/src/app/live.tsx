@@ -1,8 +1,9 @@
-import { CampaignProgress, Order as OrderSchema, type UserInfo } from '@simdock/contract';
+import { CampaignProgress, Conversation, Order as OrderSchema, type UserInfo } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { applyCampaign } from '../api/campaigns.ts';
+import { CONVERSATIONS_KEY, threadKey } from '../api/chat.ts';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
 import { ADMIN_PAYMENTS_KEY, MY_PAYMENTS_KEY } from '../api/payments.ts';
 import { getToken } from '../api/token.ts';
@@ -79,12 +80,18 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
         const state = qc.getQueryState(myOrdersQuery.queryKey);
         if (opens > 1 || (state && Date.now() - state.dataUpdatedAt > 5000))
           void qc.invalidateQueries({ queryKey: myOrdersQuery.queryKey });
+        if (opens > 1) void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
       },
       onDown: () => setStatus('down'),
       onMessage: (m) => {
         if (m.event === 'campaign') {
           const progress = parseJson(m.data, CampaignProgress);
           if (progress) applyCampaign(qc, progress);
+          return;
+        }
+        if (m.event === 'conversation') {
+          const conversation = parseJson(m.data, Conversation);
+          if (conversation) applyConversation(qc, conversation);
           return;
         }
         if (m.event === 'balance' || m.event === 'payment') {
@@ -135,6 +142,16 @@ export function applyAccountEvent(qc: QueryClient, event: 'balance' | 'payment',
   qc.setQueriesData<UserInfo>({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] }, (old) =>
     old ? { ...old, balance } : old,
   );
+}
+
+/**
+ * A `conversation` event (a message came in or went out, a delivery report arrived): the list
+ * (and the sidebar's unread total) refreshes, and so does that conversation's thread if it is open
+ * (invalidation refetches only queries someone is showing).
+ */
+export function applyConversation(qc: QueryClient, c: Conversation): void {
+  void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+  void qc.invalidateQueries({ queryKey: threadKey(c.conversationId) });
 }
 
 /** An event's JSON data checked against its contract schema; undefined when it does not fit. */

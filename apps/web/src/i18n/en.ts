@@ -1,6 +1,7 @@
 import type { RuleMessageKey } from '@simdock/contract';
 import { apikeyEn } from './screens/apikey.ts';
 import { appEn } from './screens/app.ts';
+import { chatEn } from './screens/chat.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { messagingEn } from './screens/messaging.ts';
 import { paymentsEn } from './screens/payments.ts';
@@ -336,6 +337,7 @@ export const en = {
   ...usersEn,
   ...paymentsEn,
   ...messagingEn,
+  ...chatEn,
   ...servicesOrdersEn,
   ...rentalEn,
   ...appEn,

@@ -1,6 +1,7 @@
 import type { MessageKey } from './en.ts';
 import { apikeyVi } from './screens/apikey.ts';
 import { appVi } from './screens/app.ts';
+import { chatVi } from './screens/chat.ts';
 import { gatewaysVi } from './screens/gateways.ts';
 import { messagingVi } from './screens/messaging.ts';
 import { paymentsVi } from './screens/payments.ts';
@@ -322,6 +323,7 @@ export const vi: Record<MessageKey, string> = {
   ...usersVi,
   ...paymentsVi,
   ...messagingVi,
+  ...chatVi,
   ...servicesOrdersVi,
   ...rentalVi,
   ...appVi,

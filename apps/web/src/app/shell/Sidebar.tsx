@@ -1,9 +1,17 @@
 import { LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { NavLink } from 'react-router';
+import { BADGE_POLL_MS, useConversations } from '../../api/chat.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
+import { unreadTotal } from '../../pages/chat/chat-logic.ts';
 import { useSession } from '../session.tsx';
 import { ADMIN_NAV_ITEMS, NAV_ITEMS, type NavItem } from './nav.ts';
+
+/** The chat's unread total (spec §2 Chat): the shared conversation list, polled slowly, refreshed live. */
+function useChatUnread(enabled: boolean): number {
+  const list = useConversations(BADGE_POLL_MS, enabled);
+  return enabled ? unreadTotal(list.data) : 0;
+}
 
 interface SidebarNavProps {
   /** Icons only (desktop collapsed). */
@@ -15,14 +23,19 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
   const { t } = useI18n();
   const Icon = item.icon;
   const label = t(item.label);
-  const name = item.soon ? t('nav.soonLabel', { label }) : label;
+  const count = useChatUnread(item.badge === 'chatUnread');
+  const name = item.soon
+    ? t('nav.soonLabel', { label })
+    : count > 0
+      ? t('chat.navUnread', { label, count })
+      : label;
   return (
     <li>
       <NavLink
         to={item.to}
         onClick={onNavigate}
         title={collapsed ? name : undefined}
-        aria-label={item.soon ? name : undefined}
+        aria-label={item.soon || count > 0 ? name : undefined}
         className={({ isActive }) =>
           cx(
             'flex items-center gap-3 rounded-md px-2.5 py-2 text-sm font-medium transition-colors',
@@ -31,8 +44,25 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
           )
         }
       >
-        <Icon className={cx('size-[18px] shrink-0', item.soon && 'opacity-70')} aria-hidden />
+        <span className="relative shrink-0">
+          <Icon className={cx('size-[18px]', item.soon && 'opacity-70')} aria-hidden />
+          {count > 0 && collapsed ? (
+            <span
+              className="absolute -top-1.5 -right-1.5 size-2.5 rounded-full bg-bad ring-2 ring-surface"
+              aria-hidden
+            />
+          ) : null}
+        </span>
         <span className={collapsed ? 'sr-only' : 'min-w-0 flex-1 leading-snug break-words'}>{label}</span>
+        {count > 0 && !collapsed ? (
+          <span
+            data-testid="chat-unread-total"
+            className="shrink-0 rounded-full bg-bad px-1.5 py-px text-[11px] font-semibold text-white tabular dark:text-page"
+            aria-hidden
+          >
+            {count > 99 ? '99+' : count}
+          </span>
+        ) : null}
         {item.soon && !collapsed ? (
           <span
             className="shrink-0 rounded-full border border-line px-1.5 py-px text-[10px] font-semibold tracking-wide text-muted uppercase"

@@ -22,6 +22,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Not built yet: marked "Soon" until its issue lands (then remove the flag). */
   soon?: boolean;
+  /** A live count shown on the item: 'chatUnread' = the chat's unread total. */
+  badge?: 'chatUnread';
 }
 
 /** Sidebar items for everyone (spec §2, in the spec's order). */
@@ -29,7 +31,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/userinfo', label: 'nav.userInfo', icon: UserRound },
   { to: '/dashboard', label: 'nav.dashboard', icon: LayoutDashboard },
   { to: '/SMS_SendingPage', label: 'nav.smsSending', icon: Send },
-  { to: '/ChatPage', label: 'nav.chat', icon: MessagesSquare, soon: true },
+  { to: '/ChatPage', label: 'nav.chat', icon: MessagesSquare, badge: 'chatUnread' },
   { to: '/History', label: 'nav.history', icon: History },
 ];
 

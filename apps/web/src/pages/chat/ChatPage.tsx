@@ -1,8 +1,173 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useQueryClient } from '@tanstack/react-query';
+import { MessagesSquare, PanelLeftOpen, PencilLine, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button, EmptyState, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { cx } from '../../lib/cx.ts';
+import { useMediaQuery } from '../../lib/useMediaQuery.ts';
+import { CONVERSATIONS_POLL_MS, markReadInList, useConversations, useThread } from './api.ts';
+import { ConversationList } from './ConversationList.tsx';
+import { conversationTitle, pickSelection, previewText, unreadTotal } from './chat-logic.ts';
+import { EditContactDialog } from './EditContactDialog.tsx';
+import { SendForm } from './SendForm.tsx';
+import { Thread } from './Thread.tsx';
 
-/** Placeholder: replace this file with the real screen (spec §2). Its route and guard already exist. */
+/** Below 768 px the conversation list is a slide-over panel (ui.md). */
+const NARROW = '(max-width: 767.98px)';
+
+/**
+ * /ChatPage (spec §2 Chat, §4, §5): the conversation list (search, unread badges) and the selected
+ * conversation's thread with the send form. The first conversation is selected on load; when the
+ * selected one disappears, the first is selected (or none). The list polls every 6 s and the thread
+ * every 5 s; the shell's live stream refreshes both sooner (app/live.tsx).
+ */
 export function ChatPage() {
   const { t } = useI18n();
-  return <ComingSoon title={t('nav.chat')} />;
+  const qc = useQueryClient();
+  const conversations = useConversations(CONVERSATIONS_POLL_MS);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [listOpen, setListOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const narrow = useMediaQuery(NARROW);
+  const list = conversations.data;
+
+  // Spec §4: auto-select the first; re-select when the selected one disappears.
+  useEffect(() => {
+    if (list) setSelectedId((current) => pickSelection(list, current));
+  }, [list]);
+
+  const selected = list?.find((c) => c.conversationId === selectedId) ?? null;
+  const thread = useThread(selected ? selected.conversationId : null);
+
+  // Opening a conversation marks it read on the server (every fetch of its thread does): show that
+  // in the list at once, also when a list refresh raced the thread's and still counts it unread.
+  useEffect(() => {
+    if (selectedId && list && thread.isSuccess && thread.dataUpdatedAt > 0) markReadInList(qc, selectedId);
+  }, [qc, selectedId, list, thread.isSuccess, thread.dataUpdatedAt]);
+
+  const select = (id: string) => {
+    setSelectedId(id);
+    setListOpen(false);
+  };
+
+  const listPanel = (
+    <ConversationList
+      query={conversations}
+      selectedId={selectedId}
+      onSelect={select}
+      search={search}
+      onSearch={setSearch}
+    />
+  );
+  const unread = unreadTotal(list);
+  const title = selected ? conversationTitle(selected) : '';
+
+  return (
+    <>
+      <PageHeader title={t('chat.title')} subtitle={t('chat.subtitle')} />
+      <div className="flex h-[calc(100dvh-11rem)] min-h-[26rem] overflow-hidden rounded-xl border border-line bg-surface shadow-xs md:h-[calc(100dvh-13rem)]">
+        {narrow ? (
+          <Dialog.Root open={listOpen} onOpenChange={setListOpen}>
+            <Dialog.Portal>
+              <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+              <Dialog.Content
+                aria-describedby={undefined}
+                className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[88vw] flex-col bg-surface shadow-xl focus:outline-none"
+              >
+                <div className="flex h-14 items-center justify-between border-b border-line px-3">
+                  <Dialog.Title className="text-base font-semibold text-fg">
+                    {t('chat.conversations')}
+                  </Dialog.Title>
+                  <Dialog.Close
+                    aria-label={t('chat.closeList')}
+                    className="inline-flex size-9 items-center justify-center rounded-md text-muted hover:bg-subtle hover:text-fg"
+                  >
+                    <X className="size-5" aria-hidden />
+                  </Dialog.Close>
+                </div>
+                {listPanel}
+              </Dialog.Content>
+            </Dialog.Portal>
+          </Dialog.Root>
+        ) : (
+          <aside
+            aria-label={t('chat.conversations')}
+            className="flex w-80 shrink-0 flex-col border-r border-line lg:w-96"
+          >
+            {listPanel}
+          </aside>
+        )}
+        <section aria-label={selected ? title : t('chat.title')} className="flex min-w-0 flex-1 flex-col">
+          <header className="flex min-h-14 items-center gap-2 border-b border-line px-3 py-2">
+            {narrow ? (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => setListOpen(true)}
+                aria-haspopup="dialog"
+                aria-expanded={listOpen}
+                icon={<PanelLeftOpen className="size-4" aria-hidden />}
+              >
+                {t('chat.openList')}
+                {unread > 0 ? (
+                  <span className="rounded-full bg-accent px-1.5 text-[11px] font-semibold text-accent-fg tabular">
+                    <span aria-hidden>{unread}</span>
+                    <span className="sr-only">{t('chat.unread', { count: unread })}</span>
+                  </span>
+                ) : null}
+              </Button>
+            ) : null}
+            {selected ? (
+              <>
+                <div className="min-w-0 flex-1">
+                  <h2 className="truncate font-semibold text-fg">{title}</h2>
+                  <p className="truncate text-xs text-muted">
+                    {title !== selected.receiver ? (
+                      <span className="font-mono">{selected.receiver}</span>
+                    ) : null}
+                    {selected.note ? (
+                      <span
+                        className={cx(title !== selected.receiver && 'before:mx-1.5 before:content-["·"]')}
+                      >
+                        {previewText(selected.note)}
+                      </span>
+                    ) : null}
+                  </p>
+                </div>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => setEditing(true)}
+                  icon={<PencilLine className="size-4" aria-hidden />}
+                  aria-label={t('chat.edit')}
+                  title={t('chat.edit')}
+                >
+                  <span className="hidden sm:inline">{t('chat.edit')}</span>
+                </Button>
+              </>
+            ) : (
+              <div className="flex-1" />
+            )}
+          </header>
+          {selected ? (
+            <>
+              <Thread conversationId={selected.conversationId} title={title} query={thread} />
+              {/* keyed: another conversation starts with an empty form */}
+              <SendForm key={selected.conversationId} conversation={selected} />
+              <EditContactDialog conversation={selected} open={editing} onClose={() => setEditing(false)} />
+            </>
+          ) : (
+            <div className="flex flex-1 items-center justify-center">
+              <EmptyState
+                title={list && list.length === 0 ? t('chat.noConversation') : t('chat.selectHint')}
+                icon={<MessagesSquare className="size-6" />}
+              />
+            </div>
+          )}
+        </section>
+      </div>
+    </>
+  );
 }

@@ -1,0 +1,111 @@
+import {
+  type ChatMessage,
+  type Conversation,
+  MmsUploadResponse,
+  QueryConversationDetailResponse,
+  type ReplyBody,
+  ReplyResponse,
+  type UpdateConversationBody,
+  UpdateConversationResponse,
+} from '@simdock/contract';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CONVERSATIONS_KEY, threadKey } from '../../api/chat.ts';
+import { apiBlob, apiPost, requireCode1 } from '../../api/client.ts';
+
+export { CONVERSATIONS_POLL_MS, useConversations } from '../../api/chat.ts';
+
+/** Spec §9: thread polling 5000 ms (live `conversation` events refresh it sooner). */
+export const THREAD_POLL_MS = 5000;
+
+/**
+ * POST /api/livechat/queryConversationDetail {conversationId} → data.msgList, oldest first. Opening
+ * it marks the conversation read on the server.
+ */
+export function fetchThread(conversationId: string, signal?: AbortSignal) {
+  return apiPost(
+    '/api/livechat/queryConversationDetail',
+    { conversationId },
+    QueryConversationDetailResponse,
+    { signal },
+  );
+}
+
+export const threadQuery = (conversationId: string) =>
+  queryOptions({
+    queryKey: threadKey(conversationId),
+    queryFn: ({ signal }) => fetchThread(conversationId, signal),
+    select: (res) => res.data.msgList,
+    // A newly selected conversation starts empty and loads (spec §4: clears and reloads the thread).
+    staleTime: 0,
+  });
+
+export function useThread(conversationId: string | null) {
+  return useQuery({
+    ...threadQuery(conversationId ?? ''),
+    enabled: conversationId !== null,
+    refetchInterval: THREAD_POLL_MS,
+  });
+}
+
+/** The list's copy of a conversation the user just opened: read, no unread messages. */
+export function markReadInList(qc: QueryClient, conversationId: string): void {
+  patchConversation(qc, conversationId, (c) =>
+    c.isRead && !c.unreadCount ? c : { ...c, isRead: true, unreadCount: 0 },
+  );
+}
+
+function patchConversation(qc: QueryClient, id: string, patch: (c: Conversation) => Conversation) {
+  qc.setQueryData<{ code: 1; data: { records: Conversation[] } }>(CONVERSATIONS_KEY, (old) => {
+    if (!old) return old;
+    let changed = false;
+    const records = old.data.records.map((c) => {
+      if (c.conversationId !== id) return c;
+      const next = patch(c);
+      if (next !== c) changed = true;
+      return next;
+    });
+    return changed ? { ...old, data: { records } } : old;
+  });
+}
+
+/** POST /api/livechat/updateConversation {conversationId, contactName, note}. */
+export function updateConversation(body: UpdateConversationBody) {
+  return apiPost('/api/livechat/updateConversation', body, UpdateConversationResponse);
+}
+
+export function useUpdateConversation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['chat', 'update'],
+    mutationFn: updateConversation,
+    onSuccess: (res) => {
+      patchConversation(qc, res.data.conversationId, () => res.data);
+      void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+    },
+  });
+}
+
+/** POST /api/LiveChat/mmsUpload (multipart, one part named `file`); code 1 required (spec §7). */
+export async function uploadMms(file: File) {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return requireCode1(await apiPost('/api/LiveChat/mmsUpload', form, MmsUploadResponse));
+}
+
+/** POST /api/LiveChat/reply; code 1 required (spec §7). */
+export async function reply(body: ReplyBody) {
+  return requireCode1(await apiPost('/api/LiveChat/reply', body, ReplyResponse));
+}
+
+/** Appends the server's copy of a sent message to the cached thread (the next poll confirms it). */
+export function appendToThread(qc: QueryClient, conversationId: string, m: ChatMessage): void {
+  qc.setQueryData<{ code: 1; data: { msgList: ChatMessage[] } }>(threadKey(conversationId), (old) => {
+    if (!old || old.data.msgList.some((x) => x.id === m.id)) return old;
+    return { ...old, data: { msgList: [...old.data.msgList, m] } };
+  });
+}
+
+/** GET /api/media/<fileName> with the bearer token: the stored media as a Blob. */
+export function fetchMedia(fileName: string, signal?: AbortSignal) {
+  return apiBlob(`/api/media/${encodeURIComponent(fileName)}`, { signal });
+}
