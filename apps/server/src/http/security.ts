@@ -65,7 +65,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config, web
         scriptSrc: ["'self'", ...scriptHashes.map((h) => `'sha256-${h}'`)],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        // blob: for chat media the page fetched with its token (images, videos, attachment previews).
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
