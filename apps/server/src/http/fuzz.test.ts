@@ -168,6 +168,9 @@ const routes: [string, string[], boolean][] = [
   ['/api/user/webhooks/delete', ['id'], true],
   ['/api/user/webhooks/test', ['id'], true],
   ['/api/user/webhooks/deliveries', [], true],
+  ['/api/Payments/create', ['amount'], true],
+  // The providers' webhook: public, verified on the raw body (forged or malformed → 4xx).
+  ['/api/Payments/ipn', ['payment_id', 'invoice_id', 'order_id', 'payment_status', 'actually_paid'], false],
 ];
 
 /** The rental API for programs, with the API key as bearer. */
@@ -286,6 +289,36 @@ describe('fuzzing the public and user routes', () => {
           throw new Error(`media ${JSON.stringify(name)} answered ${res.status}`);
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it('the GET routes with a query (payment history, options, the sandbox page) never answer 500', async () => {
+    const paths = fc.constantFrom('/api/Payments/history', '/api/Payments/options', '/api/Admin/payments');
+    await fc.assert(
+      fc.asyncProperty(paths, nasty, nasty, tokens(), async (path, page, size, token) => {
+        const q = new URLSearchParams({
+          page: page.replace(/[\ud800-\udfff]/g, '?'),
+          pageSize: size.replace(/[\ud800-\udfff]/g, '?'),
+        });
+        const auth = path.startsWith('/api/Admin') ? adminToken : token;
+        const res = await send(`${path}?${q}`, '', auth, 'GET');
+        if (res.status >= 500) throw new Error(`${path}?${q} answered ${res.status}: ${res.text}`);
+      }),
+      { numRuns: RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(nasty, nasty, async (id, form) => {
+        const clean = (x: string) => encodeURIComponent(x.replace(/[\ud800-\udfff]/g, '?'));
+        const res = await fetch(`${s.url}/sandbox/pay/${clean(id)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `outcome=${clean(form)}&amount=${clean(form)}`,
+          redirect: 'manual',
+        });
+        await res.text();
+        if (res.status >= 500) throw new Error(`sandbox page ${JSON.stringify(id)} answered ${res.status}`);
+      }),
+      { numRuns: RUNS / 2 },
     );
   });
 
