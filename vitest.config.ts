@@ -37,6 +37,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // The multi-process test (e2e/multiprocess.test.ts) runs on a PostgreSQL server when set.
+          env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

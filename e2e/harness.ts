@@ -74,7 +74,8 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-const LAUNCH_ARGS = [
+/** Chromium flags for the browser tests (also used by the multi-process test). */
+export const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

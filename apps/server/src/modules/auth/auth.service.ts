@@ -114,6 +114,8 @@ export async function ensureAdmin(ctx: AppContext): Promise<{ created: boolean; 
     roles: [ADMIN_ROLE],
   });
   if (!result.row) {
+    // Another server process starting at the same moment created it first: nothing to do.
+    if (await adminExists(ctx.db)) return { created: false };
     // A user called "admin" exists without the role: promote nothing silently; tell the operator.
     ctx.log.warn('No Admin9 user exists and the username "admin" is taken; create an admin by hand.');
     return { created: false };

@@ -54,7 +54,11 @@ export const messagingModule: ModuleDescriptor = {
     {
       name: 'messaging-dispatch',
       intervalMs: (ctx) => ctx.config.SMS_DISPATCH_INTERVAL_MS,
-      run: (ctx) => dispatchOnce(ctx),
+      run: async (ctx) => {
+        const result = await dispatchOnce(ctx);
+        // One line per tick that moved something: with several processes, who sent what.
+        if (result.claimed) ctx.log.info(result, 'messages dispatched');
+      },
     },
     {
       name: 'messaging-hourly-compaction',
