@@ -262,7 +262,7 @@ describe('GET /metrics in production', () => {
   });
 
   it('is off (404, like a missing route) without METRICS_TOKEN, whatever the caller sends', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${token}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${token}` }] as Record<string, string>[]) {
       const res = await fetch(`${off.url}/metrics`, { headers });
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ code: 0, error: 'not_found' });
