@@ -38,4 +38,25 @@ describe('loadConfig', () => {
       false,
     );
   });
+
+  it('takes a metrics token of at least 16 printable characters, and none by default', () => {
+    const dir = '/tmp/simdock-config-metrics';
+    expect(loadConfig({ DATA_DIR: dir }).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'scrape-token-0123456789' }).METRICS_TOKEN).toBe(
+      'scrape-token-0123456789',
+    );
+    for (const [token, problem] of [
+      ['short', /^METRICS_TOKEN: must be at least 16 characters/m],
+      ['has a space in it somewhere', /^METRICS_TOKEN: must be printable ASCII without spaces/m],
+    ] as const) {
+      let error: unknown;
+      try {
+        loadConfig({ DATA_DIR: dir, METRICS_TOKEN: token });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.join('\n')).toMatch(problem);
+    }
+  });
 });

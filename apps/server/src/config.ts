@@ -61,6 +61,15 @@ export const ConfigSchema = z.object({
   TRUST_PROXY: bool.default(false),
   DEMO: bool.optional(),
   DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * GET /metrics (Prometheus): when set, scrapes need `Authorization: Bearer <token>`; when unset
+   * the endpoint is open outside production and absent (404) with NODE_ENV=production.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /** Top-up provider: `sandbox` (default outside production), `nowpayments`, or `none` (top-up off; production default). */

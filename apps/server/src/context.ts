@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db, Queryable } from './db/db.ts';
 import type { AppEvent } from './events.ts';
+import type { AppMetrics } from './metrics.ts';
 
 /** What every module needs, built once at start and passed down explicitly. */
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** This server's Prometheus metrics (its own registry); served by the metrics module. */
+  metrics: AppMetrics;
   /** Filled once by the composition root (modules/index.ts) from the module descriptors. */
   registry: Registry;
 }

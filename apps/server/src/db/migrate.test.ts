@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTestDb, TEST_DB } from '../test/harness.ts';
 import { openPostgres } from './db.ts';
@@ -35,4 +38,31 @@ describe('migrations', () => {
       }
     },
   );
+
+  it('roll a failing migration back and report its own error; the ones before it stay applied', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'simdock-migrations-'));
+    writeFileSync(join(dir, '001_ok.sql'), 'CREATE TABLE mig_ok (id int);');
+    writeFileSync(join(dir, '002_bad.sql'), 'CREATE TABLE mig_bad (id int);\nSELECT 1 / 0;');
+    const t = await openTestDb();
+    try {
+      await expect(migrate(t.db, dir)).rejects.toThrow(/division by zero/);
+      const names = await t.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+      expect(names.map((r) => r.name)).toEqual(['001_ok.sql']);
+      const tables = await t.db.query<{ ok: string | null; bad: string | null }>(
+        `SELECT to_regclass('mig_ok')::text AS ok, to_regclass('mig_bad')::text AS bad`,
+      );
+      expect(tables[0]).toEqual({ ok: 'mig_ok', bad: null });
+      // The lock is released and the database usable: once fixed, the next start applies the file.
+      writeFileSync(join(dir, '002_bad.sql'), 'CREATE TABLE mig_bad (id int);');
+      expect(await migrate(t.db, dir)).toEqual(['002_bad.sql']);
+      if (TEST_DB === 'pg') {
+        const locks = await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`,
+        );
+        expect(locks[0]!.n).toBe(0);
+      }
+    } finally {
+      await t.drop();
+    }
+  });
 });

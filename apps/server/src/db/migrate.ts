@@ -7,8 +7,8 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 // Any constant works; it only serialises concurrent starters on one PostgreSQL server.
 const MIGRATION_LOCK = 734_221_901;
 
-const migrationFiles = () =>
-  readdirSync(MIGRATIONS_DIR)
+const migrationFiles = (dir = MIGRATIONS_DIR) =>
+  readdirSync(dir)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort();
 
@@ -22,9 +22,12 @@ export async function pendingMigrations(db: Pick<Db, 'query'>): Promise<string[]
   return migrationFiles().filter((f) => !done.has(f));
 }
 
-/** Applies every migrations/NNN_*.sql not yet applied, in order, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
-  const files = migrationFiles();
+/**
+ * Applies every migrations/NNN_*.sql not yet applied, in order, each in its own transaction. A
+ * failing file is rolled back and its error thrown; the files before it stay applied.
+ */
+export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = migrationFiles(dir);
   // The lock, the migrations and the unlock run on one connection: a session advisory lock taken
   // on one pooled connection and released on another would never be released.
   return db.session(async (c) => {
@@ -39,10 +42,17 @@ export async function migrate(db: Db): Promise<string[]> {
       );
       for (const file of files) {
         if (done.has(file)) continue;
-        const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
-        await c.exec(
-          `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
-        );
+        const sql = readFileSync(join(dir, file), 'utf8');
+        try {
+          await c.exec(
+            `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+          );
+        } catch (err) {
+          // The failed statement leaves the session in an aborted transaction: end it, or the unlock
+          // below fails too and its "transaction is aborted" hides the migration's own error.
+          await c.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
         applied.push(file);
       }
     } finally {

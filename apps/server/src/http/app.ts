@@ -17,6 +17,7 @@ import type { Config } from '../config.ts';
 import { type AppContext, emptyRegistry } from '../context.ts';
 import type { Db } from '../db/db.ts';
 import { notFound } from '../errors.ts';
+import { AppMetrics, instrumentHttp } from '../metrics.ts';
 import { fillRegistry, registerModules } from '../modules/index.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { readinessProblem } from './readiness.ts';
@@ -113,6 +114,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     db,
     clock: opts.clock ?? systemClock,
     log: app.log,
+    metrics: new AppMetrics(),
     registry: emptyRegistry(),
   };
   fillRegistry(ctx);
@@ -120,6 +122,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
 
   const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   registerErrorHandling(app);
+  instrumentHttp(app, ctx.metrics);
   await registerSecurity(app, config, webDist);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

@@ -9,6 +9,7 @@ import { gatewaysModule } from './gateways/index.ts';
 import { liveModule } from './live/index.ts';
 import { messagingModule } from './messaging/index.ts';
 import { metaModule } from './meta/index.ts';
+import { metricsModule } from './metrics/index.ts';
 import { overviewModule } from './overview/index.ts';
 import { paymentsModule } from './payments/index.ts';
 import { rentalModule } from './rental/index.ts';
@@ -36,6 +37,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   messagingModule,
   liveModule,
   overviewModule,
+  metricsModule,
 ];
 
 /** Fills the context's registries from the descriptors. */

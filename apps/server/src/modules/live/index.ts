@@ -37,7 +37,9 @@ async function liveRoutes(app: App, ctx: AppContext) {
         res.write(`event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
       });
       const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+      ctx.metrics.sseStreams.inc();
       req.raw.on('close', () => {
+        ctx.metrics.sseStreams.dec();
         clearInterval(heartbeat);
         unsubscribe();
       });

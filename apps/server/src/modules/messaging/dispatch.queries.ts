@@ -322,3 +322,11 @@ export async function failOverdue(
     [sentBefore, reason, at, limit],
   );
 }
+
+/** Messages waiting to be dispatched (queue depth for /metrics; the partial index `messages_queued`). */
+export async function queuedMessageCount(q: Queryable): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM messages WHERE status = 'queued'`,
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -103,7 +103,9 @@ export async function dispatchOnce(ctx: AppContext, hooks: DispatchHooks = {}): 
   await hooks.afterClaim?.(claim);
   const answers = await sendClaim(ctx, claim);
   await hooks.afterSend?.(claim);
-  return recordAnswers(ctx, claim, answers);
+  const result = await recordAnswers(ctx, claim, answers);
+  ctx.metrics.dispatched(result);
+  return result;
 }
 
 /** The SIMs bulk sending may use now: sendable, and not holding an open rental. */

@@ -12,6 +12,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 // consumer), conversations with their replies and opt-outs (an SMS consumer after rental's), and
 // the history.
 
+export { queuedMessageCount } from './dispatch.queries.ts';
 export { dispatchOnce } from './dispatch.service.ts';
 export {
   campaignProgress,

@@ -86,8 +86,12 @@ function webhookRoute(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const raw = typeof req.body === 'string' ? req.body : '';
-      const outcome = await receiveWebhook(ctx, raw, req.headers);
+      const outcome = await receiveWebhook(ctx, raw, req.headers).catch((err: unknown) => {
+        ctx.metrics.webhookFailed('incoming', 'error');
+        throw err;
+      });
       if (!outcome.ok) {
+        ctx.metrics.webhookFailed('incoming', outcome.reason);
         const msg = outcome.httpStatus === 401 ? 'Invalid signature.' : 'Malformed notification.';
         return reply.status(outcome.httpStatus).send(errorBody(badInput(msg)));
       }

@@ -152,7 +152,7 @@ export async function receiveWebhook(
   headers: WebhookHeaders,
 ): Promise<WebhookOutcome> {
   const provider = providerOf(ctx);
-  if (!provider) return { ok: false, httpStatus: 400, reason: 'no payment provider is configured' };
+  if (!provider) return { ok: false, httpStatus: 400, reason: 'no_provider' };
   const v = provider.verifyWebhook(raw, headers);
   if (!v.ok) {
     ctx.log.warn({ provider: provider.name, reason: v.reason, detail: v.detail }, 'payment webhook refused');

@@ -337,6 +337,7 @@ export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppCo
     if (updated) {
       await orderChanged(q, updated);
       if (code !== undefined) {
+        ctx.metrics.otpLatency.observe((ctx.clock.now().getTime() - sms.receivedAt.getTime()) / 1000);
         for (const listener of ctx.registry.codeListeners) {
           await listener(
             q,

@@ -4,6 +4,7 @@ import { deliverDue, queueCodeDeliveries } from './webhooks.service.ts';
 
 export { isPrivateAddress } from './url-safety.ts';
 // Webhooks: incoming codes pushed to the user's URLs, signed, retried, logged.
+export { pendingDeliveryCount } from './webhooks.queries.ts';
 export { deliverDue, sign } from './webhooks.service.ts';
 
 export const webhooksModule: ModuleDescriptor = {

@@ -153,3 +153,11 @@ export async function deliveriesByIds(q: Queryable, ids: string[]): Promise<Webh
   );
   return rows.map(toDelivery);
 }
+
+/** Deliveries still to be sent or retried (queue depth for /metrics; index `webhook_deliveries_due`). */
+export async function pendingDeliveryCount(q: Queryable): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`,
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -161,7 +161,10 @@ async function sendClaimed(ctx: AppContext, claimed: ClaimedDelivery[], final = 
         ...r,
         nextAt: retry ? new Date(now.getTime() + delay * 1000) : null,
       });
-      if (!r.ok) ctx.log.info({ delivery: d.id, try: d.attempts, error: r.error }, 'webhook delivery failed');
+      if (!r.ok) {
+        ctx.log.info({ delivery: d.id, try: d.attempts, error: r.error }, 'webhook delivery failed');
+        ctx.metrics.webhookFailed('outgoing', r.httpStatus === null ? 'unreachable' : 'http_error');
+      }
     }),
   );
 }

@@ -1,0 +1,71 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { onRequestHookHandler } from 'fastify';
+import { Gauge } from 'prom-client';
+import type { AppContext } from '../../context.ts';
+import { notFound, unauthorized } from '../../errors.ts';
+import { access } from '../../http/route.ts';
+import type { App } from '../../http/types.ts';
+import { queuedMessageCount } from '../messaging/index.ts';
+import { pendingDeliveryCount } from '../webhooks/index.ts';
+
+export const METRICS_PATH = '/metrics';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Who may scrape: with METRICS_TOKEN set, only `Authorization: Bearer <token>` (401 otherwise);
+ * without it, anyone outside production, and nobody in production (404, as if there were no route:
+ * metrics tell a lot about a business and are off unless the operator protects them).
+ */
+export function metricsGuard(ctx: AppContext): onRequestHookHandler {
+  const token = ctx.config.METRICS_TOKEN;
+  const expected = token ? digest(token) : undefined;
+  return async (req, reply) => {
+    if (!expected) {
+      if (ctx.config.NODE_ENV === 'production') throw notFound(`No route ${req.method} ${METRICS_PATH}`);
+      return;
+    }
+    const header = req.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    // Compared as hashes: equal lengths for timingSafeEqual, and no timing hint about the token.
+    if (!given || !timingSafeEqual(digest(given), expected)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      throw unauthorized('Metrics need Authorization: Bearer <METRICS_TOKEN>.');
+    }
+  };
+}
+
+/** Queue depths, counted when Prometheus scrapes (one indexed count per queue, by its module). */
+function registerQueueDepth(ctx: AppContext): void {
+  new Gauge({
+    name: 'simdock_queue_depth',
+    help: 'Work waiting: sms = messages queued for the dispatcher, webhooks = code deliveries pending (new or to retry)',
+    labelNames: ['queue'] as const,
+    registers: [ctx.metrics.registry],
+    async collect() {
+      try {
+        const [sms, webhooks] = await Promise.all([queuedMessageCount(ctx.db), pendingDeliveryCount(ctx.db)]);
+        this.set({ queue: 'sms' }, sms);
+        this.set({ queue: 'webhooks' }, webhooks);
+      } catch (err) {
+        // The database is down: the rest of the scrape (process, HTTP) still answers.
+        this.reset();
+        ctx.log.warn({ err }, 'queue depth not collected');
+      }
+    },
+  });
+}
+
+export function metricsRoutes(app: App, ctx: AppContext): void {
+  registerQueueDepth(ctx);
+  // Outside /api: not an API route for the access matrix; declared public, with its own guard.
+  const open = access(ctx, 'public');
+  app.get(
+    METRICS_PATH,
+    { ...open, onRequest: [...open.onRequest, metricsGuard(ctx)], schema: { hide: true } },
+    async (_req, reply) => {
+      const text = await ctx.metrics.text();
+      return reply.header('cache-control', 'no-store').type(ctx.metrics.contentType).send(text);
+    },
+  );
+}

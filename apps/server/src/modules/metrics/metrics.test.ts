@@ -1,0 +1,294 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GatewaySim } from '@simdock/gateway-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addService, seedGateway, waitFor } from '../../test/fixtures.ts';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { openSse } from '../../test/sse.ts';
+import { dispatchOnce } from '../messaging/index.ts';
+import { deliverDue } from '../webhooks/index.ts';
+
+// GET /metrics on the real server after real work: a rental whose code arrives by a device push,
+// a campaign handed to a simulated gateway, a refused payment webhook, a failing outgoing webhook,
+// an open live stream; and who may scrape in production.
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses the Prometheus text exposition format (version 0.0.4); throws on a line it cannot read. */
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+-?\d+)?$/.exec(line);
+    if (!m) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    }
+    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
+  }
+  return samples;
+}
+
+class Scrape {
+  constructor(
+    readonly text: string,
+    readonly samples: Sample[],
+  ) {}
+  /** Samples of a metric whose labels include these. */
+  find(name: string, labels: Record<string, string> = {}): Sample[] {
+    return this.samples.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    );
+  }
+  /** The value of the one sample with these labels; undefined when there is none. */
+  value(name: string, labels: Record<string, string> = {}): number | undefined {
+    const found = this.find(name, labels);
+    if (found.length > 1)
+      throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
+    return found[0]?.value;
+  }
+}
+
+async function scrape(s: TestServer, token?: string): Promise<Scrape> {
+  const res = await fetch(`${s.url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+  return new Scrape(text, parseExposition(text));
+}
+
+const HTTP = 'simdock_http_request_duration_seconds';
+
+describe('GET /metrics after real work (development: open)', () => {
+  let s: TestServer;
+  let admin: string;
+  let gw: { id: string; numbers: string[]; ports: string[] };
+  let sim: GatewaySim | undefined;
+  let hook: Server;
+  let hookUrl = '';
+
+  beforeAll(async () => {
+    s = await startTestServer();
+    admin = await s.adminToken();
+    gw = await seedGateway(s.db, { sims: 2, lastUpdate: s.clock.now() });
+    await addService(s.db, { code: 'tg', name: 'Telegram', price: 1, pattern: '(\\d{5})' });
+    // The user's webhook receiver answers 500: the outgoing delivery fails.
+    hook = createServer((_req, res) => res.writeHead(500).end());
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(async () => {
+    await sim?.stop();
+    hook.closeAllConnections();
+    await new Promise((r) => hook.close(r));
+    await s.close();
+  });
+
+  it('exports the process metrics and every SimDock metric with its help and type', async () => {
+    const m = await scrape(s);
+    expect(m.value('process_cpu_user_seconds_total')).toBeGreaterThanOrEqual(0);
+    expect(m.value('process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(m.value('nodejs_heap_size_total_bytes')).toBeGreaterThan(0);
+    for (const [name, type] of [
+      [HTTP, 'histogram'],
+      ['simdock_sse_streams_open', 'gauge'],
+      ['simdock_queue_depth', 'gauge'],
+      ['simdock_sms_dispatched_total', 'counter'],
+      ['simdock_otp_latency_seconds', 'histogram'],
+      ['simdock_webhook_failures_total', 'counter'],
+    ]) {
+      expect(m.text).toContain(`# TYPE ${name} ${type}\n`);
+      expect(m.text).toMatch(new RegExp(`^# HELP ${name} \\S`, 'm'));
+    }
+    expect(m.value('simdock_sse_streams_open')).toBe(0);
+    expect(m.value('simdock_otp_latency_seconds_count')).toBe(0);
+    expect(m.value('simdock_queue_depth', { queue: 'sms' })).toBe(0);
+    expect(m.value('simdock_queue_depth', { queue: 'webhooks' })).toBe(0);
+  });
+
+  it('counts a rental whose code arrives by a device push, by route template, and its OTP latency', async () => {
+    const u = await s.createUser({ balance: 5 });
+    expect((await s.post('/api/user/webhooks/add', { url: hookUrl }, u.token)).status).toBe(200);
+    const order = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
+    const port = gw.ports[gw.numbers.indexOf(order.phoneNumber)]!;
+    const push = await s.post(`/api/gw/${gw.id}/secret/sms`, {
+      type: 'recv-sms',
+      sms_num: 1,
+      sms: [
+        [
+          0,
+          port,
+          Math.floor(s.clock.now().getTime() / 1000),
+          '+15550009999',
+          '',
+          Buffer.from('Telegram code 48213').toString('base64'),
+        ],
+      ],
+    });
+    expect(push.status).toBe(200);
+    expect((await s.post('/api/Order/getbyuser', {}, u.token)).body.orders[0]).toMatchObject({
+      id: order.id,
+      codeText: '48213',
+    });
+    expect((await s.call('GET', '/api/no/such/route')).status).toBe(404);
+
+    const m = await scrape(s);
+    const count = `${HTTP}_count`;
+    expect(m.value(count, { method: 'POST', route: '/api/Order/create', status_code: '200' })).toBe(1);
+    expect(m.value(count, { method: 'POST', route: '/api/gw/:id/:secret/sms', status_code: '200' })).toBe(1);
+    expect(m.value(count, { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
+    // Buckets are cumulative: the +Inf bucket holds every request of the series.
+    expect(
+      m.value(`${HTTP}_bucket`, {
+        method: 'POST',
+        route: '/api/Order/create',
+        status_code: '200',
+        le: '+Inf',
+      }),
+    ).toBe(1);
+    // Labels are templates: no raw path (an id, the device's secret) ever becomes a label.
+    const routes = new Set(m.find(count).map((x) => x.labels.route));
+    expect([...routes].filter((r) => r?.includes(gw.id) || r?.includes('/secret/'))).toEqual([]);
+    expect(routes.has('/api/no/such/route')).toBe(false);
+
+    expect(m.value('simdock_otp_latency_seconds_count')).toBe(1);
+    expect(m.value('simdock_otp_latency_seconds_bucket', { le: '+Inf' })).toBe(1);
+    // The code queued one delivery to the user's webhook.
+    expect(m.value('simdock_queue_depth', { queue: 'webhooks' })).toBe(1);
+    expect(m.value('simdock_webhook_failures_total', { direction: 'outgoing' })).toBeUndefined();
+
+    // Its receiver answers 500: one failed try, the delivery waits for its retry.
+    expect(await deliverDue(s.ctx)).toBe(1);
+    const after = await scrape(s);
+    expect(
+      after.value('simdock_webhook_failures_total', { direction: 'outgoing', reason: 'http_error' }),
+    ).toBe(1);
+    expect(after.value('simdock_queue_depth', { queue: 'webhooks' })).toBe(1);
+    // The scrape before was timed too, under its own route.
+    expect(
+      after.value(count, { method: 'GET', route: '/metrics', status_code: '200' }),
+    ).toBeGreaterThanOrEqual(2);
+  });
+
+  it('counts refused payment webhooks by reason', async () => {
+    const res = await fetch(`${s.url}/api/Payments/ipn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invoiceId: 'x', status: 'paid' }),
+    });
+    expect(res.status).toBe(401);
+    const m = await scrape(s);
+    expect(
+      m.value('simdock_webhook_failures_total', { direction: 'incoming', reason: 'missing_signature' }),
+    ).toBe(1);
+    expect(m.value(`${HTTP}_count`, { method: 'POST', route: '/api/Payments/ipn', status_code: '401' })).toBe(
+      1,
+    );
+  });
+
+  it('shows queued messages, then the dispatch to a simulated gateway by outcome', async () => {
+    // Bulk SMS go through the simulator only (the seeded gateway has no device behind it).
+    await s.db.query('UPDATE gateways SET is_enable = false WHERE id = $1', [gw.id]);
+    sim = await GatewaySim.start({ ports: 3, sendDelayMs: 5 });
+    const add = await s.post(
+      '/api/Admin/updateGateway',
+      { gateway: { name: 'metrics sim', url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
+      admin,
+    );
+    expect(add.status).toBe(200);
+    expect((await s.post('/api/Admin/gatewayScan', { id: add.body.id }, admin)).status).toBe(200);
+    await sim.pushesSettled();
+    await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 }, admin);
+    const u = await s.createUser();
+    const sent = await s.post(
+      '/api/MassOutreach/sendMassSMS',
+      { number: '17005550001\n17005550002\n17005550003', mess: 'Hello from the metrics test' },
+      u.token,
+    );
+    expect(sent.status).toBe(200);
+    expect((await scrape(s)).value('simdock_queue_depth', { queue: 'sms' })).toBe(3);
+
+    const result = await dispatchOnce(s.ctx);
+    expect(result).toMatchObject({ claimed: 3, accepted: 3 });
+    const m = await scrape(s);
+    expect(m.value('simdock_sms_dispatched_total', { outcome: 'accepted' })).toBe(3);
+    expect(m.find('simdock_sms_dispatched_total').filter((x) => x.labels.outcome !== 'accepted')).toEqual([]);
+    expect(m.value('simdock_queue_depth', { queue: 'sms' })).toBe(0);
+  });
+
+  it('counts open live streams, and not as request latency', async () => {
+    const a = await s.createUser();
+    const b = await s.createUser();
+    const one = await openSse(`${s.url}/api/Order/stream`, a.token);
+    const two = await openSse(`${s.url}/api/Order/stream`, b.token);
+    try {
+      expect((await scrape(s)).value('simdock_sse_streams_open')).toBe(2);
+      one.close();
+      await waitFor(async () => (await scrape(s)).value('simdock_sse_streams_open') === 1);
+    } finally {
+      one.close();
+      two.close();
+    }
+    await waitFor(async () => (await scrape(s)).value('simdock_sse_streams_open') === 0);
+    expect((await scrape(s)).find(`${HTTP}_count`, { route: '/api/Order/stream' })).toEqual([]);
+  });
+
+  it('is hidden from the OpenAPI document', async () => {
+    const doc = await s.call<{ paths: Record<string, unknown> }>('GET', '/swagger/json');
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.body.paths)).not.toContain('/metrics');
+    expect(Object.keys(doc.body.paths)).toContain('/api/Order/create');
+  });
+});
+
+describe('GET /metrics in production', () => {
+  let off: TestServer;
+  let guarded: TestServer;
+  const token = 'scrape-token-0123456789abcdef';
+
+  beforeAll(async () => {
+    [off, guarded] = await Promise.all([
+      startTestServer({ env: { NODE_ENV: 'production' } }),
+      startTestServer({ env: { NODE_ENV: 'production', METRICS_TOKEN: token } }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([off?.close(), guarded?.close()]);
+  });
+
+  it('is off (404, like a missing route) without METRICS_TOKEN, whatever the caller sends', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${token}` }] as Record<string, string>[]) {
+      const res = await fetch(`${off.url}/metrics`, { headers });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: 0, error: 'not_found' });
+    }
+    expect((await fetch(`${off.url}/metrics`, { method: 'HEAD' })).status).toBe(404);
+  });
+
+  it('needs Authorization: Bearer <METRICS_TOKEN> when one is set (401 otherwise)', async () => {
+    for (const authorization of [
+      undefined,
+      'Bearer ',
+      'Bearer wrong-token-0123456789abcdef',
+      `Bearer ${token}x`,
+      `Basic ${Buffer.from(`x:${token}`).toString('base64')}`,
+      token,
+    ]) {
+      const res = await fetch(`${guarded.url}/metrics`, authorization ? { headers: { authorization } } : {});
+      expect(res.status, String(authorization)).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      const body = await res.json();
+      expect(body).toMatchObject({ code: 0, error: 'unauthorized' });
+      expect(JSON.stringify(body)).not.toContain('simdock_');
+    }
+    const m = await scrape(guarded, token);
+    // The refused scrapes were counted, under the route's template.
+    expect(m.value(`${HTTP}_count`, { method: 'GET', route: '/metrics', status_code: '401' })).toBe(6);
+    expect(m.value('nodejs_heap_size_total_bytes')).toBeGreaterThan(0);
+  });
+});
