@@ -2,7 +2,7 @@
 // waited for until /readyz answers, with its output kept, stopped with a chosen signal.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -58,6 +58,7 @@ export const PROCESS_APP_SECRET = 'test-secret-test-secret-test-secret-0123';
 export async function startServerProcess(opts: ProcessOptions): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'simdock-proc-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: SERVER_DIR,
     env: {
@@ -72,7 +73,7 @@ export async function startServerProcess(opts: ProcessOptions): Promise<ServerPr
       DEMO: 'false',
       PAYMENT_PROVIDER: 'sandbox',
       LOG_LEVEL: 'info',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'simdock-proc-')),
+      DATA_DIR: dataDir,
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -97,6 +98,7 @@ export async function startServerProcess(opts: ProcessOptions): Promise<ServerPr
   let gone: Exit | undefined;
   void exited.then((e) => {
     gone = e;
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const waitForLog = (match: RegExp, timeoutMs = 10_000) =>
