@@ -28,15 +28,37 @@ async function main() {
     `SimDock is running at ${config.PUBLIC_URL} (database: ${db.kind === 'pg' ? 'PostgreSQL server' : `embedded PGlite in ${config.DATA_DIR}`})`,
   );
   printBanner(config, server.generatedAdminPassword);
+  // Graceful shutdown: in-flight requests answered, live streams ended, workers stop after their
+  // current tick (whose writes are transactions), then the database closes. A second signal, or
+  // a shutdown still running after SHUTDOWN_TIMEOUT_MS, ends the process at once.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) {
+      server.ctx.log.warn(`${signal} received again, exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
     server.ctx.log.info(`${signal} received, shutting down`);
-    await server.stop();
-    await db.close();
+    setTimeout(() => {
+      server.ctx.log.error(`shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS} ms, exiting`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    try {
+      await server.stop();
+      await db.close();
+    } catch (err) {
+      server.ctx.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+    server.ctx.log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
+
+/** Longer than a worker tick waiting on a gateway (its requests time out after 8 s). */
+const SHUTDOWN_TIMEOUT_MS = 20_000;
 
 /** Stops at start-up with one line a person can act on, instead of a stack trace. */
 function fail(message: string): never {

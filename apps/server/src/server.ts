@@ -36,10 +36,13 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
     ...parts,
     url: `http://127.0.0.1:${port}`,
     ...(admin.password ? { generatedAdminPassword: admin.password } : {}),
+    /**
+     * Graceful: at once no new connection is accepted (new requests on open ones get 503), while
+     * requests in flight finish and every worker finishes its current tick; live streams end.
+     * Resolves when all of that is done (the caller closes the database after).
+     */
     async stop() {
-      await stopDemo();
-      await stopWorkers();
-      await app.close();
+      await Promise.all([stopDemo().then(stopWorkers), app.close()]);
     },
   };
 }

@@ -102,8 +102,9 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     trustProxy: config.TRUST_PROXY,
-    // Live streams (SSE) never go idle: close them on shutdown instead of waiting forever.
-    forceCloseConnections: true,
+    // On close only idle keep-alive connections are cut: requests in flight finish and get their
+    // answer (graceful shutdown). Live streams (SSE) are ended by the live module (preClose).
+    forceCloseConnections: 'idle',
     bodyLimit: 2 * 1024 * 1024,
   });
   fastify.setValidatorCompiler(validatorCompiler);
@@ -124,8 +125,14 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   registerErrorHandling(app);
   instrumentHttp(app, ctx.metrics);
   await registerSecurity(app, config, webDist);
+  // Once closing, an answer ends its connection, so a keep-alive client cannot hold the close open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   await app.register(swagger, {

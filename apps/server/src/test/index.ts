@@ -1,5 +1,12 @@
 // @simdock/server/testing: helpers the server's own tests, the browser tests and the benchmarks share.
 export { addService, ledgerMismatches, seedGateway, waitFor } from './fixtures.ts';
 export { openTestDb, startTestServer, TEST_DB, type TestDb, type TestServer, testConfig } from './harness.ts';
+export {
+  type Exit,
+  freePort,
+  type ProcessOptions,
+  type ServerProcess,
+  startServerProcess,
+} from './process.ts';
 export { type ApiResult, requestJson } from './request.ts';
 export { openSse, type SseClient } from './sse.ts';

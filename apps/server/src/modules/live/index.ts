@@ -12,6 +12,12 @@ const HEARTBEAT_MS = 20_000;
 async function liveRoutes(app: App, ctx: AppContext) {
   const hub = new LiveHub(ctx);
   await hub.start();
+  // Shutdown: every open stream is ended (a clean end; the browser reconnects, to another process
+  // behind the proxy or to this one once it is back), so the server's close does not wait for them.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
   app.addHook('onClose', () => hub.stop());
 
   app.get(
@@ -38,8 +44,18 @@ async function liveRoutes(app: App, ctx: AppContext) {
       });
       const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
       ctx.metrics.sseStreams.inc();
+      const end = () => {
+        open.delete(end);
+        clearInterval(heartbeat);
+        unsubscribe();
+        // The terminating chunk, then the socket: it is not kept alive for another request.
+        const socket = res.socket;
+        res.end(() => socket?.end());
+      };
+      open.add(end);
       req.raw.on('close', () => {
         ctx.metrics.sseStreams.dec();
+        open.delete(end);
         clearInterval(heartbeat);
         unsubscribe();
       });
