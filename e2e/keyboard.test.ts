@@ -158,7 +158,8 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Enter');
     await dialogGone(page, 'Add User');
     await page.getByRole('cell', { name: 'kbuser', exact: true }).waitFor();
-    await expect.poll(async () => (await focus(page))?.name, 'focus back on the opener').toBe('Add User');
+    // The focus is back on the opener.
+    await expect.poll(async () => (await focus(page))?.name).toBe('Add User');
 
     // Edit the new user: Space opens it, Tab and Shift+Tab stay inside, Esc closes, focus returns.
     await tabTo(page, /^Edit$/, { where: (x) => x.row.includes('kbuser@example.com') });
@@ -236,9 +237,8 @@ describe('keyboard alone', () => {
     expect(f?.dialog).toMatch(/^Edit gateway/);
     await page.keyboard.press('Escape');
     await dialogGone(page, /^Edit gateway/);
-    await expect
-      .poll(async () => (await focus(page))?.name, 'focus back on the menu button')
-      .toBe(trigger.name);
+    // The focus is back on the menu button.
+    await expect.poll(async () => (await focus(page))?.name).toBe(trigger.name);
 
     // Space opens it as well.
     await page.keyboard.press('Space');
