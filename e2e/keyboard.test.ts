@@ -273,6 +273,52 @@ describe('keyboard alone', () => {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
   }, 60_000);
 
+  it('a User: the API key confirmation (Esc keeps the key, Enter deletes) and the tabs of SMS Sending', async () => {
+    const user = await e.createUser();
+    const page = await e.newPage();
+    await loginWithToken(page, e, user);
+    await page.goto('/apikey');
+    await page.getByRole('heading', { level: 1, name: 'API Key Management' }).waitFor();
+    await page.getByText('No Apikey').waitFor();
+
+    await tabTo(page, /^New API Key$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('API key reset success!').waitFor();
+    const del = await tabTo(page, /^Delete API Key$/);
+    expect(del.indicated).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete API Key' }).waitFor();
+    let f = await focus(page);
+    expect(f?.dialog).toBe('Delete API Key');
+    expect(f?.name, 'the safe choice has the focus').toBe('Cancel');
+    await expectTrapped(page, /^Delete API Key$/, 6);
+    await page.keyboard.press('Escape');
+    await dialogGone(page, 'Delete API Key');
+    await expect.poll(async () => (await focus(page))?.name).toBe('Delete API Key');
+    expect(await page.getByText('No Apikey').count()).toBe(0);
+    await page.keyboard.press('Space');
+    await page.getByRole('dialog', { name: 'Delete API Key' }).waitFor();
+    f = await tabTo(page, /^Delete API Key$/, { max: 4, where: (x) => x.dialog !== null });
+    expect(f.tag).toBe('button');
+    await page.keyboard.press('Enter');
+    await dialogGone(page, 'Delete API Key');
+    await page.getByText('No Apikey').waitFor();
+
+    // Tabs (Radix): the arrows move between them and show the chosen panel.
+    await page.goto('/SMS_SendingPage');
+    await page.getByRole('heading', { level: 1, name: /^SMS Sending/ }).waitFor();
+    const tab = await tabTo(page, /^Input Number$/, { where: (x) => x.role === 'tab' });
+    expect(tab.indicated).toBe(true);
+    await page.keyboard.press('ArrowRight');
+    f = await focus(page);
+    expect(f?.role).toBe('tab');
+    expect(f?.name).toBe('Upload File');
+    expect(f?.indicated).toBe(true);
+    await page.getByRole('tabpanel', { name: 'Upload File' }).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('tabpanel', { name: 'Input Number' }).waitFor();
+  }, 60_000);
+
   it('phone width: the navigation drawer opens, traps the focus, closes with Esc and navigates', async () => {
     const page = await e.newPage({ viewport: { width: 390, height: 844 } });
     await loginWithToken(page, e, DEMO_USER);
