@@ -270,6 +270,28 @@ describe('accessibility', () => {
       await admin.getByRole('dialog', { name: 'Delete user' }).waitFor();
       problems.push(...(await audit(admin, `/usermanager delete confirm (${scheme})`)));
       await admin.keyboard.press('Escape');
+      // A gateway's SIM panel open, and its "Set number" and "Simulate SMS" dialogs.
+      await admin.goto('/gatewaymanager');
+      await admin.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
+      await admin.getByRole('button', { name: 'SIMs' }).first().click();
+      await admin.getByRole('button', { name: 'Set Number' }).first().waitFor();
+      await settle(admin);
+      problems.push(...(await audit(admin, `/gatewaymanager SIM panel (${scheme})`)));
+      for (const [button, dialog] of [
+        ['Set Number', /^Set number for port/],
+        ['Simulate SMS', /^Simulate an incoming SMS/],
+      ] as const) {
+        await admin.getByRole('button', { name: button }).first().click();
+        await admin.getByRole('dialog', { name: dialog }).waitFor();
+        problems.push(...(await audit(admin, `/gatewaymanager ${button} dialog (${scheme})`)));
+        await admin.keyboard.press('Escape');
+        await admin.getByRole('dialog').waitFor({ state: 'detached' });
+      }
+      // Order Manager with a filter that finds nothing (its empty state).
+      await admin.goto('/ordermanager?phone=0000000000');
+      await admin.getByRole('heading', { level: 1, name: 'Order Manager' }).waitFor();
+      await settle(admin);
+      problems.push(...(await audit(admin, `/ordermanager filtered (${scheme})`)));
       await admin.context().close();
 
       // Phone width: the drawer open, and the chat's conversation list.
