@@ -106,6 +106,13 @@ async function expectTrapped(page: Page, dialog: RegExp, n = 25) {
   }
 }
 
+/** Waits for the open menu and its entry focus (Radix moves it to the first item after opening). */
+async function menuOpen(page: Page) {
+  await page.getByRole('menu').waitFor();
+  await expect.poll(async () => (await focus(page))?.inMenu).toBe(true);
+  await page.waitForTimeout(250);
+}
+
 async function dialogGone(page: Page, name: string | RegExp) {
   await page.getByRole('dialog', { name }).waitFor({ state: 'detached' });
 }
@@ -211,7 +218,7 @@ describe('keyboard alone', () => {
     const trigger = await tabTo(page, /^More actions/);
     expect(trigger.indicated).toBe(true);
     await page.keyboard.press('Enter');
-    await page.getByRole('menu').waitFor();
+    await menuOpen(page);
     let f = await focus(page);
     expect(f?.inMenu).toBe(true);
     expect(f?.name).toBe('Details');
@@ -228,7 +235,7 @@ describe('keyboard alone', () => {
 
     // ArrowDown opens it too; Enter on "Edit" opens the edit dialog; Esc returns to the trigger.
     await page.keyboard.press('ArrowDown');
-    await page.getByRole('menu').waitFor();
+    await menuOpen(page);
     await page.keyboard.press('ArrowDown');
     expect((await focus(page))?.name).toBe('Edit');
     await page.keyboard.press('Enter');
@@ -319,7 +326,7 @@ describe('keyboard alone', () => {
     await page.getByRole('tabpanel', { name: 'Input Number' }).waitFor();
   }, 60_000);
 
-  it('phone width: the navigation drawer opens, traps the focus, closes with Esc and navigates', async () => {
+  it('phone width: the navigation drawer and the chat list open, trap the focus, close with Esc', async () => {
     const page = await e.newPage({ viewport: { width: 390, height: 844 } });
     await loginWithToken(page, e, DEMO_USER);
     await page.goto('/dashboard');
@@ -342,5 +349,15 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
     await dialogGone(page, 'Main navigation');
+
+    // The chat's conversation list is a slide-over panel here: opened, trapped, closed, focus back.
+    await tabTo(page, /^Conversations/, { max: 40 });
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Conversations' }).waitFor();
+    expect((await focus(page))?.dialog).toBe('Conversations');
+    await expectTrapped(page, /^Conversations$/, 8);
+    await page.keyboard.press('Escape');
+    await dialogGone(page, 'Conversations');
+    await expect.poll(async () => (await focus(page))?.name).toMatch(/^Conversations/);
   }, 60_000);
 });
