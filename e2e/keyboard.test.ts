@@ -106,11 +106,16 @@ async function expectTrapped(page: Page, dialog: RegExp, n = 25) {
   }
 }
 
-/** Waits for the open menu and its entry focus (Radix moves it to the first item after opening). */
+/** Waits for the open menu and the focus inside it. */
 async function menuOpen(page: Page) {
   await page.getByRole('menu').waitFor();
   await expect.poll(async () => (await focus(page))?.inMenu).toBe(true);
-  await page.waitForTimeout(250);
+}
+
+/** Radix moves the focus for arrow keys in a timeout (roving focus): wait for it to land. */
+async function focusLands(page: Page, name: string): Promise<Focus | null> {
+  await expect.poll(async () => (await focus(page))?.name).toBe(name);
+  return focus(page);
 }
 
 async function dialogGone(page: Page, name: string | RegExp) {
@@ -224,11 +229,10 @@ describe('keyboard alone', () => {
     expect(f?.name).toBe('Details');
     expect(f?.indicated).toBe(true);
     await page.keyboard.press('ArrowDown');
-    f = await focus(page);
-    expect(f?.name).toBe('Edit');
+    f = await focusLands(page, 'Edit');
     expect(f?.indicated).toBe(true);
     await page.keyboard.press('ArrowUp');
-    expect((await focus(page))?.name).toBe('Details');
+    await focusLands(page, 'Details');
     await page.keyboard.press('Escape');
     await page.getByRole('menu').waitFor({ state: 'detached' });
     await expect.poll(async () => (await focus(page))?.name).toBe(trigger.name);
@@ -236,8 +240,9 @@ describe('keyboard alone', () => {
     // ArrowDown opens it too; Enter on "Edit" opens the edit dialog; Esc returns to the trigger.
     await page.keyboard.press('ArrowDown');
     await menuOpen(page);
+    await focusLands(page, 'Details');
     await page.keyboard.press('ArrowDown');
-    expect((await focus(page))?.name).toBe('Edit');
+    await focusLands(page, 'Edit');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: /^Edit gateway/ }).waitFor();
     f = await focus(page);
@@ -317,9 +322,8 @@ describe('keyboard alone', () => {
     const tab = await tabTo(page, /^Input Number$/, { where: (x) => x.role === 'tab' });
     expect(tab.indicated).toBe(true);
     await page.keyboard.press('ArrowRight');
-    f = await focus(page);
+    f = await focusLands(page, 'Upload File');
     expect(f?.role).toBe('tab');
-    expect(f?.name).toBe('Upload File');
     expect(f?.indicated).toBe(true);
     await page.getByRole('tabpanel', { name: 'Upload File' }).waitFor();
     await page.keyboard.press('ArrowLeft');
