@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode, RefObject } from 'react';
+import { type ReactNode, type RefObject, useRef } from 'react';
 import { useI18n } from '../i18n/index.tsx';
 import { cx } from '../lib/cx.ts';
 import { Button, type ButtonVariant } from './Button.tsx';
@@ -22,9 +22,17 @@ export interface ModalProps {
   onSubmit?: () => void;
 }
 
+/** The element to refocus after a dialog opened from `el`: for an item of a menu, the menu's button. */
+function openerOf(el: Element | null): HTMLElement | null {
+  if (!(el instanceof HTMLElement) || el === document.body) return null;
+  const menu = el.closest('[role="menu"]');
+  const trigger = menu?.getAttribute('aria-labelledby');
+  return (trigger && document.getElementById(trigger)) || el;
+}
+
 /**
  * An accessible dialog on Radix Dialog: rendered in a portal, focus trapped inside and restored on
- * close, Esc and a click outside close it (not while busy), body scroll locked, full width on phones.
+ * close (to the control that opened it), Esc and a click outside close it (not while busy), body scroll locked, full width on phones.
  */
 export function Modal({
   open,
@@ -38,6 +46,8 @@ export function Modal({
   onSubmit,
 }: ModalProps) {
   const { t } = useI18n();
+  /** The control that had the focus when the dialog opened: it gets it back on close. */
+  const opener = useRef<HTMLElement | null>(null);
   const widths = { sm: 'sm:max-w-sm', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' };
   const body = (
     <>
@@ -74,6 +84,7 @@ export function Modal({
         <Dialog.Content
           aria-describedby={undefined}
           onOpenAutoFocus={(e) => {
+            opener.current = openerOf(document.activeElement);
             const panel = e.currentTarget as HTMLElement;
             const first =
               initialFocus?.current ??
@@ -83,6 +94,14 @@ export function Modal({
               e.preventDefault();
               first.focus();
             }
+          }}
+          onCloseAutoFocus={(e) => {
+            // Radix returns the focus to a Dialog.Trigger; these dialogs are opened by plain buttons
+            // (or menu items), so return it to the control that opened the dialog.
+            e.preventDefault();
+            const back = opener.current?.isConnected ? opener.current : document.getElementById('main');
+            opener.current = null;
+            back?.focus();
           }}
           onEscapeKeyDown={(e) => {
             if (busy) e.preventDefault();

@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n/index.tsx';
 import { useOnline } from '../../lib/online.ts';
 import { LiveOrdersProvider } from '../live.tsx';
 import { useSession } from '../session.tsx';
-import { LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
+import { LanguageSwitch, Logo, SkipLink, ThemeToggle } from './controls.tsx';
 import { Sidebar, SidebarNav } from './Sidebar.tsx';
 import { TopBar } from './TopBar.tsx';
 
@@ -20,7 +20,12 @@ function storedCollapsed(): boolean {
   }
 }
 
-/** The drawer that replaces the sidebar below 768 px. Esc, the close button and the backdrop close it. */
+const FOCUSABLE = 'a[href], button:not([disabled]), select:not([disabled]), input:not([disabled])';
+
+/**
+ * The drawer that replaces the sidebar below 768 px: a modal dialog (focus moves in, Tab cycles
+ * inside, Esc, the close button and the backdrop close it, focus returns to the menu button).
+ */
 function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useI18n();
   const { home } = useSession();
@@ -31,6 +36,25 @@ function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void })
     panel.current?.querySelector<HTMLElement>('button, a')?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
+      if (e.key !== 'Tab' || !panel.current) return;
+      // Keep the focus inside the drawer (it is modal): Tab from the last control goes to the first.
+      const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null,
+      );
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (!first || !last) return;
+      const active = document.activeElement;
+      if (!panel.current.contains(active)) {
+        e.preventDefault();
+        first.focus();
+      } else if (e.shiftKey && active === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && active === last) {
+        e.preventDefault();
+        first.focus();
+      }
     };
     document.addEventListener('keydown', onKey);
     return () => {
@@ -93,7 +117,6 @@ function OfflineBanner() {
  */
 export function AppShell({ children }: { children?: ReactNode }) {
   const { user } = useSession();
-  const { t } = useI18n();
   const [collapsed, setCollapsed] = useState(storedCollapsed);
   const [drawer, setDrawer] = useState(false);
   const navigation = useNavigation();
@@ -118,12 +141,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
   return (
     <LiveOrdersProvider username={user?.username ?? ''}>
       <div className="min-h-dvh">
-        <a
-          href="#main"
-          className="sr-only z-50 rounded-md bg-accent px-3 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-        >
-          {t('common.skipToContent')}
-        </a>
+        <SkipLink />
         {navigation.state === 'loading' ? (
           <div className="fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-accent" aria-hidden />
         ) : null}

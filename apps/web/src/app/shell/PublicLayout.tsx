@@ -1,21 +1,24 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../i18n/index.tsx';
-import { LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
+import { LanguageSwitch, Logo, SkipLink, ThemeToggle } from './controls.tsx';
 
-/** Header of the public pages: logo (to the landing page), optional links, language and theme. */
+/** Header of the public pages (after the skip link): logo (to the landing page), optional links, language and theme. */
 export function PublicHeader({ children }: { children?: ReactNode }) {
   return (
-    <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-4">
-        <Logo to="/home" />
-        <div className="ml-auto flex items-center gap-1">
-          {children}
-          <LanguageSwitch />
-          <ThemeToggle />
+    <>
+      <SkipLink />
+      <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-4">
+          <Logo to="/home" />
+          <div className="ml-auto flex items-center gap-1">
+            {children}
+            <LanguageSwitch />
+            <ThemeToggle />
+          </div>
         </div>
-      </div>
-    </header>
+      </header>
+    </>
   );
 }
 

@@ -8,6 +8,31 @@ import { useTheme } from '../theme.tsx';
 export const ICON_BUTTON =
   'inline-flex size-9 items-center justify-center rounded-md text-muted hover:bg-subtle hover:text-fg';
 
+/**
+ * "Skip to content": the first stop of Tab on every page, shown once focused. It moves the focus
+ * to the page's <main id="main"> (made focusable for it), so the next Tab starts in the content.
+ */
+export function SkipLink() {
+  const { t } = useI18n();
+  return (
+    // biome-ignore lint/a11y/useValidAnchor: a real in-page link; the handler only makes the target focusable
+    <a
+      href="#main"
+      onClick={(e) => {
+        const main = document.getElementById('main');
+        if (!main) return;
+        e.preventDefault();
+        if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1');
+        main.focus();
+        main.scrollIntoView({ block: 'start' });
+      }}
+      className="sr-only z-50 rounded-md bg-accent px-3 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+    >
+      {t('common.skipToContent')}
+    </a>
+  );
+}
+
 /** Logo mark + name. `compact`: the name only from 640 px up. */
 export function Logo({ to = '/dashboard', compact }: { to?: string; compact?: boolean }) {
   const { t } = useI18n();

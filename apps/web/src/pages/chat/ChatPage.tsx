@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { MessagesSquare, PanelLeftOpen, PencilLine, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, EmptyState, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
@@ -30,6 +30,8 @@ export function ChatPage() {
   const [search, setSearch] = useState('');
   const [listOpen, setListOpen] = useState(false);
   const [editing, setEditing] = useState(false);
+  /** The phone layout's "Conversations" button: the focus returns to it when the panel closes. */
+  const listButton = useRef<HTMLButtonElement>(null);
   const narrow = useMediaQuery(NARROW);
   const list = conversations.data;
 
@@ -74,6 +76,11 @@ export function ChatPage() {
               <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
               <Dialog.Content
                 aria-describedby={undefined}
+                onCloseAutoFocus={(e) => {
+                  // Radix would refocus a Dialog.Trigger; the panel is opened by the button below.
+                  e.preventDefault();
+                  listButton.current?.focus();
+                }}
                 className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[88vw] flex-col bg-surface shadow-xl focus:outline-none"
               >
                 <div className="flex h-14 items-center justify-between border-b border-line px-3">
@@ -105,6 +112,7 @@ export function ChatPage() {
               <Button
                 size="sm"
                 variant="secondary"
+                ref={listButton}
                 onClick={() => setListOpen(true)}
                 aria-haspopup="dialog"
                 aria-expanded={listOpen}
