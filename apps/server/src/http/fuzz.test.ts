@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerMismatches, seedGateway } from '../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../test/harness.ts';
 
 // Property: whatever a client sends to the public and user routes — wrong types, missing and
@@ -181,6 +182,18 @@ const keyRoutes: [string, string[]][] = [
   ['/api/v1/orders/99999999999999999999/another-sms', []],
 ];
 
+// The admin reads (lists, filters, figures) get the same treatment with an admin token. Admin
+// writes are left out here: a generated body may legitimately create a user with a balance.
+const adminReads: [string, string[]][] = [
+  ['/api/Admin/getUser', ['search', 'sort', 'dir', 'page', 'pageSize']],
+  ['/api/Admin/audit', ['actor', 'kind', 'from', 'to', 'page', 'pageSize']],
+  ['/api/Admin/overview', []],
+  ['/api/Admin/deviceStats', ['mac']],
+  ['/api/Admin/gatewayReport', ['id']],
+  ['/api/Admin/getOutreachSettings', []],
+  ['/api/MassOutreach/querymsg', ['current', 'size', 'params']],
+];
+
 describe('fuzzing the public and user routes', () => {
   let before: Awaited<ReturnType<typeof money>>;
   beforeAll(async () => {
@@ -322,17 +335,6 @@ describe('fuzzing the public and user routes', () => {
     );
   });
 
-  // The admin reads (lists, filters, figures) get the same treatment with an admin token. Admin
-  // writes are left out here: a generated body may legitimately create a user with a balance.
-  const adminReads: [string, string[]][] = [
-    ['/api/Admin/getUser', ['search', 'sort', 'dir', 'page', 'pageSize']],
-    ['/api/Admin/audit', ['actor', 'kind', 'from', 'to', 'page', 'pageSize']],
-    ['/api/Admin/overview', []],
-    ['/api/Admin/deviceStats', ['mac']],
-    ['/api/Admin/gatewayReport', ['id']],
-    ['/api/Admin/getOutreachSettings', []],
-    ['/api/MassOutreach/querymsg', ['current', 'size', 'params']],
-  ];
   it.each(adminReads)('%s never answers 500 to an admin', async (path, keys) => {
     await fc.assert(
       fc.asyncProperty(body(keys), async (raw) => {
@@ -348,5 +350,304 @@ describe('fuzzing the public and user routes', () => {
     expect(await money()).toEqual(before);
     expect(await s.login(user.username, user.password)).toBeTruthy();
     expect(s.logs.some((l) => l.includes('"level":50'))).toBe(false);
+  });
+});
+
+// ---- every admin write, generated from the route list --------------------------------------------
+
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+}
+interface OpenApiDoc {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+        parameters?: { in: string; name: string }[];
+      }
+    >
+  >;
+}
+
+/** The admin reads fuzzed above; every other admin POST is a write and is fuzzed below. */
+const ADMIN_READS = new Set(adminReads.map(([path]) => path.toLowerCase()));
+/**
+ * Admin writes NOT fuzzed, each with its reason. (None: with the workers off nothing a generated
+ * body stores reaches a device or the outside; gateway URLs point at refused local ports.)
+ */
+const UNSAFE_TO_FUZZ = new Set<string>([]);
+
+/** A request body's keys, and the keys of its nested objects (`{ user: { … } }`). */
+function shapeOf(schema: JsonSchema | undefined): { keys: string[]; nested: Record<string, string[]> } {
+  const props = schema?.properties ?? {};
+  const nested: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(props)) {
+    const inner = [v, ...(v.anyOf ?? [])].find((x) => x.properties);
+    if (inner?.properties) nested[k] = Object.keys(inner.properties);
+  }
+  return { keys: Object.keys(props), nested };
+}
+
+describe('fuzzing every admin write and every query', () => {
+  let doc: OpenApiDoc;
+  let victimId: string;
+  let gatewayId: string;
+  let serviceId: string;
+
+  async function totals() {
+    const [r] = await s.db.query<{ balances: string; ledger: string; rows: number }>(
+      `SELECT (SELECT coalesce(sum(balance), 0)::text FROM users) AS balances,
+              (SELECT coalesce(sum(amount), 0)::text FROM ledger) AS ledger,
+              (SELECT count(*)::int FROM ledger) AS rows`,
+    );
+    return r!;
+  }
+
+  beforeAll(async () => {
+    doc = (await (await fetch(`${s.url}/swagger/json`)).json()) as OpenApiDoc;
+    victimId = (await s.createUser({ balance: 7 })).id;
+    gatewayId = (await seedGateway(s.db, { lastUpdate: s.clock.now(), sims: 2 })).id;
+    const [svc] = await s.db.query<{ id: string }>("SELECT id FROM services WHERE code = 'fuzz'");
+    serviceId = svc!.id;
+  });
+
+  /** Real ids and plausible values mixed in, so generated bodies also reach the rules and the rows. */
+  const adminValue = () =>
+    fc.oneof(
+      { weight: 3, arbitrary: value },
+      fc.constantFrom(
+        victimId,
+        gatewayId,
+        serviceId,
+        'fuzz',
+        '1.01',
+        '15551234567',
+        'x@example.com',
+        'Admin9',
+        'Inactive',
+        'http://127.0.0.1:9',
+        '00:11:22:33:44:55',
+      ),
+      fc.constant(['Admin9']),
+      fc.constant({ id: serviceId }),
+      fc.constantFrom(0.01, 1e9, -5, '12.345', '1e400', 'Infinity'),
+    );
+
+  function adminBody(shape: { keys: string[]; nested: Record<string, string[]> }): fc.Arbitrary<string> {
+    const v = adminValue();
+    const record = (
+      keys: string[],
+      inner?: Record<string, string[]>,
+    ): fc.Arbitrary<Record<string, unknown>> =>
+      fc.record(
+        Object.fromEntries(keys.map((k) => [k, inner?.[k] ? fc.oneof(record(inner[k]!), v) : v])) as Record<
+          string,
+          fc.Arbitrary<unknown>
+        >,
+        { requiredKeys: [] },
+      );
+    const plausible = record(shape.keys, shape.nested).map((o) => JSON.stringify(o));
+    // Prototype pollution at the top and inside each nested object, as raw JSON text.
+    const proto = fc
+      .constantFrom(...(Object.keys(shape.nested).length ? Object.keys(shape.nested) : ['']), '')
+      .chain((outer) =>
+        record(outer ? (shape.nested[outer] ?? []) : shape.keys).map((o) => {
+          const polluted = `{"__proto__":{"roles":["Admin9"],"isAdmin":true},"constructor":{"prototype":{"polluted":1}},${JSON.stringify(o).slice(1)}`;
+          const inner = polluted.endsWith(',}') ? `${polluted.slice(0, -2)}}` : polluted;
+          return outer ? `{${JSON.stringify(outer)}:${inner}}` : inner;
+        }),
+      );
+    const allKeys = [...shape.keys, ...Object.values(shape.nested).flat()];
+    return fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 2, arbitrary: body(allKeys) }, proto);
+  }
+
+  /**
+   * A valid body of the known admin writes, so that one hostile change (a field replaced, removed
+   * or added) gets past the rest of the rules to the code and the rows. A route missing here (a new
+   * one) is still fuzzed by `adminBody` from its schema.
+   */
+  const validBodies = (): Record<string, Record<string, unknown>> => ({
+    '/api/Admin/updateUser': {
+      user: {
+        username: `fz${Math.random().toString(36).slice(2, 8)}`,
+        email: 'fz@example.com',
+        password: 'password-123',
+        roles: ['User'],
+        status: 'Active',
+        balance: 5,
+      },
+    },
+    '/api/Admin/deleteUser': { id: '00000000-0000-4000-8000-000000000000' },
+    '/api/Admin/updateGateway': {
+      gateway: {
+        name: 'fz',
+        url: 'http://127.0.0.1:9',
+        mac: '00:11:22:33:44:55',
+        userName: 'root',
+        password: 'x',
+      },
+    },
+    '/api/Admin/deleteGateway': { id: '00000000-0000-4000-8000-000000000000' },
+    '/api/Admin/gatewayScan': { id: gatewayId },
+    '/api/Admin/setSimNumber': { gatewayId, port: '1.01', number: '15551230000' },
+    '/api/Admin/simulateSms': { gatewayId, port: '1.01', from: '15550001111', text: 'Your code is 1234' },
+    '/api/service/update': {
+      name: 'Fz',
+      code: 'fz2',
+      price: 2,
+      stock: 10,
+      rentTimeMinutes: 20,
+      pattern: '\\d{4}',
+      textContains: 'fz',
+      isRepeatable: false,
+    },
+    '/api/service/delete': { service: 'no-such-service' },
+    '/api/Admin/updateSettings': { MaxBatchSendSms: 50, MaxMsgPerDay: 100000 },
+  });
+
+  /** The valid body with one change: a (nested) field replaced by a hostile value, dropped, or an extra one. */
+  function mutated(base: Record<string, unknown>): fc.Arbitrary<string> {
+    const paths: string[][] = [];
+    for (const [k, v] of Object.entries(base)) {
+      paths.push([k]);
+      if (v && typeof v === 'object' && !Array.isArray(v))
+        for (const kk of Object.keys(v)) paths.push([k, kk]);
+    }
+    return fc
+      .tuple(
+        fc.constantFrom(...paths),
+        fc.constantFrom('replace', 'replace', 'replace', 'drop', 'extra'),
+        adminValue(),
+        fc.constantFrom('__proto__', 'constructor', 'balance', 'roles', 'id', 'isAdmin', 'extra'),
+      )
+      .map(([path, how, v, extraKey]) => {
+        const copy = structuredClone(base) as Record<string, unknown>;
+        const parent = (path.length === 2 ? copy[path[0]!] : copy) as Record<string, unknown>;
+        const key = path[path.length - 1]!;
+        if (how === 'replace') parent[key] = v;
+        else if (how === 'drop') delete parent[key];
+        const text = JSON.stringify(copy);
+        // An extra key as raw text, so `__proto__` is a real own key of the JSON sent.
+        return how === 'extra'
+          ? `{${JSON.stringify(extraKey)}:${JSON.stringify(v) ?? 'null'},${text.slice(1)}`
+          : text;
+      });
+  }
+
+  /**
+   * Routes that call the device: the seeded gateway's URL is a closed local port, so 503
+   * `gateway_unreachable` (with its message) is their correct answer.
+   */
+  const DEVICE_CALLS = new Set(['/api/Admin/gatewayScan']);
+
+  /** 4xx with a JSON message, or a success; never 5xx; a refusal moves no money. */
+  async function check(what: string, res: { status: number; text: string }, before: unknown, after: unknown) {
+    const unreachable = res.status === 503 && res.text.includes('"error":"gateway_unreachable"');
+    if (res.status >= 500 && !(unreachable && DEVICE_CALLS.has(what.split(' ')[0]!)))
+      throw new Error(`${what} answered ${res.status}: ${res.text.slice(0, 300)}`);
+    if (res.status >= 400) {
+      let msg: unknown;
+      try {
+        msg = (JSON.parse(res.text) as { msg?: unknown }).msg;
+      } catch {
+        throw new Error(`${what} refused with a body that is not JSON: ${res.text.slice(0, 200)}`);
+      }
+      if (typeof msg !== 'string' || !msg) throw new Error(`${what} refused without a message: ${res.text}`);
+      expect(after, `${what} refused (${res.status}) but moved money`).toEqual(before);
+    }
+  }
+
+  it('covers each admin write of the route list', () => {
+    const writes = s.routes.filter(
+      (r) => r.access === 'admin' && r.method === 'POST' && !ADMIN_READS.has(r.url.toLowerCase()),
+    );
+    expect(writes.map((r) => r.url)).toEqual(
+      expect.arrayContaining(['/api/Admin/updateUser', '/api/service/update']),
+    );
+  });
+
+  it('every admin write answers a clear 4xx or a success, never 500, and a refusal moves no money', async () => {
+    const writes = s.routes.filter(
+      (r) =>
+        r.access === 'admin' &&
+        r.method === 'POST' &&
+        !ADMIN_READS.has(r.url.toLowerCase()) &&
+        !UNSAFE_TO_FUZZ.has(r.url),
+    );
+    for (const r of writes) {
+      const op = doc.paths[r.url.replace(/:(\w+)/g, '{$1}')]?.post;
+      const shape = shapeOf(op?.requestBody?.content?.['application/json']?.schema);
+      const valid = validBodies()[r.url];
+      const bodies = valid
+        ? fc.oneof({ weight: 2, arbitrary: mutated(valid) }, adminBody(shape))
+        : adminBody(shape);
+      await fc.assert(
+        fc.asyncProperty(bodies, async (raw) => {
+          const logged = s.logs.length;
+          const before = await totals();
+          const res = await send(r.url, raw, adminToken);
+          await check(`${r.url} with ${raw.slice(0, 300)}`, res, before, await totals());
+          const net = s.logs.slice(logged).find((l) => l.includes('database refused a value'));
+          if (net) throw new Error(`${r.url}: the database refused ${raw.slice(0, 300)}: ${net}`);
+        }),
+        { numRuns: RUNS / 3 },
+      );
+    }
+    // Nothing leaked onto Object.prototype of this process (the server runs in it).
+    expect(Object.keys(Object.prototype)).toEqual([]);
+    expect(({} as Record<string, unknown>).roles).toBeUndefined();
+    expect(await ledgerMismatches(s.db)).toEqual([]);
+    // The admin is still the admin.
+    expect((await s.post('/api/Admin/overview', {}, adminToken)).status).toBe(200);
+  });
+
+  it('a gateway whose stored password cannot be read (APP_SECRET changed) gets a clear 503, not a 500', async () => {
+    // The seeded gateway's password was never sealed with this server's secret.
+    const res = await send('/api/Admin/gatewayScan', JSON.stringify({ id: gatewayId }), adminToken);
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.text)).toMatchObject({ error: 'gateway_unreachable' });
+    expect(res.text).toMatch(/password of this gateway cannot be read/);
+  });
+
+  it('every GET query (from the OpenAPI document) never answers 500', async () => {
+    const tokenFor = (path: string) => {
+      const r = s.routes.find((x) => x.method === 'GET' && x.url.toLowerCase() === path.toLowerCase());
+      return r?.access === 'admin' ? adminToken : r?.access === 'apikey' ? apiKey : user.token;
+    };
+    const targets = Object.entries(doc.paths)
+      .filter(([path]) => !path.startsWith('/stubs/')) // the handler has its own test above
+      .flatMap(([path, ops]) =>
+        ops.get?.parameters?.some((p) => p.in === 'query')
+          ? [{ path, names: ops.get.parameters.filter((p) => p.in === 'query').map((p) => p.name) }]
+          : [],
+      );
+    expect(targets.length).toBeGreaterThanOrEqual(5);
+    const clean = (x: string) => x.replace(/[\ud800-\udfff]/g, '?');
+    const param = fc.oneof(
+      nasty,
+      number.map(String),
+      fc.constantFrom('1', '0', '-1', '1.5', 'true', 'WAIT_CODE'),
+    );
+    for (const t of targets) {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...t.names) }, nasty), param), {
+            maxLength: 5,
+          }),
+          async (pairs) => {
+            const q = new URLSearchParams(pairs.map(([k, v]) => [clean(k), clean(v)]));
+            const res = await send(`${t.path}?${q}`, '', tokenFor(t.path), 'GET');
+            if (res.status >= 500) throw new Error(`${t.path}?${q} answered ${res.status}: ${res.text}`);
+            if (res.status >= 400 && !/"msg":"[^"]/.test(res.text))
+              throw new Error(`${t.path}?${q}: ${res.status} without a message: ${res.text}`);
+          },
+        ),
+        { numRuns: RUNS / 4 },
+      );
+    }
   });
 });
