@@ -651,3 +651,244 @@ describe('fuzzing every admin write and every query', () => {
     }
   });
 });
+
+// ---- uploads: the MMS upload (multipart/form-data) and the device's MMS push (multipart/related) ----
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0', 'latin1'),
+  Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
+  Buffer.alloc(64, 0x11),
+  Buffer.from([0xff, 0xd9]),
+]);
+const VALID_FILES = [PNG, GIF, JPEG];
+const MAGICS = [PNG.subarray(0, 8), GIF.subarray(0, 6), JPEG.subarray(0, 4), Buffer.from('RIFF\0\0\0\0WEBP')];
+
+/** A multipart/form-data body written by hand, so its framing can be broken on purpose. */
+function formData(
+  boundary: string,
+  file: Buffer | null,
+  opts: { name?: string; type?: string; fields?: [string, string][]; files?: number } = {},
+): Buffer {
+  const chunks: Buffer[] = [];
+  for (const [k, v] of opts.fields ?? []) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  for (let i = 0; i < (file ? (opts.files ?? 1) : 0); i++) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${opts.name ?? 'a.png'}"\r\nContent-Type: ${opts.type ?? 'image/png'}\r\n\r\n`,
+      ),
+      file!,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+describe('fuzzing the uploads', () => {
+  const BOUNDARY = 'fuzzBoundary7MA4YWxkTrZu0gW';
+  let pushUrl: string;
+
+  async function upload(body: Buffer, contentType = `multipart/form-data; boundary=${BOUNDARY}`) {
+    const res = await fetch(`${s.url}/api/LiveChat/mmsUpload`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, authorization: `Bearer ${user.token}` },
+      body: new Uint8Array(body),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  /** A clear 4xx (JSON, with a message), or a 200 whose stored file is exactly what was sent. */
+  async function expectClear(what: string, res: { status: number; text: string }, sent?: Buffer) {
+    if (res.status >= 500 || res.status < 200)
+      throw new Error(`${what}: ${res.status} ${res.text.slice(0, 200)}`);
+    let body: { msg?: unknown; fileName?: unknown };
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      throw new Error(`${what}: ${res.status} with a body that is not JSON: ${res.text.slice(0, 200)}`);
+    }
+    if (res.status >= 400) {
+      if (typeof body.msg !== 'string' || !body.msg)
+        throw new Error(`${what}: ${res.status} without a message`);
+      return;
+    }
+    if (!sent || typeof body.fileName !== 'string') throw new Error(`${what}: accepted ${res.text}`);
+    const back = await fetch(`${s.url}/api/media/${body.fileName}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    const data = Buffer.from(await back.arrayBuffer());
+    if (back.status !== 200 || Buffer.compare(data, sent) !== 0)
+      throw new Error(`${what}: stored something else`);
+  }
+
+  beforeAll(async () => {
+    const gw = await seedGateway(s.db, { lastUpdate: s.clock.now(), sims: 1 });
+    pushUrl = `${s.url}/api/gw/${gw.id}/secret/mms`;
+  });
+
+  it('a file of the wrong type, a cut-off image or random bytes behind a real header: 4xx, never stored', async () => {
+    const content = fc.oneof(
+      fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)),
+      // Every strict prefix of a real image is an incomplete file.
+      fc
+        .constantFrom(...VALID_FILES)
+        .chain((f) =>
+          fc.integer({ min: 1, max: f.length - 1 }).map((n) => ({ cut: true, data: f.subarray(0, n) })),
+        ),
+      fc
+        .tuple(fc.constantFrom(...MAGICS), fc.uint8Array({ maxLength: 500 }))
+        .map(([m, tail]) => Buffer.concat([m, Buffer.from(tail)])),
+      fc
+        .constantFrom(
+          '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+          '<html><script>alert(1)</script></html>',
+          '%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF',
+          'MZ\x90\x00\x03',
+          "'; DROP TABLE messaging_media; --",
+        )
+        .map((t) => Buffer.from(t, 'latin1')),
+    );
+    const fileName = fc.oneof(
+      fc.constantFrom('a.png', 'a.jpg', '../../etc/passwd', 'a.svg', 'a.php', '', 'x'.repeat(300)),
+      nasty.map((n) => n.replace(/["\r\n\\]/g, '_')),
+    );
+    const type = fc.constantFrom(
+      'image/png',
+      'image/jpeg',
+      'image/svg+xml',
+      'text/html',
+      'application/x-msdownload',
+      '',
+    );
+    await fc.assert(
+      fc.asyncProperty(content, fileName, type, async (c, name, t) => {
+        const data = Buffer.isBuffer(c) ? c : c.data;
+        const res = await upload(formData(BOUNDARY, data, { name, type: t }));
+        await expectClear(`upload of ${data.length} bytes as ${JSON.stringify(name)} (${t})`, res, data);
+        if (!Buffer.isBuffer(c) && res.status !== 415)
+          throw new Error(`a cut-off image answered ${res.status}`);
+      }),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('broken multipart framing, two files, stray fields, wrong or missing boundary: a clear 4xx', async () => {
+    const shape = fc.record({
+      cut: fc.option(fc.nat(400), { nil: undefined }),
+      files: fc.integer({ min: 1, max: 3 }),
+      fields: fc.array(
+        fc
+          .tuple(nasty, nasty)
+          .map(([k, v]) => [k.replace(/["\r\n\\]/g, '_'), v.replace(/\r?\n/g, ' ')] as [string, string]),
+        {
+          maxLength: 8,
+        },
+      ),
+      contentType: fc.constantFrom(
+        `multipart/form-data; boundary=${BOUNDARY}`,
+        `multipart/form-data; boundary=${BOUNDARY}`,
+        'multipart/form-data; boundary=other',
+        'multipart/form-data',
+        'multipart/mixed; boundary=x',
+        'application/octet-stream',
+        'image/png',
+        'text/plain',
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(shape, async (o) => {
+        const full = formData(BOUNDARY, PNG, { files: o.files, fields: o.fields });
+        const body = o.cut === undefined ? full : full.subarray(0, Math.min(o.cut, full.length - 1));
+        const res = await upload(body, o.contentType);
+        await expectClear(
+          `${o.contentType}, ${body.length} of ${full.length} bytes, ${o.files} file(s)`,
+          res,
+          PNG,
+        );
+      }),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('refuses oversized bodies with 413 and a message: an upload past its limit, JSON past the API limit', async () => {
+    const big = formData(BOUNDARY, Buffer.alloc(6 * 1024 * 1024, 0x41), { name: 'big.png' });
+    const up = await upload(big);
+    expect(up.status).toBe(413);
+    expect(JSON.parse(up.text).msg).toBeTruthy();
+    const json = await send(
+      '/api/Order/create',
+      JSON.stringify({ serviceCode: 'x'.repeat(3 * 1024 * 1024) }),
+      user.token,
+    );
+    expect(json.status).toBe(413);
+    expect(JSON.parse(json.text).msg).toBeTruthy();
+    const [{ n }] = (await s.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM messaging_media WHERE size > 5 * 1024 * 1024',
+    )) as [{ n: number }];
+    expect(n).toBe(0);
+  });
+
+  it("the device's MMS push never answers 500, whatever its parts, headers and cuts", async () => {
+    const part = fc.record({
+      type: fc.constantFrom(
+        'text/plain',
+        'application/smil',
+        'image/png',
+        'image/jpeg',
+        'video/mp4',
+        '',
+        'x/y',
+      ),
+      base64: fc.boolean(),
+      data: fc.oneof(
+        fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
+        fc.constantFrom(PNG, GIF, JPEG),
+        nasty.map((t) => Buffer.from(t)),
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(part, { maxLength: 4 }),
+        fc.option(fc.nat(600), { nil: undefined }),
+        fc.oneof(
+          fc.constant(Buffer.from('+15551234567').toString('base64')),
+          nasty.map((t) => t.replace(/[^\x20-\x7e]/g, '')),
+        ),
+        fc.constantFrom(
+          'multipart/related; boundary=mmsb',
+          'multipart/related',
+          'multipart/related; boundary=other',
+        ),
+        async (parts, cut, from, contentType) => {
+          const chunks = parts.map((p) =>
+            Buffer.concat([
+              Buffer.from(
+                `--mmsb\r\nContent-Type: ${p.type}\r\n${p.base64 ? 'Content-Transfer-Encoding: base64\r\n' : ''}\r\n`,
+              ),
+              p.base64 ? Buffer.from(p.data.toString('base64')) : p.data,
+              Buffer.from('\r\n'),
+            ]),
+          );
+          const full = Buffer.concat([...chunks, Buffer.from('--mmsb--\r\n')]);
+          const body = cut === undefined ? full : full.subarray(0, Math.min(cut, full.length));
+          const res = await fetch(pushUrl, {
+            method: 'POST',
+            headers: { 'content-type': contentType, 'emms-from': from, 'emms-to': from },
+            body: new Uint8Array(body),
+          });
+          const text = await res.text();
+          if (res.status >= 500) throw new Error(`MMS push answered ${res.status}: ${text.slice(0, 200)}`);
+        },
+      ),
+      { numRuns: RUNS / 2 },
+    );
+  });
+});
