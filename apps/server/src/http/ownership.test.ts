@@ -146,7 +146,7 @@ describe("user B and user A's things", () => {
         expect((await v1(b.key, 'POST', `/orders/${id}/${act}`)).status, `${act} ${id}`).toBe(404);
     }
     expect((await v1(b.key, 'GET', '/orders')).body).toMatchObject({ orders: [] });
-    for (const params of [
+    for (const params of <Record<string, string>[]>[
       { action: 'getStatus', id: activationId },
       { action: 'getStatusV2', id: activationId },
       { action: 'getFullSms', id: activationId },
