@@ -315,6 +315,31 @@ describe('the authorization matrix, from the OpenAPI document', () => {
     expect(failures).toEqual([]);
   });
 
+  it('guards the HEAD twin of every GET route like the GET', async () => {
+    const failures: string[] = [];
+    for (const op of operations().filter((o) => o.method === 'GET' && o.access !== 'public')) {
+      for (const caller of ['no token', 'User', 'API key'] as Caller[]) {
+        const cred = creds.get(caller);
+        // A HEAD that never answers (a stream held open for nobody) fails here, not as a timeout.
+        const res = await fetch(s.url + concrete(op.path), {
+          method: 'HEAD',
+          headers: cred ? { authorization: `Bearer ${cred}` } : {},
+          signal: AbortSignal.timeout(10_000),
+        }).catch((err: Error) => err);
+        if (res instanceof Error) {
+          failures.push(`HEAD ${op.path} as ${caller}: ${res.message}`);
+          continue;
+        }
+        await res.arrayBuffer();
+        const head: Answer = { status: res.status, text: '', setCookie: null, allowOrigin: null };
+        const get = await call(op, caller);
+        if (head.status !== get.status)
+          failures.push(`HEAD ${op.path} as ${caller}: ${head.status}, GET ${get.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('answers no cross-origin preflight with CORS headers', async () => {
     const failures: string[] = [];
     for (const op of operations()) {
