@@ -268,6 +268,21 @@ describe('the authorization matrix, from the OpenAPI document', () => {
     expect(registered.length).toBeGreaterThan(60);
   });
 
+  it('refuses each crafted token for the reason it stands for (so the matrix tests what it says)', async () => {
+    const why = async (caller: Caller) =>
+      (await s.post('/api/user/info', {}, creds.get(caller))).body as { error: string; msg: string };
+    expect(await why('expired token')).toMatchObject({
+      error: 'unauthorized',
+      msg: expect.stringMatching(/expired/),
+    });
+    expect((await why('tampered signature')).msg).toMatch(/not valid/);
+    expect((await why('tampered payload')).msg).toMatch(/not valid/);
+    expect((await why('unsigned (alg none)')).msg).toMatch(/not valid/);
+    // Signed right, with the current token version: only the Inactive status refuses it.
+    expect((await why('inactive user')).msg).toMatch(/not available/);
+    expect((await s.post('/api/user/info', {}, creds.get('User'))).status).toBe(200);
+  });
+
   it('marks each documented operation with the security scheme of its declared access', () => {
     const wrong: string[] = [];
     for (const op of operations()) {
