@@ -33,7 +33,15 @@ export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
     url: gw.url,
     username: gw.user_name,
     get password() {
-      return unseal(ctx.config.APP_SECRET, gw.password_enc);
+      try {
+        return unseal(ctx.config.APP_SECRET, gw.password_enc);
+      } catch {
+        // Sealed under another APP_SECRET (or damaged): a device error the admin can fix, not a crash.
+        throw new GatewayError(
+          'auth',
+          'The stored password of this gateway cannot be read (was APP_SECRET changed?); enter it again',
+        );
+      }
     },
   });
 }

@@ -38,6 +38,11 @@ async function liveRoutes(app: App, ctx: AppContext) {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
+      // HEAD gets the headers and the end: no body ever follows, so no stream is held open for it.
+      if (req.method === 'HEAD') {
+        res.end();
+        return;
+      }
       res.write('retry: 3000\n: connected\n\n');
       const unsubscribe = hub.subscribe(currentUser(req).id, (m) => {
         res.write(`event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);

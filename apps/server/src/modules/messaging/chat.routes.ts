@@ -12,6 +12,7 @@ import {
 } from '@simdock/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { badInput, DomainError } from '../../errors.ts';
 import { access, currentUser } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { conversationDetail, queryConversations, reply, updateConversation } from './chat.service.ts';
@@ -107,9 +108,22 @@ export async function chatRoutes(app: App, ctx: AppContext) {
       },
       async (req) => {
         if (!req.isMultipart()) throw fileRequired();
-        const part = await req.file();
-        if (!part) throw fileRequired();
-        const data = await part.toBuffer();
+        let part: Awaited<ReturnType<typeof req.file>>;
+        let data: Buffer;
+        try {
+          part = await req.file();
+          if (!part) throw fileRequired();
+          data = await part.toBuffer();
+        } catch (err) {
+          // The parser's own errors (cut-off body, broken framing) carry no status: they are the
+          // client's, not ours. The plugin's limits (413 and the like) keep their status.
+          if (err instanceof Error && !(err instanceof DomainError) && !('statusCode' in err)) {
+            throw badInput(
+              'The upload is cut off or not valid multipart/form-data; please send the file again.',
+            );
+          }
+          throw err;
+        }
         if (part.file.truncated) throw fileTooLarge();
         const fileName = await storeUpload(ctx, currentUser(req), data);
         return { code: 1 as const, msg: 'Uploaded.', fileName };

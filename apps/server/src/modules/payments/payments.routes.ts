@@ -11,7 +11,7 @@ import {
 } from '@simdock/contract';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { badInput } from '../../errors.ts';
+import { badInput, unauthorized } from '../../errors.ts';
 import { errorBody } from '../../http/errors.ts';
 import { access, currentUser } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
@@ -92,8 +92,12 @@ function webhookRoute(app: App, ctx: AppContext) {
       });
       if (!outcome.ok) {
         ctx.metrics.webhookFailed('incoming', outcome.reason);
-        const msg = outcome.httpStatus === 401 ? 'Invalid signature.' : 'Malformed notification.';
-        return reply.status(outcome.httpStatus).send(errorBody(badInput(msg)));
+        // The error code says what the status says: a bad signature is `unauthorized`, not bad input.
+        const err =
+          outcome.httpStatus === 401
+            ? unauthorized('Invalid signature.')
+            : badInput('Malformed notification.');
+        return reply.status(outcome.httpStatus).send(errorBody(err));
       }
       return { code: 1 as const, msg: outcome.result };
     },
