@@ -18,6 +18,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_many_requests: 429,
   unavailable: 503,
   internal: 500,
+  body_too_large: 413,
+  unsupported_media_type: 415,
   service_not_found: 404,
   service_disabled: 409,
   no_numbers: 409,
@@ -63,6 +65,15 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   file_too_large: 413,
 };
 
+/** Codes for the framework's own 4xx answers; anything else it refuses is bad input. */
+const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+};
+
 export function errorBody(err: DomainError): ErrorBody {
   return { code: 0, error: err.code, msg: err.message, ...(err.field ? { field: err.field } : {}) };
 }
@@ -87,8 +98,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send(errorBody(tooManyRequests('Too many requests. Please wait and try again.')));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to pass on.
-      return reply.status(err.statusCode).send(errorBody(badInput(err.message)));
+      // Fastify's own client errors (bad JSON, body too large, wrong content type): safe to pass on,
+      // with a code that says what the status says.
+      const code = FRAMEWORK_CODES[err.statusCode] ?? 'bad_input';
+      return reply.status(err.statusCode).send(errorBody(new DomainError(code, err.message)));
     }
     if (isDbUnavailable(err)) {
       req.log.warn({ reason: err.message }, 'database unavailable');

@@ -869,7 +869,14 @@ describe('fuzzing the uploads', () => {
       user.token,
     );
     expect(json.status).toBe(413);
-    expect(JSON.parse(json.text).msg).toBeTruthy();
+    expect(JSON.parse(json.text)).toMatchObject({ error: 'body_too_large', msg: expect.any(String) });
+    const plain = await fetch(`${s.url}/api/Order/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-yaml', authorization: `Bearer ${user.token}` },
+      body: 'serviceCode: tg',
+    });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ error: 'unsupported_media_type', msg: expect.any(String) });
     const [{ n }] = (await s.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM messaging_media WHERE size > 5 * 1024 * 1024',
     )) as [{ n: number }];

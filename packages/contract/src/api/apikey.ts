@@ -35,8 +35,11 @@ export const WEBHOOK_HEADERS = {
 export const Webhook = z.object({
   id: z.string(),
   url: z.string(),
-  /** The HMAC key that signs this URL's deliveries (`whsec_…`). */
-  secret: z.string(),
+  /**
+   * The HMAC key that signs this URL's deliveries (`whsec_…`); null when it was sealed under an
+   * earlier APP_SECRET and can no longer be read (deliveries fail: delete the webhook, add it again).
+   */
+  secret: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Webhook = z.infer<typeof Webhook>;

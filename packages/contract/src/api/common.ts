@@ -14,6 +14,10 @@ export const ERROR_CODES = [
   'too_many_requests',
   'unavailable',
   'internal',
+  /** The request body is larger than the server accepts. */
+  'body_too_large',
+  /** The request's Content-Type is not one the route reads. */
+  'unsupported_media_type',
   // rental
   'service_not_found',
   'service_disabled',

@@ -15,6 +15,8 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   too_many_requests: 'RATE_LIMIT',
   unavailable: 'ERROR_SQL',
   internal: 'ERROR_SQL',
+  body_too_large: 'ERROR_SQL',
+  unsupported_media_type: 'ERROR_SQL',
   service_not_found: 'BAD_SERVICE',
   service_disabled: 'NO_NUMBERS',
   no_numbers: 'NO_NUMBERS',

@@ -38,11 +38,23 @@ export function sign(secret: string, timestamp: number | string, body: string): 
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
+/** The signing secret in clear, or null when it was sealed under another APP_SECRET. */
+function readSecret(ctx: AppContext, sealed: string): string | null {
+  try {
+    return unseal(ctx.config.APP_SECRET, sealed);
+  } catch {
+    return null;
+  }
+}
+
+const SECRET_LOST =
+  'The signing secret was made under an earlier APP_SECRET and cannot be read: delete this webhook and add it again.';
+
 function toWebhook(ctx: AppContext, r: WebhookRow): Webhook {
   return {
     id: r.id,
     url: r.url,
-    secret: unseal(ctx.config.APP_SECRET, r.secret_enc),
+    secret: readSecret(ctx, r.secret_enc),
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -118,6 +130,8 @@ async function post(ctx: AppContext, d: ClaimedDelivery): Promise<TryResult> {
   const done = (r: Omit<TryResult, 'durationMs'>): TryResult => ({ ...r, durationMs: Date.now() - started });
   const problem = await webhookTargetProblem(d.url, ctx.config.WEBHOOK_ALLOW_PRIVATE);
   if (problem) return done({ ok: false, httpStatus: null, error: problem });
+  const secret = readSecret(ctx, d.secret_enc);
+  if (secret === null) return done({ ok: false, httpStatus: null, error: SECRET_LOST });
   const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
   try {
     const res = await fetch(d.url, {
@@ -128,7 +142,7 @@ async function post(ctx: AppContext, d: ClaimedDelivery): Promise<TryResult> {
         'content-type': 'application/json',
         'user-agent': 'SimDock-Webhooks/1.0',
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: sign(unseal(ctx.config.APP_SECRET, d.secret_enc), timestamp, d.body),
+        [WEBHOOK_HEADERS.signature]: sign(secret, timestamp, d.body),
         [WEBHOOK_HEADERS.event]: d.event,
         [WEBHOOK_HEADERS.delivery]: d.id,
       },

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_MAX_TRIES, WEBHOOK_RETRY_DELAYS_S } from '@simdock/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { seal } from '../../crypto.ts';
 import { addService, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { ingestIncomingSms } from '../gateways/index.ts';
@@ -246,6 +247,24 @@ describe('managing webhooks', () => {
       200,
     );
     expect((await s.post('/api/user/webhooks', {}, u.token)).body.webhooks).toHaveLength(2);
+  });
+
+  it('a secret sealed under an earlier APP_SECRET: listed as null, its deliveries fail with a reason, no 500', async () => {
+    const u = await s.createUser();
+    expect((await s.post('/api/user/webhooks/add', { url: rx.url }, u.token)).status).toBe(200);
+    await s.db.query('UPDATE webhooks SET secret_enc = $2 WHERE user_id = $1', [
+      u.id,
+      seal('an-earlier-app-secret-of-32-characters', 'whsec_old'),
+    ]);
+    const list = await s.post('/api/user/webhooks', {}, u.token);
+    expect(list.status).toBe(200);
+    expect(list.body.webhooks).toMatchObject([{ url: rx.url, secret: null }]);
+    const test = await s.post('/api/user/webhooks/test', {}, u.token);
+    expect(test.status).toBe(200);
+    expect(test.body.deliveries).toMatchObject([
+      { status: 'failed', lastError: expect.stringContaining('APP_SECRET') },
+    ]);
+    expect(rx.received).toHaveLength(0);
   });
 
   it('refuses malformed URLs', async () => {
