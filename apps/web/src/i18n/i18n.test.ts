@@ -1,10 +1,12 @@
 import { ruleMessages } from '@simdock/contract';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from './en.ts';
-import { richText, translateIn } from './index.tsx';
+import { loadLanguage, richText, translateIn } from './index.tsx';
 import { vi } from './vi.ts';
 
 describe('i18n catalogue', () => {
+  beforeAll(() => loadLanguage('vi'));
+
   it('Vietnamese has exactly the English keys, none empty', () => {
     expect(Object.keys(vi).sort()).toEqual(Object.keys(en).sort());
     for (const [key, text] of Object.entries(vi)) expect(text.trim(), key).not.toBe('');

@@ -1,13 +1,13 @@
 import type { MessageKey } from './en.ts';
-import { apikeyVi } from './screens/apikey.ts';
-import { appVi } from './screens/app.ts';
-import { chatVi } from './screens/chat.ts';
-import { gatewaysVi } from './screens/gateways.ts';
-import { messagingVi } from './screens/messaging.ts';
-import { paymentsVi } from './screens/payments.ts';
-import { rentalVi } from './screens/rental.ts';
-import { servicesOrdersVi } from './screens/services-orders.ts';
-import { usersVi } from './screens/users.ts';
+import { apikeyVi } from './screens/apikey.vi.ts';
+import { appVi } from './screens/app.vi.ts';
+import { chatVi } from './screens/chat.vi.ts';
+import { gatewaysVi } from './screens/gateways.vi.ts';
+import { messagingVi } from './screens/messaging.vi.ts';
+import { paymentsVi } from './screens/payments.vi.ts';
+import { rentalVi } from './screens/rental.vi.ts';
+import { servicesOrdersVi } from './screens/services-orders.vi.ts';
+import { usersVi } from './screens/users.vi.ts';
 
 /**
  * The Vietnamese catalogue. Typed as a Record of the English keys: a missing key or an extra key is
