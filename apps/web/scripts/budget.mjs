@@ -5,7 +5,7 @@
 //                          + the login page's chunk + its static imports.
 // Prints the size table of every chunk (raw and gzip), the login route's chunks, and exits 1 over budget.
 //   node apps/web/scripts/budget.mjs [distDir]
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -31,7 +31,12 @@ function size(file) {
   let s = sizes.get(file);
   if (!s) {
     const bytes = readFileSync(join(dist, file));
-    s = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+    const br = join(dist, `${file}.br`); // written by precompress.mjs, what the server sends
+    s = {
+      raw: bytes.length,
+      gzip: gzipSync(bytes, { level: 9 }).length,
+      brotli: existsSync(br) ? statSync(br).size : undefined,
+    };
     sizes.set(file, s);
   }
   return s;
@@ -67,10 +72,13 @@ const jsChunks = Object.entries(manifest)
   .map(([key, c]) => ({ key, file: c.file, ...size(c.file) }))
   .sort((a, b) => b.gzip - a.gzip);
 
-console.log('\nJavaScript chunks (KB)          raw     gzip   on /login');
+console.log('\nJavaScript chunks (KB)              raw     gzip   brotli   on /login');
 for (const c of jsChunks) {
-  const mark = initial.has(c.key) ? 'initial' : login.has(c.key) ? 'login' : '';
-  console.log(`  ${c.file.replace(/^assets\//, '').padEnd(34)}${kb(c.raw)} ${kb(c.gzip)}   ${mark}`);
+  const mark = initial.has(c.key) ? 'entry' : login.has(c.key) ? 'login page' : '';
+  const brotli = c.brotli === undefined ? '       -' : kb(c.brotli);
+  console.log(
+    `  ${c.file.replace(/^assets\//, '').padEnd(34)}${kb(c.raw)} ${kb(c.gzip)} ${brotli}   ${mark}`,
+  );
 }
 const total = [...login].reduce((sum, k) => sum + size(manifest[k].file).gzip, 0);
 const totalAll = jsChunks.reduce((sum, c) => sum + c.gzip, 0);

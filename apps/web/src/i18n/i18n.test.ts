@@ -1,8 +1,12 @@
 import { ruleMessages } from '@simdock/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { en } from './en.ts';
+import { en as enInitial } from './en.ts';
+import { enScreens } from './en-screens.ts';
 import { loadLanguage, richText, translateIn } from './index.tsx';
+import { publicEn } from './screens/public.ts';
 import { vi } from './vi.ts';
+
+const en = { ...enInitial, ...enScreens, ...publicEn };
 
 describe('i18n catalogue', () => {
   beforeAll(() => loadLanguage('vi'));

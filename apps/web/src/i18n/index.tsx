@@ -29,8 +29,38 @@ export type TFunction = (key: MessageKey, params?: Params) => string;
 export const LANG_STORAGE_KEY = 'simdock.lang';
 type Catalogue = Record<MessageKey, string>;
 
+/**
+ * English: the initial bundle's texts (en.ts), plus the groups `loadTexts` has fetched: the signed-in
+ * screens' (the shell's chunk waits for them) and the landing and legal pages' (their routes wait).
+ */
+const english: Partial<Catalogue> = { ...en };
+const textGroups = {
+  screens: () => import('./en-screens.ts').then((m) => m.enScreens),
+  public: () => import('./screens/public.ts').then((m) => m.publicEn),
+};
+export type TextGroup = keyof typeof textGroups;
+const groupLoads = new Map<TextGroup, Promise<void>>();
+
+/** Fetches a group of English texts once. Rejects when its chunk can't load (a later call retries). */
+export function loadTexts(group: TextGroup): Promise<void> {
+  let pending = groupLoads.get(group);
+  if (!pending) {
+    pending = textGroups[group]().then(
+      (texts) => {
+        Object.assign(english, texts);
+      },
+      (error: unknown) => {
+        groupLoads.delete(group);
+        throw error;
+      },
+    );
+    groupLoads.set(group, pending);
+  }
+  return pending;
+}
+
 /** The loaded catalogues: English always; the others once `loadLanguage` has fetched them. */
-const catalogues: Partial<Record<Language, Catalogue>> = { en };
+const catalogues: Partial<Record<Language, Partial<Catalogue>>> = { en: english };
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<Catalogue>> = {
   vi: () => import('./vi.ts').then((m) => m.vi),
 };
@@ -66,7 +96,7 @@ function interpolate(text: string, params?: Params): string {
 
 /** Looks a key up in a language; falls back to English (also while it loads), then to the key itself. */
 export function translateIn(lang: Language, key: MessageKey, params?: Params): string {
-  return interpolate(catalogues[lang]?.[key] ?? en[key] ?? key, params);
+  return interpolate(catalogues[lang]?.[key] ?? english[key] ?? key, params);
 }
 
 /** The language chosen earlier on this device (localStorage), else English. */
