@@ -14,9 +14,12 @@ import { en, type MessageKey } from './en.ts';
 export type { MessageKey } from './en.ts';
 
 /**
- * i18n: one catalogue (en.ts is the source of keys, vi.ts mirrors it). English is part of the initial
- * bundle; Vietnamese is its own chunk, loaded when chosen (`loadLanguage`; main.tsx waits for the stored
- * language before the first render, and `setLang` switches once it is there). In components:
+ * i18n: one catalogue (`MessageKey` in en.ts is the set of keys, vi.ts has them all). Kept out of the
+ * login route's JavaScript (budget, README): Vietnamese is its own chunk, loaded when chosen
+ * (`loadLanguage`; main.tsx waits for the stored language before the first render, and `setLang`
+ * switches once it is there); English is in the initial bundle (en.ts) except two groups that load with
+ * the routes using them (`loadTexts`): the signed-in screens' (en-screens.ts) and the landing, legal and
+ * register pages' (screens/public.ts). In components:
  *   const { t, rich, lang, setLang } = useI18n();
  *   t('login.submit'); t('common.pageOf', { page: 2, total: 9 }); rich('register.agree', { terms: <Link…/> })
  * Outside React (the API client, formatters): `translate(key, params)` uses the current language.
@@ -31,7 +34,8 @@ type Catalogue = Record<MessageKey, string>;
 
 /**
  * English: the initial bundle's texts (en.ts), plus the groups `loadTexts` has fetched: the signed-in
- * screens' (the shell's chunk waits for them) and the landing and legal pages' (their routes wait).
+ * screens' (the shell's chunk waits for them) and the landing, legal and register pages' (their
+ * routes wait).
  */
 const english: Partial<Catalogue> = { ...en };
 const textGroups = {
