@@ -1,7 +1,17 @@
-import type { RuleMessageKey } from '@simdock/contract';
+import { type RuleMessageKey, ruleMessages } from '@simdock/contract';
 import type { enScreens } from './en-screens.ts';
 import { appEn } from './screens/app.ts';
 import type { publicEn } from './screens/public.ts';
+
+/**
+ * The contract's rule messages as `rule.<key>`: the very texts the server answers with (the contract's
+ * `ruleMessages` is in the initial bundle anyway, so they are not written twice).
+ */
+const ruleTexts = Object.fromEntries(
+  Object.entries(ruleMessages).map(([k, text]) => [`rule.${k}`, text]),
+) as {
+  readonly [K in RuleMessageKey as `rule.${K}`]: string;
+};
 
 /**
  * The English catalogue: the default language and the source of every key. Texts the spec quotes are
@@ -80,29 +90,7 @@ export const en = {
   'login.register': 'Create one',
   'login.failed': 'Login failed',
   // Rule messages from @simdock/contract (ruleMessages): the same texts the server answers with.
-  'rule.usernameRequired': 'Username is required',
-  'rule.usernameFormat': 'Username must be 3-16 characters, letters, numbers, or underscores',
-  'rule.emailRequired': 'Email is required',
-  'rule.emailInvalid': 'Email is invalid',
-  'rule.passwordRequired': 'Password is required',
-  'rule.passwordTooShort': 'Password must be at least 8 characters',
-  'rule.passwordTooLong': 'Password must be at most 256 characters',
-  'rule.confirmRequired': 'Please confirm your password',
-  'rule.passwordsMismatch': 'Passwords do not match',
-  'rule.oldPasswordRequired': 'Old password is required',
-  'rule.newPasswordMismatch': 'New passwords do not match.',
-  'rule.nameRequired': 'Name is required',
-  'rule.codeRequired': 'Code is required',
-  'rule.priceInvalid': 'Price must be > 0',
-  'rule.stockInvalid': 'Stock must be ≥ 0',
-  'rule.rentTimeInvalid': 'Rent time must be ≥ 0',
-  'rule.priceTooHigh': 'Price must be at most 1,000,000',
-  'rule.stockTooHigh': 'Stock must be at most 1,000,000',
-  'rule.rentTimeTooHigh': 'Rent time must be at most 525,600 minutes (one year)',
-  'rule.gatewayInvalid': 'Please enter all fields correctly',
-  'rule.invalidEmail': 'Invalid email',
-  'rule.invalidRoles': 'Invalid role(s)',
-  'rule.balanceInvalid': 'Balance must be a number ≥ 0 with at most two decimals',
+  ...ruleTexts,
 
   // Error pages.
   'unauthorized.title': 'You don’t have access to this page',
