@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { DEMO_GATEWAY, DEMO_USER } from '@simdock/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 14: every built screen at 1366×850 and 390×844, light and dark — never a sideways scroll —
-// with a screenshot of each in test-results/screens/ (see README); a failed list load shows the
-// error with Retry and never the empty text; statuses read as words in Vietnamese.
+// Issues 14 and 13: every page of the web router (public, user and admin) at desktop (1280×800) and
+// phone (390×844) widths, light and dark — never a sideways scroll — with a screenshot of each in
+// test-results/screens/ (see README); a failed list load shows the error with Retry and never the empty
+// text; statuses read as words in Vietnamese.
 
 let e: E2E;
 let zeroUser: { username: string; password: string };
@@ -24,7 +26,7 @@ afterAll(async () => {
 });
 
 const WIDTHS = [
-  { name: '1366', viewport: { width: 1366, height: 850 } },
+  { name: '1280', viewport: { width: 1280, height: 800 } },
   { name: '390', viewport: { width: 390, height: 844 } },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
@@ -71,7 +73,24 @@ const SCREENS: Screen[] = [
   ['/ChatPage', 'Chat', 'user'],
   ['/ChatPage', 'Chat', 'admin'],
   ['/settings', 'Settings', 'admin'],
+  ['/unauthorized', 'You don’t have access to this page', 'anon'],
+  ['/no-such-page', 'Page not found', 'anon'],
 ];
+
+describe('the screen list', () => {
+  it('has every route of the web router (a new page cannot miss its screenshots)', () => {
+    const router = readFileSync(new URL('../apps/web/src/app/router.tsx', import.meta.url), 'utf8');
+    const paths = [...router.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1]!);
+    expect(paths.length).toBeGreaterThan(20);
+    const covered = SCREENS.map(([path]) => path.toLowerCase());
+    const missing = paths.filter((route) => {
+      if (route === '*') return !covered.includes('/no-such-page');
+      const fixed = `/${route.toLowerCase().replace(/:[a-z]+$/, '')}`;
+      return !covered.some((p) => (fixed.endsWith('/') ? p.startsWith(fixed) : p === fixed));
+    });
+    expect(missing).toEqual([]);
+  });
+});
 
 function shotName(path: string, who: string, width: string, theme: string) {
   const slug = path.replace(/^\//, '').replace(/[^a-zA-Z0-9]+/g, '-') || 'root';
@@ -125,7 +144,7 @@ describe('failure is never an empty state', () => {
     expect(await page.getByText('Failed to fetch').count()).toBe(0);
     expect(await page.getByText('No gateways found. Please add one.').count()).toBe(0);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Gateway Manager');
-    await shot(page, 'gatewaymanager-failed-1366-light');
+    await shot(page, 'gatewaymanager-failed-1280-light');
 
     await page.unroute('**/api/Admin/getSettings');
     await alert.getByRole('button', { name: 'Try Again' }).click();
@@ -150,7 +169,7 @@ describe('live status and offline', () => {
       .waitFor();
     await page.context().setOffline(true);
     await page.getByText('You are offline. What you see may be out of date.').waitFor();
-    await shot(page, 'dashboard-offline-1366-light');
+    await shot(page, 'dashboard-offline-1280-light');
     await page.context().setOffline(false);
   });
 });

@@ -8,19 +8,26 @@ import { RouterProvider } from 'react-router';
 import { createQueryClient } from './app/queryClient.ts';
 import { createAppRouter } from './app/router.tsx';
 import { ThemeProvider } from './app/theme.tsx';
-import { I18nProvider } from './i18n/index.tsx';
+import { I18nProvider, loadLanguage, storedLanguage } from './i18n/index.tsx';
 
 const queryClient = createQueryClient();
 const router = createAppRouter();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <I18nProvider>
-      <ThemeProvider>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ThemeProvider>
-    </I18nProvider>
-  </StrictMode>,
-);
+function render() {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <I18nProvider>
+        <ThemeProvider>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </ThemeProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
+
+// English is in this bundle; another stored language is a chunk of its own: wait for it (it loads
+// beside the page's chunks), so the first paint is already in that language. If it can't load, render
+// in English rather than not at all.
+loadLanguage(storedLanguage()).then(render, render);

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -16,13 +14,13 @@ import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { type AppContext, emptyRegistry } from '../context.ts';
 import type { Db } from '../db/db.ts';
-import { notFound } from '../errors.ts';
 import { AppMetrics, instrumentHttp } from '../metrics.ts';
 import { fillRegistry, registerModules } from '../modules/index.ts';
-import { errorBody, registerErrorHandling } from './errors.ts';
+import { registerErrorHandling } from './errors.ts';
 import { readinessProblem } from './readiness.ts';
 import { type DeclaredRoute, enforceDeclaredAccess } from './route.ts';
 import { registerSecurity } from './security.ts';
+import { registerWebApp } from './static.ts';
 import type { App } from './types.ts';
 
 export type { App } from './types.ts';
@@ -170,17 +168,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
 
   await registerModules(app, ctx);
 
-  const hasWeb = existsSync(join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  }
-  // SPA fallback: page routes get index.html; API and asset misses get the JSON 404.
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '';
-    const isPage = req.method === 'GET' && !/^\/api\//i.test(path) && !/\.[a-z0-9]+$/i.test(path) && hasWeb;
-    if (isPage) return reply.type('text/html').sendFile('index.html');
-    return reply.status(404).send(errorBody(notFound(`No route ${req.method} ${path}`)));
-  });
+  await registerWebApp(app, webDist);
 
   return { app, ctx, routes };
 }

@@ -2,13 +2,19 @@ import { ADMIN_ROLE } from '@simdock/contract';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
+import { loadTexts, type TextGroup } from '../i18n/index.tsx';
 import { RequireAuth, RootRedirect, SignedOutOnly } from './guards.tsx';
 import { RouteError } from './RouteError.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 
 // The shell (sidebar, top bar, notifications, toasts, live updates) is its own chunk: the signed-out
-// pages (login, register, landing) never load it.
-const LazyShell = lazy(() => import('./shell/AppShell.tsx').then((m) => ({ default: m.AppShell })));
+// pages (login, register, landing) never load it. With it come the signed-in screens' English texts
+// (i18n/en-screens.ts): every signed-in page renders inside the shell, so its texts are there first.
+const LazyShell = lazy(() =>
+  Promise.all([import('./shell/AppShell.tsx'), loadTexts('screens')]).then(([m]) => ({
+    default: m.AppShell,
+  })),
+);
 
 function Shell({ children }: { children?: ReactNode }) {
   return (
@@ -25,9 +31,19 @@ function ShellIfSignedIn() {
   return session.user ? <Shell /> : <Outlet />;
 }
 
-/** A lazily loaded page (its own chunk): page(() => import('../pages/x/XPage.tsx'), 'XPage'). */
-function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
-  return async () => ({ Component: (await load())[name] as ComponentType });
+/**
+ * A lazily loaded page (its own chunk): page(() => import('../pages/x/XPage.tsx'), 'XPage'), and the
+ * group of English texts it needs beyond the initial ones, when it is not inside the shell.
+ */
+function page<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+  name: keyof M & string,
+  texts?: TextGroup,
+) {
+  return async () => {
+    const [module] = await Promise.all([load(), texts ? loadTexts(texts) : undefined]);
+    return { Component: module[name] as ComponentType };
+  };
 }
 
 function Root() {
@@ -58,10 +74,16 @@ export const routes: RouteObject[] = [
       },
 
       // Public.
-      { path: 'register', lazy: page(() => import('../pages/register/RegisterPage.tsx'), 'RegisterPage') },
-      { path: 'privacy', lazy: page(() => import('../pages/legal/PrivacyPage.tsx'), 'PrivacyPage') },
-      { path: 'terms', lazy: page(() => import('../pages/legal/TermsPage.tsx'), 'TermsPage') },
-      { path: 'home', lazy: page(() => import('../pages/landing/LandingPage.tsx'), 'LandingPage') },
+      {
+        path: 'register',
+        lazy: page(() => import('../pages/register/RegisterPage.tsx'), 'RegisterPage', 'public'),
+      },
+      {
+        path: 'privacy',
+        lazy: page(() => import('../pages/legal/PrivacyPage.tsx'), 'PrivacyPage', 'public'),
+      },
+      { path: 'terms', lazy: page(() => import('../pages/legal/TermsPage.tsx'), 'TermsPage', 'public') },
+      { path: 'home', lazy: page(() => import('../pages/landing/LandingPage.tsx'), 'LandingPage', 'public') },
       {
         element: <ShellIfSignedIn />,
         children: [

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client.ts';
-import { I18nProvider, translateIn } from '../i18n/index.tsx';
+import { I18nProvider, loadLanguage, translateIn } from '../i18n/index.tsx';
 import { failureText } from '../lib/errors.ts';
 import { DataTable } from './DataTable.tsx';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
@@ -12,6 +12,9 @@ const wrap = (ui: ReactNode, lang: 'en' | 'vi' = 'en') =>
   render(<I18nProvider initial={lang}>{ui}</I18nProvider>);
 const t = (key: Parameters<typeof translateIn>[1], p?: Record<string, string | number>) =>
   translateIn('en', key, p);
+
+// Vietnamese is loaded on demand in the app.
+beforeAll(() => loadLanguage('vi'));
 
 describe('failureText', () => {
   it('turns a lost connection into plain words and keeps the server’s own message', () => {

@@ -1,10 +1,16 @@
 import { ruleMessages } from '@simdock/contract';
-import { describe, expect, it } from 'vitest';
-import { en } from './en.ts';
-import { richText, translateIn } from './index.tsx';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { en as enInitial } from './en.ts';
+import { enScreens } from './en-screens.ts';
+import { loadLanguage, richText, translateIn } from './index.tsx';
+import { publicEn } from './screens/public.ts';
 import { vi } from './vi.ts';
 
+const en = { ...enInitial, ...enScreens, ...publicEn };
+
 describe('i18n catalogue', () => {
+  beforeAll(() => loadLanguage('vi'));
+
   it('Vietnamese has exactly the English keys, none empty', () => {
     expect(Object.keys(vi).sort()).toEqual(Object.keys(en).sort());
     for (const [key, text] of Object.entries(vi)) expect(text.trim(), key).not.toBe('');

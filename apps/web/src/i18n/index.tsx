@@ -1,11 +1,25 @@
-import { createContext, Fragment, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import {
+  createContext,
+  Fragment,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { en, type MessageKey } from './en.ts';
-import { vi } from './vi.ts';
 
 export type { MessageKey } from './en.ts';
 
 /**
- * i18n: one catalogue (en.ts is the source of keys, vi.ts mirrors it). In components:
+ * i18n: one catalogue (`MessageKey` in en.ts is the set of keys, vi.ts has them all). Kept out of the
+ * login route's JavaScript (budget, README): Vietnamese is its own chunk, loaded when chosen
+ * (`loadLanguage`; main.tsx waits for the stored language before the first render, and `setLang`
+ * switches once it is there); English is in the initial bundle (en.ts) except two groups that load with
+ * the routes using them (`loadTexts`): the signed-in screens' (en-screens.ts) and the landing, legal and
+ * register pages' (screens/public.ts). In components:
  *   const { t, rich, lang, setLang } = useI18n();
  *   t('login.submit'); t('common.pageOf', { page: 2, total: 9 }); rich('register.agree', { terms: <Link…/> })
  * Outside React (the API client, formatters): `translate(key, params)` uses the current language.
@@ -16,19 +30,81 @@ export type Params = Record<string, string | number>;
 export type TFunction = (key: MessageKey, params?: Params) => string;
 
 export const LANG_STORAGE_KEY = 'simdock.lang';
-const catalogues: Record<Language, Record<MessageKey, string>> = { en, vi };
+type Catalogue = Record<MessageKey, string>;
+
+/**
+ * English: the initial bundle's texts (en.ts), plus the groups `loadTexts` has fetched: the signed-in
+ * screens' (the shell's chunk waits for them) and the landing, legal and register pages' (their
+ * routes wait).
+ */
+const english: Partial<Catalogue> = { ...en };
+const textGroups = {
+  screens: () => import('./en-screens.ts').then((m) => m.enScreens),
+  public: () => import('./screens/public.ts').then((m) => m.publicEn),
+};
+export type TextGroup = keyof typeof textGroups;
+const groupLoads = new Map<TextGroup, Promise<void>>();
+
+/** Fetches a group of English texts once. Rejects when its chunk can't load (a later call retries). */
+export function loadTexts(group: TextGroup): Promise<void> {
+  let pending = groupLoads.get(group);
+  if (!pending) {
+    pending = textGroups[group]().then(
+      (texts) => {
+        Object.assign(english, texts);
+      },
+      (error: unknown) => {
+        groupLoads.delete(group);
+        throw error;
+      },
+    );
+    groupLoads.set(group, pending);
+  }
+  return pending;
+}
+
+/** The loaded catalogues: English always; the others once `loadLanguage` has fetched them. */
+const catalogues: Partial<Record<Language, Partial<Catalogue>>> = { en: english };
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<Catalogue>> = {
+  vi: () => import('./vi.ts').then((m) => m.vi),
+};
+const loading = new Map<Language, Promise<void>>();
+
+export function isLanguageLoaded(lang: Language): boolean {
+  return catalogues[lang] !== undefined;
+}
+
+/** Fetches a language's catalogue once (English is always there). Rejects when the chunk can't load. */
+export function loadLanguage(lang: Language): Promise<void> {
+  if (lang === 'en' || catalogues[lang]) return Promise.resolve();
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = loaders[lang]().then(
+      (catalogue) => {
+        catalogues[lang] = catalogue;
+      },
+      (error: unknown) => {
+        loading.delete(lang); // a later switch tries again
+        throw error;
+      },
+    );
+    loading.set(lang, pending);
+  }
+  return pending;
+}
 
 function interpolate(text: string, params?: Params): string {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
-/** Looks a key up in a language; falls back to English, then to the key itself. */
+/** Looks a key up in a language; falls back to English (also while it loads), then to the key itself. */
 export function translateIn(lang: Language, key: MessageKey, params?: Params): string {
-  return interpolate(catalogues[lang][key] ?? en[key] ?? key, params);
+  return interpolate(catalogues[lang]?.[key] ?? english[key] ?? key, params);
 }
 
-function storedLanguage(): Language {
+/** The language chosen earlier on this device (localStorage), else English. */
+export function storedLanguage(): Language {
   try {
     const v = localStorage.getItem(LANG_STORAGE_KEY);
     if (v === 'en' || v === 'vi') return v;
@@ -64,17 +140,46 @@ const I18nContext = createContext<I18nValue | null>(null);
 
 export function I18nProvider({ children, initial }: { children: ReactNode; initial?: Language }) {
   const [lang, setLangState] = useState<Language>(() => initial ?? currentLang);
+  // Bumped when the shown language's catalogue arrives, so the texts re-render in it.
+  const [loadedCount, setLoadedCount] = useState(0);
+  const latest = useRef(0);
   currentLang = lang;
+
+  useEffect(() => {
+    if (isLanguageLoaded(lang)) return;
+    let live = true;
+    loadLanguage(lang).then(
+      () => live && setLoadedCount((n) => n + 1),
+      () => {
+        // Offline: the texts stay in English until a later switch loads the catalogue.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [lang]);
+
   const setLang = useCallback((next: Language) => {
-    currentLang = next;
-    try {
-      localStorage.setItem(LANG_STORAGE_KEY, next);
-    } catch {
-      // Not persisted; the switch still applies to this tab.
-    }
-    document.documentElement.lang = next;
-    setLangState(next);
+    const request = ++latest.current;
+    const apply = () => {
+      if (request !== latest.current) return; // a later choice won
+      currentLang = next;
+      try {
+        localStorage.setItem(LANG_STORAGE_KEY, next);
+      } catch {
+        // Not persisted; the switch still applies to this tab.
+      }
+      document.documentElement.lang = next;
+      setLangState(next);
+    };
+    // Switch once the texts are there (no flash of English); if they can't load, stay as we are.
+    if (isLanguageLoaded(next)) apply();
+    else
+      loadLanguage(next).then(apply, () => {
+        // Offline: the language stays; choosing it again retries.
+      });
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loadedCount re-creates t() once the catalogue is in
   const value = useMemo<I18nValue>(
     () => ({
       lang,
@@ -82,7 +187,7 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
       t: (key, params) => translateIn(lang, key, params),
       rich: (key, nodes) => richText(translateIn(lang, key), nodes),
     }),
-    [lang, setLang],
+    [lang, setLang, loadedCount],
   );
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }

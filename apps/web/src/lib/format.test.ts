@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { translateIn } from '../i18n/index.tsx';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguage, translateIn } from '../i18n/index.tsx';
 import {
   formatDate,
   formatDateTime,
@@ -12,6 +12,9 @@ import {
 
 const t = (key: Parameters<typeof translateIn>[1], params?: Record<string, string | number>) =>
   translateIn('en', key, params);
+
+// Vietnamese is loaded on demand in the app.
+beforeAll(() => loadLanguage('vi'));
 
 describe('formatMoney', () => {
   it('shows $ with two decimals and thousands separators', () => {

@@ -1,5 +1,5 @@
 import { normalizeLogin, type RuleMessageKey } from '@simdock/contract';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { homePath, useSession } from '../../app/session.tsx';
@@ -10,7 +10,7 @@ import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { lowerCaseInput, ruleResolver, ruleText } from '../../lib/forms.ts';
+import { lowerCaseInput } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useLoginMutation } from './api.ts';
 
@@ -27,25 +27,34 @@ function validateLoginForm(v: LoginForm): Partial<Record<keyof LoginForm, RuleMe
   };
 }
 
+/**
+ * Two fields, so no form library: react-hook-form (12 KB gzip) stays out of the login route's initial
+ * JavaScript (budget, README). Same behaviour as the other forms: errors appear on submit, then follow
+ * the typing; the first invalid field gets the focus.
+ */
 export function LoginPage() {
   const { t } = useI18n();
   const session = useSession();
   const navigate = useNavigate();
   const mutation = useLoginMutation();
   useDocumentTitle(t('login.submit'));
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<LoginForm>({
-    defaultValues: { username: '', password: '' },
-    resolver: ruleResolver(validateLoginForm),
-  });
-  const username = register('username');
+  const [values, setValues] = useState<LoginForm>({ username: '', password: '' });
+  const [submitted, setSubmitted] = useState(false);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const errors = submitted ? validateLoginForm(values) : {};
+  const errorText = (key: RuleMessageKey | undefined) => (key ? t(`rule.${key}`) : undefined);
+  const change = (field: keyof LoginForm) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [field]: e.target.value }));
 
-  const onSubmit = handleSubmit((v) =>
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setSubmitted(true);
+    const invalid = validateLoginForm(values);
+    if (invalid.username) return usernameRef.current?.focus();
+    if (invalid.password) return passwordRef.current?.focus();
     mutation.mutate(
-      { username: normalizeLogin(v.username), password: v.password },
+      { username: normalizeLogin(values.username), password: values.password },
       {
         onSuccess: ({ token }) => {
           session.login(token);
@@ -53,25 +62,27 @@ export function LoginPage() {
           navigate(homePath(state.kind === 'valid' ? state.roles : []), { replace: true });
         },
       },
-    ),
-  );
+    );
+  };
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField label={t('login.username')} error={ruleText(t, errors.username)}>
+        <FormField label={t('login.username')} error={errorText(errors.username)}>
           <Input
+            ref={usernameRef}
+            name="username"
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
             autoFocus
-            {...username}
-            onChange={lowerCaseInput(username.onChange)}
+            value={values.username}
+            onChange={lowerCaseInput(change('username'))}
           />
         </FormField>
         <FormField
           label={t('login.password')}
-          error={ruleText(t, errors.password)}
+          error={errorText(errors.password)}
           labelAside={
             // A placeholder: password reset is not part of the product yet (spec §2).
             <button type="button" className="text-xs font-medium text-accent-text hover:underline">
@@ -79,7 +90,14 @@ export function LoginPage() {
             </button>
           }
         >
-          <Input type="password" autoComplete="current-password" {...register('password')} />
+          <Input
+            ref={passwordRef}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={change('password')}
+          />
         </FormField>
         {mutation.isError ? (
           <Notice tone="error" title={t('login.failed')}>
