@@ -37,6 +37,8 @@ export const apikeyEn = {
   'apikey.hookLimit': 'You have {max} webhooks, the most allowed. Delete one to add another.',
   'apikey.hooksEmpty': 'No webhooks yet. Add a URL to receive codes as they arrive.',
   'apikey.hookSecret': 'Signing secret',
+  'apikey.hookSecretLost':
+    'unreadable (made before the server secret changed): delete this webhook and add it again',
   'apikey.hookDelete': 'Delete',
   'apikey.hookDeleteFor': 'Delete webhook {url}',
   'apikey.hookDeleted': 'Webhook deleted.',

@@ -36,6 +36,8 @@ export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.hookLimit': 'Bạn đã có {max} webhook, mức tối đa. Xóa một URL để thêm URL khác.',
   'apikey.hooksEmpty': 'Chưa có webhook. Thêm URL để nhận mã ngay khi đến.',
   'apikey.hookSecret': 'Khóa ký',
+  'apikey.hookSecretLost':
+    'không đọc được (tạo trước khi khóa máy chủ thay đổi): hãy xóa webhook này và thêm lại',
   'apikey.hookDelete': 'Xóa',
   'apikey.hookDeleteFor': 'Xóa webhook {url}',
   'apikey.hookDeleted': 'Đã xóa webhook.',

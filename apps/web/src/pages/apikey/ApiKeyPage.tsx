@@ -246,8 +246,15 @@ function WebhooksCard() {
               <li key={w.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2">
                 <span className="min-w-0 flex-1 break-all font-mono text-[13px]">{w.url}</span>
                 <span className="flex min-w-0 items-center gap-1 text-[12px] text-muted">
-                  {t('apikey.hookSecret')}: <code className="break-all font-mono">{w.secret}</code>
-                  <CopyButton value={w.secret} />
+                  {t('apikey.hookSecret')}:{' '}
+                  {w.secret === null ? (
+                    <span className="text-bad">{t('apikey.hookSecretLost')}</span>
+                  ) : (
+                    <>
+                      <code className="break-all font-mono">{w.secret}</code>
+                      <CopyButton value={w.secret} />
+                    </>
+                  )}
                 </span>
                 <Button
                   size="sm"
