@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimsFor, fakeToken } from '../test/utils.tsx';
-import { readToken } from './session-core.ts';
+import { jwtClaims, readToken } from './session-core.ts';
 
 const now = Date.now();
 
@@ -45,6 +45,34 @@ describe('readToken (spec §4)', () => {
       subject: 'id-ann',
       expiresAt: claims.exp * 1000,
     });
+  });
+});
+
+describe('jwtClaims', () => {
+  const part = (text: string) =>
+    btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+  it('reads a base64url payload, unicode included', () => {
+    expect(jwtClaims(`h.${part('{"username":"Đức ~?>","sub":"1"}')}.s`)).toEqual({
+      username: 'Đức ~?>',
+      sub: '1',
+    });
+  });
+  it('refuses what is not a JWT with a JSON object payload', () => {
+    for (const token of [
+      '',
+      'a.b',
+      'a.b.c.d',
+      `h.${part('[1]')}.s`,
+      `h.${part('"x"')}.s`,
+      `h.${part('null')}.s`,
+      'h.!!.s',
+      `h..s`,
+    ]) {
+      expect(jwtClaims(token), token).toBeNull();
+    }
   });
 });
 

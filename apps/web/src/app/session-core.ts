@@ -1,5 +1,4 @@
 import { type Role, rolesFromClaim } from '@simdock/contract';
-import { decodeJwt } from 'jose';
 
 /** What a stored token means right now (spec §4). Pure, so it is unit-tested. */
 export type TokenState =
@@ -18,22 +17,40 @@ export type TokenState =
 
 export function readToken(token: string | null, nowMs: number): TokenState {
   if (!token) return { kind: 'none' };
-  let claims: ReturnType<typeof decodeJwt>;
-  try {
-    claims = decodeJwt(token);
-  } catch {
-    return { kind: 'invalid' };
-  }
+  const claims = jwtClaims(token);
+  if (!claims) return { kind: 'invalid' };
   const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : null;
   if (expiresAt !== null && expiresAt <= nowMs) return { kind: 'expired' };
   return {
     kind: 'valid',
     token,
     username: typeof claims.username === 'string' ? claims.username : undefined,
-    subject: claims.sub,
+    subject: typeof claims.sub === 'string' ? claims.sub : undefined,
     roles: rolesFromClaim(claims.role),
     expiresAt,
   };
+}
+
+/**
+ * A JWT's claims, unverified (the server verifies; the app only reads who and until when), or null
+ * when the token is not a JWT with a JSON object payload. Hand-written to keep a JWT library off the
+ * login route's bundle.
+ */
+export function jwtClaims(token: string): Record<string, unknown> | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[1]) return null;
+  try {
+    const b64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '=')), (c) =>
+      c.charCodeAt(0),
+    );
+    const claims: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return claims && typeof claims === 'object' && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** True when two valid tokens belong to the same user (a token rotated after a password change). */
