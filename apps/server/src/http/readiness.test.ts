@@ -78,6 +78,39 @@ async function pgProxy(target: URL) {
 }
 
 describe.runIf(TEST_DB === 'pg')('PostgreSQL going away and coming back', () => {
+  it('survives the server ending every connection (what a restart does): 503 at worst, never 500, then serves', async () => {
+    const testDb = await openTestDb();
+    const s = await startTestServer({ testDb });
+    try {
+      const u = await s.createUser({ balance: 5 });
+      expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+      const admin = await openPostgres(testDb.url!, 1);
+      try {
+        for (let round = 0; round < 3; round++) {
+          // FATAL 57P01 "terminating connection due to administrator command" on every pooled connection.
+          const [killed] = await admin.query<{ n: number }>(
+            'SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          );
+          expect(killed!.n).toBeGreaterThan(0);
+          const statuses = await Promise.all(
+            Array.from({ length: 6 }, () => s.post('/api/user/info', {}, u.token).then((r) => r.status)),
+          );
+          expect(
+            statuses.every((st) => st === 200 || st === 503),
+            statuses.join(),
+          ).toBe(true);
+          await expect.poll(async () => (await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+        }
+      } finally {
+        await admin.close();
+      }
+      expect((await s.call('GET', '/readyz')).status).toBe(200);
+      expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBe(5);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers 503 while it is unreachable and recovers by itself', async () => {
     const base = await openTestDb();
     const proxy = await pgProxy(new URL(base.url!));
