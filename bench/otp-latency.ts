@@ -7,7 +7,7 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/otp-latency.ts
  *
- * Options (env): ORDERS (10000), RATE (SMS per second, 500), SECONDS (20), GATEWAYS (20 simulated
+ * Options (env): KEEP_DB (keep the database), ORDERS (10000), RATE (SMS per second, 500), SECONDS (20), GATEWAYS (20 simulated
  * devices of 64 SIMs), USERS (50), RENT=http (rent through POST /api/Order/create, as the runs
  * before 2026-11-25 did; by default the open orders are inserted in SQL, one per SIM and service,
  * which takes seconds instead of minutes). There are as many services as the SIMs need to carry
@@ -272,7 +272,8 @@ async function main() {
     server?.kill('SIGTERM');
     await fleet.stop();
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))]);
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    if (process.env.KEEP_DB) console.log(`kept database ${dbName} (KEEP_DB)`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
     await admin.end();
   }
 }
