@@ -2,12 +2,16 @@
  * OTP latency benchmark: time from the simulator's SMS push to the order event at an SSE client.
  *
  * A real server process runs on PostgreSQL; this process plays the gateways (SimFleet speaking
- * the device protocol) and the users (one SSE stream each). Setup rents 1,000 orders, then SMS
+ * the device protocol) and the users (one SSE stream each). Setup opens ORDERS orders, then SMS
  * arrive at a steady rate on the rented SIMs and each event's arrival is timed.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/otp-latency.ts
  *
- * Options (env): ORDERS (1000), RATE (SMS per second, 50), SECONDS (20).
+ * Options (env): KEEP_DB (keep the database), ORDERS (10000), RATE (SMS per second, 500), SECONDS (20), GATEWAYS (20 simulated
+ * devices of 64 SIMs), USERS (50), RENT=http (rent through POST /api/Order/create, as the runs
+ * before 2026-11-25 did; by default the open orders are inserted in SQL, one per SIM and service,
+ * which takes seconds instead of minutes). There are as many services as the SIMs need to carry
+ * ORDERS open orders (a number serves a service once), at least 4.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,13 +24,17 @@ import pg from 'pg';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ORDERS = Number(process.env.ORDERS ?? 1000);
-const RATE = Number(process.env.RATE ?? 50);
+const ORDERS = Number(process.env.ORDERS ?? 10_000);
+const RATE = Number(process.env.RATE ?? 500);
 const SECONDS = Number(process.env.SECONDS ?? 20);
+const GATEWAYS = Number(process.env.GATEWAYS ?? 20);
+const PORTS = 64;
 const PORT = 3900 + Math.floor(Math.random() * 90);
 const BASE = `http://127.0.0.1:${PORT}`;
-const SERVICES = ['Alpha', 'Bravo', 'Charlie', 'Delta'];
-const USERS = 50;
+const NAMES = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel', 'India', 'Juliet'];
+const SERVICES = NAMES.slice(0, Math.max(4, Math.ceil(ORDERS / (GATEWAYS * PORTS))));
+if (SERVICES.length * GATEWAYS * PORTS < ORDERS) throw new Error('more GATEWAYS are needed for ORDERS');
+const USERS = Number(process.env.USERS ?? 50);
 
 // biome-ignore lint/suspicious/noExplicitAny: the bench reads API JSON loosely
 type Json = Record<string, any>;
@@ -55,9 +63,11 @@ async function main() {
   dbUrl.pathname = `/${dbName}`;
 
   let server: ChildProcess | undefined;
-  const fleet = await SimFleet.start(4, { ports: 64, slots: 1, seed: 7 });
+  const fleet = await SimFleet.start(GATEWAYS, { ports: PORTS, slots: 1, seed: 7 });
   try {
-    server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    // PROFILE=1: the server writes a CPU profile to bench/out/prof/ when it stops.
+    const prof = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(ROOT, 'bench/out/prof')] : [];
+    server = spawn(process.execPath, [...prof, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
       env: {
         ...process.env,
         PORT: String(PORT),
@@ -142,7 +152,44 @@ async function main() {
     for (const sim of fleet.devices)
       for (const s of sim.slots()) if (s.sn) portOf.set(s.sn, { sim, port: s.port });
     const orders: { id: string; user: number; service: string; phone: string }[] = [];
-    for (let i = 0; i < ORDERS; i += 25) {
+    if (process.env.RENT !== 'http') {
+      // One open order per (SIM, service) pair until ORDERS, spread over the users: the rows a rent
+      // writes (the charge is left out: it plays no part in delivering a code).
+      const db2 = new pg.Client({ connectionString: dbUrl.toString() });
+      await db2.connect();
+      const rows = (
+        await db2.query<{ id: string; username: string; name: string; phone_number: string }>(
+          `WITH pairs AS (
+             SELECT sim.id AS sim_id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number,
+                    s.id AS service_id, s.code, s.name, s.price,
+                    row_number() OVER (ORDER BY s.name, sim.gateway_id, sim.port) - 1 AS k
+               FROM sims sim JOIN gateways g ON g.id = sim.gateway_id
+               CROSS JOIN services s
+              WHERE sim.number IS NOT NULL AND s.code = ANY($1::text[])
+           ), u AS (
+             SELECT id, username, row_number() OVER (ORDER BY username) - 1 AS k
+               FROM users WHERE username LIKE 'bench%'
+           ), ins AS (
+             INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name,
+                                 sim_id, port, phone_number, price, status, created_at, expires_at)
+             SELECT u.id, p.service_id, p.code, p.name, p.gateway_id, p.gateway_name, p.sim_id, p.port,
+                    p.number, p.price, 'WAIT_CODE', now() - interval '1 minute', now() + interval '1 day'
+               FROM pairs p JOIN u ON u.k = p.k % $2
+              WHERE p.k < $3
+             RETURNING id::text, user_id, service_name AS name, phone_number
+           )
+           SELECT ins.id, u.username, ins.name, ins.phone_number FROM ins JOIN u ON u.id = ins.user_id`,
+          [SERVICES.map((n) => n.toLowerCase()), USERS, ORDERS],
+        )
+      ).rows;
+      await db2.query('ANALYZE orders');
+      await db2.end();
+      for (const r of rows) {
+        orders.push({ id: r.id, user: Number(r.username.slice(5)), service: r.name, phone: r.phone_number });
+      }
+      if (orders.length !== ORDERS) throw new Error(`opened ${orders.length} orders of ${ORDERS}`);
+    }
+    for (let i = 0; process.env.RENT === 'http' && i < ORDERS; i += 25) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(25, ORDERS - i) }, (_, k) => {
           const user = (i + k) % USERS;
@@ -202,6 +249,10 @@ async function main() {
     const result = {
       date: new Date().toISOString(),
       database: 'PostgreSQL (server, same machine)',
+      gateways: GATEWAYS,
+      sims: GATEWAYS * PORTS,
+      services: SERVICES.length,
+      users: USERS,
       openOrders: ORDERS,
       rate: RATE,
       seconds: SECONDS,
@@ -217,10 +268,12 @@ async function main() {
     writeFileSync(join(ROOT, 'bench/out/otp-latency.json'), JSON.stringify(result, null, 2));
     if (received < total) process.exitCode = 1;
   } finally {
+    const stopped = server && new Promise((r) => server?.once('exit', r));
     server?.kill('SIGTERM');
     await fleet.stop();
-    await new Promise((r) => setTimeout(r, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))]);
+    if (process.env.KEEP_DB) console.log(`kept database ${dbName} (KEEP_DB)`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
     await admin.end();
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -57,6 +58,30 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
 }
 
+/** At most this many distinct statement texts are prepared (named) per process. */
+const PREPARED_MAX = 2000;
+const preparedNames = new Map<string, string>();
+
+/**
+ * Parameterised statements are prepared once per connection, named by a hash of their text (as
+ * pgx and JDBC do): PostgreSQL parses each once and, after five runs, keeps a generic plan when it
+ * is no costlier than the custom ones. On the SMS path (13 statements per SMS) that took
+ * PostgreSQL's CPU from 14.5–15.0 s to 8.4–8.6 s in the same benchmark run (bench/RESULTS.md).
+ * Statements without parameters (BEGIN, SAVEPOINT, several statements in one text) stay unnamed;
+ * past PREPARED_MAX distinct texts (generated SQL) new ones stay unnamed too, so the
+ * per-connection statement caches stay bounded.
+ */
+function statement(text: string, values: unknown[] | undefined): pg.QueryConfig {
+  if (!values?.length) return { text, values };
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    if (preparedNames.size >= PREPARED_MAX) return { text, values };
+    name = `sd_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // A database that does not answer fails requests after 5 s (503) instead of hanging them.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
@@ -92,14 +117,15 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   return {
     kind: 'pg',
     async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as T[];
+      return (await pool.query(statement(sql, params))).rows as T[];
     },
     async tx(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         const result = await fn({
-          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params?: unknown[]) =>
+            (await client.query(statement(sql, params))).rows as T[],
         });
         await client.query('COMMIT');
         return result;
@@ -117,7 +143,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
       const client = await pool.connect();
       try {
         return await fn({
-          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params?: unknown[]) =>
+            (await client.query(statement(sql, params))).rows as T[],
           exec: async (sql: string) => {
             await client.query(sql);
           },

@@ -241,6 +241,32 @@ describe('tokens', () => {
     s.clock.advance(-25 * 3600_000);
   });
 
+  it('ends a token in use at its expiry to the second, and a password change ends it at once', async () => {
+    const u = await s.createUser();
+    const { exp, iat } = JSON.parse(Buffer.from(u.token.split('.')[1]!, 'base64url').toString());
+    // Used again and again (a verified token is not verified twice): still checked on every request.
+    for (let i = 0; i < 3; i++) expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+    const start = s.clock.now().getTime();
+    s.clock.set(new Date(exp * 1000 - 1000));
+    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+    s.clock.set(new Date(exp * 1000));
+    const expired = await s.post('/api/user/info', {}, u.token);
+    expect(expired.status).toBe(401);
+    expect(expired.body.msg).toMatch(/expired/);
+    s.clock.set(new Date(start));
+    expect(iat).toBeLessThan(exp);
+
+    const v = await s.createUser();
+    expect((await s.post('/api/user/info', {}, v.token)).status).toBe(200);
+    const changed = await s.post(
+      '/api/user/changepass',
+      { oldPass: v.password, newPass: 'another-pass-123' },
+      v.token,
+    );
+    expect(changed.status).toBe(200);
+    expect((await s.post('/api/user/info', {}, v.token)).status).toBe(401);
+  });
+
   it('gives a User 403 on an admin route and the admin 200', async () => {
     const u = await s.createUser();
     const res = await s.call('GET', '/api/Admin/orders?page=1', undefined, u.token);

@@ -33,11 +33,42 @@ export async function findOrder(q: Queryable, id: string): Promise<OrderRow | un
   return (await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
 }
 
-export async function ordersOfUser(q: Queryable, userId: string, limit = 100): Promise<OrderRow[]> {
-  return q.query<OrderRow>(`${ORDER_SELECT} WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2`, [
-    userId,
-    limit,
-  ]);
+/** An order as the API shows it, its times already ISO 8601 text (UTC, milliseconds, like toISOString). */
+export interface OrderListRow {
+  id: string;
+  service_code: string;
+  service_name: string;
+  phone_number: string;
+  code_text: string | null;
+  sms_text: string | null;
+  status: Order['status'];
+  price: string;
+  created_at: string;
+  expires_at: string;
+  cancelable_at: string;
+}
+
+/** toISOString in SQL: both truncate to the millisecond. */
+const iso = (t: string) => `to_char((${t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The user's newest orders for the order list. The times come as ISO text: parsing every
+ * timestamp into a Date and formatting it back was the largest share of the list's CPU (100 orders
+ * × 3 times, about a sixth of the request).
+ */
+export async function ordersOfUser(
+  q: Queryable,
+  userId: string,
+  cancelMinSeconds: number,
+  limit = 100,
+): Promise<OrderListRow[]> {
+  return q.query<OrderListRow>(
+    `SELECT o.id::text AS id, o.service_code, o.service_name, o.phone_number, o.code_text, o.sms_text, o.status,
+            o.price::text AS price, ${iso('o.created_at')} AS created_at, ${iso('o.expires_at')} AS expires_at,
+            ${iso("o.created_at + $3 * interval '1 second'")} AS cancelable_at
+       FROM orders o WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2`,
+    [userId, limit, cancelMinSeconds],
+  );
 }
 
 /** Serialises rents of one service across connections and processes, for this transaction. */

@@ -119,7 +119,20 @@ export async function rent(
 }
 
 export async function listUserOrders(ctx: AppContext, userId: string): Promise<Order[]> {
-  return (await ordersOfUser(ctx.db, userId)).map((r) => asOrder(ctx, r));
+  const rows = await ordersOfUser(ctx.db, userId, ctx.config.CANCEL_MIN_SECONDS);
+  return rows.map((r) => ({
+    id: r.id,
+    serviceCode: r.service_code,
+    serviceName: r.service_name,
+    phoneNumber: r.phone_number,
+    codeText: r.code_text,
+    smsText: r.sms_text,
+    status: r.status,
+    price: Number(r.price),
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    cancelableAt: r.cancelable_at,
+  }));
 }
 
 /** One of the user's orders, or undefined (another user's order is never returned). */

@@ -73,6 +73,8 @@ describe('renting', () => {
     ]);
     const list = await s.post('/api/Order/getbyuser', {}, u.token);
     expect(list.body).toMatchObject({ code: 1, orders: [{ id: order.id, phoneNumber: order.phoneNumber }] });
+    // The list formats times in SQL, the rent in JavaScript: the same order reads the same.
+    expect(list.body.orders).toEqual([order]);
   });
 
   it('refuses with a clear 402 when the balance is short, and charges nothing', async () => {
