@@ -285,7 +285,7 @@ describe('sending', () => {
       u.token,
     );
     expect(huge.status).toBe(413);
-    expect(huge.body).toMatchObject({ code: 0, error: 'bad_input' });
+    expect(huge.body).toMatchObject({ code: 0, error: 'body_too_large' });
   });
 
   it('accepts 10,000 recipients in one request', async () => {
