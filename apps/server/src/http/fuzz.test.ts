@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches, seedGateway } from '../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../test/harness.ts';
+import { GIF, JPEG, PNG } from '../test/media.ts';
 
 // Property: whatever a client sends to the public and user routes — wrong types, missing and
 // extra fields, huge strings, control characters and NUL, lone surrogates, `__proto__` keys,
@@ -694,18 +695,6 @@ describe('fuzzing every admin write and every query', () => {
 
 // ---- uploads: the MMS upload (multipart/form-data) and the device's MMS push (multipart/related) ----
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const JPEG = Buffer.concat([
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
-  Buffer.from('JFIF\0', 'latin1'),
-  Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
-  Buffer.alloc(64, 0x11),
-  Buffer.from([0xff, 0xd9]),
-]);
 const VALID_FILES = [PNG, GIF, JPEG];
 const MAGICS = [PNG.subarray(0, 8), GIF.subarray(0, 6), JPEG.subarray(0, 4), Buffer.from('RIFF\0\0\0\0WEBP')];
 

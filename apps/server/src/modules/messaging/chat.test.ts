@@ -2,6 +2,7 @@ import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { GIF, JPEG, PNG } from '../../test/media.ts';
 import { openSse } from '../../test/sse.ts';
 import { dispatchOnce, failOverdueResults } from './dispatch.service.ts';
 import { isComplete, MMS_MAX_BYTES, removeUnusedMedia } from './media.service.ts';
@@ -19,18 +20,6 @@ let gatewayId: string;
 
 // ---- files ------------------------------------------------------------------------------------
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const JPEG = Buffer.concat([
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
-  Buffer.from('JFIF\0', 'latin1'),
-  Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
-  Buffer.alloc(64, 0x11),
-  Buffer.from([0xff, 0xd9]),
-]);
 function webp(): Buffer {
   const payload = Buffer.concat([
     Buffer.from('VP8L', 'latin1'),
