@@ -26,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Db, openDatabase } from '@simdock/server';
 import pg from 'pg';
+import { type Json, jsonPoster } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -40,19 +41,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
 const OUT = join(ROOT, 'bench/out');
 
-// biome-ignore lint/suspicious/noExplicitAny: the bench reads API JSON loosely
-type Json = Record<string, any>;
-
-async function post(path: string, body: unknown, token?: string): Promise<Json> {
-  const res = await fetch(BASE + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-}
+const post = jsonPoster(BASE);
 
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

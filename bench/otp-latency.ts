@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { SimFleet } from '@simdock/gateway-sim';
 import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
+import { jsonPoster } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -36,19 +37,7 @@ const SERVICES = NAMES.slice(0, Math.max(4, Math.ceil(ORDERS / (GATEWAYS * PORTS
 if (SERVICES.length * GATEWAYS * PORTS < ORDERS) throw new Error('more GATEWAYS are needed for ORDERS');
 const USERS = Number(process.env.USERS ?? 50);
 
-// biome-ignore lint/suspicious/noExplicitAny: the bench reads API JSON loosely
-type Json = Record<string, any>;
-
-async function post(path: string, body: unknown, token?: string): Promise<Json> {
-  const res = await fetch(BASE + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const post = jsonPoster(BASE);
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;

@@ -87,3 +87,12 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeo
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** The body an Ejoin device pushes for one received SMS on `port` (recv-sms, base64 content). */
+export function recvSmsPush(port: string, text: string, at: Date, sender = '+15550009999') {
+  return {
+    type: 'recv-sms',
+    sms_num: 1,
+    sms: [[0, port, Math.floor(at.getTime() / 1000), sender, '', Buffer.from(text).toString('base64')]],
+  };
+}

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addService, seedGateway, waitFor } from '../../test/fixtures.ts';
+import { addService, recvSmsPush, seedGateway, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
 import { dispatchOnce } from '../messaging/index.ts';
@@ -116,20 +116,10 @@ describe('GET /metrics after real work (development: open)', () => {
     expect((await s.post('/api/user/webhooks/add', { url: hookUrl }, u.token)).status).toBe(200);
     const order = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
     const port = gw.ports[gw.numbers.indexOf(order.phoneNumber)]!;
-    const push = await s.post(`/api/gw/${gw.id}/secret/sms`, {
-      type: 'recv-sms',
-      sms_num: 1,
-      sms: [
-        [
-          0,
-          port,
-          Math.floor(s.clock.now().getTime() / 1000),
-          '+15550009999',
-          '',
-          Buffer.from('Telegram code 48213').toString('base64'),
-        ],
-      ],
-    });
+    const push = await s.post(
+      `/api/gw/${gw.id}/secret/sms`,
+      recvSmsPush(port, 'Telegram code 48213', s.clock.now()),
+    );
     expect(push.status).toBe(200);
     expect((await s.post('/api/Order/getbyuser', {}, u.token)).body.orders[0]).toMatchObject({
       id: order.id,

@@ -33,20 +33,15 @@ export async function findOrder(q: Queryable, id: string): Promise<OrderRow | un
   return (await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
 }
 
-/** An order as the API shows it, its times already ISO 8601 text (UTC, milliseconds, like toISOString). */
-export interface OrderListRow {
-  id: string;
-  service_code: string;
-  service_name: string;
-  phone_number: string;
-  code_text: string | null;
-  sms_text: string | null;
-  status: Order['status'];
-  price: string;
+/** An order as the order list reads it: an OrderRow's fields, its times already ISO 8601 text (UTC, milliseconds, like toISOString). */
+export type OrderListRow = Omit<
+  OrderRow,
+  'user_id' | 'created_at' | 'expires_at' | 'retry_requested_at' | 'closed_at'
+> & {
   created_at: string;
   expires_at: string;
   cancelable_at: string;
-}
+};
 
 /** toISOString in SQL: both truncate to the millisecond. */
 const iso = (t: string) => `to_char((${t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

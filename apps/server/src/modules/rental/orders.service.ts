@@ -18,6 +18,7 @@ import {
   lockServiceForRent,
   markRetry,
   type OrderDetailRow,
+  type OrderListRow,
   type OrderPageFilter,
   type OrderRow,
   openOrderCount,
@@ -30,8 +31,8 @@ import {
 } from './orders.queries.ts';
 import { findServiceByCode } from './services.queries.ts';
 
-function asOrder(ctx: AppContext, r: OrderRow): Order {
-  const cancelMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
+/** An order's fields as the API shows them, but its times (rows carry them as Dates or as text). */
+function orderFields(r: OrderListRow | OrderRow): Omit<Order, 'createdAt' | 'expiresAt' | 'cancelableAt'> {
   return {
     id: r.id,
     serviceCode: r.service_code,
@@ -41,6 +42,13 @@ function asOrder(ctx: AppContext, r: OrderRow): Order {
     smsText: r.sms_text,
     status: r.status,
     price: Number(r.price),
+  };
+}
+
+function asOrder(ctx: AppContext, r: OrderRow): Order {
+  const cancelMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
+  return {
+    ...orderFields(r),
     createdAt: r.created_at.toISOString(),
     expiresAt: r.expires_at.toISOString(),
     cancelableAt: new Date(r.created_at.getTime() + cancelMs).toISOString(),
@@ -121,14 +129,7 @@ export async function rent(
 export async function listUserOrders(ctx: AppContext, userId: string): Promise<Order[]> {
   const rows = await ordersOfUser(ctx.db, userId, ctx.config.CANCEL_MIN_SECONDS);
   return rows.map((r) => ({
-    id: r.id,
-    serviceCode: r.service_code,
-    serviceName: r.service_name,
-    phoneNumber: r.phone_number,
-    codeText: r.code_text,
-    smsText: r.sms_text,
-    status: r.status,
-    price: Number(r.price),
+    ...orderFields(r),
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     cancelableAt: r.cancelable_at,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { addService, ledgerMismatches, recvSmsPush, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
 
@@ -31,20 +31,7 @@ afterAll(async () => {
 
 /** Pushes one SMS as the device would (recv-sms, base64 content) to the gateway's push URL. */
 async function devicePush(port: string, text: string) {
-  const body = {
-    type: 'recv-sms',
-    sms_num: 1,
-    sms: [
-      [
-        0,
-        port,
-        Math.floor(s.clock.now().getTime() / 1000),
-        '+15550009999',
-        '',
-        Buffer.from(text).toString('base64'),
-      ],
-    ],
-  };
+  const body = recvSmsPush(port, text, s.clock.now());
   return s.post(`/api/gw/${gw.id}/secret/sms`, body);
 }
 
