@@ -19,13 +19,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Db, openDatabase } from '@simdock/server';
 import pg from 'pg';
+import { cpuMs } from './cpu.ts';
 import { type Json, jsonPoster } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,19 +100,6 @@ async function startBare(): Promise<{ child: ChildProcess; url: string }> {
     child.once('exit', () => reject(new Error('bare server exited at start')));
   });
   return { child, url: `http://127.0.0.1:${port}/bare` };
-}
-
-/**
- * CPU time a process has used (user + system, ms), from /proc (Linux; 100 ticks a second). Per
- * request it is the figure contention changes least: waiting for a core is not counted.
- */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 interface Run {

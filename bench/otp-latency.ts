@@ -16,11 +16,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimFleet } from '@simdock/gateway-sim';
 import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
+import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
 import { jsonPoster } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -219,6 +221,8 @@ async function main() {
     );
 
     const total = RATE * SECONDS;
+    // CPU of each side over the sending phase and the drain after it (from /proc, Linux).
+    const cpu0 = { server: cpuMs(server.pid), bench: process.cpuUsage(), pg: postgresCpuMs() };
     started = performance.now();
     for (let n = 0; n < total; n++) {
       const due = started + (n * 1000) / RATE;
@@ -232,6 +236,12 @@ async function main() {
     }
     const deadline = performance.now() + 5000;
     while (received < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const benchCpu = process.cpuUsage(cpu0.bench);
+    const cpu = {
+      serverMsPerSms: +((cpuMs(server.pid) - cpu0.server) / total).toFixed(3),
+      postgresMsPerSms: +(postgresCpuSince(cpu0.pg) / total).toFixed(3),
+      benchMsPerSms: +((benchCpu.user + benchCpu.system) / 1000 / total).toFixed(3),
+    };
     for (const s of streams) s.close();
 
     latencies.sort((a, b) => a - b);
@@ -251,6 +261,8 @@ async function main() {
       p90: +quantile(latencies, 0.9).toFixed(1),
       p99: +quantile(latencies, 0.99).toFixed(1),
       max: +latencies[latencies.length - 1]!.toFixed(1),
+      cpu,
+      load: loadavg().map((l) => +l.toFixed(1)),
     };
     console.log(JSON.stringify(result, null, 2));
     mkdirSync(join(ROOT, 'bench/out'), { recursive: true });

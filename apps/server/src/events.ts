@@ -16,10 +16,11 @@ export type AppEvent =
 
 /**
  * Publishes an event inside the caller's transaction: PostgreSQL delivers it when the transaction
- * commits, and drops it on rollback. The one way modules publish events.
+ * commits, and drops it on rollback. The one way modules publish events. The NOTIFY is deferred:
+ * it travels with the COMMIT (it could only be delivered then anyway), in event order.
  */
 export async function publish(q: Queryable, event: AppEvent): Promise<void> {
-  await q.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(event)]);
+  await q.defer('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(event)]);
 }
 
 export function parseEvent(payload: string): AppEvent | undefined {

@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+// prepareValue: how node-postgres turns a parameter into its text (for inlineParams).
+import pgUtils from 'pg/lib/utils.js';
 
 // numeric and int8 arrive as strings from node-postgres; we cast in SQL where a number is wanted.
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * A write whose result nobody reads and that nothing later in the transaction depends on (an
+   * event's NOTIFY, a queued delivery, a flag): inside a PostgreSQL transaction it travels with the
+   * COMMIT, all such writes in one round trip; anywhere else it runs at once. It fails the
+   * transaction exactly as the same query would.
+   */
+  defer(sql: string, params?: unknown[]): Promise<void>;
 }
 
 export interface Session extends Queryable {
@@ -30,9 +39,13 @@ export interface Db extends Queryable {
 
 export async function openPglite(dataDir?: string): Promise<Db> {
   const pgl = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // In-process: a round trip costs nothing here, so deferred writes run at once.
   const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await q.query<T>(sql, params)).rows;
+    },
+    async defer(sql: string, params?: unknown[]) {
+      await q.query(sql, params);
     },
   });
   return {
@@ -82,6 +95,24 @@ function statement(text: string, values: unknown[] | undefined): pg.QueryConfig 
   return { name, text, values };
 }
 
+/**
+ * A statement with its parameters written in as literals, for the simple-query protocol (several
+ * statements in one round trip). Each value becomes the same text node-postgres would send as a
+ * parameter (dates, arrays, JSON alike), quoted, so PostgreSQL types it from context exactly as it
+ * types a parameter; NULL stays NULL. The `$n` placeholders must sit outside quoted text, as they do
+ * in every statement of this code base. Binary values are refused.
+ */
+export function inlineParams(sql: string, params: readonly unknown[] = []): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= params.length) throw new Error(`no value for $${n}`);
+    const text = pgUtils.prepareValue(params[i]);
+    if (text === null || text === undefined) return 'NULL';
+    if (typeof text !== 'string') throw new Error(`$${n} cannot be written inline (binary value)`);
+    return pg.escapeLiteral(text);
+  });
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // A database that does not answer fails requests after 5 s (503) instead of hanging them.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
@@ -119,15 +150,24 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     async query<T>(sql: string, params?: unknown[]) {
       return (await pool.query(statement(sql, params))).rows as T[];
     },
+    async defer(sql, params) {
+      await pool.query(statement(sql, params));
+    },
     async tx(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        // Deferred writes, sent with the COMMIT as one simple query: one round trip for all.
+        const deferred: string[] = [];
         const result = await fn({
           query: async <T>(sql: string, params?: unknown[]) =>
             (await client.query(statement(sql, params))).rows as T[],
+          defer: async (sql, params) => {
+            deferred.push(inlineParams(sql, params));
+          },
         });
-        await client.query('COMMIT');
+        deferred.push('COMMIT');
+        await client.query(deferred.join(';\n'));
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
@@ -145,6 +185,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
         return await fn({
           query: async <T>(sql: string, params?: unknown[]) =>
             (await client.query(statement(sql, params))).rows as T[],
+          defer: async (sql, params) => {
+            await client.query(statement(sql, params));
+          },
           exec: async (sql: string) => {
             await client.query(sql);
           },

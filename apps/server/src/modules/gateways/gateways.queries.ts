@@ -99,8 +99,15 @@ export async function deleteGatewayRow(q: Queryable, id: string): Promise<boolea
   return (await q.query('DELETE FROM gateways WHERE id = $1 RETURNING id', [id])).length > 0;
 }
 
+const TOUCH = 'UPDATE gateways SET last_update = $2 WHERE id = $1';
+
 export async function touchGateway(q: Queryable, id: string, at: Date): Promise<void> {
-  await q.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [id, at]);
+  await q.query(TOUCH, [id, at]);
+}
+
+/** lastUpdate set with the transaction's COMMIT (an SMS push's sign of life, stored with its SMS). */
+export async function touchGatewayOnCommit(q: Queryable, id: string, at: Date): Promise<void> {
+  await q.defer(TOUCH, [id, at]);
 }
 
 // ---- SIM inventory --------------------------------------------------------------------------

@@ -64,8 +64,9 @@ export async function findRecentRepeat(
   return rows.length > 0;
 }
 
+/** Deferred: travels with the COMMIT (nothing in the transaction reads it). */
 export async function markMatched(q: Queryable, id: string): Promise<void> {
-  await q.query('UPDATE incoming_sms SET matched = true WHERE id = $1', [id]);
+  await q.defer('UPDATE incoming_sms SET matched = true WHERE id = $1', [id]);
 }
 
 /** A page of stored SMS (delivery receipts excluded), newest first, with the total. */

@@ -4,6 +4,7 @@ import type { AppContext, SmsConsumer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
 import type { IncomingSmsItem } from './driver/driver.ts';
+import { touchGatewayOnCommit } from './gateways.queries.ts';
 import { findRecentRepeat, insertIncomingSms, markMatched } from './inbox.queries.ts';
 
 export interface IncomingSms extends IncomingSmsItem {
@@ -67,35 +68,63 @@ function cleaned(m: IncomingSms): IncomingSms {
   };
 }
 
+export interface IngestOptions {
+  /** A device push: the gateway's lastUpdate is set to this time in the same transaction. */
+  touch?: { gatewayId: string; at: Date };
+}
+
 /**
  * Stores incoming SMS exactly once and hands each new one (not receipts) to the consumers inside
  * the same transaction; consumers publish their own events (an order's code, a chat reply).
  */
-export async function ingestIncomingSms(ctx: AppContext, items: IncomingSms[]): Promise<IngestResult> {
+export async function ingestIncomingSms(
+  ctx: AppContext,
+  items: IncomingSms[],
+  opts: IngestOptions = {},
+): Promise<IngestResult> {
   const consumers = ctx.registry.smsConsumers;
-  if (items.length === 0) return { stored: [], duplicates: 0, failed: 0 };
+  const touch = async (q: Queryable) => {
+    if (opts.touch) await touchGatewayOnCommit(q, opts.touch.gatewayId, opts.touch.at);
+  };
+  if (items.length === 0) {
+    await touch(ctx.db);
+    return { stored: [], duplicates: 0, failed: 0 };
+  }
   const receivedAt = ctx.clock.now();
   if (items.length === 1) {
-    // The common push: one SMS, one transaction, no savepoint round trips (a refused row can lose
-    // nothing else; it is logged and counted as failed, like a row of a batch).
-    const item = items[0]!;
+    // The common push: one SMS, one transaction. First without savepoints (each is a round trip);
+    // if anything fails, again with a savepoint around each consumer, so a failing consumer cannot
+    // lose the SMS. A row the database refuses even then is logged and counted as failed, like a
+    // row of a batch.
+    const item = cleaned(items[0]!);
+    const attempt = (isolate: boolean) =>
+      ctx.db.tx(async (q) => {
+        const id = await storeOne(ctx, q, item, receivedAt, consumers, isolate);
+        await touch(q);
+        return id;
+      });
     try {
-      const id = await ctx.db.tx((q) => storeOne(ctx, q, cleaned(item), receivedAt, consumers));
+      const id = await attempt(false).catch((err) => {
+        if (isDbUnavailable(err)) throw err;
+        return attempt(true);
+      });
       return { stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 };
     } catch (err) {
       if (isDbUnavailable(err)) throw err;
       ctx.log.error({ err, gatewayId: item.gatewayId, port: item.port }, 'incoming SMS not stored');
+      await touch(ctx.db);
       return { stored: [], duplicates: 0, failed: 1 };
     }
   }
   let failed = 0;
   const stored = await ctx.db.tx(async (q) => {
+    await touch(q);
     const ids: string[] = [];
     for (const item of items) {
       // One row the database refuses must not lose the others: each row has its own savepoint.
       await q.query('SAVEPOINT sms_row');
       try {
-        const id = await storeOne(ctx, q, cleaned(item), receivedAt, consumers);
+        const id = await storeOne(ctx, q, cleaned(item), receivedAt, consumers, true);
         await q.query('RELEASE SAVEPOINT sms_row');
         if (id) ids.push(id);
       } catch (err) {
@@ -118,6 +147,7 @@ async function storeOne(
   m: IncomingSms,
   receivedAt: Date,
   consumers: readonly SmsConsumer[],
+  isolate: boolean,
 ): Promise<string | undefined> {
   const key = m.dedupeKey ?? (await dedupeKey(q, m, receivedAt));
   if (key === undefined) return undefined;
@@ -149,17 +179,25 @@ async function storeOne(
     receivedAt,
     ...(m.attachments?.length ? { attachments: m.attachments } : {}),
   };
-  if (await handOff(ctx, q, sms, consumers)) await markMatched(q, row.id);
+  if (await handOff(ctx, q, sms, consumers, isolate)) await markMatched(q, row.id);
   return row.id;
 }
 
-/** The first consumer that takes the SMS wins; a failing one is isolated by a savepoint. */
+/**
+ * The first consumer that takes the SMS wins. With `isolate`, a failing one is isolated by a
+ * savepoint; without, its error fails the whole transaction (the caller tries again isolated).
+ */
 async function handOff(
   ctx: AppContext,
   q: Queryable,
   sms: StoredSms,
   consumers: readonly SmsConsumer[],
+  isolate: boolean,
 ): Promise<boolean> {
+  if (!isolate) {
+    for (const consume of consumers) if (await consume(q, sms, ctx)) return true;
+    return false;
+  }
   for (const consume of consumers) {
     await q.query('SAVEPOINT sms_consumer');
     try {

@@ -57,10 +57,10 @@ export async function handleSmsPush(
   query: Record<string, string | undefined>,
 ): Promise<{ stored: number; duplicates: number }> {
   const items = protocol(() => src.driver.parseSmsPush(body, query));
-  await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
   const res = await ingestIncomingSms(
     ctx,
     items.map((i) => ({ ...i, gatewayId: src.gw.id })),
+    { touch: { gatewayId: src.gw.id, at: ctx.clock.now() } },
   );
   return { stored: res.stored.length, duplicates: res.duplicates };
 }
@@ -79,22 +79,26 @@ export async function handleMmsPush(
   body: Uint8Array,
 ): Promise<{ stored: number; duplicates: number }> {
   const mms = protocol(() => src.driver.parseMmsPush(headers, body));
-  await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
+  const touch = { gatewayId: src.gw.id, at: ctx.clock.now() };
   const port = mms.recipient ? await portOfNumber(ctx.db, src.gw.id, mms.recipient) : undefined;
   const text = mms.text || `[MMS]${mms.subject ? ` ${mms.subject}` : ''}`;
-  const res = await ingestIncomingSms(ctx, [
-    {
-      gatewayId: src.gw.id,
-      isReport: false,
-      // Unknown receiving number: kept in the inbox for admins (no SIM, so no reply routing).
-      port: port ?? '0.00',
-      ts: mms.ts,
-      sender: mms.sender,
-      recipient: mms.recipient,
-      text,
-      attachments: mms.attachments,
-    },
-  ]);
+  const res = await ingestIncomingSms(
+    ctx,
+    [
+      {
+        gatewayId: src.gw.id,
+        isReport: false,
+        // Unknown receiving number: kept in the inbox for admins (no SIM, so no reply routing).
+        port: port ?? '0.00',
+        ts: mms.ts,
+        sender: mms.sender,
+        recipient: mms.recipient,
+        text,
+        attachments: mms.attachments,
+      },
+    ],
+    { touch },
+  );
   return { stored: res.stored.length, duplicates: res.duplicates };
 }
 

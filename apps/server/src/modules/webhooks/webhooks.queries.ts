@@ -41,19 +41,32 @@ export async function deleteWebhook(q: Queryable, userId: string, id: string): P
 }
 
 /** Queues one delivery per webhook of the user (once per event ref and URL); returns their ids. */
-export async function queueDeliveries(
-  q: Queryable,
-  d: { userId: string; event: string; ref: string; body: string; at: Date; webhookId?: string },
-): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    `INSERT INTO webhook_deliveries (webhook_id, user_id, event, ref, body, status, next_attempt_at, created_at)
-     SELECT w.id, w.user_id, $2, $3, $4, 'pending', $5, $5 FROM webhooks w
-      WHERE w.user_id = $1 AND ($6::uuid IS NULL OR w.id = $6::uuid)
-     ON CONFLICT (webhook_id, ref) DO NOTHING
-     RETURNING id::text AS id`,
-    [d.userId, d.event, d.ref, d.body, d.at, d.webhookId ?? null],
-  );
+interface QueuedDelivery {
+  userId: string;
+  event: string;
+  ref: string;
+  body: string;
+  at: Date;
+  webhookId?: string;
+}
+
+/** One delivery per webhook of the user (or the one webhook); a ref already queued is skipped. */
+const QUEUE_DELIVERIES = `INSERT INTO webhook_deliveries (webhook_id, user_id, event, ref, body, status, next_attempt_at, created_at)
+  SELECT w.id, w.user_id, $2, $3, $4, 'pending', $5, $5 FROM webhooks w
+   WHERE w.user_id = $1 AND ($6::uuid IS NULL OR w.id = $6::uuid)
+  ON CONFLICT (webhook_id, ref) DO NOTHING
+  RETURNING id::text AS id`;
+const queueParams = (d: QueuedDelivery) => [d.userId, d.event, d.ref, d.body, d.at, d.webhookId ?? null];
+
+/** Queues the deliveries now; their ids. */
+export async function queueDeliveries(q: Queryable, d: QueuedDelivery): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(QUEUE_DELIVERIES, queueParams(d));
   return rows.map((r) => r.id);
+}
+
+/** Queues the deliveries with the transaction's COMMIT (the code path: no one reads the ids). */
+export async function queueDeliveriesOnCommit(q: Queryable, d: QueuedDelivery): Promise<void> {
+  await q.defer(QUEUE_DELIVERIES, queueParams(d));
 }
 
 export interface ClaimedDelivery {

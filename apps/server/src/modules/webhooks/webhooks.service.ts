@@ -22,6 +22,7 @@ import {
   insertWebhook,
   lockUserWebhooks,
   queueDeliveries,
+  queueDeliveriesOnCommit,
   recordTry,
   type WebhookRow,
   webhooksOf,
@@ -108,7 +109,7 @@ export const queueCodeDeliveries: CodeListener = async (q, c, ctx) => {
     text: c.text,
     receivedAt: c.receivedAt.toISOString(),
   };
-  await queueDeliveries(q, {
+  await queueDeliveriesOnCommit(q, {
     userId: c.userId,
     event: event.event,
     ref: c.ref,

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { openTestDb } from '../test/harness.ts';
+import { inlineParams } from './db.ts';
+
+describe('inlineParams', () => {
+  it('writes values as quoted literals, NULL as NULL, and leaves other text alone', () => {
+    expect(inlineParams('SELECT $1, $2, $10', ['a', null, 'x', 0, 0, 0, 0, 0, 0, 7])).toBe(
+      "SELECT 'a', NULL, '7'",
+    );
+    expect(inlineParams(`SELECT $1`, ["it's"])).toBe(`SELECT 'it''s'`);
+    expect(inlineParams(`SELECT $1`, ['a\\b'])).toBe(`SELECT  E'a\\\\b'`);
+  });
+
+  it('refuses a missing value and binary data', () => {
+    expect(() => inlineParams('SELECT $2', ['a'])).toThrow(/no value for \$2/);
+    expect(() => inlineParams('SELECT $1', [Buffer.from('x')])).toThrow(/binary/);
+  });
+
+  it('gives PostgreSQL the same values a parameter would, however awkward', async () => {
+    const t = await openTestDb();
+    try {
+      const values: unknown[] = [
+        "quote ' and '' and \\ backslash",
+        'unicode ✓ 𝄞 and tab\tand newline\n',
+        '-- not a comment; DROP TABLE users; $2',
+        null,
+        42,
+        -1.5,
+        true,
+        new Date('2026-11-25T04:05:06.789Z'),
+        { nested: { a: [1, 'b'] } },
+        ['x', "y'z", null],
+      ];
+      const sql = `SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::text AS d, $5::int AS e,
+        $6::numeric::text AS f, $7::boolean AS g, $8::timestamptz AS h, $9::jsonb AS i, $10::text[] AS j`;
+      const viaParams = await t.db.query(sql, values);
+      const inline = await t.db.query(inlineParams(sql, values));
+      expect(inline).toEqual(viaParams);
+      expect(inline[0]!.c).toBe('-- not a comment; DROP TABLE users; $2');
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
+describe('deferred writes', () => {
+  it('are written with the commit, in order, and (on PostgreSQL) not before it', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE deferred_t (n int, note text)');
+      const seenInside = await t.db.tx(async (q) => {
+        await q.defer('INSERT INTO deferred_t VALUES ($1, $2)', [1, "first's"]);
+        await q.defer('UPDATE deferred_t SET note = note || $1 WHERE n = 1', ['+second']);
+        await q.query('INSERT INTO deferred_t VALUES ($1, $2)', [2, 'at once']);
+        return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_t'))[0]!.n;
+      });
+      // PostgreSQL holds them for the COMMIT's round trip; PGlite (in process) writes them at once.
+      expect(seenInside).toBe(t.db.kind === 'pg' ? 1 : 2);
+      const rows = await t.db.query<{ n: number; note: string }>('SELECT n, note FROM deferred_t ORDER BY n');
+      expect(rows).toEqual([
+        { n: 1, note: "first's+second" },
+        { n: 2, note: 'at once' },
+      ]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('that fail roll back the whole transaction, the immediate writes too', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE deferred_f (n int PRIMARY KEY)');
+      await expect(
+        t.db.tx(async (q) => {
+          await q.query('INSERT INTO deferred_f VALUES ($1)', [1]);
+          await q.defer('INSERT INTO deferred_f VALUES ($1)', [2]);
+          await q.defer('INSERT INTO deferred_f VALUES ($1)', [1]);
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await t.db.query('SELECT n FROM deferred_f')).toEqual([]);
+      // The connection is usable again.
+      await t.db.tx((q) => q.defer('INSERT INTO deferred_f VALUES ($1)', [3]));
+      expect(await t.db.query('SELECT n FROM deferred_f')).toEqual([{ n: 3 }]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('are dropped when the transaction throws', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE deferred_r (n int)');
+      await expect(
+        t.db.tx(async (q) => {
+          await q.defer('INSERT INTO deferred_r VALUES ($1)', [1]);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      expect(await t.db.query('SELECT n FROM deferred_r')).toEqual([]);
+    } finally {
+      await t.drop();
+    }
+  });
+});
