@@ -2,6 +2,7 @@
 import '@fontsource-variable/inter';
 import './index.css';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
@@ -9,6 +10,11 @@ import { createQueryClient } from './app/queryClient.ts';
 import { createAppRouter } from './app/router.tsx';
 import { ThemeProvider } from './app/theme.tsx';
 import { I18nProvider, loadLanguage, storedLanguage } from './i18n/index.tsx';
+
+// The page's CSP allows runtime <style> tags only with this response's nonce: the dialogs' scroll
+// lock (Radix) adds one through get-nonce. (The Vite dev server has no CSP; its placeholder is harmless.)
+const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce;
+if (nonce) setNonce(nonce);
 
 const queryClient = createQueryClient();
 const router = createAppRouter();
