@@ -102,3 +102,55 @@ describe('deferred writes', () => {
     }
   });
 });
+
+describe('savepoints', () => {
+  it('undo what failed inside them, deferred writes included, and keep the rest', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE sp_t (n int)');
+      const outcome = await t.db.tx(async (q) => {
+        await q.defer('INSERT INTO sp_t VALUES ($1)', [1]);
+        const failed = await q
+          .savepoint(async () => {
+            await q.query('INSERT INTO sp_t VALUES ($1)', [2]);
+            await q.defer('INSERT INTO sp_t VALUES ($1)', [3]);
+            throw new Error('consumer failed');
+          })
+          .catch((err: Error) => err.message);
+        const kept = await q.savepoint(async () => {
+          await q.defer('INSERT INTO sp_t VALUES ($1)', [4]);
+          return 'kept';
+        });
+        return [failed, kept];
+      });
+      expect(outcome).toEqual(['consumer failed', 'kept']);
+      const rows = await t.db.query<{ n: number }>('SELECT n FROM sp_t ORDER BY n');
+      expect(rows.map((r) => r.n)).toEqual([1, 4]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('nest', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE sp_n (n int)');
+      await t.db.tx(async (q) => {
+        await q.savepoint(async () => {
+          await q.defer('INSERT INTO sp_n VALUES ($1)', [1]);
+          await q
+            .savepoint(async () => {
+              await q.defer('INSERT INTO sp_n VALUES ($1)', [2]);
+              throw new Error('inner');
+            })
+            .catch(() => {});
+          await q.query('INSERT INTO sp_n VALUES ($1)', [3]);
+        });
+      });
+      const rows = await t.db.query<{ n: number }>('SELECT n FROM sp_n ORDER BY n');
+      expect(rows.map((r) => r.n)).toEqual([1, 3]);
+    } finally {
+      await t.drop();
+    }
+  });
+});

@@ -15,7 +15,34 @@ export interface Queryable {
    * transaction exactly as the same query would.
    */
   defer(sql: string, params?: unknown[]): Promise<void>;
+  /**
+   * Runs fn in a savepoint of the current transaction: when fn throws, its writes (deferred ones
+   * included) are undone and the error is rethrown, and the transaction goes on. Outside a
+   * transaction fn just runs.
+   */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
 }
+
+/** `savepoint` on a transaction's connection; `deferred` (if any) loses what fn deferred on failure. */
+function savepointOn(run: (sql: string) => Promise<unknown>, deferred?: string[]) {
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    const mark = deferred?.length ?? 0;
+    await run('SAVEPOINT sd_savepoint');
+    try {
+      const result = await fn();
+      await run('RELEASE SAVEPOINT sd_savepoint');
+      return result;
+    } catch (err) {
+      if (deferred) deferred.length = mark;
+      await run('ROLLBACK TO SAVEPOINT sd_savepoint');
+      await run('RELEASE SAVEPOINT sd_savepoint');
+      throw err;
+    }
+  };
+}
+
+/** Outside a transaction there is nothing to roll back to. */
+const noSavepoint = <T>(fn: () => Promise<T>): Promise<T> => fn();
 
 export interface Session extends Queryable {
   exec(sql: string): Promise<void>;
@@ -40,18 +67,19 @@ export interface Db extends Queryable {
 export async function openPglite(dataDir?: string): Promise<Db> {
   const pgl = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   // In-process: a round trip costs nothing here, so deferred writes run at once.
-  const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
+  const asQueryable = (q: Pick<PGlite, 'query'>, inTx = false): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await q.query<T>(sql, params)).rows;
     },
     async defer(sql: string, params?: unknown[]) {
       await q.query(sql, params);
     },
+    savepoint: inTx ? savepointOn((sql) => q.query(sql)) : noSavepoint,
   });
   return {
     kind: 'pglite',
     ...asQueryable(pgl),
-    tx: (fn) => pgl.transaction((tx) => fn(asQueryable(tx))),
+    tx: (fn) => pgl.transaction((tx) => fn(asQueryable(tx, true))),
     exec: async (sql) => {
       await pgl.exec(sql);
     },
@@ -153,6 +181,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     async defer(sql, params) {
       await pool.query(statement(sql, params));
     },
+    savepoint: noSavepoint,
     async tx(fn) {
       const client = await pool.connect();
       try {
@@ -165,6 +194,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           defer: async (sql, params) => {
             deferred.push(inlineParams(sql, params));
           },
+          savepoint: savepointOn((sql) => client.query(sql), deferred),
         });
         deferred.push('COMMIT');
         await client.query(deferred.join(';\n'));
@@ -188,6 +218,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           defer: async (sql, params) => {
             await client.query(statement(sql, params));
           },
+          savepoint: noSavepoint,
           exec: async (sql: string) => {
             await client.query(sql);
           },

@@ -122,15 +122,12 @@ export async function ingestIncomingSms(
     const ids: string[] = [];
     for (const item of items) {
       // One row the database refuses must not lose the others: each row has its own savepoint.
-      await q.query('SAVEPOINT sms_row');
       try {
-        const id = await storeOne(ctx, q, cleaned(item), receivedAt, consumers, true);
-        await q.query('RELEASE SAVEPOINT sms_row');
+        const id = await q.savepoint(() => storeOne(ctx, q, cleaned(item), receivedAt, consumers, true));
         if (id) ids.push(id);
       } catch (err) {
-        // A lost connection fails here too and ends the batch (nothing is lost: it is retried).
-        await q.query('ROLLBACK TO SAVEPOINT sms_row');
-        await q.query('RELEASE SAVEPOINT sms_row');
+        // A lost connection ends the batch (nothing is lost: it is retried).
+        if (isDbUnavailable(err)) throw err;
         failed += 1;
         ctx.log.error({ err, gatewayId: item.gatewayId, port: item.port }, 'incoming SMS not stored');
       }
@@ -199,13 +196,10 @@ async function handOff(
     return false;
   }
   for (const consume of consumers) {
-    await q.query('SAVEPOINT sms_consumer');
     try {
-      const taken = await consume(q, sms, ctx);
-      await q.query('RELEASE SAVEPOINT sms_consumer');
-      if (taken) return true;
+      if (await q.savepoint(() => consume(q, sms, ctx))) return true;
     } catch (err) {
-      await q.query('ROLLBACK TO SAVEPOINT sms_consumer');
+      if (isDbUnavailable(err)) throw err;
       ctx.log.error({ err, smsId: sms.id, consumer: consume.name || 'anonymous' }, 'SMS consumer failed');
     }
   }
