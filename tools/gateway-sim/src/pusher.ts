@@ -1,4 +1,6 @@
 // Outgoing pushes (dev-status, port-status, recv-sms, status-report) with fault injection.
+import http from 'node:http';
+import https from 'node:https';
 import type { Faults } from './options.ts';
 
 export interface PushRecord {
@@ -52,24 +54,57 @@ export class Pusher {
     return c.tail;
   }
 
+  /**
+   * One keep-alive connection per destination is all a serial push chain needs. node:http rather
+   * than fetch: a fleet of simulated devices shares a machine with the server it pushes to, and
+   * fetch's per-request machinery (streams, abort signals) cost about as much CPU as the server's
+   * own handling of the push.
+   */
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 1 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 1 }),
+  };
+
   private async send(url: string, type: string, json: string): Promise<void> {
     if (this.abort.signal.aborted || this.faults().offline) return;
-    let result: number | string;
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json;charset=utf-8' },
-        body: json,
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.timeoutMs)]),
-      });
-      await res.arrayBuffer(); // drain so the connection is reused
-      result = res.status;
-    } catch (err) {
-      result =
-        err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-    }
+    const result = await this.post(url, json).catch((err: Error) => err.message);
     this.log.push({ url, type, result, at: Date.now() });
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+  }
+
+  /** POSTs the JSON; the response status, or rejects (refused, timed out, aborted). */
+  private post(url: string, json: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const client = target.protocol === 'https:' ? https : http;
+      const agent = this.agents[target.protocol as 'http:' | 'https:'];
+      if (!agent) return reject(new Error(`unsupported push URL ${url}`));
+      const body = Buffer.from(json);
+      const req = client.request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          signal: this.abort.signal,
+          headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': body.length },
+        },
+        (res) => {
+          res.resume(); // drain so the connection is reused
+          res.on('end', () => {
+            clearTimeout(timer);
+            resolve(res.statusCode ?? 0);
+          });
+          res.on('error', reject);
+        },
+      );
+      // The whole exchange, not just an idle socket, is bounded, like a device's push timeout.
+      const timer = setTimeout(() => req.destroy(new Error('push timed out')), this.timeoutMs);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.end(body);
+    });
   }
 
   /** Wait until every queued push has been attempted. */
@@ -80,5 +115,7 @@ export class Pusher {
   /** Abort in-flight pushes and refuse new ones. */
   stop(): void {
     this.abort.abort();
+    this.agents['http:'].destroy();
+    this.agents['https:'].destroy();
   }
 }
