@@ -53,7 +53,15 @@ export interface StoredSms {
  * then marked matched and later consumers are skipped). A consumer that throws is rolled back to a
  * savepoint and logged; the SMS stays stored. Never called for a duplicate or a delivery receipt.
  */
-export type SmsConsumer = (q: Queryable, sms: StoredSms, ctx: AppContext) => Promise<boolean>;
+export type SmsConsumer = ((q: Queryable, sms: StoredSms, ctx: AppContext) => Promise<boolean>) & {
+  /**
+   * Optional: the same decisions for several SMS stored together (a group commit), in fewer
+   * statements. Must answer exactly as calling the consumer on each SMS in turn would, one
+   * boolean per SMS. Consumers only depend on their own state, so the inbox may run each consumer
+   * over the whole batch before the next consumer sees what is left.
+   */
+  many?: (q: Queryable, list: readonly StoredSms[], ctx: AppContext) => Promise<boolean[]>;
+};
 
 /** Send results a device reported for one of its send tasks (only the rows since its last report). */
 export interface SendTaskReport {

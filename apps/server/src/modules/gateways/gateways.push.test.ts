@@ -2,10 +2,11 @@ import type { Gateway, GatewayReport } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportConsumer, SendTaskReport, SmsConsumer, StoredSms } from '../../context.ts';
-import { waitFor } from '../../test/fixtures.ts';
+import { recvSmsPush, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { startWorkers } from '../../workers/index.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
+import { insertIncomingSmsMany } from './inbox.queries.ts';
 import { sampleUptime } from './jobs.ts';
 
 const DEVICE_PW = 'Dev1ce-Pa55-push';
@@ -264,6 +265,107 @@ describe('incoming SMS', () => {
     // Its writes were rolled back to the savepoint, the deferred one too.
     expect((await report(gw.id)).gateway.name).not.toMatch(/by a failing consumer/);
     expect(s.logs.join('\n')).toContain('consumer exploded');
+  });
+});
+
+describe('incoming SMS arriving together (group commit)', () => {
+  it('stores every SMS of many concurrent pushes once, in one go, and hands each on once', async () => {
+    const [a, b] = [await scannedGateway(), await scannedGateway()];
+    const before = handed.length;
+    const at = new Date(Date.now() - 60_000);
+    const pushes = [];
+    for (let i = 0; i < 12; i++) {
+      const { gw } = i % 2 ? a : b;
+      pushes.push(push(gw.pushUrls.sms, recvSmsPush('1.01', `take: together ${i}`, at)));
+    }
+    // The same SMS pushed twice at once (a device's duplicate): stored once.
+    pushes.push(push(a.gw.pushUrls.sms, recvSmsPush('2.01', 'take: twice', at)));
+    pushes.push(push(a.gw.pushUrls.sms, recvSmsPush('2.01', 'take: twice', at)));
+    const answers = await Promise.all(pushes);
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    const rows = [...(await smsOf(a.gw.id)), ...(await smsOf(b.gw.id))];
+    expect(rows.map((r) => r.body).sort()).toEqual(
+      [...Array(12).keys()]
+        .map((i) => `take: together ${i}`)
+        .concat('take: twice')
+        .sort(),
+    );
+    expect(rows.every((r) => r.matched)).toBe(true);
+    const mine = handed.slice(before);
+    expect(mine.map((m) => m.text).sort()).toEqual(rows.map((r) => r.body).sort());
+    // Each row carries its own port's SIM.
+    expect(mine.find((m) => m.text === 'take: twice')).toMatchObject({
+      gatewayId: a.gw.id,
+      simNumber: a.sim.slot('2.01')!.sn,
+    });
+    expect((await gatewayRow(a.gw.id)).last_update).not.toBeNull();
+  });
+
+  it('inserts a batch in one statement: new rows with their SIM, known and repeated keys left out', async () => {
+    const { sim, gw } = await scannedGateway();
+    const row = (port: string, key: string) => ({
+      gatewayId: gw.id,
+      port,
+      iccid: null,
+      sender: '+1555',
+      recipient: null,
+      body: `batch ${key}`,
+      isReport: false,
+      deviceTs: 1_700_000_000,
+      receivedAt: new Date(),
+      dedupeKey: `batch-test:${gw.id}:${key}`,
+    });
+    await insertIncomingSmsMany(s.db, [row('1.01', 'known')]);
+    const got = await insertIncomingSmsMany(s.db, [
+      row('1.01', 'a'),
+      row('2.01', 'known'),
+      row('2.01', 'b'),
+      row('3.01', 'a'),
+      row('9.01', 'c'),
+    ]);
+    expect([...got.keys()].map((k) => k.split(':').at(-1)).sort()).toEqual(['a', 'b', 'c']);
+    expect(got.get(`batch-test:${gw.id}:a`)).toMatchObject({
+      sim_number: sim.slot('1.01')!.sn,
+      iccid: sim.slot('1.01')!.iccid,
+    });
+    expect(got.get(`batch-test:${gw.id}:b`)).toMatchObject({ sim_number: sim.slot('2.01')!.sn });
+    // A port without a SIM row: stored all the same, without a SIM.
+    expect(got.get(`batch-test:${gw.id}:c`)).toMatchObject({ sim_id: null, sim_number: null, iccid: null });
+    expect((await smsOf(gw.id)).map((r) => [r.port, r.body])).toEqual([
+      ['1.01', 'batch a'],
+      ['2.01', 'batch b'],
+      ['9.01', 'batch c'],
+      ['1.01', 'batch known'],
+    ]);
+  });
+
+  it('does not let one failing SMS lose the others pushed with it', async () => {
+    const { gw } = await scannedGateway();
+    const boom: SmsConsumer = async (q, sms) => {
+      if (!sms.text.includes('poison')) return false;
+      await q.defer(`UPDATE gateways SET name = 'deferred by a failing consumer' WHERE id = $1`, [gw.id]);
+      throw new Error('poisoned SMS');
+    };
+    s.ctx.registry.smsConsumers.unshift(boom);
+    const at = new Date(Date.now() - 60_000);
+    try {
+      const answers = await Promise.all(
+        ['take: first', 'take: poison', 'take: third', 'take: fourth'].map((text, i) =>
+          push(gw.pushUrls.sms, recvSmsPush(`${(i % 4) + 1}.01`, text, at)),
+        ),
+      );
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    } finally {
+      s.ctx.registry.smsConsumers.splice(s.ctx.registry.smsConsumers.indexOf(boom), 1);
+    }
+    const rows = await smsOf(gw.id);
+    expect(rows.map((r) => [r.body, r.matched]).sort()).toEqual([
+      ['take: first', true],
+      ['take: fourth', true],
+      ['take: poison', true],
+      ['take: third', true],
+    ]);
+    expect((await report(gw.id)).gateway.name).not.toMatch(/failing consumer/);
   });
 });
 

@@ -292,11 +292,15 @@ export interface PushTarget extends GatewayCredentials {
 }
 
 export async function findPushTarget(q: Queryable, id: string): Promise<PushTarget | undefined> {
-  return (
-    await q.query<PushTarget>(`SELECT ${CREDENTIAL_COLUMNS}, mac, push_secret FROM gateways WHERE id = $1`, [
-      id,
-    ])
-  )[0];
+  return (await findPushTargets(q, [id]))[0];
+}
+
+/** The push targets among `ids` (uuids), in one statement. */
+export async function findPushTargets(q: Queryable, ids: string[]): Promise<PushTarget[]> {
+  return q.query<PushTarget>(
+    `SELECT ${CREDENTIAL_COLUMNS}, mac, push_secret FROM gateways WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
 }
 
 // ---- pull catch-up ----------------------------------------------------------------------------

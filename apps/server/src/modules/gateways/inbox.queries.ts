@@ -49,6 +49,50 @@ export async function insertIncomingSms(q: Queryable, m: InsertSms): Promise<Ins
   return rows[0];
 }
 
+/**
+ * Stores several SMS in one statement, each unless its dedupe key is known (within the batch too:
+ * the first of two equal keys is stored). Returns the new rows with their port's SIM, by dedupe key.
+ */
+export async function insertIncomingSmsMany(
+  q: Queryable,
+  ms: InsertSms[],
+): Promise<Map<string, InsertedSms>> {
+  const col = <K extends keyof InsertSms>(k: K) => ms.map((m) => m[k]);
+  const rows = await q.query<InsertedSms & { dedupe_key: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[],
+                            $8::bigint[], $9::timestamptz[], $10::text[])
+         WITH ORDINALITY AS i (gateway_id, port, iccid, sender, recipient, body, is_report, device_ts, received_at,
+                               dedupe_key, n)
+     ),
+     ins AS (
+       INSERT INTO incoming_sms
+         (gateway_id, port, iccid, sender, recipient, body, is_report, device_ts, received_at, dedupe_key)
+       SELECT i.gateway_id, i.port, coalesce(i.iccid, s.iccid), i.sender, i.recipient, i.body, i.is_report,
+              i.device_ts, i.received_at, i.dedupe_key
+         FROM input i LEFT JOIN sims s ON s.gateway_id = i.gateway_id AND s.port = i.port
+        ORDER BY i.n
+       ON CONFLICT (dedupe_key) DO NOTHING
+       RETURNING id, iccid, gateway_id, port, dedupe_key
+     )
+     SELECT ins.id, ins.iccid, ins.dedupe_key, s.id AS sim_id, s.number AS sim_number
+       FROM ins LEFT JOIN sims s ON s.gateway_id = ins.gateway_id AND s.port = ins.port`,
+    [
+      col('gatewayId'),
+      col('port'),
+      col('iccid'),
+      col('sender'),
+      col('recipient'),
+      col('body'),
+      col('isReport'),
+      col('deviceTs'),
+      col('receivedAt'),
+      col('dedupeKey'),
+    ],
+  );
+  return new Map(rows.map(({ dedupe_key, ...row }) => [dedupe_key, row]));
+}
+
 /** An identical SMS (gateway, port, sender, text, report flag) stored since `since`: a device's repeat. */
 export async function findRecentRepeat(
   q: Queryable,

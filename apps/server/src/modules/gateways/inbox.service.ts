@@ -5,7 +5,14 @@ import type { Queryable } from '../../db/db.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
 import type { IncomingSmsItem } from './driver/driver.ts';
 import { touchGatewayOnCommit } from './gateways.queries.ts';
-import { findRecentRepeat, insertIncomingSms, markMatched } from './inbox.queries.ts';
+import {
+  findRecentRepeat,
+  type InsertedSms,
+  type InsertSms,
+  insertIncomingSms,
+  insertIncomingSmsMany,
+  markMatched,
+} from './inbox.queries.ts';
 
 export interface IncomingSms extends IncomingSmsItem {
   gatewayId: string;
@@ -91,34 +98,22 @@ export async function ingestIncomingSms(
     return { stored: [], duplicates: 0, failed: 0 };
   }
   const receivedAt = ctx.clock.now();
-  if (items.length === 1) {
-    // The common push: one SMS, one transaction. First without savepoints (each is a round trip);
-    // if anything fails, again with a savepoint around each consumer, so a failing consumer cannot
-    // lose the SMS. A row the database refuses even then is logged and counted as failed, like a
-    // row of a batch.
-    const item = cleaned(items[0]!);
-    const attempt = (isolate: boolean) =>
-      ctx.db.tx(async (q) => {
-        const id = await storeOne(ctx, q, item, receivedAt, consumers, isolate);
-        await touch(q);
-        return id;
-      });
-    try {
-      const id = await attempt(false).catch((err) => {
-        if (isDbUnavailable(err)) throw err;
-        return attempt(true);
-      });
-      return { stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 };
-    } catch (err) {
-      if (isDbUnavailable(err)) throw err;
-      ctx.log.error({ err, gatewayId: item.gatewayId, port: item.port }, 'incoming SMS not stored');
-      await touch(ctx.db);
-      return { stored: [], duplicates: 0, failed: 1 };
-    }
-  }
+  if (items.length === 1) return groupCommit(ctx).submit({ item: cleaned(items[0]!), receivedAt, opts });
   let failed = 0;
   const stored = await ctx.db.tx(async (q) => {
     await touch(q);
+    const batch = items.map((item) => ({ item: cleaned(item), receivedAt }));
+    if (insertableTogether(batch)) {
+      // A page of the device's inbox (the pull catch-up) is mostly SMS the pushes already stored:
+      // one insert for the page, consumers isolated. If the database refuses a row, the page is
+      // stored again row by row below.
+      try {
+        const ids = await q.savepoint(() => storeMany(ctx, q, batch, consumers, true));
+        return ids.filter((id): id is string => id !== undefined);
+      } catch (err) {
+        if (isDbUnavailable(err)) throw err;
+      }
+    }
     const ids: string[] = [];
     for (const item of items) {
       // One row the database refuses must not lose the others: each row has its own savepoint.
@@ -137,6 +132,134 @@ export async function ingestIncomingSms(
   return { stored, duplicates: items.length - stored.length - failed, failed };
 }
 
+interface SinglePush {
+  item: IncomingSms;
+  receivedAt: Date;
+  opts: IngestOptions;
+}
+
+/** The most SMS one group commit stores; more wait for the next. */
+const GROUP_MAX = 64;
+/**
+ * How many group commits one server runs at once. One at a time would leave the server waiting on
+ * every round trip of the batch; a few in parallel keep it and PostgreSQL busy, and while they run
+ * the next pushes gather into the next batch.
+ */
+const GROUP_PARALLEL = 1;
+
+/**
+ * Single-SMS pushes (the common case: one device push, one SMS) are stored by group commit. A push
+ * that arrives while fewer than GROUP_PARALLEL transactions are storing SMS starts one at once;
+ * pushes that arrive meanwhile wait and are stored together in the next free one: one BEGIN, one
+ * insert and one COMMIT for all of them. Round trips, not statements, are what an SMS costs here,
+ * so under load the cost per SMS falls as the queue grows instead of the queue growing without
+ * bound. Idle, nothing waits.
+ *
+ * A batch is taken in (gateway, port) order, so two batches lock the same orders and gateways in
+ * the same order; SMS of one port keep their arrival order. The batch runs without savepoints. If
+ * it fails for any reason but a lost database, each push is stored again on its own with a
+ * savepoint around each consumer, so a bad SMS or a failing consumer cannot lose the others; a row
+ * the database refuses even then is logged and counted as failed.
+ */
+class GroupCommit {
+  private readonly waiting: Array<
+    SinglePush & { resolve: (r: IngestResult) => void; reject: (err: unknown) => void }
+  > = [];
+  private inFlight = 0;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  submit(push: SinglePush): Promise<IngestResult> {
+    return new Promise<IngestResult>((resolve, reject) => {
+      this.waiting.push({ ...push, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < GROUP_PARALLEL && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, GROUP_MAX).sort(byPort);
+      this.inFlight += 1;
+      void this.run(batch).finally(() => {
+        this.inFlight -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(batch: GroupCommit['waiting']): Promise<void> {
+    let ids: (string | undefined)[] | undefined;
+    try {
+      ids = await this.storeTogether(batch);
+    } catch (err) {
+      if (isDbUnavailable(err)) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
+    }
+    if (ids) {
+      batch.forEach((p, i) => {
+        const id = ids[i];
+        p.resolve({ stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 });
+      });
+      return;
+    }
+    for (const p of batch) await this.storeAlone(p).then(p.resolve, p.reject);
+  }
+
+  /** One transaction for the batch; the new row's id per push (undefined: a duplicate). */
+  private storeTogether(batch: SinglePush[]): Promise<(string | undefined)[]> {
+    const { ctx } = this;
+    return ctx.db.tx(async (q) => {
+      const ids = await storeMany(ctx, q, batch, ctx.registry.smsConsumers, false);
+      // Each gateway's lastUpdate once, at its latest push of the batch.
+      const touched = new Map<string, Date>();
+      for (const p of batch) if (p.opts.touch) touched.set(p.opts.touch.gatewayId, p.opts.touch.at);
+      for (const [gatewayId, at] of [...touched].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        await touchGatewayOnCommit(q, gatewayId, at);
+      return ids;
+    });
+  }
+
+  /** One push on its own, each consumer isolated by a savepoint. */
+  private async storeAlone(p: SinglePush): Promise<IngestResult> {
+    const { ctx } = this;
+    const touch = async (q: Queryable) => {
+      if (p.opts.touch) await touchGatewayOnCommit(q, p.opts.touch.gatewayId, p.opts.touch.at);
+    };
+    try {
+      const id = await ctx.db.tx(async (q) => {
+        const stored = await storeOne(ctx, q, p.item, p.receivedAt, ctx.registry.smsConsumers, true);
+        await touch(q);
+        return stored;
+      });
+      return { stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 };
+    } catch (err) {
+      if (isDbUnavailable(err)) throw err;
+      ctx.log.error({ err, gatewayId: p.item.gatewayId, port: p.item.port }, 'incoming SMS not stored');
+      await touch(ctx.db);
+      return { stored: [], duplicates: 0, failed: 1 };
+    }
+  }
+}
+
+/** (gateway, port) order; stable, so one port's SMS keep their order. */
+function byPort(a: SinglePush, b: SinglePush): number {
+  const x = `${a.item.gatewayId}\u0000${a.item.port}`;
+  const y = `${b.item.gatewayId}\u0000${b.item.port}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const groupCommits = new WeakMap<AppContext, GroupCommit>();
+function groupCommit(ctx: AppContext): GroupCommit {
+  let g = groupCommits.get(ctx);
+  if (!g) {
+    g = new GroupCommit(ctx);
+    groupCommits.set(ctx, g);
+  }
+  return g;
+}
+
 /** Stores one SMS unless it is a duplicate and hands it to the consumers; the new row's id. */
 async function storeOne(
   ctx: AppContext,
@@ -148,7 +271,90 @@ async function storeOne(
 ): Promise<string | undefined> {
   const key = m.dedupeKey ?? (await dedupeKey(q, m, receivedAt));
   if (key === undefined) return undefined;
-  const row = await insertIncomingSms(q, {
+  const row = await insertIncomingSms(q, rowOf(m, receivedAt, key));
+  return row ? handOffStored(ctx, q, m, receivedAt, row, consumers, isolate) : undefined;
+}
+
+/**
+ * Several SMS can be stored with one insert unless one is a forward without device time: that
+ * needs its repeat check before it is stored, in order with the others.
+ */
+function insertableTogether(batch: readonly { item: IncomingSms }[]): boolean {
+  return batch.length > 1 && batch.every((p) => p.item.dedupeKey !== undefined || p.item.ts !== null);
+}
+
+/**
+ * Stores several SMS with one insert, then hands each new one to the consumers in order; the new
+ * rows' ids (undefined: a duplicate). With `isolate`, each SMS goes to the consumers on its own,
+ * each consumer in a savepoint; without, each consumer takes the whole batch at once (its batch
+ * form if it has one) and an error fails the batch. Not insertable together: one SMS at a time.
+ */
+async function storeMany(
+  ctx: AppContext,
+  q: Queryable,
+  batch: readonly { item: IncomingSms; receivedAt: Date }[],
+  consumers: readonly SmsConsumer[],
+  isolate: boolean,
+): Promise<(string | undefined)[]> {
+  const ids: (string | undefined)[] = [];
+  if (!insertableTogether(batch)) {
+    for (const p of batch) ids.push(await storeOne(ctx, q, p.item, p.receivedAt, consumers, isolate));
+    return ids;
+  }
+  const rows: InsertSms[] = [];
+  for (const p of batch)
+    rows.push(rowOf(p.item, p.receivedAt, p.item.dedupeKey ?? (await dedupeKey(q, p.item, p.receivedAt))!));
+  const inserted = await insertIncomingSmsMany(q, rows);
+  const fresh: StoredSms[] = [];
+  for (const [i, p] of batch.entries()) {
+    const key = rows[i]!.dedupeKey;
+    const row = inserted.get(key);
+    inserted.delete(key); // a second SMS with the same key in the batch is its duplicate
+    ids.push(row?.id);
+    if (row && !p.item.isReport) fresh.push(storedSms(p.item, p.receivedAt, row));
+  }
+  if (isolate) {
+    for (const sms of fresh) if (await handOff(ctx, q, sms, consumers, true)) await markMatched(q, sms.id);
+    return ids;
+  }
+  const taken = await handOffMany(ctx, q, fresh, consumers);
+  for (const [i, sms] of fresh.entries()) if (taken[i]) await markMatched(q, sms.id);
+  return ids;
+}
+
+/**
+ * handOff for SMS stored together: each consumer sees, in order, the SMS no earlier consumer took,
+ * all at once if it has a batch form. The same outcome as handing each SMS on in turn (consumers
+ * depend only on their own state); an error fails the batch.
+ */
+async function handOffMany(
+  ctx: AppContext,
+  q: Queryable,
+  list: readonly StoredSms[],
+  consumers: readonly SmsConsumer[],
+): Promise<boolean[]> {
+  const taken = list.map(() => false);
+  for (const consume of consumers) {
+    const left = [...list.keys()].filter((i) => !taken[i]);
+    if (left.length === 0) break;
+    if (consume.many) {
+      const took = await consume.many(
+        q,
+        left.map((i) => list[i]!),
+        ctx,
+      );
+      left.forEach((i, k) => {
+        if (took[k]) taken[i] = true;
+      });
+    } else {
+      for (const i of left) if (await consume(q, list[i]!, ctx)) taken[i] = true;
+    }
+  }
+  return taken;
+}
+
+function rowOf(m: IncomingSms, receivedAt: Date, key: string): InsertSms {
+  return {
     gatewayId: m.gatewayId,
     port: m.port,
     iccid: m.iccid ?? null,
@@ -159,10 +365,11 @@ async function storeOne(
     deviceTs: m.ts,
     receivedAt,
     dedupeKey: key,
-  });
-  if (!row) return undefined;
-  if (m.isReport) return row.id;
-  const sms: StoredSms = {
+  };
+}
+
+function storedSms(m: IncomingSms, receivedAt: Date, row: InsertedSms): StoredSms {
+  return {
     id: row.id,
     gatewayId: m.gatewayId,
     port: m.port,
@@ -176,6 +383,20 @@ async function storeOne(
     receivedAt,
     ...(m.attachments?.length ? { attachments: m.attachments } : {}),
   };
+}
+
+/** A newly stored SMS (not a receipt) goes to the consumers; marked matched if one took it. Its id. */
+async function handOffStored(
+  ctx: AppContext,
+  q: Queryable,
+  m: IncomingSms,
+  receivedAt: Date,
+  row: InsertedSms,
+  consumers: readonly SmsConsumer[],
+  isolate: boolean,
+): Promise<string> {
+  if (m.isReport) return row.id;
+  const sms = storedSms(m, receivedAt, row);
   if (await handOff(ctx, q, sms, consumers, isolate)) await markMatched(q, row.id);
   return row.id;
 }

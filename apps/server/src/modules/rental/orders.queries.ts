@@ -33,6 +33,11 @@ export async function findOrder(q: Queryable, id: string): Promise<OrderRow | un
   return (await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1::bigint`, [id]))[0];
 }
 
+/** Several orders by id, in one statement (any order; missing ids are left out). */
+export async function findOrders(q: Queryable, ids: string[]): Promise<OrderRow[]> {
+  return q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = ANY($1::bigint[])`, [ids]);
+}
+
 /** An order as the order list reads it: an OrderRow's fields, its times already ISO 8601 text (UTC, milliseconds, like toISOString). */
 export type OrderListRow = Omit<
   OrderRow,
@@ -197,6 +202,69 @@ export async function openOrdersOnPort(
       FOR UPDATE OF o`,
     [gatewayId, port, receivedAt, phoneNumber],
   );
+}
+
+/**
+ * openOrdersOnPort for several SMS in one statement: each row says which SMS (`n`, its index in
+ * `sms`) it is open for. Locked in order id order, as the single form locks them.
+ */
+export async function openOrdersForSms(
+  q: Queryable,
+  sms: readonly { gatewayId: string; port: string; phoneNumber: string; receivedAt: Date }[],
+): Promise<(OpenOrderForSms & { n: number })[]> {
+  return q.query<OpenOrderForSms & { n: number }>(
+    `SELECT t.n::int - 1 AS n, o.id::text AS id, o.user_id, o.status, s.pattern, s.text_contains, s.is_repeatable
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS t (gateway_id, port, phone, at, n)
+       JOIN orders o ON o.phone_number = t.phone AND o.gateway_id = t.gateway_id AND o.port = t.port
+        AND o.created_at <= t.at AND o.expires_at > t.at AND o.closed_at IS NULL
+       JOIN services s ON s.id = o.service_id
+      WHERE o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND s.is_repeatable)
+      ORDER BY o.id, t.n
+      FOR UPDATE OF o`,
+    [
+      sms.map((m) => m.gatewayId),
+      sms.map((m) => m.port),
+      sms.map((m) => m.phoneNumber),
+      sms.map((m) => m.receivedAt),
+    ],
+  );
+}
+
+/**
+ * recordCode for several (order, SMS) pairs in one statement; each order at most once. Returns the
+ * updated orders, by id.
+ */
+export async function recordCodes(
+  q: Queryable,
+  codes: readonly { orderId: string; smsId: string; code: string | undefined; text: string; at: Date }[],
+): Promise<Map<string, OrderRow>> {
+  const rows = await q.query<OrderRow>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[]) WITH ORDINALITY
+         AS i (order_id, sms_id, code, text, at, n)
+     ), c AS (
+       INSERT INTO order_codes (order_id, sms_id, code_text, sms_text, received_at)
+       SELECT order_id, sms_id, code, text, at FROM input ORDER BY n
+       ON CONFLICT DO NOTHING RETURNING order_id, sms_id
+     ), o AS (
+       UPDATE orders SET sms_text = i.text,
+              code_text = COALESCE(i.code, orders.code_text),
+              status = CASE WHEN i.code IS NULL THEN orders.status ELSE 'SUCCESS' END,
+              finished_at = CASE WHEN i.code IS NULL THEN orders.finished_at ELSE COALESCE(orders.finished_at, i.at) END
+         FROM input i JOIN c ON c.order_id = i.order_id AND c.sms_id = i.sms_id
+        WHERE orders.id = i.order_id
+        RETURNING orders.*
+     )
+     SELECT ${ORDER_FIELDS} FROM o`,
+    [
+      codes.map((c) => c.orderId),
+      codes.map((c) => c.smsId),
+      codes.map((c) => c.code ?? null),
+      codes.map((c) => c.text),
+      codes.map((c) => c.at),
+    ],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Records a code (or a code-less SMS) on an order; returns the updated order once per SMS. */

@@ -1,5 +1,6 @@
 import type { Order } from '@simdock/contract';
-import type { AppContext, LiveRenderer, StoredSms } from '../../context.ts';
+import type { AppContext, LiveRenderer, SmsConsumer, StoredSms } from '../../context.ts';
+import { batchLoader } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
 import { conflict, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
@@ -12,6 +13,7 @@ import {
   closeOrder,
   findOrder,
   findOrderDetail,
+  findOrders,
   findRequest,
   insertOrder,
   lockRequestKey,
@@ -22,11 +24,13 @@ import {
   type OrderPageFilter,
   type OrderRow,
   openOrderCount,
+  openOrdersForSms,
   openOrdersOnPort,
   orderDetailsPage,
   ordersOfUser,
   pickSim,
   recordCode,
+  recordCodes,
   saveRequest,
 } from './orders.queries.ts';
 import { findServiceByCode } from './services.queries.ts';
@@ -339,7 +343,7 @@ export function smsTime(sms: Pick<StoredSms, 'receivedAt' | 'deviceTs'>): Date {
  * Incoming-SMS consumer: gives the SMS to the open orders on its SIM whose service text it holds.
  * Runs inside the SMS's storing transaction, so a code is recorded exactly once.
  */
-export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
+async function matchOne(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
   // The SIM in the port must still carry the rented number: a swapped card's SMS is not the renter's.
   if (!sms.gatewayId || !sms.simNumber) return false;
   const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, sms.simNumber, smsTime(sms));
@@ -348,36 +352,117 @@ export async function matchRentalOrders(q: Queryable, sms: StoredSms, ctx: AppCo
     if (!smsMatchesService(sms.text, o.text_contains)) continue;
     const code = extractCode(sms.text, o.pattern);
     const updated = await recordCode(q, o.id, sms.id, code, sms.text, sms.receivedAt);
-    if (updated) {
-      await orderChanged(q, updated);
-      if (code !== undefined) {
-        ctx.metrics.otpLatency.observe((ctx.clock.now().getTime() - sms.receivedAt.getTime()) / 1000);
-        for (const listener of ctx.registry.codeListeners) {
-          await listener(
-            q,
-            {
-              orderId: updated.id,
-              userId: updated.user_id,
-              serviceCode: updated.service_code,
-              phoneNumber: updated.phone_number,
-              code,
-              text: sms.text,
-              receivedAt: sms.receivedAt,
-              ref: `order_code:${updated.id}:${sms.id}`,
-            },
-            ctx,
-          );
-        }
-      }
-    }
+    if (updated) await codeRecorded(q, ctx, updated, sms, code);
     matched = true;
   }
   return matched;
 }
 
+/**
+ * matchOne over several SMS in turn, in three statements whatever their number: the open orders of
+ * all of them, then (in memory, in order) which SMS each order takes, then every code recorded. An
+ * order that takes a code and does not repeat is not open for the SMS after it, as in matchOne. If
+ * one order takes two SMS of the batch, the codes are recorded one by one, in order.
+ */
+async function matchMany(q: Queryable, list: readonly StoredSms[], ctx: AppContext): Promise<boolean[]> {
+  const taken = list.map(() => false);
+  const eligible = list.flatMap((sms, i) => (sms.gatewayId && sms.simNumber ? [{ sms, i }] : []));
+  if (eligible.length === 0) return taken;
+  const open = await openOrdersForSms(
+    q,
+    eligible.map(({ sms }) => ({
+      gatewayId: sms.gatewayId!,
+      port: sms.port,
+      phoneNumber: sms.simNumber!,
+      receivedAt: smsTime(sms),
+    })),
+  );
+  const ordersOf = new Map<number, typeof open>();
+  for (const o of open) ordersOf.set(o.n, [...(ordersOf.get(o.n) ?? []), o]);
+  const done = new Set<string>(); // orders that took a code and do not repeat
+  const codes: { orderId: string; sms: StoredSms; code: string | undefined }[] = [];
+  eligible.forEach(({ sms, i }, n) => {
+    for (const o of ordersOf.get(n) ?? []) {
+      if (done.has(o.id) || !smsMatchesService(sms.text, o.text_contains)) continue;
+      const code = extractCode(sms.text, o.pattern);
+      codes.push({ orderId: o.id, sms, code });
+      if (code !== undefined && !o.is_repeatable) done.add(o.id);
+      taken[i] = true;
+    }
+  });
+  const record = (c: (typeof codes)[number]) => ({
+    orderId: c.orderId,
+    smsId: c.sms.id,
+    code: c.code,
+    text: c.sms.text,
+    at: c.sms.receivedAt,
+  });
+  if (new Set(codes.map((c) => c.orderId)).size === codes.length) {
+    const updated = await recordCodes(q, codes.map(record));
+    for (const c of codes) {
+      const row = updated.get(c.orderId);
+      if (row) await codeRecorded(q, ctx, row, c.sms, c.code);
+    }
+  } else {
+    for (const c of codes) {
+      const r = record(c);
+      const row = await recordCode(q, r.orderId, r.smsId, r.code, r.text, r.at);
+      if (row) await codeRecorded(q, ctx, row, c.sms, c.code);
+    }
+  }
+  return taken;
+}
+
+/** A code (or a code-less SMS) was recorded on an order: its event, the OTP metric, the listeners. */
+async function codeRecorded(
+  q: Queryable,
+  ctx: AppContext,
+  updated: OrderRow,
+  sms: StoredSms,
+  code: string | undefined,
+): Promise<void> {
+  await orderChanged(q, updated);
+  if (code === undefined) return;
+  ctx.metrics.otpLatency.observe((ctx.clock.now().getTime() - sms.receivedAt.getTime()) / 1000);
+  for (const listener of ctx.registry.codeListeners) {
+    await listener(
+      q,
+      {
+        orderId: updated.id,
+        userId: updated.user_id,
+        serviceCode: updated.service_code,
+        phoneNumber: updated.phone_number,
+        code,
+        text: sms.text,
+        receivedAt: sms.receivedAt,
+        ref: `order_code:${updated.id}:${sms.id}`,
+      },
+      ctx,
+    );
+  }
+}
+
+export const matchRentalOrders: SmsConsumer = Object.assign(matchOne, { many: matchMany });
+
+/**
+ * The live stream's reads of orders, per server: the events of a burst (many SMS at once) are read
+ * in one statement rather than one each.
+ */
+const liveOrderReads = new WeakMap<AppContext, (id: string) => Promise<OrderRow | undefined>>();
+function readLiveOrder(ctx: AppContext, id: string): Promise<OrderRow | undefined> {
+  let read = liveOrderReads.get(ctx);
+  if (!read) {
+    read = batchLoader(
+      async (ids: string[]) => new Map((await findOrders(ctx.db, ids)).map((r) => [r.id, r])),
+    );
+    liveOrderReads.set(ctx, read);
+  }
+  return read(id);
+}
+
 /** Live stream: an order event sends the order as it is now, to its owner only. */
 export const renderOrderEvent: LiveRenderer = async (ctx, event) => {
-  if (event.type !== 'order') return null;
-  const order = await userOrder(ctx, event.userId, event.orderId);
-  return order ? { event: 'order', data: order } : null;
+  if (event.type !== 'order' || !ORDER_ID.test(event.orderId)) return null;
+  const row = await readLiveOrder(ctx, event.orderId);
+  return row && row.user_id === event.userId ? { event: 'order', data: asOrder(ctx, row) } : null;
 };
