@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchLoader } from './batch.ts';
+import { batchLoader, batchLoaderPerServer } from './batch.ts';
 
 describe('batchLoader', () => {
   it('reads the keys asked for in one turn with one load, each caller getting its own value', async () => {
@@ -46,5 +46,17 @@ describe('batchLoader', () => {
     }, 3);
     expect(await Promise.all([1, 2, 3, 4, 5, 6, 7].map(read))).toEqual([2, 4, 6, 8, 10, 12, 14]);
     expect(sizes).toEqual([3, 3, 1]);
+  });
+
+  it('per server: each server reads its own keys from its own database, batched within it', async () => {
+    const loads: string[] = [];
+    const read = batchLoaderPerServer(async (ctx: { name: string }, keys: number[]) => {
+      loads.push(`${ctx.name}:${keys.join(',')}`);
+      return new Map(keys.map((k) => [k, `${ctx.name}/${k}`]));
+    });
+    const a = { name: 'a' };
+    const b = { name: 'b' };
+    expect(await Promise.all([read(a, 1), read(b, 1), read(a, 2)])).toEqual(['a/1', 'b/1', 'a/2']);
+    expect(loads.sort()).toEqual(['a:1,2', 'b:1']);
   });
 });

@@ -30,3 +30,21 @@ export function batchLoader<K, V>(
       pending.push({ key, resolve, reject });
     });
 }
+
+/**
+ * batchLoader per server: one loader per context object (built on first use), so lookups are
+ * batched within a server and never across the servers one process may hold (tests run several).
+ */
+export function batchLoaderPerServer<C extends object, K, V>(
+  load: (ctx: C, keys: K[]) => Promise<Map<K, V>>,
+): (ctx: C, key: K) => Promise<V | undefined> {
+  const loaders = new WeakMap<C, (key: K) => Promise<V | undefined>>();
+  return (ctx, key) => {
+    let read = loaders.get(ctx);
+    if (!read) {
+      read = batchLoader((keys: K[]) => load(ctx, keys));
+      loaders.set(ctx, read);
+    }
+    return read(key);
+  };
+}

@@ -3,7 +3,7 @@
 // driver reads the bodies.
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../crypto.ts';
-import { batchLoader } from '../../db/batch.ts';
+import { batchLoaderPerServer } from '../../db/batch.ts';
 import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
 import { driverFor } from './device.ts';
 import { type GatewayDriver, ProtocolError } from './driver/driver.ts';
@@ -23,21 +23,14 @@ export interface PushSource {
  * Push targets are read for every push; the pushes of many gateways arriving together are read in
  * one statement (per server, current data every time).
  */
-const pushTargetReads = new WeakMap<AppContext, (id: string) => Promise<PushTarget | undefined>>();
-function readPushTarget(ctx: AppContext, id: string): Promise<PushTarget | undefined> {
-  let read = pushTargetReads.get(ctx);
-  if (!read) {
-    read = batchLoader(
-      async (ids: string[]) => new Map((await findPushTargets(ctx.db, ids)).map((g) => [g.id, g])),
-    );
-    pushTargetReads.set(ctx, read);
-  }
-  return read(id.toLowerCase());
-}
+const readPushTarget = batchLoaderPerServer(
+  async (ctx: AppContext, ids: string[]) =>
+    new Map((await findPushTargets(ctx.db, ids)).map((g) => [g.id, g])),
+);
 
 /** 404 for an unknown gateway, 401 for a wrong secret; the caller logs which. */
 export async function authenticatePush(ctx: AppContext, id: string, secret: string): Promise<PushSource> {
-  const gw = isUuid(id) ? await readPushTarget(ctx, id) : undefined;
+  const gw = isUuid(id) ? await readPushTarget(ctx, id.toLowerCase()) : undefined;
   if (!gw) throw notFound('Unknown gateway.', 'gateway_not_found');
   if (!safeEqual(secret, gw.push_secret)) throw unauthorized('Wrong push secret for this gateway.');
   return { gw, driver: driverFor(ctx, gw) };

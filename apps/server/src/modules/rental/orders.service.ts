@@ -1,6 +1,6 @@
 import type { Order } from '@simdock/contract';
 import type { AppContext, LiveRenderer, SmsConsumer, StoredSms } from '../../context.ts';
-import { batchLoader } from '../../db/batch.ts';
+import { batchLoaderPerServer } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
 import { conflict, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
@@ -448,17 +448,9 @@ export const matchRentalOrders: SmsConsumer = Object.assign(matchOne, { many: ma
  * The live stream's reads of orders, per server: the events of a burst (many SMS at once) are read
  * in one statement rather than one each.
  */
-const liveOrderReads = new WeakMap<AppContext, (id: string) => Promise<OrderRow | undefined>>();
-function readLiveOrder(ctx: AppContext, id: string): Promise<OrderRow | undefined> {
-  let read = liveOrderReads.get(ctx);
-  if (!read) {
-    read = batchLoader(
-      async (ids: string[]) => new Map((await findOrders(ctx.db, ids)).map((r) => [r.id, r])),
-    );
-    liveOrderReads.set(ctx, read);
-  }
-  return read(id);
-}
+const readLiveOrder = batchLoaderPerServer(
+  async (ctx: AppContext, ids: string[]) => new Map((await findOrders(ctx.db, ids)).map((r) => [r.id, r])),
+);
 
 /** Live stream: an order event sends the order as it is now, to its owner only. */
 export const renderOrderEvent: LiveRenderer = async (ctx, event) => {
