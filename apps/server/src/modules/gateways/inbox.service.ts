@@ -141,9 +141,9 @@ interface SinglePush {
 /** The most SMS one group commit stores; more wait for the next. */
 const GROUP_MAX = 64;
 /**
- * How many group commits one server runs at once. One at a time would leave the server waiting on
- * every round trip of the batch; a few in parallel keep it and PostgreSQL busy, and while they run
- * the next pushes gather into the next batch.
+ * How many group commits one server runs at once. One: with two or four at once the batches were
+ * smaller and each SMS cost more CPU on both sides (measured, bench/RESULTS.md); while one runs, the
+ * next pushes gather into the next batch.
  */
 const GROUP_PARALLEL = 1;
 
