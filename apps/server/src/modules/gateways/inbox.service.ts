@@ -204,7 +204,15 @@ class GroupCommit {
       });
       return;
     }
-    for (const p of batch) await this.storeAlone(p).then(p.resolve, p.reject);
+    // Stored again one by one: one port's SMS in order, ports side by side. Not awaited, so a push
+    // that is slow on its own (a lock held elsewhere) does not hold up the next batches.
+    const ports = new Map<string, typeof batch>();
+    for (const p of batch) ports.set(portKey(p), [...(ports.get(portKey(p)) ?? []), p]);
+    for (const pushes of ports.values()) {
+      void (async () => {
+        for (const p of pushes) await this.storeAlone(p).then(p.resolve, p.reject);
+      })();
+    }
   }
 
   /** One transaction for the batch; the new row's id per push (undefined: a duplicate). */
@@ -245,10 +253,12 @@ class GroupCommit {
 
 /** (gateway, port) order; stable, so one port's SMS keep their order. */
 function byPort(a: SinglePush, b: SinglePush): number {
-  const x = `${a.item.gatewayId}\u0000${a.item.port}`;
-  const y = `${b.item.gatewayId}\u0000${b.item.port}`;
+  const x = portKey(a);
+  const y = portKey(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+const portKey = (p: SinglePush) => `${p.item.gatewayId}\u0000${p.item.port}`;
 
 const groupCommits = new WeakMap<AppContext, GroupCommit>();
 function groupCommit(ctx: AppContext): GroupCommit {
