@@ -14,9 +14,10 @@ export const PULL_PERIOD_MS = 60_000;
 const PULL_CONCURRENCY = 2;
 /**
  * The catch-up is background work: a busy gateway's minute of SMS, nearly all stored already by
- * the pushes, is read again every minute. After each page it rests PULL_REST times as long as the
- * page took, so a pass is spread out instead of competing with live pushes for a few seconds
- * (those seconds were the OTP benchmark's whole tail; bench/RESULTS.md).
+ * the pushes, is read again every minute. After each page it rests PULL_REST times as long as
+ * storing the page took (our work, not the device's answer), so a pass is spread out instead of
+ * competing with live pushes for a few seconds (those seconds were the OTP benchmark's whole tail;
+ * bench/RESULTS.md).
  */
 const PULL_REST = 3;
 
@@ -40,8 +41,8 @@ export async function pullCatchUp(
   let rest: Promise<void> = Promise.resolve();
   for (let page = 0; page < maxPages; page++) {
     if (page > 0) await rest;
-    const started = performance.now();
     const r = await driver.pullSms(next, PULL_PAGE);
+    const started = performance.now();
     // A new ssrc (or ids that went backwards) means the device rebooted: its ids restarted at 1.
     const rebooted =
       (r.ssrc !== null && ssrc !== null && r.ssrc !== ssrc) || (r.items.length === 0 && r.nextId < next);
