@@ -155,7 +155,8 @@ describe('bulk SMS in the browser', () => {
     expect(total).toBeGreaterThanOrEqual(43);
     await page.getByLabel('Rows per page').selectOption('10');
     await page.getByText(`Page 1 / ${Math.ceil(total / 10)}`).waitFor();
-    expect(await table.locator('tbody tr').count()).toBe(10);
+    // The previous page stays on screen until the smaller one has loaded.
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(10);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText(`Page 2 / ${Math.ceil(total / 10)}`).waitFor();
 
