@@ -122,7 +122,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   registerErrorHandling(app);
   instrumentHttp(app, ctx.metrics);
-  await registerSecurity(app, config, webDist);
+  registerSecurity(app, config, webDist);
   // Once closing, an answer ends its connection, so a keep-alive client cannot hold the close open.
   let closing = false;
   app.addHook('preClose', async () => {

@@ -55,7 +55,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', CACHE_REVALIDATE)
-        .send(page.join(reply.cspNonce.style));
+        .send(page.join(reply.styleNonce()));
     }
     return reply.status(404).send(errorBody(notFound(`No route ${req.method} ${path}`)));
   });
