@@ -14,7 +14,8 @@
  *                                                       # PostgreSQL: a fresh database, dropped after
  *
  * Options (env): ORDERS (10000), CONNECTIONS (50), SECONDS (10, per measurement), WARMUP (3 s),
- * ROUNDS (3; each round measures bare, user/info and getbyuser in turn), KEEP_DB (keep the database),
+ * ROUNDS (3; each round measures bare, healthz, user/info and getbyuser in turn), ONLY (measure only
+ * the routes whose name contains it, besides the bare one), KEEP_DB (keep the database),
  * PROFILE (=1: the server runs with --cpu-prof, profiles in bench/out/prof/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -37,6 +38,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const WARMUP = Number(process.env.WARMUP ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const ONLY = process.env.ONLY;
 const PORT = 4100 + Math.floor(Math.random() * 200);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
@@ -114,7 +116,7 @@ interface Run {
 }
 
 /** One autocannon measurement, in its own process; the JSON report is read from its stdout. */
-function cannon(url: string, token: string, seconds: number, pid?: number): Promise<Run> {
+function cannon(method: string, url: string, token: string, seconds: number, pid?: number): Promise<Run> {
   const cpu0 = cpuMs(pid);
   const args = [
     AUTOCANNON,
@@ -125,7 +127,7 @@ function cannon(url: string, token: string, seconds: number, pid?: number): Prom
     '-d',
     String(seconds),
     '-m',
-    'POST',
+    method,
     '-H',
     'content-type=application/json',
     '-H',
@@ -255,18 +257,26 @@ async function main() {
     if (me.username !== 'bench') throw new Error('user/info: unexpected answer');
     bare = await startBare();
 
+    // The bare route first (every ratio is against it); GET /healthz is the real server's floor:
+    // its plugins and hooks (security headers, metrics, logging) with no database and no sign-in.
     const targets = [
-      { name: 'bare Fastify POST', url: bare.url, pid: bare.child.pid },
-      { name: 'POST /api/user/info', url: `${BASE}/api/user/info`, pid: server.pid },
-      { name: 'POST /api/Order/getbyuser', url: `${BASE}/api/Order/getbyuser`, pid: server.pid },
-    ];
-    for (const t of targets) await cannon(t.url, token, WARMUP);
+      { name: 'bare Fastify POST', method: 'POST', url: bare.url, pid: bare.child.pid },
+      { name: 'GET /healthz', method: 'GET', url: `${BASE}/healthz`, pid: server.pid },
+      { name: 'POST /api/user/info', method: 'POST', url: `${BASE}/api/user/info`, pid: server.pid },
+      {
+        name: 'POST /api/Order/getbyuser',
+        method: 'POST',
+        url: `${BASE}/api/Order/getbyuser`,
+        pid: server.pid,
+      },
+    ].filter((t, i) => i === 0 || !ONLY || t.name.includes(ONLY));
+    for (const t of targets) await cannon(t.method, t.url, token, WARMUP);
     const runs: Run[][] = targets.map(() => []);
     const load: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       load.push(loadavg()[0]!);
       for (const [i, t] of targets.entries()) {
-        const r = await cannon(t.url, token, SECONDS, t.pid);
+        const r = await cannon(t.method, t.url, token, SECONDS, t.pid);
         if (r.non2xx || r.errors) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         runs[i]!.push(r);
         const ratio = i === 0 ? '' : `, ratio ${(r.rps / runs[0]![round]!.rps).toFixed(2)}`;

@@ -1,10 +1,28 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 // Secrets at rest (gateway passwords, API keys) are sealed with AES-256-GCM under a key derived
 // from APP_SECRET. Changing APP_SECRET makes them unreadable, by design.
 
-function key(secret: string): Buffer {
-  return createHash('sha256').update(`seal:${secret}`).digest();
+// The derived key is kept per secret (a process has one; tests a few): deriving it on every call
+// was a tenth of a user/info request's CPU.
+const keys = new Map<string, KeyObject>();
+
+function key(secret: string): KeyObject {
+  let k = keys.get(secret);
+  if (!k) {
+    if (keys.size >= 16) keys.clear();
+    k = createSecretKey(createHash('sha256').update(`seal:${secret}`).digest());
+    keys.set(secret, k);
+  }
+  return k;
 }
 
 export function seal(secret: string, plain: string): string {

@@ -7,11 +7,13 @@ export async function findKeyOwner(q: Queryable, keyHash: string): Promise<strin
   return rows[0]?.user_id;
 }
 
-export async function sealedKeyOf(q: Queryable, userId: string): Promise<string | undefined> {
-  const rows = await q.query<{ key_enc: string }>('SELECT key_enc FROM api_keys WHERE user_id = $1', [
-    userId,
-  ]);
-  return rows[0]?.key_enc;
+/** The sealed keys of these users (those that have one), by user id, in one statement. */
+export async function sealedKeysOf(q: Queryable, userIds: string[]): Promise<Map<string, string>> {
+  const rows = await q.query<{ user_id: string; key_enc: string }>(
+    'SELECT user_id, key_enc FROM api_keys WHERE user_id = ANY($1::uuid[])',
+    [userIds],
+  );
+  return new Map(rows.map((r) => [r.user_id, r.key_enc]));
 }
 
 /** Sets the user's one key, replacing (and so invalidating) the previous one in the same statement. */

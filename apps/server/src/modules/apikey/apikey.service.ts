@@ -2,9 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { rolesFromClaim } from '@simdock/contract';
 import type { ApiKeyAuth, AppContext } from '../../context.ts';
 import { seal, sha256, unseal } from '../../crypto.ts';
+import { batchLoaderPerServer } from '../../db/batch.ts';
 import { DomainError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { findUserById } from '../users/index.ts';
-import { countCall, deleteKey, findKeyOwner, putKey, sealedKeyOf } from './apikey.queries.ts';
+import { countCall, deleteKey, findKeyOwner, putKey, sealedKeysOf } from './apikey.queries.ts';
+
+/** Concurrent requests' reads of a user's sealed key share one statement (current data, no cache). */
+const readSealedKey = batchLoaderPerServer((ctx: AppContext, userIds: string[]) =>
+  sealedKeysOf(ctx.db, userIds),
+);
 
 /** A new key: `sd_` and 256 random bits in base64url (43 characters). */
 export function newApiKey(): string {
@@ -13,7 +20,7 @@ export function newApiKey(): string {
 
 /** The user's key in clear (it is shown to its owner), or null. */
 export async function getApiKey(ctx: AppContext, userId: string): Promise<string | null> {
-  const sealed = await sealedKeyOf(ctx.db, userId);
+  const sealed = isUuid(userId) ? await readSealedKey(ctx, userId.toLowerCase()) : undefined;
   if (!sealed) return null;
   try {
     return unseal(ctx.config.APP_SECRET, sealed);

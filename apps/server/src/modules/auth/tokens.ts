@@ -3,7 +3,7 @@ import { type Role, roleClaim, rolesFromClaim } from '@simdock/contract';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { unauthorized } from '../../errors.ts';
-import { findActiveUserById } from '../users/index.ts';
+import { activeUserById } from '../users/index.ts';
 
 function jwtKey(secret: string): Uint8Array {
   // A derived key keeps the JWT key distinct from other uses of the app secret.
@@ -85,7 +85,7 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
       throw unauthorized('Your session has expired. Please sign in again.');
     throw unauthorized('Your session is not valid. Please sign in again.');
   }
-  const user = sub && /^[0-9a-f-]{36}$/i.test(sub) ? await findActiveUserById(ctx.db, sub) : undefined;
+  const user = sub ? await activeUserById(ctx, sub) : undefined;
   if (!user) throw unauthorized('Your account is not available. Please sign in again.');
   if (ver !== user.token_version) throw unauthorized('Your session has ended. Please sign in again.');
   return { id: user.id, username: user.username, roles: rolesFromClaim(user.roles) };

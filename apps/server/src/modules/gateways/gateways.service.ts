@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { randomToken, seal } from '../../crypto.ts';
 import type { Queryable } from '../../db/db.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { pullCatchUp } from './catchup.service.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
@@ -38,7 +39,6 @@ import {
 } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus } from './inventory.service.ts';
-import { isUuid } from './push.service.ts';
 
 /** Seconds between the device's dev-status pushes (the protocol's minimum). */
 export const STATUS_PUSH_PERIOD = 60;

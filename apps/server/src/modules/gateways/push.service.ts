@@ -5,14 +5,12 @@ import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../crypto.ts';
 import { batchLoaderPerServer } from '../../db/batch.ts';
 import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { driverFor } from './device.ts';
 import { type GatewayDriver, ProtocolError } from './driver/driver.ts';
 import { findPushTargets, type PushTarget, portOfNumber, touchGateway } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus, applyPortStatus } from './inventory.service.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (id: string) => UUID.test(id);
 
 export interface PushSource {
   gw: PushTarget;

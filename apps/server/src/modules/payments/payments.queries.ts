@@ -1,9 +1,8 @@
 import type { PaymentStatus } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { isUuid } from '../../ids.ts';
 
 // SQL of the payments module: its own tables only (payments, payment_events, payment_credits).
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PaymentRow {
   id: string;
@@ -53,7 +52,7 @@ export async function countOpenInvoices(q: Queryable, userId: string): Promise<n
 }
 
 export async function findPayment(q: Queryable, id: string): Promise<PaymentRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const rows = await q.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1`, [id]);
   return rows[0];
 }
@@ -77,7 +76,7 @@ export async function lockPaymentFor(
       FOR UPDATE`,
     [
       ref.provider,
-      ref.orderId && UUID.test(ref.orderId) ? ref.orderId : null,
+      ref.orderId && isUuid(ref.orderId) ? ref.orderId : null,
       ref.invoiceId,
       ref.parentPaymentId,
     ],

@@ -52,22 +52,28 @@ export type OrderListRow = Omit<
 const iso = (t: string) => `to_char((${t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The user's newest orders for the order list. The times come as ISO text: parsing every
- * timestamp into a Date and formatting it back was the largest share of the list's CPU (100 orders
- * × 3 times, about a sixth of the request).
+ * The newest orders of each of these users for the order list, in one statement (concurrent
+ * requests share it). The times come as ISO text: parsing every timestamp into a Date and
+ * formatting it back was the largest share of the list's CPU (100 orders × 3 times, about a sixth of
+ * the request). Rows come grouped by user, newest first within each.
  */
-export async function ordersOfUser(
+export async function ordersOfUsers(
   q: Queryable,
-  userId: string,
+  userIds: string[],
   cancelMinSeconds: number,
   limit = 100,
-): Promise<OrderListRow[]> {
-  return q.query<OrderListRow>(
-    `SELECT o.id::text AS id, o.service_code, o.service_name, o.phone_number, o.code_text, o.sms_text, o.status,
-            o.price::text AS price, ${iso('o.created_at')} AS created_at, ${iso('o.expires_at')} AS expires_at,
-            ${iso("o.created_at + $3 * interval '1 second'")} AS cancelable_at
-       FROM orders o WHERE o.user_id = $1 ORDER BY o.id DESC LIMIT $2`,
-    [userId, limit, cancelMinSeconds],
+): Promise<(OrderListRow & { user_id: string })[]> {
+  return q.query<OrderListRow & { user_id: string }>(
+    `SELECT u.id AS user_id, l.*
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, n)
+       CROSS JOIN LATERAL (
+         SELECT o.id::text AS id, o.service_code, o.service_name, o.phone_number, o.code_text, o.sms_text,
+                o.status, o.price::text AS price, ${iso('o.created_at')} AS created_at,
+                ${iso('o.expires_at')} AS expires_at,
+                ${iso("o.created_at + $3 * interval '1 second'")} AS cancelable_at, o.id AS seq
+           FROM orders o WHERE o.user_id = u.id ORDER BY o.id DESC LIMIT $2) l
+      ORDER BY u.n, l.seq DESC`,
+    [userIds, limit, cancelMinSeconds],
   );
 }
 

@@ -4,6 +4,7 @@ import { batchLoaderPerServer } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
 import { conflict, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
+import { isUuid } from '../../ids.ts';
 import { charge, refund, refundMany } from '../billing/index.ts';
 import { usableSims } from '../gateways/index.ts';
 import { extractCode, smsMatchesService } from './code-extraction.ts';
@@ -27,7 +28,7 @@ import {
   openOrdersForSms,
   openOrdersOnPort,
   orderDetailsPage,
-  ordersOfUser,
+  ordersOfUsers,
   pickSim,
   recordCode,
   recordCodes,
@@ -130,14 +131,25 @@ export async function rent(
   });
 }
 
+/**
+ * The order lists of users whose requests arrive together are read in one statement, and requests
+ * of the same user share one list (read after each of them arrived: no cache).
+ */
+const readOrderLists = batchLoaderPerServer(async (ctx: AppContext, userIds: string[]) => {
+  const lists = new Map(userIds.map((id) => [id, [] as Order[]]));
+  for (const r of await ordersOfUsers(ctx.db, userIds, ctx.config.CANCEL_MIN_SECONDS)) {
+    lists.get(r.user_id)?.push({
+      ...orderFields(r),
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      cancelableAt: r.cancelable_at,
+    });
+  }
+  return lists;
+});
+
 export async function listUserOrders(ctx: AppContext, userId: string): Promise<Order[]> {
-  const rows = await ordersOfUser(ctx.db, userId, ctx.config.CANCEL_MIN_SECONDS);
-  return rows.map((r) => ({
-    ...orderFields(r),
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    cancelableAt: r.cancelable_at,
-  }));
+  return isUuid(userId) ? ((await readOrderLists(ctx, userId.toLowerCase())) ?? []) : [];
 }
 
 /** One of the user's orders, or undefined (another user's order is never returned). */

@@ -9,6 +9,7 @@ import {
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { usableSims } from '../gateways/index.ts';
 import {
@@ -22,8 +23,6 @@ import {
   toService,
   updateService,
 } from './services.queries.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A form number (spec §5 coercion), or a 400 for hex, exponents, arrays and other misreadings. */
 function formNumber(value: unknown, fallback: number, field: string, label: string): number {
@@ -74,7 +73,7 @@ export async function saveService(
   actor?: AuditActor,
 ): Promise<Service> {
   const values = normalizeServiceInput(input);
-  if (input.id && !UUID.test(input.id)) throw notFound('Service not found.', 'service_not_found');
+  if (input.id && !isUuid(input.id)) throw notFound('Service not found.', 'service_not_found');
   const id = await ctx.db.tx(async (q) => {
     if (await codeTakenByOther(q, values.code, input.id)) {
       throw conflict(`A service with code "${values.code}" already exists.`, 'code');
@@ -120,7 +119,7 @@ export async function removeService(
 ): Promise<void> {
   const key = typeof ref === 'string' ? ref : ref.id;
   await ctx.db.tx(async (q) => {
-    const row = UUID.test(key) ? await findServiceById(q, key) : await findServiceByCode(q, key);
+    const row = isUuid(key) ? await findServiceById(q, key) : await findServiceByCode(q, key);
     if (!row) throw notFound('Service not found.', 'service_not_found');
     const outcome = await deleteService(q, row.id);
     if (outcome === 'missing') throw notFound('Service not found.', 'service_not_found');

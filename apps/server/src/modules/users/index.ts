@@ -5,7 +5,6 @@ export { hashPassword, verifyPassword, verifyUnknownUser } from './passwords.ts'
 // Users: accounts, profile and password. Balances are billing's; sign-in is auth's.
 export {
   adminExists,
-  findActiveUserById,
   findUserById,
   findUserByUsername,
   insertUser,
@@ -13,6 +12,6 @@ export {
   userCount,
   usernamesByIds,
 } from './users.queries.ts';
-export { changePassword, userInfo } from './users.service.ts';
+export { activeUserById, changePassword, userInfo } from './users.service.ts';
 
 export const usersModule: ModuleDescriptor = { name: 'users', tables: ['users'], routes: userRoutes };

@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { assertNoFieldErrors, conflict, DomainError, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { adjust, totalHeld } from '../billing/index.ts';
 import { hashPassword } from './passwords.ts';
@@ -32,7 +33,6 @@ import {
 } from './users.admin.queries.ts';
 import type { UserRow } from './users.queries.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const userNotFound = () =>
@@ -153,7 +153,7 @@ export async function saveUser(
     input.balance === undefined || (typeof input.balance === 'string' && input.balance.trim() === '')
       ? undefined
       : parseBalance(input.balance);
-  if (id !== null && !UUID.test(id)) throw userNotFound();
+  if (id !== null && !isUuid(id)) throw userNotFound();
   const password = input.password?.trim() ? input.password : null;
   const passwordHash = password === null ? null : await hashPassword(password);
 
@@ -238,7 +238,7 @@ export async function removeUser(
   id: string,
 ): Promise<DeleteUserResponse> {
   const targetId = id.trim();
-  if (!UUID.test(targetId)) throw userNotFound();
+  if (!isUuid(targetId)) throw userNotFound();
   if (targetId === actor.id) throw selfProtected('You cannot delete your own account.');
   return ctx.db.tx(async (q) => {
     const admins = await lockActiveAdmins(q);

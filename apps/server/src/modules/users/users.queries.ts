@@ -17,16 +17,21 @@ export interface UserRow {
 const USER_COLUMNS =
   'id, username, email, password_hash, roles, status, balance::text AS balance, created_at, token_version';
 
-export async function findActiveUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
-  const rows = await q.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users WHERE id = $1 AND status = 'Active'`,
-    [id],
-  );
-  return rows[0];
-}
-
 export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
   return (await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]))[0];
+}
+
+/** The users among `ids` (lowercase), by id, in one statement; `activeOnly` leaves out Inactive ones. */
+export async function findUsersByIds(
+  q: Queryable,
+  ids: string[],
+  activeOnly: boolean,
+): Promise<Map<string, UserRow>> {
+  const rows = await q.query<UserRow>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[]) AND ($2 OR status = 'Active')`,
+    [ids, !activeOnly],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export async function findUserByUsername(q: Queryable, username: string): Promise<UserRow | undefined> {

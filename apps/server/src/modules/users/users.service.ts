@@ -1,12 +1,32 @@
 import { rolesFromClaim, type UserInfo, validateChangePassword } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
+import { batchLoaderPerServer } from '../../db/batch.ts';
 import { assertNoFieldErrors, badInput, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { findUserById, updatePasswordHash } from './users.queries.ts';
+import { findUserById, findUsersByIds, type UserRow, updatePasswordHash } from './users.queries.ts';
+
+/**
+ * Reads of a user by id that concurrent requests make (the sign-in check of every signed-in request,
+ * the user/info call) share one statement per turn of the event loop: under load, one round trip
+ * serves many requests. Never cached: each request reads data as of after it arrived.
+ */
+const readUser = batchLoaderPerServer((ctx: AppContext, ids: string[]) => findUsersByIds(ctx.db, ids, false));
+const readActiveUser = batchLoaderPerServer((ctx: AppContext, ids: string[]) =>
+  findUsersByIds(ctx.db, ids, true),
+);
+
+/** The user with this id if it is Active (undefined for a malformed id). */
+export async function activeUserById(ctx: AppContext, id: string): Promise<UserRow | undefined> {
+  return isUuid(id) ? readActiveUser(ctx, id.toLowerCase()) : undefined;
+}
 
 export async function userInfo(ctx: AppContext, userId: string): Promise<UserInfo> {
   // The two reads are independent: one round trip's wait instead of two.
-  const [u, apiKey] = await Promise.all([findUserById(ctx.db, userId), ctx.registry.apiKeyOf(ctx, userId)]);
+  const [u, apiKey] = await Promise.all([
+    isUuid(userId) ? readUser(ctx, userId.toLowerCase()) : undefined,
+    ctx.registry.apiKeyOf(ctx, userId),
+  ]);
   if (!u) throw notFound('User not found.', 'user_not_found');
   return {
     username: u.username,

@@ -12,6 +12,7 @@ import {
 import type { AppContext, CodeListener } from '../../context.ts';
 import { seal, unseal } from '../../crypto.ts';
 import { badInput, conflict, DomainError, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { webhookTargetProblem } from './url-safety.ts';
 import {
   type ClaimedDelivery,
@@ -31,8 +32,6 @@ import {
 // Webhooks: each incoming code is POSTed as JSON to the user's URLs (up to 3), signed with
 // HMAC-SHA256 over `<timestamp>.<body>`. Deliveries are rows queued in the transaction that
 // recorded the code; a job claims due rows (SKIP LOCKED + a lease) and retries with backoff.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The signature header value: `sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`. */
 export function sign(secret: string, timestamp: number | string, body: string): string {
@@ -88,7 +87,7 @@ export async function addWebhook(ctx: AppContext, userId: string, rawUrl: string
 }
 
 export async function removeWebhook(ctx: AppContext, userId: string, id: string): Promise<void> {
-  if (!UUID.test(id) || !(await deleteWebhook(ctx.db, userId, id))) {
+  if (!isUuid(id) || !(await deleteWebhook(ctx.db, userId, id))) {
     throw notFound('Webhook not found.', 'webhook_not_found');
   }
 }
@@ -201,7 +200,7 @@ export async function sendTestEvent(
   userId: string,
   webhookId?: string,
 ): Promise<WebhookDelivery[]> {
-  if (webhookId !== undefined && !UUID.test(webhookId))
+  if (webhookId !== undefined && !isUuid(webhookId))
     throw notFound('Webhook not found.', 'webhook_not_found');
   const now = ctx.clock.now();
   const event: WebhookEvent = {
