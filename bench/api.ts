@@ -5,9 +5,11 @@
  *
  * Three processes besides this one: the real server (`apps/server/src/main.ts`, NODE_ENV=production,
  * logging at warn), the bare server (`bench/bare-server.ts`, the same Fastify, no plugins), and the
- * load generator (the autocannon CLI, one process per measurement, so it never shares an event loop
- * with a server). The benchmark user has ORDERS orders in the database (inserted in SQL), 20 other
- * users 4 × ORDERS more; `POST /api/Order/getbyuser` answers the newest 100.
+ * load generator (autocannon in `bench/cannon.ts`, one process per measurement, so it never shares an
+ * event loop with a server). The benchmark user has ORDERS orders in the database (inserted in SQL),
+ * 20 other users 4 × ORDERS more; `POST /api/Order/getbyuser` answers the newest 100. With USERS=N,
+ * N benchmark users share the ORDERS orders and the requests take their tokens in turn (concurrent
+ * requests of different users: nothing is shared between them but the statements).
  *
  *   npm run bench:api                                   # embedded PGlite in a temporary directory
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:api
@@ -15,13 +17,12 @@
  *
  * Options (env): ORDERS (10000), CONNECTIONS (50), SECONDS (10, per measurement), WARMUP (3 s),
  * ROUNDS (3; each round measures bare, healthz, user/info and getbyuser in turn), ONLY (measure only
- * the routes whose name contains it, besides the bare one), KEEP_DB (keep the database),
+ * the routes whose name contains it, besides the bare one), USERS (1), KEEP_DB (keep the database),
  * PROFILE (=1: the server runs with --cpu-prof, profiles in bench/out/prof/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,7 @@ import { cpuMs } from './cpu.ts';
 import { type Json, jsonPoster } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+const CANNON = join(ROOT, 'bench/cannon.ts');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const ORDERS = Number(process.env.ORDERS ?? 10_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -39,6 +40,7 @@ const SECONDS = Number(process.env.SECONDS ?? 10);
 const WARMUP = Number(process.env.WARMUP ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const ONLY = process.env.ONLY;
+const USERS = Math.max(1, Number(process.env.USERS ?? 1));
 const PORT = 4100 + Math.floor(Math.random() * 200);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
@@ -115,29 +117,14 @@ interface Run {
   errors: number;
 }
 
-/** One autocannon measurement, in its own process; the JSON report is read from its stdout. */
-function cannon(method: string, url: string, token: string, seconds: number, pid?: number): Promise<Run> {
+/** One autocannon measurement, in its own process (`bench/cannon.ts`); its JSON report is read from stdout. */
+function cannon(method: string, url: string, tokens: string[], seconds: number, pid?: number): Promise<Run> {
   const cpu0 = cpuMs(pid);
-  const args = [
-    AUTOCANNON,
-    '-j',
-    '-n',
-    '-c',
-    String(CONNECTIONS),
-    '-d',
-    String(seconds),
-    '-m',
-    method,
-    '-H',
-    'content-type=application/json',
-    '-H',
-    `authorization=Bearer ${token}`,
-    '-b',
-    '{}',
-    url,
-  ];
+  const spec = JSON.stringify({ url, method, tokens, connections: CONNECTIONS, seconds });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CANNON, spec], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
@@ -159,10 +146,11 @@ function cannon(method: string, url: string, token: string, seconds: number, pid
 }
 
 /**
- * ORDERS orders for the benchmark user and 4 × ORDERS for 20 other users, interleaved (every fifth
- * order is the benchmark user's), in one statement.
+ * ORDERS orders for the benchmark users and 4 × ORDERS for 20 other users, interleaved (every fifth
+ * order is a benchmark user's, the benchmark users in turn), in one statement.
  */
-async function seed(db: Db, userId: string): Promise<void> {
+async function seed(db: Db, benchUsers: string[]): Promise<void> {
+  const userId = benchUsers[0]!;
   const t0 = performance.now();
   const [service] = await db.query<{ id: string }>(
     `INSERT INTO services (name, code, price, stock, pattern, text_contains)
@@ -180,16 +168,16 @@ async function seed(db: Db, userId: string): Promise<void> {
   await db.query(
     `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_name, port, phone_number,
                          price, status, code_text, sms_text, created_at, expires_at, finished_at)
-       SELECT CASE WHEN g % 5 = 0 THEN $1 ELSE ($4::uuid[])[g % 20 + 1] END, $2, 'bench', 'Bench', 'bench-gw',
+       SELECT CASE WHEN g % 5 = 0 THEN ($4::uuid[])[(g / 5) % $5 + 1] ELSE ($3::uuid[])[g % 20 + 1] END, $1, 'bench', 'Bench', 'bench-gw',
               (g % 64 + 1) || '.01', (15550000000 + g)::text,
               0.10, CASE WHEN g % 7 = 0 THEN 'CANCEL' ELSE 'SUCCESS' END,
               CASE WHEN g % 7 = 0 THEN NULL ELSE lpad((g * 7919 % 1000000)::text, 6, '0') END,
               CASE WHEN g % 7 = 0 THEN NULL
                    ELSE 'Your Bench code: ' || lpad((g * 7919 % 1000000)::text, 6, '0') || '. Do not share it.' END,
               t, t + interval '20 minutes', t + interval '2 minutes'
-         FROM generate_series(1, $3) g
-         CROSS JOIN LATERAL (SELECT now() - ($3 - g) * interval '12 seconds' - interval '1 day' AS t) tt`,
-    [userId, service!.id, total, others.map((o) => o.id)],
+         FROM generate_series(1, $2) g
+         CROSS JOIN LATERAL (SELECT now() - ($2 - g) * interval '12 seconds' - interval '1 day' AS t) tt`,
+    [service!.id, total, others.map((o) => o.id), benchUsers, benchUsers.length],
   );
   await db.query('ANALYZE orders');
   await db.query('ANALYZE users');
@@ -234,20 +222,32 @@ async function main() {
   let bare: { child: ChildProcess; url: string } | undefined;
   try {
     server = await startServer(where);
-    await post('/api/Auth/register', {
-      username: 'bench',
-      email: 'bench@bench.local',
-      passwordHash: 'bench-password',
-    });
-    const login = await post('/api/Auth/login', { username: 'bench', password: 'bench-password' });
-    const token = login.token as string;
-    await post('/api/user/reset-key', {}, token); // user/info then shows (unseals) the key
+    // USERS benchmark users (bench, bench2, …), each with a token and an API key (user/info shows
+    // it); requests take the tokens in turn.
+    const tokens: string[] = [];
+    for (let i = 1; i <= USERS; i++) {
+      const username = i === 1 ? 'bench' : `bench${i}`;
+      await post('/api/Auth/register', {
+        username,
+        email: `${username}@bench.local`,
+        passwordHash: 'bench-password',
+      });
+      const login = await post('/api/Auth/login', { username, password: 'bench-password' });
+      tokens.push(login.token as string);
+      await post('/api/user/reset-key', {}, login.token as string);
+    }
+    const token = tokens[0]!;
     const me = await post('/api/user/info', {}, token);
     if (!dbUrl) await stop(server); // PGlite has one owner: seed between two server runs
     const db = await openDatabase({ DATABASE_URL: dbUrl, DATA_DIR: dataDir ?? '' });
     try {
-      const [u] = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'bench'`);
-      await seed(db, u!.id);
+      const benchUsers = await db.query<{ id: string }>(
+        `SELECT id FROM users WHERE username ~ '^bench[0-9]*$' ORDER BY length(username), username`,
+      );
+      await seed(
+        db,
+        benchUsers.map((u) => u.id),
+      );
     } finally {
       await db.close();
     }
@@ -270,13 +270,13 @@ async function main() {
         pid: server.pid,
       },
     ].filter((t, i) => i === 0 || !ONLY || t.name.includes(ONLY));
-    for (const t of targets) await cannon(t.method, t.url, token, WARMUP);
+    for (const t of targets) await cannon(t.method, t.url, tokens, WARMUP);
     const runs: Run[][] = targets.map(() => []);
     const load: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       load.push(loadavg()[0]!);
       for (const [i, t] of targets.entries()) {
-        const r = await cannon(t.method, t.url, token, SECONDS, t.pid);
+        const r = await cannon(t.method, t.url, tokens, SECONDS, t.pid);
         if (r.non2xx || r.errors) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         runs[i]!.push(r);
         const ratio = i === 0 ? '' : `, ratio ${(r.rps / runs[0]![round]!.rps).toFixed(2)}`;
@@ -309,6 +309,7 @@ async function main() {
       cpus: cpus().length,
       database: dbUrl ? 'PostgreSQL (server, same machine)' : 'PGlite (embedded, in the server process)',
       orders: ORDERS,
+      users: USERS,
       connections: CONNECTIONS,
       seconds: SECONDS,
       rounds: ROUNDS,

@@ -155,3 +155,12 @@ export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
   });
   return routes;
 }
+
+/**
+ * Sends JSON text that was built already (by PostgreSQL) as it is: Fastify does not run the route's
+ * serializer on a string with a JSON content type. The route's response schema still documents the
+ * shape, and the route's tests must check the text against it, as nothing checks it here.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return (reply as FastifyReply).type('application/json; charset=utf-8').send(json as never);
+}

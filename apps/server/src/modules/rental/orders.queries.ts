@@ -38,43 +38,50 @@ export async function findOrders(q: Queryable, ids: string[]): Promise<OrderRow[
   return q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = ANY($1::bigint[])`, [ids]);
 }
 
-/** An order as the order list reads it: an OrderRow's fields, its times already ISO 8601 text (UTC, milliseconds, like toISOString). */
-export type OrderListRow = Omit<
-  OrderRow,
-  'user_id' | 'created_at' | 'expires_at' | 'retry_requested_at' | 'closed_at'
-> & {
-  created_at: string;
-  expires_at: string;
-  cancelable_at: string;
-};
-
 /** toISOString in SQL: both truncate to the millisecond. */
 const iso = (t: string) => `to_char((${t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The newest orders of each of these users for the order list, in one statement (concurrent
- * requests share it). The times come as ISO text: parsing every timestamp into a Date and
- * formatting it back was the largest share of the list's CPU (100 orders × 3 times, about a sixth of
- * the request). Rows come grouped by user, newest first within each.
+ * Every field of the contract's Order as SQL over an orders row `o` (the compiler holds this to the
+ * contract: a field added there must be added here); `$3` is the minimum seconds before a cancel.
  */
-export async function ordersOfUsers(
+const ORDER_JSON_FIELDS: Record<keyof Order, string> = {
+  id: 'o.id::text',
+  serviceCode: 'o.service_code',
+  serviceName: 'o.service_name',
+  phoneNumber: 'o.phone_number',
+  codeText: 'o.code_text',
+  smsText: 'o.sms_text',
+  status: 'o.status',
+  price: 'o.price',
+  createdAt: iso('o.created_at'),
+  expiresAt: iso('o.expires_at'),
+  cancelableAt: iso("o.created_at + $3 * interval '1 second'"),
+};
+const ORDER_JSON = `json_build_object(${Object.entries(ORDER_JSON_FIELDS)
+  .map(([name, sql]) => `'${name}', ${sql}`)
+  .join(', ')})`;
+
+/**
+ * The order list of each of these users, newest first, as JSON text built by PostgreSQL, in one
+ * statement (concurrent requests share it). Turning 100 rows into objects, checking them and
+ * writing them out as JSON cost about 1 ms of the server's CPU per list; PostgreSQL's JSON
+ * functions do it in a fraction of that. A user without orders gets `[]`.
+ */
+export async function orderListsJson(
   q: Queryable,
   userIds: string[],
   cancelMinSeconds: number,
   limit = 100,
-): Promise<(OrderListRow & { user_id: string })[]> {
-  return q.query<OrderListRow & { user_id: string }>(
-    `SELECT u.id AS user_id, l.*
-       FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, n)
-       CROSS JOIN LATERAL (
-         SELECT o.id::text AS id, o.service_code, o.service_name, o.phone_number, o.code_text, o.sms_text,
-                o.status, o.price::text AS price, ${iso('o.created_at')} AS created_at,
-                ${iso('o.expires_at')} AS expires_at,
-                ${iso("o.created_at + $3 * interval '1 second'")} AS cancelable_at, o.id AS seq
-           FROM orders o WHERE o.user_id = u.id ORDER BY o.id DESC LIMIT $2) l
-      ORDER BY u.n, l.seq DESC`,
+): Promise<Map<string, string>> {
+  const rows = await q.query<{ user_id: string; orders: string }>(
+    `SELECT u.id AS user_id,
+            (SELECT coalesce(json_agg(${ORDER_JSON} ORDER BY o.id DESC), '[]')::text
+               FROM (SELECT * FROM orders o WHERE o.user_id = u.id ORDER BY o.id DESC LIMIT $2) o) AS orders
+       FROM unnest($1::uuid[]) AS u(id)`,
     [userIds, limit, cancelMinSeconds],
   );
+  return new Map(rows.map((r) => [r.user_id, r.orders]));
 }
 
 /** Serialises rents of one service across connections and processes, for this transaction. */

@@ -21,14 +21,13 @@ import {
   lockServiceForRent,
   markRetry,
   type OrderDetailRow,
-  type OrderListRow,
   type OrderPageFilter,
   type OrderRow,
   openOrderCount,
   openOrdersForSms,
   openOrdersOnPort,
   orderDetailsPage,
-  ordersOfUsers,
+  orderListsJson,
   pickSim,
   recordCode,
   recordCodes,
@@ -37,7 +36,7 @@ import {
 import { findServiceByCode } from './services.queries.ts';
 
 /** An order's fields as the API shows them, but its times (rows carry them as Dates or as text). */
-function orderFields(r: OrderListRow | OrderRow): Omit<Order, 'createdAt' | 'expiresAt' | 'cancelableAt'> {
+function orderFields(r: OrderRow): Omit<Order, 'createdAt' | 'expiresAt' | 'cancelableAt'> {
   return {
     id: r.id,
     serviceCode: r.service_code,
@@ -135,21 +134,17 @@ export async function rent(
  * The order lists of users whose requests arrive together are read in one statement, and requests
  * of the same user share one list (read after each of them arrived: no cache).
  */
-const readOrderLists = batchLoaderPerServer(async (ctx: AppContext, userIds: string[]) => {
-  const lists = new Map(userIds.map((id) => [id, [] as Order[]]));
-  for (const r of await ordersOfUsers(ctx.db, userIds, ctx.config.CANCEL_MIN_SECONDS)) {
-    lists.get(r.user_id)?.push({
-      ...orderFields(r),
-      createdAt: r.created_at,
-      expiresAt: r.expires_at,
-      cancelableAt: r.cancelable_at,
-    });
-  }
-  return lists;
-});
+const readOrderList = batchLoaderPerServer((ctx: AppContext, userIds: string[]) =>
+  orderListsJson(ctx.db, userIds, ctx.config.CANCEL_MIN_SECONDS),
+);
+
+/** The user's newest 100 orders as the JSON text of an `Order[]` (the order list's answer). */
+export async function userOrdersJson(ctx: AppContext, userId: string): Promise<string> {
+  return (isUuid(userId) ? await readOrderList(ctx, userId.toLowerCase()) : undefined) ?? '[]';
+}
 
 export async function listUserOrders(ctx: AppContext, userId: string): Promise<Order[]> {
-  return isUuid(userId) ? ((await readOrderLists(ctx, userId.toLowerCase())) ?? []) : [];
+  return JSON.parse(await userOrdersJson(ctx, userId)) as Order[];
 }
 
 /** One of the user's orders, or undefined (another user's order is never returned). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UserOrdersResponse } from '@simdock/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -73,8 +74,31 @@ describe('renting', () => {
     ]);
     const list = await s.post('/api/Order/getbyuser', {}, u.token);
     expect(list.body).toMatchObject({ code: 1, orders: [{ id: order.id, phoneNumber: order.phoneNumber }] });
-    // The list formats times in SQL, the rent in JavaScript: the same order reads the same.
+    // The list is JSON built by PostgreSQL, the rent's answer is built in JavaScript: the same order
+    // reads the same, and the list is exactly the contract's shape (no field missing or extra).
     expect(list.body.orders).toEqual([order]);
+    expect(UserOrdersResponse.parse(list.body)).toEqual(list.body);
+    const raw = await fetch(`${s.url}/api/Order/getbyuser`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}` },
+    });
+    expect(raw.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('lists an SMS text with quotes, backslashes, control characters and emoji exactly as received', async () => {
+    const u = await s.createUser({ balance: 10 });
+    const order = (await rent(u.token, 'tg')).body.data;
+    const text =
+      'Telegram code: 54321 "quoted" \\ back\\slash\ttab\nnew line 🙂 <script>x</script> \u2028 end';
+    expect(await deliver(portOf(order.phoneNumber), text)).toBe(true);
+    const list = await s.post('/api/Order/getbyuser', {}, u.token);
+    expect(list.body.orders[0]).toMatchObject({
+      id: order.id,
+      codeText: '54321',
+      smsText: text,
+      status: 'SUCCESS',
+    });
+    expect(UserOrdersResponse.parse(list.body)).toEqual(list.body);
   });
 
   it('refuses with a clear 402 when the balance is short, and charges nothing', async () => {
