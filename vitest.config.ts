@@ -6,6 +6,10 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // Two test files at a time (Vitest's default on 2 cores is one): the server tests wait on the
+    // database much of the time, so a browser test file (each has its own server, database and
+    // Chromium) runs beside them instead of after them.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       { test: { name: 'gateway-sim', include: ['tools/gateway-sim/src/**/*.test.ts'] } },
@@ -41,7 +45,6 @@ export default defineConfig({
           env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -162,5 +162,6 @@ export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
  * shape, and the route's tests must check the text against it, as nothing checks it here.
  */
 export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return (reply as FastifyReply).type('application/json; charset=utf-8').send(json as never);
+  // The route's typed reply expects the object; the text is that object already serialised.
+  return reply.type('application/json; charset=utf-8').send(json as never);
 }
