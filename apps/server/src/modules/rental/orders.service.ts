@@ -35,8 +35,9 @@ import {
 } from './orders.queries.ts';
 import { findServiceByCode } from './services.queries.ts';
 
-/** An order's fields as the API shows them, but its times (rows carry them as Dates or as text). */
-function orderFields(r: OrderRow): Omit<Order, 'createdAt' | 'expiresAt' | 'cancelableAt'> {
+/** An order as the API shows it (the order list builds the same fields in SQL: orderListsJson). */
+function asOrder(ctx: AppContext, r: OrderRow): Order {
+  const cancelMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
   return {
     id: r.id,
     serviceCode: r.service_code,
@@ -46,13 +47,6 @@ function orderFields(r: OrderRow): Omit<Order, 'createdAt' | 'expiresAt' | 'canc
     smsText: r.sms_text,
     status: r.status,
     price: Number(r.price),
-  };
-}
-
-function asOrder(ctx: AppContext, r: OrderRow): Order {
-  const cancelMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
-  return {
-    ...orderFields(r),
     createdAt: r.created_at.toISOString(),
     expiresAt: r.expires_at.toISOString(),
     cancelableAt: new Date(r.created_at.getTime() + cancelMs).toISOString(),
