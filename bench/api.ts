@@ -90,8 +90,9 @@ async function startServer(db: { url?: string; dataDir?: string }): Promise<Chil
   }
 }
 
-async function startBare(): Promise<{ child: ChildProcess; url: string }> {
+async function startBare(bodyFile: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/bare-server.ts')], {
+    env: { ...process.env, BODY_FILE: bodyFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((resolve, reject) => {
@@ -103,7 +104,7 @@ async function startBare(): Promise<{ child: ChildProcess; url: string }> {
     });
     child.once('exit', () => reject(new Error('bare server exited at start')));
   });
-  return { child, url: `http://127.0.0.1:${port}/bare` };
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 interface Run {
@@ -255,12 +256,28 @@ async function main() {
     const orders = await post('/api/Order/getbyuser', {}, token);
     if (orders.orders.length !== Math.min(100, ORDERS)) throw new Error('getbyuser: unexpected answer');
     if (me.username !== 'bench') throw new Error('user/info: unexpected answer');
-    bare = await startBare();
+    // The bare server's second route sends getbyuser's exact answer: what its size costs anyone.
+    const ordersText = await (
+      await fetch(`${BASE}/api/Order/getbyuser`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      })
+    ).text();
+    const bodyFile = join(OUT, 'getbyuser-answer.json');
+    writeFileSync(bodyFile, ordersText);
+    bare = await startBare(bodyFile);
 
     // The bare route first (every ratio is against it); GET /healthz is the real server's floor:
     // its plugins and hooks (security headers, metrics, logging) with no database and no sign-in.
     const targets = [
-      { name: 'bare Fastify POST', method: 'POST', url: bare.url, pid: bare.child.pid },
+      { name: 'bare Fastify POST', method: 'POST', url: `${bare.url}/bare`, pid: bare.child.pid },
+      {
+        name: `bare Fastify, getbyuser's answer (${(Buffer.byteLength(ordersText) / 1024).toFixed(1)} KB)`,
+        method: 'POST',
+        url: `${bare.url}/bare-same`,
+        pid: bare.child.pid,
+      },
       { name: 'GET /healthz', method: 'GET', url: `${BASE}/healthz`, pid: server.pid },
       { name: 'POST /api/user/info', method: 'POST', url: `${BASE}/api/user/info`, pid: server.pid },
       {

@@ -128,9 +128,14 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (req, reply) => {
+  // Set on arrival, so a hijacked reply (the live stream) carries it too.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   await app.register(swagger, {

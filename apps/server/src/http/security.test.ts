@@ -61,6 +61,19 @@ describe('security headers', () => {
       expect(h.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
       expect(h.get('access-control-allow-origin'), path).toBeNull();
     }
+    // The live event stream writes its own head (the reply is hijacked): the same headers, too.
+    const u = await s.createUser();
+    const stream = new AbortController();
+    const h = await headersOf('/api/Order/stream', {
+      headers: { authorization: `Bearer ${u.token}` },
+      signal: stream.signal,
+    });
+    stream.abort();
+    expect(h.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(h.get('x-content-type-options')).toBe('nosniff');
+    expect(h.get('x-frame-options')).toBe('DENY');
+    expect(h.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(h.get('x-request-id')).toBeTruthy();
     const preflight = await fetch(`${s.url}/api/Auth/login`, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },

@@ -3,7 +3,7 @@
 // the API answers its own origin only (no Access-Control-* headers are ever sent).
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
@@ -62,11 +62,11 @@ declare module 'fastify' {
 /**
  * Registers the headers on every response; `webDist` is where the served index.html lives.
  *
- * helmet's middleware is built once here and applied per request (building it parses every CSP
- * directive: @fastify/helmet rebuilt it on every request, a fifth of a small request's CPU).
- * JSON answers get the static policy; an HTML page calls `reply.styleNonce()`, which sets the same
- * policy plus that response's nonce in `style-src` (the page gives it to the UI library's runtime
- * <style> tags, so no 'unsafe-inline' is needed).
+ * helmet computes the headers once, here (@fastify/helmet rebuilt its middleware on every request,
+ * parsing every CSP directive: a fifth of a small request's CPU; running the built middleware per
+ * request still cost a tenth). JSON answers get the static policy; an HTML page calls
+ * `reply.styleNonce()`, which sets the same policy plus that response's nonce in `style-src` (the
+ * page gives it to the UI library's runtime <style> tags, so no 'unsafe-inline' is needed).
  */
 export function registerSecurity(app: FastifyInstance, config: Config, webDist: string): void {
   const indexHtml = join(webDist, 'index.html');
@@ -106,18 +106,46 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
       styleSrc: [...directives.styleSrc, (_req, res) => `'nonce-${(res as WithNonce)[NONCE]}'`],
     },
   });
-  const ignore = () => {};
+  // helmet's headers depend on nothing in the request: computed once, each response gets a copy
+  // through Fastify's own header list (no middleware chain, and each header is checked once, when
+  // the response is written). A hijacked response (the live event stream) passes reply.getHeaders().
+  const staticHeaders = headersOf(headers);
 
-  app.addHook('onRequest', (req, reply, done) =>
-    headers(req.raw, reply.raw, (err) => done(err as Error | undefined)),
-  );
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(staticHeaders);
+    done();
+  });
   app.decorateReply('styleNonce', function (this: FastifyReply) {
     const nonce = randomBytes(16).toString('hex');
-    (this.raw as WithNonce)[NONCE] = nonce;
-    pageCsp(this.request.raw, this.raw, ignore);
+    const csp = headersOf((req, res, next) => {
+      (res as WithNonce)[NONCE] = nonce;
+      pageCsp(req, res, next);
+    });
+    this.headers(csp);
     return nonce;
   });
   app.addHook('onSend', async (req, reply) => {
     if (/^\/swagger(?:[/?]|$)/i.test(req.url)) reply.header('content-security-policy', SWAGGER_CSP);
   });
+}
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** The headers a helmet middleware sets, run once against a response that only records them. */
+function headersOf(middleware: Middleware): Record<string, string> {
+  const set: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      set[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete set[name.toLowerCase()];
+    },
+  };
+  let failed: unknown;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err) => {
+    failed = err;
+  });
+  if (failed) throw failed;
+  return set;
 }

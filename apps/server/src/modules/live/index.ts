@@ -32,6 +32,10 @@ async function liveRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       reply.hijack();
       const res = reply.raw;
+      // Hijacked: Fastify writes nothing, so the headers set for every response (security, request
+      // id) go out with the stream's own.
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) res.setHeader(name, value);
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',

@@ -58,15 +58,17 @@ const ORDER_JSON_FIELDS: Record<keyof Order, string> = {
   expiresAt: iso('o.expires_at'),
   cancelableAt: iso("o.created_at + $3 * interval '1 second'"),
 };
-const ORDER_JSON = `json_build_object(${Object.entries(ORDER_JSON_FIELDS)
-  .map(([name, sql]) => `'${name}', ${sql}`)
-  .join(', ')})`;
+/** The fields as the columns of one row, named as the contract names them: row_to_json of it is an Order. */
+const ORDER_JSON_COLUMNS = Object.entries(ORDER_JSON_FIELDS)
+  .map(([name, sql]) => `${sql} AS "${name}"`)
+  .join(', ');
 
 /**
  * The order list of each of these users, newest first, as JSON text built by PostgreSQL, in one
  * statement (concurrent requests share it). Turning 100 rows into objects, checking them and
  * writing them out as JSON cost about 1 ms of the server's CPU per list; PostgreSQL's JSON
- * functions do it in a fraction of that. A user without orders gets `[]`.
+ * functions do it in a fraction of that. row_to_json writes no spaces (json_build_object and
+ * json_agg add about 14 % to a list). A user without orders gets `[]`.
  */
 export async function orderListsJson(
   q: Queryable,
@@ -76,8 +78,9 @@ export async function orderListsJson(
 ): Promise<Map<string, string>> {
   const rows = await q.query<{ user_id: string; orders: string }>(
     `SELECT u.id AS user_id,
-            (SELECT coalesce(json_agg(${ORDER_JSON} ORDER BY o.id DESC), '[]')::text
-               FROM (SELECT * FROM orders o WHERE o.user_id = u.id ORDER BY o.id DESC LIMIT $2) o) AS orders
+            (SELECT '[' || coalesce(string_agg(row_to_json(j)::text, ',' ORDER BY o.id DESC), '') || ']'
+               FROM (SELECT * FROM orders o WHERE o.user_id = u.id ORDER BY o.id DESC LIMIT $2) o
+               CROSS JOIN LATERAL (SELECT ${ORDER_JSON_COLUMNS}) j) AS orders
        FROM unnest($1::uuid[]) AS u(id)`,
     [userIds, limit, cancelMinSeconds],
   );

@@ -83,6 +83,9 @@ describe('renting', () => {
       headers: { authorization: `Bearer ${u.token}` },
     });
     expect(raw.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Compact, as JSON.stringify writes it: no spaces (this price, 1.25, has no trailing zero).
+    const text = await raw.text();
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
   });
 
   it('lists an SMS text with quotes, backslashes, control characters and emoji exactly as received', async () => {
