@@ -103,7 +103,7 @@ describe('concurrent signed-in reads', () => {
     const ids = [...users.map((u) => u.id), users[0]!.id.toUpperCase(), 'not-a-uuid'];
     const [active, infos, lists] = await Promise.all([
       Promise.all(ids.map((id) => activeUserById(s.ctx, id))),
-      Promise.all(users.map((u) => userInfo(s.ctx, u.id))),
+      Promise.all(users.map((u) => userInfo(s.ctx, { id: u.id, username: u.username, roles: ['User'] }))),
       Promise.all(ids.map((id) => listUserOrders(s.ctx, id))),
     ]);
     expect(active.map((u) => u?.username)).toEqual([

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type Role, roleClaim, rolesFromClaim } from '@simdock/contract';
+import { type Role, roleClaim } from '@simdock/contract';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { unauthorized } from '../../errors.ts';
-import { activeUserById } from '../users/index.ts';
+import { activeUserById, signedInUser } from '../users/index.ts';
 
 function jwtKey(secret: string): Uint8Array {
   // A derived key keeps the JWT key distinct from other uses of the app secret.
@@ -88,5 +88,5 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
   const user = sub ? await activeUserById(ctx, sub) : undefined;
   if (!user) throw unauthorized('Your account is not available. Please sign in again.');
   if (ver !== user.token_version) throw unauthorized('Your session has ended. Please sign in again.');
-  return { id: user.id, username: user.username, roles: rolesFromClaim(user.roles) };
+  return signedInUser(user);
 }

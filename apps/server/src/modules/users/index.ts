@@ -12,6 +12,6 @@ export {
   userCount,
   usernamesByIds,
 } from './users.queries.ts';
-export { activeUserById, changePassword, userInfo } from './users.service.ts';
+export { activeUserById, changePassword, signedInUser, userInfo } from './users.service.ts';
 
 export const usersModule: ModuleDescriptor = { name: 'users', tables: ['users'], routes: userRoutes };

@@ -17,7 +17,7 @@ export function userRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/user/info',
     { ...access(ctx, 'user'), schema: { tags: ['user'], response: { 200: UserInfo } } },
-    async (req) => userInfo(ctx, currentUser(req).id),
+    async (req) => userInfo(ctx, currentUser(req)),
   );
 
   const admin = { tags: ['admin'] };

@@ -1,5 +1,5 @@
 import { rolesFromClaim, type UserInfo, validateChangePassword } from '@simdock/contract';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, AuthUser } from '../../context.ts';
 import { batchLoaderPerServer } from '../../db/batch.ts';
 import { assertNoFieldErrors, badInput, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
@@ -21,11 +21,26 @@ export async function activeUserById(ctx: AppContext, id: string): Promise<UserR
   return isUuid(id) ? readActiveUser(ctx, id.toLowerCase()) : undefined;
 }
 
-export async function userInfo(ctx: AppContext, userId: string): Promise<UserInfo> {
-  // The two reads are independent: one round trip's wait instead of two.
+/**
+ * The row the sign-in check of a request read, by the AuthUser made of it: the request's own
+ * account (user/info) is answered from it instead of being read again. Held as long as the request
+ * holds its AuthUser.
+ */
+const signInRows = new WeakMap<AuthUser, UserRow>();
+
+/** The signed-in user of a request, made of the row its sign-in check read. */
+export function signedInUser(row: UserRow): AuthUser {
+  const user: AuthUser = { id: row.id, username: row.username, roles: rolesFromClaim(row.roles) };
+  signInRows.set(user, row);
+  return user;
+}
+
+export async function userInfo(ctx: AppContext, user: AuthUser): Promise<UserInfo> {
+  // The two reads are independent: one round trip's wait instead of two (none for the user when
+  // the sign-in check of this request read it).
   const [u, apiKey] = await Promise.all([
-    isUuid(userId) ? readUser(ctx, userId.toLowerCase()) : undefined,
-    ctx.registry.apiKeyOf(ctx, userId),
+    signInRows.get(user) ?? (isUuid(user.id) ? readUser(ctx, user.id.toLowerCase()) : undefined),
+    ctx.registry.apiKeyOf(ctx, user.id),
   ]);
   if (!u) throw notFound('User not found.', 'user_not_found');
   return {
