@@ -3,6 +3,12 @@
  * a bare Fastify route, in the same run on the same machine. The ratio server / bare is the figure
  * that means something on a shared machine (both sides see the same contention).
  *
+ * The bare server has a second route that sends getbyuser's exact answer (the bench fetches it from
+ * the real server first): a 30 KB answer costs any server, the kernel and the load generator far
+ * more than the bare route's 21 bytes, so getbyuser is also given as a ratio to that route.
+ * Every measurement records CPU per request of the answering process, of PostgreSQL (all its
+ * processes on this machine) and of autocannon: the three share the machine's cores.
+ *
  * Three processes besides this one: the real server (`apps/server/src/main.ts`, NODE_ENV=production,
  * logging at warn), the bare server (`bench/bare-server.ts`, the same Fastify, no plugins), and the
  * load generator (autocannon in `bench/cannon.ts`, one process per measurement, so it never shares an
@@ -16,8 +22,9 @@
  *                                                       # PostgreSQL: a fresh database, dropped after
  *
  * Options (env): ORDERS (10000), CONNECTIONS (50), SECONDS (10, per measurement), WARMUP (3 s),
- * ROUNDS (3; each round measures bare, healthz, user/info and getbyuser in turn), ONLY (measure only
- * the routes whose name contains it, besides the bare one), USERS (1), KEEP_DB (keep the database),
+ * ROUNDS (3; each round measures both bare routes, healthz, user/info and getbyuser in turn), ONLY (measure only
+ * the routes whose name contains it, besides the bare one), USERS (1), RATE (requests/s in all: a
+ * fixed load, for a CPU profile of a server that is never short of a core), KEEP_DB (keep the database),
  * PROFILE (=1: the server runs with --cpu-prof, profiles in bench/out/prof/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,7 +35,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Db, openDatabase } from '@simdock/server';
 import pg from 'pg';
-import { cpuMs } from './cpu.ts';
+import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
 import { type Json, jsonPoster } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,6 +48,7 @@ const WARMUP = Number(process.env.WARMUP ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const ONLY = process.env.ONLY;
 const USERS = Math.max(1, Number(process.env.USERS ?? 1));
+const RATE = process.env.RATE ? Number(process.env.RATE) : undefined;
 const PORT = 4100 + Math.floor(Math.random() * 200);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
@@ -111,6 +119,10 @@ interface Run {
   rps: number;
   /** CPU time of the answering process per request, in microseconds. */
   cpuUs: number;
+  /** PostgreSQL's CPU time per request (µs; 0 for the bare server and PGlite, which is in-process). */
+  pgCpuUs: number;
+  /** The load generator's CPU time per request (µs), for the whole of its run. */
+  genCpuUs: number;
   p50: number;
   p99: number;
   requests: number;
@@ -121,7 +133,8 @@ interface Run {
 /** One autocannon measurement, in its own process (`bench/cannon.ts`); its JSON report is read from stdout. */
 function cannon(method: string, url: string, tokens: string[], seconds: number, pid?: number): Promise<Run> {
   const cpu0 = cpuMs(pid);
-  const spec = JSON.stringify({ url, method, tokens, connections: CONNECTIONS, seconds });
+  const pg0 = postgresCpuMs();
+  const spec = JSON.stringify({ url, method, tokens, connections: CONNECTIONS, seconds, rate: RATE });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CANNON, spec], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -136,6 +149,8 @@ function cannon(method: string, url: string, tokens: string[], seconds: number, 
       resolve({
         rps: r.requests.average,
         cpuUs: Math.round(((cpuMs(pid) - cpu0) * 1000) / r.requests.total),
+        pgCpuUs: Math.round((postgresCpuSince(pg0) * 1000) / r.requests.total),
+        genCpuUs: Math.round((r.cpuMs * 1000) / r.requests.total),
         p50: r.latency.p50,
         p99: r.latency.p99,
         requests: r.requests.total,
@@ -270,10 +285,11 @@ async function main() {
 
     // The bare route first (every ratio is against it); GET /healthz is the real server's floor:
     // its plugins and hooks (security headers, metrics, logging) with no database and no sign-in.
-    const targets = [
+    const sameAnswer = `bare Fastify, getbyuser's answer`;
+    const targets: { name: string; method: string; url: string; pid?: number; sameAs?: string }[] = [
       { name: 'bare Fastify POST', method: 'POST', url: `${bare.url}/bare`, pid: bare.child.pid },
       {
-        name: `bare Fastify, getbyuser's answer (${(Buffer.byteLength(ordersText) / 1024).toFixed(1)} KB)`,
+        name: `${sameAnswer} (${(Buffer.byteLength(ordersText) / 1024).toFixed(1)} KB)`,
         method: 'POST',
         url: `${bare.url}/bare-same`,
         pid: bare.child.pid,
@@ -285,6 +301,9 @@ async function main() {
         method: 'POST',
         url: `${BASE}/api/Order/getbyuser`,
         pid: server.pid,
+        // Also against the bare route that sends the same bytes: the server's own cost, without
+        // what the answer's size costs any server (and the load generator) on these cores.
+        sameAs: sameAnswer,
       },
     ].filter((t, i) => i === 0 || !ONLY || t.name.includes(ONLY));
     for (const t of targets) await cannon(t.method, t.url, tokens, WARMUP);
@@ -296,10 +315,13 @@ async function main() {
         const r = await cannon(t.method, t.url, tokens, SECONDS, t.pid);
         if (r.non2xx || r.errors) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         runs[i]!.push(r);
-        const ratio = i === 0 ? '' : `, ratio ${(r.rps / runs[0]![round]!.rps).toFixed(2)}`;
+        const same = targets.findIndex((x) => t.sameAs && x.name.startsWith(t.sameAs));
+        const ratio =
+          (i === 0 ? '' : `, ratio ${(r.rps / runs[0]![round]!.rps).toFixed(2)}`) +
+          (same >= 0 ? ` (${(r.rps / runs[same]![round]!.rps).toFixed(2)} to the same answer)` : '');
         console.log(
           `round ${round + 1} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${ratio}, ` +
-            `${r.cpuUs} µs CPU per request`,
+            `CPU per request: ${r.cpuUs} µs server, ${r.pgCpuUs} µs PostgreSQL, ${r.genCpuUs} µs autocannon`,
         );
       }
     }
@@ -307,6 +329,7 @@ async function main() {
     const summary = targets.map((t, i) => {
       const rs = runs[i]!;
       const ratios = rs.map((r, k) => r.rps / runs[0]![k]!.rps);
+      const same = targets.findIndex((x) => t.sameAs && x.name.startsWith(t.sameAs));
       const rps = rs.map((r) => r.rps);
       return {
         route: t.name,
@@ -316,8 +339,12 @@ async function main() {
         p99Median: median(rs.map((r) => r.p99)),
         p99Best: Math.min(...rs.map((r) => r.p99)),
         cpuUsMedian: median(rs.map((r) => r.cpuUs)),
+        pgCpuUsMedian: median(rs.map((r) => r.pgCpuUs)),
+        genCpuUsMedian: median(rs.map((r) => r.genCpuUs)),
         ratioBest: i === 0 ? 1 : +Math.max(...ratios).toFixed(2),
         ratioMedian: i === 0 ? 1 : +median(ratios).toFixed(2),
+        ratioToSameAnswerMedian:
+          same >= 0 ? +median(rs.map((r, k) => r.rps / runs[same]![k]!.rps)).toFixed(2) : undefined,
       };
     });
     const result = {

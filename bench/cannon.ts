@@ -6,12 +6,14 @@
  */
 import autocannon from 'autocannon';
 
-const { url, method, tokens, connections, seconds } = JSON.parse(process.argv[2]!) as {
+const { url, method, tokens, connections, seconds, rate } = JSON.parse(process.argv[2]!) as {
   url: string;
   method: 'GET' | 'POST';
   tokens: string[];
   connections: number;
   seconds: number;
+  /** Requests per second in all, when set (a fixed load instead of as many as possible). */
+  rate?: number;
 };
 const request = {
   method,
@@ -25,6 +27,7 @@ const result = await autocannon({
   url,
   connections,
   duration: seconds,
+  ...(rate ? { overallRate: rate } : {}),
   ...(tokens.length === 1
     ? request
     : {
@@ -39,4 +42,6 @@ const result = await autocannon({
         ],
       }),
 });
-process.stdout.write(JSON.stringify(result));
+// Its own CPU too (user + system, ms): the load generator shares the machine's cores.
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ ...result, cpuMs: (cpu.user + cpu.system) / 1000 }));
