@@ -61,6 +61,13 @@ describe('security headers', () => {
       expect(h.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
       expect(h.get('access-control-allow-origin'), path).toBeNull();
     }
+    // API answers are data: a policy that allows nothing (the page's is longer and looser).
+    const api = await headersOf('/api/Service/getall', { method: 'POST' });
+    expect(api.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect((await headersOf('/API/nope', { method: 'POST' })).get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect((await headersOf('/healthz')).get('content-security-policy')).toContain("default-src 'self'");
     // The live event stream writes its own head (the reply is hijacked): the same headers, too.
     const u = await s.createUser();
     const stream = new AbortController();

@@ -52,6 +52,10 @@ const SWAGGER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The JSON APIs (the web app's, the program API and the SMS-Activate handler); routing ignores case. */
+const API_PATH = /^\/(?:api|stubs)\//i;
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 declare module 'fastify' {
   interface FastifyReply {
     /** Sets this response's CSP with a fresh style nonce (for an HTML page) and returns the nonce. */
@@ -109,10 +113,13 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
   // helmet's headers depend on nothing in the request: computed once, each response gets a copy
   // through Fastify's own header list (no middleware chain, and each header is checked once, when
   // the response is written). A hijacked response (the live event stream) passes reply.getHeaders().
-  const staticHeaders = headersOf(headers);
+  const documentHeaders = headersOf(headers);
+  // API answers are data, never documents: their policy allows nothing at all (and is a sixth of
+  // the document one's length, on every call).
+  const apiHeaders = { ...documentHeaders, 'content-security-policy': API_CSP };
 
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(staticHeaders);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(API_PATH.test(req.url) ? apiHeaders : documentHeaders);
     done();
   });
   app.decorateReply('styleNonce', function (this: FastifyReply) {
