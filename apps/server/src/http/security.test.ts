@@ -63,9 +63,14 @@ describe('security headers', () => {
     }
     // API answers are data: a policy that allows nothing (the page's is longer and looser).
     const api = await headersOf('/api/Service/getall', { method: 'POST' });
-    expect(api.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(api.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(api.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(api.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    // Headers only a document reads are left to documents.
+    expect(api.get('cross-origin-opener-policy')).toBeNull();
+    expect((await headersOf('/dashboard')).get('cross-origin-opener-policy')).toBe('same-origin');
     expect((await headersOf('/API/nope', { method: 'POST' })).get('content-security-policy')).toBe(
-      "default-src 'none'; frame-ancestors 'none'",
+      "default-src 'none';frame-ancestors 'none'",
     );
     expect((await headersOf('/healthz')).get('content-security-policy')).toContain("default-src 'self'");
     // The live event stream writes its own head (the reply is hijacked): the same headers, too.
