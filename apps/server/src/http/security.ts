@@ -54,6 +54,7 @@ const SWAGGER_CSP = [
 
 /** The JSON APIs (the web app's, the program API and the SMS-Activate handler); routing ignores case. */
 const API_PATH = /^\/(?:api|stubs)\//i;
+const SWAGGER_PATH = /^\/swagger(?:[/?]|$)/i;
 const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
 
 declare module 'fastify' {
@@ -131,8 +132,13 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
   // the response is written). A hijacked response (the live event stream) passes reply.getHeaders().
   const documentHeaders = headersOf(headers);
 
+  const swaggerHeaders = { ...documentHeaders, 'content-security-policy': SWAGGER_CSP };
+
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(API_PATH.test(req.url) ? apiHeaders : documentHeaders);
+    const url = req.url;
+    reply.headers(
+      API_PATH.test(url) ? apiHeaders : SWAGGER_PATH.test(url) ? swaggerHeaders : documentHeaders,
+    );
     done();
   });
   app.decorateReply('styleNonce', function (this: FastifyReply) {
@@ -143,9 +149,6 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
     });
     this.headers(csp);
     return nonce;
-  });
-  app.addHook('onSend', async (req, reply) => {
-    if (/^\/swagger(?:[/?]|$)/i.test(req.url)) reply.header('content-security-policy', SWAGGER_CSP);
   });
 }
 
