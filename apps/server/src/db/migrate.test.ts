@@ -28,8 +28,12 @@ describe('migrations', () => {
         // Every migration applied exactly once, by one of the two.
         expect([...a, ...b].sort()).toEqual([...new Set([...a, ...b])].sort());
         expect(a.length + b.length).toBeGreaterThan(3);
+        // This test's database only: other test files run beside it on the same server, each in
+        // its own database, and may hold advisory locks of their own at this moment.
         const locks = await t.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`,
+          `SELECT count(*)::int AS n FROM pg_locks
+            WHERE locktype = 'advisory'
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         );
         expect(locks[0]!.n).toBe(0);
       } finally {
@@ -56,8 +60,12 @@ describe('migrations', () => {
       writeFileSync(join(dir, '002_bad.sql'), 'CREATE TABLE mig_bad (id int);');
       expect(await migrate(t.db, dir)).toEqual(['002_bad.sql']);
       if (TEST_DB === 'pg') {
+        // This test's database only: other test files run beside it on the same server, each in
+        // its own database, and may hold advisory locks of their own at this moment.
         const locks = await t.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`,
+          `SELECT count(*)::int AS n FROM pg_locks
+            WHERE locktype = 'advisory'
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         );
         expect(locks[0]!.n).toBe(0);
       }
