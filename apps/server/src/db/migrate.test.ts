@@ -3,8 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTestDb, TEST_DB } from '../test/harness.ts';
-import { openPostgres } from './db.ts';
+import { type Db, openPostgres } from './db.ts';
 import { migrate } from './migrate.ts';
+
+/**
+ * Advisory locks held in this test's database. Only its own: other test files run beside it on the
+ * same server, each in its own database, and may hold theirs at this moment.
+ */
+async function advisoryLocksHere(db: Db): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks
+      WHERE locktype = 'advisory'
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
+  return rows[0]!.n;
+}
 
 describe('migrations', () => {
   it('apply once, and a second run applies nothing', async () => {
@@ -28,14 +41,7 @@ describe('migrations', () => {
         // Every migration applied exactly once, by one of the two.
         expect([...a, ...b].sort()).toEqual([...new Set([...a, ...b])].sort());
         expect(a.length + b.length).toBeGreaterThan(3);
-        // This test's database only: other test files run beside it on the same server, each in
-        // its own database, and may hold advisory locks of their own at this moment.
-        const locks = await t.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks
-            WHERE locktype = 'advisory'
-              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-        );
-        expect(locks[0]!.n).toBe(0);
+        expect(await advisoryLocksHere(t.db)).toBe(0);
       } finally {
         await other.close();
         await t.drop();
@@ -60,14 +66,7 @@ describe('migrations', () => {
       writeFileSync(join(dir, '002_bad.sql'), 'CREATE TABLE mig_bad (id int);');
       expect(await migrate(t.db, dir)).toEqual(['002_bad.sql']);
       if (TEST_DB === 'pg') {
-        // This test's database only: other test files run beside it on the same server, each in
-        // its own database, and may hold advisory locks of their own at this moment.
-        const locks = await t.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks
-            WHERE locktype = 'advisory'
-              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-        );
-        expect(locks[0]!.n).toBe(0);
+        expect(await advisoryLocksHere(t.db)).toBe(0);
       }
     } finally {
       await t.drop();
