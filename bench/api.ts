@@ -306,6 +306,8 @@ async function main() {
         sameAs: sameAnswer,
       },
     ].filter((t, i) => i === 0 || !ONLY || t.name.includes(ONLY));
+    // For each target, the bare route sending the same bytes (-1: none measured).
+    const sameIndex = targets.map((t) => targets.findIndex((x) => t.sameAs && x.name.startsWith(t.sameAs)));
     for (const t of targets) await cannon(t.method, t.url, tokens, WARMUP);
     const runs: Run[][] = targets.map(() => []);
     const load: number[] = [];
@@ -315,7 +317,7 @@ async function main() {
         const r = await cannon(t.method, t.url, tokens, SECONDS, t.pid);
         if (r.non2xx || r.errors) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         runs[i]!.push(r);
-        const same = targets.findIndex((x) => t.sameAs && x.name.startsWith(t.sameAs));
+        const same = sameIndex[i]!;
         const ratio =
           (i === 0 ? '' : `, ratio ${(r.rps / runs[0]![round]!.rps).toFixed(2)}`) +
           (same >= 0 ? ` (${(r.rps / runs[same]![round]!.rps).toFixed(2)} to the same answer)` : '');
@@ -329,7 +331,7 @@ async function main() {
     const summary = targets.map((t, i) => {
       const rs = runs[i]!;
       const ratios = rs.map((r, k) => r.rps / runs[0]![k]!.rps);
-      const same = targets.findIndex((x) => t.sameAs && x.name.startsWith(t.sameAs));
+      const same = sameIndex[i]!;
       const rps = rs.map((r) => r.rps);
       return {
         route: t.name,

@@ -7,18 +7,18 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
+import { BoundedMap } from './bounded-map.ts';
 
 // Secrets at rest (gateway passwords, API keys) are sealed with AES-256-GCM under a key derived
 // from APP_SECRET. Changing APP_SECRET makes them unreadable, by design.
 
 // The derived key is kept per secret (a process has one; tests a few): deriving it on every call
 // was a tenth of a user/info request's CPU.
-const keys = new Map<string, KeyObject>();
+const keys = new BoundedMap<string, KeyObject>(16);
 
 function key(secret: string): KeyObject {
   let k = keys.get(secret);
   if (!k) {
-    if (keys.size >= 16) keys.clear();
     k = createSecretKey(createHash('sha256').update(`seal:${secret}`).digest());
     keys.set(secret, k);
   }
@@ -36,23 +36,21 @@ export function seal(secret: string, plain: string): string {
  * Opened values, by secret and sealed text. Opening is a pure function of the two, so a value read
  * again (a user's API key on each user/info) skips setting up AES-GCM, the costliest step of a
  * user/info request in a CPU profile. A changed value has a new sealed text (a fresh IV), so an old
- * one is never served for it. Bounded: the oldest entry goes when it is full.
+ * one is never served for it. At most 10,000 per secret.
  */
-const opened = new Map<string, Map<string, string>>();
-const OPENED_MAX = 10_000;
+const opened = new BoundedMap<string, BoundedMap<string, string>>(16);
 
 export function unseal(secret: string, sealed: string): string {
   let bySealed = opened.get(secret);
   if (!bySealed) {
-    if (opened.size >= 16) opened.clear();
-    bySealed = new Map();
+    bySealed = new BoundedMap(10_000);
     opened.set(secret, bySealed);
   }
-  const known = bySealed.get(sealed);
-  if (known !== undefined) return known;
-  const plain = open(secret, sealed);
-  if (bySealed.size >= OPENED_MAX) bySealed.delete(bySealed.keys().next().value as string);
-  bySealed.set(sealed, plain);
+  let plain = bySealed.get(sealed);
+  if (plain === undefined) {
+    plain = open(secret, sealed);
+    bySealed.set(sealed, plain);
+  }
   return plain;
 }
 

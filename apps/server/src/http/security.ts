@@ -69,9 +69,10 @@ declare module 'fastify' {
  *
  * helmet computes the headers once, here (@fastify/helmet rebuilt its middleware on every request,
  * parsing every CSP directive: a fifth of a small request's CPU; running the built middleware per
- * request still cost a tenth). JSON answers get the static policy; an HTML page calls
- * `reply.styleNonce()`, which sets the same policy plus that response's nonce in `style-src` (the
- * page gives it to the UI library's runtime <style> tags, so no 'unsafe-inline' is needed).
+ * request still cost a tenth). Three sets: API answers (data), Swagger UI, and everything else
+ * (the page set). An HTML page also calls `reply.styleNonce()`, which sets the page policy plus
+ * that response's nonce in `style-src` (the page gives it to the UI library's runtime <style>
+ * tags, so no 'unsafe-inline' is needed).
  */
 export function registerSecurity(app: FastifyInstance, config: Config, webDist: string): void {
   const indexHtml = join(webDist, 'index.html');
@@ -101,7 +102,12 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
     // The app loads nothing cross-origin; COEP would only get in the way of future assets.
     crossOriginEmbedderPolicy: false,
   } as const;
-  const headers = helmet({ ...common, contentSecurityPolicy: { useDefaults: false, directives } });
+  // helmet's headers depend on nothing in the request: computed once, each response gets a copy
+  // through Fastify's own header list (no middleware chain, and each header is checked once, when
+  // the response is written). A hijacked response (the live event stream) passes reply.getHeaders().
+  const documentHeaders = headersOf(
+    helmet({ ...common, contentSecurityPolicy: { useDefaults: false, directives } }),
+  );
   // API answers are data, never documents: a policy that allows nothing, and none of the headers
   // that only a document reads (opener policy, agent cluster, DNS prefetch, IE's download and XSS
   // switches, Flash's cross-domain policy). What stays is what OWASP asks of a REST answer, plus
@@ -118,6 +124,7 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
       xXssProtection: false,
     }),
   );
+  const swaggerHeaders = { ...documentHeaders, 'content-security-policy': SWAGGER_CSP };
   const NONCE = Symbol('style nonce');
   type WithNonce = ServerResponse & { [NONCE]?: string };
   const pageCsp = helmet.contentSecurityPolicy({
@@ -127,12 +134,6 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
       styleSrc: [...directives.styleSrc, (_req, res) => `'nonce-${(res as WithNonce)[NONCE]}'`],
     },
   });
-  // helmet's headers depend on nothing in the request: computed once, each response gets a copy
-  // through Fastify's own header list (no middleware chain, and each header is checked once, when
-  // the response is written). A hijacked response (the live event stream) passes reply.getHeaders().
-  const documentHeaders = headersOf(headers);
-
-  const swaggerHeaders = { ...documentHeaders, 'content-security-policy': SWAGGER_CSP };
 
   app.addHook('onRequest', (req, reply, done) => {
     const url = req.url;

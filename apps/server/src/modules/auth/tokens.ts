@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Role, roleClaim } from '@simdock/contract';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { BoundedMap } from '../../bounded-map.ts';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { unauthorized } from '../../errors.ts';
 import { activeUserById, signedInUser } from '../users/index.ts';
@@ -37,13 +38,12 @@ interface Claims {
  * request's CPU); its expiry is still checked on every request, as jose does (`exp <= now`), and
  * the user is still read. Bounded: the oldest entry goes when it is full.
  */
-const verified = new WeakMap<object, Map<string, Claims>>();
-const VERIFIED_MAX = 10_000;
+const verified = new WeakMap<object, BoundedMap<string, Claims>>();
 
 async function verifyToken(ctx: AppContext, token: string): Promise<Claims> {
   let cache = verified.get(ctx.config);
   if (!cache) {
-    cache = new Map();
+    cache = new BoundedMap(10_000);
     verified.set(ctx.config, cache);
   }
   const known = cache.get(token);
@@ -61,10 +61,7 @@ async function verifyToken(ctx: AppContext, token: string): Promise<Claims> {
   });
   const claims: Claims = { sub: payload.sub, ver: payload.ver ?? 0, exp: payload.exp };
   // Our tokens carry no nbf; one that does is verified every time.
-  if (payload.nbf === undefined) {
-    if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value as string);
-    cache.set(token, claims);
-  }
+  if (payload.nbf === undefined) cache.set(token, claims);
   return claims;
 }
 
