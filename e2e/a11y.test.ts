@@ -243,6 +243,7 @@ describe('accessibility', () => {
         ['/usermanager', 'User Manager', 'Add User', 'Add User'],
         ['/gatewaymanager', 'Gateway Manager', 'Add Gateway', 'Add gateway'],
         ['/servicemanager', 'Service Manager', /Add Service/, 'Add Service'],
+        ['/servicemanager', 'Service Manager', /^Spent numbers of/, /^Spent numbers —/],
       ] as const) {
         await admin.goto(path);
         await admin.getByRole('heading', { level: 1, name: heading }).waitFor();

@@ -183,6 +183,87 @@ describe('Gateway Manager in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('an admin locks and unlocks a SIM with a reason and sees its health figures', async () => {
+    const box = await GatewaySim.start({ ports: 4 });
+    try {
+      const token = await e.token(ADMIN.username, ADMIN.password);
+      const added = await e.api<{ id: string }>(
+        '/api/Admin/updateGateway',
+        { gateway: { name: 'Health box', url: box.url, mac: box.mac, userName: 'root', password: 'root' } },
+        token,
+      );
+      expect(added.status).toBe(200);
+      expect((await e.api('/api/Admin/gatewayScan', { id: added.body.id }, token)).status).toBe(200);
+      const simulated = await e.api(
+        '/api/Admin/simulateSms',
+        { gatewayId: added.body.id, port: '1.01', from: 'Verify', text: 'hello' },
+        token,
+      );
+      expect(simulated.status).toBe(200);
+
+      const page = await e.newPage();
+      const errors = watchErrors(page);
+      await openGatewayManager(page);
+      const row = page.getByRole('row', { name: /Health box/ });
+      await row.getByRole('button', { name: 'SIMs' }).click();
+      const panel = page.getByRole('region', { name: 'SIMs of Health box' });
+      const simRows = panel.getByRole('row').filter({ has: page.getByRole('cell') });
+      await expect.poll(() => simRows.count()).toBe(4);
+      const port1 = simRows.filter({ has: page.getByRole('cell', { name: '1.01', exact: true }) });
+      // The health figures: sent today / this month, failures, received, rentals, last success.
+      const health = port1.getByTestId('sim-health');
+      await health.getByText('Sent 0 today · 0 this month').waitFor();
+      await health.getByText('Failed 0 · 0 in a row').waitFor();
+      await health.getByText('Received 1 · rentals today 0').waitFor();
+      await health.getByText('No success yet').waitFor();
+      expect(await port1.getByLabel('Role of port 1.01').inputValue()).toBe('both');
+
+      // Lock: a reason is required; then the badge with who, why and for how long.
+      await port1.getByRole('button', { name: 'Lock the SIM on port 1.01' }).click();
+      const lock = page.getByRole('dialog', { name: 'Lock the SIM on port 1.01' });
+      await lock.getByRole('button', { name: 'Lock' }).click();
+      await lock.getByText('Enter a reason (up to 200 characters).').waitFor();
+      await lock.getByLabel('Reason').fill('Carrier complaint');
+      await lock.getByLabel('For how long').selectOption({ label: '1 hour' });
+      await lock.getByRole('button', { name: 'Lock' }).click();
+      await lock.waitFor({ state: 'detached' });
+      const badge = port1.getByTestId('sim-lock');
+      await badge.getByText('Locked · By admin').waitFor();
+      await badge.getByText('Carrier complaint').waitFor();
+      await badge.getByText(/^(1 h 0 min|59 min) left$/).waitFor();
+      await panel.getByText(/1 locked/).waitFor();
+      await shot(page, 'gateways-sim-locked');
+
+      // Unlock, with a reason too: the badge goes.
+      await port1.getByRole('button', { name: 'Unlock the SIM on port 1.01' }).click();
+      const unlock = page.getByRole('dialog', { name: 'Unlock the SIM on port 1.01' });
+      await unlock.getByLabel('Reason').fill('Resolved with the carrier');
+      await unlock.getByRole('button', { name: 'Unlock' }).click();
+      await unlock.waitFor({ state: 'detached' });
+      await page.getByText('SIM on port 1.01 unlocked.').waitFor();
+      await badge.waitFor({ state: 'detached' });
+      await port1.getByRole('button', { name: 'Lock the SIM on port 1.01' }).waitFor();
+
+      // Both are in the audit log.
+      const audit = await e.api<{ entries?: unknown[] }>(
+        '/api/Admin/audit',
+        { kind: 'gateway.simLock' },
+        token,
+      );
+      expect(JSON.stringify(audit.body)).toContain('Carrier complaint');
+      const audit2 = await e.api('/api/Admin/audit', { kind: 'gateway.simUnlock' }, token);
+      expect(JSON.stringify(audit2.body)).toContain('Resolved with the carrier');
+
+      // On a phone the SIM card shows the same figures and actions.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'gateways-sim-health-mobile');
+      await e.api('/api/Admin/deleteGateway', { id: added.body.id }, token);
+      expect(errors).toEqual([]);
+    } finally {
+      await box.stop();
+    }
+  });
+
   it('Scan against a stopped device shows the Scan failed banner (390 px)', async () => {
     const dead = await GatewaySim.start({ ports: 2 });
     const token = await e.token(ADMIN.username, ADMIN.password);

@@ -31,6 +31,17 @@ export const ConfigSchema = z.object({
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
+  /**
+   * Rental: how many times a number returns to a service's pool after a rental of it for that
+   * service ended without any SMS (cancelled or expired, refunded). With 3, a number nobody ever got
+   * an SMS on can be rented 4 times for one service; 0 = once ever (the rule before this setting).
+   */
+  NUMBER_REUSE_LIMIT: z.coerce.number().int().min(0).max(1000).default(3),
+  /**
+   * Rental: minutes a number stays out of the service's pool after an empty rental of it ended, so
+   * a service's SMS that arrives late for that rental cannot reach the next renter.
+   */
+  NUMBER_REUSE_COOLDOWN_MINUTES: z.coerce.number().int().min(0).max(10_080).default(10),
   /** Calls one API key may make per window (rental API and SMS-Activate handler together). */
   API_RATE_LIMIT: z.coerce.number().int().positive().default(50),
   API_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().max(3600).default(10),

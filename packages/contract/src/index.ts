@@ -12,6 +12,7 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './messaging.ts';
 export * from './messaging-files.ts';
+export * from './money.ts';
 export * from './pagination.ts';
 export * from './pattern.ts';
 export * from './payments.ts';

@@ -25,6 +25,8 @@ export const TEXT_LIMITS = {
   mac: 64,
   port: 16,
   phoneNumber: 32,
+  /** An admin's reason for marking a number spent for a service. */
+  spentReason: 200,
   smsSender: 64,
   smsText: 1000,
   orderId: 32,

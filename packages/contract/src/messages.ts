@@ -20,6 +20,7 @@ export const ruleMessages = {
   stockInvalid: 'Stock must be ≥ 0',
   rentTimeInvalid: 'Rent time must be ≥ 0',
   priceTooHigh: 'Price must be at most 1,000,000',
+  priceDecimals: 'Price can have at most two decimals',
   stockTooHigh: 'Stock must be at most 1,000,000',
   rentTimeTooHigh: 'Rent time must be at most 525,600 minutes (one year)',
   gatewayInvalid: 'Please enter all fields correctly',
@@ -62,6 +63,10 @@ export const messagingMessages = {
   chatEmpty: 'Please enter a message or attach a file.',
   maxBatchSendSmsInvalid: 'Max Batch Send SMS must be a whole number from 0 to {max}.',
   maxMsgPerDayInvalid: 'Max Messages Per Day must be a whole number from 0 to {max}.',
+  simMaxSmsPerDayInvalid: 'SIM Max SMS Per Day must be a whole number from 0 to {max}.',
+  simMaxSmsPerMonthInvalid: 'SIM Max SMS Per Month must be a whole number from 0 to {max}.',
+  simLockAfterFailuresInvalid: 'Lock SIM After Failures must be a whole number from 0 to {max}.',
+  simCooldownMinutesInvalid: 'SIM Cooldown (minutes) must be a whole number from 0 to {max}.',
   historyRangeInvalid: 'The end date must not be before the start date.',
 } as const;
 

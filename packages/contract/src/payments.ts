@@ -1,3 +1,5 @@
+import { isMoney } from './money.ts';
+
 // Top-up rules shared by the top-up page and the server (spec §5, §9: minimum 10, default 10).
 
 export const TOPUP_MIN = 10;
@@ -23,8 +25,8 @@ export function topupAmountProblem(value: unknown): TopupProblem | null {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'notNumber';
   if (value < TOPUP_MIN) return 'belowMin';
   if (value > TOPUP_MAX) return 'aboveMax';
-  // Cents must be whole: 10.005 is refused, 10.1 (= 10.10) is fine; the tolerance absorbs float noise.
-  if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-6) return 'decimals';
+  // Cents must be whole: 10.005 is refused, 10.1 (= 10.10) is fine; decided on the decimal text.
+  if (!isMoney(value)) return 'decimals';
   return null;
 }
 

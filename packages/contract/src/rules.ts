@@ -1,4 +1,5 @@
 import type { RuleMessageKey } from './messages.ts';
+import { isMoney } from './money.ts';
 
 /** Field name → message key of the first rule it breaks. Empty object = valid. */
 export type FieldErrors<F extends string> = Partial<Record<F, RuleMessageKey>>;
@@ -187,6 +188,7 @@ export function validateService(
   if (!s.code.trim()) errors.code = 'codeRequired';
   if (!(s.price > 0)) errors.price = 'priceInvalid';
   else if (!(s.price <= PRICE_MAX)) errors.price = 'priceTooHigh';
+  else if (!isMoney(s.price)) errors.price = 'priceDecimals';
   if (!(s.stock >= 0)) errors.stock = 'stockInvalid';
   else if (!(s.stock <= STOCK_MAX)) errors.stock = 'stockTooHigh';
   if (!(s.rentTimeMinutes >= 0)) errors.rentTimeMinutes = 'rentTimeInvalid';

@@ -1,4 +1,5 @@
 import type { RuleMessageKey } from './messages.ts';
+import { moneyText } from './money.ts';
 import { ROLES } from './roles.ts';
 import { EMAIL_MAX, type FieldErrors, isEmailLike, passwordError, USERNAME_PATTERN } from './rules.ts';
 
@@ -15,25 +16,11 @@ export interface AdminUserForm {
   isNew: boolean;
 }
 
-const MONEY_TEXT = /^\d{1,12}(\.\d{1,2})?$/;
-
 /**
  * The balance as exact decimal text ("12.5" → "12.50"), or undefined when it is not a number ≥ 0
- * with at most two decimals. Numbers are checked through their shortest decimal form, so a float
- * artefact such as 0.1 + 0.2 is refused rather than rounded.
+ * with at most two decimals (decided on the decimal text: see money.ts).
  */
-export function parseBalance(value: unknown): string | undefined {
-  let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return undefined;
-    text = String(value);
-  } else if (typeof value === 'string') {
-    text = value.trim();
-  } else return undefined;
-  if (!MONEY_TEXT.test(text)) return undefined;
-  const [whole, frac = ''] = text.split('.');
-  return `${BigInt(whole!).toString()}.${frac.padEnd(2, '0')}`;
-}
+export const parseBalance = (value: unknown): string | undefined => moneyText(value);
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 

@@ -24,6 +24,7 @@ const USAGE = `Usage: gateway-sim [options]
   --sms-to URL          recv-sms push URL at start
   --send-delay-ms N     per-recipient transmit delay (50)
   --report-max-delay-ms N  cap on sr_prd/sms_prd flush delays
+  --failing-ports P,...    ports whose sends the network refuses (e.g. 16 or 16.01)
 Control API (no auth, same port): GET /sim/state, GET /sim/sent, GET /sim/pushes,
   POST /sim/inject-sms {port,from,text}, POST /sim/faults {...}, POST /sim/insert-sim {port},
   POST /sim/remove-sim {port}, POST /sim/swap-sim {port}, POST /sim/outcome {outcome,numbers?},
@@ -53,6 +54,7 @@ export async function startFromArgs(
       'sms-to': { type: 'string' },
       'send-delay-ms': { type: 'string' },
       'report-max-delay-ms': { type: 'string' },
+      'failing-ports': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -82,6 +84,7 @@ export async function startFromArgs(
     smsUrl: v['sms-to'],
     sendDelayMs: num('send-delay-ms', v['send-delay-ms']),
     reportMaxDelayMs: num('report-max-delay-ms', v['report-max-delay-ms']),
+    ...(v['failing-ports'] ? { failingPorts: v['failing-ports'].split(',') } : {}),
     controlApi: true,
   };
   const fleet = await SimFleet.start(num('devices', v.devices) ?? 1, opts);

@@ -43,6 +43,8 @@ export interface ResolvedOptions {
   pushTimeoutMs: number;
   maxQueuedTasks: number;
   controlApi: boolean;
+  /** "N" (every slot of port N) or "N.SS" (one slot). */
+  failingPorts: string[];
 }
 
 export function resolveOptions(o: SimOptions): ResolvedOptions {
@@ -73,6 +75,11 @@ export function resolveOptions(o: SimOptions): ResolvedOptions {
     pushTimeoutMs: o.pushTimeoutMs ?? 3000,
     maxQueuedTasks: o.maxQueuedTasks ?? 10_000,
     controlApi: o.controlApi ?? false,
+    failingPorts: (o.failingPorts ?? []).map((p) => {
+      const m = /^(\d+)(?:\.(\d+))?$/.exec(p.trim());
+      if (!m) throw new Error(`gateway-sim: failingPorts entries look like 3 or 3.01, not "${p}"`);
+      return m[2] === undefined ? String(Number(m[1])) : `${Number(m[1])}.${m[2].padStart(2, '0')}`;
+    }),
   };
 }
 
@@ -120,7 +127,7 @@ export class DeviceCore implements NetworkMember {
       sendDelayMs: opts.sendDelayMs,
       maxQueuedTasks: opts.maxQueuedTasks,
       reportMaxDelayMs: opts.reportMaxDelayMs,
-      outcome: (t) => this.outcome(t),
+      outcome: (t) => (this.refusedByNetwork(t.port) ? 'fail' : this.outcome(t)),
       report: (url, body) => this.pusher.push(url, body),
       delivered: (slot, to, text, ts, dr) => this.delivered(slot, to, text, ts, dr),
     });
@@ -130,6 +137,12 @@ export class DeviceCore implements NetworkMember {
     }, opts.reportMaxDelayMs);
     this.network = network ?? new SimNetwork();
     this.network.join(this);
+  }
+
+  /** A port of `failingPorts`: the network refuses its sends. */
+  private refusedByNetwork(port: string): boolean {
+    const f = this.opts.failingPorts;
+    return f.length > 0 && (f.includes(port) || f.includes(port.split('.')[0]!));
   }
 
   get offline(): boolean {

@@ -50,6 +50,11 @@ export interface SimOptions {
   controlApi?: boolean;
   /** Radio network shared with other simulators so SMS between their SIMs are delivered (loop-back). */
   network?: SimNetwork;
+  /**
+   * Ports whose SIMs the network refuses ("3" or "3.01"): every send from them fails as `fail`
+   * does (fdr "6 Timeout", carrier reason 21), whatever `setOutcome` says. The SIM stays registered.
+   */
+  failingPorts?: string[];
 }
 
 export interface Faults {

@@ -171,6 +171,44 @@ describe('sending, reports and receiving', () => {
     }
   });
 
+  it('fails every send of a port in failingPorts as the network refusing it (fdr 6 Timeout)', async () => {
+    const sim = await GatewaySim.start({ ports: 3, sendDelayMs: 5, failingPorts: ['2'] });
+    try {
+      // setOutcome does not override a refusing network.
+      sim.setOutcome(() => 'ok');
+      const srUrl = rx.url('/sr-failing');
+      const r = await send(sim, {
+        type: 'send-sms',
+        task_num: 2,
+        sr_url: srUrl,
+        sr_cnt: 1,
+        tasks: [
+          { tid: 201, to: '15550000011', sms: 'a', from: '2', sdr: 1, fdr: 1 },
+          { tid: 202, to: '15550000012', sms: 'b', from: '3', sdr: 1, fdr: 1 },
+        ],
+      });
+      // The device accepts both tasks: the refusal comes from the network, in the report.
+      expect(r.status).toEqual([
+        { tid: 201, status: '0 OK' },
+        { tid: 202, status: '0 OK' },
+      ]);
+      await rx.waitFor(
+        (m) => m.path === '/sr-failing' && m.body.rpts.some((e: ReportEntry) => e.tid === 201),
+      );
+      await rx.waitFor(
+        (m) => m.path === '/sr-failing' && m.body.rpts.some((e: ReportEntry) => e.tid === 202),
+      );
+      const rpts = rx.of('/sr-failing').flatMap((m) => m.body.rpts as ReportEntry[]);
+      const fdr = rpts.filter((e) => e.tid === 201).flatMap((e) => e.fdr);
+      expect(fdr[0]).toEqual([0, '15550000011', '2.01', expect.any(Number), '6 Timeout', expect.any(String)]);
+      expect(rpts.filter((e) => e.tid === 202).flatMap((e) => e.sdr).length).toBe(1);
+      expect(sim.slot('2.01')!.st).toBe(3);
+      await expect(GatewaySim.start({ failingPorts: ['two'] })).rejects.toThrow(/failingPorts/);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   it('caches report rows until sr_cnt, and a base64 task decodes', async () => {
     const sim = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
     try {

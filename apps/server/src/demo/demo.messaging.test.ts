@@ -4,7 +4,7 @@ import { systemClock } from '../clock.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { waitFor } from '../test/fixtures.ts';
 import { openTestDb, type TestDb, testConfig } from '../test/harness.ts';
-import { DEMO_CAMPAIGN, DEMO_OUTREACH_LIMITS, DEMO_USER } from './demo.ts';
+import { DEMO_CAMPAIGN, DEMO_FAILING_PORT, DEMO_OUTREACH_LIMITS, DEMO_USER } from './demo.ts';
 
 // The demo's bulk SMS: workable limits, a first campaign the dispatcher sends through the simulated
 // gateway (a few failures with the device's reason), and simulated recipients who answer, one STOP.
@@ -73,6 +73,20 @@ describe('demo bulk SMS', () => {
       `SELECT 1 FROM messages WHERE status = 'delivered' AND attempt > 0`,
     );
     expect(retried.length).toBeGreaterThan(0);
+    // The SIM the network refuses locked itself after SimLockAfterFailures (5) failures; nothing
+    // was delivered through it, its messages went out through the other SIMs.
+    const [refused] = await testDb.db.query<{ lock_kind: string; consecutive_failures: number }>(
+      `SELECT h.lock_kind, h.consecutive_failures FROM sim_health h JOIN sims s ON s.id = h.sim_id
+        WHERE s.port = $1 AND h.locked_at IS NOT NULL`,
+      [DEMO_FAILING_PORT],
+    );
+    expect(refused).toMatchObject({ lock_kind: 'auto' });
+    expect(refused!.consecutive_failures).toBeGreaterThanOrEqual(5);
+    const viaRefused = await testDb.db.query(
+      `SELECT 1 FROM messages WHERE status = 'delivered' AND port = $1`,
+      [DEMO_FAILING_PORT],
+    );
+    expect(viaRefused).toHaveLength(0);
     // Simulated recipients answer a few seconds later; the third says STOP.
     const optOuts = await waitFor(async () => {
       const rows = await testDb.db.query<{ number: string }>(

@@ -70,9 +70,19 @@ export const DEMO_SERVICES = [
 /** Bulk SMS limits the demo starts with (an admin's own values are never replaced). */
 export const DEMO_OUTREACH_LIMITS = { maxBatchSendSms: 1000, maxMsgPerDay: 5000 };
 
-/** The first bulk campaign of the demo user, so History has something to show at once. */
+/**
+ * The demo gateway's SIM the network refuses: every send from it fails with the device's report
+ * (fdr "6 Timeout"), so it locks itself after SimLockAfterFailures failures and its messages move
+ * to the other SIMs.
+ */
+export const DEMO_FAILING_PORT = '16.01';
+
+/**
+ * The first bulk campaign of the demo user, so History has something to show at once: enough
+ * messages for every SIM to send several, so the refused SIM reaches SimLockAfterFailures (5).
+ */
 export const DEMO_CAMPAIGN = {
-  recipients: Array.from({ length: 40 }, (_, i) => String(12025550100 + i * 7)),
+  recipients: Array.from({ length: 100 }, (_, i) => String(12025550100 + i * 7)),
   messages: [
     'Hi from SimDock demo: our spring sale starts today. Reply for details.',
     'SimDock demo: your table for two is booked for Friday 7 pm. Reply to change it.',
@@ -160,6 +170,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     mac: DEMO_GATEWAY.mac,
     username: DEMO_GATEWAY.userName,
     password: DEMO_GATEWAY.password,
+    failingPorts: [DEMO_FAILING_PORT],
   };
   // The preferred port may be taken on this machine: any free port will do, the gateway follows it.
   const sim = await GatewaySim.start({ ...options, port }).catch((err: NodeJS.ErrnoException) => {

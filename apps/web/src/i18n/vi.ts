@@ -99,6 +99,7 @@ export const vi: Record<MessageKey, string> = {
   'rule.stockInvalid': 'Tồn kho phải ≥ 0',
   'rule.rentTimeInvalid': 'Thời gian thuê phải ≥ 0',
   'rule.priceTooHigh': 'Giá tối đa là 1.000.000',
+  'rule.priceDecimals': 'Giá chỉ được có tối đa hai chữ số thập phân',
   'rule.stockTooHigh': 'Tồn kho tối đa là 1.000.000',
   'rule.rentTimeTooHigh': 'Thời gian thuê tối đa là 525.600 phút (một năm)',
   'rule.gatewayInvalid': 'Vui lòng nhập đúng tất cả các trường',

@@ -36,6 +36,46 @@ export const GatewayIdBody = z.object({ id: boundedText(L.id, 'Id') });
 export const GatewaySettings = z.object({ gateways: z.array(Gateway), serverTime: z.string() });
 export type GatewaySettings = z.infer<typeof GatewaySettings>;
 
+/** Which job a SIM may do: `rental` SIMs never send bulk SMS, `messaging` SIMs are never rented. */
+export const SIM_ROLES = ['rental', 'messaging', 'both'] as const;
+export const SimRole = z.enum(SIM_ROLES);
+export type SimRole = z.infer<typeof SimRole>;
+
+/** Why a SIM is locked: failed sends in a row, the device reporting it blocked, or an admin. */
+export const SimLockKind = z.enum(['auto', 'device', 'manual']);
+export type SimLockKind = z.infer<typeof SimLockKind>;
+
+/** A locked SIM is neither rented nor used for sending. `until` null: until unlocked (or the device recovers). */
+export const SimLock = z.object({
+  locked: z.boolean(),
+  kind: SimLockKind.nullable(),
+  reason: z.string().nullable(),
+  /** When it was locked (ISO). */
+  since: z.string().nullable(),
+  /** When it unlocks by itself (ISO); null = not by time. */
+  until: z.string().nullable(),
+  /** The admin who locked it (manual locks). */
+  by: z.string().nullable(),
+});
+export type SimLock = z.infer<typeof SimLock>;
+
+/** Per-SIM figures; "today" and "this month" are UTC. */
+export const SimHealth = z.object({
+  sentToday: z.number().int(),
+  sentThisMonth: z.number().int(),
+  /** Sends that failed on this SIM (any reason), all time. */
+  failed: z.number().int(),
+  /** Failures the SIM is to blame for since its last success; SimLockAfterFailures of them lock it. */
+  consecutiveFailures: z.number().int(),
+  /** SMS received on this port, all time. */
+  received: z.number().int(),
+  rentalsToday: z.number().int(),
+  lastSuccess: z.string().nullable(),
+  /** At its day or month cap: skipped for sending until the period turns (still rentable). */
+  atCap: z.enum(['day', 'month']).nullable(),
+});
+export type SimHealth = z.infer<typeof SimHealth>;
+
 export const Sim = z.object({
   port: z.string(),
   iccid: z.string().nullable(),
@@ -47,6 +87,9 @@ export const Sim = z.object({
   state: z.number().int(),
   stateText: z.string(),
   usable: z.boolean(),
+  role: SimRole,
+  lock: SimLock,
+  health: SimHealth,
 });
 export type Sim = z.infer<typeof Sim>;
 
@@ -67,6 +110,43 @@ export const SetSimNumberResult = z.object({
   deviceUpdated: z.boolean(),
 });
 export type SetSimNumberResult = z.infer<typeof SetSimNumberResult>;
+
+/** Longest reason an admin gives for locking or unlocking a SIM. */
+export const SIM_LOCK_REASON_MAX = 200;
+/** Longest manual lock with an end: 30 days. */
+export const SIM_LOCK_MAX_MINUTES = 43_200;
+
+const SimRef = {
+  gatewayId: boundedText(L.id, 'Gateway id'),
+  port: boundedText(L.port, 'Port'),
+};
+const lockReason = boundedText(SIM_LOCK_REASON_MAX, 'Reason').pipe(
+  z.string().refine((s) => s.trim() !== '', 'Enter a reason.'),
+);
+
+/** POST /api/Admin/lockSim: locks a SIM by hand; without `minutes` it stays locked until unlocked. */
+export const LockSimBody = z.object({
+  ...SimRef,
+  reason: lockReason,
+  minutes: z
+    .number({ error: `Minutes must be a whole number from 1 to ${SIM_LOCK_MAX_MINUTES}.` })
+    .int(`Minutes must be a whole number from 1 to ${SIM_LOCK_MAX_MINUTES}.`)
+    .min(1, `Minutes must be a whole number from 1 to ${SIM_LOCK_MAX_MINUTES}.`)
+    .max(SIM_LOCK_MAX_MINUTES, `Minutes must be a whole number from 1 to ${SIM_LOCK_MAX_MINUTES}.`)
+    .optional(),
+});
+export type LockSimBody = z.input<typeof LockSimBody>;
+
+/** POST /api/Admin/unlockSim: ends any lock (automatic, device or manual); the failure count restarts. */
+export const UnlockSimBody = z.object({ ...SimRef, reason: lockReason });
+export type UnlockSimBody = z.input<typeof UnlockSimBody>;
+
+/** POST /api/Admin/setSimRole. */
+export const SetSimRoleBody = z.object({ ...SimRef, role: SimRole });
+export type SetSimRoleBody = z.input<typeof SetSimRoleBody>;
+
+export const SimActionResult = z.object({ code: z.literal(1), msg: z.string(), sim: Sim });
+export type SimActionResult = z.infer<typeof SimActionResult>;
 
 /** Device SIM states (`st`, research notes §2.1). */
 export const SIM_STATE_TEXT: Record<number, string> = {
@@ -95,6 +175,15 @@ export function simStateText(state: number): string {
 /** States in which a SIM can send and receive: 3 registered, 4 call connected, 15 accessing network. */
 export function isUsableSimState(state: number): boolean {
   return state === 3 || state === 4 || state === 15;
+}
+
+/**
+ * States in which the device reports the SIM unable to work (no balance, registration failed,
+ * locked by the device, the operator or the user, SIM error): the platform locks such a SIM.
+ */
+export const BLOCKED_SIM_STATES: readonly number[] = [5, 6, 7, 8, 9, 12];
+export function isBlockedSimState(state: number): boolean {
+  return BLOCKED_SIM_STATES.includes(state);
 }
 
 export const DeviceStatsBody = z.object({ mac: boundedText(L.mac, 'MAC') });

@@ -54,11 +54,38 @@ describe('MassSendBody', () => {
 });
 
 describe('settings', () => {
-  it('getSettings answer', () => {
-    expect(MassOutreachSettings.parse({ maxBatchSendSms: 100, maxMsgPerDay: 1000 })).toEqual({
+  it('getSettings answer: the limits, the SIM settings and whether a SIM can send', () => {
+    const answer = {
       maxBatchSendSms: 100,
       maxMsgPerDay: 1000,
+      simMaxSmsPerDay: 0,
+      simMaxSmsPerMonth: 0,
+      simLockAfterFailures: 5,
+      simCooldownMinutes: 60,
+      noFreeSim: false,
+    };
+    expect(MassOutreachSettings.parse(answer)).toEqual(answer);
+    expect(MassOutreachSettings.safeParse({ maxBatchSendSms: 100, maxMsgPerDay: 1000 }).success).toBe(false);
+  });
+
+  it('updateSettings: the SIM settings are optional whole numbers with their own messages', () => {
+    expect(UpdateSettingsBody.parse({ SimLockAfterFailures: 3 })).toEqual({
+      MaxBatchSendSms: 0,
+      MaxMsgPerDay: 0,
+      SimLockAfterFailures: 3,
     });
+    expect(firstIssue(UpdateSettingsBody.safeParse({ SimMaxSmsPerDay: -1 }))).toBe(
+      'SIM Max SMS Per Day must be a whole number from 0 to 100000.',
+    );
+    expect(firstIssue(UpdateSettingsBody.safeParse({ SimMaxSmsPerMonth: 3_000_001 }))).toBe(
+      'SIM Max SMS Per Month must be a whole number from 0 to 3000000.',
+    );
+    expect(firstIssue(UpdateSettingsBody.safeParse({ SimLockAfterFailures: 2.5 }))).toBe(
+      'Lock SIM After Failures must be a whole number from 0 to 1000.',
+    );
+    expect(firstIssue(UpdateSettingsBody.safeParse({ SimCooldownMinutes: '60' }))).toBe(
+      'SIM Cooldown (minutes) must be a whole number from 0 to 43200.',
+    );
   });
 
   it('updateSettings: capitalised names, defaults 0', () => {

@@ -56,11 +56,35 @@ export const MAX_MSG_PER_DAY_CAP = 100_000_000;
 export const MassOutreachSettings = z.object({
   maxBatchSendSms: z.number().int().min(0),
   maxMsgPerDay: z.number().int().min(0),
+  /** Per SIM and UTC day / month: messages a SIM sends at most (0 = no cap). */
+  simMaxSmsPerDay: z.number().int().min(0),
+  simMaxSmsPerMonth: z.number().int().min(0),
+  /** Consecutive failed sends that lock a SIM (0 = never). */
+  simLockAfterFailures: z.number().int().min(0),
+  /** How long an automatic lock lasts (0 = until an admin unlocks it). */
+  simCooldownMinutes: z.number().int().min(0),
+  /**
+   * No SIM can send right now (each is busy with a rental, locked, reserved for rentals, at its cap
+   * or offline): messages sent now wait in the queue for a free SIM.
+   */
+  noFreeSim: z.boolean(),
 });
 export type MassOutreachSettings = z.infer<typeof MassOutreachSettings>;
 
 const batchInvalid = interpolate(messagingMessages.maxBatchSendSmsInvalid, { max: MASS_SEND_MAX_RECIPIENTS });
 const dailyInvalid = interpolate(messagingMessages.maxMsgPerDayInvalid, { max: MAX_MSG_PER_DAY_CAP });
+
+/** Upper bounds of the SIM settings. */
+export const SIM_MAX_SMS_PER_DAY_CAP = 100_000;
+export const SIM_MAX_SMS_PER_MONTH_CAP = 3_000_000;
+export const SIM_LOCK_AFTER_FAILURES_CAP = 1000;
+export const SIM_COOLDOWN_MINUTES_CAP = 43_200;
+
+/** A whole number 0..max with one message for every way it can be wrong; absent keeps the stored value. */
+function wholeSetting(template: string, max: number) {
+  const msg = interpolate(template, { max });
+  return z.number({ error: msg }).int(msg).min(0, msg).max(max, msg).optional();
+}
 
 /** Save payload (spec §7): capitalised names; whole numbers ≥ 0, missing = 0. */
 export const UpdateSettingsBody = z.object({
@@ -76,6 +100,13 @@ export const UpdateSettingsBody = z.object({
     .min(0, dailyInvalid)
     .max(MAX_MSG_PER_DAY_CAP, dailyInvalid)
     .default(0),
+  SimMaxSmsPerDay: wholeSetting(messagingMessages.simMaxSmsPerDayInvalid, SIM_MAX_SMS_PER_DAY_CAP),
+  SimMaxSmsPerMonth: wholeSetting(messagingMessages.simMaxSmsPerMonthInvalid, SIM_MAX_SMS_PER_MONTH_CAP),
+  SimLockAfterFailures: wholeSetting(
+    messagingMessages.simLockAfterFailuresInvalid,
+    SIM_LOCK_AFTER_FAILURES_CAP,
+  ),
+  SimCooldownMinutes: wholeSetting(messagingMessages.simCooldownMinutesInvalid, SIM_COOLDOWN_MINUTES_CAP),
 });
 export type UpdateSettingsBody = z.input<typeof UpdateSettingsBody>;
 
@@ -293,6 +324,8 @@ export const CampaignProgress = z.object({
   cancelled: z.number().int().min(0),
   /** True when no message is queued or in flight. */
   finished: z.boolean(),
+  /** Messages of this campaign are queued and no SIM can take them now (rented, locked, at a cap, offline). */
+  waitingForSim: z.boolean(),
 });
 export type CampaignProgress = z.infer<typeof CampaignProgress>;
 

@@ -11,6 +11,11 @@ export const AdminOverview = z.object({
   /** SIMs present in a port, and those that can send and receive now. */
   sims: z.number().int(),
   simsUsable: z.number().int(),
+  /** SIMs locked now (failed sends, blocked by the device, or by an admin). */
+  simsLocked: z.number().int(),
+  /** Bulk and chat messages waiting in the queue, and those of them no SIM can take now. */
+  messagesQueued: z.number().int(),
+  messagesWaitingForSim: z.number().int(),
   /** Orders created since midnight UTC, and those of them that received a code. */
   ordersToday: z.number().int(),
   ordersTodaySuccess: z.number().int(),

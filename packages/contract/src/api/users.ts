@@ -99,10 +99,15 @@ export const AUDIT_KINDS = [
   'service.create',
   'service.update',
   'service.delete',
+  'service.numberSpent',
+  'service.numberUnspent',
   'gateway.create',
   'gateway.update',
   'gateway.delete',
   'gateway.simNumber',
+  'gateway.simLock',
+  'gateway.simUnlock',
+  'gateway.simRole',
   'settings.update',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];

@@ -1,3 +1,4 @@
+import { moneyText } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import { badInput, DomainError } from '../../errors.ts';
 import { publish } from '../../events.ts';
@@ -7,18 +8,10 @@ import { applyEntry, applyRefunds, type LedgerKind } from './billing.queries.ts'
 // reference, written in the caller's transaction (pass its handle), and a `balance` event that is
 // delivered when that transaction commits.
 
-const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
-
-/** A positive amount of money as exact decimal text; refuses floats' artefacts and junk. */
+/** A positive amount of money as exact decimal text (contract's moneyText); refuses floats' artefacts and junk. */
 export function money(amount: string | number): string {
-  const text = typeof amount === 'number' ? amount.toFixed(2) : amount.trim();
-  if (
-    typeof amount === 'number' &&
-    (!Number.isFinite(amount) || Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6)
-  ) {
-    throw badInput('Amounts have at most two decimals.');
-  }
-  if (!AMOUNT.test(text.replace(/^-/, ''))) throw badInput('Amounts have at most two decimals.');
+  const text = moneyText(amount);
+  if (text === undefined) throw badInput('Amounts have at most two decimals.');
   return text;
 }
 

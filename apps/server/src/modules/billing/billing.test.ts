@@ -24,9 +24,10 @@ const ledger = async (id: string) =>
 
 describe('money', () => {
   it('keeps amounts exact and refuses more than two decimals or junk', () => {
-    expect(money('10.5')).toBe('10.5');
-    // A float artefact from a caller becomes the exact cents it stands for.
-    expect(money(0.1 + 0.2)).toBe('0.30');
+    expect(money('10.5')).toBe('10.50');
+    expect(money(0.55)).toBe('0.55');
+    // A float artefact is refused, not rounded: a caller computing money in floats has a bug.
+    expect(() => money(0.1 + 0.2)).toThrow(/two decimals/);
     expect(() => money('1.005')).toThrow(/two decimals/);
     expect(() => money('0x10')).toThrow(/two decimals/);
     expect(() => money(Number.NaN)).toThrow(/two decimals/);

@@ -101,6 +101,18 @@ describe('add and scan', () => {
       state: 3,
       stateText: 'Registered',
       usable: true,
+      role: 'both',
+      lock: { locked: false, kind: null, reason: null, since: null, until: null, by: null },
+      health: {
+        sentToday: 0,
+        sentThisMonth: 0,
+        failed: 0,
+        consecutiveFailures: 0,
+        received: 0,
+        rentalsToday: 0,
+        lastSuccess: null,
+        atCap: null,
+      },
     });
 
     const list = await api('/api/Admin/getSettings', {});

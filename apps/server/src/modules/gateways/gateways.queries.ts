@@ -1,5 +1,7 @@
+import type { SimRole } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { DevStatus, PortEntry } from './driver/driver.ts';
+import { healthSql, periods } from './health.queries.ts';
 
 /** A gateway as the API needs it; the sealed password stays out (see findGatewayCredentials). */
 export interface GatewayRow {
@@ -122,6 +124,25 @@ export interface SimRow {
   operator: string | null;
   signal: number | null;
   state: number;
+  role: SimRole;
+}
+
+/** A SIM with its health (counters of the UTC day and month, lock, cap) for the admin's table. */
+export interface SimViewRow extends SimRow {
+  sent_today: number;
+  sent_this_month: number;
+  failed_total: number;
+  consecutive_failures: number;
+  received: number;
+  rentals_today: number;
+  last_success_at: Date | null;
+  locked: boolean;
+  lock_kind: 'auto' | 'device' | 'manual' | null;
+  lock_reason: string | null;
+  locked_at: Date | null;
+  locked_until: Date | null;
+  locked_by: string | null;
+  at_cap: 'day' | 'month' | null;
 }
 
 /**
@@ -211,23 +232,36 @@ export async function refreshGatewayAfterReport(
   );
 }
 
-const SIM_COLUMNS = 'id, port, iccid, imsi, number, number_source, operator, signal, state';
+const SIM_COLUMNS = 'id, port, iccid, imsi, number, number_source, operator, signal, state, role';
 
-export async function listSimRows(q: Queryable, gatewayId: string): Promise<SimRow[]> {
-  return q.query<SimRow>(
-    `SELECT ${SIM_COLUMNS} FROM sims WHERE gateway_id = $1
-      ORDER BY split_part(port, '.', 1)::int, split_part(port, '.', 2)::int`,
-    [gatewayId],
-  );
+/** The SIMs of a gateway (all, or the one on `port`) with their health at `now`. */
+function simViewSql(onePort: boolean): string {
+  const h = healthSql({ day: '$2', month: '$3', now: '$4' });
+  return `SELECT sim.id, sim.port, sim.iccid, sim.imsi, sim.number, sim.number_source, sim.operator, sim.signal,
+            sim.state, sim.role, ${h.sentToday} AS sent_today, ${h.sentMonth} AS sent_this_month,
+            coalesce(h.failed_total, 0) AS failed_total, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
+            (SELECT count(*)::int FROM incoming_sms i
+              WHERE i.gateway_id = sim.gateway_id AND i.port = sim.port AND NOT i.is_report) AS received,
+            ${h.rentalsToday} AS rentals_today, h.last_success_at, ${h.locked} AS locked,
+            h.lock_kind, h.lock_reason, h.locked_at, h.locked_until, h.locked_by, ${h.atCap} AS at_cap
+       FROM sims sim LEFT JOIN sim_health h ON h.sim_id = sim.id CROSS JOIN sim_settings st
+      WHERE st.id AND sim.gateway_id = $1 ${onePort ? 'AND sim.port = $5' : ''}
+      ORDER BY split_part(sim.port, '.', 1)::int, split_part(sim.port, '.', 2)::int`;
 }
 
-export async function findSimRow(q: Queryable, gatewayId: string, port: string): Promise<SimRow | undefined> {
-  return (
-    await q.query<SimRow>(`SELECT ${SIM_COLUMNS} FROM sims WHERE gateway_id = $1 AND port = $2`, [
-      gatewayId,
-      port,
-    ])
-  )[0];
+export async function listSimRows(q: Queryable, gatewayId: string, now: Date): Promise<SimViewRow[]> {
+  const { day, month } = periods(now);
+  return q.query<SimViewRow>(simViewSql(false), [gatewayId, day, month, now]);
+}
+
+export async function findSimRow(
+  q: Queryable,
+  gatewayId: string,
+  port: string,
+  now: Date,
+): Promise<SimViewRow | undefined> {
+  const { day, month } = periods(now);
+  return (await q.query<SimViewRow>(simViewSql(true), [gatewayId, day, month, now, port]))[0];
 }
 
 /** The admin's number: remembered by ICCID (when the card reports one) and set on the slot. */
@@ -263,12 +297,14 @@ export interface UsableSim {
   number: string;
 }
 
-export async function usableSims(q: Queryable, onlineSince: Date): Promise<UsableSim[]> {
+/** Also: not locked, and not reserved for messaging. Caps do not apply (they limit sending only). */
+export async function usableSims(q: Queryable, onlineSince: Date, now: Date): Promise<UsableSim[]> {
   return q.query<UsableSim>(
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number
-       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id
-      WHERE g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN (3, 4, 15)`,
-    [onlineSince],
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
+      WHERE g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN (3, 4, 15)
+        AND sim.role <> 'messaging' AND NOT ${healthSql({ day: '', month: '', now: '$2' }).locked}`,
+    [onlineSince, now],
   );
 }
 
@@ -350,11 +386,13 @@ export async function gatewayFigures(
   q: Queryable,
   onlineSince: Date,
   unmatchedSince: Date,
+  now: Date,
 ): Promise<{
   gatewaysTotal: number;
   gatewaysOnline: number;
   sims: number;
   simsUsable: number;
+  simsLocked: number;
   unmatchedSms24h: number;
 }> {
   const rows = await q.query<{
@@ -362,34 +400,46 @@ export async function gatewayFigures(
     gatewaysOnline: number;
     sims: number;
     simsUsable: number;
+    simsLocked: number;
     unmatchedSms24h: number;
   }>(
     `SELECT (SELECT count(*) FROM gateways)::int AS "gatewaysTotal",
             (SELECT count(*) FROM gateways WHERE last_update >= $1)::int AS "gatewaysOnline",
             (SELECT count(*) FROM sims WHERE active AND state <> 0)::int AS sims,
             (SELECT count(*) FROM sims WHERE active AND state IN (3, 4, 15))::int AS "simsUsable",
+            (SELECT count(*) FROM sim_health
+              WHERE locked_at IS NOT NULL AND (locked_until IS NULL OR locked_until > $3))::int AS "simsLocked",
             (SELECT count(*) FROM incoming_sms WHERE NOT matched AND NOT is_report AND received_at >= $2)::int
               AS "unmatchedSms24h"`,
-    [onlineSince, unmatchedSince],
+    [onlineSince, unmatchedSince, now],
   );
   return rows[0]!;
 }
 
-/** A SIM that can send now: usable state, the port's active slot, on an enabled online gateway. */
+/**
+ * A SIM that can send now: usable state, the port's active slot, on an enabled online gateway; not
+ * locked, not reserved for rentals, not at its day or month cap.
+ */
 export interface SendableSim {
   id: string;
   gateway_id: string;
   gateway_name: string;
   port: string;
+  /** Messages it may still send before its day or month cap; null without caps. */
+  remaining: number | null;
 }
 
-export async function sendableSims(q: Queryable, onlineSince: Date): Promise<SendableSim[]> {
+export async function sendableSims(q: Queryable, onlineSince: Date, now: Date): Promise<SendableSim[]> {
+  const { day, month } = periods(now);
+  const h = healthSql({ day: '$2', month: '$3', now: '$4' });
   return q.query<SendableSim>(
-    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port
-       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id
-      WHERE g.is_enable AND g.last_update >= $1 AND sim.active AND sim.state IN (3, 4, 15)
+    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, ${h.remaining} AS remaining
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
+            CROSS JOIN sim_settings st
+      WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.active AND sim.state IN (3, 4, 15)
+        AND sim.role <> 'rental' AND NOT ${h.locked} AND ${h.atCap} IS NULL
       ORDER BY g.created_at, sim.gateway_id, split_part(sim.port, '.', 1)::int, split_part(sim.port, '.', 2)::int`,
-    [onlineSince],
+    [onlineSince, day, month, now],
   );
 }
 
@@ -404,19 +454,29 @@ export interface SimSendState {
   active: boolean;
   gateway_enabled: boolean;
   online: boolean;
+  role: SimRole;
+  locked: boolean;
+  lock_reason: string | null;
+  at_cap: 'day' | 'month' | null;
 }
 
 export async function simSendState(
   q: Queryable,
   simId: string,
   onlineSince: Date,
+  now: Date,
 ): Promise<SimSendState | undefined> {
+  const { day, month } = periods(now);
+  const h = healthSql({ day: '$3', month: '$4', now: '$5' });
   const rows = await q.query<SimSendState>(
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number,
             sim.state IN (3, 4, 15) AS usable, sim.active, g.is_enable AS gateway_enabled,
-            coalesce(g.last_update >= $2, false) AS online
-       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id WHERE sim.id = $1`,
-    [simId, onlineSince],
+            coalesce(g.last_update >= $2, false) AS online, sim.role, ${h.locked} AS locked, h.lock_reason,
+            ${h.atCap} AS at_cap
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
+            CROSS JOIN sim_settings st
+      WHERE st.id AND sim.id = $1`,
+    [simId, onlineSince, day, month, now],
   );
   return rows[0];
 }

@@ -3,10 +3,14 @@ import {
   GatewayIdBody,
   GatewayReport,
   GatewaySettings,
+  LockSimBody,
   Ok,
   SetSimNumberBody,
   SetSimNumberResult,
+  SetSimRoleBody,
+  SimActionResult,
   SimulateSmsBody,
+  UnlockSimBody,
   UpdateGatewayBody,
 } from '@simdock/contract';
 import type { FastifyRequest } from 'fastify';
@@ -33,6 +37,7 @@ import {
   handleStatusPush,
   MMS_PUSH_MAX_BYTES,
 } from './push.service.ts';
+import { lockSimByAdmin, setSimRoleByAdmin, unlockSimByAdmin } from './sim-admin.service.ts';
 
 export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
   adminRoutes(app, ctx);
@@ -90,6 +95,39 @@ function adminRoutes(app: App, ctx: AppContext) {
       schema: { ...admin, body: SetSimNumberBody, response: { 200: SetSimNumberResult } },
     },
     async (req) => setSimNumber(ctx, req.body, currentUser(req)),
+  );
+
+  app.post(
+    '/api/Admin/lockSim',
+    {
+      ...access(ctx, 'admin'),
+      schema: {
+        ...admin,
+        description:
+          'Locks a SIM by hand (neither rented nor used for sending); without minutes it stays locked until unlocked.',
+        body: LockSimBody,
+        response: { 200: SimActionResult },
+      },
+    },
+    async (req) => lockSimByAdmin(ctx, req.body, currentUser(req)),
+  );
+
+  app.post(
+    '/api/Admin/unlockSim',
+    {
+      ...access(ctx, 'admin'),
+      schema: { ...admin, body: UnlockSimBody, response: { 200: SimActionResult } },
+    },
+    async (req) => unlockSimByAdmin(ctx, req.body, currentUser(req)),
+  );
+
+  app.post(
+    '/api/Admin/setSimRole',
+    {
+      ...access(ctx, 'admin'),
+      schema: { ...admin, body: SetSimRoleBody, response: { 200: SimActionResult } },
+    },
+    async (req) => setSimRoleByAdmin(ctx, req.body, currentUser(req)),
   );
 
   app.post(

@@ -33,7 +33,7 @@ import {
   listGatewayRows,
   listSimRows,
   macTakenByOther,
-  type SimRow,
+  type SimViewRow,
   setManualNumber,
   updateGatewayRow,
 } from './gateways.queries.ts';
@@ -64,7 +64,7 @@ export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
   };
 }
 
-export function toSim(row: SimRow): Sim {
+export function toSim(row: SimViewRow): Sim {
   return {
     port: row.port,
     iccid: row.iccid,
@@ -76,6 +76,25 @@ export function toSim(row: SimRow): Sim {
     state: row.state,
     stateText: simStateText(row.state),
     usable: isUsableSimState(row.state),
+    role: row.role,
+    lock: {
+      locked: row.locked,
+      kind: row.locked ? row.lock_kind : null,
+      reason: row.locked ? row.lock_reason : null,
+      since: row.locked ? (row.locked_at?.toISOString() ?? null) : null,
+      until: row.locked ? (row.locked_until?.toISOString() ?? null) : null,
+      by: row.locked ? row.locked_by : null,
+    },
+    health: {
+      sentToday: row.sent_today,
+      sentThisMonth: row.sent_this_month,
+      failed: row.failed_total,
+      consecutiveFailures: row.consecutive_failures,
+      received: row.received,
+      rentalsToday: row.rentals_today,
+      lastSuccess: row.last_success_at?.toISOString() ?? null,
+      atCap: row.at_cap,
+    },
   };
 }
 
@@ -270,7 +289,7 @@ export async function scanGateway(ctx: AppContext, id: string): Promise<Gateway>
 
 export async function gatewayReport(ctx: AppContext, id: string): Promise<GatewayReport> {
   const row = await mustFindGateway(ctx, id);
-  const sims = await listSimRows(ctx.db, id);
+  const sims = await listSimRows(ctx.db, id, ctx.clock.now());
   return { gateway: toGateway(ctx, row), sims: sims.map(toSim) };
 }
 
@@ -307,7 +326,7 @@ export async function setSimNumber(
   if (!/^\+?\d{3,20}$/.test(number)) {
     throw badInput('Enter the phone number as digits, for example 12025550123.', 'number');
   }
-  const sim = await findSimRow(ctx.db, gw.id, port);
+  const sim = await findSimRow(ctx.db, gw.id, port, ctx.clock.now());
   if (!sim) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
   if (sim.state === 0) throw conflict(`Port ${port} has no SIM.`, 'port');
   const saved = await ctx.db.tx(async (q) => {
@@ -327,6 +346,7 @@ export async function setSimNumber(
     }
     return row;
   });
+  const view = (await findSimRow(ctx.db, gw.id, saved.port, ctx.clock.now())) ?? { ...sim, ...saved };
   const creds = (await findGatewayCredentials(ctx.db, gw.id))!;
   let deviceUpdated = true;
   let msg = `Number ${number} saved for port ${port}.`;
@@ -338,7 +358,7 @@ export async function setSimNumber(
     msg = `Number ${number} saved for port ${port}, but the gateway did not store it: ${err.message}.`;
     ctx.log.warn({ gatewayId: gw.id, port, reason: err.message }, 'sim_number write failed');
   }
-  return { code: 1, msg, sim: toSim(saved), deviceUpdated };
+  return { code: 1, msg, sim: toSim(view), deviceUpdated };
 }
 
 /** An admin demo/test control: the same ingestion as a device push, never deduplicated away. */

@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import * as q from './gateways.queries.ts';
 import { gatewayRoutes } from './gateways.routes.ts';
+import * as h from './health.queries.ts';
 import { inboxRoutes } from './inbox.routes.ts';
 import { gatewayJobs } from './jobs.ts';
 
@@ -12,28 +13,51 @@ import { gatewayJobs } from './jobs.ts';
 export type { MmsContent, SendTask, TaskAccepted } from './driver/driver.ts';
 export type { SendableSim, SimSendState, UsableSim } from './gateways.queries.ts';
 export { findGatewayByMacOrId, gatewaySettings, saveGateway, scanGateway } from './gateways.service.ts';
+export {
+  applyDeviceSimStates,
+  readSimSettingsOf as simSettings,
+  recordSimOutcomes,
+  type SimOutcome,
+  type SimSettings,
+  saveSimSettings,
+} from './health.service.ts';
 export { type IncomingSms, ingestIncomingSms } from './inbox.service.ts';
 export { sampleUptime } from './jobs.ts';
 export { type SendTasksResult, sendSmsTasks } from './sending.service.ts';
 
-/** SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway. */
+/**
+ * SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway,
+ * not locked, role `rental` or `both` (a SIM at its sending cap stays rentable).
+ */
 export const usableSims = (db: Queryable, now: Date) =>
-  q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
-/** SIMs that can send now (any number, known or not): usable state, active slot, enabled online gateway. */
+  q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+/**
+ * SIMs that can send now (any number, known or not): usable state, active slot, enabled online
+ * gateway, not locked, role `messaging` or `both`, below its day and month cap (`remaining`).
+ */
 export const sendableSims = (db: Queryable, now: Date) =>
-  q.sendableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
+  q.sendableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
 /** One SIM and whether it can send now (undefined when the SIM or its gateway was deleted). */
 export const simSendState = (db: Queryable, simId: string, now: Date) =>
-  q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS));
+  q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+/** One more rental of this SIM today, in the renting transaction (the SIM table's figure). */
+export const countSimRental = (db: Queryable, simId: string, at: Date) => h.countRental(db, simId, at);
+/** SIMs locked at `now` (overview, metrics). */
+export const lockedSimCount = (db: Queryable, now: Date) => h.lockedSimCount(db, now);
 export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
 export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
 /** Devices online, SIMs present and usable, SMS no consumer took in the last 24 h. */
 export const gatewayFigures = (db: Queryable, now: Date) =>
-  q.gatewayFigures(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), new Date(now.getTime() - 24 * 3600_000));
+  q.gatewayFigures(
+    db,
+    new Date(now.getTime() - GATEWAY_ONLINE_MS),
+    new Date(now.getTime() - 24 * 3600_000),
+    now,
+  );
 
 export const gatewaysModule: ModuleDescriptor = {
   name: 'gateways',
-  tables: ['gateways', 'sims', 'sim_numbers', 'incoming_sms', 'gateway_uptime'],
+  tables: ['gateways', 'sims', 'sim_numbers', 'incoming_sms', 'gateway_uptime', 'sim_health', 'sim_settings'],
   routes: async (app, ctx) => {
     await gatewayRoutes(app, ctx);
     inboxRoutes(app, ctx);

@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import type { DevStatus, PortEntry } from './driver/driver.ts';
 import { deleteSimsNotIn, refreshGatewayAfterReport, upsertSims } from './gateways.queries.ts';
+import { applyDeviceSimStates } from './health.service.ts';
 
 /** A report that lists every slot of the device lets us forget slots it no longer has. */
 function isComplete(dev: DevStatus): boolean {
@@ -20,6 +21,7 @@ export async function applyDevStatus(ctx: AppContext, gatewayId: string, dev: De
         dev.ports.map((p) => p.port),
       );
     }
+    await applyDeviceSimStates(ctx, q, gatewayId, dev.ports, at);
     await refreshGatewayAfterReport(q, gatewayId, at, dev);
   });
 }
@@ -28,6 +30,7 @@ export async function applyPortStatus(ctx: AppContext, gatewayId: string, entry:
   const at = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     await upsertSims(q, gatewayId, [entry], at);
+    await applyDeviceSimStates(ctx, q, gatewayId, [entry], at);
     await refreshGatewayAfterReport(q, gatewayId, at, null);
   });
 }

@@ -123,8 +123,15 @@ async function stickySim(ctx: AppContext, c: ConversationSimRow, now: Date): Pro
   const where = `the SIM in port ${sim.port} of gateway "${sim.gateway_name}"`;
   if (!sim.gateway_enabled) throw simGone(`${where} cannot send: the gateway is disabled`);
   if (!sim.online) throw simGone(`${where} cannot send: the gateway is offline`);
+  if (sim.locked) throw simGone(`${where} cannot send: SIM locked (${sim.lock_reason ?? 'no reason given'})`);
   if (!sim.usable || !sim.active)
     throw simGone(`${where} cannot send: the SIM is not registered or not the active slot`);
+  if (sim.role === 'rental') throw simGone(`${where} is reserved for rentals by an administrator`);
+  if (sim.at_cap) {
+    throw simGone(
+      `${where} reached its ${sim.at_cap === 'day' ? 'daily' : 'monthly'} sending cap; try again ${sim.at_cap === 'day' ? 'tomorrow' : 'next month'} (UTC)`,
+    );
+  }
   if ((await simsInOpenRentals(ctx.db, now)).includes(sim.id)) {
     throw simGone(`${where} is reserved for a rental order right now; try again when it ends`);
   }

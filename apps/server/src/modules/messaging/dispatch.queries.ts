@@ -323,6 +323,25 @@ export async function failOverdue(
   );
 }
 
+/**
+ * Queued messages, and those of them no SIM of `pool` can take: all of them when the pool is empty,
+ * else the chat replies pinned to a SIM outside it.
+ */
+export async function queuedWithoutSim(
+  q: Queryable,
+  pool: string[],
+): Promise<{ queued: number; waiting: number }> {
+  const rows = await q.query<{ queued: number; pinned_out: number }>(
+    `SELECT count(*)::int AS queued,
+            count(*) FILTER (WHERE pinned_sim_id IS NOT NULL AND NOT (pinned_sim_id = ANY($1::uuid[])))::int
+              AS pinned_out
+       FROM messages WHERE status = 'queued'`,
+    [pool],
+  );
+  const r = rows[0] ?? { queued: 0, pinned_out: 0 };
+  return { queued: r.queued, waiting: pool.length === 0 ? r.queued : r.pinned_out };
+}
+
 /** Messages waiting to be dispatched (queue depth for /metrics; the partial index `messages_queued`). */
 export async function queuedMessageCount(q: Queryable): Promise<number> {
   const rows = await q.query<{ n: number }>(

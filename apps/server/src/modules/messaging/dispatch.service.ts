@@ -4,9 +4,11 @@ import type { Queryable } from '../../db/db.ts';
 import { publish } from '../../events.ts';
 import {
   type MmsContent,
+  recordSimOutcomes,
   type SendableSim,
   type SendTask,
   type SendTasksResult,
+  type SimOutcome,
   sendableSims,
   sendSmsTasks,
 } from '../gateways/index.ts';
@@ -25,6 +27,7 @@ import {
   markDelivered,
   markFailed,
   markSent,
+  queuedWithoutSim,
   type ResultKey,
   type ResultRow,
   rememberConversationSims,
@@ -108,12 +111,32 @@ export async function dispatchOnce(ctx: AppContext, hooks: DispatchHooks = {}): 
   return result;
 }
 
-/** The SIMs bulk sending may use now: sendable, and not holding an open rental. */
-async function sendingPool(ctx: AppContext, now: Date): Promise<SendableSim[]> {
+/**
+ * The SIMs bulk sending may use now: sendable (not locked, not reserved for rentals, below their
+ * caps: the gateways module decides), and not holding an open rental.
+ */
+export async function sendingPool(ctx: AppContext, now: Date): Promise<SendableSim[]> {
   const [sims, rented] = await Promise.all([sendableSims(ctx.db, now), simsInOpenRentals(ctx.db, now)]);
   if (rented.length === 0) return sims;
   const busy = new Set(rented);
   return sims.filter((s) => !busy.has(s.id));
+}
+
+/** True when no SIM can send now: queued messages wait for a free SIM. */
+export async function noFreeSim(ctx: AppContext): Promise<boolean> {
+  return (await sendingPool(ctx, ctx.clock.now())).length === 0;
+}
+
+/** The admin overview's queue figures: messages queued, and those no SIM can take now. */
+export async function queueFigures(
+  ctx: AppContext,
+): Promise<{ messagesQueued: number; messagesWaitingForSim: number }> {
+  const pool = await sendingPool(ctx, ctx.clock.now());
+  const n = await queuedWithoutSim(
+    ctx.db,
+    pool.map((s) => s.id),
+  );
+  return { messagesQueued: n.queued, messagesWaitingForSim: n.waiting };
 }
 
 /** Claims messages for the SIMs that have capacity in this tick; undefined when nothing was claimed. */
@@ -140,7 +163,13 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
     for (const r of ready) {
       const next = r.next_at.getTime();
       const start = next >= now.getTime() - horizonMs ? next : now.getTime();
-      const cap = Math.min(MAX_PER_SIM_PER_TICK, Math.max(1, Math.ceil((horizon - start) / intervalMs)));
+      const remaining = byId.get(r.sim_id)?.remaining ?? null;
+      const cap = Math.min(
+        MAX_PER_SIM_PER_TICK,
+        Math.max(1, Math.ceil((horizon - start) / intervalMs)),
+        // A SIM near its day or month cap takes no more than it has left.
+        remaining === null ? Number.POSITIVE_INFINITY : Math.max(0, remaining),
+      );
       slots.set(r.sim_id, { start, cap, used: 0 });
       total += cap;
     }
@@ -277,6 +306,7 @@ export async function recordAnswers(
   const max = ctx.config.SMS_MAX_ATTEMPTS;
   await ctx.db.tx(async (q) => {
     const touched: Touched[] = [];
+    const health = new Outcomes();
     for (const [gatewayId, answer] of answers) {
       const mine = claim.assignments.filter((a) => a.gateway_id === gatewayId);
       if (!answer.ok) {
@@ -316,12 +346,19 @@ export async function recordAnswers(
           busy.push(a.id);
           continue;
         }
-        if (ACCEPTED.has(t.code)) accepted.push(a.id);
-        else if (SIM_CANNOT_SEND.has(t.code)) {
+        if (ACCEPTED.has(t.code)) {
+          accepted.push(a.id);
+          health.of(a.sim_id).sent++;
+        } else if (SIM_CANNOT_SEND.has(t.code)) {
           retry.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
           refusedSims.push(a.sim_id);
+          health.of(a.sim_id).failed++;
+          health.of(a.sim_id).simFailures++;
         } else if (DEVICE_BUSY.has(t.code) || ACCOUNT_REFUSED.has(t.code)) busy.push(a.id);
-        else failed.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
+        else {
+          failed.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
+          health.of(a.sim_id).failed++;
+        }
       }
       const key: ResultKey = { claimId: claim.id };
       const sent = await markSent(q, claim.id, accepted, now);
@@ -336,9 +373,28 @@ export async function recordAnswers(
       result.requeued += later.length;
       touched.push(...sent, ...retried, ...dead, ...later);
     }
+    // The SIMs' health last (after the messages, as the report consumer does): a SIM the device
+    // refused SimLockAfterFailures times in a row is locked, and its messages go elsewhere.
+    await recordSimOutcomes(ctx, q, health.list(), now);
     await announce(q, touched);
   });
   return result;
+}
+
+/** Per-SIM outcomes of one batch of results, for the gateways module's SIM health. */
+class Outcomes {
+  private readonly bySim = new Map<string, SimOutcome>();
+  of(simId: string): SimOutcome {
+    let o = this.bySim.get(simId);
+    if (!o) {
+      o = { simId, sent: 0, delivered: 0, failed: 0, simFailures: 0 };
+      this.bySim.set(simId, o);
+    }
+    return o;
+  }
+  list(): SimOutcome[] {
+    return [...this.bySim.values()];
+  }
 }
 
 /**
@@ -389,6 +445,16 @@ export const recordSendReports: ReportConsumer = async (ctx, gatewayId, reports:
     await rememberConversationSims(q, delivered);
     const retried = await retryOrFail(q, key, retry, ctx.config.SMS_MAX_ATTEMPTS, now);
     const dead = await markFailed(q, key, failed, now);
+    // Only rows that changed a message count (a repeated report changes nothing).
+    const health = new Outcomes();
+    for (const t of delivered) if (t.sim_id) health.of(t.sim_id).delivered++;
+    for (const t of retried) {
+      if (!t.sim_id) continue;
+      health.of(t.sim_id).failed++;
+      health.of(t.sim_id).simFailures++;
+    }
+    for (const t of dead) if (t.sim_id) health.of(t.sim_id).failed++;
+    await recordSimOutcomes(ctx, q, health.list(), now);
     await announce(q, [...delivered, ...retried, ...dead]);
   });
 };

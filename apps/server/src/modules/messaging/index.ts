@@ -13,7 +13,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 // the history.
 
 export { queuedMessageCount } from './dispatch.queries.ts';
-export { dispatchOnce } from './dispatch.service.ts';
+export { dispatchOnce, queueFigures } from './dispatch.service.ts';
 export {
   campaignProgress,
   getSettings,

@@ -37,6 +37,11 @@ describe('settings', () => {
     expect((await s.post('/api/MassOutreach/getSettings', {}, u.token)).body).toEqual({
       maxBatchSendSms: 0,
       maxMsgPerDay: 0,
+      simMaxSmsPerDay: 0,
+      simMaxSmsPerMonth: 0,
+      simLockAfterFailures: 5,
+      simCooldownMinutes: 60,
+      noFreeSim: true,
     });
     const res = await send(u.token, numbers(1));
     expect(res.status).toBe(409);
@@ -48,7 +53,7 @@ describe('settings', () => {
   it('are saved by an admin (audited), read back, and refused when not whole numbers ≥ 0', async () => {
     const saved = await setLimits(100, 1000);
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ maxBatchSendSms: 100, maxMsgPerDay: 1000 });
+    expect(saved.body).toMatchObject({ maxBatchSendSms: 100, maxMsgPerDay: 1000, simLockAfterFailures: 5 });
     const read = await s.post('/api/Admin/getOutreachSettings', {}, admin);
     expect(read.body).toMatchObject({ maxBatchSendSms: 100, maxMsgPerDay: 1000, updatedBy: 'admin' });
     const audit = await s.db.query<{ kind: string; before: unknown; after: unknown }>(

@@ -11,10 +11,11 @@ import {
   validateMassSend,
 } from '@simdock/contract';
 import type { AppContext, AuthUser, LiveRenderer } from '../../context.ts';
-import type { Queryable } from '../../db/db.ts';
 import { badInput, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
+import { type SimSettings, saveSimSettings, simSettings } from '../gateways/index.ts';
+import { noFreeSim } from './dispatch.service.ts';
 import {
   type CampaignRow,
   campaignCounts,
@@ -35,30 +36,49 @@ import {
 
 // ---- settings -----------------------------------------------------------------------------------
 
-const toSettings = (r: SettingsRow): MassOutreachSettings => ({
+type Limits = Pick<MassOutreachSettings, 'maxBatchSendSms' | 'maxMsgPerDay'>;
+
+const toLimits = (r: SettingsRow): Limits => ({
   maxBatchSendSms: r.max_batch_send_sms,
   maxMsgPerDay: r.max_msg_per_day,
 });
 
+/**
+ * The bulk SMS limits (this module's) with the SIM settings (the gateways module keeps them: it
+ * applies them to the SIMs) and whether any SIM can send now.
+ */
+async function settingsOf(ctx: AppContext, limits: Limits, sims: SimSettings): Promise<MassOutreachSettings> {
+  return { ...limits, ...sims, noFreeSim: await noFreeSim(ctx) };
+}
+
 export async function getSettings(ctx: AppContext): Promise<MassOutreachSettings> {
-  return toSettings(await readSettings(ctx.db));
+  const [r, sims] = await Promise.all([readSettings(ctx.db), simSettings(ctx.db)]);
+  return settingsOf(ctx, toLimits(r), sims);
 }
 
 export async function getAdminSettings(ctx: AppContext): Promise<AdminOutreachSettings> {
-  const r = await readSettings(ctx.db);
-  return { ...toSettings(r), updatedAt: r.updated_at?.toISOString() ?? null, updatedBy: r.updated_by };
+  const [r, sims] = await Promise.all([readSettings(ctx.db), simSettings(ctx.db)]);
+  return {
+    ...(await settingsOf(ctx, toLimits(r), sims)),
+    updatedAt: r.updated_at?.toISOString() ?? null,
+    updatedBy: r.updated_by,
+  };
 }
 
-/** The admin's save (spec §7): whole numbers ≥ 0 (the schema checked them), audited. */
+/**
+ * The admin's save (spec §7): whole numbers ≥ 0 (the schema checked them), audited. The SIM
+ * settings are saved in the same transaction by the gateways module; a SIM field left out keeps
+ * its value.
+ */
 export async function updateSettings(
   ctx: AppContext,
   body: Required<UpdateSettingsBody>,
   actor: AuditActor,
 ): Promise<MassOutreachSettings> {
   const at = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    const before = toSettings(await readSettingsForUpdate(q));
-    const after = toSettings(
+  const saved = await ctx.db.tx(async (q) => {
+    const before = toLimits(await readSettingsForUpdate(q));
+    const after = toLimits(
       await writeSettings(q, {
         maxBatchSendSms: body.MaxBatchSendSms,
         maxMsgPerDay: body.MaxMsgPerDay,
@@ -66,28 +86,31 @@ export async function updateSettings(
         by: actor.username,
       }),
     );
+    const sims = await saveSimSettings(q, {
+      ...(body.SimMaxSmsPerDay !== undefined ? { simMaxSmsPerDay: body.SimMaxSmsPerDay } : {}),
+      ...(body.SimMaxSmsPerMonth !== undefined ? { simMaxSmsPerMonth: body.SimMaxSmsPerMonth } : {}),
+      ...(body.SimLockAfterFailures !== undefined ? { simLockAfterFailures: body.SimLockAfterFailures } : {}),
+      ...(body.SimCooldownMinutes !== undefined ? { simCooldownMinutes: body.SimCooldownMinutes } : {}),
+    });
     await recordAudit(q, {
       actor,
       kind: 'settings.update',
       targetId: null,
       targetLabel: 'Bulk SMS limits',
-      before,
-      after,
+      before: { ...before, ...sims.before },
+      after: { ...after, ...sims.after },
       at,
     });
-    return after;
+    return { limits: after, sims: sims.after };
   });
+  return settingsOf(ctx, saved.limits, saved.sims);
 }
 
 /**
  * Sets limits only while both are still 0 (never over an admin's choice): the demo's workable values.
  * True when it set them.
  */
-export async function setLimitsIfUnset(
-  ctx: AppContext,
-  values: MassOutreachSettings,
-  by = 'demo',
-): Promise<boolean> {
+export async function setLimitsIfUnset(ctx: AppContext, values: Limits, by = 'demo'): Promise<boolean> {
   return ctx.db.tx(async (q) => {
     const now = await readSettingsForUpdate(q);
     if (now.max_batch_send_sms !== 0 || now.max_msg_per_day !== 0) return false;
@@ -186,8 +209,8 @@ export async function sendMassSms(
 
 // ---- campaigns ----------------------------------------------------------------------------------
 
-async function progressOf(q: Queryable, c: CampaignRow): Promise<CampaignProgress> {
-  const n = await campaignCounts(q, c.id);
+async function progressOf(ctx: AppContext, c: CampaignRow): Promise<CampaignProgress> {
+  const n = await campaignCounts(ctx.db, c.id);
   return {
     campaignId: c.id,
     createdAt: Math.floor(c.created_at.getTime() / 1000),
@@ -198,6 +221,8 @@ async function progressOf(q: Queryable, c: CampaignRow): Promise<CampaignProgres
     failed: n.failed,
     cancelled: n.cancelled,
     finished: n.queued + n.sending + n.sent === 0,
+    // Said plainly on the sending page: queued messages and not one SIM that can take them.
+    waitingForSim: n.queued > 0 && (await noFreeSim(ctx)),
   };
 }
 
@@ -215,7 +240,7 @@ export async function campaignProgress(
     return null;
   }
   if (c.user_id !== userId) throw campaignNotFound();
-  return progressOf(ctx.db, c);
+  return progressOf(ctx, c);
 }
 
 /** Stops one campaign (or every one of the user's): messages no device has taken are cancelled. */
@@ -246,5 +271,5 @@ export const renderCampaignEvent: LiveRenderer = async (ctx, event) => {
   if (event.type !== 'campaign') return null;
   const c = await findCampaign(ctx.db, event.campaignId);
   if (!c || c.user_id !== event.userId) return null;
-  return { event: 'campaign', data: await progressOf(ctx.db, c) };
+  return { event: 'campaign', data: await progressOf(ctx, c) };
 };

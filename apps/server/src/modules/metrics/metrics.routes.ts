@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound, unauthorized } from '../../errors.ts';
 import { access } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
+import { lockedSimCount } from '../gateways/index.ts';
 import { queuedMessageCount } from '../messaging/index.ts';
 import { pendingDeliveryCount } from '../webhooks/index.ts';
 
@@ -56,8 +57,26 @@ function registerQueueDepth(ctx: AppContext): void {
   });
 }
 
+/** SIMs locked now (failed sends in a row, blocked by the device, or by an admin), at scrape time. */
+function registerLockedSims(ctx: AppContext): void {
+  new Gauge({
+    name: 'simdock_sims_locked',
+    help: 'SIMs locked now (failed sends in a row, reported blocked by the device, or locked by an admin): neither rented nor used for sending',
+    registers: [ctx.metrics.registry],
+    async collect() {
+      try {
+        this.set(await lockedSimCount(ctx.db, ctx.clock.now()));
+      } catch (err) {
+        this.reset();
+        ctx.log.warn({ err }, 'locked SIMs not collected');
+      }
+    },
+  });
+}
+
 export function metricsRoutes(app: App, ctx: AppContext): void {
   registerQueueDepth(ctx);
+  registerLockedSims(ctx);
   // Outside /api: not an API route for the access matrix; declared public, with its own guard.
   const open = access(ctx, 'public');
   app.get(

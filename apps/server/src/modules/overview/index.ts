@@ -5,6 +5,7 @@ import type { App } from '../../http/types.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import { totalHeld } from '../billing/index.ts';
 import { gatewayFigures } from '../gateways/index.ts';
+import { queueFigures } from '../messaging/index.ts';
 import { orderFigures } from '../rental/index.ts';
 import { userCount } from '../users/index.ts';
 
@@ -18,13 +19,21 @@ function overviewRoutes(app: App, ctx: AppContext) {
       const now = ctx.clock.now();
       const dayStart = new Date(now);
       dayStart.setUTCHours(0, 0, 0, 0);
-      const [users, held, devices, orders] = await Promise.all([
+      const [users, held, devices, orders, queue] = await Promise.all([
         userCount(ctx.db),
         totalHeld(ctx.db),
         gatewayFigures(ctx.db, now),
         orderFigures(ctx.db, dayStart),
+        queueFigures(ctx),
       ]);
-      return { users, balanceHeld: Number(held), ...devices, ...orders, serverTime: now.toISOString() };
+      return {
+        users,
+        balanceHeld: Number(held),
+        ...devices,
+        ...orders,
+        ...queue,
+        serverTime: now.toISOString(),
+      };
     },
   );
 }

@@ -6,6 +6,7 @@ export { orderFigures } from './orders.queries.ts';
 import { orderRoutes } from './orders.routes.ts';
 import { expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
 import { serviceRoutes } from './services.routes.ts';
+import { spentRoutes } from './spent.routes.ts';
 
 // Rental: the service catalogue and the orders that rent numbers from it. Charges and refunds go
 // through billing; SIMs come from gateways; codes arrive as an SMS consumer.
@@ -27,9 +28,10 @@ export { saveService, servicesWithAvailability } from './services.service.ts';
 
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',
-  tables: ['services', 'orders', 'order_codes', 'order_requests'],
+  tables: ['services', 'orders', 'order_codes', 'order_requests', 'number_spent'],
   routes: (app, ctx) => {
     serviceRoutes(app, ctx);
+    spentRoutes(app, ctx);
     orderRoutes(app, ctx);
   },
   // Rental codes take precedence over every other consumer of incoming SMS.

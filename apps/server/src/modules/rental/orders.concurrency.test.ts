@@ -4,6 +4,7 @@ import { startServer } from '../../server.ts';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { openTestDb, startTestServer, TEST_DB, type TestServer, testConfig } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
+import { expireOverdue } from './orders.service.ts';
 
 // Real concurrency needs real connections: PGlite is one connection, so this runs on PostgreSQL.
 describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
@@ -18,8 +19,8 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
     await s.close();
   });
 
-  it('200 concurrent rents against 50 SIMs: no number twice per service, every balance exact', async () => {
-    const users = await Promise.all(Array.from({ length: 20 }, () => s.createUser({ balance: 7 })));
+  /** 200 rents at once by 20 users (10 each, alternating services); checks what every wave must hold. */
+  async function wave(users: { id: string; token: string }[], balanceBefore: number) {
     const attempts = Array.from({ length: 200 }, (_, i) => {
       const u = users[i % users.length]!;
       return s
@@ -29,8 +30,6 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
     const results = await Promise.all(attempts);
     const ok = results.filter(({ r }) => r.status === 200);
     for (const { r } of results) expect([200, 402, 409]).toContain(r.status);
-    // 20 users × $7 = 140 rents affordable; 100 numbers exist (50 per service).
-    expect(ok.length).toBeLessThanOrEqual(100);
     const perService = new Map<string, Set<string>>();
     for (const { r } of ok) {
       const o = r.body.data as { serviceCode: string; phoneNumber: string };
@@ -39,14 +38,51 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
       set.add(o.phoneNumber);
       perService.set(o.serviceCode, set);
     }
-    // Every refusal was for a real reason: either the service ran out or the user's money did.
+    // 20 users × $7 = 140 rents affordable; 100 numbers exist (50 per service). Every refusal was
+    // for a real reason: either the service ran out or the user's money did.
     expect(ok.length).toBe(100);
+    expect([...perService.values()].map((x) => x.size)).toEqual([50, 50]);
     for (const u of users) {
       const orders = ok.filter((x) => x.u.id === u.id).length;
       const info = await s.post('/api/user/info', {}, u.token);
-      expect(info.body.balance).toBe(7 - orders);
+      expect(info.body.balance).toBe(balanceBefore - orders);
     }
     expect(await ledgerMismatches(s.db)).toEqual([]);
+    return perService;
+  }
+
+  it('200 concurrent rents against 50 SIMs: no number twice per service, every balance exact', async () => {
+    const users = await Promise.all(Array.from({ length: 20 }, () => s.createUser({ balance: 7 })));
+    const first = await wave(users, 7);
+
+    // Every rental expires without an SMS (refunded): each number returns to both services' pools
+    // (NUMBER_REUSE_LIMIT 3), and a second burst of 200 rents takes each exactly once again.
+    s.clock.advance(21 * 60_000);
+    await s.db.query('UPDATE gateways SET last_update = $1', [s.clock.now()]);
+    // Two sweepers at once: each order is cancelled and refunded exactly once.
+    const swept = await Promise.all([expireOverdue(s.ctx), expireOverdue(s.ctx)]);
+    expect(swept[0] + swept[1]).toBe(100);
+    expect(await ledgerMismatches(s.db)).toEqual([]);
+    const token = await s.adminToken();
+    const availability = async () =>
+      (await s.post('/api/Service/getall', {}, token)).body.services.map(
+        (x: { available: number }) => x.available,
+      );
+    // Held back for NUMBER_REUSE_COOLDOWN_MINUTES after the rentals ended, then back.
+    expect(await availability()).toEqual([0, 0]);
+    s.clock.advance(10 * 60_000);
+    await s.db.query('UPDATE gateways SET last_update = $1', [s.clock.now()]);
+    const listed = await s.post('/api/Service/getall', {}, token);
+    expect(listed.body.services.map((x: { available: number }) => x.available)).toEqual([50, 50]);
+
+    const second = await wave(users, 7);
+    expect(second).toEqual(first);
+    const [pairs] = await s.db.query<{ orders: number; open: number; most: number }>(
+      `SELECT count(*)::int AS orders, count(*) FILTER (WHERE status = 'WAIT_CODE')::int AS open,
+              (SELECT max(n)::int FROM (SELECT count(*) AS n FROM orders GROUP BY phone_number, service_id) x) AS most
+         FROM orders`,
+    );
+    expect(pairs).toEqual({ orders: 200, open: 100, most: 2 });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { UsableSim } from '../gateways/index.ts';
-import { rentableSql } from './services.queries.ts';
+import { type ReuseRule, rentableSql } from './services.queries.ts';
 
 export interface OrderRow {
   id: string;
@@ -102,17 +102,21 @@ export async function openOrderCount(q: Queryable, serviceId: string): Promise<n
 
 export type RentableSim = UsableSim;
 
-/** Picks the rentable SIM with the fewest open rentals (spreads load), at random among equals. */
+/**
+ * Picks the rentable SIM (number reuse rule: RENTABLE_SIMS_SQL) with the fewest open rentals (spreads
+ * load), at random among equals. Call it under lockServiceForRent.
+ */
 export async function pickSim(
   q: Queryable,
   serviceId: string,
   sims: UsableSim[],
+  rule: ReuseRule,
 ): Promise<RentableSim | undefined> {
   const rows = await q.query<RentableSim>(
-    `SELECT r.* FROM (${rentableSql('$1', '$2')}) r
+    `SELECT r.* FROM (${rentableSql('$1', '$2', ['$3', '$4'])}) r
       ORDER BY (SELECT count(*) FROM orders o WHERE o.sim_id = r.id AND o.status = 'WAIT_CODE'), random()
       LIMIT 1`,
-    [serviceId, JSON.stringify(sims)],
+    [serviceId, JSON.stringify(sims), rule.limit, rule.freeBefore],
   );
   return rows[0];
 }

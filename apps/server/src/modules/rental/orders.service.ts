@@ -6,7 +6,7 @@ import { conflict, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
 import { isUuid } from '../../ids.ts';
 import { charge, refund, refundMany } from '../billing/index.ts';
-import { usableSims } from '../gateways/index.ts';
+import { countSimRental, usableSims } from '../gateways/index.ts';
 import { extractCode, smsMatchesService } from './code-extraction.ts';
 import {
   cancelExpired,
@@ -34,6 +34,7 @@ import {
   saveRequest,
 } from './orders.queries.ts';
 import { findServiceByCode } from './services.queries.ts';
+import { reuseRuleAt } from './services.service.ts';
 
 /** An order as the API shows it (the order list builds the same fields in SQL: orderListsJson). */
 function asOrder(ctx: AppContext, r: OrderRow): Order {
@@ -63,8 +64,10 @@ const noNumbers = (name: string) =>
 
 /**
  * Rents a number: in one transaction, picks a SIM by the rules of architecture.md, creates the
- * order and charges the price. Rents of one service are serialised so a number is never handed
- * out twice; the unique (phone_number, service_id) index backs that up.
+ * order and charges the price. Rents of one service are serialised (as are admins' spent marks) so
+ * the number reuse rule (RENTABLE_SIMS_SQL) is checked against every committed order and a number is
+ * never handed to two open orders of a service; the partial unique index
+ * orders_number_open_per_service backs that up.
  */
 export async function rent(
   ctx: AppContext,
@@ -100,7 +103,7 @@ export async function rent(
     }
     await lockServiceForRent(q, service.id);
     if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name);
-    const sim = await pickSim(q, service.id, sims);
+    const sim = await pickSim(q, service.id, sims, reuseRuleAt(ctx, now));
     if (!sim) throw noNumbers(service.name);
     const orderId = await insertOrder(q, {
       userId,
@@ -110,6 +113,7 @@ export async function rent(
       createdAt: now,
       expiresAt: new Date(now.getTime() + service.rent_time_minutes * 60_000),
     });
+    await countSimRental(q, sim.id, now);
     await charge(
       q,
       { userId, amount: service.price, ref: `order:${orderId}`, at: now },

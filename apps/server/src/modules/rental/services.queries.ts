@@ -22,8 +22,18 @@ const SERVICE_COLUMNS = `s.id, s.name, s.code, s.description, s.price::text AS p
 
 /**
  * The SIMs a rent may pick for a service: from the gateways' usable SIMs (passed in as JSON), those
- * whose number was never used for this service. Shared by the availability count and by the rent
- * itself so they can never disagree. `$SIMS` is the jsonb parameter, `$SERVICE` the service id.
+ * whose number is not spent for this service and has no open order for it. Shared by the
+ * availability count and by the rent itself so they can never disagree. `$SIMS` is the jsonb
+ * parameter, `$SERVICE` the service id, `$LIMIT` NUMBER_REUSE_LIMIT.
+ *
+ * The number reuse rule: a number is rentable for a service while every earlier order of it for
+ * that service ended without any SMS (status CANCEL, no sms_text: cancelled or expired, refunded)
+ * and there are at most `$LIMIT` of them, the newest ended before `$FREE_BEFORE` (now minus
+ * NUMBER_REUSE_COOLDOWN_MINUTES: a service's SMS that comes late for the earlier rental must not
+ * reach the next renter), and no admin marked it spent (number_spent). Any order
+ * that is open (WAIT_CODE, or SUCCESS) or received an SMS (a code, or the service's text without
+ * one) keeps it out. So it returns to the pool at most `$LIMIT` times: 1 + `$LIMIT` rentals in all.
+ * The orders of a pair are read through orders_number_service; number_spent by its primary key.
  */
 export const RENTABLE_SIMS_SQL = `
   SELECT sim.id, sim.gateway_id, sim.port, sim.number, sim.gateway_name
@@ -31,10 +41,27 @@ export const RENTABLE_SIMS_SQL = `
          AS sim(id uuid, gateway_id uuid, port text, number text, gateway_name text)
    WHERE NOT EXISTS (
      SELECT 1 FROM orders o WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
+     HAVING count(*) > $LIMIT OR bool_or(o.status <> 'CANCEL' OR o.sms_text IS NOT NULL)
+         OR max(o.finished_at) > $FREE_BEFORE
+   )
+     AND NOT EXISTS (
+     SELECT 1 FROM number_spent ns WHERE ns.service_id = $SERVICE AND ns.phone_number = sim.number
    )`;
 
-export function rentableSql(serviceRef: string, simsParam: string) {
-  return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef).replaceAll('$SIMS', simsParam);
+/** The reuse rule's settings at the moment of a rent or count. */
+export interface ReuseRule {
+  /** NUMBER_REUSE_LIMIT. */
+  limit: number;
+  /** Empty rentals that ended after this still hold their number (now − the cooldown). */
+  freeBefore: Date;
+}
+
+/** RENTABLE_SIMS_SQL with its parameters: `ruleParams` are the positions of limit and freeBefore. */
+export function rentableSql(serviceRef: string, simsParam: string, ruleParams: [string, string]) {
+  return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef)
+    .replaceAll('$SIMS', simsParam)
+    .replaceAll('$LIMIT', `${ruleParams[0]}::int`)
+    .replaceAll('$FREE_BEFORE', `${ruleParams[1]}::timestamptz`);
 }
 
 /** Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable SIMs). */
@@ -42,18 +69,19 @@ export async function listServices(
   q: Queryable,
   sims: UsableSim[],
   onlyEnabled: boolean,
+  rule: ReuseRule,
   onlyId?: string,
 ): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
     `SELECT ${SERVICE_COLUMNS},
             GREATEST(0, LEAST(
               s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
-              (SELECT count(*) FROM (${rentableSql('s.id', '$1')}) r)
+              (SELECT count(*) FROM (${rentableSql('s.id', '$1', ['$4', '$5'])}) r)
             ))::int AS available
        FROM services s
       WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
       ORDER BY s.name`,
-    [JSON.stringify(sims), onlyEnabled, onlyId ?? null],
+    [JSON.stringify(sims), onlyEnabled, onlyId ?? null, rule.limit, rule.freeBefore],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));
 }

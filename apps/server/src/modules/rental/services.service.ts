@@ -19,6 +19,7 @@ import {
   findServiceById,
   insertService,
   listServices,
+  type ReuseRule,
   type ServiceValues,
   toService,
   updateService,
@@ -55,9 +56,6 @@ export function normalizeServiceInput(input: ServiceInput): ServiceValues {
   if (!Number.isInteger(values.stock)) throw badInput('Stock must be a whole number', 'stock');
   if (!Number.isInteger(values.rentTimeMinutes))
     throw badInput('Rent time must be whole minutes', 'rentTimeMinutes');
-  if (Math.round(values.price * 100) !== values.price * 100) {
-    throw badInput('Price can have at most two decimals', 'price');
-  }
   if (values.code.length > 32 || !/^[\w.-]+$/.test(values.code)) {
     throw badInput('Code must be 1-32 letters, digits, "_", "-" or "."', 'code');
   }
@@ -102,14 +100,21 @@ export async function saveService(
   return saved!;
 }
 
+/** The number reuse rule as configured, at `now` (NUMBER_REUSE_LIMIT, NUMBER_REUSE_COOLDOWN_MINUTES). */
+export const reuseRuleAt = (ctx: AppContext, now: Date): ReuseRule => ({
+  limit: ctx.config.NUMBER_REUSE_LIMIT,
+  freeBefore: new Date(now.getTime() - ctx.config.NUMBER_REUSE_COOLDOWN_MINUTES * 60_000),
+});
+
 /** Services with their live `available` count (all, only enabled ones, or one). */
 export async function servicesWithAvailability(
   ctx: AppContext,
   onlyEnabled: boolean,
   onlyId?: string,
 ): Promise<Service[]> {
-  const sims = await usableSims(ctx.db, ctx.clock.now());
-  return listServices(ctx.db, sims, onlyEnabled, onlyId);
+  const now = ctx.clock.now();
+  const sims = await usableSims(ctx.db, now);
+  return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now), onlyId);
 }
 
 export async function removeService(

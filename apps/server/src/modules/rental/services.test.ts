@@ -41,6 +41,8 @@ describe('service manager API', () => {
       'rentTimeMinutes',
       ruleMessages.rentTimeInvalid,
     ],
+    [{ name: 'A', code: 'a8', price: 0.555 }, 'price', ruleMessages.priceDecimals],
+    [{ name: 'A', code: 'a9', price: '1.005' }, 'price', ruleMessages.priceDecimals],
     [{ name: 'A', code: 'a6', price: 1, pattern: '(\\d+' }, 'pattern', /not a valid regular expression/],
     [{ name: 'A', code: 'a7', price: 1, pattern: '(\\d)\\1' }, 'pattern', /not a valid regular expression/],
   ])('refuses %j', async (body, field, msg) => {
@@ -48,6 +50,18 @@ describe('service manager API', () => {
     expect(res.status).toBe(400);
     expect(res.body.field).toBe(field);
     expect(res.body.msg).toMatch(msg);
+  });
+
+  it('takes the prices operators use, exactly (0.55 read as a float is not 55 cents × 100)', async () => {
+    for (const [i, price] of [0.55, 1.15, 2.3, 4.35, 19.99, 0.29, '0.55', '19.99'].entries()) {
+      const res = await save({ name: `P${i}`, code: `p${i}`, price });
+      expect(res.status, String(price)).toBe(200);
+      expect(res.body.price).toBe(Number(price));
+    }
+    const rows = await s.db.query<{ price: string }>(
+      `SELECT price::text AS price FROM services WHERE code = 'p0'`,
+    );
+    expect(rows[0]!.price).toBe('0.55');
   });
 
   it('edits, refuses a duplicate code, and deletes', async () => {

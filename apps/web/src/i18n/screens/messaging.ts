@@ -29,6 +29,10 @@ const rulesEn: Record<`messaging.${MessagingMessageKey}`, string> = {
   'messaging.maxBatchSendSmsInvalid': 'Max Batch Send SMS must be a whole number from 0 to {max}.',
   'messaging.maxMsgPerDayInvalid': 'Max Messages Per Day must be a whole number from 0 to {max}.',
   'messaging.historyRangeInvalid': 'The end date must not be before the start date.',
+  'messaging.simMaxSmsPerDayInvalid': 'SIM Max SMS Per Day must be a whole number from 0 to {max}.',
+  'messaging.simMaxSmsPerMonthInvalid': 'SIM Max SMS Per Month must be a whole number from 0 to {max}.',
+  'messaging.simLockAfterFailuresInvalid': 'Lock SIM After Failures must be a whole number from 0 to {max}.',
+  'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (minutes) must be a whole number from 0 to {max}.',
 };
 
 export const messagingEn = {
@@ -46,6 +50,19 @@ export const messagingEn = {
   'settings.saveFailed': '❌ Error saving settings',
   'settings.loadFailed': 'Could not load the settings',
   'settings.lastChanged': 'Last changed by {who} on {when}.',
+  'settings.simTitle': 'SIM health',
+  'settings.simText':
+    'Limits per SIM, so no SIM sends more than its carrier tolerates, and automatic locks for SIMs that keep failing.',
+  'settings.simPerDay': 'SIM Max SMS Per Day',
+  'settings.simPerDayHint':
+    'Messages one SIM may send per day (UTC). 0 = no cap. A SIM at its cap can still be rented.',
+  'settings.simPerMonth': 'SIM Max SMS Per Month',
+  'settings.simPerMonthHint': 'Messages one SIM may send per calendar month (UTC). 0 = no cap.',
+  'settings.simLockAfter': 'Lock SIM After Failures',
+  'settings.simLockAfterHint':
+    'Failed sends in a row (the SIM cannot send) that lock a SIM. 0 = never lock automatically.',
+  'settings.simCooldown': 'SIM Cooldown (minutes)',
+  'settings.simCooldownHint': 'How long an automatic lock lasts. 0 = until an admin unlocks the SIM.',
   // SMS Sending (spec §2, §4, §5).
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Send one message to many numbers through the gateways',
@@ -89,6 +106,11 @@ export const messagingEn = {
   'sending.failed': 'Failed',
   'sending.cancelledCount': 'Cancelled',
   'sending.progressOf': '{done} of {total} finished',
+  'sending.waitingTitle': 'Waiting for a free SIM',
+  'sending.waitingForSim':
+    'Waiting for a free SIM: every SIM that can send is busy with a rental, locked or at its daily cap.',
+  'sending.noFreeSim':
+    'No SIM can send right now: every SIM that can send is busy with a rental, locked or at its daily cap. Messages you send wait in the queue until a SIM is free.',
   // SMS History Stats (spec §2, §9).
   'history.title': 'SMS History Stats',
   'history.subtitle': 'What was sent, what arrived and who replied',

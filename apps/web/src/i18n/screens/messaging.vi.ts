@@ -26,6 +26,10 @@ const rulesVi: Record<`messaging.${MessagingMessageKey}`, string> = {
   'messaging.maxBatchSendSmsInvalid': 'Max Batch Send SMS phải là số nguyên từ 0 đến {max}.',
   'messaging.maxMsgPerDayInvalid': 'Max Messages Per Day phải là số nguyên từ 0 đến {max}.',
   'messaging.historyRangeInvalid': 'Ngày kết thúc không được trước ngày bắt đầu.',
+  'messaging.simMaxSmsPerDayInvalid': 'SIM Max SMS Per Day phải là số nguyên từ 0 đến {max}.',
+  'messaging.simMaxSmsPerMonthInvalid': 'SIM Max SMS Per Month phải là số nguyên từ 0 đến {max}.',
+  'messaging.simLockAfterFailuresInvalid': 'Lock SIM After Failures phải là số nguyên từ 0 đến {max}.',
+  'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (phút) phải là số nguyên từ 0 đến {max}.',
 };
 
 export const messagingVi: Record<keyof typeof messagingEn, string> = {
@@ -42,6 +46,19 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'settings.saveFailed': '❌ Error saving settings',
   'settings.loadFailed': 'Không tải được cài đặt',
   'settings.lastChanged': 'Thay đổi lần cuối bởi {who} lúc {when}.',
+  'settings.simTitle': 'Tình trạng SIM',
+  'settings.simText':
+    'Giới hạn cho từng SIM để không SIM nào gửi quá mức nhà mạng cho phép, và tự động khóa SIM liên tục gửi lỗi.',
+  'settings.simPerDay': 'SIM Max SMS Per Day',
+  'settings.simPerDayHint':
+    'Số tin một SIM được gửi mỗi ngày (UTC). 0 = không giới hạn. SIM đạt giới hạn vẫn cho thuê được.',
+  'settings.simPerMonth': 'SIM Max SMS Per Month',
+  'settings.simPerMonthHint': 'Số tin một SIM được gửi mỗi tháng (UTC). 0 = không giới hạn.',
+  'settings.simLockAfter': 'Lock SIM After Failures',
+  'settings.simLockAfterHint':
+    'Số lần gửi lỗi liên tiếp (SIM không gửi được) thì khóa SIM. 0 = không bao giờ tự khóa.',
+  'settings.simCooldown': 'SIM Cooldown (phút)',
+  'settings.simCooldownHint': 'Thời gian khóa tự động. 0 = đến khi quản trị viên mở khóa.',
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Gửi một tin đến nhiều số qua các gateway',
   'sending.policyTitle': 'Chính sách sử dụng.',
@@ -83,6 +100,11 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'sending.failed': 'Thất bại',
   'sending.cancelledCount': 'Đã hủy',
   'sending.progressOf': 'Xong {done} / {total}',
+  'sending.waitingTitle': 'Đang chờ SIM rảnh',
+  'sending.waitingForSim':
+    'Đang chờ SIM rảnh: mọi SIM có thể gửi đều đang được thuê, bị khóa hoặc đã đạt giới hạn ngày.',
+  'sending.noFreeSim':
+    'Hiện không SIM nào gửi được: mọi SIM có thể gửi đều đang được thuê, bị khóa hoặc đã đạt giới hạn ngày. Tin bạn gửi sẽ chờ trong hàng đợi đến khi có SIM rảnh.',
   'history.title': 'SMS History Stats',
   'history.subtitle': 'Tin đã gửi, tin đã đến và ai đã trả lời',
   'history.start': 'Từ ngày',

@@ -1,4 +1,14 @@
-import { Boxes, ClipboardList, Cpu, MessageSquareWarning, Router, Users, Wallet } from 'lucide-react';
+import {
+  Boxes,
+  ClipboardList,
+  Cpu,
+  Hourglass,
+  Lock,
+  MessageSquareWarning,
+  Router,
+  Users,
+  Wallet,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/Button.tsx';
@@ -115,6 +125,21 @@ export function AdminOverviewPage() {
               icon={<MessageSquareWarning className="size-4" />}
               to="/ordermanager#unmatched"
               tone={o.unmatchedSms24h > 0 ? 'warn' : undefined}
+            />
+            <Tile
+              label={t('overview.locked')}
+              value={formatNumber(o.simsLocked)}
+              hint={t('overview.lockedHint')}
+              icon={<Lock className="size-4" />}
+              to="/gatewaymanager"
+              tone={o.simsLocked > 0 ? 'warn' : undefined}
+            />
+            <Tile
+              label={t('overview.queue')}
+              value={formatNumber(o.messagesWaitingForSim)}
+              hint={t('overview.queueHint', { queued: formatNumber(o.messagesQueued) })}
+              icon={<Hourglass className="size-4" />}
+              tone={o.messagesWaitingForSim > 0 ? 'warn' : undefined}
             />
           </div>
         )}

@@ -3,10 +3,14 @@ import {
   type GatewayInput,
   GatewayReport,
   GatewaySettings,
+  type LockSimBody,
   Ok,
   type SetSimNumberBody,
   SetSimNumberResult,
+  type SetSimRoleBody,
+  SimActionResult,
   type SimulateSmsBody,
+  type UnlockSimBody,
 } from '@simdock/contract';
 import {
   type QueryClient,
@@ -173,3 +177,42 @@ export function useSimulateSmsMutation() {
     onSettled: () => refetchGateways(qc),
   });
 }
+
+// ---- lockSim / unlockSim / setSimRole ---------------------------------------------------------------
+
+/** POST /api/Admin/lockSim {gatewayId, port, reason, minutes?}: no minutes = until unlocked. */
+export async function lockSim(body: LockSimBody): Promise<SimActionResult> {
+  return requireCode1(await apiPost('/api/Admin/lockSim', body, SimActionResult));
+}
+
+/** POST /api/Admin/unlockSim {gatewayId, port, reason}. */
+export async function unlockSim(body: UnlockSimBody): Promise<SimActionResult> {
+  return requireCode1(await apiPost('/api/Admin/unlockSim', body, SimActionResult));
+}
+
+/** POST /api/Admin/setSimRole {gatewayId, port, role}. */
+export async function setSimRole(body: SetSimRoleBody): Promise<SimActionResult> {
+  return requireCode1(await apiPost('/api/Admin/setSimRole', body, SimActionResult));
+}
+
+/** A SIM action's answer replaces that SIM in the report at once; the list refetches after. */
+function useSimAction<B extends { gatewayId: string }>(
+  name: string,
+  fn: (body: B) => Promise<SimActionResult>,
+) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: [...GATEWAYS_KEY, name],
+    mutationFn: fn,
+    onSuccess: (res, vars) => {
+      qc.setQueryData<GatewayReport>(gatewayReportKey(vars.gatewayId), (old) =>
+        old ? { ...old, sims: old.sims.map((s) => (s.port === res.sim.port ? res.sim : s)) } : old,
+      );
+    },
+    onSettled: () => refetchGateways(qc),
+  });
+}
+
+export const useLockSimMutation = () => useSimAction('lockSim', lockSim);
+export const useUnlockSimMutation = () => useSimAction('unlockSim', unlockSim);
+export const useSetSimRoleMutation = () => useSimAction('setSimRole', setSimRole);

@@ -4,16 +4,17 @@ import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { AddButton, Card, ConfirmDialog, Input, notify, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { useAdminServicesQuery, useDeleteServiceMutation } from './api.ts';
+import { useAdminServicesQuery, useDeleteServiceMutation, useSpentCountsQuery } from './api.ts';
 import { ServiceFormModal } from './ServiceFormModal.tsx';
 import { ServiceTable } from './ServiceTable.tsx';
+import { SpentNumbersDialog } from './SpentNumbersDialog.tsx';
 import { filterServices } from './service-form.ts';
 
 type Editing = { service?: Service } | null;
 
 /**
  * /servicemanager (spec §2): search by name, code or description; '+ Add Service'; the services table;
- * the Add/Edit modal; the delete confirmation. The list refreshes after every change.
+ * the Add/Edit modal; the delete confirmation; a service's spent numbers. The list refreshes after every change.
  */
 export function ServiceManagerPage() {
   const { t } = useI18n();
@@ -22,6 +23,8 @@ export function ServiceManagerPage() {
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Service | null>(null);
+  const [spentOf, setSpentOf] = useState<Service | null>(null);
+  const spentCounts = useSpentCountsQuery();
 
   const rows = useMemo(
     () => (services.data ? filterServices(services.data, query) : undefined),
@@ -76,6 +79,8 @@ export function ServiceManagerPage() {
           onRetry={() => services.refetch()}
           onEdit={(s) => setEditing({ service: s })}
           onDelete={askDelete}
+          spentCounts={spentCounts.data}
+          onSpent={setSpentOf}
         />
       </Card>
 
@@ -89,6 +94,8 @@ export function ServiceManagerPage() {
           }}
         />
       ) : null}
+
+      {spentOf ? <SpentNumbersDialog service={spentOf} onClose={() => setSpentOf(null)} /> : null}
 
       <ConfirmDialog
         open={deleting !== null}

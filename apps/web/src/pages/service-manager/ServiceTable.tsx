@@ -12,11 +12,23 @@ export interface ServiceTableProps {
   onRetry?: () => unknown;
   onEdit: (service: Service) => void;
   onDelete: (service: Service) => void;
+  /** Spent numbers per service id (missing: none; undefined while loading or failed). */
+  spentCounts?: ReadonlyMap<string, number>;
+  onSpent: (service: Service) => void;
 }
 
 /** The services table of spec §2: Name (textContains and pattern beneath), Code, Price, Stock, Available,
- * Rent (min), Repeatable, Actions. */
-export function ServiceTable({ services, loading, error, onRetry, onEdit, onDelete }: ServiceTableProps) {
+ * Spent numbers (opens their dialog), Rent (min), Repeatable, Actions. */
+export function ServiceTable({
+  services,
+  loading,
+  error,
+  onRetry,
+  onEdit,
+  onDelete,
+  spentCounts,
+  onSpent,
+}: ServiceTableProps) {
   const { t } = useI18n();
   const columns: Column<Service>[] = [
     {
@@ -64,6 +76,25 @@ export function ServiceTable({ services, loading, error, onRetry, onEdit, onDele
       header: t('services.colAvailable'),
       align: 'right',
       cell: (s) => formatNumber(s.available),
+    },
+    {
+      key: 'spent',
+      header: t('services.colSpent'),
+      align: 'right',
+      className: 'whitespace-nowrap',
+      cell: (s) => {
+        const count = spentCounts ? (spentCounts.get(s.id) ?? 0) : undefined;
+        return (
+          <button
+            type="button"
+            onClick={() => onSpent(s)}
+            aria-label={t('services.spentOpen', { name: s.name, count: count ?? '—' })}
+            className="tabular rounded px-1.5 py-0.5 text-accent-text underline decoration-dotted underline-offset-2 hover:bg-subtle"
+          >
+            {count === undefined ? '—' : formatNumber(count)}
+          </button>
+        );
+      },
     },
     {
       key: 'rent',

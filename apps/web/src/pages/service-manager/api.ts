@@ -1,4 +1,13 @@
-import { AdminServiceListResponse, Ok, Service, type ServiceInput } from '@simdock/contract';
+import {
+  AdminServiceListResponse,
+  type MarkSpentBody,
+  Ok,
+  Service,
+  type ServiceInput,
+  SpentCountsResponse,
+  SpentNumbersResponse,
+  type UnmarkSpentBody,
+} from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost, requireCode1 } from '../../api/client.ts';
 
@@ -45,6 +54,58 @@ export function useDeleteServiceMutation() {
   return useMutation({
     mutationKey: ['services', 'delete'],
     mutationFn: deleteService,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
+  });
+}
+
+// ---- spent numbers (the number reuse rule) ----
+
+/** POST /api/service/spentCounts → how many numbers are spent, per service (missing: none). */
+export const spentCountsQuery = () =>
+  queryOptions({
+    queryKey: [...SERVICES_KEY, 'spentCounts'] as const,
+    queryFn: async ({ signal }) => {
+      const res = await apiPost('/api/service/spentCounts', {}, SpentCountsResponse, { signal });
+      return new Map(res.counts.map((c) => [c.serviceId, c.spent]));
+    },
+  });
+
+export function useSpentCountsQuery() {
+  return useQuery(spentCountsQuery());
+}
+
+/** POST /api/service/spentNumbers {serviceId, search?} → the service's spent numbers and why. */
+export function useSpentNumbersQuery(serviceId: string, search: string) {
+  return useQuery({
+    queryKey: [...SERVICES_KEY, 'spentNumbers', serviceId, search] as const,
+    queryFn: ({ signal }) =>
+      apiPost(
+        '/api/service/spentNumbers',
+        search ? { serviceId, search } : { serviceId },
+        SpentNumbersResponse,
+        { signal },
+      ),
+  });
+}
+
+/** POST /api/service/markSpent {serviceId, phoneNumber, reason} → {code: 1, msg}. */
+export function useMarkSpentMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['services', 'markSpent'],
+    mutationFn: async (body: MarkSpentBody) =>
+      requireCode1(await apiPost('/api/service/markSpent', body, Ok)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
+  });
+}
+
+/** POST /api/service/unmarkSpent {serviceId, phoneNumber} → {code: 1, msg}; only an admin's mark. */
+export function useUnmarkSpentMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['services', 'unmarkSpent'],
+    mutationFn: async (body: UnmarkSpentBody) =>
+      requireCode1(await apiPost('/api/service/unmarkSpent', body, Ok)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
   });
 }

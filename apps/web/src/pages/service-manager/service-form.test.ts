@@ -102,6 +102,14 @@ describe('service form (spec §3, §5)', () => {
     expect(ok.errors).toEqual({});
   });
 
+  it('takes a price of 55 cents and refuses a third decimal', async () => {
+    for (const price of ['0.55', '19.99', '2.3', ' 4.35 ']) {
+      expect((await resolve({ ...emptyServiceForm(), name: 'G', code: 'g', price })).errors).toEqual({});
+    }
+    const res = await resolve({ ...emptyServiceForm(), name: 'G', code: 'g', price: '0.555' });
+    expect(res.errors).toEqual({ price: { type: 'rule', message: 'priceDecimals' } });
+  });
+
   it('checks patterns with the contract: empty is the default, broken ones are explained', () => {
     expect(servicePatternProblem('')).toBeUndefined();
     expect(servicePatternProblem('G-(\\d{6})')).toBeUndefined();

@@ -1,17 +1,75 @@
-import { MASS_SEND_MAX_RECIPIENTS, MAX_MSG_PER_DAY_CAP } from '@simdock/contract';
+import {
+  MASS_SEND_MAX_RECIPIENTS,
+  MAX_MSG_PER_DAY_CAP,
+  SIM_COOLDOWN_MINUTES_CAP,
+  SIM_LOCK_AFTER_FAILURES_CAP,
+  SIM_MAX_SMS_PER_DAY_CAP,
+  SIM_MAX_SMS_PER_MONTH_CAP,
+} from '@simdock/contract';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button, Card, FormField, Input, Notice, PageHeader, QueryState } from '../../components/index.ts';
-import { useI18n } from '../../i18n/index.tsx';
+import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useAdminSettings, useSaveSettings } from './api.ts';
 
 interface Values {
   maxBatchSendSms: number;
   maxMsgPerDay: number;
+  simMaxSmsPerDay: number;
+  simMaxSmsPerMonth: number;
+  simLockAfterFailures: number;
+  simCooldownMinutes: number;
 }
 
 const wholeNumber = (v: number, max: number) => Number.isInteger(v) && v >= 0 && v <= max;
+
+/** The SIM health settings (saved with the limits; the gateways module applies them). */
+const SIM_FIELDS: {
+  name: keyof Values;
+  label: MessageKey;
+  hint: MessageKey;
+  invalid: MessageKey;
+  max: number;
+}[] = [
+  {
+    name: 'simMaxSmsPerDay',
+    label: 'settings.simPerDay',
+    hint: 'settings.simPerDayHint',
+    invalid: 'messaging.simMaxSmsPerDayInvalid',
+    max: SIM_MAX_SMS_PER_DAY_CAP,
+  },
+  {
+    name: 'simMaxSmsPerMonth',
+    label: 'settings.simPerMonth',
+    hint: 'settings.simPerMonthHint',
+    invalid: 'messaging.simMaxSmsPerMonthInvalid',
+    max: SIM_MAX_SMS_PER_MONTH_CAP,
+  },
+  {
+    name: 'simLockAfterFailures',
+    label: 'settings.simLockAfter',
+    hint: 'settings.simLockAfterHint',
+    invalid: 'messaging.simLockAfterFailuresInvalid',
+    max: SIM_LOCK_AFTER_FAILURES_CAP,
+  },
+  {
+    name: 'simCooldownMinutes',
+    label: 'settings.simCooldown',
+    hint: 'settings.simCooldownHint',
+    invalid: 'messaging.simCooldownMinutesInvalid',
+    max: SIM_COOLDOWN_MINUTES_CAP,
+  },
+];
+
+const DEFAULTS: Values = {
+  maxBatchSendSms: 0,
+  maxMsgPerDay: 0,
+  simMaxSmsPerDay: 0,
+  simMaxSmsPerMonth: 0,
+  simLockAfterFailures: 5,
+  simCooldownMinutes: 60,
+};
 
 /**
  * /settings (Admin9, spec §2, §8): Max Batch Send SMS and Max Messages Per Day, Save Changes, then
@@ -26,16 +84,31 @@ export function SettingsPage() {
     handleSubmit,
     reset,
     formState: { errors, isDirty },
-  } = useForm<Values>({ defaultValues: { maxBatchSendSms: 0, maxMsgPerDay: 0 } });
+  } = useForm<Values>({ defaultValues: DEFAULTS });
 
   useEffect(() => {
-    if (settings.data && !isDirty)
-      reset({ maxBatchSendSms: settings.data.maxBatchSendSms, maxMsgPerDay: settings.data.maxMsgPerDay });
+    const d = settings.data;
+    if (d && !isDirty)
+      reset({
+        maxBatchSendSms: d.maxBatchSendSms,
+        maxMsgPerDay: d.maxMsgPerDay,
+        simMaxSmsPerDay: d.simMaxSmsPerDay,
+        simMaxSmsPerMonth: d.simMaxSmsPerMonth,
+        simLockAfterFailures: d.simLockAfterFailures,
+        simCooldownMinutes: d.simCooldownMinutes,
+      });
   }, [settings.data, isDirty, reset]);
 
   const onSubmit = handleSubmit((v) =>
     save.mutate(
-      { MaxBatchSendSms: v.maxBatchSendSms, MaxMsgPerDay: v.maxMsgPerDay },
+      {
+        MaxBatchSendSms: v.maxBatchSendSms,
+        MaxMsgPerDay: v.maxMsgPerDay,
+        SimMaxSmsPerDay: v.simMaxSmsPerDay,
+        SimMaxSmsPerMonth: v.simMaxSmsPerMonth,
+        SimLockAfterFailures: v.simLockAfterFailures,
+        SimCooldownMinutes: v.simCooldownMinutes,
+      },
       { onSuccess: () => reset(v) },
     ),
   );
@@ -88,6 +161,26 @@ export function SettingsPage() {
                   })}
                 />
               </FormField>
+              <fieldset className="mt-2 flex flex-col gap-4 border-t border-line pt-4">
+                <legend className="float-left mb-1 w-full">
+                  <span className="block text-[15px] font-semibold text-fg">{t('settings.simTitle')}</span>
+                  <span className="mt-0.5 block text-[13px] text-muted">{t('settings.simText')}</span>
+                </legend>
+                {SIM_FIELDS.map((f) => (
+                  <FormField key={f.name} label={t(f.label)} hint={t(f.hint)} error={errors[f.name]?.message}>
+                    <Input
+                      type="number"
+                      inputMode="numeric"
+                      min={0}
+                      step={1}
+                      {...register(f.name, {
+                        valueAsNumber: true,
+                        validate: (v) => wholeNumber(v, f.max) || t(f.invalid, { max: f.max }),
+                      })}
+                    />
+                  </FormField>
+                ))}
+              </fieldset>
               {save.isSuccess && !isDirty ? <Notice tone="success">{t('settings.saved')}</Notice> : null}
               {save.isError ? <Notice tone="error">{t('settings.saveFailed')}</Notice> : null}
               {current.updatedAt ? (

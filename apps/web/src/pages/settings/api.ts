@@ -13,7 +13,7 @@ export function useAdminSettings() {
   return useQuery(adminSettingsQuery);
 }
 
-/** POST /api/Admin/updateSettings {MaxBatchSendSms, MaxMsgPerDay} → the saved limits. */
+/** POST /api/Admin/updateSettings {MaxBatchSendSms, MaxMsgPerDay, Sim…} → the saved limits and SIM settings. */
 export function saveSettings(body: UpdateSettingsBody) {
   return apiPost('/api/Admin/updateSettings', body, MassOutreachSettings);
 }

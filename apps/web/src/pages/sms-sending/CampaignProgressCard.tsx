@@ -77,6 +77,7 @@ export function CampaignProgressCard({ campaignId }: { campaignId: string }) {
             </div>
           ))}
         </dl>
+        {p.waitingForSim ? <Notice tone="info">{t('sending.waitingForSim')}</Notice> : null}
         {query.isError ? <Notice tone="error">{String(query.error)}</Notice> : null}
       </div>
     </Card>

@@ -81,13 +81,20 @@ export function SmsSendingPage() {
                 {s.maxBatchSendSms === 0 ? t('sending.offBatch') : t('sending.offDaily')}
               </Notice>
             ) : (
-              <p className="flex items-center gap-2 text-sm text-muted">
-                <ShieldAlert className="size-4" aria-hidden />
-                {t('sending.limits', {
-                  batch: formatNumber(s.maxBatchSendSms),
-                  daily: formatNumber(s.maxMsgPerDay),
-                })}
-              </p>
+              <>
+                <p className="flex items-center gap-2 text-sm text-muted">
+                  <ShieldAlert className="size-4" aria-hidden />
+                  {t('sending.limits', {
+                    batch: formatNumber(s.maxBatchSendSms),
+                    daily: formatNumber(s.maxMsgPerDay),
+                  })}
+                </p>
+                {s.noFreeSim ? (
+                  <Notice tone="info" title={t('sending.waitingTitle')}>
+                    {t('sending.noFreeSim')}
+                  </Notice>
+                ) : null}
+              </>
             )
           }
         </QueryState>

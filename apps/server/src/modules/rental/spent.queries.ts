@@ -1,0 +1,145 @@
+import type { SpentNumber, SpentReason } from '@simdock/contract';
+import type { Queryable } from '../../db/db.ts';
+
+// Spent numbers (the number reuse rule, see RENTABLE_SIMS_SQL): a number is spent for a service by
+// its orders for that service (an SMS, or more empty rentals than NUMBER_REUSE_LIMIT allows: derived
+// from orders, never stored) or by an admin's mark (number_spent).
+
+/**
+ * Per (service, number) with orders: why its orders spent it (`code`, `sms`, `limit`), or null while
+ * they did not (still rentable, or open now). The same conditions as RENTABLE_SIMS_SQL, less "open".
+ * `$LIMIT` is NUMBER_REUSE_LIMIT.
+ */
+const SPENT_BY_ORDERS = `
+  SELECT o.service_id, o.phone_number, count(*)::int AS rentals,
+         max(COALESCE(o.finished_at, o.created_at)) AS last_at,
+         CASE WHEN bool_or(o.code_text IS NOT NULL) THEN 'code'
+              WHEN bool_or(o.sms_text IS NOT NULL) THEN 'sms'
+              WHEN bool_and(o.status = 'CANCEL') AND count(*) > $LIMIT::int THEN 'limit' END AS reason
+    FROM orders o`;
+
+interface SpentRow {
+  phone_number: string;
+  reason: SpentReason;
+  at: Date;
+  rentals: number;
+  mark_reason: string | null;
+  marked_by: string | null;
+  marked_at: Date | null;
+  total: number;
+}
+
+/**
+ * One service's spent numbers, newest first (at most `max`), with the total; `search` keeps numbers
+ * containing it, `exact` the one number.
+ */
+export async function spentNumbers(
+  q: Queryable,
+  serviceId: string,
+  reuseLimit: number,
+  f: { search?: string; exact?: string; max: number },
+): Promise<{ numbers: SpentNumber[]; total: number }> {
+  const rows = await q.query<SpentRow>(
+    `WITH derived AS (
+       ${SPENT_BY_ORDERS.replace('$LIMIT', '$2')}
+        WHERE o.service_id = $1 AND ($3::text IS NULL OR o.phone_number = $3)
+          AND ($4::text IS NULL OR strpos(o.phone_number, $4) > 0)
+        GROUP BY o.service_id, o.phone_number
+     ), marks AS (
+       SELECT * FROM number_spent m
+        WHERE m.service_id = $1 AND ($3::text IS NULL OR m.phone_number = $3)
+          AND ($4::text IS NULL OR strpos(m.phone_number, $4) > 0)
+     )
+     SELECT COALESCE(d.phone_number, m.phone_number) AS phone_number,
+            COALESCE(d.reason, 'admin') AS reason,
+            COALESCE(d.last_at, m.created_at) AS at,
+            COALESCE(d.rentals, 0) AS rentals,
+            m.reason AS mark_reason, m.marked_by_name AS marked_by, m.created_at AS marked_at,
+            count(*) OVER ()::int AS total
+       FROM (SELECT * FROM derived WHERE reason IS NOT NULL) d
+       FULL JOIN marks m ON m.phone_number = d.phone_number
+      WHERE d.phone_number IS NOT NULL OR m.phone_number IS NOT NULL
+      ORDER BY 3 DESC, 1
+      LIMIT $5`,
+    [serviceId, reuseLimit, f.exact ?? null, f.search || null, f.max],
+  );
+  return {
+    total: rows[0]?.total ?? 0,
+    numbers: rows.map((r) => ({
+      phoneNumber: r.phone_number,
+      reason: r.reason,
+      at: r.at.toISOString(),
+      rentals: r.rentals,
+      mark:
+        r.mark_reason === null
+          ? null
+          : { reason: r.mark_reason, markedBy: r.marked_by ?? '', markedAt: r.marked_at!.toISOString() },
+    })),
+  };
+}
+
+/** How many numbers are spent, per service that has any. */
+export async function spentCounts(
+  q: Queryable,
+  reuseLimit: number,
+): Promise<{ serviceId: string; spent: number }[]> {
+  return q.query(
+    `WITH derived AS (
+       ${SPENT_BY_ORDERS.replace('$LIMIT', '$1')}
+        GROUP BY o.service_id, o.phone_number
+     ), spent AS (
+       SELECT service_id, phone_number FROM derived WHERE reason IS NOT NULL
+       UNION
+       SELECT service_id, phone_number FROM number_spent
+     )
+     SELECT service_id AS "serviceId", count(*)::int AS spent FROM spent GROUP BY service_id`,
+    [reuseLimit],
+  );
+}
+
+export interface SpentMark {
+  reason: string;
+  marked_by_name: string;
+  created_at: Date;
+}
+
+export async function findMark(
+  q: Queryable,
+  serviceId: string,
+  phoneNumber: string,
+): Promise<SpentMark | undefined> {
+  const rows = await q.query<SpentMark>(
+    `SELECT reason, marked_by_name, created_at FROM number_spent WHERE service_id = $1 AND phone_number = $2`,
+    [serviceId, phoneNumber],
+  );
+  return rows[0];
+}
+
+/** Marks (or marks again, with the new reason, admin and time) a number spent for a service. */
+export async function upsertMark(
+  q: Queryable,
+  m: { serviceId: string; phoneNumber: string; reason: string; byId: string; byName: string; at: Date },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO number_spent (service_id, phone_number, reason, marked_by, marked_by_name, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (service_id, phone_number) DO UPDATE
+       SET reason = EXCLUDED.reason, marked_by = EXCLUDED.marked_by,
+           marked_by_name = EXCLUDED.marked_by_name, created_at = EXCLUDED.created_at`,
+    [m.serviceId, m.phoneNumber, m.reason, m.byId, m.byName, m.at],
+  );
+}
+
+/** Removes an admin's mark; returns it, or undefined when there was none. */
+export async function deleteMark(
+  q: Queryable,
+  serviceId: string,
+  phoneNumber: string,
+): Promise<SpentMark | undefined> {
+  const rows = await q.query<SpentMark>(
+    `DELETE FROM number_spent WHERE service_id = $1 AND phone_number = $2
+     RETURNING reason, marked_by_name, created_at`,
+    [serviceId, phoneNumber],
+  );
+  return rows[0];
+}

@@ -1,0 +1,128 @@
+import type { Service, SpentNumbersResponse } from '@simdock/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
+
+const tg: Service = {
+  id: '6f1c1e0e-2b8e-4c53-9d59-3c1c2d1e0a01',
+  name: 'Telegram',
+  code: 'tg',
+  description: '',
+  price: 0.5,
+  available: 3,
+  rentTimeMinutes: 15,
+  isRepeatable: false,
+  stock: 40,
+  pattern: '(\\d{5})',
+  textContains: 'telegram',
+  isEnable: true,
+};
+
+const spent: SpentNumbersResponse = {
+  code: 1,
+  serviceId: tg.id,
+  reuseLimit: 3,
+  total: 3,
+  numbers: [
+    { phoneNumber: '15550000001', reason: 'code', at: '2026-01-02T10:00:00.000Z', rentals: 1, mark: null },
+    { phoneNumber: '15550000002', reason: 'limit', at: '2026-01-02T09:00:00.000Z', rentals: 4, mark: null },
+    {
+      phoneNumber: '15550000003',
+      reason: 'admin',
+      at: '2026-01-01T08:00:00.000Z',
+      rentals: 0,
+      mark: { reason: 'Banned by Telegram', markedBy: 'root', markedAt: '2026-01-01T08:00:00.000Z' },
+    },
+  ],
+};
+
+function serve(overrides: Record<string, { status?: number; body: unknown }> = {}) {
+  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('root', 'Admin9')));
+  return mockFetch((path) => {
+    if (overrides[path]) return overrides[path];
+    if (path === '/api/user/info') return { body: userInfoFor('root', ['Admin9']) };
+    if (path === '/api/Service/getall') return { body: { code: 1, services: [tg] } };
+    if (path === '/api/service/spentCounts')
+      return { body: { code: 1, counts: [{ serviceId: tg.id, spent: 3 }] } };
+    if (path === '/api/service/spentNumbers') return { body: spent };
+    if (path === '/api/service/markSpent') return { body: { code: 1, msg: 'ok' } };
+    if (path === '/api/service/unmarkSpent') return { body: { code: 1, msg: 'ok' } };
+    return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
+  });
+}
+
+const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
+  fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => JSON.parse(String(init?.body)));
+
+async function openDialog() {
+  renderApp('/servicemanager');
+  const table = await screen.findByRole('table', { name: 'Services' });
+  expect(within(table).getByRole('columnheader', { name: 'Spent numbers' })).toBeTruthy();
+  fireEvent.click(await within(table).findByRole('button', { name: 'Spent numbers of Telegram: 3' }));
+  return screen.findByRole('dialog', { name: 'Spent numbers — Telegram' });
+}
+
+describe('Service Manager: spent numbers', () => {
+  it('lists every spent number with why, and undoes only admin marks', async () => {
+    const fetch = serve();
+    const dialog = await openDialog();
+    expect(await within(dialog).findByText(/more than 3 times/)).toBeTruthy();
+    const list = await within(dialog).findByRole('table', { name: 'Spent numbers' });
+    const row = (n: string) => within(list).getByText(n).closest('tr')!;
+    expect(within(row('15550000001')).getByText('Received a code')).toBeTruthy();
+    expect(within(row('15550000002')).getByText('Reuse limit reached (4 empty rentals)')).toBeTruthy();
+    expect(within(row('15550000003')).getByText('Marked by root: Banned by Telegram')).toBeTruthy();
+    expect(within(row('15550000001')).queryByRole('button')).toBeNull();
+    expect(within(row('15550000002')).queryByRole('button')).toBeNull();
+    fireEvent.click(within(row('15550000003')).getByRole('button', { name: 'Undo the mark on 15550000003' }));
+    await waitFor(() =>
+      expect(calls(fetch, '/api/service/unmarkSpent')).toEqual([
+        { serviceId: tg.id, phoneNumber: '15550000003' },
+      ]),
+    );
+    expect(await screen.findByText('The mark on 15550000003 is removed.')).toBeTruthy();
+  });
+
+  it('checks the number and the reason before marking, then sends them cleaned', async () => {
+    const fetch = serve();
+    const dialog = await openDialog();
+    const mark = within(dialog).getByRole('button', { name: 'Mark spent' });
+    fireEvent.change(within(dialog).getByLabelText('Phone number'), { target: { value: 'abc' } });
+    fireEvent.click(mark);
+    expect(
+      await within(dialog).findByText('Enter the phone number as digits, for example 12025550123.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('Enter a reason (at most 200 characters).')).toBeTruthy();
+    expect(calls(fetch, '/api/service/markSpent')).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText('Phone number'), {
+      target: { value: '+1 (555) 000-0009' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: '  Banned  ' } });
+    fireEvent.click(mark);
+    await waitFor(() =>
+      expect(calls(fetch, '/api/service/markSpent')).toEqual([
+        { serviceId: tg.id, phoneNumber: '+15550000009', reason: 'Banned' },
+      ]),
+    );
+    expect(await screen.findByText('+15550000009 is marked spent for Telegram.')).toBeTruthy();
+    expect((within(dialog).getByLabelText('Phone number') as HTMLInputElement).value).toBe('');
+  });
+
+  it("shows the server's refusal under the field it names", async () => {
+    const msg = 'Enter the phone number as digits, for example 12025550123.';
+    serve({
+      '/api/service/markSpent': {
+        status: 400,
+        body: { code: 0, error: 'bad_input', msg: 'Number refused by the server.', field: 'phoneNumber' },
+      },
+    });
+    const dialog = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('Phone number'), { target: { value: '15550000009' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'x' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark spent' }));
+    expect(await within(dialog).findByText('Number refused by the server.')).toBeTruthy();
+    expect(within(dialog).queryByText(msg)).toBeNull();
+  });
+});

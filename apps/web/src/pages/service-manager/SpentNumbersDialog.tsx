@@ -1,0 +1,239 @@
+import { normalizePhoneNumber, type Service, type SpentNumber, TEXT_LIMITS } from '@simdock/contract';
+import { Ban, Search, Undo2 } from 'lucide-react';
+import { useState } from 'react';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import {
+  Button,
+  type Column,
+  DataTable,
+  FormField,
+  Input,
+  Modal,
+  Notice,
+  notify,
+} from '../../components/index.ts';
+import { type TFunction, useI18n } from '../../i18n/index.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useMarkSpentMutation, useSpentNumbersQuery, useUnmarkSpentMutation } from './api.ts';
+
+export interface SpentNumbersDialogProps {
+  service: Pick<Service, 'id' | 'name'>;
+  onClose: () => void;
+}
+
+/** Why a number is spent, in words (and the admin's mark when its orders spent it too). */
+function whyText(t: TFunction, n: SpentNumber): { main: string; also?: string } {
+  const mark = n.mark ? { by: n.mark.markedBy, reason: n.mark.reason } : undefined;
+  if (n.reason === 'admin') return { main: t('services.spentWhyAdmin', mark ?? { by: '', reason: '' }) };
+  const main =
+    n.reason === 'code'
+      ? t('services.spentWhyCode')
+      : n.reason === 'sms'
+        ? t('services.spentWhySms')
+        : t('services.spentWhyLimit', { rentals: n.rentals });
+  return mark ? { main, also: t('services.spentAlsoMarked', mark) } : { main };
+}
+
+type FieldErrors = { phoneNumber?: string; reason?: string };
+
+/**
+ * Service Manager → a service's spent numbers (the number reuse rule): why each is spent, a form to
+ * mark one spent with a reason (e.g. the service banned it), and "Undo mark" on admins' marks.
+ */
+export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps) {
+  const { t } = useI18n();
+  const [search, setSearch] = useState('');
+  const list = useSpentNumbersQuery(service.id, search.trim());
+  const mark = useMarkSpentMutation();
+  const unmark = useUnmarkSpentMutation();
+  const [phoneNumber, setPhoneNumber] = useState('');
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const submit = () => {
+    const number = normalizePhoneNumber(phoneNumber);
+    const why = reason.trim();
+    const found: FieldErrors = {
+      ...(number ? {} : { phoneNumber: t('services.spentPhoneInvalid') }),
+      ...(why && why.length <= TEXT_LIMITS.spentReason ? {} : { reason: t('services.spentReasonRequired') }),
+    };
+    setErrors(found);
+    if (!number || found.reason) return;
+    mark.mutate(
+      { serviceId: service.id, phoneNumber: number, reason: why },
+      {
+        onSuccess: () => {
+          setPhoneNumber('');
+          setReason('');
+          notify.success(t('services.spentMarked', { number, name: service.name }));
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && (err.field === 'phoneNumber' || err.field === 'reason')) {
+            setErrors({ [err.field]: err.message });
+          }
+        },
+      },
+    );
+  };
+  const markBanner =
+    mark.isError && !(mark.error instanceof ApiError && mark.error.field)
+      ? errorMessage(mark.error)
+      : undefined;
+
+  const undo = (n: SpentNumber) =>
+    unmark.mutate(
+      { serviceId: service.id, phoneNumber: n.phoneNumber },
+      {
+        onSuccess: () => notify.success(t('services.spentUnmarked', { number: n.phoneNumber })),
+        onError: (err) => notify.error(errorMessage(err)),
+      },
+    );
+
+  const columns: Column<SpentNumber>[] = [
+    {
+      key: 'number',
+      header: t('services.spentColNumber'),
+      className: 'whitespace-nowrap',
+      cell: (n) => <span className="font-mono text-[13px]">{n.phoneNumber}</span>,
+    },
+    {
+      key: 'why',
+      header: t('services.spentColWhy'),
+      className: 'min-w-48',
+      cell: (n) => {
+        const why = whyText(t, n);
+        return (
+          <div className="flex flex-col gap-0.5">
+            <span className="break-words">{why.main}</span>
+            {why.also ? <span className="text-xs text-muted break-words">{why.also}</span> : null}
+          </div>
+        );
+      },
+    },
+    {
+      key: 'since',
+      header: t('services.spentColSince'),
+      className: 'whitespace-nowrap',
+      cell: (n) => <span className="tabular">{formatDateTime(n.at)}</span>,
+    },
+    {
+      key: 'actions',
+      header: t('services.colActions'),
+      align: 'right',
+      className: 'whitespace-nowrap',
+      cell: (n) =>
+        n.mark ? (
+          <Button
+            size="sm"
+            icon={<Undo2 className="size-3.5" aria-hidden />}
+            aria-label={t('services.spentUndoNamed', { number: n.phoneNumber })}
+            disabled={unmark.isPending}
+            onClick={() => undo(n)}
+          >
+            {t('services.spentUndo')}
+          </Button>
+        ) : null,
+    },
+  ];
+
+  const data = list.data;
+  return (
+    <Modal
+      open
+      size="lg"
+      title={t('services.spentTitle', { name: service.name })}
+      onClose={onClose}
+      footer={<Button onClick={onClose}>{t('common.close')}</Button>}
+    >
+      <div className="flex flex-col gap-4">
+        <p className="text-sm text-muted">{t('services.spentIntro', { limit: data?.reuseLimit ?? '…' })}</p>
+
+        <form
+          className="rounded-md border border-line p-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <h3 className="mb-3 text-sm font-semibold text-fg">{t('services.spentMarkTitle')}</h3>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-[12rem_1fr]">
+            <FormField label={t('services.spentPhone')} error={errors.phoneNumber}>
+              <Input
+                autoComplete="off"
+                inputMode="tel"
+                className="font-mono"
+                maxLength={TEXT_LIMITS.phoneNumber}
+                value={phoneNumber}
+                onChange={(e) => setPhoneNumber(e.target.value)}
+              />
+            </FormField>
+            <FormField
+              label={t('services.spentReason')}
+              hint={t('services.spentReasonHint')}
+              error={errors.reason}
+            >
+              <Input
+                autoComplete="off"
+                maxLength={TEXT_LIMITS.spentReason}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </FormField>
+          </div>
+          <div className="mt-3 flex justify-end">
+            <Button
+              type="submit"
+              variant="danger"
+              icon={<Ban className="size-4" aria-hidden />}
+              busy={mark.isPending}
+              busyLabel={t('common.saving')}
+            >
+              {t('services.spentMark')}
+            </Button>
+          </div>
+          {markBanner ? (
+            <Notice tone="error" className="mt-3">
+              {markBanner}
+            </Notice>
+          ) : null}
+        </form>
+
+        <div className="relative sm:max-w-xs">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
+            aria-hidden
+          />
+          <Input
+            type="search"
+            value={search}
+            maxLength={TEXT_LIMITS.phoneNumber}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('services.spentSearchPlaceholder')}
+            aria-label={t('services.spentSearch')}
+            className="pl-8"
+          />
+        </div>
+        <div className="rounded-md border border-line">
+          <DataTable
+            caption={t('services.spentCaption')}
+            columns={columns}
+            rows={data?.numbers}
+            rowKey={(n) => n.phoneNumber}
+            loading={list.isFetching}
+            error={list.isError && !data ? list.error : undefined}
+            errorTitle={t('services.spentLoadFailed')}
+            onRetry={() => list.refetch()}
+            emptyText={t('services.spentEmpty')}
+            phoneCards
+          />
+        </div>
+        {data && data.total > data.numbers.length ? (
+          <p className="text-xs text-muted">
+            {t('services.spentShowing', { shown: data.numbers.length, total: data.total })}
+          </p>
+        ) : null}
+      </div>
+    </Modal>
+  );
+}
