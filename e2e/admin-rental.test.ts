@@ -4,8 +4,8 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, SHOTS_DIR, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 4 "Done when", browser part: Service Manager adds, edits and deletes; Order Manager shows the
-// per-gateway statistics, filters and paginates (spec §2, §4, §5), in Chromium against the built app.
+// Rental administration in the browser: Service Manager adds, edits and deletes; Order Manager shows the
+// per-gateway statistics, filters and paginates (docs/product.md), in Chromium against the built app.
 
 let e: E2E;
 

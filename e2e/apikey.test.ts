@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 12, browser part: the API key page shows the key or 'No Apikey', makes a new one
+// The API key page in the browser: it shows the key or 'No Apikey', makes a new one
 // ('Processing...' while busy), deletes it after 'Delete apikey ?', says when a call failed, links
 // the API docs in a new tab, and sends a test event to a webhook (logged in the delivery log).
 

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 10 "Done when", browser part: the Chat page at desktop and phone widths — select, edit
+// The Chat page in the browser at desktop and phone widths — select, edit
 // contact, send text, attach and remove an image, send an MMS, a reply appearing without reload.
 // The server runs the demo (simulated gateway, demo user) with its background jobs (dispatcher).
 // A conversation is made the way users make them: the demo user writes to a number (mass send), and

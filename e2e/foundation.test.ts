@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 2 "Done when": register → login → shell → user info → change password → logout, the guards,
+// The foundation: register → login → shell → user info → change password → logout, the guards,
 // and signing out from another tab, in Chromium against the built app served by the real server.
 
 let e: E2E;

@@ -3,8 +3,8 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 3 "Done when", browser part: add (invalid, then valid), scan, SIMs, details, edit and delete
-// in Gateway Manager, against a running gateway simulator; and the 'Scan failed' banner.
+// Gateway Manager in the browser: add (invalid, then valid), scan, SIMs, details, edit and delete
+// against a running gateway simulator; and the 'Scan failed' banner.
 
 let e: E2E;
 let sim: GatewaySim;
@@ -158,7 +158,8 @@ describe('Gateway Manager in the browser', () => {
     row = page.getByRole('row', { name: /Rack B/ });
     await row.waitFor();
     expect(await page.getByRole('row', { name: /Rack A/ }).count()).toBe(0);
-    // A slow device: 'Scanning' (disabled) and 0 SIMs while the scan runs (spec §4).
+    // A slow device: 'Scanning' (disabled) and 0 SIMs while the scan runs
+    // (docs/product.md#states-and-colours).
     await sim.setFaults({ slowMs: 400 });
     await row.getByRole('button', { name: 'Scan' }).click();
     const scanningButton = row.getByRole('button', { name: 'Scanning' });

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
 import { type Db, openPglite, type RunningServer, startServer } from '@simdock/server';
 import { requestJson, testConfig } from '@simdock/server/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -215,4 +217,59 @@ export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;
+}
+
+/**
+ * Waits until a page is ready to be looked at: no skeleton (".animate-pulse") left, fonts loaded,
+ * every finite animation or transition finished and two frames painted since. Shell pages keep a
+ * live stream open, so not "networkidle".
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.locator('.animate-pulse').first().waitFor({ state: 'detached', timeout: 10_000 });
+  // A string expression: the e2e code is typechecked without the DOM library.
+  await page.evaluate(`document.fonts.ready
+    .then(() => Promise.all(document.getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished.catch(() => {}))))
+    .then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))`);
+}
+
+/**
+ * Puts the page in a colour scheme and waits until it is applied and the page settled. Without a
+ * stored choice the app follows the system's scheme live (apps/web/src/app/theme.tsx), so one load
+ * of a page shows both schemes.
+ */
+export async function colorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.locator(scheme === 'dark' ? 'html.dark' : 'html:not(.dark)').waitFor({ state: 'attached' });
+  await settle(page);
+}
+
+/** The axe-core that @axe-core/playwright runs, and the rules the browser tests apply. */
+const AXE_SOURCE: string = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))(
+  'axe-core',
+).source;
+const AXE_TAGS = ['wcag2a', 'wcag2aa'];
+type AxeViolation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
+/**
+ * Scans the page as it is now with axe-core (WCAG 2 A and AA rules) and returns its serious and
+ * critical findings, one line each ("label: rule (impact) targets"); none is an empty list. axe is
+ * put into a document once and run there (axe.run), so several states of one page cost one
+ * injection; a page with frames goes through AxeBuilder, which scans every frame.
+ */
+export async function axeFindings(page: Page, label: string): Promise<string[]> {
+  let violations: AxeViolation[];
+  if (page.frames().length > 1) {
+    violations = (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations;
+  } else {
+    if (!(await page.evaluate('typeof window.axe?.run === "function"'))) await page.evaluate(AXE_SOURCE);
+    const options = { runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'] };
+    violations = await page.evaluate(
+      `axe.run(document, ${JSON.stringify(options)}).then((r) => r.violations)`,
+    );
+  }
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, startE2E } from './harness.ts';
 
-// Issue 13 point 5: dialogs and menus usable by keyboard alone. Every interaction below goes through
+// Dialogs and menus usable by keyboard alone. Every interaction below goes through
 // page.keyboard (Tab, Shift+Tab, Enter, Space, arrows, Escape, typing): no clicks. Pages are opened
 // by URL, as a keyboard user would type it. At each step the test checks where the focus is: inside
 // the open dialog or menu, back on the opener once it closes, and visibly marked.

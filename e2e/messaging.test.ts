@@ -3,7 +3,7 @@ import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 9 "Done when", browser part: Settings save, the sending page's rules on typed input and
+// Bulk SMS in the browser: Settings save, the sending page's rules on typed input and
 // uploaded files, a send with its live progress, History paging, chart and CSV export. The server
 // runs the demo (simulated gateway, demo user and campaign) with its background jobs (dispatcher).
 

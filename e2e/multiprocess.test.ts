@@ -17,11 +17,11 @@ import {
   type TestDatabase,
 } from './processes.ts';
 
-// Issue 13, point 4: two real server processes (`node apps/server/src/main.ts`) on one PostgreSQL,
-// started at the same moment, behind a round-robin proxy, with the gateway simulator as the device.
-// The browser's live stream is held by process A while the device pushes to process B, and both
-// processes run every background job (dispatch, expiry sweep, webhook delivery, reconciliation).
-// Needs a PostgreSQL server: runs when TEST_DATABASE_URL is set (CI always sets it).
+// Several processes (docs/architecture.md#several-processes): two real server processes (`node
+// apps/server/src/main.ts`) on one PostgreSQL, started at the same moment, behind a round-robin proxy, with
+// the gateway simulator as the device. The browser's live stream is held by process A while the device pushes
+// to process B, and both processes run every background job (dispatch, expiry sweep, webhook delivery,
+// reconciliation). Needs a PostgreSQL server: runs when TEST_DATABASE_URL is set (CI always sets it).
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
 
-// Issue 11 "Done when", browser part: a user tops up through the sandbox page, sees the new balance
+// Top-ups in the browser: a user tops up through the sandbox page, sees the new balance
 // in the top bar and the payment DONE in the history; an admin sees it in Payment Manager.
 
 let e: E2E;

@@ -10,7 +10,8 @@ import { type Db, openPostgres } from '@simdock/server';
 
 /**
  * Several REAL server processes on one PostgreSQL, behind a small round-robin proxy: what a
- * production deployment with a reverse proxy and several processes looks like (issue 13, point 4).
+ * production deployment with a reverse proxy and several processes looks like
+ * (docs/architecture.md#several-processes).
  *
  *   const db = await createDatabase(process.env.TEST_DATABASE_URL!);
  *   const proxy = await startProxy({ route: (m, path) => (path === '/api/Order/stream' ? 0 : undefined) });

@@ -2,7 +2,7 @@ import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
 
-// Issue 4: the demo user rents a number on the Dashboard and the code appears without a reload.
+// Renting: the demo user rents a number on the Dashboard and the code appears without a reload.
 // The server runs in demo mode: the simulated gateway, the seeded services and the demo user.
 
 let e: E2E;

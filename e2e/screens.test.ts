@@ -2,25 +2,68 @@ import { readFileSync } from 'node:fs';
 import { DEMO_GATEWAY, DEMO_USER } from '@simdock/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
+import {
+  ADMIN,
+  axeFindings,
+  colorScheme,
+  type E2E,
+  loginWithToken,
+  settle,
+  shot,
+  startE2E,
+  type TestUser,
+  watchErrors,
+} from './harness.ts';
 
 // Issues 14 and 13: every page of the web router (public, user and admin) at desktop (1280×800) and
 // phone (390×844) widths, light and dark — never a sideways scroll — with a screenshot of each in
 // test-results/screens/ (see README); a failed list load shows the error with Retry and never the empty
 // text; statuses read as words in Vietnamese.
+// The same visits carry the accessibility check (axe-core, WCAG 2 A/AA rules; serious and critical
+// findings fail): every screen at 1280 px in light and dark, with the states that matter opened on
+// it (dialogs and menus, the bell, form errors, a conversation open in the chat), and at 390 px the
+// Dashboard, its drawer and the chat. Each page is loaded once per width and shown in both schemes
+// (the app follows the system's scheme live). The routes that have no screenshot are audited in
+// e2e/a11y.test.ts.
 
 let e: E2E;
-let zeroUser: { username: string; password: string };
+let zeroUser: TestUser;
+/** A recipient the demo user wrote to and who answered: the conversation opened in the chat. */
+const PHONE = '13105559911';
 
 beforeAll(async () => {
-  e = await startE2E({ env: { DEMO: 'true', CANCEL_MIN_SECONDS: '0' } });
+  // Workers on: the dispatcher sends the demo campaign and the demo user's SMS, so History, the
+  // chat and the Overview show traffic.
+  e = await startE2E({
+    workers: true,
+    env: { DEMO: 'true', CANCEL_MIN_SECONDS: '0', SMS_PER_SIM_PER_MINUTE: '600' },
+  });
   // The demo user gets a waiting rental and a cancelled one, so the Dashboard shows statuses.
   const token = await e.token(DEMO_USER.username, DEMO_USER.password);
   const rented = await e.api<{ data: { id: string } }>('/api/Order/create', { serviceCode: 'wa' }, token);
   await e.api('/api/Order/cancel', { orderId: rented.body.data.id }, token);
   await e.api('/api/Order/create', { serviceCode: 'tg' }, token);
   zeroUser = await e.createUser();
-});
+  // A conversation: the demo user writes to PHONE, which answers on the SIM that sent it.
+  const sent = await e.api('/api/MassOutreach/sendMassSMS', { number: PHONE, mess: 'Hello' }, token);
+  if (sent.status !== 200) throw new Error(`send failed: ${sent.status}`);
+  let sim: { gateway_id: string | null; port: string | null } | undefined;
+  for (const until = Date.now() + 30_000; !sim && Date.now() < until; ) {
+    [sim] = await e.db.query<{ gateway_id: string | null; port: string | null }>(
+      'SELECT gateway_id, port FROM messages WHERE recipient = $1 AND port IS NOT NULL LIMIT 1',
+      [PHONE],
+    );
+    if (!sim) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!sim?.gateway_id || !sim.port) throw new Error(`nothing was sent to ${PHONE}`);
+  const adminToken = await e.token(ADMIN.username, ADMIN.password);
+  const res = await e.api(
+    '/api/Admin/simulateSms',
+    { gatewayId: sim.gateway_id, port: sim.port, from: PHONE, text: 'Hi back' },
+    adminToken,
+  );
+  if (res.status !== 200) throw new Error(`simulateSms failed: ${res.status}`);
+}, 120_000);
 afterAll(async () => {
   await e?.close();
 });
@@ -32,20 +75,13 @@ const WIDTHS = [
 const THEMES = ['light', 'dark'] as const;
 const MAC = DEMO_GATEWAY.mac.replace(/-/g, ':');
 
-/** Waits until skeletons are gone and the page is still for a moment. */
-async function settle(page: Page) {
-  await expect
-    .poll(() => page.evaluate('document.querySelectorAll(".animate-pulse").length'), { timeout: 10_000 })
-    .toBe(0);
-  await page.waitForTimeout(250);
-}
-
 const sideways = (page: Page) =>
   page.evaluate(
     'document.documentElement.scrollWidth - document.documentElement.clientWidth',
   ) as Promise<number>;
 
-type Screen = readonly [path: string, heading: RegExp | string, who: 'anon' | 'user' | 'zero' | 'admin'];
+type Who = 'anon' | 'user' | 'zero' | 'admin';
+type Screen = readonly [path: string, heading: RegExp | string, who: Who];
 const SCREENS: Screen[] = [
   ['/login', 'Sign in to SimDock', 'anon'],
   ['/register', 'Create your account', 'anon'],
@@ -97,35 +133,227 @@ function shotName(path: string, who: string, width: string, theme: string) {
   return `${slug}${who === 'zero' ? '-new-user' : who === 'user' && path === '/gatewaymanager' ? '-unauthorized' : ''}-${width}-${theme}`;
 }
 
+/** Audits the page as it is now, in light and dark; `name` says which state. */
+type Audit = (name: string) => Promise<void>;
+
+/** Content a screen waits for at 1280 px before its screenshot and audit (key: "who path"). */
+const READY: Record<string, (page: Page) => Promise<void>> = {
+  'user /dashboard': (page) => page.getByRole('button', { name: 'Rent a Telegram number' }).waitFor(),
+  'user /topup': (page) => page.getByRole('link', { name: /Pay invoice .* now/ }).waitFor(),
+  'user /apikey': (page) => page.getByText('No Apikey').waitFor(),
+  'user /ChatPage': (page) =>
+    page
+      .getByTestId('conversation')
+      .filter({ hasText: PHONE.slice(-4) })
+      .first()
+      .waitFor(),
+  'admin /details/00:00:00:00:00:01': (page) =>
+    page.locator('[data-testid="error-state"], [data-testid="empty-state"]').first().waitFor(),
+};
+
+/** Opens a dialog with its button and submits it empty, so that its validation messages show too. */
+async function dialogWithErrors(
+  page: Page,
+  audit: Audit,
+  name: string,
+  opener: string | RegExp,
+  dialog: string | RegExp,
+) {
+  await page.getByRole('button', { name: opener }).first().click();
+  const open = page.getByRole('dialog', { name: dialog });
+  await open.waitFor();
+  const submit = open.locator('button[type="submit"]');
+  if ((await submit.count()) && (await submit.isEnabled())) {
+    await submit.click();
+    await open.locator('[aria-invalid="true"]').first().waitFor();
+  }
+  await audit(`${name} dialog`);
+  await closeDialog(page);
+}
+
+async function closeDialog(page: Page) {
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+}
+
+/** States opened and audited on a screen at 1280 px, after its screenshot (key: "who path"). */
+const STATES: Record<string, (page: Page, audit: Audit) => Promise<void>> = {
+  // The login form's error and the register form's validation errors.
+  'anon /login': async (page, audit) => {
+    await page.getByLabel('Username').fill('nobody');
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password-1');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByRole('alert').first().waitFor();
+    await audit('error');
+  },
+  'anon /register': async (page, audit) => {
+    await page.locator('main button[type="submit"]').click();
+    await page.locator('[aria-invalid="true"]').first().waitFor();
+    await audit('errors');
+  },
+  // A conversation open in the chat, and its contact dialog.
+  'user /ChatPage': async (page, audit) => {
+    await page
+      .getByTestId('conversation')
+      .filter({ hasText: PHONE.slice(-4) })
+      .first()
+      .click();
+    await page.getByRole('log').getByText('Hi back').waitFor();
+    await settle(page);
+    await audit('conversation open');
+    await page.getByRole('button', { name: 'Edit contact' }).click();
+    await page.getByRole('dialog').waitFor();
+    await audit('contact dialog');
+    await closeDialog(page);
+  },
+  'admin /servicemanager': async (page, audit) => {
+    await dialogWithErrors(page, audit, 'Add Service', /Add Service/, 'Add Service');
+    await dialogWithErrors(page, audit, 'Spent numbers', /^Spent numbers of/, /^Spent numbers —/);
+  },
+  // A row's action menu, the bell's panel, the add dialog, a gateway's SIM panel and its dialogs.
+  'admin /gatewaymanager': async (page, audit) => {
+    await page
+      .getByRole('button', { name: /^More actions/ })
+      .first()
+      .click();
+    await page.getByRole('menu').waitFor();
+    await audit('menu');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await bell.click();
+    await page.locator(`[id="${await bell.getAttribute('aria-controls')}"]`).waitFor();
+    await audit('bell');
+    await closeDialog(page);
+    await dialogWithErrors(page, audit, 'Add Gateway', 'Add Gateway', 'Add gateway');
+    await page.getByRole('button', { name: 'SIMs' }).first().click();
+    await page.getByRole('button', { name: 'Set Number' }).first().waitFor();
+    await settle(page);
+    await audit('SIM panel');
+    for (const [button, dialog] of [
+      ['Set Number', /^Set number for port/],
+      ['Simulate SMS', /^Simulate an incoming SMS/],
+    ] as const) {
+      await page.getByRole('button', { name: button }).first().click();
+      await page.getByRole('dialog', { name: dialog }).waitFor();
+      await audit(`${button} dialog`);
+      await closeDialog(page);
+    }
+  },
+  // An edit dialog and a delete confirmation.
+  'admin /usermanager': async (page, audit) => {
+    await dialogWithErrors(page, audit, 'Add User', 'Add User', 'Add User');
+    const row = page
+      .getByRole('table', { name: 'Users', exact: true })
+      .getByRole('row')
+      .filter({ has: page.getByText(DEMO_USER.username, { exact: true }) });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('dialog', { name: 'Edit User' }).waitFor();
+    await audit('edit');
+    await closeDialog(page);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete user' }).waitFor();
+    await audit('delete confirm');
+    await closeDialog(page);
+  },
+  // With a filter that finds nothing (its empty state).
+  'admin /ordermanager': async (page, audit) => {
+    await page.goto('/ordermanager?phone=0000000000');
+    await page.getByRole('heading', { level: 1, name: 'Order Manager' }).waitFor();
+    await settle(page);
+    await audit('filtered');
+  },
+};
+
+/** At 390 px, the screens audited (key: "who path") and the states opened on them, if any. */
+const PHONE_AUDITS: Record<string, ((page: Page, audit: Audit) => Promise<void>) | null> = {
+  // The drawer open.
+  'user /dashboard': async (page, audit) => {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('dialog', { name: 'Main navigation' }).waitFor();
+    await audit('drawer');
+    await closeDialog(page);
+  },
+  // The conversation list.
+  'user /ChatPage': null,
+};
+
+type Theme = (typeof THEMES)[number];
+interface Visitor {
+  page: Page;
+  /** Uncaught page errors since the last visit began. */
+  errors: string[];
+  theme: Theme;
+}
+
+/** One signed-in page per kind of visitor, kept across both widths. */
+const visitors = new Map<Who, Visitor>();
+async function visitor(who: Who): Promise<Visitor> {
+  let v = visitors.get(who);
+  if (!v) {
+    const page = await e.newPage();
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (who === 'user') await loginWithToken(page, e, DEMO_USER);
+    if (who === 'zero') await loginWithToken(page, e, zeroUser);
+    if (who === 'admin') await loginWithToken(page, e, ADMIN);
+    v = { page, errors: watchErrors(page), theme: 'light' };
+    visitors.set(who, v);
+  }
+  return v;
+}
+
+/** The visitor's page in the given scheme (switched live, not reloaded), settled. */
+async function inTheme(v: Visitor, theme: Theme) {
+  await colorScheme(v.page, theme);
+  v.theme = theme;
+}
+
+/** Both schemes, starting with the one the page is in (one switch per screen or state). */
+const bothThemes = (v: Visitor): Theme[] => (v.theme === 'light' ? ['light', 'dark'] : ['dark', 'light']);
+
 describe('every built screen, both widths and themes', () => {
   for (const width of WIDTHS) {
-    for (const theme of THEMES) {
-      it(`never scrolls sideways at ${width.name} px (${theme}), and is screenshotted`, async () => {
-        const problems: string[] = [];
-        const pages: Record<string, Page> = {};
-        for (const who of ['anon', 'user', 'zero', 'admin'] as const) {
-          const page = await e.newPage({ viewport: width.viewport });
-          await page.emulateMedia({ colorScheme: theme });
-          if (who === 'user') await loginWithToken(page, e, DEMO_USER);
-          if (who === 'zero') await loginWithToken(page, e, zeroUser);
-          if (who === 'admin') await loginWithToken(page, e, ADMIN);
-          pages[who] = page;
-        }
-        for (const [path, heading, who] of SCREENS) {
-          const page = pages[who]!;
-          const errors = watchErrors(page);
-          await page.goto(path);
-          await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-          await settle(page);
+    const desktop = width.name === '1280';
+    const scope = desktop ? 'every screen and its states' : 'the Dashboard, its drawer and the chat';
+    it(`never scrolls sideways at ${width.name} px in light and dark, is screenshotted, and has no serious or critical axe findings on ${scope}`, async () => {
+      const problems: string[] = [];
+      const findings: string[] = [];
+      for (const who of ['anon', 'user', 'zero', 'admin'] as const) {
+        await (await visitor(who)).page.setViewportSize(width.viewport);
+      }
+      for (const [path, heading, who] of SCREENS) {
+        const v = await visitor(who);
+        const { page, errors } = v;
+        const key = `${who} ${path}`;
+        const audited = desktop || key in PHONE_AUDITS;
+        const states = desktop ? STATES[key] : PHONE_AUDITS[key];
+        const axe = async (name: string) => {
+          const label = `${path} as ${who}${name ? ` ${name}` : ''} (${width.name} px, ${v.theme})`;
+          findings.push(...(await axeFindings(page, label)));
+        };
+        errors.length = 0;
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        if (desktop) await READY[key]?.(page);
+        for (const theme of bothThemes(v)) {
+          await inTheme(v, theme);
           const over = await sideways(page);
-          if (over > 0) problems.push(`${path} (${who}): ${over}px sideways`);
+          if (over > 0) problems.push(`${path} (${who}, ${theme}): ${over}px sideways`);
           await shot(page, shotName(path, who, width.name, theme));
-          if (errors.length) problems.push(`${path}: ${errors.join('; ')}`);
+          if (audited) await axe('');
         }
-        for (const p of Object.values(pages)) await p.context().close();
-        expect(problems).toEqual([]);
-      }, 180_000);
-    }
+        // Each state is audited in both schemes.
+        await states?.(page, async (name) => {
+          for (const theme of bothThemes(v)) {
+            await inTheme(v, theme);
+            await axe(name);
+          }
+        });
+        if (errors.length) problems.push(`${path} (${who}): ${errors.join('; ')}`);
+      }
+      expect(problems).toEqual([]);
+      expect(findings).toEqual([]);
+    }, 360_000);
   }
 });
 

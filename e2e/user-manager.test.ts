@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, SHOTS_DIR, startE2E, watchErrors } from './harness.ts';
 
-// Issue 8 "Done when", browser part: User Manager adds, edits (roles and balance), searches, sorts,
+// User Manager in the browser: User Manager adds, edits (roles and balance), searches, sorts,
 // pages, deletes and deactivates; the Audit page shows those actions.
 
 let e: E2E;

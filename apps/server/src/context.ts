@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Db, Queryable } from './db/db.ts';
 import type { AppEvent } from './events.ts';
 import type { AppMetrics } from './metrics.ts';
+import type { Runtime } from './runtime.ts';
 
 /** What every module needs, built once at start and passed down explicitly. */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   metrics: AppMetrics;
   /** Filled once by the composition root (modules/index.ts) from the module descriptors. */
   registry: Registry;
+  /** What this server keeps in memory (queues, batch loaders): its own, never another server's. */
+  runtime: Runtime;
 }
 
 /** The signed-in caller of a route. */

@@ -36,7 +36,8 @@ export function seal(secret: string, plain: string): string {
  * Opened values, by secret and sealed text. Opening is a pure function of the two, so a value read
  * again (a user's API key on each user/info) skips setting up AES-GCM, the costliest step of a
  * user/info request in a CPU profile. A changed value has a new sealed text (a fresh IV), so an old
- * one is never served for it. At most 10,000 per secret.
+ * one is never served for it. At most 10,000 per secret. Both memos are module-level (not in a
+ * server's ctx.runtime) because they are pure functions of their full key (secret, sealed text).
  */
 const opened = new BoundedMap<string, BoundedMap<string, string>>(16);
 

@@ -1,4 +1,4 @@
-// The web performance budget (issue 13): the JavaScript the browser must load before the login page can
+// The web performance budget (README.md): the JavaScript the browser must load before the login page can
 // render, gzip-sized, must stay within BUDGET_KB. Reads Vite's manifest (build.manifest) after
 // `vite build`:
 //   initial JS of /login = the entry + its static imports (the modulepreloads of index.html)

@@ -10,7 +10,7 @@ import {
   uploadKind,
 } from './messaging-files.ts';
 
-describe('upload checks (spec §5: one .txt or .csv file, max 10 MB)', () => {
+describe('upload checks (docs/product.md#forms: one .txt or .csv file, max 10 MB)', () => {
   it('kind from the extension, any case', () => {
     expect(uploadKind('numbers.txt')).toBe('txt');
     expect(uploadKind('Numbers.CSV')).toBe('csv');

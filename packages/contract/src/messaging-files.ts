@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { type MessagingMessage, messagingMessage } from './messages.ts';
 import { classifyRecipients, formatInvalidList, nonBlankLines, type ParsedRecipients } from './messaging.ts';
 
-/** Upload rules of the sending page (spec §2, §5, §9): one .txt or .csv file, at most 10 MB. */
+/** Upload rules of the sending page (docs/product.md): one .txt or .csv file, at most 10 MB. */
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_EXTENSIONS = ['.txt', '.csv'] as const;
 /** For an <input type="file" accept>: the extensions plus their usual MIME types. */
@@ -75,7 +75,7 @@ export function recipientsFromFile(text: string, kind: UploadKind): ParsedRecipi
   return classifyRecipients(linesFromFileText(text, kind));
 }
 
-/** 'Invalid numbers in file: ' + the first five, with '...' when there are more (spec §5). */
+/** 'Invalid numbers in file: ' + the first five, with '...' when there are more (docs/product.md#forms). */
 export function invalidNumbersInFileMessage(invalid: readonly string[]): MessagingMessage {
   return messagingMessage('invalidNumbersInFile', { numbers: formatInvalidList(invalid) });
 }

@@ -26,7 +26,7 @@ import {
 
 const n = (i: number) => `1${String(5550000000 + i)}`;
 
-describe('phone format (spec §5: 1 followed by exactly 10 digits)', () => {
+describe('phone format (docs/product.md#forms: 1 followed by exactly 10 digits)', () => {
   it.each([
     ['15551234567', true],
     ['10000000000', true],
@@ -108,7 +108,7 @@ describe('parseRecipients', () => {
   });
 });
 
-describe('messages (spec §5 texts, verbatim)', () => {
+describe('messages (docs/product.md#forms: texts verbatim)', () => {
   it('invalid numbers: up to five, joined by ", "', () => {
     expect(invalidNumbersMessage(['a', 'b']).text).toBe(
       'Invalid numbers (only accept format: 1XXXXXXXXXX): a, b',
@@ -310,7 +310,7 @@ describe('assignMessages (rotation)', () => {
   });
 });
 
-describe('deliveryIndicator (spec §4)', () => {
+describe('deliveryIndicator (docs/product.md#states-and-colours)', () => {
   it.each([
     [{ status: 1, result: null }, 'success'],
     [{ status: null, result: 1 }, 'success'],
@@ -327,7 +327,7 @@ describe('deliveryIndicator (spec §4)', () => {
   });
 });
 
-describe('historyTotalPages (spec §9)', () => {
+describe('historyTotalPages (docs/product.md#limits-and-timings)', () => {
   it.each([
     [120, 0, 50, 3],
     [100, 0, 50, 2],

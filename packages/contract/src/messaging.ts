@@ -2,16 +2,16 @@ import { type MessagingMessage, messagingMessage } from './messages.ts';
 import { totalPages } from './pagination.ts';
 
 /**
- * Bulk SMS rules (spec §5, §8, §9), one implementation for the sending page and the server.
+ * Bulk SMS rules (docs/product.md), one implementation for the sending page and the server.
  * Everything here is pure and linear in the size of its input.
  */
 
-/** 1 followed by exactly 10 digits (spec §5). Only ever run on an 11-character string. */
+/** 1 followed by exactly 10 digits (docs/product.md#forms). Only ever run on an 11-character string. */
 export const PHONE_PATTERN = /^1\d{10}$/;
 export const PHONE_LENGTH = 11;
-/** Spec §5: each message line at most 150 characters. */
+/** Each message line at most 150 characters. */
 export const MESSAGE_LINE_MAX = 150;
-/** How many invalid numbers a message lists before '...' (spec §5). */
+/** How many invalid numbers a message lists before '...' (docs/product.md#forms). */
 export const INVALID_LIST_MAX = 5;
 /** A listed invalid entry longer than this is cut (a pasted 1 MB line must not end up in a message). */
 export const INVALID_ENTRY_DISPLAY_MAX = 32;
@@ -104,8 +104,8 @@ export function classifyRecipients(entries: Iterable<string>): ParsedRecipients 
 }
 
 /**
- * Recipients, one per line (spec §5): lines trimmed, blank lines ignored, each must be 1 + 10 digits.
- * A number given twice is sent once: duplicates are removed and counted.
+ * Recipients, one per line (docs/product.md#forms): lines trimmed, blank lines ignored, each must be 1 + 10
+ * digits. A number given twice is sent once: duplicates are removed and counted.
  */
 export function parseRecipients(text: string): ParsedRecipients {
   return classifyRecipients(nonBlankLines(text));
@@ -119,17 +119,17 @@ export function formatInvalidList(invalid: readonly string[]): string {
   return shown.join(', ') + (invalid.length > INVALID_LIST_MAX ? '...' : '');
 }
 
-/** 'Invalid numbers (only accept format: 1XXXXXXXXXX): ' + the first five (spec §5). */
+/** 'Invalid numbers (only accept format: 1XXXXXXXXXX): ' + the first five (docs/product.md#forms). */
 export function invalidNumbersMessage(invalid: readonly string[]): MessagingMessage {
   return messagingMessage('invalidNumbers', { numbers: formatInvalidList(invalid) });
 }
 
-/** 'Too many phone numbers! Limit is X, but you provided Y.' (spec §5). */
+/** 'Too many phone numbers! Limit is X, but you provided Y.' (docs/product.md#forms). */
 export function countLimitMessage(limit: number, provided: number): MessagingMessage {
   return messagingMessage('tooManyNumbers', { limit, provided });
 }
 
-/** 'Limit is X numbers.': shown when typing past the limit is blocked (spec §5). */
+/** 'Limit is X numbers.': shown when typing past the limit is blocked (docs/product.md#forms). */
 export function typingLimitMessage(limit: number): MessagingMessage {
   return messagingMessage('typingLimit', { limit });
 }
@@ -141,9 +141,9 @@ export function effectiveBatchLimit(maxBatch: number): number {
 }
 
 /**
- * Whether the recipients text area should refuse a change (typing or pasting past the limit, spec §5).
- * Counts non-blank lines, valid or not. With `prevText`, a change that does not add lines (deleting,
- * editing a line) is always allowed, even when the text is already over a lowered limit.
+ * Whether the recipients text area should refuse a change (typing or pasting past the limit,
+ * docs/product.md#forms). Counts non-blank lines, valid or not. With `prevText`, a change that does not add
+ * lines (deleting, editing a line) is always allowed, even when the text is already over a lowered limit.
  */
 export function wouldExceedLimit(nextText: string, limit: number, prevText?: string): boolean {
   const next = countNonBlankLines(nextText);
@@ -206,8 +206,8 @@ export type MassSendResult =
   | { ok: false; field: keyof MassSendInput; error: MessagingMessage };
 
 /**
- * Every send rule of spec §5, in the order the page shows them: invalid numbers, no numbers, over the
- * limit (unique valid numbers against MaxBatchSendSms, capped at MASS_SEND_MAX_RECIPIENTS), then the
+ * Every send rule (docs/product.md#forms), in the order the page shows them: invalid numbers, no numbers,
+ * over the limit (unique valid numbers against MaxBatchSendSms, capped at MASS_SEND_MAX_RECIPIENTS), then the
  * message lines. The page calls it before sending, the server on every request.
  */
 export function validateMassSend(input: MassSendInput, maxBatch: number): MassSendResult {
@@ -238,7 +238,10 @@ export function assignMessages(recipients: readonly string[], messages: readonly
 
 export type DeliveryIndicator = 'success' | 'fail' | 'none';
 
-/** Outgoing chat message (spec §4): success when status or result is 1; fail when either is 0. */
+/**
+ * Outgoing chat message (docs/product.md#states-and-colours): success when status or result is 1; fail when
+ * either is 0.
+ */
 export function deliveryIndicator(m: {
   status?: number | null | undefined;
   result?: number | null | undefined;
@@ -248,7 +251,10 @@ export function deliveryIndicator(m: {
   return 'none';
 }
 
-/** History pages (spec §9): ceil(total / size), minimum 1; a missing or zero total falls back to numCnt. */
+/**
+ * History pages (docs/product.md#limits-and-timings): ceil(total / size), minimum 1; a missing or zero total
+ * falls back to numCnt.
+ */
 export function historyTotalPages(
   total: number | null | undefined,
   numCnt: number | null | undefined,

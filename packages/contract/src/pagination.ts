@@ -1,8 +1,8 @@
 export type PageItem = number | 'ellipsis';
 
 /**
- * Numbered pager (spec §2, Order Manager): pages current-4 … current+5, the first and the last
- * page always shown, an ellipsis where pages are skipped.
+ * Numbered pager (docs/product.md#screens-and-routes, Order Manager): pages current-4 … current+5, the first
+ * and the last page always shown, an ellipsis where pages are skipped.
  */
 export function pageWindow(current: number, totalPages: number): PageItem[] {
   if (totalPages < 1) return [];
@@ -22,7 +22,7 @@ export function pageWindow(current: number, totalPages: number): PageItem[] {
   return items;
 }
 
-/** ceil(total / size), at least 1 (spec §9). */
+/** ceil(total / size), at least 1 (docs/product.md#limits-and-timings). */
 export function totalPages(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
 }

@@ -1,6 +1,6 @@
 import { isMoney } from './money.ts';
 
-// Top-up rules shared by the top-up page and the server (spec §5, §9: minimum 10, default 10).
+// Top-up rules shared by the top-up page and the server (docs/product.md: minimum 10, default 10).
 
 export const TOPUP_MIN = 10;
 export const TOPUP_DEFAULT = 10;
@@ -30,7 +30,10 @@ export function topupAmountProblem(value: unknown): TopupProblem | null {
   return null;
 }
 
-/** Spec §2 Payment Manager: ids over 12 characters show as the first 6, dots, the last 4. */
+/**
+ * Payment Manager (docs/product.md#screens-and-routes): ids over 12 characters show as the first 6, dots, the
+ * last 4.
+ */
 export function shortPaymentId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 6)}...${id.slice(-4)}` : id;
 }

@@ -4,7 +4,7 @@ export const ADMIN_ROLE: Role = 'Admin9';
 /** The role every new account gets. */
 export const DEFAULT_ROLE: Role = 'User';
 
-/** The JWT role claim is a string for one role and a list for several (spec §3). */
+/** The JWT role claim is a string for one role and a list for several (docs/product.md#entities). */
 export function rolesFromClaim(claim: unknown): Role[] {
   const list = Array.isArray(claim) ? claim : typeof claim === 'string' ? [claim] : [];
   return list.filter((r): r is Role => (ROLES as readonly string[]).includes(r));

@@ -10,7 +10,7 @@ import {
   validateService,
 } from './rules.ts';
 
-describe('validateRegister (spec §5)', () => {
+describe('validateRegister (docs/product.md#forms)', () => {
   const good = {
     username: 'alice_01',
     email: 'a@example.com',

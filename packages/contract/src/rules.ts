@@ -76,7 +76,7 @@ export function validateRegister(form: RegisterForm): FieldErrors<RegisterField>
   return errors;
 }
 
-/** Username and email are lower-cased on input (spec §5), on both sides. */
+/** Username and email are lower-cased on input (docs/product.md#forms), on both sides. */
 export function normalizeLogin(value: string): string {
   return value.trim().toLowerCase();
 }
@@ -124,7 +124,7 @@ export interface GatewayForm {
   userName: string;
 }
 
-/** Spec §5: valid only if every field is non-empty, the url parses and the mac is six hex pairs. */
+/** Valid only if every field is non-empty, the url parses and the mac is six hex pairs. */
 export function isGatewayValid(g: GatewayForm): boolean {
   return (
     g.name.trim() !== '' &&
@@ -140,7 +140,7 @@ const FORM_NUMBER_TEXT_MAX = 32;
 
 /**
  * A form number as the server reads it: numbers as they are; plain decimal strings ("12.5") as
- * numbers; empty strings, null and text that is no number at all ("abc") as 0, as spec §5 says.
+ * numbers; empty strings, null and text that is no number at all ("abc") as 0, as docs/product.md#forms says.
  * Undefined means refused: hex/binary/octal or exponent notation ("0x10", "1e400"), Infinity,
  * arrays, objects, booleans, and anything longer than 32 characters. Those are not typing
  * slips but another reading of a number than the one the user sees, so they are not guessed at.
@@ -160,7 +160,7 @@ export function parseFormNumber(value: unknown): number | undefined {
 
 export const formNumberMessage = (label: string) => `${label} must be a plain number, such as 12.5.`;
 
-/** Numbers are coerced; anything non-numeric becomes 0 (spec §5). */
+/** Numbers are coerced; anything non-numeric becomes 0 (docs/product.md#forms). */
 export function coerceNumber(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
   return Number.isFinite(n) ? n : 0;
@@ -198,7 +198,7 @@ export function validateService(
 
 export const GATEWAY_ONLINE_MS = 3 * 60 * 1000;
 
-/** Online when server time minus lastUpdate is at most 3 minutes (spec §4). */
+/** Online when server time minus lastUpdate is at most 3 minutes (docs/product.md#states-and-colours). */
 export function isOnline(lastUpdate: string | number | Date | null | undefined, now: number): boolean {
   if (lastUpdate === null || lastUpdate === undefined) return false;
   const t = new Date(lastUpdate).getTime();

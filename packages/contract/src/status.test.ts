@@ -9,7 +9,7 @@ import {
   userPaymentTone,
 } from './status.ts';
 
-describe('status colours (spec §4)', () => {
+describe('status colours (docs/product.md#states-and-colours)', () => {
   it.each([
     ['SUCCESS', 'green'],
     ['WAIT_CODE', 'yellow'],

@@ -1,6 +1,6 @@
 export type Tone = 'green' | 'yellow' | 'grey' | 'red';
 
-/** Spec §4: SUCCESS green, WAIT_CODE yellow, CANCEL grey, anything else red. */
+/** SUCCESS green, WAIT_CODE yellow, CANCEL grey, anything else red. */
 export function orderStatusTone(status: string): Tone {
   switch (status) {
     case 'SUCCESS':
@@ -33,12 +33,14 @@ export function onlineTone(status: 'Online' | 'Offline'): Tone {
   return status === 'Online' ? 'green' : 'grey';
 }
 
-/** Device statistics: green at 50% or more (spec §2). */
+/** Device statistics: green at 50% or more (docs/product.md#screens-and-routes). */
 export function deviceSuccessTone(success: number, used: number): Tone {
   return used > 0 && success / used >= 0.5 ? 'green' : 'red';
 }
 
-/** Order Manager per-gateway: green above 60% (spec §2). `rate` is a percentage. */
+/**
+ * Order Manager per-gateway: green above 60% (docs/product.md#screens-and-routes). `rate` is a percentage.
+ */
 export function gatewaySuccessTone(ratePercent: number): Tone {
   return ratePercent > 60 ? 'green' : 'red';
 }

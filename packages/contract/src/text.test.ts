@@ -93,7 +93,7 @@ describe('email rule', () => {
 });
 
 describe('parseFormNumber', () => {
-  it('coerces plain decimals, empty and non-numeric text as spec §5 says', () => {
+  it('coerces plain decimals, empty and non-numeric text as docs/product.md#forms says', () => {
     expect(parseFormNumber(12.5)).toBe(12.5);
     expect(parseFormNumber('12.5')).toBe(12.5);
     expect(parseFormNumber(' 7 ')).toBe(7);

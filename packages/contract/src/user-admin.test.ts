@@ -29,7 +29,7 @@ describe('parseBalance', () => {
   });
 });
 
-describe('validateAdminUser (spec §5 admin user edit)', () => {
+describe('validateAdminUser (docs/product.md#forms: admin user edit)', () => {
   const good = { username: 'bob_1', email: 'bob@example.com', roles: ['User'], balance: 10, isNew: false };
 
   it('accepts a valid edit, several roles and a blank balance', () => {

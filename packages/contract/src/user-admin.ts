@@ -24,7 +24,10 @@ export const parseBalance = (value: unknown): string | undefined => moneyText(va
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** Admin user edit (spec §5): username required, email address-like, roles from the allowed list. */
+/**
+ * Admin user edit (docs/product.md#forms): username required, email address-like, roles from the allowed
+ * list.
+ */
 export function validateAdminUser(form: AdminUserForm): FieldErrors<AdminUserField> {
   const errors: FieldErrors<AdminUserField> = {};
   const username = form.username.trim();

@@ -1,6 +1,9 @@
-// Wire shapes of the Ejoin/Skyline "goip_*.html" HTTP API (see shared/research/gateway-protocol.md §2).
+// Wire shapes of the Ejoin/Skyline "goip_*.html" HTTP API (see docs/devices.md).
 
-/** Task status codes (§2.2). Every refusal and every fdr progress reason is "<code> <text>". */
+/**
+ * Task status codes (docs/devices.md#task-codes). Every refusal and every fdr progress reason is "<code>
+ * <text>".
+ */
 export const TASK_STATUS = {
   0: 'OK',
   1: 'Invalid User',
@@ -30,7 +33,7 @@ export function taskStatus(code: TaskCode): string {
   return `${code} ${TASK_STATUS[code]}`;
 }
 
-/** Port states (§2.1 `st`). 3, 4 and 15 can send. */
+/** Port states (`st`, docs/devices.md#sim-states). 3, 4 and 15 can send. */
 export const ST = {
   noSim: 0,
   idle: 1,
@@ -152,7 +155,7 @@ export interface SendTaskIn {
   dr?: unknown;
   sr_cnt?: unknown;
   sr_prd?: unknown;
-  /** 0 SMS, 1 MMS (§2.8). */
+  /** 0 SMS, 1 MMS (docs/devices.md#mms). */
   smstype?: unknown;
   smstitle?: unknown;
   /** "type|base64;type|base64" (at most 5 files). */

@@ -155,7 +155,7 @@ export class TaskEngine {
     if (record.recipients.length === 0) return refuse(9);
     const isMms = Number(raw.smstype) === 1;
     if (isMms) {
-      // An MMS needs a subject and 1–5 attachments; its text may be empty (§2.8).
+      // An MMS needs a subject and 1–5 attachments; its text may be empty (docs/devices.md#mms).
       if (typeof raw.smstitle !== 'string' || raw.smstitle === '') return refuse(17);
       const attachments = parseAttachments(raw.attachments);
       if (attachments === undefined || attachments.length === 0) return refuse(19);
@@ -193,7 +193,7 @@ export class TaskEngine {
       for (let idx = 0; idx < record.recipients.length; idx++)
         pairs.push({ portNo: ports[idx % ports.length]!, idx });
     } else {
-      // Named ports: every port sends to every recipient (§2.2).
+      // Named ports: every port sends to every recipient.
       for (const portNo of ports)
         for (let idx = 0; idx < record.recipients.length; idx++) pairs.push({ portNo, idx });
     }

@@ -1,7 +1,7 @@
 // The simulator's own IPN signing, written independently of the server's verifier on purpose:
 // if either side misreads the protocol, the end-to-end tests catch it.
 //
-// What NOWPayments signs (research/payments.md §1.1, pitfall 2): the parsed body with keys sorted
+// What NOWPayments signs (docs/payments.md#ipn-webhook): the parsed body with keys sorted
 // alphabetically at every depth (arrays stay arrays, their element order untouched), serialised as
 // compact JSON, HMAC-SHA512 with the IPN secret, hex, in the `x-nowpayments-sig` header.
 //

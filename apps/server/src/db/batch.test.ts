@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Runtime } from '../runtime.ts';
 import { batchLoader, batchLoaderPerServer } from './batch.ts';
 
 describe('batchLoader', () => {
@@ -50,13 +51,16 @@ describe('batchLoader', () => {
 
   it('per server: each server reads its own keys from its own database, batched within it', async () => {
     const loads: string[] = [];
-    const read = batchLoaderPerServer(async (ctx: { name: string }, keys: number[]) => {
+    const read = batchLoaderPerServer(async (ctx: { name: string; runtime: Runtime }, keys: number[]) => {
       loads.push(`${ctx.name}:${keys.join(',')}`);
       return new Map(keys.map((k) => [k, `${ctx.name}/${k}`]));
     });
-    const a = { name: 'a' };
-    const b = { name: 'b' };
+    const a = { name: 'a', runtime: new Runtime() };
+    const b = { name: 'b', runtime: new Runtime() };
     expect(await Promise.all([read(a, 1), read(b, 1), read(a, 2)])).toEqual(['a/1', 'b/1', 'a/2']);
     expect(loads.sort()).toEqual(['a:1,2', 'b:1']);
+    // The loader lives in the server's runtime: a new server (a new runtime) gets a new one.
+    const a2 = { name: 'a2', runtime: new Runtime() };
+    expect(await read(a2, 1)).toBe('a2/1');
   });
 });

@@ -1,3 +1,5 @@
+import { type Runtime, runtimeKey } from '../runtime.ts';
+
 /**
  * Coalesces lookups by key made in the same turn of the event loop into one call of `load`
  * (one query instead of one per key), as a DataLoader does. Lookups made while a load runs wait for
@@ -32,19 +34,13 @@ export function batchLoader<K, V>(
 }
 
 /**
- * batchLoader per server: one loader per context object (built on first use), so lookups are
- * batched within a server and never across the servers one process may hold (tests run several).
+ * batchLoader per server: one loader per server, kept in its `ctx.runtime` (made on first use), so
+ * lookups are batched within a server and never across the servers one process may hold (tests run
+ * several). The module-level value this returns holds no loader, only the key it is kept under.
  */
-export function batchLoaderPerServer<C extends object, K, V>(
+export function batchLoaderPerServer<C extends { runtime: Runtime }, K, V>(
   load: (ctx: C, keys: K[]) => Promise<Map<K, V>>,
 ): (ctx: C, key: K) => Promise<V | undefined> {
-  const loaders = new WeakMap<C, (key: K) => Promise<V | undefined>>();
-  return (ctx, key) => {
-    let read = loaders.get(ctx);
-    if (!read) {
-      read = batchLoader((keys: K[]) => load(ctx, keys));
-      loaders.set(ctx, read);
-    }
-    return read(key);
-  };
+  const slot = runtimeKey<(key: K) => Promise<V | undefined>>('batchLoader');
+  return (ctx, key) => ctx.runtime.get(slot, () => batchLoader((keys: K[]) => load(ctx, keys)))(key);
 }

@@ -101,6 +101,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
 
 /** At most this many distinct statement texts are prepared (named) per process. */
 const PREPARED_MAX = 2000;
+/** Statement name by text: a hash of the text (a pure memo, the same for every database). */
 const preparedNames = new Map<string, string>();
 
 /**

@@ -16,6 +16,7 @@ import { type AppContext, emptyRegistry } from '../context.ts';
 import type { Db } from '../db/db.ts';
 import { AppMetrics, instrumentHttp } from '../metrics.ts';
 import { fillRegistry, registerModules } from '../modules/index.ts';
+import { Runtime } from '../runtime.ts';
 import { registerErrorHandling } from './errors.ts';
 import { readinessProblem } from './readiness.ts';
 import { type DeclaredRoute, enforceDeclaredAccess } from './route.ts';
@@ -115,6 +116,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     log: app.log,
     metrics: new AppMetrics(),
     registry: emptyRegistry(),
+    runtime: new Runtime(),
   };
   fillRegistry(ctx);
   const routes = enforceDeclaredAccess(app);

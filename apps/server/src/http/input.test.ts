@@ -173,7 +173,7 @@ describe('service numbers', () => {
     expect(await count('services')).toBe(before);
   });
 
-  it('still coerces plain decimal strings and empty strings (spec §5)', async () => {
+  it('still coerces plain decimal strings and empty strings (docs/product.md#forms)', async () => {
     const res = await s.post(
       '/api/service/update',
       { ...base, code: 'coerced', price: '12.5', stock: '', rentTimeMinutes: '30' },

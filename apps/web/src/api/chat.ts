@@ -11,7 +11,7 @@ export const CHAT_KEY = ['chat'] as const;
 export const CONVERSATIONS_KEY = [...CHAT_KEY, 'conversations'] as const;
 export const threadKey = (conversationId: string) => [...CHAT_KEY, 'thread', conversationId] as const;
 
-/** Spec §9: conversation polling 6000 ms (the live stream usually gets there first). */
+/** Conversation polling 6000 ms (the live stream usually gets there first). */
 export const CONVERSATIONS_POLL_MS = 6000;
 /** Away from the Chat page the sidebar badge is kept fresh by the live stream; this is the fallback. */
 export const BADGE_POLL_MS = 30_000;

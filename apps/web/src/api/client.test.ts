@@ -13,7 +13,7 @@ const user = {
   roles: ['User'],
 };
 
-describe('api client (spec §8)', () => {
+describe('api client (docs/product.md#errors-and-messages)', () => {
   it('sends the bearer token and parses the answer with the contract schema', async () => {
     localStorage.setItem(TOKEN_KEY, 'tok');
     const fetch = mockFetch(() => ({ body: user }));

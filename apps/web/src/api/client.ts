@@ -11,9 +11,10 @@ import { clearToken, getToken } from './token.ts';
  *   const page = await apiGet('/api/Admin/orders', AdminOrdersResponse, { query: { page: 2 } });
  *   const ok = requireCode1(await apiPost('/api/service/delete', { service }, Ok));
  *
- * Failures throw an ApiError whose message is what the user should read (spec §8): the server's
- * `msg`, else the transport's message, else 'Unexpected error occurred'. A 401 on an authenticated
- * call clears the session (the guards then send the user to /login).
+ * Failures throw an ApiError whose message is what the user should read
+ * (docs/product.md#errors-and-messages): the server's `msg`, else the transport's message, else 'Unexpected
+ * error occurred'. A 401 on an authenticated call clears the session (the guards then send the user to
+ * /login).
  */
 export class ApiError extends Error {
   constructor(
@@ -182,9 +183,9 @@ export function apiGet<S extends z.ZodType>(
 }
 
 /**
- * For calls whose success needs `code: 1` (spec §8): returns the answer, or throws an ApiError with the
- * server's msg, else 'API request failed with unknown error'. Parse such answers with a schema that
- * accepts both codes (e.g. ChangePassResponse), so a `code: 0` answer reaches this check.
+ * For calls whose success needs `code: 1` (docs/product.md#errors-and-messages): returns the answer, or
+ * throws an ApiError with the server's msg, else 'API request failed with unknown error'. Parse such answers
+ * with a schema that accepts both codes (e.g. ChangePassResponse), so a `code: 0` answer reaches this check.
  */
 export function requireCode1<T extends { code?: unknown; msg?: unknown }>(res: T): T {
   if (res.code === 1) return res;

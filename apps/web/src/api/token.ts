@@ -1,6 +1,6 @@
 /**
- * The sign-in token, kept in localStorage under `jwtToken` (spec §4). The API client reads it for the
- * bearer header; the session subscribes to changes made here and in other tabs (`storage` events).
+ * The sign-in token, kept in localStorage under `jwtToken` (docs/product.md#session). The API client reads it
+ * for the bearer header; the session subscribes to changes made here and in other tabs (`storage` events).
  */
 export const TOKEN_KEY = 'jwtToken';
 

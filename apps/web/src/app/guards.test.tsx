@@ -6,7 +6,7 @@ import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../test
 
 const info = (username: string, roles: Role[]) => userInfoFor(username, roles, 1234.5);
 
-describe('route guards and session (spec §2, §4)', () => {
+describe('route guards and session (docs/product.md)', () => {
   it('a signed-out visit to a signed-in page lands on /login', async () => {
     const fetch = mockFetch(() => ({ body: {} }));
     const { router } = renderApp('/userinfo');

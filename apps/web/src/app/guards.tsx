@@ -8,7 +8,8 @@ import { useI18n } from '../i18n/index.tsx';
 import { useSession } from './session.tsx';
 
 /**
- * Route guards (spec §2). As route elements they render their child routes (<Outlet/>):
+ * Route guards (docs/product.md#screens-and-routes). As route elements they render their child routes
+ * (<Outlet/>):
  *   { element: <RequireAuth />, children: [...] }               signed in, any role
  *   { element: <RequireAuth role="Admin9" />, children: [...] } signed in with the role
  * While the session loads a loading view shows; no user → /login; a missing role → /unauthorized.

@@ -3,7 +3,7 @@ import { ApiError } from '../api/client.ts';
 
 /**
  * Shared TanStack Query defaults. Client errors (4xx) are not retried; polling (refetchInterval)
- * pauses while the tab is hidden, as ui.md asks, because refetchIntervalInBackground stays false.
+ * pauses while the tab is hidden, because refetchIntervalInBackground stays false.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -55,9 +55,9 @@ function Root() {
 }
 
 /**
- * The route table of spec §2. Paths keep the spec's spelling; matching is case-insensitive, so
- * /Details/{mac} reaches /details/:id. To build a screen, replace its page file; to add one, add a
- * route in the right group.
+ * The route table (docs/product.md#screens-and-routes). Paths keep their historical spelling; matching is
+ * case-insensitive, so /Details/{mac} reaches /details/:id. To build a screen, replace its page file; to add
+ * one, add a route in the right group.
  */
 export const routes: RouteObject[] = [
   {

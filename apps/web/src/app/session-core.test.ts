@@ -4,7 +4,7 @@ import { jwtClaims, readToken } from './session-core.ts';
 
 const now = Date.now();
 
-describe('readToken (spec §4)', () => {
+describe('readToken (docs/product.md#session)', () => {
   it('no token: signed out', () => {
     expect(readToken(null, now)).toEqual({ kind: 'none' });
     expect(readToken('', now)).toEqual({ kind: 'none' });

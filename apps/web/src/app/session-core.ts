@@ -1,6 +1,6 @@
 import { type Role, rolesFromClaim } from '@simdock/contract';
 
-/** What a stored token means right now (spec §4). Pure, so it is unit-tested. */
+/** What a stored token means right now (docs/product.md#session). Pure, so it is unit-tested. */
 export type TokenState =
   | { kind: 'none' }
   | { kind: 'invalid' }

@@ -17,9 +17,9 @@ import { SESSION_QUERY_KEY, userInfoQuery } from '../api/user.ts';
 import { readToken, sameSubject } from './session-core.ts';
 
 /**
- * The session (spec §4). The token lives in localStorage under `jwtToken`; it is decoded on load and
- * whenever it changes, here or in another tab. An expired or unreadable token is removed and the user
- * cleared; otherwise the roles come from the token's role claim and the user info is fetched. `loading`
+ * The session (docs/product.md#session). The token lives in localStorage under `jwtToken`; it is decoded on
+ * load and whenever it changes, here or in another tab. An expired or unreadable token is removed and the
+ * user cleared; otherwise the roles come from the token's role claim and the user info is fetched. `loading`
  * holds until that is done.
  */
 export interface Session {
@@ -120,7 +120,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-/** The landing screen for these roles: an admin's home is the overview (issue 14). */
+/** The landing screen for these roles: an admin's home is the overview. */
 export function homePath(roles: readonly Role[]): string {
   return isAdmin([...roles]) ? '/admin' : '/dashboard';
 }

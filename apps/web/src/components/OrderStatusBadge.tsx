@@ -10,7 +10,10 @@ export function orderStatusName(status: string, t: TFunction): string {
     : t('status.unknown', { status });
 }
 
-/** An order's status: its colour (spec §4) and its translated name; the code stays in `title`. */
+/**
+ * An order's status: its colour (docs/product.md#states-and-colours) and its translated name; the code stays
+ * in `title`.
+ */
 export function OrderStatusBadge({ status }: { status: string }) {
   const { t } = useI18n();
   return (

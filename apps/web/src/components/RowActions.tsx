@@ -38,7 +38,7 @@ export interface RowActionsProps {
 const DESTRUCTIVE = 'text-bad! hover:bg-bad-soft!';
 
 /**
- * One style for the actions of a table row or card (issue 14): the first `inline` actions as small
+ * One style for the actions of a table row or card: the first `inline` actions as small
  * icon buttons with their labels, the others in a "More actions" menu (Radix DropdownMenu: keyboard,
  * focus and Esc handled). Destructive actions are red text, inline or in the menu.
  */

@@ -7,7 +7,7 @@ import { failureKind, failureText } from '../lib/errors.ts';
 import { Button } from './Button.tsx';
 
 /**
- * The one pattern for a data view that is loading, empty, failed or offline (issue 14):
+ * The one pattern for a data view that is loading, empty, failed or offline:
  *   - failure is never an empty state: <ErrorState> says what failed (title), why in plain words
  *     (the server's message, or "No connection to the server…"), and offers Retry;
  *   - <EmptyState> is shown only when the data loaded and there is nothing;

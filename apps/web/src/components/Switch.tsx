@@ -12,7 +12,7 @@ export interface SwitchProps extends Omit<InputHTMLAttributes<HTMLInputElement>,
 }
 
 /**
- * The one yes/no control (issue 14): a native checkbox shown as a switch (role="switch", Space
+ * The one yes/no control: a native checkbox shown as a switch (role="switch", Space
  * toggles), its label and hint beside it; the whole row is clickable. Works with react-hook-form
  * (`<Switch label=… {...register('isEnable')} />`) or controlled (`checked` + `onCheckedChange`).
  */

@@ -1,4 +1,5 @@
-// Shared UI pieces (ui.md, issue 14). Import from here: import { DataTable, Pager, StatusBadge } from '../../components';
+// Shared UI pieces (apps/web/README.md lists them). Import from here: import { DataTable, Pager, StatusBadge
+// } from '../../components';
 export { AddButton } from './AddButton.tsx';
 export { Button, type ButtonProps, type ButtonVariant, buttonClass } from './Button.tsx';
 export { Card } from './Card.tsx';

@@ -57,7 +57,7 @@ export const en = {
   'common.yes': 'Yes',
   'common.no': 'No',
 
-  // Spec §8: how service calls surface failures.
+  // How service calls surface failures.
   'errors.unexpected': 'Unexpected error occurred',
   'errors.unknownApi': 'API request failed with unknown error',
   'errors.pageTitle': 'Something went wrong',

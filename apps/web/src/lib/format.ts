@@ -1,7 +1,8 @@
 import type { MessageKey, Params } from '../i18n/index.tsx';
 
 /**
- * Display formats of ui.md. Pure functions; the ones that produce words take the `t` of useI18n().
+ * Display formats (money, dates, relative times, percentages). Pure functions; the ones that produce words
+ * take the `t` of useI18n().
  *   formatMoney(1234.5)            → '$1,234.50'
  *   formatDateTime(iso | unixSec)  → '2026-11-22 14:05' (local time)
  *   formatRelative(target, now, t) → 'in 12 min' / '3 min ago'
@@ -45,8 +46,8 @@ export function formatPercent(value: number): string {
 }
 
 /**
- * A server time as a Date: numbers are unix seconds (spec §9), strings are ISO timestamps.
- * Returns undefined for missing or unparsable values.
+ * A server time as a Date: numbers are unix seconds (docs/product.md#limits-and-timings), strings are ISO
+ * timestamps. Returns undefined for missing or unparsable values.
  */
 export function toDate(value: string | number | Date | null | undefined): Date | undefined {
   if (value === null || value === undefined || value === '') return undefined;
@@ -99,7 +100,10 @@ export function formatRelative(
   return t(future ? 'time.inDays' : 'time.daysAgo', { n: days });
 }
 
-/** Shortens long ids: first 6, dots, last 4 when over 12 characters (spec §2, Payment Manager). */
+/**
+ * Shortens long ids: first 6, dots, last 4 when over 12 characters (docs/product.md#screens-and-routes,
+ * Payment Manager).
+ */
 export function shortId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 6)}...${id.slice(-4)}` : id;
 }

@@ -26,7 +26,7 @@ export function ruleText(t: TFunction, error: Pick<FieldError, 'message'> | unde
   return error?.message ? t(`rule.${error.message as RuleMessageKey}`) : undefined;
 }
 
-/** onChange wrapper that lower-cases what is typed (username and email, spec §5). */
+/** onChange wrapper that lower-cases what is typed (username and email, docs/product.md#forms). */
 export function lowerCaseInput<E extends { target: { value: string } }>(onChange: (e: E) => unknown) {
   return (e: E) => {
     const lower = e.target.value.toLowerCase();

@@ -8,7 +8,7 @@ import { EMAIL_MAX, PASSWORD_MAX } from '../rules.ts';
 export const RegisterBody = z.object({
   username: boundedText(L.loginUsername, 'Username', ruleMessages.usernameFormat),
   email: boundedText(EMAIL_MAX, 'Email', ruleMessages.emailInvalid),
-  /** The plain password travels in this field (spec §7); the server hashes it. */
+  /** The plain password travels in this field (docs/product.md#calls); the server hashes it. */
   passwordHash: boundedText(PASSWORD_MAX, 'Password', ruleMessages.passwordTooLong),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
@@ -31,7 +31,7 @@ export const UserInfo = z.object({
   email: z.string(),
   createdTime: z.string(),
   apiKey: z.string().nullable(),
-  /** USD, two decimals, as a number (spec §3). */
+  /** USD, two decimals, as a number (docs/product.md#entities). */
   balance: z.number(),
   roles: z.array(RoleSchema),
 });

@@ -148,7 +148,7 @@ export type SetSimRoleBody = z.input<typeof SetSimRoleBody>;
 export const SimActionResult = z.object({ code: z.literal(1), msg: z.string(), sim: Sim });
 export type SimActionResult = z.infer<typeof SimActionResult>;
 
-/** Device SIM states (`st`, research notes §2.1). */
+/** Device SIM states (`st`, docs/devices.md#sim-states). */
 export const SIM_STATE_TEXT: Record<number, string> = {
   0: 'No SIM',
   1: 'Idle SIM',

@@ -3,12 +3,12 @@ import { interpolate, messagingMessages } from '../messages.ts';
 import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
 
 /**
- * Messaging calls (spec §3, §7): mass send, outreach settings, history, chat. Payload field names are
+ * Messaging calls (docs/product.md): mass send, outreach settings, history, chat. Payload field names are
  * the spec's, exactly. Bounds are hard caps against abuse; the rules in messaging.ts give the texts a
  * person sees for the limits they can actually reach.
  */
 
-/** Unix time in seconds (spec §9). Up to year 9999. */
+/** Unix time in seconds (docs/product.md#limits-and-timings). Up to year 9999. */
 const UnixSeconds = z.number().int().min(0).max(253_402_300_799);
 const Id = z.string().min(1).max(64);
 /** A stored media name as the upload answered it: name + one extension, no path. */
@@ -21,7 +21,9 @@ export const CONTACT_NOTE_MAX = 500;
 
 // ─── Mass send: POST /api/MassOutreach/sendMassSMS ────────────────────────────────────────────────
 
-/** Recipients and message variants, each newline-joined (spec §7). Rules: `validateMassSend`. */
+/**
+ * Recipients and message variants, each newline-joined (docs/product.md#calls). Rules: `validateMassSend`.
+ */
 export const MassSendBody = z.object({
   number: z.string().max(MASS_SEND_TEXT_MAX_CHARS, 'The recipient list is too long.'),
   mess: z.string().max(MASS_SEND_TEXT_MAX_CHARS, 'The message content is too long.'),
@@ -52,7 +54,7 @@ export type MassSendResponse = z.infer<typeof MassSendResponse>;
 /** Upper bound of MaxMsgPerDay. */
 export const MAX_MSG_PER_DAY_CAP = 100_000_000;
 
-/** Settings as the sending page reads them (spec §3; default 0). */
+/** Settings as the sending page reads them (docs/product.md#entities; default 0). */
 export const MassOutreachSettings = z.object({
   maxBatchSendSms: z.number().int().min(0),
   maxMsgPerDay: z.number().int().min(0),
@@ -86,7 +88,7 @@ function wholeSetting(template: string, max: number) {
   return z.number({ error: msg }).int(msg).min(0, msg).max(max, msg).optional();
 }
 
-/** Save payload (spec §7): capitalised names; whole numbers ≥ 0, missing = 0. */
+/** Save payload (docs/product.md#calls): capitalised names; whole numbers ≥ 0, missing = 0. */
 export const UpdateSettingsBody = z.object({
   MaxBatchSendSms: z
     .number({ error: batchInvalid })
@@ -112,7 +114,10 @@ export type UpdateSettingsBody = z.input<typeof UpdateSettingsBody>;
 
 // ─── History: POST /api/MassOutreach/querymsg ────────────────────────────────────────────────────
 
-/** Page sizes the History page offers (spec §9); the server accepts any size 1..500. */
+/**
+ * Page sizes the History page offers (docs/product.md#limits-and-timings); the server accepts any size
+ * 1..500.
+ */
 export const HISTORY_PAGE_SIZES = [10, 20, 50, 100, 200, 500] as const;
 export const HISTORY_DEFAULT_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 500;
@@ -153,7 +158,7 @@ export const HistoryRecord = z.object({
   /** 1 = success, 0 = failed, other values = not final yet (queued, sending). */
   status: z.number().int(),
   statusReason: z.string().nullable(),
-  /** Admin9 only (spec §6); null for other users. */
+  /** Admin9 only (docs/product.md#roles); null for other users. */
   smsGateway: z.string().nullable(),
   smsPort: z.string().nullable(),
   timestamp: UnixSeconds,
@@ -196,7 +201,7 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
-/** 1 = outgoing; anything else incoming (spec §3). */
+/** 1 = outgoing; anything else incoming (docs/product.md#entities). */
 export const UP_DOWN_OUTGOING = 1;
 export const UP_DOWN_INCOMING = 0;
 
@@ -214,7 +219,7 @@ export const ChatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
-/** POST /api/livechat/queryConversation: empty payload (spec §7). */
+/** POST /api/livechat/queryConversation: empty payload (docs/product.md#calls). */
 export const QueryConversationBody = z.object({}).optional();
 export const QueryConversationResponse = z.object({
   code: z.literal(1),
@@ -250,7 +255,7 @@ export const UpdateConversationResponse = z.object({
 export type UpdateConversationResponse = z.infer<typeof UpdateConversationResponse>;
 
 /**
- * POST /api/LiveChat/reply (spec §3, §7). The page sends simNo 1 and mmsType 1 with a file, else 0;
+ * POST /api/LiveChat/reply (docs/product.md). The page sends simNo 1 and mmsType 1 with a file, else 0;
  * the server replies through the port the receiver already knows. Text or file is required.
  */
 export const ReplyBody = z

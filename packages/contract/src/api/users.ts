@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** User Manager page sizes (spec §9); the first is the default. */
+/** User Manager page sizes (docs/product.md#limits-and-timings); the first is the default. */
 export const USER_PAGE_SIZES = [50, 100, 200, 500] as const;
 export const USER_SORT_FIELDS = ['username', 'email', 'roles', 'status', 'balance', 'createdAt'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
@@ -31,7 +31,7 @@ export const AdminUserListBody = z
   .optional();
 export type AdminUserListBody = z.infer<typeof AdminUserListBody>;
 
-/** A user in the admin list (spec §3). */
+/** A user in the admin list (docs/product.md#entities). */
 export const AdminUser = z.object({
   id: z.string(),
   username: z.string(),

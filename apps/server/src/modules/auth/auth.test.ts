@@ -207,7 +207,7 @@ describe('user info and change password', () => {
     expect((await s.post('/api/user/info', {}, res.body.token)).status).toBe(200);
   });
 
-  it('returns the info fields of spec §7', async () => {
+  it('returns the user info fields (docs/product.md#entities)', async () => {
     const u = await s.createUser({ balance: 12.5 });
     const info = await s.post('/api/user/info', {}, u.token);
     expect(Object.keys(info.body).sort()).toEqual([

@@ -36,7 +36,9 @@ interface Claims {
  * signature check is a pure function of the token and the key, so a token seen again skips the
  * HMAC (WebCrypto: a key import and a thread-pool round trip, about a sixth of a signed-in
  * request's CPU); its expiry is still checked on every request, as jose does (`exp <= now`), and
- * the user is still read. Bounded: the oldest entry goes when it is full.
+ * the user is still read. Bounded: the oldest entry goes when it is full. Module-level (not in
+ * ctx.runtime) because it is a pure memo: what it holds follows from the token and the
+ * configuration's secret alone, never from a server's database.
  */
 const verified = new WeakMap<object, BoundedMap<string, Claims>>();
 

@@ -133,7 +133,10 @@ const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.
 const macTaken = (mac: string) =>
   conflict(`Another gateway already uses the MAC address ${mac}. Each device can be added once.`, 'mac');
 
-/** Add (no id) or edit. Spec §5 rules on the server too; a blank password keeps the stored one. */
+/**
+ * Add (no id) or edit. The gateway form rules (docs/product.md#forms) on the server too; a blank password
+ * keeps the stored one.
+ */
 export async function saveGateway(
   ctx: AppContext,
   input: GatewayInputData,

@@ -3,6 +3,8 @@ import { cleanText } from '@simdock/contract';
 import type { AppContext, SmsConsumer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
+import { type GroupCommit, groupCommit } from '../../db/group-commit.ts';
+import { runtimeKey } from '../../runtime.ts';
 import type { IncomingSmsItem } from './driver/driver.ts';
 import { touchGatewayOnCommit } from './gateways.queries.ts';
 import {
@@ -89,7 +91,6 @@ export async function ingestIncomingSms(
   items: IncomingSms[],
   opts: IngestOptions = {},
 ): Promise<IngestResult> {
-  const consumers = ctx.registry.smsConsumers;
   const touch = async (q: Queryable) => {
     if (opts.touch) await touchGatewayOnCommit(q, opts.touch.gatewayId, opts.touch.at);
   };
@@ -98,17 +99,21 @@ export async function ingestIncomingSms(
     return { stored: [], duplicates: 0, failed: 0 };
   }
   const receivedAt = ctx.clock.now();
-  if (items.length === 1) return groupCommit(ctx).submit({ item: cleaned(items[0]!), receivedAt, opts });
+  if (items.length === 1)
+    return ctx.runtime
+      .get(SMS_GROUP_COMMIT, () => smsGroupCommit(ctx))
+      .submit({ item: cleaned(items[0]!), receivedAt, opts });
   let failed = 0;
   const stored = await ctx.db.tx(async (q) => {
     await touch(q);
+    const isolated = handOffIsolated(ctx, q);
     const batch = items.map((item) => ({ item: cleaned(item), receivedAt }));
     if (insertableTogether(batch)) {
       // A page of the device's inbox (the pull catch-up) is mostly SMS the pushes already stored:
       // one insert for the page, consumers isolated. If the database refuses a row, the page is
       // stored again row by row below.
       try {
-        const ids = await q.savepoint(() => storeMany(ctx, q, batch, consumers, true));
+        const ids = await q.savepoint(() => storeMany(q, batch, isolated));
         return ids.filter((id): id is string => id !== undefined);
       } catch (err) {
         if (isDbUnavailable(err)) throw err;
@@ -118,7 +123,7 @@ export async function ingestIncomingSms(
     for (const item of items) {
       // One row the database refuses must not lose the others: each row has its own savepoint.
       try {
-        const id = await q.savepoint(() => storeOne(ctx, q, cleaned(item), receivedAt, consumers, true));
+        const id = await q.savepoint(() => storeOne(q, cleaned(item), receivedAt, isolated));
         if (id) ids.push(id);
       } catch (err) {
         // A lost connection ends the batch (nothing is lost: it is retried).
@@ -148,106 +153,66 @@ const GROUP_MAX = 64;
 const GROUP_PARALLEL = 1;
 
 /**
- * Single-SMS pushes (the common case: one device push, one SMS) are stored by group commit. A push
- * that arrives while fewer than GROUP_PARALLEL transactions are storing SMS starts one at once;
- * pushes that arrive meanwhile wait and are stored together in the next free one: one BEGIN, one
- * insert and one COMMIT for all of them. Round trips, not statements, are what an SMS costs here,
- * so under load the cost per SMS falls as the queue grows instead of the queue growing without
- * bound. Idle, nothing waits.
+ * Single-SMS pushes (the common case: one device push, one SMS) are stored by group commit
+ * (`db/group-commit.ts`): pushes that arrive while a transaction is storing SMS are stored together
+ * in the next one: one BEGIN, one insert and one COMMIT for all of them. Round trips, not
+ * statements, are what an SMS costs here, so under load the cost per SMS falls as the queue grows
+ * instead of the queue growing without bound. Idle, nothing waits.
  *
  * A batch is taken in (gateway, port) order, so two batches lock the same orders and gateways in
  * the same order; SMS of one port keep their arrival order. The batch runs without savepoints. If
- * it fails for any reason but a lost database, each push is stored again on its own with a
- * savepoint around each consumer, so a bad SMS or a failing consumer cannot lose the others; a row
- * the database refuses even then is logged and counted as failed.
+ * it fails for any reason but a lost database, each push is stored again on its own (one port's SMS
+ * in order, ports side by side) with a savepoint around each consumer, so a bad SMS or a failing
+ * consumer cannot lose the others; a row the database refuses even then is logged and counted as
+ * failed. One queue per server (`ctx.runtime`).
  */
-class GroupCommit {
-  private readonly waiting: Array<
-    SinglePush & { resolve: (r: IngestResult) => void; reject: (err: unknown) => void }
-  > = [];
-  private inFlight = 0;
+const SMS_GROUP_COMMIT = runtimeKey<GroupCommit<SinglePush, IngestResult>>('gateways.smsGroupCommit');
 
-  constructor(private readonly ctx: AppContext) {}
+function smsGroupCommit(ctx: AppContext): GroupCommit<SinglePush, IngestResult> {
+  return groupCommit<SinglePush, IngestResult>({
+    maxBatch: GROUP_MAX,
+    parallel: GROUP_PARALLEL,
+    order: byPort,
+    lane: portKey,
+    fatal: isDbUnavailable,
+    together: async (batch) => {
+      const ids = await storeTogether(ctx, batch);
+      return ids.map((id) => ({ stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 }));
+    },
+    alone: (p) => storeAlone(ctx, p),
+  });
+}
 
-  submit(push: SinglePush): Promise<IngestResult> {
-    return new Promise<IngestResult>((resolve, reject) => {
-      this.waiting.push({ ...push, resolve, reject });
-      this.pump();
+/** One transaction for the batch; the new row's id per push (undefined: a duplicate). */
+function storeTogether(ctx: AppContext, batch: SinglePush[]): Promise<(string | undefined)[]> {
+  return ctx.db.tx(async (q) => {
+    const ids = await storeMany(q, batch, handOffTogether(ctx, q));
+    // Each gateway's lastUpdate once, at its latest push of the batch.
+    const touched = new Map<string, Date>();
+    for (const p of batch) if (p.opts.touch) touched.set(p.opts.touch.gatewayId, p.opts.touch.at);
+    for (const [gatewayId, at] of [...touched].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      await touchGatewayOnCommit(q, gatewayId, at);
+    return ids;
+  });
+}
+
+/** One push on its own, each consumer isolated by a savepoint. */
+async function storeAlone(ctx: AppContext, p: SinglePush): Promise<IngestResult> {
+  const touch = async (q: Queryable) => {
+    if (p.opts.touch) await touchGatewayOnCommit(q, p.opts.touch.gatewayId, p.opts.touch.at);
+  };
+  try {
+    const id = await ctx.db.tx(async (q) => {
+      const stored = await storeOne(q, p.item, p.receivedAt, handOffIsolated(ctx, q));
+      await touch(q);
+      return stored;
     });
-  }
-
-  private pump(): void {
-    while (this.inFlight < GROUP_PARALLEL && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, GROUP_MAX).sort(byPort);
-      this.inFlight += 1;
-      void this.run(batch).finally(() => {
-        this.inFlight -= 1;
-        this.pump();
-      });
-    }
-  }
-
-  private async run(batch: GroupCommit['waiting']): Promise<void> {
-    let ids: (string | undefined)[] | undefined;
-    try {
-      ids = await this.storeTogether(batch);
-    } catch (err) {
-      if (isDbUnavailable(err)) {
-        for (const p of batch) p.reject(err);
-        return;
-      }
-    }
-    if (ids) {
-      batch.forEach((p, i) => {
-        const id = ids[i];
-        p.resolve({ stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 });
-      });
-      return;
-    }
-    // Stored again one by one: one port's SMS in order, ports side by side. Not awaited, so a push
-    // that is slow on its own (a lock held elsewhere) does not hold up the next batches.
-    const ports = new Map<string, typeof batch>();
-    for (const p of batch) ports.set(portKey(p), [...(ports.get(portKey(p)) ?? []), p]);
-    for (const pushes of ports.values()) {
-      void (async () => {
-        for (const p of pushes) await this.storeAlone(p).then(p.resolve, p.reject);
-      })();
-    }
-  }
-
-  /** One transaction for the batch; the new row's id per push (undefined: a duplicate). */
-  private storeTogether(batch: SinglePush[]): Promise<(string | undefined)[]> {
-    const { ctx } = this;
-    return ctx.db.tx(async (q) => {
-      const ids = await storeMany(ctx, q, batch, ctx.registry.smsConsumers, false);
-      // Each gateway's lastUpdate once, at its latest push of the batch.
-      const touched = new Map<string, Date>();
-      for (const p of batch) if (p.opts.touch) touched.set(p.opts.touch.gatewayId, p.opts.touch.at);
-      for (const [gatewayId, at] of [...touched].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-        await touchGatewayOnCommit(q, gatewayId, at);
-      return ids;
-    });
-  }
-
-  /** One push on its own, each consumer isolated by a savepoint. */
-  private async storeAlone(p: SinglePush): Promise<IngestResult> {
-    const { ctx } = this;
-    const touch = async (q: Queryable) => {
-      if (p.opts.touch) await touchGatewayOnCommit(q, p.opts.touch.gatewayId, p.opts.touch.at);
-    };
-    try {
-      const id = await ctx.db.tx(async (q) => {
-        const stored = await storeOne(ctx, q, p.item, p.receivedAt, ctx.registry.smsConsumers, true);
-        await touch(q);
-        return stored;
-      });
-      return { stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 };
-    } catch (err) {
-      if (isDbUnavailable(err)) throw err;
-      ctx.log.error({ err, gatewayId: p.item.gatewayId, port: p.item.port }, 'incoming SMS not stored');
-      await touch(ctx.db);
-      return { stored: [], duplicates: 0, failed: 1 };
-    }
+    return { stored: id ? [id] : [], duplicates: id ? 0 : 1, failed: 0 };
+  } catch (err) {
+    if (isDbUnavailable(err)) throw err;
+    ctx.log.error({ err, gatewayId: p.item.gatewayId, port: p.item.port }, 'incoming SMS not stored');
+    await touch(ctx.db);
+    return { stored: [], duplicates: 0, failed: 1 };
   }
 }
 
@@ -260,29 +225,64 @@ function byPort(a: SinglePush, b: SinglePush): number {
 
 const portKey = (p: SinglePush) => `${p.item.gatewayId}\u0000${p.item.port}`;
 
-const groupCommits = new WeakMap<AppContext, GroupCommit>();
-function groupCommit(ctx: AppContext): GroupCommit {
-  let g = groupCommits.get(ctx);
-  if (!g) {
-    g = new GroupCommit(ctx);
-    groupCommits.set(ctx, g);
-  }
-  return g;
+/**
+ * How newly stored SMS reach the consumers in one transaction: `one` for an SMS on its own, `many`
+ * (if given) for SMS stored with one insert, all at once; without it they go to `one` in turn. Each
+ * answers whether a consumer took the SMS.
+ */
+interface HandOff {
+  one: (sms: StoredSms) => Promise<boolean>;
+  many?: (list: readonly StoredSms[]) => Promise<boolean[]>;
+}
+
+/**
+ * Consumers without savepoints: the first consumer that takes an SMS wins, a batch goes to each
+ * consumer at once (its batch form if it has one); an error fails the whole transaction (the group
+ * commit then stores each push again isolated).
+ */
+function handOffTogether(ctx: AppContext, q: Queryable): HandOff {
+  const consumers = ctx.registry.smsConsumers;
+  return {
+    one: async (sms) => {
+      for (const consume of consumers) if (await consume(q, sms, ctx)) return true;
+      return false;
+    },
+    many: (list) => handOffMany(ctx, q, list, consumers),
+  };
+}
+
+/** Each SMS on its own, each consumer in a savepoint: a failing one is logged and skipped. */
+function handOffIsolated(ctx: AppContext, q: Queryable): HandOff {
+  const consumers = ctx.registry.smsConsumers;
+  return {
+    one: async (sms) => {
+      for (const consume of consumers) {
+        try {
+          if (await q.savepoint(() => consume(q, sms, ctx))) return true;
+        } catch (err) {
+          if (isDbUnavailable(err)) throw err;
+          ctx.log.error({ err, smsId: sms.id, consumer: consume.name || 'anonymous' }, 'SMS consumer failed');
+        }
+      }
+      return false;
+    },
+  };
 }
 
 /** Stores one SMS unless it is a duplicate and hands it to the consumers; the new row's id. */
 async function storeOne(
-  ctx: AppContext,
   q: Queryable,
   m: IncomingSms,
   receivedAt: Date,
-  consumers: readonly SmsConsumer[],
-  isolate: boolean,
+  handOff: HandOff,
 ): Promise<string | undefined> {
   const key = m.dedupeKey ?? (await dedupeKey(q, m, receivedAt));
   if (key === undefined) return undefined;
   const row = await insertIncomingSms(q, rowOf(m, receivedAt, key));
-  return row ? handOffStored(ctx, q, m, receivedAt, row, consumers, isolate) : undefined;
+  if (!row) return undefined;
+  // A receipt is stored, never handed on; a new SMS taken by a consumer is marked matched.
+  if (!m.isReport && (await handOff.one(storedSms(m, receivedAt, row)))) await markMatched(q, row.id);
+  return row.id;
 }
 
 /**
@@ -294,21 +294,17 @@ function insertableTogether(batch: readonly { item: IncomingSms }[]): boolean {
 }
 
 /**
- * Stores several SMS with one insert, then hands each new one to the consumers in order; the new
- * rows' ids (undefined: a duplicate). With `isolate`, each SMS goes to the consumers on its own,
- * each consumer in a savepoint; without, each consumer takes the whole batch at once (its batch
- * form if it has one) and an error fails the batch. Not insertable together: one SMS at a time.
+ * Stores several SMS with one insert, then hands the new ones to the consumers in order; the new
+ * rows' ids (undefined: a duplicate). Not insertable together: one SMS at a time.
  */
 async function storeMany(
-  ctx: AppContext,
   q: Queryable,
   batch: readonly { item: IncomingSms; receivedAt: Date }[],
-  consumers: readonly SmsConsumer[],
-  isolate: boolean,
+  handOff: HandOff,
 ): Promise<(string | undefined)[]> {
   const ids: (string | undefined)[] = [];
   if (!insertableTogether(batch)) {
-    for (const p of batch) ids.push(await storeOne(ctx, q, p.item, p.receivedAt, consumers, isolate));
+    for (const p of batch) ids.push(await storeOne(q, p.item, p.receivedAt, handOff));
     return ids;
   }
   const rows: InsertSms[] = [];
@@ -323,11 +319,11 @@ async function storeMany(
     ids.push(row?.id);
     if (row && !p.item.isReport) fresh.push(storedSms(p.item, p.receivedAt, row));
   }
-  if (isolate) {
-    for (const sms of fresh) if (await handOff(ctx, q, sms, consumers, true)) await markMatched(q, sms.id);
+  if (!handOff.many) {
+    for (const sms of fresh) if (await handOff.one(sms)) await markMatched(q, sms.id);
     return ids;
   }
-  const taken = await handOffMany(ctx, q, fresh, consumers);
+  const taken = await handOff.many(fresh);
   for (const [i, sms] of fresh.entries()) if (taken[i]) await markMatched(q, sms.id);
   return ids;
 }
@@ -393,46 +389,4 @@ function storedSms(m: IncomingSms, receivedAt: Date, row: InsertedSms): StoredSm
     receivedAt,
     ...(m.attachments?.length ? { attachments: m.attachments } : {}),
   };
-}
-
-/** A newly stored SMS (not a receipt) goes to the consumers; marked matched if one took it. Its id. */
-async function handOffStored(
-  ctx: AppContext,
-  q: Queryable,
-  m: IncomingSms,
-  receivedAt: Date,
-  row: InsertedSms,
-  consumers: readonly SmsConsumer[],
-  isolate: boolean,
-): Promise<string> {
-  if (m.isReport) return row.id;
-  const sms = storedSms(m, receivedAt, row);
-  if (await handOff(ctx, q, sms, consumers, isolate)) await markMatched(q, row.id);
-  return row.id;
-}
-
-/**
- * The first consumer that takes the SMS wins. With `isolate`, a failing one is isolated by a
- * savepoint; without, its error fails the whole transaction (the caller tries again isolated).
- */
-async function handOff(
-  ctx: AppContext,
-  q: Queryable,
-  sms: StoredSms,
-  consumers: readonly SmsConsumer[],
-  isolate: boolean,
-): Promise<boolean> {
-  if (!isolate) {
-    for (const consume of consumers) if (await consume(q, sms, ctx)) return true;
-    return false;
-  }
-  for (const consume of consumers) {
-    try {
-      if (await q.savepoint(() => consume(q, sms, ctx))) return true;
-    } catch (err) {
-      if (isDbUnavailable(err)) throw err;
-      ctx.log.error({ err, smsId: sms.id, consumer: consume.name || 'anonymous' }, 'SMS consumer failed');
-    }
-  }
-  return false;
 }

@@ -18,7 +18,7 @@ import type { App } from '../../http/types.ts';
 import { conversationDetail, queryConversations, reply, updateConversation } from './chat.service.ts';
 import { fileRequired, fileTooLarge, MMS_MAX_BYTES, mediaFor, storeUpload } from './media.service.ts';
 
-/** Chat (spec §7) and MMS media. The upload's multipart parser lives in this plugin only. */
+/** Chat (docs/product.md#calls) and MMS media. The upload's multipart parser lives in this plugin only. */
 export async function chatRoutes(app: App, ctx: AppContext) {
   const tags = ['chat'];
 

@@ -28,7 +28,7 @@ import { ownsMedia } from './media.queries.ts';
 import { dailyUsed, optedOutAmong, readSettings, reserveDaily } from './messaging.queries.ts';
 import { toConversation } from './replies.service.ts';
 
-// Two-way chat (spec §3, §4, §7): a user's conversations, the thread, the contact, and replies
+// Two-way chat (docs/product.md): a user's conversations, the thread, the contact, and replies
 // that leave through the SIM the recipient already knows (queued for the dispatcher, pinned).
 
 const conversationNotFound = () => notFound('Conversation not found.', 'conversation_not_found');
@@ -141,8 +141,8 @@ async function stickySim(ctx: AppContext, c: ConversationSimRow, now: Date): Pro
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
- * A reply (spec §7): queued pinned to the conversation's SIM (the dispatcher keeps its rate limit
- * and exactly-once task ids); opt-outs and the daily limit apply as for bulk sending.
+ * A reply (docs/product.md#calls): queued pinned to the conversation's SIM (the dispatcher keeps its rate
+ * limit and exactly-once task ids); opt-outs and the daily limit apply as for bulk sending.
  */
 export async function reply(
   ctx: AppContext,

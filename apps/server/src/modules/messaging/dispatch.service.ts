@@ -13,10 +13,10 @@ import {
   sendSmsTasks,
 } from '../gateways/index.ts';
 import { simsInOpenRentals } from '../rental/index.ts';
+import { claimCapacity, type PlanSettings, planClaim, type ReadySim } from './claim-plan.ts';
 import {
   type Assignment,
   backOffSims,
-  type Candidate,
   ensurePaceRows,
   failOverdue,
   failStalePinned,
@@ -51,7 +51,7 @@ export const SIM_BACKOFF_MS = 60_000;
 /** A busy device (too many tasks) gets the messages again after this. */
 const BUSY_RETRY_MS = 10_000;
 
-/** Device task status codes (research notes §2.2) by what the platform does with them. */
+/** Device task status codes (docs/devices.md) by what the platform does with them. */
 const ACCEPTED = new Set([0, 13]); // 13 Duplicated TaskId: the device already has this very task
 const SIM_CANNOT_SEND = new Set([2, 5, 6]); // Invalid Port, SIM Unregistered, Timeout
 const DEVICE_BUSY = new Set([4, 10, 16]); // Pending USSD, Pending Transaction, Too Many Task
@@ -147,43 +147,35 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
   const byId = new Map(pool.map((s) => [s.id, s]));
   await ensurePaceRows(ctx.db, [...byId.keys()]);
 
-  const intervalMs = 60_000 / ctx.config.SMS_PER_SIM_PER_MINUTE;
-  const horizonMs = ctx.config.SMS_DISPATCH_INTERVAL_MS;
-  const horizon = now.getTime() + horizonMs;
+  const settings: PlanSettings = {
+    intervalMs: 60_000 / ctx.config.SMS_PER_SIM_PER_MINUTE,
+    horizonMs: ctx.config.SMS_DISPATCH_INTERVAL_MS,
+    maxPerSimPerTick: MAX_PER_SIM_PER_TICK,
+  };
   const claimId = randomUUID();
   const leaseUntil = new Date(now.getTime() + ctx.config.SMS_LEASE_SECONDS * 1000);
 
+  // Reads (the SIMs' pace rows and the candidates, locked), plans (claim-plan.ts), applies.
   const assignments = await ctx.db.tx(async (q) => {
-    const ready = await lockReadySims(q, [...byId.keys()], new Date(horizon));
-    if (ready.length === 0) return [];
-    // Capacity of each ready SIM in this tick. A SIM busy until less than a tick ago continues from
-    // its next slot (a late tick catches up, so the rate holds); an idle one starts now (no burst).
-    const slots = new Map<string, { start: number; cap: number; used: number }>();
-    let total = 0;
-    for (const r of ready) {
-      const next = r.next_at.getTime();
-      const start = next >= now.getTime() - horizonMs ? next : now.getTime();
-      const remaining = byId.get(r.sim_id)?.remaining ?? null;
-      const cap = Math.min(
-        MAX_PER_SIM_PER_TICK,
-        Math.max(1, Math.ceil((horizon - start) / intervalMs)),
-        // A SIM near its day or month cap takes no more than it has left.
-        remaining === null ? Number.POSITIVE_INFINITY : Math.max(0, remaining),
-      );
-      slots.set(r.sim_id, { start, cap, used: 0 });
-      total += cap;
-    }
+    const locked = await lockReadySims(q, [...byId.keys()], new Date(now.getTime() + settings.horizonMs));
+    if (locked.length === 0) return [];
+    const ready: ReadySim[] = locked.map((r) => ({
+      id: r.sim_id,
+      nextAt: r.next_at,
+      remaining: byId.get(r.sim_id)?.remaining ?? null,
+    }));
+    const total = claimCapacity(ready, now, settings);
     const expired = await lockExpiredClaims(q, now, total);
-    const queued = await lockQueued(q, now, Math.min(total * 2, total + 200) - expired.length, [
-      ...slots.keys(),
-    ]);
-
-    const out: ClaimedMessage[] = [];
-    const take = (m: Candidate, simId: string) => {
-      const slot = slots.get(simId)!;
-      slot.used++;
+    const queued = await lockQueued(
+      q,
+      now,
+      Math.min(total * 2, total + 200) - expired.length,
+      ready.map((r) => r.id),
+    );
+    const plan = planClaim({ expired, queued, ready, pool: [...byId.keys()], now, settings });
+    const out: ClaimedMessage[] = plan.take.map(({ message: m, simId }) => {
       const sim = byId.get(simId)!;
-      out.push({
+      return {
         id: m.id,
         sim_id: sim.id,
         gateway_id: sim.gateway_id,
@@ -194,61 +186,10 @@ export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
         body: m.body,
         mms_file: m.mms_file,
         mms_title: m.mms_title,
-      });
-    };
-    const hasRoom = (simId: string | null) => {
-      const slot = simId ? slots.get(simId) : undefined;
-      return slot !== undefined && slot.used < slot.cap;
-    };
-    // Free SIMs in turn, so a tick spreads its messages instead of filling the first SIM.
-    const order = [...slots.keys()];
-    let turn = 0;
-    const anyFree = (exclude: readonly string[]) => {
-      for (let i = 0; i < order.length; i++) {
-        const id = order[(turn + i) % order.length]!;
-        if (hasRoom(id) && !exclude.includes(id)) {
-          turn = (turn + i + 1) % order.length;
-          return id;
-        }
-      }
-      return undefined;
-    };
-
-    // SIMs a message already failed on are avoided, unless every SIM there is has failed it (a
-    // small pool): then any SIM may try again rather than the message waiting forever.
-    const avoid = (m: Candidate) => (pool.some((p) => !m.tried_sims.includes(p.id)) ? m.tried_sims : []);
-    for (const m of expired) {
-      // A claim re-taken after a crash goes back to its SIM while that SIM can send: the device
-      // may have its task already and will then answer "duplicated" instead of sending twice.
-      if (m.prev_sim && byId.has(m.prev_sim)) {
-        if (hasRoom(m.prev_sim)) take(m, m.prev_sim);
-        continue;
-      }
-      if (m.pinned_sim) continue; // its SIM is not sendable now: it waits for it
-      const sim = anyFree(avoid(m));
-      if (sim) take(m, sim);
-    }
-    for (const m of queued) {
-      // A chat reply leaves only through its conversation's SIM (never silently another number).
-      if (m.pinned_sim) {
-        if (hasRoom(m.pinned_sim)) take(m, m.pinned_sim);
-        if (out.length >= total) break;
-        continue;
-      }
-      // The SIM the recipient already knows, when it has room; else the next free one.
-      const avoided = avoid(m);
-      const sim =
-        m.conv_sim && hasRoom(m.conv_sim) && !avoided.includes(m.conv_sim) ? m.conv_sim : anyFree(avoided);
-      if (sim) take(m, sim);
-      if (out.length >= total) break;
-    }
+      };
+    });
     await markClaimed(q, claimId, leaseUntil, out);
-    await savePace(
-      q,
-      [...slots.entries()]
-        .filter(([, s]) => s.used > 0)
-        .map(([simId, s]) => ({ sim_id: simId, next_at: new Date(s.start + s.used * intervalMs) })),
-    );
+    await savePace(q, plan.pace);
     return out;
   });
   if (assignments.length === 0) return undefined;

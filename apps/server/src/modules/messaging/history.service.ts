@@ -18,7 +18,7 @@ import {
   repliesPerDay,
 } from './history.queries.ts';
 
-// History (spec §3, §7): users see their own messages, Admin9 everyone's with gateway and port.
+// History (docs/product.md): users see their own messages, Admin9 everyone's with gateway and port.
 
 const isAdmin = (u: AuthUser) => u.roles.includes(ADMIN_ROLE);
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);

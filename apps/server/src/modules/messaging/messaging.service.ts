@@ -66,7 +66,7 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminOutreachSe
 }
 
 /**
- * The admin's save (spec §7): whole numbers ≥ 0 (the schema checked them), audited. The SIM
+ * The admin's save (docs/product.md#calls): whole numbers ≥ 0 (the schema checked them), audited. The SIM
  * settings are saved in the same transaction by the gateways module; a SIM field left out keeps
  * its value.
  */
@@ -135,7 +135,7 @@ export const sendingDisabled = (what: 'Max Batch Send SMS' | 'Max Messages Per D
   );
 
 /**
- * Mass send (spec §5, §7): every rule again on the server, MaxBatchSendSms per request, MaxMsgPerDay
+ * Mass send (docs/product.md): every rule again on the server, MaxBatchSendSms per request, MaxMsgPerDay
  * per user and UTC day, opted-out recipients skipped; then, in one transaction, the campaign and one
  * queued message per recipient (variants rotating). Nothing is stored by a refused request.
  */

@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '@simdock/contract';
 import type { PaymentEvent } from './providers/provider.ts';
 
-// The forward-only state machine of one top-up (research/payments.md §4.2). Pure: the service
+// The forward-only state machine of one top-up (docs/payments.md#states). Pure: the service
 // applies its answer inside the transaction that also records the event and moves the money.
 
 /** The provider's steps before a final status, in order: a late, earlier step never wins. */

@@ -14,7 +14,7 @@ import {
 } from '../rental/index.ts';
 import { HANDLER_TOKENS } from './tokens.ts';
 
-// The SMS-Activate "handler API" (research otp-api.md §1–3, §7.1) on our services, orders and
+// The SMS-Activate "handler API" (docs/api.md) on our services, orders and
 // balance. Classic actions answer plain-text tokens with HTTP 200 and nothing after them; list and
 // detail actions answer JSON in the shapes clients parse. Activation ids are our numeric order ids.
 

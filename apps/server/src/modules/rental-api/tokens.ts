@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@simdock/contract';
 
 /**
- * The one map from domain error codes to SMS-Activate error tokens (research otp-api.md §3). Every
+ * The one map from domain error codes to SMS-Activate error tokens (docs/api.md). Every
  * code has a token (the type makes a new code fail to compile until it is mapped); nothing reads an
  * error's message to choose one.
  */

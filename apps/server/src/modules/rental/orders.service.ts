@@ -63,8 +63,8 @@ const noNumbers = (name: string) =>
   new DomainError('no_numbers', `No numbers available for ${name} right now. Please try again later.`);
 
 /**
- * Rents a number: in one transaction, picks a SIM by the rules of architecture.md, creates the
- * order and charges the price. Rents of one service are serialised (as are admins' spent marks) so
+ * Rents a number: in one transaction, picks a SIM by the number-reuse rules (apps/server/README.md), creates
+ * the order and charges the price. Rents of one service are serialised (as are admins' spent marks) so
  * the number reuse rule (RENTABLE_SIMS_SQL) is checked against every committed order and a number is
  * never handed to two open orders of a service; the partial unique index
  * orders_number_open_per_service backs that up.

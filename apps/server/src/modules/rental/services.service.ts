@@ -25,7 +25,9 @@ import {
   updateService,
 } from './services.queries.ts';
 
-/** A form number (spec §5 coercion), or a 400 for hex, exponents, arrays and other misreadings. */
+/**
+ * A form number (docs/product.md#forms: numbers), or a 400 for hex, exponents, arrays and other misreadings.
+ */
 function formNumber(value: unknown, fallback: number, field: string, label: string): number {
   if (value === undefined) return fallback;
   const n = parseFormNumber(value);
@@ -33,7 +35,10 @@ function formNumber(value: unknown, fallback: number, field: string, label: stri
   return n;
 }
 
-/** Trims text, coerces numbers (non-numeric → 0, spec §5), fills defaults, then checks every rule. */
+/**
+ * Trims text, coerces numbers (non-numeric → 0, docs/product.md#forms), fills defaults, then checks every
+ * rule.
+ */
 export function normalizeServiceInput(input: ServiceInput): ServiceValues {
   const values: ServiceValues = {
     name: input.name.trim(),

@@ -24,7 +24,8 @@ export async function activeUserById(ctx: AppContext, id: string): Promise<UserR
 /**
  * The row the sign-in check of a request read, by the AuthUser made of it: the request's own
  * account (user/info) is answered from it instead of being read again. Held as long as the request
- * holds its AuthUser.
+ * holds its AuthUser. Not a cache (nothing is looked up by value): the row travels with the request's
+ * own AuthUser object, which only the server that made it ever holds.
  */
 const signInRows = new WeakMap<AuthUser, UserRow>();
 

@@ -7,7 +7,10 @@ import { unreadTotal } from '../../pages/chat/chat-logic.ts';
 import { useSession } from '../session.tsx';
 import { ADMIN_NAV_ITEMS, NAV_ITEMS, type NavItem } from './nav.ts';
 
-/** The chat's unread total (spec §2 Chat): the shared conversation list, polled slowly, refreshed live. */
+/**
+ * The chat's unread total (docs/product.md#screens-and-routes): the shared conversation list, polled slowly,
+ * refreshed live.
+ */
 function useChatUnread(enabled: boolean): number {
   const list = useConversations(BADGE_POLL_MS, enabled);
   return enabled ? unreadTotal(list.data) : 0;

@@ -26,7 +26,7 @@ export interface NavItem {
   badge?: 'chatUnread';
 }
 
-/** Sidebar items for everyone (spec §2, in the spec's order). */
+/** Sidebar items for everyone (docs/product.md#screens-and-routes, in its order). */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/userinfo', label: 'nav.userInfo', icon: UserRound },
   { to: '/dashboard', label: 'nav.dashboard', icon: LayoutDashboard },

@@ -1,7 +1,7 @@
 /**
  * Texts of the API key page (/apikey): the key, the webhooks and their delivery log. en.ts and vi.ts
- * spread these in. The spec's own texts (§2, §8) stay in English in both languages, as the spec
- * fixes them; the rest is translated.
+ * spread these in. The product's own texts (docs/product.md#errors-and-messages) stay in English in both
+ * languages, as the product fixes them; the rest is translated.
  */
 export const apikeyEn = {
   'apikey.title': 'API Key Management',

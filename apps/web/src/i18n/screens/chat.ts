@@ -1,5 +1,5 @@
 /**
- * Texts of the Chat page (/ChatPage, spec §2, §4, §5, §8). The spec's alerts and empty states are
+ * Texts of the Chat page (/ChatPage, docs/product.md). The spec's alerts and empty states are
  * verbatim ('File upload failed: ', 'Reply failed: ', 'No Conversation',
  * 'No Message'); 'Cập nhật thất bại: ' is `chat.updateFailed` in en.ts / vi.ts. en.ts and vi.ts spread these in.
  */

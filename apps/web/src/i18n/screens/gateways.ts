@@ -3,7 +3,7 @@
  * concurrent work apart; en.ts and vi.ts spread these in. Keys use the screen's prefix.
  */
 export const gatewaysEn = {
-  // Gateway Manager (/gatewaymanager), spec §2, §4, §5, §8.
+  // Gateway Manager (/gatewaymanager), docs/product.md.
   'gateways.title': 'Gateway Manager',
   'gateways.subtitle': 'Add / Edit / Delete device gateway',
   'gateways.add': 'Add Gateway',
@@ -101,7 +101,7 @@ export const gatewaysEn = {
   'gateways.simulating': 'Receiving…',
   'gateways.simulateFailed': 'Simulate SMS failed',
 
-  // SIM health, locks and roles (issue 24).
+  // SIM health, locks and roles.
   'gateways.colHealth': 'Health',
   'gateways.colRole': 'Role',
   'gateways.healthSent': 'Sent {today} today · {month} this month',

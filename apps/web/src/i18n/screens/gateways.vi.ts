@@ -96,7 +96,7 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'gateways.simulating': 'Đang nhận…',
   'gateways.simulateFailed': 'Giả lập SMS thất bại',
 
-  // SIM health, locks and roles (issue 24).
+  // SIM health, locks and roles.
   'gateways.colHealth': 'Tình trạng',
   'gateways.colRole': 'Vai trò',
   'gateways.healthSent': 'Đã gửi {today} hôm nay · {month} tháng này',

@@ -37,7 +37,7 @@ const rulesEn: Record<`messaging.${MessagingMessageKey}`, string> = {
 
 export const messagingEn = {
   ...rulesEn,
-  // Settings (spec §2, §8).
+  // Settings (docs/product.md).
   'settings.title': 'Settings',
   'settings.subtitle': 'Sending limits for every user',
   'settings.maxBatch': 'Max Batch Send SMS',
@@ -63,7 +63,7 @@ export const messagingEn = {
     'Failed sends in a row (the SIM cannot send) that lock a SIM. 0 = never lock automatically.',
   'settings.simCooldown': 'SIM Cooldown (minutes)',
   'settings.simCooldownHint': 'How long an automatic lock lasts. 0 = until an admin unlocks the SIM.',
-  // SMS Sending (spec §2, §4, §5).
+  // SMS Sending (docs/product.md).
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Send one message to many numbers through the gateways',
   'sending.policyTitle': 'Usage policy.',
@@ -111,7 +111,7 @@ export const messagingEn = {
     'Waiting for a free SIM: every SIM that can send is busy with a rental, locked or at its daily cap.',
   'sending.noFreeSim':
     'No SIM can send right now: every SIM that can send is busy with a rental, locked or at its daily cap. Messages you send wait in the queue until a SIM is free.',
-  // SMS History Stats (spec §2, §9).
+  // SMS History Stats (docs/product.md).
   'history.title': 'SMS History Stats',
   'history.subtitle': 'What was sent, what arrived and who replied',
   'history.start': 'Start date',

@@ -18,7 +18,7 @@ export const paymentsEn = {
   'topup.rule.belowMin': 'The minimum top-up is 10 USD.',
   'topup.rule.aboveMax': 'The maximum top-up is 10,000 USD per invoice.',
   'topup.rule.decimals': 'Use at most two decimals (cents).',
-  // Spec §8 alerts.
+  // Alerts (docs/product.md#errors-and-messages).
   'topup.createFailed': 'Failed to create invoice: {error}',
   'topup.apiError': 'Error while calling API',
   'topup.historyTitle': 'Payment history',
@@ -40,7 +40,7 @@ export const paymentsEn = {
   'topup.status.PAID': 'PAID',
   'topup.status.DONE': 'DONE',
   'topup.status.FAILED': 'FAILED',
-  // Payment Manager (spec §2).
+  // Payment Manager (docs/product.md#screens-and-routes).
   'payments.title': 'Payment Manager',
   'payments.subtitle': 'Every top-up invoice, its provider status and what arrived',
   'payments.tableCaption': 'Payments',

@@ -4,7 +4,7 @@
  * Shared words come from `common.*` (Cancel, Saving…, Yes/No, Prev/Next, Try again).
  */
 export const servicesOrdersEn = {
-  // Service Manager (spec §2).
+  // Service Manager (docs/product.md#screens-and-routes).
   'services.title': 'Service Manager',
   'services.subtitle':
     'The services users rent numbers for: price, stock, rent time, and how the code is read from the SMS.',
@@ -88,7 +88,7 @@ export const servicesOrdersEn = {
   'services.spentUnmarked': 'The mark on {number} is removed.',
   'services.spentShowing': 'Showing the newest {shown} of {total}.',
 
-  // Order Manager (spec §2).
+  // Order Manager (docs/product.md#screens-and-routes).
   'orders.title': 'Order Manager',
   'orders.subtitle': 'Every rental on every gateway. Filter by phone, gateway or status.',
   'orders.statsTitle': 'Orders per gateway',

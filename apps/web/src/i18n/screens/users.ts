@@ -2,7 +2,7 @@
  * Texts of User Manager (/usermanager) and the Audit log (/audit). en.ts and vi.ts spread these in.
  */
 export const usersEn = {
-  // User Manager, spec §2, §3, §5.
+  // User Manager, docs/product.md.
   'users.title': 'User Manager',
   'users.subtitle': 'Accounts, roles, status and balances',
   'users.statTotal': 'Total users',

@@ -36,7 +36,7 @@ import {
 type Message = { tone: 'success' | 'error'; text: string } | null;
 
 /**
- * /apikey (spec §2, §8): the key or 'No Apikey', New API Key, Delete API Key after 'Delete apikey ?'
+ * /apikey (docs/product.md): the key or 'No Apikey', New API Key, Delete API Key after 'Delete apikey ?'
  * (both 'Processing...' while busy; Delete disabled without a key), a link to the API docs in a new
  * tab, how to call the API, and the webhooks with their "send test event" and delivery log.
  */

@@ -13,11 +13,11 @@ import { EditContactDialog } from './EditContactDialog.tsx';
 import { SendForm } from './SendForm.tsx';
 import { Thread } from './Thread.tsx';
 
-/** Below 768 px the conversation list is a slide-over panel (ui.md). */
+/** Below 768 px the conversation list is a slide-over panel (docs/product.md#screens-and-routes). */
 const NARROW = '(max-width: 767.98px)';
 
 /**
- * /ChatPage (spec §2 Chat, §4, §5): the conversation list (search, unread badges) and the selected
+ * /ChatPage (docs/product.md): the conversation list (search, unread badges) and the selected
  * conversation's thread with the send form. The first conversation is selected on load; when the
  * selected one disappears, the first is selected (or none). The list polls every 6 s and the thread
  * every 5 s; the shell's live stream refreshes both sooner (app/live.tsx).
@@ -35,7 +35,7 @@ export function ChatPage() {
   const narrow = useMediaQuery(NARROW);
   const list = conversations.data;
 
-  // Spec §4: auto-select the first; re-select when the selected one disappears.
+  // Auto-select the first; re-select when the selected one disappears.
   useEffect(() => {
     if (list) setSelectedId((current) => pickSelection(list, current));
   }, [list]);

@@ -16,9 +16,9 @@ export interface ConversationListProps {
 }
 
 /**
- * The conversation list (spec §2 Chat): search by name or number; each row shows the contact name
- * (or the number), the latest SMS and its time, and an unread badge. A list of buttons: Tab reaches
- * each one, Enter or Space selects it; the selected one is marked `aria-current`.
+ * The conversation list (docs/product.md#screens-and-routes): search by name or number; each row shows the
+ * contact name (or the number), the latest SMS and its time, and an unread badge. A list of buttons: Tab
+ * reaches each one, Enter or Space selects it; the selected one is marked `aria-current`.
  */
 export function ConversationList({ query, selectedId, onSelect, search, onSearch }: ConversationListProps) {
   const { t } = useI18n();

@@ -6,8 +6,9 @@ import { useI18n } from '../../i18n/index.tsx';
 import { useUpdateConversation } from './api.ts';
 
 /**
- * The edit-contact dialog (spec §2 Chat): Name and Note, Cancel and Save. The contract's limits are
- * checked first; a failure shows 'Cập nhật thất bại: ' plus the message (spec §8).
+ * The edit-contact dialog (docs/product.md#screens-and-routes): Name and Note, Cancel and Save. The
+ * contract's limits are checked first; a failure shows 'Cập nhật thất bại: ' plus the message
+ * (docs/product.md#errors-and-messages).
  */
 export function EditContactDialog({
   conversation,

@@ -9,12 +9,15 @@ import { useI18n } from '../../i18n/index.tsx';
 import { appendToThread, reply, uploadMms } from './api.ts';
 import { ATTACH_ACCEPT, displayUrl, isAttachable } from './chat-logic.ts';
 
-/** The server's own words when it sent some, else the error's text (spec §8: alert + msg). */
+/**
+ * The server's own words when it sent some, else the error's text (docs/product.md#errors-and-messages: alert
+ * + msg).
+ */
 const reason = (err: unknown) => (err instanceof ApiError && err.serverMessage) || errorMessage(err);
 
 /**
- * The send form (spec §5): a text area, an attach button (images and MP4; a preview with a remove
- * button), Send. Blocked when both text and file are empty (the contract's `chatEmpty`). Enter sends,
+ * The send form (docs/product.md#forms): a text area, an attach button (images and MP4; a preview with a
+ * remove button), Send. Blocked when both text and file are empty (the contract's `chatEmpty`). Enter sends,
  * Shift+Enter adds a line (not while an input method is composing). A file is uploaded first
  * (mmsUpload), then the reply goes out with its stored name (mmsType 1).
  */

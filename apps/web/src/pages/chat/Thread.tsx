@@ -138,7 +138,7 @@ function Bubble({ m, onMediaLoad }: { m: ChatMessage; onMediaLoad: () => void })
   );
 }
 
-/** Spec §4: green check when status or result is 1, red cross when either is 0, else nothing. */
+/** Green check when status or result is 1, red cross when either is 0, else nothing. */
 function Delivery({ m }: { m: ChatMessage }) {
   const { t } = useI18n();
   const kind = deliveryIndicator(m);

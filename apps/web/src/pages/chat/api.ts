@@ -14,7 +14,7 @@ import { apiBlob, apiPost, requireCode1 } from '../../api/client.ts';
 
 export { CONVERSATIONS_POLL_MS, useConversations } from '../../api/chat.ts';
 
-/** Spec §9: thread polling 5000 ms (live `conversation` events refresh it sooner). */
+/** Thread polling 5000 ms (live `conversation` events refresh it sooner). */
 export const THREAD_POLL_MS = 5000;
 
 /**
@@ -35,7 +35,8 @@ export const threadQuery = (conversationId: string) =>
     queryKey: threadKey(conversationId),
     queryFn: ({ signal }) => fetchThread(conversationId, signal),
     select: (res) => res.data.msgList,
-    // A newly selected conversation starts empty and loads (spec §4: clears and reloads the thread).
+    // A newly selected conversation starts empty and loads (docs/product.md#states-and-colours: clears and
+    // reloads the thread).
     staleTime: 0,
   });
 
@@ -85,14 +86,16 @@ export function useUpdateConversation() {
   });
 }
 
-/** POST /api/LiveChat/mmsUpload (multipart, one part named `file`); code 1 required (spec §7). */
+/**
+ * POST /api/LiveChat/mmsUpload (multipart, one part named `file`); code 1 required (docs/product.md#calls).
+ */
 export async function uploadMms(file: File) {
   const form = new FormData();
   form.append('file', file, file.name);
   return requireCode1(await apiPost('/api/LiveChat/mmsUpload', form, MmsUploadResponse));
 }
 
-/** POST /api/LiveChat/reply; code 1 required (spec §7). */
+/** POST /api/LiveChat/reply; code 1 required (docs/product.md#calls). */
 export async function reply(body: ReplyBody) {
   return requireCode1(await apiPost('/api/LiveChat/reply', body, ReplyResponse));
 }

@@ -16,7 +16,7 @@ import {
 
 const c = (conversationId: string) => ({ conversationId });
 
-describe('pickSelection (spec §4)', () => {
+describe('pickSelection (docs/product.md#states-and-colours)', () => {
   it('auto-selects the first conversation when none is selected', () => {
     expect(pickSelection([c('a'), c('b')], null)).toBe('a');
   });
@@ -65,7 +65,7 @@ describe('filterConversations', () => {
   });
 });
 
-describe('displayText (spec §5: control characters stripped)', () => {
+describe('displayText (docs/product.md#forms: control characters stripped)', () => {
   it('removes C0/C1 controls, DEL, NUL and bidi overrides; keeps line breaks, tabs and emoji', () => {
     expect(displayText('a\u0000b\u0007c\u001Bd\u007Fe\u0085f')).toBe('abcdef');
     expect(displayText('line 1\r\nline 2\rline 3\n\tx')).toBe('line 1\nline 2\nline 3\n\tx');
@@ -106,7 +106,7 @@ describe('media and attachments', () => {
   });
 });
 
-describe('scroll rule (spec §4)', () => {
+describe('scroll rule (docs/product.md#states-and-colours)', () => {
   it('knows when the reader is at the bottom (with a little slack)', () => {
     expect(isAtBottom({ scrollTop: 600, scrollHeight: 1000, clientHeight: 400 })).toBe(true);
     expect(isAtBottom({ scrollTop: 560, scrollHeight: 1000, clientHeight: 400 })).toBe(true);

@@ -1,12 +1,13 @@
 import { type ChatMessage, type Conversation, cleanText, UP_DOWN_OUTGOING } from '@simdock/contract';
 
 /**
- * Pure rules of the Chat page (spec §4, §5), kept out of the components so they are tested alone.
+ * Pure rules of the Chat page (docs/product.md), kept out of the components so they are tested alone.
  */
 
 /**
- * Which conversation is selected after the list changed (spec §4): the current one while it is still
- * listed; otherwise the first (the first load auto-selects it), or none when the list is empty.
+ * Which conversation is selected after the list changed (docs/product.md#states-and-colours): the current one
+ * while it is still listed; otherwise the first (the first load auto-selects it), or none when the list is
+ * empty.
  */
 export function pickSelection(
   list: readonly Pick<Conversation, 'conversationId'>[],
@@ -54,8 +55,8 @@ export function filterConversations<T extends Pick<Conversation, 'contactName' |
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 /**
- * Message text as shown (spec §5: control characters stripped): the contract's cleanText (no NUL, no
- * lone surrogate), CR LF / CR as one line break, then every control character removed. Line breaks
+ * Message text as shown (docs/product.md#forms: control characters stripped): the contract's cleanText (no
+ * NUL, no lone surrogate), CR LF / CR as one line break, then every control character removed. Line breaks
  * and tabs stay.
  */
 export function displayText(value: string | null | undefined): string {
@@ -101,9 +102,9 @@ export function isAtBottom(
 }
 
 /**
- * The thread's scroll rule (spec §4): scroll to the bottom once when a newly selected conversation's
- * messages first show, and when a new message arrives (the last message changed) while the reader
- * was at the bottom. Otherwise leave the reader where they are (reading older messages).
+ * The thread's scroll rule (docs/product.md#states-and-colours): scroll to the bottom once when a newly
+ * selected conversation's messages first show, and when a new message arrives (the last message changed)
+ * while the reader was at the bottom. Otherwise leave the reader where they are (reading older messages).
  */
 export function shouldScrollToBottom(s: {
   /** The thread's first render with messages since the selection changed. */

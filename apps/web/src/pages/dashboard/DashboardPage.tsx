@@ -78,8 +78,9 @@ function Onboarding() {
 }
 
 /**
- * /dashboard (spec §2): the compact figures, the rentals waiting for a code (above the list, so a
- * phone sees them first), the searchable service list with Rent, and "My numbers", updated live.
+ * /dashboard (docs/product.md#screens-and-routes): the compact figures, the rentals waiting for a code (above
+ * the list, so a phone sees them first), the searchable service list with Rent, and "My numbers", updated
+ * live.
  */
 export function DashboardPage() {
   const { t } = useI18n();

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
-/** The dashboard clock: local date and time, ticking every second (spec §9). */
+/** The dashboard clock: local date and time, ticking every second (docs/product.md#limits-and-timings). */
 export function LiveClock() {
   const { t } = useI18n();
   const [now, setNow] = useState(() => new Date());

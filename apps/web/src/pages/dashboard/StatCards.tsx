@@ -32,8 +32,8 @@ function Figure({
 }
 
 /**
- * Active Numbers, Daily Rentals and Uptime (spec §2) as one compact strip (three columns even on a
- * phone). Uptime is the measured share of the last 24 h the gateways were online; without
+ * Active Numbers, Daily Rentals and Uptime (docs/product.md#screens-and-routes) as one compact strip (three
+ * columns even on a phone). Uptime is the measured share of the last 24 h the gateways were online; without
  * measurements it is left out rather than invented. A failure says so and offers Retry.
  */
 export function StatCards() {

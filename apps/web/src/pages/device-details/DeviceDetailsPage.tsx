@@ -17,8 +17,8 @@ import { useDeviceStats } from './api.ts';
 type ServiceRow = DeviceStats['serviceStatss'][number];
 
 /**
- * /details/{id} (spec §2): the id is the device's MAC. Shows the MAC, Total SIM and per service
- * Using / Used / Success, where Success is green at 50% of Used or more, else red.
+ * /details/{id} (docs/product.md#screens-and-routes): the id is the device's MAC. Shows the MAC, Total SIM
+ * and per service Using / Used / Success, where Success is green at 50% of Used or more, else red.
  */
 export function DeviceDetailsPage() {
   const { t } = useI18n();

@@ -30,7 +30,7 @@ export interface GatewayFormModalProps {
 }
 
 /**
- * Add / Edit a gateway (spec §2, §5). The live message is 'Data is valid' or 'Please enter all fields
+ * Add / Edit a gateway (docs/product.md). The live message is 'Data is valid' or 'Please enter all fields
  * correctly' by the contract's `isGatewayValid` (the server's rule; a new gateway also needs its
  * password) and Save stays disabled until it holds. Render it only while open: it starts from the
  * gateway each time.

@@ -23,11 +23,11 @@ import { GatewayFormModal } from './GatewayFormModal.tsx';
 import { SimPanel } from './SimPanel.tsx';
 
 /**
- * /gatewaymanager (spec §2): the device gateways with their SIM count, Online/Offline and
- * Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions); the add/edit
- * modal; the messages of §8 as toasts where the admin acted. A failed load shows 'Load failed' with
- * Retry, never the empty text. A table on wide screens, one card per gateway below 1280 px. The list
- * refetches every 30 s and after every change.
+ * /gatewaymanager (docs/product.md#screens-and-routes): the device gateways with their SIM count,
+ * Online/Offline and Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions);
+ * the add/edit modal; the messages of docs/product.md#errors-and-messages as toasts where the admin acted. A
+ * failed load shows 'Load failed' with Retry, never the empty text. A table on wide screens, one card per
+ * gateway below 1280 px. The list refetches every 30 s and after every change.
  */
 export function GatewayManagerPage() {
   const { t } = useI18n();
@@ -72,7 +72,7 @@ export function GatewayManagerPage() {
 
   // ---- pieces shared by the table and the cards ----
 
-  // Spec §4: while scanning, the SIM count shows 0 locally.
+  // While scanning, the SIM count shows 0 locally.
   const simCount = (g: Gateway) => (
     <span className="tabular" data-testid="gateway-sim-count">
       {formatNumber(scanning.has(g.id) ? 0 : g.totalSIM)}

@@ -32,7 +32,10 @@ export const GATEWAY_SETTINGS_KEY = [...GATEWAYS_KEY, 'settings'] as const;
 export const gatewayReportKey = (id: string) => [...GATEWAYS_KEY, 'report', id] as const;
 const SCAN_KEY = [...GATEWAYS_KEY, 'scan'] as const;
 
-/** The list refetches this often: online status follows the devices' pushes (spec §4). */
+/**
+ * The list refetches this often: online status follows the devices' pushes
+ * (docs/product.md#states-and-colours).
+ */
 export const GATEWAY_POLL_MS = 30_000;
 
 const refetchGateways = (qc: QueryClient) => qc.invalidateQueries({ queryKey: GATEWAYS_KEY });

@@ -26,8 +26,8 @@ export function formFromGateway(g: Gateway): GatewayFormValues {
 }
 
 /**
- * The fields that break the rule: spec §5 (`isGatewayValid`, the server's rule) plus the password,
- * which the server requires for a new gateway.
+ * The fields that break the rule: docs/product.md#forms (`isGatewayValid`, the server's rule) plus the
+ * password, which the server requires for a new gateway.
  */
 export function invalidGatewayFields(v: GatewayFormValues, editing: boolean): GatewayField[] {
   const bad: GatewayField[] = [];

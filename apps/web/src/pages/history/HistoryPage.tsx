@@ -34,7 +34,7 @@ import { dayBounds, todayText } from './history-range.ts';
 const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 
 /**
- * /History, SMS History Stats (spec §2, §9): start and end dates (today by default) and Apply; the
+ * /History, SMS History Stats (docs/product.md): start and end dates (today by default) and Apply; the
  * five tiles; Message Details with page sizes 10–500, Prev/Next and 'Page x / y' ('No Record' when
  * empty); Gateway and Port only for Admin9; CSV export of the filtered records.
  */

@@ -19,7 +19,7 @@ interface LoginForm {
   password: string;
 }
 
-/** Spec §5: both fields required. */
+/** Both fields required. */
 function validateLoginForm(v: LoginForm): Partial<Record<keyof LoginForm, RuleMessageKey>> {
   return {
     ...(v.username.trim() ? {} : { username: 'usernameRequired' as const }),
@@ -84,7 +84,8 @@ export function LoginPage() {
           label={t('login.password')}
           error={errorText(errors.password)}
           labelAside={
-            // A placeholder: password reset is not part of the product yet (spec §2).
+            // A placeholder: password reset is not part of the product yet
+            // (docs/product.md#screens-and-routes).
             <button type="button" className="text-xs font-medium text-accent-text hover:underline">
               {t('login.forgot')}
             </button>

@@ -9,7 +9,7 @@ type Stat = OrderFilterResponse['groupPipeline'][number];
 /** Lets a header wrap on small screens so the four columns fit a phone without scrolling. */
 const Wrap = ({ children }: { children: ReactNode }) => <span className="whitespace-normal">{children}</span>;
 
-/** Per-gateway statistics (spec §2): success rate green above 60 %, else red. */
+/** Per-gateway statistics (docs/product.md#screens-and-routes): success rate green above 60 %, else red. */
 export function GatewayStats({
   stats,
   loading,

@@ -12,7 +12,10 @@ export interface OrderFilterFormProps {
   onApply: (filters: OrderFilters) => void;
 }
 
-/** Phone, gateway and status filters (spec §2). Nothing changes until Apply (or Enter). */
+/**
+ * Phone, gateway and status filters (docs/product.md#screens-and-routes). Nothing changes until Apply (or
+ * Enter).
+ */
 export function OrderFilterForm({ applied, gateways, statuses, onApply }: OrderFilterFormProps) {
   const { t } = useI18n();
   const [draft, setDraft] = useState<OrderFilters>(applied);

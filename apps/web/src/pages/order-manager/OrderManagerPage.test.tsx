@@ -52,7 +52,7 @@ function serve() {
 const orderCalls = (fetch: ReturnType<typeof mockFetch>) =>
   fetch.mock.calls.map(([p]) => String(p)).filter((p) => p.startsWith('/api/Admin/orders'));
 
-describe('Order Manager (spec §2)', () => {
+describe('Order Manager (docs/product.md#screens-and-routes)', () => {
   it('shows gateway stats, orders, the numbered pager; filters apply on Apply and go back to page 1', async () => {
     const fetch = serve();
     const { router } = renderApp('/ordermanager?page=2');

@@ -11,8 +11,9 @@ import { type OrderFilters, type OrderParams, readOrderParams, writeOrderParams 
 import { UnmatchedSms } from './UnmatchedSms.tsx';
 
 /**
- * /ordermanager (spec §2): per-gateway statistics, the phone/gateway/status filters with Apply, the
- * orders table and the numbered pager. Page and filters live in the URL (reload and Back keep them).
+ * /ordermanager (docs/product.md#screens-and-routes): per-gateway statistics, the phone/gateway/status
+ * filters with Apply, the orders table and the numbered pager. Page and filters live in the URL (reload and
+ * Back keep them).
  */
 export function OrderManagerPage() {
   const { t } = useI18n();

@@ -3,7 +3,10 @@ import { type Column, DataTable, OrderStatusBadge } from '../../components/index
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
-/** The orders table of spec §2: ID, Gateway, Port, User, Phone, Service, OTP, Status, Created At. */
+/**
+ * The orders table (docs/product.md#screens-and-routes): ID, Gateway, Port, User, Phone, Service, OTP,
+ * Status, Created At.
+ */
 export function OrderTable({
   orders,
   loading,

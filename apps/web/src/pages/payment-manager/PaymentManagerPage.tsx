@@ -11,9 +11,9 @@ type Flag = (typeof FLAGS)[number];
 const isFlag = (f: string | null): f is Flag => (FLAGS as readonly (string | null)[]).includes(f);
 
 /**
- * /paymentmanager (Admin9, spec §2): every payment, 100 per page, newest first. IDs over 12
- * characters show as first 6 + dots + last 4 (the full id in the tooltip); Finished At is '-' while
- * unfinished; top-ups that need a look (a refund after the credit, a repeated deposit) are marked.
+ * /paymentmanager (Admin9, docs/product.md#screens-and-routes): every payment, 100 per page, newest first.
+ * IDs over 12 characters show as first 6 + dots + last 4 (the full id in the tooltip); Finished At is '-'
+ * while unfinished; top-ups that need a look (a refund after the credit, a repeated deposit) are marked.
  */
 export function PaymentManagerPage() {
   const { t } = useI18n();

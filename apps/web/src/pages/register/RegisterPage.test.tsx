@@ -6,7 +6,7 @@ const field = (label: string) => screen.getByLabelText(label) as HTMLInputElemen
 const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
 
-describe('Register form (spec §2, §5)', () => {
+describe('Register form (docs/product.md)', () => {
   it('shows the required messages under the fields', async () => {
     const fetch = mockFetch(() => ({ body: {} }));
     renderApp('/register');

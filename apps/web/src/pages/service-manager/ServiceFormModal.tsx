@@ -21,7 +21,10 @@ export interface ServiceFormModalProps {
   onSaved: (saved: Service, created: boolean) => void;
 }
 
-/** 'Add Service' / 'Edit Service' (spec §2): the fields, the rule messages under them, Create/Update. */
+/**
+ * 'Add Service' / 'Edit Service' (docs/product.md#screens-and-routes): the fields, the rule messages under
+ * them, Create/Update.
+ */
 export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModalProps) {
   const { t } = useI18n();
   const save = useSaveServiceMutation();

@@ -34,7 +34,7 @@ function serve(services: Service[], overrides: Record<string, { status?: number;
 const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
   fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => JSON.parse(String(init?.body)));
 
-describe('Service Manager (spec §2, §5)', () => {
+describe('Service Manager (docs/product.md)', () => {
   it('lists services with the spec columns and filters them as one types', async () => {
     serve([tg, { ...tg, id: '2', name: 'Google', code: 'go', description: '', isEnable: false }]);
     renderApp('/servicemanager');

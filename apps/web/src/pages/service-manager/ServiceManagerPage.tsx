@@ -13,8 +13,9 @@ import { filterServices } from './service-form.ts';
 type Editing = { service?: Service } | null;
 
 /**
- * /servicemanager (spec §2): search by name, code or description; '+ Add Service'; the services table;
- * the Add/Edit modal; the delete confirmation; a service's spent numbers. The list refreshes after every change.
+ * /servicemanager (docs/product.md#screens-and-routes): search by name, code or description; '+ Add Service';
+ * the services table; the Add/Edit modal; the delete confirmation; a service's spent numbers. The list
+ * refreshes after every change.
  */
 export function ServiceManagerPage() {
   const { t } = useI18n();

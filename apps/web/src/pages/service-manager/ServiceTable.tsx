@@ -17,8 +17,8 @@ export interface ServiceTableProps {
   onSpent: (service: Service) => void;
 }
 
-/** The services table of spec §2: Name (textContains and pattern beneath), Code, Price, Stock, Available,
- * Spent numbers (opens their dialog), Rent (min), Repeatable, Actions. */
+/** The services table (docs/product.md#screens-and-routes): Name (textContains and pattern beneath), Code,
+ * Price, Stock, Available, Spent numbers (opens their dialog), Rent (min), Repeatable, Actions. */
 export function ServiceTable({
   services,
   loading,

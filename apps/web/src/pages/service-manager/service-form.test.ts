@@ -29,7 +29,7 @@ const service: Service = {
 const resolve = (values: ReturnType<typeof emptyServiceForm>) =>
   serviceFormResolver(values, undefined, { fields: {}, shouldUseNativeValidation: false });
 
-describe('service form (spec §3, §5)', () => {
+describe('service form (docs/product.md)', () => {
   it('starts with the spec defaults: price 1, rent time 20, the digits pattern', () => {
     const v = emptyServiceForm();
     expect(v.price).toBe('1');

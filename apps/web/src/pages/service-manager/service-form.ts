@@ -11,7 +11,7 @@ import type { FieldError, Resolver } from 'react-hook-form';
 import type { TFunction } from '../../i18n/index.tsx';
 import { ruleResolver, ruleText, serverFieldErrorOf } from '../../lib/forms.ts';
 
-/** The modal's values: numbers stay the typed text until they are sent (coerced, spec §5). */
+/** The modal's values: numbers stay the typed text until they are sent (coerced, docs/product.md#forms). */
 export interface ServiceFormValues {
   name: string;
   code: string;

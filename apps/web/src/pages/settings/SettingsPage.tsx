@@ -72,7 +72,7 @@ const DEFAULTS: Values = {
 };
 
 /**
- * /settings (Admin9, spec §2, §8): Max Batch Send SMS and Max Messages Per Day, Save Changes, then
+ * /settings (Admin9, docs/product.md): Max Batch Send SMS and Max Messages Per Day, Save Changes, then
  * '✅ Success!' or '❌ Error saving settings'. 0 switches sending off (the sending page says so).
  */
 export function SettingsPage() {

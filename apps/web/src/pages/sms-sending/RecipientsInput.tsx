@@ -19,7 +19,7 @@ type Tab = 'input' | 'upload';
 export interface RecipientsInputProps {
   value: string;
   onChange: (text: string) => void;
-  /** MaxBatchSendSms: typing past it is blocked (spec §5). */
+  /** MaxBatchSendSms: typing past it is blocked (docs/product.md#forms). */
   limit: number;
   /** The send's error for this field (from the rules), shown under the text area. */
   error?: string;

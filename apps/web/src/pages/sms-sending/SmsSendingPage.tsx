@@ -13,7 +13,7 @@ import { messagingText } from './messaging-text.ts';
 import { RecipientsInput } from './RecipientsInput.tsx';
 
 /**
- * /SMS_SendingPage (spec §2, §4, §5): the usage policy, 'SMS Sending (Max: N)', recipients (typed or
+ * /SMS_SendingPage (docs/product.md): the usage policy, 'SMS Sending (Max: N)', recipients (typed or
  * uploaded) and message lines (typed or uploaded), Start Mass Send. The contract's rules run before
  * anything is sent (the server runs them again); after a successful send both text areas clear and
  * 'Send successful!' shows with what was queued.

@@ -34,7 +34,7 @@ interface Values {
   amount: string;
 }
 
-/** Spec §8: the server's reason after 'Failed to create invoice: ', or 'Error while calling API'. */
+/** The server's reason after 'Failed to create invoice: ', or 'Error while calling API'. */
 function createFailure(err: unknown, t: TFunction): string {
   if (err instanceof ApiError && err.serverMessage)
     return t('topup.createFailed', { error: err.serverMessage });
@@ -46,7 +46,7 @@ const amountNumber = (text: string) => (/^\s*\d+(\.\d*)?\s*$/.test(text) ? Numbe
 
 /**
  * /topup: an amount form (minimum 10, default 10) that opens the provider's hosted invoice, and the
- * user's payment history with Pay Now for PENDING invoices (spec §2, §4, §8). The balance in the top
+ * user's payment history with Pay Now for PENDING invoices (docs/product.md). The balance in the top
  * bar follows credits live (the `balance` event); the history refreshes on `payment` events and polls
  * while an invoice is open.
  */

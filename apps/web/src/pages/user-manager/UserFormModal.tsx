@@ -26,7 +26,9 @@ function fieldText(t: TFunction, error: Pick<FieldError, 'type' | 'message'> | u
   return error.type === 'rule' ? ruleText(t, error) : error.message;
 }
 
-/** 'Add User' / 'Edit User' (spec §2, §5): username, email, password, roles, status, balance (step 0.01). */
+/**
+ * 'Add User' / 'Edit User' (docs/product.md): username, email, password, roles, status, balance (step 0.01).
+ */
 export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const { t } = useI18n();
   const save = useSaveUserMutation();

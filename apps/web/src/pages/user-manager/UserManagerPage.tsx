@@ -36,8 +36,8 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /**
- * /usermanager (spec §2): stat cards with real figures, server-side search, sort and paging
- * (50/100/200/500), Add User, Edit, Delete with confirmation (deactivates users with history).
+ * /usermanager (docs/product.md#screens-and-routes): stat cards with real figures, server-side search, sort
+ * and paging (50/100/200/500), Add User, Edit, Delete with confirmation (deactivates users with history).
  */
 export function UserManagerPage() {
   const { t } = useI18n();

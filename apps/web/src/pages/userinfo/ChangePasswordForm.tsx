@@ -18,7 +18,7 @@ interface Values {
 const EMPTY: Values = { oldPass: '', newPass: '', confirmPass: '' };
 
 /**
- * Old, new and confirmation (spec §2/§5). A mismatch shows 'Mật khẩu mới không khớp.' (vi) or its
+ * Old, new and confirmation (docs/product.md). A mismatch shows 'Mật khẩu mới không khớp.' (vi) or its
  * English entry; success 'Đổi mật khẩu thành công!'; failure the server's msg, else 'Không thể đổi mật khẩu.'.
  */
 export function ChangePasswordForm() {

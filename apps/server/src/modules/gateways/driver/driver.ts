@@ -8,7 +8,7 @@ export interface PortEntry {
   port: string;
   portNo: number;
   slotNo: number;
-  /** Leading integer of `st`: 0 no SIM, 3/4/15 usable, see the protocol notes. */
+  /** Leading integer of `st`: 0 no SIM, 3/4/15 usable (docs/devices.md#sim-states). */
   state: number;
   iccid: string | null;
   imsi: string | null;
@@ -77,7 +77,7 @@ export interface StatusReport {
   reports: TaskReport[];
 }
 
-/** One send task: one port per task is how the platform sends (see the protocol notes). */
+/** One send task: one port per task is how the platform sends (docs/devices.md#task-codes). */
 export interface SendTask {
   tid: number;
   /** One or more numbers joined by commas. */
@@ -85,7 +85,7 @@ export interface SendTask {
   sms: string;
   /** Port number(s) to send from; absent lets the device pick. */
   from?: string;
-  /** An MMS: its subject and files (`smstype` 1, `smstitle`, `attachments`; protocol notes §2.8). */
+  /** An MMS: its subject and files (`smstype` 1, `smstitle`, `attachments`; docs/devices.md#mms). */
   mms?: MmsContent;
 }
 

@@ -118,7 +118,7 @@ describe('parsePortEntry', () => {
 });
 
 describe('parseDevStatus', () => {
-  // Abridged from a real device (research notes §2.1): max-slot, ver, expires -1, numeric st.
+  // Abridged from a real device: max-slot, ver, expires -1, numeric st.
   const real = {
     type: 'dev-status',
     seq: 2124,

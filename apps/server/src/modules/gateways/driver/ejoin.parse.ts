@@ -1,5 +1,5 @@
-// Pure parsers for the Ejoin/Skyline "goip_*" protocol (shared/research/gateway-protocol.md §2).
-// Devices differ between firmware versions, so every reader is tolerant of the quirks listed there.
+// Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices.md).
+// Devices differ between firmware versions, so every reader is tolerant of their quirks.
 import { cleanText, normalizeMac } from '@simdock/contract';
 import {
   type DevStatus,

@@ -1,14 +1,18 @@
-// Picks the configured provider (PAYMENT_PROVIDER) once per application context.
+// Picks the configured provider (PAYMENT_PROVIDER) once per server (kept in its ctx.runtime).
 import type { AppContext } from '../../../context.ts';
+import { runtimeKey } from '../../../runtime.ts';
 import { NowPaymentsProvider } from './nowpayments.ts';
 import type { PaymentProvider } from './provider.ts';
 import { SandboxProvider } from './sandbox.ts';
 
-const chosen = new WeakMap<AppContext, PaymentProvider | null>();
+const PROVIDER = runtimeKey<PaymentProvider | null>('payments.provider');
 
 /** The configured provider, or null when top-up is switched off (`PAYMENT_PROVIDER=none`). */
 export function providerOf(ctx: AppContext): PaymentProvider | null {
-  if (chosen.has(ctx)) return chosen.get(ctx) ?? null;
+  return ctx.runtime.get(PROVIDER, () => chooseProvider(ctx));
+}
+
+function chooseProvider(ctx: AppContext): PaymentProvider | null {
   const c = ctx.config;
   let provider: PaymentProvider | null = null;
   if (c.PAYMENT_PROVIDER === 'sandbox')
@@ -24,7 +28,6 @@ export function providerOf(ctx: AppContext): PaymentProvider | null {
       timeoutMs: c.NOWPAYMENTS_TIMEOUT_MS,
     });
   }
-  chosen.set(ctx, provider);
   return provider;
 }
 

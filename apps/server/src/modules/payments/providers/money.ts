@@ -1,5 +1,5 @@
 // Exact decimal helpers for provider amounts: strings in, strings out, BigInt in between.
-// Never float arithmetic on money (research/payments.md pitfall 7).
+// Never float arithmetic on money (docs/payments.md#partial-and-over-payments).
 
 export interface Decimal {
   /** The value times 10^scale. */

@@ -1,4 +1,4 @@
-// NOWPayments IPN signature verification (research/payments.md §1.1, pitfalls 1–3).
+// NOWPayments IPN signature verification (docs/payments.md#ipn-webhook).
 //
 // NOWPayments does not sign the raw bytes: it signs a canonical re-serialisation of the body —
 // keys sorted alphabetically at every depth (the nested `fee` object too), compact JSON, HMAC-SHA512

@@ -1,4 +1,4 @@
-// NOWPayments adapter over fetch (research/payments.md §1.1, §3, §4.2–4.3). No database here.
+// NOWPayments adapter over fetch (docs/payments.md). No database here.
 import { z } from 'zod';
 import { decimalFromJson, floorToCents, mulDivFloorCents, parseDecimal } from './money.ts';
 import { verifyNowPaymentsSignature } from './nowpayments.signature.ts';
@@ -40,7 +40,7 @@ export interface NowPaymentsConfig {
   now?: () => number;
 }
 
-/** Provider status → ours (research/payments.md §4.2 table). */
+/** Provider status → ours (docs/payments.md#states). */
 const STATUS_MAP: Record<
   string,
   { status: PaymentStatus; final: boolean; credit: boolean; refund: boolean }
@@ -50,7 +50,8 @@ const STATUS_MAP: Record<
   confirmed: { status: 'PAID', final: false, credit: false, refund: false },
   sending: { status: 'PAID', final: false, credit: false, refund: false },
   finished: { status: 'DONE', final: true, credit: true, refund: false },
-  // Final underpayment: funds already forwarded; credited for what arrived (§4.6).
+  // Final underpayment: funds already forwarded; credited for what arrived
+  // (docs/payments.md#partial-and-over-payments).
   partially_paid: { status: 'DONE', final: true, credit: true, refund: false },
   failed: { status: 'FAILED', final: true, credit: false, refund: false },
   expired: { status: 'FAILED', final: true, credit: false, refund: false },
@@ -240,9 +241,9 @@ export class NowPaymentsProvider implements PaymentProvider {
   }
 
   /**
-   * USD actually received, rounded down to cents (§4.3): a USD stablecoin counts 1:1; any other
-   * coin is valued at the invoice's quote, price_amount × actually_paid / pay_amount. Never
-   * `actually_paid_at_fiat` (0 in the docs' example) nor `outcome_amount` (net of fees).
+   * USD actually received, rounded down to cents (docs/payments.md#partial-and-over-payments): a USD
+   * stablecoin counts 1:1; any other coin is valued at the invoice's quote, price_amount × actually_paid /
+   * pay_amount. Never `actually_paid_at_fiat` (0 in the docs' example) nor `outcome_amount` (net of fees).
    */
   private amountReal(
     actuallyPaid: string | null,

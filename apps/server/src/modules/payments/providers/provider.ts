@@ -1,7 +1,7 @@
 // The payment provider contract: what the payments module needs from any crypto-invoice gateway.
 // Pure HTTP / crypto; no database. The payments module owns persistence and crediting (via billing).
 
-/** Our top-up statuses (research/payments.md §4.2). */
+/** Our top-up statuses (docs/payments.md#states). */
 export type PaymentStatus = 'PENDING' | 'PAID' | 'DONE' | 'FAILED';
 
 export type ProviderName = 'nowpayments' | 'sandbox';
