@@ -15,7 +15,7 @@ import {
   watchErrors,
 } from './harness.ts';
 
-// Issues 14 and 13: every page of the web router (public, user and admin) at desktop (1280×800) and
+// Every page of the web router (public, user and admin) at desktop (1280×800) and
 // phone (390×844) widths, light and dark — never a sideways scroll — with a screenshot of each in
 // test-results/screens/ (see README); a failed list load shows the error with Retry and never the empty
 // text; statuses read as words in Vietnamese.
