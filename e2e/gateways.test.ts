@@ -7,6 +7,25 @@ import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harn
 // against a running gateway simulator; and the 'Scan failed' banner.
 
 let e: E2E;
+
+/**
+ * Clicks until the dialog is open: on a loaded machine a click could land while the SIM table
+ * re-rendered after a refetch and be lost (seen once in CI). The dialog must still open.
+ */
+async function clickUntilOpen(button: Locator, dialog: Locator) {
+  for (let i = 0; i < 3; i++) {
+    // A click the open dialog's overlay blocks (it opened late) is no failure: the wait decides.
+    await button.click({ timeout: 5000 }).catch(() => undefined);
+    if (
+      await dialog.waitFor({ timeout: 3000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+  await dialog.waitFor();
+}
 let sim: GatewaySim;
 
 beforeAll(async () => {
@@ -99,10 +118,8 @@ describe('Gateway Manager in the browser', () => {
     await portRow('1.01').getByText('From the device', { exact: true }).waitFor();
 
     // Set a number: digits are checked, then the table shows it as a manual number.
-    await portRow('1.01')
-      .getByRole('button', { name: /Set Number/ })
-      .click();
     const setNumber = page.getByRole('dialog', { name: 'Set number for port 1.01' });
+    await clickUntilOpen(portRow('1.01').getByRole('button', { name: /Set Number/ }), setNumber);
     await setNumber.getByLabel('Phone number').fill('12ab');
     await setNumber.getByRole('button', { name: 'Save' }).click();
     await setNumber.getByText('Enter the number as 3 to 20 digits.').waitFor();
