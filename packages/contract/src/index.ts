@@ -8,6 +8,8 @@ export * from './api/overview.ts';
 export * from './api/payments.ts';
 export * from './api/services.ts';
 export * from './api/users.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './messaging.ts';

@@ -1,5 +1,20 @@
-import { ADMIN_ROLE } from '@simdock/contract';
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import {
+  ADMIN_ROLE,
+  type EndpointDeclaration,
+  type EndpointParsedBody,
+  type EndpointParsedParams,
+  type EndpointParsedQuery,
+  type EndpointReply,
+  endpointMethods,
+} from '@simdock/contract';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  onRequestHookHandler,
+  preValidationHookHandler,
+  RouteOptions,
+} from 'fastify';
 import type { ApiKeyAuth, AppContext, AuthUser } from '../context.ts';
 import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import type { App } from './types.ts';
@@ -164,4 +179,72 @@ export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
 export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
   // The route's typed reply expects the object; the text is that object already serialised.
   return reply.type('application/json; charset=utf-8').send(json as never);
+}
+
+/** The request a declared endpoint's handler reads: body, query and params as its schemas parse them. */
+export type EndpointRequest<E extends EndpointDeclaration> = Omit<
+  FastifyRequest,
+  'body' | 'query' | 'params'
+> & {
+  body: EndpointParsedBody<E>;
+  query: EndpointParsedQuery<E>;
+  params: EndpointParsedParams<E>;
+};
+
+/**
+ * A declared endpoint's handler: answers the declared 200 shape, or sends its own reply (files,
+ * streams, other statuses) and returns that reply.
+ */
+export type EndpointHandler<E extends EndpointDeclaration> = (
+  req: EndpointRequest<E>,
+  reply: FastifyReply,
+) => Promise<EndpointReply<E> | FastifyReply | undefined> | EndpointReply<E> | FastifyReply | undefined;
+
+/**
+ * What a route adds to its declaration, for the server alone: a body limit, an error handler for a
+ * protocol with its own error shape, extra hooks, or OpenAPI text too long for the contract.
+ */
+export type RouteExtras = Partial<
+  Pick<RouteOptions, 'bodyLimit' | 'errorHandler' | 'onRequest' | 'preHandler' | 'config'>
+> & { schema?: Pick<FastifySchema, 'description'> & { consumes?: string[] } };
+
+/**
+ * Registers a route from its contract declaration (packages/contract/src/endpoints): method, path,
+ * access (see `access`), schemas, tag and summary come from there; the module gives the handler.
+ *
+ *   route(app, ctx, endpoints.apikey.get, async (req) => ({ code: 1, apiKey: … }));
+ */
+export function route<E extends EndpointDeclaration>(
+  app: App,
+  ctx: AppContext,
+  declaration: E,
+  handler: EndpointHandler<E>,
+  extras: RouteExtras = {},
+): void {
+  const d: EndpointDeclaration = declaration;
+  const guard =
+    d.access === 'apikey'
+      ? access(ctx, 'apikey', d.keyIn)
+      : access(ctx, d.access === 'device' ? 'public' : d.access);
+  const schema: Record<string, unknown> = {};
+  if (d.hide) schema.hide = true;
+  schema.tags = [d.tag];
+  if (d.summary) schema.summary = d.summary;
+  if (d.description) schema.description = d.description;
+  if (d.params) schema.params = d.params;
+  if (d.query) schema.querystring = d.query;
+  if (d.body) schema.body = d.body;
+  if (d.response) schema.response = d.response;
+  const { schema: extraSchema, onRequest, preHandler, config, ...rest } = extras;
+  app.route({
+    method: endpointMethods(d),
+    url: d.path,
+    ...rest,
+    config: { ...guard.config, ...(config as object | undefined) },
+    onRequest: [...(guard.onRequest ?? []), ...([onRequest ?? []].flat() as onRequestHookHandler[])],
+    ...('preValidation' in guard && guard.preValidation ? { preValidation: guard.preValidation } : {}),
+    ...(preHandler ? { preHandler } : {}),
+    schema: { ...schema, ...extraSchema } as FastifySchema,
+    handler: handler as unknown as RouteOptions['handler'],
+  });
 }

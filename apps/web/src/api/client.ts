@@ -1,5 +1,15 @@
-import { ErrorBody, type ErrorCode } from '@simdock/contract';
-import type { z } from 'zod';
+import {
+  type EndpointBody,
+  type EndpointDeclaration,
+  type EndpointParams,
+  type EndpointQuery,
+  type EndpointResult,
+  ErrorBody,
+  type ErrorCode,
+  endpointMethods,
+  endpointPath,
+} from '@simdock/contract';
+import { z } from 'zod';
 import { translate } from '../i18n/index.tsx';
 import { clearToken, getToken } from './token.ts';
 
@@ -197,4 +207,82 @@ export function requireCode1<T extends { code?: unknown; msg?: unknown }>(res: T
 export function errorMessage(err: unknown): string {
   if (err instanceof Error && err.message) return err.message;
   return translate('errors.unexpected');
+}
+
+/** Options of `call`: the query and path parameters typed from the declaration, and the transport's. */
+export type CallOptions<E extends EndpointDeclaration> = Omit<RequestOptions, 'query'> & {
+  query?: EndpointQuery<E>;
+} & (E['params'] extends z.ZodType ? { params: EndpointParams<E> } : { params?: undefined });
+
+/** `call`'s arguments after the endpoint: its body (when it declares one) and the options. */
+export type CallArgs<E extends EndpointDeclaration> = [
+  ...(E['body'] extends z.ZodType ? [body: EndpointBody<E>] : [body?: undefined]),
+  ...(E['params'] extends z.ZodType ? [opts: CallOptions<E>] : [opts?: CallOptions<E>]),
+];
+
+function request<E extends EndpointDeclaration>(
+  endpoint: E,
+  body: unknown,
+  opts: CallOptions<E> | undefined,
+): { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body: unknown; opts: RequestOptions } {
+  const method = endpointMethods(endpoint)[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+  const { params, query, ...rest } = opts ?? {};
+  return {
+    method,
+    path: endpointPath(endpoint, params ?? undefined),
+    // A POST whose declaration has no body still sends `{}`: the spec's calls with an empty payload.
+    body: method === 'GET' || method === 'DELETE' ? undefined : (body ?? {}),
+    opts: {
+      auth: endpoint.access !== 'public',
+      ...rest,
+      query: query as RequestOptions['query'],
+    },
+  };
+}
+
+/**
+ * Calls a declared endpoint (packages/contract/src/endpoints): the body and the answer are typed
+ * from its declaration, and the answer is parsed with its `200` schema.
+ *
+ *   const info = await call(endpoints.user.info);
+ *   const page = await call(endpoints.admin.orders, undefined, { query: { page: 2 } });
+ *   await call(endpoints.service.delete, { service });
+ */
+export function call<E extends EndpointDeclaration>(
+  endpoint: E,
+  ...[body, opts]: CallArgs<E>
+): Promise<EndpointResult<E>> {
+  const r = request(endpoint, body, opts as CallOptions<E> | undefined);
+  const schema = (endpoint.response?.[200] ?? z.unknown()) as z.ZodType<EndpointResult<E>>;
+  return apiRequest(r.method, r.path, schema, r.body, r.opts);
+}
+
+/** Calls a declared endpoint whose answer is a file (a CSV export): its text. */
+export async function callText<E extends EndpointDeclaration>(
+  endpoint: E,
+  ...[body, opts]: CallArgs<E>
+): Promise<string> {
+  const r = request(endpoint, body, opts as CallOptions<E> | undefined);
+  return (await send(r.method, r.path, r.body, { ...r.opts, headers: { accept: '*/*', ...r.opts.headers } }))
+    .text;
+}
+
+/**
+ * Calls a declared endpoint whose answer is a file to show (chat media): a Blob, fetched with the
+ * bearer token (an <img src> cannot send it). Show it through URL.createObjectURL and revoke the URL
+ * when it is no longer shown.
+ */
+export async function callBlob<E extends EndpointDeclaration>(
+  endpoint: E,
+  ...[body, opts]: CallArgs<E>
+): Promise<Blob> {
+  const r = request(endpoint, body, opts as CallOptions<E> | undefined);
+  const { blob } = await send(
+    r.method,
+    r.path,
+    r.body,
+    { ...r.opts, headers: { accept: '*/*', ...r.opts.headers } },
+    true,
+  );
+  return blob ?? new Blob();
 }

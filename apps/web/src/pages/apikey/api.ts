@@ -1,14 +1,13 @@
 import {
   AddWebhookResponse,
-  ApiKeyResponse,
+  endpoints,
   Ok,
-  ResetKeyResponse,
   TestWebhookResponse,
   WebhookDeliveriesResponse,
   WebhookListResponse,
 } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { apiPost, call } from '../../api/client.ts';
 
 export const API_KEY_KEY = ['api-key'] as const;
 export const WEBHOOKS_KEY = ['webhooks'] as const;
@@ -16,7 +15,7 @@ export const DELIVERIES_KEY = ['webhook-deliveries'] as const;
 
 /** POST /api/user/apikey → {apiKey | null}. */
 export function fetchApiKey(signal?: AbortSignal) {
-  return apiPost('/api/user/apikey', {}, ApiKeyResponse, { signal });
+  return call(endpoints.apikey.get, undefined, { signal });
 }
 
 export const apiKeyQuery = queryOptions({
@@ -30,12 +29,12 @@ export function useApiKeyQuery() {
 
 /** POST /api/user/reset-key → a new key (the old one stops working at once). */
 export function resetApiKey() {
-  return apiPost('/api/user/reset-key', {}, ResetKeyResponse);
+  return call(endpoints.apikey.reset);
 }
 
 /** POST /api/user/delete-key. */
 export function deleteApiKey() {
-  return apiPost('/api/user/delete-key', {}, Ok);
+  return call(endpoints.apikey.delete);
 }
 
 export function useResetKeyMutation() {
