@@ -30,6 +30,8 @@ describe('the OpenAPI document', () => {
 
   it('is the committed document', async () => {
     const doc = await (await fetch(`${s.url}/swagger/json`)).json();
-    await expect(`${JSON.stringify(sortKeys(doc), null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json');
+    await expect(`${JSON.stringify(sortKeys(doc), null, 2)}\n`).toMatchFileSnapshot(
+      './__snapshots__/openapi.json',
+    );
   });
 });
