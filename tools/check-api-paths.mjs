@@ -2,7 +2,7 @@
 // Anywhere else a string literal starting with `/api/` ('…', "…" or `…`) is an error: the server
 // registers its routes from the declarations and the web calls them with `call(endpoints.…)`.
 // Allowed: packages/contract, e2e/ and bench/ (they test the API from outside, by its paths), test
-// files (`*.test.*`, `test/` folders), and comments (lines starting with //, /* or *).
+// files and their helpers (`*.test.*`, `test/` folders, `test-*` files), and comments (lines starting with //, /* or *).
 // Run by `npm run lint`: `node tools/check-api-paths.mjs` prints each literal and exits 1.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { listFiles } from './check-links.mjs';
 
 const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
-const ALLOWED = [/^packages\/contract\//, /^e2e\//, /^bench\//, /\.test\.[a-z]+$/, /(^|\/)test\//];
+const ALLOWED = [/^packages\/contract\//, /^e2e\//, /^bench\//, /\.test\.[a-z]+$/, /(^|\/)test(\/|-[^/]*$)/];
 const LITERAL = /(?<!\\)['"`]\/api\//;
 const COMMENT = /^\s*(\/\/|\/\*|\*)/;
 

@@ -27,10 +27,17 @@ test('finds path literals in every quote style, outside the allowed places', () 
     'bench/otp.ts': `'${API}a'\n`,
     'apps/server/src/modules/a/a.test.ts': `'${API}a'\n`,
     'apps/server/src/test/harness.ts': `'${API}a'\n`,
+    'apps/web/src/pages/a/test-fixtures.ts': `'${API}a'\n`,
+    'apps/web/src/pages/a/latest-test.ts': `'${API}a'\n`,
     'apps/server/src/docs.ts': `const md = \`see \\\`${API}v1/orders\\\` for …\`;\n`,
   });
   assert.deepEqual(
     apiPathLiterals(root, files).map((f) => f.split(':').slice(0, 2).join(':')),
-    ['apps/web/src/pages/a/api.ts:1', 'apps/web/src/pages/a/api.ts:2', 'apps/web/src/pages/a/api.ts:3'],
+    [
+      'apps/web/src/pages/a/api.ts:1',
+      'apps/web/src/pages/a/api.ts:2',
+      'apps/web/src/pages/a/api.ts:3',
+      'apps/web/src/pages/a/latest-test.ts:1',
+    ],
   );
 });

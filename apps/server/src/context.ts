@@ -1,4 +1,4 @@
-import type { Role } from '@simdock/contract';
+import type { LiveEventName, LiveMessage, Role } from '@simdock/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -98,11 +98,17 @@ export type GatewayDeleteCheck = (q: Queryable, gatewayId: string) => Promise<st
  */
 export type UserHistoryCheck = (q: Queryable, userId: string) => Promise<string | null>;
 
-/** Turns an event into what a user's live stream sends, reading what it needs; null sends nothing. */
-export type LiveRenderer = (
+/**
+ * Turns an event of type `K` into what a user's live stream sends, reading what it needs; null
+ * sends nothing. The message is the contract's live event of that name (`liveEvents[K]`'s payload).
+ */
+export type LiveRenderer<K extends AppEvent['type']> = (
   ctx: AppContext,
   event: AppEvent,
-) => Promise<{ event: string; data: unknown } | null>;
+) => Promise<LiveMessage<Extract<K, LiveEventName>> | null>;
+
+/** The renderer of each event type (at most one, from the module that owns it). */
+export type LiveRenderers = { [K in AppEvent['type']]?: LiveRenderer<K> };
 
 /** A background loop: `run` every `intervalMs`; several processes may run it at once. */
 export interface Job {
@@ -153,7 +159,7 @@ export interface Registry {
   reportConsumers: ReportConsumer[];
   gatewayDeleteChecks: GatewayDeleteCheck[];
   userHistoryChecks: UserHistoryCheck[];
-  liveRenderers: Partial<Record<AppEvent['type'], LiveRenderer>>;
+  liveRenderers: LiveRenderers;
   jobs: Job[];
   codeListeners: CodeListener[];
   authenticate: Authenticator;

@@ -5,13 +5,12 @@ import type {
   CodeListener,
   GatewayDeleteCheck,
   Job,
-  LiveRenderer,
+  LiveRenderers,
   Registry,
   ReportConsumer,
   SmsConsumer,
   UserHistoryCheck,
 } from './context.ts';
-import type { AppEvent } from './events.ts';
 import type { App } from './http/types.ts';
 
 /**
@@ -27,7 +26,7 @@ export interface ModuleDescriptor {
   reportConsumers?: ReportConsumer[];
   gatewayDeleteChecks?: GatewayDeleteCheck[];
   userHistoryChecks?: UserHistoryCheck[];
-  liveRenderers?: Partial<Record<AppEvent['type'], LiveRenderer>>;
+  liveRenderers?: LiveRenderers;
   jobs?: Job[];
   codeListeners?: CodeListener[];
   authenticate?: Authenticator;

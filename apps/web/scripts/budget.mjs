@@ -10,7 +10,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-export const BUDGET_KB = 150;
+// 150 KB until 2026-11-26, when the typed endpoint client (`call`, the sign-in endpoints' declarations)
+// and server errors shown in the user's language (i18n/server-messages.ts) took it from 149.3 to 150.7.
+export const BUDGET_KB = 152;
 const LOGIN_PAGE = 'src/pages/login/LoginPage.tsx';
 
 const here = dirname(fileURLToPath(import.meta.url));

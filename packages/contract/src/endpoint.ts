@@ -30,6 +30,8 @@ export interface EndpointDeclaration {
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
+  /** Request headers the endpoint reads (e.g. `Idempotency-Key`), validated and documented. */
+  headers?: z.ZodType;
   /** Answers by HTTP status; `200` is what `call` parses and returns. */
   response?: { readonly [status: number]: z.ZodType };
   /** Kept out of the OpenAPI document (simulator pages, scrapers' endpoints). */

@@ -11,6 +11,7 @@ export * from './api/users.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './limits.ts';
+export * from './live-events.ts';
 export * from './messages.ts';
 export * from './messaging.ts';
 export * from './messaging-files.ts';

@@ -6,6 +6,7 @@ import {
   normalizeLogin,
   normalizeMac,
   validateChangePassword,
+  validateLogin,
   validateRegister,
   validateService,
 } from './rules.ts';
@@ -47,6 +48,17 @@ describe('validateRegister (docs/product.md#forms)', () => {
 
   it('skips the confirmation when the caller has none (the server call)', () => {
     expect(validateRegister({ username: 'bob', email: 'b@b.co', password: 'password' })).toEqual({});
+  });
+});
+
+describe('validateLogin', () => {
+  it('needs both fields; a blank username is missing, a password is taken as typed', () => {
+    expect(validateLogin({ username: 'alice', password: 'x' })).toEqual({});
+    expect(validateLogin({ username: '  ', password: '' })).toEqual({
+      username: 'usernameRequired',
+      password: 'passwordRequired',
+    });
+    expect(validateLogin({ username: 'alice', password: ' ' })).toEqual({});
   });
 });
 

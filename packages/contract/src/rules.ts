@@ -76,6 +76,22 @@ export function validateRegister(form: RegisterForm): FieldErrors<RegisterField>
   return errors;
 }
 
+export interface LoginForm {
+  username: string;
+  password: string;
+}
+
+/**
+ * Sign in: both fields required (an empty username is all whitespace). Their format is the account's
+ * business; a wrong one is the server's "Invalid username or password".
+ */
+export function validateLogin(form: LoginForm): FieldErrors<keyof LoginForm> {
+  const errors: FieldErrors<keyof LoginForm> = {};
+  if (!form.username.trim()) errors.username = 'usernameRequired';
+  if (!form.password) errors.password = 'passwordRequired';
+  return errors;
+}
+
 /** Username and email are lower-cased on input (docs/product.md#forms), on both sides. */
 export function normalizeLogin(value: string): string {
   return value.trim().toLowerCase();

@@ -234,6 +234,7 @@ export function route<E extends EndpointDeclaration>(
   if (d.params) schema.params = d.params;
   if (d.query) schema.querystring = d.query;
   if (d.body) schema.body = d.body;
+  if (d.headers) schema.headers = d.headers;
   if (d.response) schema.response = d.response;
   const { schema: extraSchema, onRequest, preHandler, config, ...rest } = extras;
   app.route({

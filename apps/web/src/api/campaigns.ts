@@ -1,6 +1,6 @@
-import { type CampaignProgress, CampaignResponse } from '@simdock/contract';
+import { type CampaignProgress, endpoints } from '@simdock/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiPost } from './client.ts';
+import { call } from './client.ts';
 
 /** Campaign progress queries: ['campaign', id]; the live `campaign` event writes into them. */
 export const CAMPAIGN_KEY = ['campaign'] as const;
@@ -9,8 +9,7 @@ export const CAMPAIGN_KEY = ['campaign'] as const;
 export const campaignQuery = (campaignId: string) =>
   queryOptions({
     queryKey: [...CAMPAIGN_KEY, campaignId] as const,
-    queryFn: ({ signal }) =>
-      apiPost('/api/MassOutreach/campaign', { campaignId }, CampaignResponse, { signal }),
+    queryFn: ({ signal }) => call(endpoints.outreach.campaign, { campaignId }, { signal }),
     // The polling fallback while it runs (the live stream updates it at once when it is up).
     refetchInterval: (q) => (q.state.data?.data && !q.state.data.data.finished ? 3000 : false),
   });

@@ -1,6 +1,6 @@
-import { QueryConversationResponse } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from './client.ts';
+import { call } from './client.ts';
 
 /**
  * The chat's conversation list, shared by the Chat page, the sidebar's unread badge and the live
@@ -18,7 +18,7 @@ export const BADGE_POLL_MS = 30_000;
 
 /** POST /api/livechat/queryConversation (empty payload) → data.records. */
 export function fetchConversations(signal?: AbortSignal) {
-  return apiPost('/api/livechat/queryConversation', {}, QueryConversationResponse, { signal });
+  return call(endpoints.livechat.queryConversation, {}, { signal });
 }
 
 export const conversationsQuery = queryOptions({

@@ -9,8 +9,9 @@ import {
   endpointMethods,
   endpointPath,
 } from '@simdock/contract';
-import { z } from 'zod';
-import { translate } from '../i18n/index.tsx';
+import type { z } from 'zod';
+import { currentLanguage, translate } from '../i18n/index.tsx';
+import { serverErrorText } from '../i18n/server-messages.ts';
 import { clearToken, getToken } from './token.ts';
 
 /**
@@ -22,9 +23,9 @@ import { clearToken, getToken } from './token.ts';
  *   const ok = requireCode1(await apiPost('/api/service/delete', { service }, Ok));
  *
  * Failures throw an ApiError whose message is what the user should read
- * (docs/product.md#errors-and-messages): the server's `msg`, else the transport's message, else 'Unexpected
- * error occurred'. A 401 on an authenticated call clears the session (the guards then send the user to
- * /login).
+ * (docs/product.md#errors-and-messages): the server's `msg` in the user's language (`shownMessage`), else the
+ * transport's message, else 'Unexpected error occurred'. A 401 on an authenticated call clears the session
+ * (the guards then send the user to /login).
  */
 export class ApiError extends Error {
   constructor(
@@ -34,12 +35,23 @@ export class ApiError extends Error {
     readonly kind?: ErrorCode | (string & {}),
     /** The input the server blamed, when it named one. */
     readonly field?: string,
-    /** The server's own `msg`, when it sent one (pages that have their own fallback text use this). */
+    /**
+     * The server's own `msg` as it sent it (English), when it sent one; `message` is that text as the
+     * user reads it. Pages with their own fallback text test this and show `message`.
+     */
     readonly serverMessage?: string,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/**
+ * The server's `msg` as the user reads it: a contract rule or messaging text in the current language,
+ * else (not in English) the catalogue's text of its error code, else as sent (i18n/server-messages.ts).
+ */
+function shownMessage(msg: string, code?: string): string {
+  return serverErrorText({ msg, code }, currentLanguage(), translate);
 }
 
 export interface RequestOptions {
@@ -118,10 +130,11 @@ async function send(
       res.status >= 500
         ? translate(res.status === 504 ? 'errors.timeout' : 'errors.server')
         : res.statusText || translate('errors.unexpected');
+    const code = parsed.success ? parsed.data.error : undefined;
     throw new ApiError(
-      fromServer ?? fallback,
+      fromServer === undefined ? fallback : shownMessage(fromServer, code),
       res.status,
-      parsed.success ? parsed.data.error : undefined,
+      code,
       parsed.success ? parsed.data.field : undefined,
       fromServer,
     );
@@ -143,7 +156,7 @@ export async function apiRequest<S extends z.ZodType>(
     console.error(`Unexpected answer from ${method} ${path}`, parsed.error.issues);
     const fromServer = serverMessage(json);
     throw new ApiError(
-      fromServer ?? translate('errors.unexpected'),
+      fromServer === undefined ? translate('errors.unexpected') : shownMessage(fromServer),
       res.status,
       undefined,
       undefined,
@@ -200,7 +213,13 @@ export function apiGet<S extends z.ZodType>(
 export function requireCode1<T extends { code?: unknown; msg?: unknown }>(res: T): T {
   if (res.code === 1) return res;
   const msg = typeof res.msg === 'string' && res.msg ? res.msg : undefined;
-  throw new ApiError(msg ?? translate('errors.unknownApi'), 200, undefined, undefined, msg);
+  throw new ApiError(
+    msg === undefined ? translate('errors.unknownApi') : shownMessage(msg),
+    200,
+    undefined,
+    undefined,
+    msg,
+  );
 }
 
 /** The text to show for any thrown value. */
@@ -253,7 +272,9 @@ export function call<E extends EndpointDeclaration>(
   ...[body, opts]: CallArgs<E>
 ): Promise<EndpointResult<E>> {
   const r = request(endpoint, body, opts as CallOptions<E> | undefined);
-  const schema = (endpoint.response?.[200] ?? z.unknown()) as z.ZodType<EndpointResult<E>>;
+  const schema = endpoint.response?.[200] as z.ZodType<EndpointResult<E>> | undefined;
+  // A JSON call needs the declared answer to parse; files go through callText/callBlob.
+  if (!schema) throw new Error(`${endpoint.path} declares no 200 answer: use callText or callBlob`);
   return apiRequest(r.method, r.path, schema, r.body, r.opts);
 }
 

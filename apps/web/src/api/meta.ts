@@ -1,11 +1,11 @@
-import { AppMeta } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from './client.ts';
+import { call } from './client.ts';
 
 /** GET /api/meta: public facts about this server (demo mode). */
 export const metaQuery = queryOptions({
   queryKey: ['meta'],
-  queryFn: ({ signal }) => apiGet('/api/meta', AppMeta, { auth: false, signal }),
+  queryFn: ({ signal }) => call(endpoints.meta.get, undefined, { signal }),
   staleTime: Number.POSITIVE_INFINITY,
 });
 

@@ -1,6 +1,6 @@
-import { DashboardStats, type Order, PublicServiceListResponse, UserOrdersResponse } from '@simdock/contract';
+import { endpoints, type Order, type PublicService } from '@simdock/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiPost, requireCode1 } from './client.ts';
+import { call, requireCode1 } from './client.ts';
 import { SESSION_QUERY_KEY } from './user.ts';
 
 /**
@@ -14,8 +14,9 @@ import { SESSION_QUERY_KEY } from './user.ts';
 /** The dashboard's orders refresh every 5 s (only while live events are down). */
 export const ORDERS_REFRESH_MS = 5000;
 
-export async function fetchServices(signal?: AbortSignal) {
-  const res = await apiPost('/api/Service/getall', {}, PublicServiceListResponse, { auth: false, signal });
+/** POST /api/Service/getall without a token (a public call) → the services without the admin fields. */
+export async function fetchServices(signal?: AbortSignal): Promise<PublicService[]> {
+  const res = await call(endpoints.service.getAll, undefined, { signal });
   return res.services;
 }
 
@@ -26,7 +27,7 @@ export const servicesQuery = queryOptions({
 });
 
 export async function fetchMyOrders(signal?: AbortSignal): Promise<Order[]> {
-  return requireCode1(await apiPost('/api/Order/getbyuser', {}, UserOrdersResponse, { signal })).orders;
+  return requireCode1(await call(endpoints.order.getByUser, undefined, { signal })).orders;
 }
 
 export const myOrdersQuery = queryOptions({
@@ -36,7 +37,7 @@ export const myOrdersQuery = queryOptions({
 
 export const statsQuery = queryOptions({
   queryKey: ['dashboard', 'stats'],
-  queryFn: ({ signal }) => apiPost('/api/Order/stats', {}, DashboardStats, { signal }),
+  queryFn: ({ signal }) => call(endpoints.order.stats, undefined, { signal }),
   refetchInterval: 30_000,
 });
 

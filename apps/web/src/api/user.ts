@@ -1,6 +1,6 @@
-import { UserInfo } from '@simdock/contract';
+import { endpoints, type UserInfo } from '@simdock/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiPost } from './client.ts';
+import { call } from './client.ts';
 
 /**
  * The signed-in user's info (POST /api/user/info). The session owns this query; pages read the user
@@ -10,7 +10,7 @@ import { apiPost } from './client.ts';
 export const SESSION_QUERY_KEY = ['session'] as const;
 
 export function fetchUserInfo(signal?: AbortSignal): Promise<UserInfo> {
-  return apiPost('/api/user/info', {}, UserInfo, { signal });
+  return call(endpoints.user.info, undefined, { signal });
 }
 
 export function userInfoQuery(token: string | null) {

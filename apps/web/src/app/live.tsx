@@ -1,7 +1,14 @@
-import { CampaignProgress, Conversation, Order as OrderSchema, type UserInfo } from '@simdock/contract';
+import {
+  type Conversation,
+  dispatchLiveEvent,
+  endpoints,
+  type LiveHandlers,
+  type Order,
+  parseLiveEvent,
+  type UserInfo,
+} from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
-import type { z } from 'zod';
 import { applyCampaign } from '../api/campaigns.ts';
 import { CONVERSATIONS_KEY, threadKey } from '../api/chat.ts';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
@@ -59,7 +66,7 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
   const qc = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   /** The last copy seen of each order, for orders the cache does not hold (Dashboard never opened). */
-  const seen = useRef(new Map<string, import('@simdock/contract').Order>());
+  const seen = useRef(new Map<string, Order>());
 
   useEffect(() => {
     notifications.setOwner(username);
@@ -70,7 +77,22 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
     const abort = new AbortController();
     let opens = 0;
     setStatus('connecting');
-    void followSse('/api/Order/stream', {
+    // What each event of the stream does; its data arrives parsed by the contract's `liveEvents`.
+    const handlers: LiveHandlers = {
+      order: (order) => {
+        const { before } = applyOrder(qc, order, seen.current.get(order.id));
+        seen.current.set(order.id, order);
+        const newCode =
+          order.codeText && order.codeText !== before?.codeText && (before || order.status === 'SUCCESS');
+        if (newCode && order.codeText)
+          announceCode(order.codeText, order.phoneNumber, order.serviceName, order.id);
+      },
+      balance: ({ balance }) => applyBalance(qc, balance),
+      payment: () => invalidatePayments(qc),
+      campaign: (progress) => applyCampaign(qc, progress),
+      conversation: (conversation) => applyConversation(qc, conversation),
+    };
+    void followSse(endpoints.live.stream.path, {
       token: getToken,
       signal: abort.signal,
       onOpen: () => {
@@ -83,38 +105,8 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
         if (opens > 1) void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
       },
       onDown: () => setStatus('down'),
-      onMessage: (m) => {
-        if (m.event === 'campaign') {
-          const progress = parseJson(m.data, CampaignProgress);
-          if (progress) applyCampaign(qc, progress);
-          return;
-        }
-        if (m.event === 'conversation') {
-          const conversation = parseJson(m.data, Conversation);
-          if (conversation) applyConversation(qc, conversation);
-          return;
-        }
-        if (m.event === 'balance' || m.event === 'payment') {
-          applyAccountEvent(qc, m.event, m.data);
-          return;
-        }
-        if (m.event !== 'order') return;
-        let data: unknown;
-        try {
-          data = JSON.parse(m.data);
-        } catch {
-          return;
-        }
-        const parsed = OrderSchema.safeParse(data);
-        if (!parsed.success) return;
-        const order = parsed.data;
-        const { before } = applyOrder(qc, order, seen.current.get(order.id));
-        seen.current.set(order.id, order);
-        const newCode =
-          order.codeText && order.codeText !== before?.codeText && (before || order.status === 'SUCCESS');
-        if (newCode && order.codeText)
-          announceCode(order.codeText, order.phoneNumber, order.serviceName, order.id);
-      },
+      // Unknown events and data that does not fit its event's schema are ignored.
+      onMessage: (m) => dispatchLiveEvent(handlers, m.event, m.data),
     });
     return () => abort.abort();
   }, [qc]);
@@ -128,17 +120,19 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
  */
 export function applyAccountEvent(qc: QueryClient, event: 'balance' | 'payment', data: string): void {
   if (event === 'payment') {
-    void qc.invalidateQueries({ queryKey: MY_PAYMENTS_KEY });
-    void qc.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY });
+    invalidatePayments(qc);
     return;
   }
-  let balance: unknown;
-  try {
-    balance = (JSON.parse(data) as { balance?: unknown }).balance;
-  } catch {
-    return;
-  }
-  if (typeof balance !== 'number' || !Number.isFinite(balance)) return;
+  const e = parseLiveEvent('balance', data);
+  if (e?.event === 'balance') applyBalance(qc, e.data.balance);
+}
+
+function invalidatePayments(qc: QueryClient): void {
+  void qc.invalidateQueries({ queryKey: MY_PAYMENTS_KEY });
+  void qc.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY });
+}
+
+function applyBalance(qc: QueryClient, balance: number): void {
   qc.setQueriesData<UserInfo>({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] }, (old) =>
     old ? { ...old, balance } : old,
   );
@@ -152,16 +146,6 @@ export function applyAccountEvent(qc: QueryClient, event: 'balance' | 'payment',
 export function applyConversation(qc: QueryClient, c: Conversation): void {
   void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
   void qc.invalidateQueries({ queryKey: threadKey(c.conversationId) });
-}
-
-/** An event's JSON data checked against its contract schema; undefined when it does not fit. */
-function parseJson<S extends z.ZodType>(data: string, schema: S): z.output<S> | undefined {
-  try {
-    const parsed = schema.safeParse(JSON.parse(data));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function announceCode(code: string, phone: string, service: string, orderId: string) {

@@ -1,20 +1,27 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { cx } from '../lib/cx.ts';
 
 export interface StatTileProps {
   label: ReactNode;
   /** The big figure, already formatted (formatNumber, formatMoney, formatPercent). */
   value: ReactNode;
-  /** A small change line under the figure, e.g. '+12 today'. */
+  /** A small line under the figure, e.g. '+12 today' or what the figure counts. */
   delta?: ReactNode;
   deltaTone?: 'up' | 'down' | 'neutral';
+  /** The figure's colour when it needs attention ('warn') or is all good ('ok'). */
+  tone?: 'warn' | 'ok';
   icon?: ReactNode;
+  /** The whole tile links to the screen that explains the figure. */
+  to?: string;
 }
 
-/** A labelled figure for summary rows (dashboard, history, user manager). */
-export function StatTile({ label, value, delta, deltaTone = 'neutral', icon }: StatTileProps) {
-  return (
-    <div className="rounded-lg border border-line bg-surface p-4 shadow-xs">
+const TILE = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs';
+
+/** A labelled figure for summary rows (dashboard, history, user manager, admin overview). */
+export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, icon, to }: StatTileProps) {
+  const body = (
+    <>
       <div className="flex items-center justify-between gap-2 text-[13px] text-muted">
         <span>{label}</span>
         {icon ? (
@@ -23,7 +30,14 @@ export function StatTile({ label, value, delta, deltaTone = 'neutral', icon }: S
           </span>
         ) : null}
       </div>
-      <div className="mt-1.5 text-2xl font-semibold tracking-tight text-fg tabular">{value}</div>
+      <div
+        className={cx(
+          'mt-1.5 text-2xl font-semibold tracking-tight tabular',
+          tone === 'warn' ? 'text-warn' : tone === 'ok' ? 'text-ok' : 'text-fg',
+        )}
+      >
+        {value}
+      </div>
       {delta ? (
         <div
           className={cx(
@@ -34,6 +48,13 @@ export function StatTile({ label, value, delta, deltaTone = 'neutral', icon }: S
           {delta}
         </div>
       ) : null}
-    </div>
+    </>
+  );
+  return to ? (
+    <Link to={to} className={cx(TILE, 'hover:border-accent')}>
+      {body}
+    </Link>
+  ) : (
+    <div className={TILE}>{body}</div>
   );
 }

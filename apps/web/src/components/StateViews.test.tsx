@@ -21,7 +21,10 @@ describe('failureText', () => {
     expect(failureText(new ApiError('Failed to fetch', 0), t)).toBe(
       'No connection to the server. Check your connection and try again.',
     );
-    expect(failureText(new ApiError('x', 409, 'conflict', undefined, 'Code taken.'), t)).toBe('Code taken.');
+    // As the client builds it: the message is the server's msg as the user reads it (English here).
+    expect(failureText(new ApiError('Code taken.', 409, 'conflict', undefined, 'Code taken.'), t)).toBe(
+      'Code taken.',
+    );
     expect(failureText(new ApiError('Bad Gateway', 502), t)).toBe(
       'The server had a problem answering. Try again in a moment.',
     );

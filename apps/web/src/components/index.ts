@@ -3,10 +3,10 @@
 export { AddButton } from './AddButton.tsx';
 export { Button, type ButtonProps, type ButtonVariant, buttonClass } from './Button.tsx';
 export { Card } from './Card.tsx';
-export { ComingSoon } from './ComingSoon.tsx';
 export { CopyableText, CopyButton, copyText } from './CopyButton.tsx';
 export { type Column, DataTable, type SortState, sortRows } from './DataTable.tsx';
 export { FileDrop } from './FileDrop.tsx';
+export { FormDialog, type FormDialogProps } from './FormDialog.tsx';
 export { FormField } from './FormField.tsx';
 export { Input, Select, Textarea } from './Input.tsx';
 export { LoadingOverlay, Spinner } from './LoadingOverlay.tsx';

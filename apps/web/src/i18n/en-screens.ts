@@ -1,5 +1,6 @@
 import { apikeyEn } from './screens/apikey.ts';
 import { chatEn } from './screens/chat.ts';
+import { errorCodesEn } from './screens/error-codes.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { messagingEn } from './screens/messaging.ts';
 import { paymentsEn } from './screens/payments.ts';
@@ -25,4 +26,5 @@ export const enScreens = {
   ...servicesOrdersEn,
   ...rentalEn,
   ...signedInEn,
+  ...errorCodesEn,
 } as const;

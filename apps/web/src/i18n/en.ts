@@ -1,4 +1,4 @@
-import { type RuleMessageKey, ruleMessages } from '@simdock/contract';
+import { type ErrorCode, type RuleMessageKey, ruleMessages } from '@simdock/contract';
 import type { enScreens } from './en-screens.ts';
 import { appEn } from './screens/app.ts';
 import type { publicEn } from './screens/public.ts';
@@ -51,9 +51,6 @@ export const en = {
   'common.goHome': 'Go to the Home Page',
   'common.goBack': 'Go Back',
   'common.signIn': 'Sign In',
-  'common.comingSoon': 'Coming soon',
-  'common.comingSoonText':
-    'This screen is being built and will be available in an upcoming release. Everything else keeps working in the meantime.',
   'common.yes': 'Yes',
   'common.no': 'No',
 
@@ -112,3 +109,10 @@ export type MessageKey = keyof typeof en | keyof typeof enScreens | keyof typeof
 /** Every rule message key of the contract must have a text here: this line fails to typecheck otherwise. */
 export type RuleKeysCovered = `rule.${RuleMessageKey}` extends MessageKey ? true : never;
 export const ruleKeysCovered: RuleKeysCovered = true;
+
+/**
+ * Every error code of the contract (`ERROR_CODES`) must have a text (`errorCode.<code>`, screens/error-codes.ts):
+ * this line fails to typecheck otherwise. The message of a failed call falls back on it (i18n/server-messages.ts).
+ */
+export type ErrorCodesCovered = `errorCode.${ErrorCode}` extends MessageKey ? true : never;
+export const errorCodesCovered: ErrorCodesCovered = true;

@@ -119,6 +119,11 @@ let currentLang: Language = typeof window === 'undefined' ? 'en' : storedLanguag
 /** The current language's text, for code outside components. */
 export const translate: TFunction = (key, params) => translateIn(currentLang, key, params);
 
+/** The language the app shows now, for code outside components (the API client's messages). */
+export function currentLanguage(): Language {
+  return currentLang;
+}
+
 /** Splits a text at its `{name}` placeholders and puts the given nodes (links, bold words) there. */
 export function richText(text: string, nodes: Record<string, ReactNode>): ReactNode[] {
   return text.split(/(\{\w+\})/).map((part, i) => {

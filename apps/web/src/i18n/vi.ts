@@ -2,6 +2,7 @@ import type { MessageKey } from './en.ts';
 import { apikeyVi } from './screens/apikey.vi.ts';
 import { appVi } from './screens/app.vi.ts';
 import { chatVi } from './screens/chat.vi.ts';
+import { errorCodesVi } from './screens/error-codes.vi.ts';
 import { gatewaysVi } from './screens/gateways.vi.ts';
 import { messagingVi } from './screens/messaging.vi.ts';
 import { paymentsVi } from './screens/payments.vi.ts';
@@ -48,9 +49,6 @@ export const vi: Record<MessageKey, string> = {
   'common.goHome': 'Về trang chủ',
   'common.goBack': 'Quay lại',
   'common.signIn': 'Đăng nhập',
-  'common.comingSoon': 'Sắp ra mắt',
-  'common.comingSoonText':
-    'Màn hình này đang được xây dựng và sẽ có trong bản phát hành tới. Các chức năng khác vẫn hoạt động bình thường.',
   'common.yes': 'Có',
   'common.no': 'Không',
 
@@ -124,4 +122,5 @@ export const vi: Record<MessageKey, string> = {
   ...appVi,
   ...publicVi,
   ...signedInVi,
+  ...errorCodesVi,
 };

@@ -23,10 +23,20 @@ export function failureText(err: unknown, t: TFunction): string {
   const kind = failureKind(err);
   if (kind === 'offline') return t('errors.offline');
   if (kind === 'network') return t('errors.network');
-  if (err instanceof ApiError && err.serverMessage) return err.serverMessage;
+  const fromServer = serverText(err);
+  if (fromServer) return fromServer;
   if (kind === 'server') return t('errors.server');
   if (kind === 'forbidden') return t('errors.forbidden');
   if (kind === 'notFound') return t('errors.notFound');
   if (err instanceof Error && err.message) return err.message;
   return t('errors.unexpected');
+}
+
+/**
+ * The server's explanation of a failure, in the user's language (a contract text translated, else its
+ * error code's text; see api/client.ts), or undefined when the server gave none: then the caller shows
+ * its own words ('Không thể đổi mật khẩu.', 'Send error.').
+ */
+export function serverText(err: unknown): string | undefined {
+  return err instanceof ApiError && err.serverMessage ? err.message : undefined;
 }

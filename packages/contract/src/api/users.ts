@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MAX } from '../rules.ts';
 
 /** User Manager page sizes (docs/product.md#limits-and-timings); the first is the default. */
 export const USER_PAGE_SIZES = [50, 100, 200, 500] as const;
@@ -11,7 +12,7 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 export const USER_LIMITS = {
   username: 64,
   email: 254,
-  password: 128,
+  password: PASSWORD_MAX,
   search: 100,
   id: 64,
   roles: 8,

@@ -1,24 +1,9 @@
-import {
-  Gateway,
-  GatewayIdBody,
-  GatewayReport,
-  GatewaySettings,
-  LockSimBody,
-  Ok,
-  SetSimNumberBody,
-  SetSimNumberResult,
-  SetSimRoleBody,
-  SimActionResult,
-  SimulateSmsBody,
-  UnlockSimBody,
-  UpdateGatewayBody,
-} from '@simdock/contract';
-import type { FastifyRequest } from 'fastify';
+import { endpoints } from '@simdock/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
-import { access, currentUser } from '../../http/route.ts';
+import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import {
   deleteGateway,
@@ -47,98 +32,32 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function adminRoutes(app: App, ctx: AppContext) {
-  const admin = { tags: ['admin: gateways'] };
+  const { gateway, sim } = endpoints;
 
-  app.post(
-    '/api/Admin/getSettings',
-    { ...access(ctx, 'admin'), schema: { ...admin, response: { 200: GatewaySettings } } },
-    async () => gatewaySettings(ctx),
-  );
+  route(app, ctx, gateway.getSettings, async () => gatewaySettings(ctx));
 
-  app.post(
-    '/api/Admin/updateGateway',
-    {
-      ...access(ctx, 'admin'),
-      schema: { ...admin, body: UpdateGatewayBody, response: { 200: Gateway } },
-    },
-    async (req) => saveGateway(ctx, req.body.gateway, currentUser(req)),
-  );
+  route(app, ctx, gateway.update, async (req) => saveGateway(ctx, req.body.gateway, currentUser(req)));
 
-  app.post(
-    '/api/Admin/deleteGateway',
-    { ...access(ctx, 'admin'), schema: { ...admin, body: GatewayIdBody, response: { 200: Ok } } },
-    async (req) => {
-      await deleteGateway(ctx, req.body.id, currentUser(req));
-      return { code: 1 as const, msg: 'Gateway deleted.' };
-    },
-  );
+  route(app, ctx, gateway.delete, async (req) => {
+    await deleteGateway(ctx, req.body.id, currentUser(req));
+    return { code: 1 as const, msg: 'Gateway deleted.' };
+  });
 
-  app.post(
-    '/api/Admin/gatewayScan',
-    { ...access(ctx, 'admin'), schema: { ...admin, body: GatewayIdBody, response: { 200: Gateway } } },
-    async (req) => scanGateway(ctx, req.body.id),
-  );
+  route(app, ctx, gateway.scan, async (req) => scanGateway(ctx, req.body.id));
 
-  app.post(
-    '/api/Admin/gatewayReport',
-    {
-      ...access(ctx, 'admin'),
-      schema: { ...admin, body: GatewayIdBody, response: { 200: GatewayReport } },
-    },
-    async (req) => gatewayReport(ctx, req.body.id),
-  );
+  route(app, ctx, gateway.report, async (req) => gatewayReport(ctx, req.body.id));
 
-  app.post(
-    '/api/Admin/setSimNumber',
-    {
-      ...access(ctx, 'admin'),
-      schema: { ...admin, body: SetSimNumberBody, response: { 200: SetSimNumberResult } },
-    },
-    async (req) => setSimNumber(ctx, req.body, currentUser(req)),
-  );
+  route(app, ctx, sim.setNumber, async (req) => setSimNumber(ctx, req.body, currentUser(req)));
 
-  app.post(
-    '/api/Admin/lockSim',
-    {
-      ...access(ctx, 'admin'),
-      schema: {
-        ...admin,
-        description:
-          'Locks a SIM by hand (neither rented nor used for sending); without minutes it stays locked until unlocked.',
-        body: LockSimBody,
-        response: { 200: SimActionResult },
-      },
-    },
-    async (req) => lockSimByAdmin(ctx, req.body, currentUser(req)),
-  );
+  route(app, ctx, sim.lock, async (req) => lockSimByAdmin(ctx, req.body, currentUser(req)));
 
-  app.post(
-    '/api/Admin/unlockSim',
-    {
-      ...access(ctx, 'admin'),
-      schema: { ...admin, body: UnlockSimBody, response: { 200: SimActionResult } },
-    },
-    async (req) => unlockSimByAdmin(ctx, req.body, currentUser(req)),
-  );
+  route(app, ctx, sim.unlock, async (req) => unlockSimByAdmin(ctx, req.body, currentUser(req)));
 
-  app.post(
-    '/api/Admin/setSimRole',
-    {
-      ...access(ctx, 'admin'),
-      schema: { ...admin, body: SetSimRoleBody, response: { 200: SimActionResult } },
-    },
-    async (req) => setSimRoleByAdmin(ctx, req.body, currentUser(req)),
-  );
+  route(app, ctx, sim.setRole, async (req) => setSimRoleByAdmin(ctx, req.body, currentUser(req)));
 
-  app.post(
-    '/api/Admin/simulateSms',
-    { ...access(ctx, 'admin'), schema: { ...admin, body: SimulateSmsBody, response: { 200: Ok } } },
-    async (req) => simulateSms(ctx, req.body),
-  );
+  route(app, ctx, sim.simulateSms, async (req) => simulateSms(ctx, req.body));
 }
 
-const PushParams = z.object({ id: z.string(), secret: z.string() });
-const PushAck = z.object({ code: z.literal(200), reason: z.literal('OK') });
 const ACK = { code: 200 as const, reason: 'OK' as const };
 
 type PushKind = 'status' | 'sms' | 'report' | 'mms';
@@ -156,8 +75,11 @@ function pushRoutes(app: App, ctx: AppContext) {
     (_req, body, done) => done(null, body),
   );
 
-  const authenticated = async (req: FastifyRequest, kind: PushKind) => {
-    const { id, secret } = req.params as z.infer<typeof PushParams>;
+  const authenticated = async (
+    req: { params: { id: string; secret: string }; log: FastifyBaseLogger },
+    kind: PushKind,
+  ) => {
+    const { id, secret } = req.params;
     try {
       return await authenticatePush(ctx, id, secret);
     } catch (err) {
@@ -168,15 +90,15 @@ function pushRoutes(app: App, ctx: AppContext) {
       throw err;
     }
   };
-  const schema = { tags: ['device pushes'], params: PushParams, response: { 200: PushAck } };
-  const device = access(ctx, 'public');
 
-  app.post('/api/gw/:id/:secret/status', { ...device, schema }, async (req) => {
+  const { devicePush } = endpoints;
+
+  route(app, ctx, devicePush.status, async (req) => {
     await handleStatusPush(ctx, await authenticated(req, 'status'), req.body);
     return ACK;
   });
 
-  app.post('/api/gw/:id/:secret/sms', { ...device, schema }, async (req) => {
+  route(app, ctx, devicePush.sms, async (req) => {
     const src = await authenticated(req, 'sms');
     const query: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
@@ -187,17 +109,24 @@ function pushRoutes(app: App, ctx: AppContext) {
     return ACK;
   });
 
-  app.post('/api/gw/:id/:secret/mms', { ...device, schema, bodyLimit: MMS_PUSH_MAX_BYTES }, async (req) => {
-    const src = await authenticated(req, 'mms');
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.from(String(req.body ?? ''), 'latin1');
-    const headers: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v[0] : v;
-    const res = await handleMmsPush(ctx, src, headers, body);
-    if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming MMS stored');
-    return ACK;
-  });
+  route(
+    app,
+    ctx,
+    devicePush.mms,
+    async (req) => {
+      const src = await authenticated(req, 'mms');
+      const raw: unknown = req.body;
+      const body = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw ?? ''), 'latin1');
+      const headers: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v[0] : v;
+      const res = await handleMmsPush(ctx, src, headers, body);
+      if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming MMS stored');
+      return ACK;
+    },
+    { bodyLimit: MMS_PUSH_MAX_BYTES },
+  );
 
-  app.post('/api/gw/:id/:secret/report', { ...device, schema }, async (req) => {
+  route(app, ctx, devicePush.report, async (req) => {
     await handleReportPush(ctx, await authenticated(req, 'report'), req.body);
     return ACK;
   });

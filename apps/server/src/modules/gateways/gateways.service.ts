@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type EndpointDeclaration,
+  endpointPath,
+  endpoints,
   type Gateway,
   type GatewayReport,
   type GatewaySettings,
@@ -8,6 +11,8 @@ import {
   isOnline,
   isUsableSimState,
   normalizeMac,
+  normalizePhoneNumber,
+  PHONE_NUMBER_MESSAGE,
   ruleMessages,
   type SetSimNumberResult,
   type Sim,
@@ -45,8 +50,10 @@ export const STATUS_PUSH_PERIOD = 60;
 
 /** Where the device must push; the secret in the path is the only credential a push has. */
 export function pushUrls(ctx: AppContext, gw: Pick<GatewayRow, 'id' | 'push_secret'>): Gateway['pushUrls'] {
-  const base = `${ctx.config.PUBLIC_URL}/api/gw/${gw.id}/${gw.push_secret}`;
-  return { status: `${base}/status`, sms: `${base}/sms`, report: `${base}/report` };
+  const params = { id: gw.id, secret: gw.push_secret };
+  const url = (e: Pick<EndpointDeclaration, 'path'>) => `${ctx.config.PUBLIC_URL}${endpointPath(e, params)}`;
+  const { devicePush } = endpoints;
+  return { status: url(devicePush.status), sms: url(devicePush.sms), report: url(devicePush.report) };
 }
 
 export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
@@ -325,10 +332,8 @@ export async function setSimNumber(
 ): Promise<SetSimNumberResult> {
   const gw = await mustFindGateway(ctx, body.gatewayId);
   const port = await mustPort(ctx, gw.id, body.port);
-  const number = body.number.replace(/[\s().-]/g, '');
-  if (!/^\+?\d{3,20}$/.test(number)) {
-    throw badInput('Enter the phone number as digits, for example 12025550123.', 'number');
-  }
+  const number = normalizePhoneNumber(body.number);
+  if (!number) throw badInput(PHONE_NUMBER_MESSAGE, 'number');
   const sim = await findSimRow(ctx.db, gw.id, port, ctx.clock.now());
   if (!sim) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
   if (sim.state === 0) throw conflict(`Port ${port} has no SIM.`, 'port');

@@ -1,5 +1,6 @@
+import { endpoints } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { access, currentUser } from '../../http/route.ts';
+import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import { LiveHub } from './live.hub.ts';
@@ -20,56 +21,49 @@ async function liveRoutes(app: App, ctx: AppContext) {
   });
   app.addHook('onClose', () => hub.stop());
 
-  app.get(
-    '/api/Order/stream',
-    {
-      ...access(ctx, 'user'),
-      schema: {
-        tags: ['orders'],
-        description: "text/event-stream of the user's live events (`event: order`, …)",
-      },
-    },
-    async (req, reply) => {
-      reply.hijack();
-      const res = reply.raw;
-      // Hijacked: Fastify writes nothing, so the headers set for every response (security, request
-      // id) go out with the stream's own.
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined) res.setHeader(name, value);
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      // HEAD gets the headers and the end: no body ever follows, so no stream is held open for it.
-      if (req.method === 'HEAD') {
-        res.end();
-        return;
-      }
-      res.write('retry: 3000\n: connected\n\n');
-      const unsubscribe = hub.subscribe(currentUser(req).id, (m) => {
-        res.write(`event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
-      });
-      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
-      ctx.metrics.sseStreams.inc();
-      const end = () => {
-        open.delete(end);
-        clearInterval(heartbeat);
-        unsubscribe();
-        // The terminating chunk, then the socket: it is not kept alive for another request.
-        const socket = res.socket;
-        res.end(() => socket?.end());
-      };
-      open.add(end);
-      req.raw.on('close', () => {
-        ctx.metrics.sseStreams.dec();
-        open.delete(end);
-        clearInterval(heartbeat);
-        unsubscribe();
-      });
-    },
-  );
+  // The events and their payloads: the contract's `liveEvents`; the renderers are typed by them.
+  route(app, ctx, endpoints.live.stream, async (req, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    // Hijacked: Fastify writes nothing, so the headers set for every response (security, request
+    // id) go out with the stream's own.
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) res.setHeader(name, value);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    // HEAD gets the headers and the end: no body ever follows, so no stream is held open for it.
+    if (req.method === 'HEAD') {
+      res.end();
+      return reply;
+    }
+    res.write('retry: 3000\n: connected\n\n');
+    const unsubscribe = hub.subscribe(currentUser(req).id, (m) => {
+      res.write(`event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+    ctx.metrics.sseStreams.inc();
+    const end = () => {
+      open.delete(end);
+      clearInterval(heartbeat);
+      unsubscribe();
+      // The terminating chunk, then the socket: it is not kept alive for another request.
+      const socket = res.socket;
+      res.end(() => socket?.end());
+    };
+    open.add(end);
+    req.raw.on('close', () => {
+      ctx.metrics.sseStreams.dec();
+      open.delete(end);
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+    // Hijacked: Fastify ignores what the handler answers; the stream writes on its own.
+    return reply;
+  });
 }
 
 export const liveModule: ModuleDescriptor = { name: 'live', tables: [], routes: liveRoutes };

@@ -1,7 +1,7 @@
+import type { LiveMessage } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { type AppEvent, EVENTS_CHANNEL, parseEvent } from '../../events.ts';
 
-export type LiveMessage = { event: string; data: unknown };
 type Listener = (message: LiveMessage) => void;
 
 /**

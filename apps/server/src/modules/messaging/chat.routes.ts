@@ -1,111 +1,58 @@
 import multipart from '@fastify/multipart';
-import {
-  MmsUploadResponse,
-  QueryConversationBody,
-  QueryConversationDetailBody,
-  QueryConversationDetailResponse,
-  QueryConversationResponse,
-  ReplyBody,
-  ReplyResponse,
-  UpdateConversationBody,
-  UpdateConversationResponse,
-} from '@simdock/contract';
-import { z } from 'zod';
+import { endpoints, type ReplyBody, type UpdateConversationBody } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { badInput, DomainError } from '../../errors.ts';
-import { access, currentUser } from '../../http/route.ts';
+import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { conversationDetail, queryConversations, reply, updateConversation } from './chat.service.ts';
 import { fileRequired, fileTooLarge, MMS_MAX_BYTES, mediaFor, storeUpload } from './media.service.ts';
 
 /** Chat (docs/product.md#calls) and MMS media. The upload's multipart parser lives in this plugin only. */
 export async function chatRoutes(app: App, ctx: AppContext) {
-  const tags = ['chat'];
+  const { livechat } = endpoints;
 
-  app.post(
-    '/api/livechat/queryConversation',
-    {
-      ...access(ctx, 'user'),
-      schema: { tags, body: QueryConversationBody, response: { 200: QueryConversationResponse } },
-    },
-    async (req) => ({ code: 1 as const, data: { records: await queryConversations(ctx, currentUser(req)) } }),
-  );
+  route(app, ctx, livechat.queryConversation, async (req) => ({
+    code: 1 as const,
+    data: { records: await queryConversations(ctx, currentUser(req)) },
+  }));
 
-  app.post(
-    '/api/livechat/queryConversationDetail',
-    {
-      ...access(ctx, 'user'),
-      schema: { tags, body: QueryConversationDetailBody, response: { 200: QueryConversationDetailResponse } },
-    },
-    async (req) => ({
-      code: 1 as const,
-      data: { msgList: await conversationDetail(ctx, currentUser(req), req.body.conversationId) },
-    }),
-  );
+  route(app, ctx, livechat.queryConversationDetail, async (req) => ({
+    code: 1 as const,
+    data: { msgList: await conversationDetail(ctx, currentUser(req), req.body.conversationId) },
+  }));
 
-  app.post(
-    '/api/livechat/updateConversation',
-    {
-      ...access(ctx, 'user'),
-      schema: { tags, body: UpdateConversationBody, response: { 200: UpdateConversationResponse } },
-    },
-    async (req) => ({
-      code: 1 as const,
-      msg: 'Saved.',
-      data: await updateConversation(ctx, currentUser(req), req.body as Required<UpdateConversationBody>),
-    }),
-  );
+  route(app, ctx, livechat.updateConversation, async (req) => ({
+    code: 1 as const,
+    msg: 'Saved.',
+    data: await updateConversation(ctx, currentUser(req), req.body as Required<UpdateConversationBody>),
+  }));
 
-  app.post(
-    '/api/LiveChat/reply',
-    { ...access(ctx, 'user'), schema: { tags, body: ReplyBody, response: { 200: ReplyResponse } } },
-    async (req) => ({
-      code: 1 as const,
-      msg: 'Sent.',
-      data: await reply(ctx, currentUser(req), req.body as Required<ReplyBody>),
-    }),
-  );
+  route(app, ctx, livechat.reply, async (req) => ({
+    code: 1 as const,
+    msg: 'Sent.',
+    data: await reply(ctx, currentUser(req), req.body as Required<ReplyBody>),
+  }));
 
-  app.get(
-    '/api/media/:fileName',
-    {
-      ...access(ctx, 'user'),
-      schema: {
-        tags,
-        params: z.object({ fileName: z.string().max(512) }),
-        description: 'A stored MMS file, to its owner (and Admin9) only.',
-      },
-    },
-    async (req, reply) => {
-      const m = await mediaFor(ctx, currentUser(req), req.params.fileName);
-      return reply
-        .header('content-type', m.content_type)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', `inline; filename="${m.name}"`)
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, max-age=86400')
-        .send(m.data);
-    },
-  );
+  route(app, ctx, livechat.media, async (req, reply) => {
+    const m = await mediaFor(ctx, currentUser(req), req.params.fileName);
+    return reply
+      .header('content-type', m.content_type)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', `inline; filename="${m.name}"`)
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, max-age=86400')
+      .send(m.data);
+  });
 
   await app.register(async (sub: App) => {
     await sub.register(multipart, {
       // One file part of at most MMS_MAX_BYTES; a larger one is refused with 413 while it streams.
       limits: { fileSize: MMS_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 100 },
     });
-    sub.post(
-      '/api/LiveChat/mmsUpload',
-      {
-        ...access(ctx, 'user'),
-        // Room for the multipart framing around the largest file.
-        bodyLimit: MMS_MAX_BYTES + 64 * 1024,
-        schema: {
-          tags,
-          consumes: ['multipart/form-data'],
-          description: `One file part: JPEG, PNG, GIF, WebP or MP4, at most ${MMS_MAX_BYTES / 1024 / 1024} MB (checked by content).`,
-          response: { 200: MmsUploadResponse },
-        },
-      },
+    route(
+      sub,
+      ctx,
+      livechat.mmsUpload,
       async (req) => {
         if (!req.isMultipart()) throw fileRequired();
         let part: Awaited<ReturnType<typeof req.file>>;
@@ -127,6 +74,14 @@ export async function chatRoutes(app: App, ctx: AppContext) {
         if (part.file.truncated) throw fileTooLarge();
         const fileName = await storeUpload(ctx, currentUser(req), data);
         return { code: 1 as const, msg: 'Uploaded.', fileName };
+      },
+      {
+        // Room for the multipart framing around the largest file.
+        bodyLimit: MMS_MAX_BYTES + 64 * 1024,
+        schema: {
+          consumes: ['multipart/form-data'],
+          description: `One file part: JPEG, PNG, GIF, WebP or MP4, at most ${MMS_MAX_BYTES / 1024 / 1024} MB (checked by content).`,
+        },
       },
     );
   });

@@ -267,7 +267,7 @@ export async function cancelCampaign(
 }
 
 /** Live stream: a campaign event sends the campaign's progress, to its owner only. */
-export const renderCampaignEvent: LiveRenderer = async (ctx, event) => {
+export const renderCampaignEvent: LiveRenderer<'campaign'> = async (ctx, event) => {
   if (event.type !== 'campaign') return null;
   const c = await findCampaign(ctx.db, event.campaignId);
   if (!c || c.user_id !== event.userId) return null;

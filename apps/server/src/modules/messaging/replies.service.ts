@@ -105,7 +105,7 @@ export function toConversation(r: ConversationRow): Conversation {
 }
 
 /** Live stream: a conversation event sends the conversation as it is now, to its owner only. */
-export const renderConversationEvent: LiveRenderer = async (ctx, event) => {
+export const renderConversationEvent: LiveRenderer<'conversation'> = async (ctx, event) => {
   if (event.type !== 'conversation') return null;
   const c = await findConversation(ctx.db, event.conversationId);
   if (!c || c.user_id !== event.userId) return null;

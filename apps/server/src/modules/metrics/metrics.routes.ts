@@ -1,15 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import type { onRequestHookHandler } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { notFound, unauthorized } from '../../errors.ts';
-import { access } from '../../http/route.ts';
+import { route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { lockedSimCount } from '../gateways/index.ts';
 import { queuedMessageCount } from '../messaging/index.ts';
 import { pendingDeliveryCount } from '../webhooks/index.ts';
 
-export const METRICS_PATH = '/metrics';
+export const METRICS_PATH = endpoints.meta.metrics.path;
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -78,13 +79,14 @@ export function metricsRoutes(app: App, ctx: AppContext): void {
   registerQueueDepth(ctx);
   registerLockedSims(ctx);
   // Outside /api: not an API route for the access matrix; declared public, with its own guard.
-  const open = access(ctx, 'public');
-  app.get(
-    METRICS_PATH,
-    { ...open, onRequest: [...open.onRequest, metricsGuard(ctx)], schema: { hide: true } },
+  route(
+    app,
+    ctx,
+    endpoints.meta.metrics,
     async (_req, reply) => {
       const text = await ctx.metrics.text();
       return reply.header('cache-control', 'no-store').type(ctx.metrics.contentType).send(text);
     },
+    { onRequest: [metricsGuard(ctx)] },
   );
 }

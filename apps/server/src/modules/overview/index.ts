@@ -1,6 +1,6 @@
-import { AdminOverview } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { access } from '../../http/route.ts';
+import { route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import { totalHeld } from '../billing/index.ts';
@@ -12,30 +12,26 @@ import { userCount } from '../users/index.ts';
 // Overview: the admin's home screen, figures gathered from each module's own use case.
 
 function overviewRoutes(app: App, ctx: AppContext) {
-  app.post(
-    '/api/Admin/overview',
-    { ...access(ctx, 'admin'), schema: { tags: ['admin'], response: { 200: AdminOverview } } },
-    async () => {
-      const now = ctx.clock.now();
-      const dayStart = new Date(now);
-      dayStart.setUTCHours(0, 0, 0, 0);
-      const [users, held, devices, orders, queue] = await Promise.all([
-        userCount(ctx.db),
-        totalHeld(ctx.db),
-        gatewayFigures(ctx.db, now),
-        orderFigures(ctx.db, dayStart),
-        queueFigures(ctx),
-      ]);
-      return {
-        users,
-        balanceHeld: Number(held),
-        ...devices,
-        ...orders,
-        ...queue,
-        serverTime: now.toISOString(),
-      };
-    },
-  );
+  route(app, ctx, endpoints.overview.get, async () => {
+    const now = ctx.clock.now();
+    const dayStart = new Date(now);
+    dayStart.setUTCHours(0, 0, 0, 0);
+    const [users, held, devices, orders, queue] = await Promise.all([
+      userCount(ctx.db),
+      totalHeld(ctx.db),
+      gatewayFigures(ctx.db, now),
+      orderFigures(ctx.db, dayStart),
+      queueFigures(ctx),
+    ]);
+    return {
+      users,
+      balanceHeld: Number(held),
+      ...devices,
+      ...orders,
+      ...queue,
+      serverTime: now.toISOString(),
+    };
+  });
 }
 
 export const overviewModule: ModuleDescriptor = { name: 'overview', tables: [], routes: overviewRoutes };

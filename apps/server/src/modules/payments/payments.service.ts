@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AdminPaymentsResponse,
+  endpoints,
   PAYMENT_HISTORY_PAGE_SIZE,
   type PaymentHistoryResponse,
   type PaymentOptions,
@@ -45,7 +46,7 @@ import {
 // credit through billing in the same transaction as the state change.
 
 /** The webhook path the provider is told to call (NOWPayments `ipn_callback_url`). */
-export const WEBHOOK_PATH = '/api/Payments/ipn';
+export const WEBHOOK_PATH = endpoints.payment.ipn.path;
 
 const num = (m: string) => Number(m);
 
@@ -346,7 +347,7 @@ export async function adminPayments(
 }
 
 /** The live stream's `payment` event: the top-up as its owner's history shows it. */
-export const renderPaymentEvent: LiveRenderer = async (ctx, event) => {
+export const renderPaymentEvent: LiveRenderer<'payment'> = async (ctx, event) => {
   if (event.type !== 'payment') return null;
   const row = await findPayment(ctx.db, event.paymentId);
   return row && row.userId === event.userId ? { event: 'payment', data: userView(row) } : null;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { access } from '../../http/route.ts';
+import { route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { receiveWebhook } from './payments.service.ts';
 import {
@@ -18,22 +18,20 @@ import type { SandboxInvoice } from './providers/sandbox.queries.ts';
 // the "payer" does. Each choice becomes the signed webhooks a provider would send, handed to the
 // same webhook code a real provider's requests go through.
 
-const Params = z.object({ id: z.string().max(64) });
-
 export function sandboxRoutes(app: App, ctx: AppContext) {
   const sandbox = providerOf(ctx);
   if (!(sandbox instanceof SandboxProvider)) return;
-  const pub = access(ctx, 'public');
 
-  app.get('/sandbox/pay/:id', { ...pub, schema: { hide: true, params: Params } }, async (req, reply) => {
+  route(app, ctx, endpoints.sandbox.page, async (req, reply) => {
     const inv = await sandbox.invoice(req.params.id);
     return page(reply, inv, inv ? null : 'This sandbox invoice does not exist.', inv ? 200 : 404);
   });
 
-  app.post('/sandbox/pay/:id', { ...pub, schema: { hide: true, params: Params } }, async (req, reply) => {
+  route(app, ctx, endpoints.sandbox.pay, async (req, reply) => {
     const inv = await sandbox.invoice(req.params.id);
     if (!inv) return page(reply, undefined, 'This sandbox invoice does not exist.', 404);
-    const form = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
+    const raw: unknown = req.body;
+    const form = new URLSearchParams(typeof raw === 'string' ? raw : '');
     const outcome = form.get('outcome') ?? '';
     if (outcome === 'abandon') return reply.redirect(inv.cancelUrl, 303);
     if (!(SANDBOX_OUTCOMES as readonly string[]).includes(outcome))

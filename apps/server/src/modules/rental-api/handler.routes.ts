@@ -1,13 +1,13 @@
+import { endpoints } from '@simdock/contract';
 import type { FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
-import { access, currentUser } from '../../http/route.ts';
+import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { type Answer, type Params, refusal, runAction } from './handler.service.ts';
 
-export const HANDLER_PATH = '/stubs/handler_api.php';
+export const HANDLER_PATH = endpoints.rentalApi.handler.path;
 
 function send(reply: FastifyReply, a: Answer) {
   if ('empty' in a) return reply.status(204).send();
@@ -30,34 +30,8 @@ function params(query: unknown, body: unknown): Params {
   return out;
 }
 
-const p = (description: string, example?: string) =>
-  z
-    .string()
-    .optional()
-    .meta({ description, ...(example !== undefined ? { example } : {}) });
-
-/** Documentation of the parameters (every one is read as text; unknown ones are ignored). */
-const HandlerQuery = z
-  .object({
-    api_key: p('Your API key (from the API Key page).', 'sd_…'),
-    action: p('The action, see the table above.', 'getNumber'),
-    service: p('Service code (getNumber, getNumberV2, getPrices, getTopCountriesByService).', 'tg'),
-    country: p('Country id; ours is in getCountries (default 187). Another country has no numbers.', '187'),
-    maxPrice: p('getNumber: refuse when the price is above this (WRONG_MAX_PRICE:<price>).', '1.00'),
-    operator: p('Ignored: numbers of any operator.', 'any'),
-    id: p('Activation id (the numeric order id).', '42'),
-    status: p('setStatus: 1 ready, 3 another SMS, 6 finish, 8 (or -1) cancel.', '6'),
-    start: p('getActiveActivations: offset; getHistory: from (unix seconds).'),
-    limit: p('getActiveActivations: at most 100.'),
-    end: p('getHistory: to (unix seconds).'),
-    offset: p('getHistory: offset.'),
-    size: p('getHistory: page size, at most 100.'),
-    freePrice: p('getTopCountriesByService: add freePriceMap.', 'true'),
-  })
-  .loose();
-
 const DESCRIPTION = `SMS-Activate-compatible handler: point any SMS-Activate / HeroSMS client at
-\`<this server>/stubs/handler_api.php\`. GET or POST; parameters in the query string or a form
+\`<this server>${HANDLER_PATH}\`. GET or POST; parameters in the query string or a form
 (\`application/x-www-form-urlencoded\`) or JSON body. Classic answers are plain-text tokens with
 HTTP 200 and no trailing whitespace; activation ids are numbers; phone numbers have no \`+\`.
 Money is USD (currency 840).
@@ -103,29 +77,26 @@ export async function handlerRoutes(app: App, ctx: AppContext): Promise<void> {
       { parseAs: 'string', bodyLimit: 64 * 1024 },
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    scope.route({
-      method: ['GET', 'POST'],
-      url: HANDLER_PATH,
-      ...access(ctx, 'apikey', 'param'),
-      schema: {
-        tags: ['SMS-Activate handler'],
-        summary: 'SMS-Activate-compatible handler (all actions)',
-        description: DESCRIPTION,
-        querystring: HandlerQuery,
-      },
-      // Refusals (a missing or wrong key included) are the protocol's tokens, never our JSON errors.
-      errorHandler: (err, req, reply) => {
-        if (err instanceof DomainError) return send(reply, refusal(err));
-        const status = (err as { statusCode?: number }).statusCode;
-        // A client's malformed input (bad JSON, a value of the wrong type): SA's "invalid parameter".
-        if (status && status >= 400 && status < 500) req.log.info({ err }, 'handler input refused');
-        else req.log.error({ err }, 'handler action failed');
-        return send(reply, { status: 200, text: 'ERROR_SQL' });
-      },
-      handler: async (req, reply) => {
+    route(
+      scope,
+      ctx,
+      endpoints.rentalApi.handler,
+      async (req, reply) => {
         const answer = await runAction(ctx, currentUser(req).id, params(req.query, req.body));
         return send(reply, answer);
       },
-    });
+      {
+        schema: { description: DESCRIPTION },
+        // Refusals (a missing or wrong key included) are the protocol's tokens, never our JSON errors.
+        errorHandler: (err, req, reply) => {
+          if (err instanceof DomainError) return send(reply, refusal(err));
+          const status = (err as { statusCode?: number }).statusCode;
+          // A client's malformed input (bad JSON, a value of the wrong type): SA's "invalid parameter".
+          if (status && status >= 400 && status < 500) req.log.info({ err }, 'handler input refused');
+          else req.log.error({ err }, 'handler action failed');
+          return send(reply, { status: 200, text: 'ERROR_SQL' });
+        },
+      },
+    );
   });
 }

@@ -458,7 +458,7 @@ const readLiveOrder = batchLoaderPerServer(
 );
 
 /** Live stream: an order event sends the order as it is now, to its owner only. */
-export const renderOrderEvent: LiveRenderer = async (ctx, event) => {
+export const renderOrderEvent: LiveRenderer<'order'> = async (ctx, event) => {
   if (event.type !== 'order' || !ORDER_ID.test(event.orderId)) return null;
   const row = await readLiveOrder(ctx, event.orderId);
   return row && row.user_id === event.userId ? { event: 'order', data: asOrder(ctx, row) } : null;

@@ -1,3 +1,4 @@
+import type { AdminOverview } from '@simdock/contract';
 import {
   Boxes,
   ClipboardList,
@@ -15,52 +16,95 @@ import { buttonClass } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryState } from '../../components/StateViews.tsx';
-import { useI18n } from '../../i18n/index.tsx';
-import { cx } from '../../lib/cx.ts';
+import { StatTile, type StatTileProps } from '../../components/StatTile.tsx';
+import { type MessageKey, type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { useOverview } from './api.ts';
 
-function Tile({
-  label,
-  value,
-  hint,
-  icon,
-  to,
-  tone,
-}: {
-  label: string;
-  value: ReactNode;
-  hint: string;
-  icon: ReactNode;
-  to?: string;
-  tone?: 'warn' | 'ok';
-}) {
-  const body = (
-    <>
-      <div className="flex items-center justify-between gap-2 text-[13px] text-muted">
-        <span>{label}</span>
-        <span aria-hidden>{icon}</span>
-      </div>
-      <div
-        className={cx(
-          'mt-1 text-2xl font-semibold tracking-tight tabular',
-          tone === 'warn' ? 'text-warn' : tone === 'ok' ? 'text-ok' : 'text-fg',
-        )}
-      >
-        {value}
-      </div>
-      <div className="mt-0.5 text-xs text-muted">{hint}</div>
-    </>
-  );
-  const cls = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs';
-  return to ? (
-    <Link to={to} className={cx(cls, 'hover:border-accent')}>
-      {body}
-    </Link>
-  ) : (
-    <div className={cls}>{body}</div>
-  );
+/** The overview's figures, in the order shown: each a StatTile, most linking to the screen behind it. */
+function tiles(o: AdminOverview, t: TFunction): (StatTileProps & { key: string })[] {
+  const warnIf = (attention: boolean) => (attention ? 'warn' : undefined);
+  return [
+    {
+      key: 'users',
+      label: t('overview.users'),
+      value: formatNumber(o.users),
+      delta: t('overview.usersHint'),
+      icon: <Users className="size-4" />,
+      to: '/usermanager',
+    },
+    {
+      key: 'balance',
+      label: t('overview.balance'),
+      value: formatMoney(o.balanceHeld),
+      delta: t('overview.balanceHint'),
+      icon: <Wallet className="size-4" />,
+    },
+    {
+      key: 'gateways',
+      label: t('overview.gateways'),
+      value: `${formatNumber(o.gatewaysOnline)} / ${formatNumber(o.gatewaysTotal)}`,
+      delta: t('overview.gatewaysHint', { online: o.gatewaysOnline, total: o.gatewaysTotal }),
+      icon: <Router className="size-4" />,
+      to: '/gatewaymanager',
+      tone: warnIf(o.gatewaysTotal > 0 && o.gatewaysOnline < o.gatewaysTotal),
+    },
+    {
+      key: 'sims',
+      label: t('overview.sims'),
+      value: formatNumber(o.sims),
+      delta: t('overview.simsHint', { usable: o.simsUsable, total: o.sims }),
+      icon: <Cpu className="size-4" />,
+      to: '/gatewaymanager',
+    },
+    {
+      key: 'orders',
+      label: t('overview.orders'),
+      value: formatNumber(o.ordersToday),
+      delta: t('overview.ordersHint', { success: o.ordersTodaySuccess, waiting: o.ordersWaiting }),
+      icon: <ClipboardList className="size-4" />,
+      to: '/ordermanager',
+    },
+    {
+      key: 'unmatched',
+      label: t('overview.unmatched'),
+      value: formatNumber(o.unmatchedSms24h),
+      delta: t('overview.unmatchedHint'),
+      icon: <MessageSquareWarning className="size-4" />,
+      to: '/ordermanager#unmatched',
+      tone: warnIf(o.unmatchedSms24h > 0),
+    },
+    {
+      key: 'locked',
+      label: t('overview.locked'),
+      value: formatNumber(o.simsLocked),
+      delta: t('overview.lockedHint'),
+      icon: <Lock className="size-4" />,
+      to: '/gatewaymanager',
+      tone: warnIf(o.simsLocked > 0),
+    },
+    {
+      key: 'queue',
+      label: t('overview.queue'),
+      value: formatNumber(o.messagesWaitingForSim),
+      delta: t('overview.queueHint', { queued: formatNumber(o.messagesQueued) }),
+      icon: <Hourglass className="size-4" />,
+      tone: warnIf(o.messagesWaitingForSim > 0),
+    },
+  ];
 }
+
+/** The shortcut buttons under the figures. */
+const SHORTCUTS: { to: string; label: MessageKey; icon?: ReactNode }[] = [
+  { to: '/gatewaymanager', label: 'overview.openGateways', icon: <Router className="size-4" aria-hidden /> },
+  { to: '/servicemanager', label: 'overview.openServices', icon: <Boxes className="size-4" aria-hidden /> },
+  {
+    to: '/ordermanager',
+    label: 'overview.openOrders',
+    icon: <ClipboardList className="size-4" aria-hidden />,
+  },
+  { to: '/dashboard', label: 'overview.openDashboard' },
+];
 
 /** /admin: an admin's home — users, balance held, gateways online, SIMs, today's orders, unmatched SMS. */
 export function AdminOverviewPage() {
@@ -83,84 +127,20 @@ export function AdminOverviewPage() {
       >
         {(o) => (
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-3" data-testid="overview-tiles">
-            <Tile
-              label={t('overview.users')}
-              value={formatNumber(o.users)}
-              hint={t('overview.usersHint')}
-              icon={<Users className="size-4" />}
-              to="/usermanager"
-            />
-            <Tile
-              label={t('overview.balance')}
-              value={formatMoney(o.balanceHeld)}
-              hint={t('overview.balanceHint')}
-              icon={<Wallet className="size-4" />}
-            />
-            <Tile
-              label={t('overview.gateways')}
-              value={`${formatNumber(o.gatewaysOnline)} / ${formatNumber(o.gatewaysTotal)}`}
-              hint={t('overview.gatewaysHint', { online: o.gatewaysOnline, total: o.gatewaysTotal })}
-              icon={<Router className="size-4" />}
-              to="/gatewaymanager"
-              tone={o.gatewaysTotal > 0 && o.gatewaysOnline < o.gatewaysTotal ? 'warn' : undefined}
-            />
-            <Tile
-              label={t('overview.sims')}
-              value={formatNumber(o.sims)}
-              hint={t('overview.simsHint', { usable: o.simsUsable, total: o.sims })}
-              icon={<Cpu className="size-4" />}
-              to="/gatewaymanager"
-            />
-            <Tile
-              label={t('overview.orders')}
-              value={formatNumber(o.ordersToday)}
-              hint={t('overview.ordersHint', { success: o.ordersTodaySuccess, waiting: o.ordersWaiting })}
-              icon={<ClipboardList className="size-4" />}
-              to="/ordermanager"
-            />
-            <Tile
-              label={t('overview.unmatched')}
-              value={formatNumber(o.unmatchedSms24h)}
-              hint={t('overview.unmatchedHint')}
-              icon={<MessageSquareWarning className="size-4" />}
-              to="/ordermanager#unmatched"
-              tone={o.unmatchedSms24h > 0 ? 'warn' : undefined}
-            />
-            <Tile
-              label={t('overview.locked')}
-              value={formatNumber(o.simsLocked)}
-              hint={t('overview.lockedHint')}
-              icon={<Lock className="size-4" />}
-              to="/gatewaymanager"
-              tone={o.simsLocked > 0 ? 'warn' : undefined}
-            />
-            <Tile
-              label={t('overview.queue')}
-              value={formatNumber(o.messagesWaitingForSim)}
-              hint={t('overview.queueHint', { queued: formatNumber(o.messagesQueued) })}
-              icon={<Hourglass className="size-4" />}
-              tone={o.messagesWaitingForSim > 0 ? 'warn' : undefined}
-            />
+            {tiles(o, t).map(({ key, ...tile }) => (
+              <StatTile key={key} {...tile} />
+            ))}
           </div>
         )}
       </QueryState>
       <Card title={t('overview.shortcuts')} className="mt-5">
         <div className="flex flex-wrap gap-2">
-          <Link to="/gatewaymanager" className={buttonClass('secondary')}>
-            <Router className="size-4" aria-hidden />
-            {t('overview.openGateways')}
-          </Link>
-          <Link to="/servicemanager" className={buttonClass('secondary')}>
-            <Boxes className="size-4" aria-hidden />
-            {t('overview.openServices')}
-          </Link>
-          <Link to="/ordermanager" className={buttonClass('secondary')}>
-            <ClipboardList className="size-4" aria-hidden />
-            {t('overview.openOrders')}
-          </Link>
-          <Link to="/dashboard" className={buttonClass('secondary')}>
-            {t('overview.openDashboard')}
-          </Link>
+          {SHORTCUTS.map((link) => (
+            <Link key={link.to} to={link.to} className={buttonClass('secondary')}>
+              {link.icon}
+              {t(link.label)}
+            </Link>
+          ))}
         </div>
       </Card>
     </>

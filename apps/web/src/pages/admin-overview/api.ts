@@ -1,11 +1,11 @@
-import { AdminOverview } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** POST /api/Admin/overview → the admin home's figures; refreshed every 30 s. */
 export const overviewQuery = queryOptions({
   queryKey: ['admin', 'overview'],
-  queryFn: ({ signal }) => apiPost('/api/Admin/overview', {}, AdminOverview, { signal }),
+  queryFn: ({ signal }) => call(endpoints.overview.get, undefined, { signal }),
   refetchInterval: 30_000,
 });
 

@@ -1,6 +1,15 @@
-import { WEBHOOK_MAX, type Webhook, type WebhookDelivery } from '@simdock/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  AddWebhookBody,
+  WEBHOOK_MAX,
+  WEBHOOK_URL_MAX,
+  type Webhook,
+  type WebhookDelivery,
+} from '@simdock/contract';
 import { ExternalLink, KeyRound, Send, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { errorMessage } from '../../api/client.ts';
 import {
   Button,
@@ -22,6 +31,7 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { fieldErrorText } from '../../lib/forms.ts';
 import {
   useAddWebhookMutation,
   useApiKeyQuery,
@@ -183,23 +193,32 @@ function WebhooksCard() {
   const add = useAddWebhookMutation();
   const remove = useDeleteWebhookMutation();
   const test = useTestWebhookMutation();
-  const [url, setUrl] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    watch,
+    formState: { errors },
+  } = useForm<z.input<typeof AddWebhookBody>, unknown, z.output<typeof AddWebhookBody>>({
+    defaultValues: { url: '' },
+    resolver: zodResolver(AddWebhookBody),
+  });
+  const url = watch('url');
   const list = hooks.data?.webhooks ?? [];
   const max = hooks.data?.max ?? WEBHOOK_MAX;
   const full = list.length >= max;
 
-  const onAdd = (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    add.mutate(url.trim(), {
+  const onAdd = handleSubmit((body) =>
+    add.mutate(body.url, {
       onSuccess: () => {
-        setUrl('');
+        reset();
         notify.success(t('apikey.hookAdded'));
       },
-      onError: (err) => setError(t('apikey.hookAddFailed', { error: errorMessage(err) })),
-    });
-  };
+      onError: (err) =>
+        setError('url', { type: 'server', message: t('apikey.hookAddFailed', { error: errorMessage(err) }) }),
+    }),
+  );
   const onDelete = (w: Webhook) =>
     remove.mutate(w.id, {
       onSuccess: () => notify.success(t('apikey.hookDeleted')),
@@ -274,14 +293,17 @@ function WebhooksCard() {
           <p className="text-[13px] text-muted">{t('apikey.hookLimit', { max })}</p>
         ) : (
           <form onSubmit={onAdd} noValidate className="flex flex-col gap-2 sm:flex-row sm:items-start">
-            <FormField label={t('apikey.hookUrl')} error={error} className="sm:flex-1">
+            <FormField
+              label={t('apikey.hookUrl')}
+              error={fieldErrorText(t, errors.url)}
+              className="sm:flex-1"
+            >
               <Input
                 type="url"
                 inputMode="url"
-                value={url}
-                maxLength={2048}
+                maxLength={WEBHOOK_URL_MAX}
                 placeholder={t('apikey.hookUrlHint')}
-                onChange={(e) => setUrl(e.target.value)}
+                {...register('url')}
               />
             </FormField>
             <Button

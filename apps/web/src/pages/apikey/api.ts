@@ -1,13 +1,6 @@
-import {
-  AddWebhookResponse,
-  endpoints,
-  Ok,
-  TestWebhookResponse,
-  WebhookDeliveriesResponse,
-  WebhookListResponse,
-} from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost, call } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 export const API_KEY_KEY = ['api-key'] as const;
 export const WEBHOOKS_KEY = ['webhooks'] as const;
@@ -57,7 +50,7 @@ export function useDeleteKeyMutation() {
 
 /** POST /api/user/webhooks → the URLs (with their signing secrets) and the limit. */
 export function fetchWebhooks(signal?: AbortSignal) {
-  return apiPost('/api/user/webhooks', {}, WebhookListResponse, { signal });
+  return call(endpoints.webhooks.list, undefined, { signal });
 }
 
 export function useWebhooksQuery() {
@@ -66,7 +59,7 @@ export function useWebhooksQuery() {
 
 /** POST /api/user/webhooks/deliveries → the last 50 deliveries. */
 export function fetchDeliveries(signal?: AbortSignal) {
-  return apiPost('/api/user/webhooks/deliveries', {}, WebhookDeliveriesResponse, { signal });
+  return call(endpoints.webhooks.deliveries, undefined, { signal });
 }
 
 export function useDeliveriesQuery() {
@@ -91,10 +84,8 @@ function useWebhookMutation<A, R>(key: string, fn: (arg: A) => Promise<R>) {
 }
 
 export const useAddWebhookMutation = () =>
-  useWebhookMutation('add', (url: string) => apiPost('/api/user/webhooks/add', { url }, AddWebhookResponse));
+  useWebhookMutation('add', (url: string) => call(endpoints.webhooks.add, { url }));
 export const useDeleteWebhookMutation = () =>
-  useWebhookMutation('delete', (id: string) => apiPost('/api/user/webhooks/delete', { id }, Ok));
+  useWebhookMutation('delete', (id: string) => call(endpoints.webhooks.delete, { id }));
 export const useTestWebhookMutation = () =>
-  useWebhookMutation('test', (id: string | undefined) =>
-    apiPost('/api/user/webhooks/test', id ? { id } : {}, TestWebhookResponse),
-  );
+  useWebhookMutation('test', (id: string | undefined) => call(endpoints.webhooks.test, id ? { id } : {}));

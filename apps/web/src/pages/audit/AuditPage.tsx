@@ -1,5 +1,6 @@
-import { AUDIT_KINDS, type AuditEntry, type AuditKind } from '@simdock/contract';
+import { AUDIT_KINDS, type AuditEntry, type AuditKind, USER_LIMITS } from '@simdock/contract';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
 import {
   Button,
@@ -38,7 +39,7 @@ function toParams(f: Filters, page: number): AuditParams {
 /** /audit (Admin9): every admin action with who, what, before/after and when; filters and paging. */
 export function AuditPage() {
   const { t } = useI18n();
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const { register, handleSubmit, reset } = useForm<Filters>({ defaultValues: NO_FILTERS });
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const audit = useAuditQuery(toParams(applied, page));
@@ -73,7 +74,10 @@ export function AuditPage() {
     },
   ];
 
-  const set = (patch: Partial<Filters>) => setDraft((d) => ({ ...d, ...patch }));
+  const apply = (filters: Filters) => {
+    setApplied(filters);
+    setPage(1);
+  };
 
   return (
     <>
@@ -81,17 +85,13 @@ export function AuditPage() {
       <Card flush>
         <form
           className="grid grid-cols-1 gap-3 border-b border-line p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setApplied(draft);
-            setPage(1);
-          }}
+          onSubmit={handleSubmit(apply)}
         >
           <FormField label={t('audit.filterActor')}>
-            <Input value={draft.actor} maxLength={64} onChange={(e) => set({ actor: e.target.value })} />
+            <Input maxLength={USER_LIMITS.username} {...register('actor')} />
           </FormField>
           <FormField label={t('audit.filterKind')}>
-            <Select value={draft.kind} onChange={(e) => set({ kind: e.target.value as Filters['kind'] })}>
+            <Select {...register('kind')}>
               <option value="">{t('audit.allKinds')}</option>
               {AUDIT_KINDS.map((k) => (
                 <option key={k} value={k}>
@@ -101,10 +101,10 @@ export function AuditPage() {
             </Select>
           </FormField>
           <FormField label={t('audit.filterFrom')}>
-            <Input type="date" value={draft.from} onChange={(e) => set({ from: e.target.value })} />
+            <Input type="date" {...register('from')} />
           </FormField>
           <FormField label={t('audit.filterTo')}>
-            <Input type="date" value={draft.to} onChange={(e) => set({ to: e.target.value })} />
+            <Input type="date" {...register('to')} />
           </FormField>
           <div className="flex gap-2">
             <Button type="submit" variant="primary">
@@ -112,9 +112,8 @@ export function AuditPage() {
             </Button>
             <Button
               onClick={() => {
-                setDraft(NO_FILTERS);
-                setApplied(NO_FILTERS);
-                setPage(1);
+                reset(NO_FILTERS);
+                apply(NO_FILTERS);
               }}
             >
               {t('audit.reset')}

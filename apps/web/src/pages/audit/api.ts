@@ -1,12 +1,12 @@
-import { type AuditListBody, AuditListResponse } from '@simdock/contract';
+import { type AuditListBody, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 export type AuditParams = NonNullable<AuditListBody>;
 
 /** POST /api/Admin/audit {actor, kind, from, to, page, pageSize} → one page of entries, newest first. */
 export function fetchAudit(params: AuditParams, signal?: AbortSignal) {
-  return apiPost('/api/Admin/audit', params, AuditListResponse, { signal });
+  return call(endpoints.audit.list, params, { signal });
 }
 
 export const auditQuery = (params: AuditParams) =>

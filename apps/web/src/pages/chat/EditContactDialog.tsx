@@ -1,14 +1,31 @@
-import { type Conversation, UpdateConversationBody } from '@simdock/contract';
-import { useEffect, useState } from 'react';
-import { ApiError, errorMessage } from '../../api/client.ts';
-import { Button, FormField, Input, Modal, notify, Textarea } from '../../components/index.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  CONTACT_NAME_MAX,
+  CONTACT_NOTE_MAX,
+  type Conversation,
+  UpdateConversationBody,
+} from '@simdock/contract';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { errorMessage } from '../../api/client.ts';
+import { FormDialog, FormField, Input, notify, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { fieldErrorText } from '../../lib/forms.ts';
 import { useUpdateConversation } from './api.ts';
+
+type Values = z.input<typeof UpdateConversationBody>;
+
+const valuesOf = (c: Conversation): Values => ({
+  conversationId: c.conversationId,
+  contactName: c.contactName,
+  note: c.note,
+});
 
 /**
  * The edit-contact dialog (docs/product.md#screens-and-routes): Name and Note, Cancel and Save. The
- * contract's limits are checked first; a failure shows 'Cập nhật thất bại: ' plus the message
- * (docs/product.md#errors-and-messages).
+ * contract's body schema is checked first (and trims both); a failure shows 'Cập nhật thất bại: ' plus
+ * the message (docs/product.md#errors-and-messages).
  */
 export function EditContactDialog({
   conversation,
@@ -21,72 +38,52 @@ export function EditContactDialog({
 }) {
   const { t } = useI18n();
   const update = useUpdateConversation();
-  const [name, setName] = useState(conversation.contactName);
-  const [note, setNote] = useState(conversation.note);
-  const [errors, setErrors] = useState<{ contactName?: string; note?: string }>({});
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<Values, unknown, z.output<typeof UpdateConversationBody>>({
+    defaultValues: valuesOf(conversation),
+    resolver: zodResolver(UpdateConversationBody),
+  });
 
+  // Each opening starts from the conversation as it is now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when opened, or when its contact changes
   useEffect(() => {
-    if (!open) return;
-    setName(conversation.contactName);
-    setNote(conversation.note);
-    setErrors({});
-  }, [open, conversation.contactName, conversation.note]);
+    if (open) reset(valuesOf(conversation));
+  }, [open, conversation.conversationId, conversation.contactName, conversation.note, reset]);
 
-  const save = () => {
-    const parsed = UpdateConversationBody.safeParse({
-      conversationId: conversation.conversationId,
-      contactName: name,
-      note,
-    });
-    if (!parsed.success) {
-      const next: typeof errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (field === 'contactName' || field === 'note') next[field] ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    update.mutate(parsed.data, {
+  const save = handleSubmit((body) =>
+    update.mutate(body, {
       onSuccess: () => {
         notify.success(t('chat.saved'));
         onClose();
       },
-      onError: (err) => {
-        const message = (err instanceof ApiError && err.serverMessage) || errorMessage(err);
-        notify.error(t('chat.updateFailed') + message);
-      },
-    });
-  };
+      // The server's words (in the user's language as far as the catalogue goes), else the transport's.
+      onError: (err) => notify.error(t('chat.updateFailed') + errorMessage(err)),
+    }),
+  );
 
   return (
-    <Modal
+    <FormDialog
       open={open}
       title={t('chat.editTitle')}
       onClose={onClose}
-      busy={update.isPending}
       onSubmit={save}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={update.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="primary" busy={update.isPending} busyLabel={t('chat.saving')}>
-            {t('chat.save')}
-          </Button>
-        </>
-      }
+      submitLabel={t('chat.save')}
+      pending={update.isPending}
+      pendingLabel={t('chat.saving')}
     >
       <div className="flex flex-col gap-4">
         <p className="font-mono text-[13px] text-muted">{conversation.receiver}</p>
-        <FormField label={t('chat.name')} error={errors.contactName}>
-          <Input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+        <FormField label={t('chat.name')} error={fieldErrorText(t, errors.contactName)}>
+          <Input autoComplete="off" maxLength={CONTACT_NAME_MAX} {...register('contactName')} />
         </FormField>
-        <FormField label={t('chat.note')} error={errors.note}>
-          <Textarea value={note} onChange={(e) => setNote(e.target.value)} rows={3} />
+        <FormField label={t('chat.note')} error={fieldErrorText(t, errors.note)}>
+          <Textarea rows={3} maxLength={CONTACT_NOTE_MAX} {...register('note')} />
         </FormField>
       </div>
-    </Modal>
+    </FormDialog>
   );
 }

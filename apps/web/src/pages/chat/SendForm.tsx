@@ -2,80 +2,88 @@ import { CHAT_SMS_MAX_CHARS, type ChatMessage, type Conversation } from '@simdoc
 import { useQueryClient } from '@tanstack/react-query';
 import { Paperclip, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { CONVERSATIONS_KEY, threadKey } from '../../api/chat.ts';
-import { ApiError, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { Button, notify, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { appendToThread, reply, uploadMms } from './api.ts';
 import { ATTACH_ACCEPT, displayUrl, isAttachable } from './chat-logic.ts';
 
-/**
- * The server's own words when it sent some, else the error's text (docs/product.md#errors-and-messages: alert
- * + msg).
- */
-const reason = (err: unknown) => (err instanceof ApiError && err.serverMessage) || errorMessage(err);
+interface Values {
+  text: string;
+  /** The picked image or video, sent first (mmsUpload). */
+  file: File | null;
+}
+
+/** The contract's `chatEmpty`: a reply needs text or a file. */
+const sendResolver = keyResolver<Values>((v) => ({
+  text: v.text.trim() === '' && !v.file ? 'messaging.chatEmpty' : undefined,
+}));
 
 /**
  * The send form (docs/product.md#forms): a text area, an attach button (images and MP4; a preview with a
  * remove button), Send. Blocked when both text and file are empty (the contract's `chatEmpty`). Enter sends,
  * Shift+Enter adds a line (not while an input method is composing). A file is uploaded first
- * (mmsUpload), then the reply goes out with its stored name (mmsType 1).
+ * (mmsUpload), then the reply goes out with its stored name (mmsType 1). A failure shows the server's
+ * words (`errorMessage`: in the user's language as far as the catalogue goes).
  */
 export function SendForm({ conversation, onSent }: { conversation: Conversation; onSent?: () => void }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const [text, setText] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    clearErrors,
+    reset,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
+    defaultValues: { text: '', file: null },
+    resolver: sendResolver,
+    // The error goes as soon as the user changes anything (as it is set again on the next send).
+    reValidateMode: 'onSubmit',
+  });
   const picker = useRef<HTMLInputElement>(null);
-  const area = useRef<HTMLTextAreaElement>(null);
   const errorId = useId();
   const id = conversation.conversationId;
+  const file = watch('file');
+  const error = fieldErrorText(t, errors.text) ?? fieldErrorText(t, errors.file);
 
-  const send = async () => {
-    if (busy) return;
-    if (text.trim() === '' && !file) {
-      setError(t('messaging.chatEmpty'));
-      area.current?.focus();
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      let mmsFile = '';
-      if (file) {
-        try {
-          mmsFile = (await uploadMms(file)).fileName;
-        } catch (err) {
-          notify.error(t('chat.uploadFailed', { msg: reason(err) }));
-          return;
-        }
-      }
+  const send = handleSubmit(async (v) => {
+    let mmsFile = '';
+    if (v.file) {
       try {
-        const res = await reply({
-          conversationId: id,
-          sms: text,
-          toNumber: conversation.receiver,
-          simNo: 1,
-          mmsType: mmsFile ? 1 : 0,
-          mmsTitle: '',
-          mmsFile,
-        });
-        if (res.data) appendToThread(qc, id, res.data as ChatMessage);
+        mmsFile = (await uploadMms(v.file)).fileName;
       } catch (err) {
-        notify.error(t('chat.replyFailed', { msg: reason(err) }));
+        notify.error(t('chat.uploadFailed', { msg: errorMessage(err) }));
         return;
       }
-      setText('');
-      setFile(null);
-      onSent?.();
-      void qc.invalidateQueries({ queryKey: threadKey(id) });
-      void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
-    } finally {
-      setBusy(false);
     }
-  };
+    try {
+      const res = await reply({
+        conversationId: id,
+        sms: v.text,
+        toNumber: conversation.receiver,
+        simNo: 1,
+        mmsType: mmsFile ? 1 : 0,
+        mmsTitle: '',
+        mmsFile,
+      });
+      if (res.data) appendToThread(qc, id, res.data as ChatMessage);
+    } catch (err) {
+      notify.error(t('chat.replyFailed', { msg: errorMessage(err) }));
+      return;
+    }
+    reset();
+    onSent?.();
+    void qc.invalidateQueries({ queryKey: threadKey(id) });
+    void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+  });
+  const text = register('text', { onChange: () => clearErrors() });
 
   return (
     <form
@@ -83,15 +91,15 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
       aria-label={t('chat.send')}
       className="flex flex-col gap-2 border-t border-line bg-surface p-3"
       onSubmit={(e) => {
-        e.preventDefault();
-        void send();
+        if (isSubmitting) e.preventDefault();
+        else void send(e);
       }}
     >
       {file ? (
         <Preview
           file={file}
           onRemove={() => {
-            setFile(null);
+            setValue('file', null);
             picker.current?.focus();
           }}
         />
@@ -110,11 +118,11 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
             e.target.value = '';
             if (!chosen) return;
             if (!isAttachable(chosen)) {
-              setError(t('chat.attachType'));
+              setError('file', { type: 'text', message: 'chat.attachType' });
               return;
             }
-            setError(null);
-            setFile(chosen);
+            clearErrors();
+            setValue('file', chosen);
           }}
         />
         <Button
@@ -124,12 +132,10 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
           title={t('chat.attach')}
           icon={<Paperclip className="size-4" aria-hidden />}
           onClick={() => picker.current?.click()}
-          disabled={busy}
+          disabled={isSubmitting}
         />
         <div className="min-w-0 flex-1">
           <Textarea
-            ref={area}
-            value={text}
             rows={2}
             maxLength={CHAT_SMS_MAX_CHARS}
             placeholder={t('chat.placeholder')}
@@ -137,14 +143,11 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
             className="max-h-40 min-h-10! resize-y"
-            onChange={(e) => {
-              setText(e.target.value);
-              if (error) setError(null);
-            }}
+            {...text}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
-                void send();
+                if (!isSubmitting) void send();
               }
             }}
           />
@@ -153,7 +156,7 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
           type="submit"
           variant="primary"
           className="shrink-0"
-          busy={busy}
+          busy={isSubmitting}
           busyLabel={t('chat.sending')}
           icon={<SendHorizontal className="size-4" aria-hidden />}
         >

@@ -1,16 +1,14 @@
 import {
   type ChatMessage,
   type Conversation,
-  MmsUploadResponse,
-  QueryConversationDetailResponse,
+  endpointPath,
+  endpoints,
   type ReplyBody,
-  ReplyResponse,
   type UpdateConversationBody,
-  UpdateConversationResponse,
 } from '@simdock/contract';
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, threadKey } from '../../api/chat.ts';
-import { apiBlob, apiPost, requireCode1 } from '../../api/client.ts';
+import { apiPost, call, callBlob, requireCode1 } from '../../api/client.ts';
 
 export { CONVERSATIONS_POLL_MS, useConversations } from '../../api/chat.ts';
 
@@ -22,12 +20,7 @@ export const THREAD_POLL_MS = 5000;
  * it marks the conversation read on the server.
  */
 export function fetchThread(conversationId: string, signal?: AbortSignal) {
-  return apiPost(
-    '/api/livechat/queryConversationDetail',
-    { conversationId },
-    QueryConversationDetailResponse,
-    { signal },
-  );
+  return call(endpoints.livechat.queryConversationDetail, { conversationId }, { signal });
 }
 
 export const threadQuery = (conversationId: string) =>
@@ -71,7 +64,7 @@ function patchConversation(qc: QueryClient, id: string, patch: (c: Conversation)
 
 /** POST /api/livechat/updateConversation {conversationId, contactName, note}. */
 export function updateConversation(body: UpdateConversationBody) {
-  return apiPost('/api/livechat/updateConversation', body, UpdateConversationResponse);
+  return call(endpoints.livechat.updateConversation, body);
 }
 
 export function useUpdateConversation() {
@@ -92,12 +85,14 @@ export function useUpdateConversation() {
 export async function uploadMms(file: File) {
   const form = new FormData();
   form.append('file', file, file.name);
-  return requireCode1(await apiPost('/api/LiveChat/mmsUpload', form, MmsUploadResponse));
+  // A multipart body, which the declaration (no JSON body) cannot type: its path and answer schema.
+  const { mmsUpload } = endpoints.livechat;
+  return requireCode1(await apiPost(endpointPath(mmsUpload), form, mmsUpload.response[200]));
 }
 
 /** POST /api/LiveChat/reply; code 1 required (docs/product.md#calls). */
 export async function reply(body: ReplyBody) {
-  return requireCode1(await apiPost('/api/LiveChat/reply', body, ReplyResponse));
+  return requireCode1(await call(endpoints.livechat.reply, body));
 }
 
 /** Appends the server's copy of a sent message to the cached thread (the next poll confirms it). */
@@ -110,5 +105,5 @@ export function appendToThread(qc: QueryClient, conversationId: string, m: ChatM
 
 /** GET /api/media/<fileName> with the bearer token: the stored media as a Blob. */
 export function fetchMedia(fileName: string, signal?: AbortSignal) {
-  return apiBlob(`/api/media/${encodeURIComponent(fileName)}`, { signal });
+  return callBlob(endpoints.livechat.media, undefined, { params: { fileName }, signal });
 }

@@ -1,6 +1,7 @@
-import type { PublicService } from '@simdock/contract';
+import { type PublicService, TEXT_LIMITS } from '@simdock/contract';
 import { Search } from 'lucide-react';
-import { type FormEvent, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { Button, Card, type Column, DataTable, Input } from '../../components/index.ts';
@@ -23,20 +24,16 @@ export function ServiceList() {
   const { t } = useI18n();
   const services = useServices();
   const rent = useRentMutation();
-  const [draft, setDraft] = useState('');
-  const [query, setQuery] = useState('');
+  const { register, handleSubmit, watch, setFocus } = useForm<{ query: string }>({
+    defaultValues: { query: '' },
+  });
+  const query = watch('query');
   const navigate = useNavigate();
   const [renting, setRenting] = useState<string>();
-  const inputRef = useRef<HTMLInputElement>(null);
 
-  // The list filters as you type; the Search button applies the box too (and works without JS timing).
+  // The list filters as you type; the Search button keeps the box in use (the focus goes back to it).
   const shown = useMemo(() => filterServices(services.data ?? [], query), [services.data, query]);
-
-  const onSearch = (e: FormEvent) => {
-    e.preventDefault();
-    setQuery(draft);
-    inputRef.current?.focus();
-  };
+  const onSearch = handleSubmit(() => setFocus('query'));
 
   // The result shows as a toast where the user is looking (the new number also tops the page).
   const onRent = (s: PublicService) => {
@@ -117,15 +114,11 @@ export function ServiceList() {
           </label>
           <Input
             id="service-search"
-            ref={inputRef}
             type="search"
-            value={draft}
             placeholder={t('dashboard.searchPlaceholder')}
-            onChange={(e) => {
-              setDraft(e.target.value);
-              setQuery(e.target.value);
-            }}
+            maxLength={TEXT_LIMITS.filter}
             className="max-w-sm"
+            {...register('query')}
           />
           <Button type="submit" icon={<Search className="size-4" />}>
             {t('dashboard.searchButton')}

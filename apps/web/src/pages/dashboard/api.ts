@@ -1,6 +1,6 @@
-import { CancelOrderResponse, CreateOrderResponse, type Order } from '@simdock/contract';
+import { endpoints, type Order } from '@simdock/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost, requireCode1 } from '../../api/client.ts';
+import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
 import { useLiveStatus } from '../../app/live.tsx';
 
@@ -38,9 +38,11 @@ export async function rentNumber(
   serviceCode: string,
   idempotencyKey: string = newRequestKey(),
 ): Promise<Order> {
-  const answer = await apiPost('/api/Order/create', { serviceCode }, CreateOrderResponse, {
-    headers: { 'idempotency-key': idempotencyKey },
-  });
+  const answer = await call(
+    endpoints.order.create,
+    { serviceCode },
+    { headers: { 'idempotency-key': idempotencyKey } },
+  );
   return requireCode1(answer).data;
 }
 
@@ -54,7 +56,7 @@ export function useRentMutation() {
 }
 
 export async function cancelOrder(orderId: string): Promise<Order> {
-  return requireCode1(await apiPost('/api/Order/cancel', { orderId }, CancelOrderResponse)).data;
+  return requireCode1(await call(endpoints.order.cancel, { orderId })).data;
 }
 
 export function useCancelMutation() {

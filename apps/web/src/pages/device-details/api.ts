@@ -1,10 +1,10 @@
-import { DeviceStats } from '@simdock/contract';
+import { type DeviceStats, endpoints } from '@simdock/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** POST /api/Admin/deviceStats {mac} → {mac, totalSIM, serviceStatss}. */
 export function fetchDeviceStats(mac: string, signal?: AbortSignal): Promise<DeviceStats> {
-  return apiPost('/api/Admin/deviceStats', { mac }, DeviceStats, { signal });
+  return call(endpoints.order.deviceStats, { mac }, { signal });
 }
 
 export function deviceStatsQuery(mac: string) {

@@ -1,23 +1,24 @@
-import type { Gateway } from '@simdock/contract';
+import { type Gateway, TEXT_LIMITS } from '@simdock/contract';
 import { CircleAlert, CircleCheck } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { Button } from '../../components/Button.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
-import { Modal } from '../../components/Modal.tsx';
-import { Notice } from '../../components/Notice.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
+import { fieldErrorText } from '../../lib/forms.ts';
 import { useSaveGatewayMutation } from './api.ts';
 import {
   EMPTY_GATEWAY_FORM,
   formFromGateway,
   type GatewayField,
   type GatewayFormValues,
-  invalidGatewayFields,
+  gatewayFieldText,
+  gatewayFormResolver,
   isGatewayFormValid,
   toGatewayInput,
 } from './forms.ts';
@@ -29,102 +30,83 @@ export interface GatewayFormModalProps {
   onSaved: (gateway: Gateway, added: boolean) => void;
 }
 
+type TextField = Exclude<GatewayField, 'isEnable'>;
+const TEXT_FIELDS: readonly TextField[] = ['name', 'url', 'mac', 'userName', 'password'];
+
+/** The contract's bounds of each field (the server refuses longer text). */
+const MAX_LENGTH: Record<TextField, number> = {
+  name: TEXT_LIMITS.gatewayName,
+  url: TEXT_LIMITS.gatewayUrl,
+  mac: TEXT_LIMITS.mac,
+  userName: TEXT_LIMITS.gatewayUserName,
+  password: TEXT_LIMITS.gatewayPassword,
+};
+
 /**
  * Add / Edit a gateway (docs/product.md). The live message is 'Data is valid' or 'Please enter all fields
  * correctly' by the contract's `isGatewayValid` (the server's rule; a new gateway also needs its
- * password) and Save stays disabled until it holds. Render it only while open: it starts from the
- * gateway each time.
+ * password) and Save stays disabled until it holds; a field shows why it is wrong once it was edited or
+ * left. Render it only while open: it starts from the gateway each time.
  */
 export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModalProps) {
   const { t } = useI18n();
   const editing = gateway !== undefined;
-  const [values, setValues] = useState<GatewayFormValues>(() =>
-    gateway ? formFromGateway(gateway) : EMPTY_GATEWAY_FORM,
-  );
-  const [touched, setTouched] = useState<ReadonlySet<GatewayField>>(new Set());
-  /** The field the server blamed, until it is edited. */
-  const [serverField, setServerField] = useState<string | undefined>();
   const save = useSaveGatewayMutation();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors, isDirty, touchedFields, submitCount },
+  } = useForm<GatewayFormValues>({
+    defaultValues: gateway ? formFromGateway(gateway) : EMPTY_GATEWAY_FORM,
+    // Checked as the admin types and when a field is left, as the live message is.
+    mode: 'all',
+    resolver: gatewayFormResolver(editing),
+  });
+  const valid = isGatewayFormValid(watch(), editing);
+  const touched = isDirty || Object.keys(touchedFields).length > 0 || submitCount > 0;
 
-  const valid = isGatewayFormValid(values, editing);
-  const invalid = new Set(invalidGatewayFields(values, editing));
-  const showInvalid = (f: GatewayField) => (touched.has(f) && invalid.has(f)) || serverField === f;
-
-  const set = (field: GatewayField, value: string | boolean) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setTouched((s) => (s.has(field) ? s : new Set(s).add(field)));
-    if (serverField === field) setServerField(undefined);
-  };
-
-  const submit = () => {
-    if (!valid || save.isPending) return;
+  const submit = handleSubmit((values) =>
     save.mutate(toGatewayInput(values, gateway?.id), {
       onSuccess: (saved) => onSaved(saved, !editing),
-      onError: (err) => setServerField(err instanceof ApiError ? err.field : undefined),
-    });
-  };
-
-  /** A touched invalid field shows why in red: its hint, or that it is required. */
-  const fieldError = (name: Exclude<GatewayField, 'isEnable'>): string | undefined => {
-    if (!showInvalid(name)) return undefined;
-    switch (name) {
-      case 'name':
-        return t('rule.nameRequired');
-      case 'url':
-        return t('gateways.urlHint');
-      case 'mac':
-        return t('gateways.macHint');
-      case 'userName':
-        return t('rule.usernameRequired');
-      case 'password':
-        return editing ? t('gateways.passwordHintEdit') : t('rule.passwordRequired');
-    }
-  };
+      onError: (err) => {
+        // The field the server blamed shows as invalid (with its text) until it is edited.
+        const field = TEXT_FIELDS.find((f) => err instanceof ApiError && err.field === f);
+        if (field) setError(field, { type: 'text', message: gatewayFieldText(field, editing) });
+      },
+    }),
+  );
 
   const field = (
-    name: Exclude<GatewayField, 'isEnable'>,
+    name: TextField,
     label: string,
     extra: { hint?: string; type?: string; autoComplete?: string; placeholder?: string; mono?: boolean },
   ) => (
-    <FormField label={label} hint={extra.hint} error={fieldError(name)}>
+    <FormField label={label} hint={extra.hint} error={fieldErrorText(t, errors[name])}>
       <Input
-        name={name}
         type={extra.type ?? 'text'}
-        value={values[name]}
         autoComplete={extra.autoComplete ?? 'off'}
         spellCheck={false}
         placeholder={extra.placeholder}
-        onChange={(e) => set(name, e.target.value)}
-        onBlur={() => setTouched((s) => (s.has(name) ? s : new Set(s).add(name)))}
+        maxLength={MAX_LENGTH[name]}
         className={extra.mono ? 'font-mono' : undefined}
+        {...register(name)}
       />
     </FormField>
   );
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={editing ? t('gateways.editTitle') : t('gateways.addTitle')}
       onClose={onClose}
-      busy={save.isPending}
-      size="lg"
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={save.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant="primary"
-            disabled={!valid}
-            busy={save.isPending}
-            busyLabel={t('common.saving')}
-          >
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      submitLabel={t('common.save')}
+      submitDisabled={!valid}
+      pending={save.isPending}
+      size="lg"
+      error={save.isError ? errorMessage(save.error) : undefined}
+      errorTitle={t('gateways.saveFailed')}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         {field('name', t('gateways.name'), {})}
@@ -144,20 +126,14 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
           autoComplete: 'new-password',
           hint: editing ? t('gateways.passwordHintEdit') : t('gateways.passwordHintAdd'),
         })}
-        <Switch
-          name="isEnable"
-          checked={values.isEnable}
-          onCheckedChange={(v) => set('isEnable', v)}
-          label={t('gateways.enable')}
-          hint={t('gateways.enableHint')}
-        />
+        <Switch label={t('gateways.enable')} hint={t('gateways.enableHint')} {...register('isEnable')} />
       </div>
 
       <p
         role="status"
         className={cx(
           'mt-4 flex items-center gap-1.5 text-[13px] font-medium',
-          valid ? 'text-ok' : touched.size > 0 ? 'text-bad' : 'text-muted',
+          valid ? 'text-ok' : touched ? 'text-bad' : 'text-muted',
         )}
       >
         {valid ? (
@@ -168,14 +144,8 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
         {valid ? t('gateways.valid') : t('gateways.invalid')}
       </p>
 
-      {save.isError ? (
-        <Notice tone="error" title={t('gateways.saveFailed')} className="mt-3">
-          {errorMessage(save.error)}
-        </Notice>
-      ) : null}
-
       {gateway ? <PushUrls urls={gateway.pushUrls} /> : null}
-    </Modal>
+    </FormDialog>
   );
 }
 

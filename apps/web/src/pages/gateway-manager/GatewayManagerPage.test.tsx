@@ -1,4 +1,4 @@
-import type { Gateway } from '@simdock/contract';
+import type { Gateway, Sim } from '@simdock/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
@@ -53,6 +53,37 @@ async function tableRow(name: string): Promise<HTMLElement> {
 async function openMore(row: HTMLElement): Promise<HTMLElement> {
   fireEvent.keyDown(within(row).getByRole('button', { name: /^More actions/ }), { key: 'Enter' });
   return screen.findByRole('menu');
+}
+
+const sim: Sim = {
+  port: '1.01',
+  iccid: '8901',
+  imsi: null,
+  number: null,
+  numberSource: null,
+  operator: 'Op',
+  signal: 20,
+  state: 3,
+  stateText: 'Registered',
+  usable: true,
+  role: 'both',
+  lock: { locked: false, kind: null, reason: null, since: null, until: null, by: null },
+  health: {
+    sentToday: 0,
+    sentThisMonth: 0,
+    failed: 0,
+    consecutiveFailures: 0,
+    received: 0,
+    rentalsToday: 0,
+    lastSuccess: null,
+    atCap: null,
+  },
+};
+
+/** Opens the SIM panel of a gateway row and returns the SIM table. */
+async function openSims(name: string): Promise<HTMLElement> {
+  fireEvent.click(within(await tableRow(name)).getByRole('button', { name: 'SIMs' }));
+  return screen.findByRole('table', { name: `SIMs of ${name}` });
 }
 
 describe('Gateway Manager (/gatewaymanager)', () => {
@@ -138,8 +169,12 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(save.disabled).toBe(false);
     type('MAC', '00-30-F1-AA-BB');
     expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy();
-    expect(within(dialog).getByLabelText('MAC').getAttribute('aria-invalid')).toBe('true');
+    // The field's own error follows the form's (asynchronous) validation.
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('MAC').getAttribute('aria-invalid')).toBe('true'),
+    );
     type('MAC', '00-30-F1-AA-BB-CC');
+    await waitFor(() => expect(within(dialog).getByLabelText('MAC').getAttribute('aria-invalid')).toBeNull());
 
     fireEvent.click(save);
     const alert = await within(dialog).findByRole('alert');
@@ -238,5 +273,54 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(await screen.findByText('Delete failed')).toBeTruthy();
     expect(screen.getByText('This gateway has 2 orders waiting for a code.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+  it('SIM dialogs: the number takes a leading + as the server does; a lock needs a reason', async () => {
+    const numbers: unknown[] = [];
+    const locks: unknown[] = [];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([gw]),
+      '/api/Admin/gatewayReport': () => ({ body: { gateway: gw, sims: [sim] } }),
+      '/api/Admin/setSimNumber': (body) => {
+        numbers.push(body);
+        return {
+          body: {
+            code: 1,
+            msg: 'Number +12025550123 saved for port 1.01.',
+            sim: { ...sim, number: '+12025550123', numberSource: 'manual' },
+            deviceUpdated: true,
+          },
+        };
+      },
+      '/api/Admin/lockSim': (body) => {
+        locks.push(body);
+        return { body: { code: 1, msg: 'SIM 1.01 locked.', sim } };
+      },
+    });
+    renderApp('/gatewaymanager');
+    const sims = await openSims('Rack A');
+    const row = (await within(sims).findByText('8901')).closest('tr')!;
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Set Number' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Set number for port 1.01' });
+    const number = within(dialog).getByLabelText('Phone number');
+    await waitFor(() => expect(document.activeElement).toBe(number));
+    fireEvent.change(number, { target: { value: '12' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Enter the number as 3 to 20 digits.')).toBeTruthy();
+    fireEvent.change(number, { target: { value: '+1 (202) 555-0123' } });
+    fireEvent.submit(number.closest('form')!);
+    expect(await screen.findByText('Number +12025550123 saved for port 1.01.')).toBeTruthy();
+    expect(numbers).toEqual([{ gatewayId: 'g1', port: '1.01', number: '+12025550123' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Lock the SIM on port 1.01' }));
+    dialog = await screen.findByRole('dialog', { name: 'Lock the SIM on port 1.01' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Lock' }));
+    expect(await within(dialog).findByText('Enter a reason (up to 200 characters).')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: '  Spam  ' } });
+    fireEvent.change(within(dialog).getByLabelText('For how long'), { target: { value: '60' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Lock' }));
+    expect(await screen.findByText('SIM 1.01 locked.')).toBeTruthy();
+    expect(locks).toEqual([{ gatewayId: 'g1', port: '1.01', reason: 'Spam', minutes: 60 }]);
   });
 });

@@ -1,21 +1,33 @@
-import { type Gateway, SIM_LOCK_REASON_MAX, SIM_ROLES, type Sim, type SimRole } from '@simdock/contract';
+import {
+  type Gateway,
+  LockSimBody,
+  normalizePhoneNumber,
+  SIM_LOCK_REASON_MAX,
+  SIM_ROLES,
+  type Sim,
+  type SimRole,
+  SimulateSmsBody,
+  TEXT_LIMITS,
+  UnlockSimBody,
+} from '@simdock/contract';
 import { Lock, LockOpen, MessageSquareText, PencilLine, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
 import { CopyableText } from '../../components/CopyButton.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, Select, Textarea } from '../../components/Input.tsx';
-import { Modal } from '../../components/Modal.tsx';
-import { Notice } from '../../components/Notice.tsx';
 import { RowActions } from '../../components/RowActions.tsx';
 import { EmptyState } from '../../components/StateViews.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
+import { bodyResolver, fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import {
   useGatewayReport,
   useLockSimMutation,
@@ -24,7 +36,6 @@ import {
   useSimulateSmsMutation,
   useUnlockSimMutation,
 } from './api.ts';
-import { parseSimNumber } from './forms.ts';
 
 export interface SimPanelProps {
   gateway: Gateway;
@@ -40,9 +51,8 @@ export interface SimPanelProps {
 export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   const { t } = useI18n();
   const report = useGatewayReport(gateway.id);
-  const [setting, setSetting] = useState<Sim>();
-  const [simulating, setSimulating] = useState<Sim>();
-  const [locking, setLocking] = useState<{ sim: Sim; unlock: boolean }>();
+  /** The SIM dialog that is open, if any. */
+  const [dialog, setDialog] = useState<{ kind: SimDialogKind; sim: Sim }>();
   const roleMutation = useSetSimRoleMutation();
   const now = Date.now();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -120,7 +130,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
                 )
               }
               aria-label={t(s.lock.locked ? 'gateways.unlockFor' : 'gateways.lockFor', { port: s.port })}
-              onClick={() => setLocking({ sim: s, unlock: s.lock.locked })}
+              onClick={() => setDialog({ kind: s.lock.locked ? 'unlock' : 'lock', sim: s })}
             >
               {s.lock.locked ? t('gateways.unlock') : t('gateways.lock')}
             </Button>
@@ -178,13 +188,13 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
               label: t('gateways.setNumber'),
               icon: <PencilLine className="size-4" aria-hidden />,
               disabled: s.state === 0,
-              onSelect: () => setSetting(s),
+              onSelect: () => setDialog({ kind: 'number', sim: s }),
             },
             {
               key: 'sms',
               label: t('gateways.simulateSms'),
               icon: <MessageSquareText className="size-4" aria-hidden />,
-              onSelect: () => setSimulating(s),
+              onSelect: () => setDialog({ kind: 'sms', sim: s }),
             },
           ]}
         />
@@ -240,39 +250,17 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
         )}
       </Card>
 
-      {setting ? (
-        <SetNumberModal
+      {dialog ? (
+        <SimDialog
+          kind={dialog.kind}
           gatewayId={gateway.id}
-          sim={setting}
-          onClose={() => setSetting(undefined)}
+          sim={dialog.sim}
+          onClose={() => setDialog(undefined)}
           onDone={(text, ok) => {
-            setSetting(undefined);
+            setDialog(undefined);
             // A toast: seen where the admin acted, however far down the SIM list.
             if (ok) notify.success(text);
             else notify.info(text);
-          }}
-        />
-      ) : null}
-      {locking ? (
-        <LockSimModal
-          gatewayId={gateway.id}
-          sim={locking.sim}
-          unlock={locking.unlock}
-          onClose={() => setLocking(undefined)}
-          onDone={(text) => {
-            setLocking(undefined);
-            notify.success(text);
-          }}
-        />
-      ) : null}
-      {simulating ? (
-        <SimulateSmsModal
-          gatewayId={gateway.id}
-          sim={simulating}
-          onClose={() => setSimulating(undefined)}
-          onDone={(text) => {
-            setSimulating(undefined);
-            notify.success(text);
           }}
         />
       ) : null}
@@ -342,6 +330,29 @@ function HealthFigures({ sim, now }: { sim: Sim; now: number }) {
   );
 }
 
+type SimDialogKind = 'number' | 'sms' | 'lock' | 'unlock';
+
+interface SimDialogProps {
+  gatewayId: string;
+  sim: Sim;
+  onClose: () => void;
+  /** The server's message; `ok` false: done only in part (a number the device did not store). */
+  onDone: (msg: string, ok: boolean) => void;
+}
+
+/** One of the SIM's dialogs: set its number, simulate an incoming SMS, lock or unlock it. */
+function SimDialog({ kind, ...props }: SimDialogProps & { kind: SimDialogKind }) {
+  switch (kind) {
+    case 'number':
+      return <SetNumberDialog {...props} />;
+    case 'sms':
+      return <SimulateSmsDialog {...props} />;
+    case 'lock':
+    case 'unlock':
+      return <LockSimDialog {...props} unlock={kind === 'unlock'} />;
+  }
+}
+
 /** Durations offered for a manual lock; '' = until unlocked. */
 const LOCK_DURATIONS: { minutes: string; label: MessageKey }[] = [
   { minutes: '', label: 'gateways.lockForever' },
@@ -351,88 +362,65 @@ const LOCK_DURATIONS: { minutes: string; label: MessageKey }[] = [
   { minutes: '10080', label: 'gateways.lock7d' },
 ];
 
+interface LockValues {
+  reason: string;
+  /** '' = until unlocked. */
+  minutes: string;
+}
+
 /** Lock (with a reason and a duration) or unlock (with a reason) one SIM; both are audited. */
-function LockSimModal({
-  gatewayId,
-  sim,
-  unlock,
-  onClose,
-  onDone,
-}: {
-  gatewayId: string;
-  sim: Sim;
-  unlock: boolean;
-  onClose: () => void;
-  onDone: (msg: string) => void;
-}) {
+function LockSimDialog({ gatewayId, sim, unlock, onClose, onDone }: SimDialogProps & { unlock: boolean }) {
   const { t } = useI18n();
-  const [reason, setReason] = useState('');
-  const [minutes, setMinutes] = useState('');
-  const [tried, setTried] = useState(false);
   const lockMutation = useLockSimMutation();
   const unlockMutation = useUnlockSimMutation();
   const mutation = unlock ? unlockMutation : lockMutation;
-  const reasonBad = reason.trim() === '' || reason.length > SIM_LOCK_REASON_MAX;
+  const toBody = (v: LockValues) => ({
+    gatewayId,
+    port: sim.port,
+    reason: v.reason.trim(),
+    ...(v.minutes && !unlock ? { minutes: Number(v.minutes) } : {}),
+  });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LockValues>({
+    defaultValues: { reason: '', minutes: '' },
+    resolver: bodyResolver(unlock ? UnlockSimBody : LockSimBody, toBody, {
+      reason: 'gateways.lockReasonRequired',
+    }),
+  });
 
-  const submit = () => {
-    setTried(true);
-    if (reasonBad || mutation.isPending) return;
-    const done = { onSuccess: (res: { msg: string }) => onDone(res.msg) };
-    if (unlock) unlockMutation.mutate({ gatewayId, port: sim.port, reason: reason.trim() }, done);
-    else
-      lockMutation.mutate(
-        {
-          gatewayId,
-          port: sim.port,
-          reason: reason.trim(),
-          ...(minutes ? { minutes: Number(minutes) } : {}),
-        },
-        done,
-      );
-  };
+  const submit = handleSubmit((v) => {
+    const done = { onSuccess: (res: { msg: string }) => onDone(res.msg, true) };
+    if (unlock) unlockMutation.mutate(toBody(v), done);
+    else lockMutation.mutate(toBody(v), done);
+  });
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={t(unlock ? 'gateways.unlockFor' : 'gateways.lockFor', { port: sim.port })}
+      intro={t(unlock ? 'gateways.unlockText' : 'gateways.lockText')}
       onClose={onClose}
-      busy={mutation.isPending}
-      size="sm"
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={mutation.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant="primary"
-            busy={mutation.isPending}
-            busyLabel={t(unlock ? 'gateways.unlocking' : 'gateways.locking')}
-          >
-            {t(unlock ? 'gateways.unlock' : 'gateways.lock')}
-          </Button>
-        </>
-      }
+      submitLabel={t(unlock ? 'gateways.unlock' : 'gateways.lock')}
+      pending={mutation.isPending}
+      pendingLabel={t(unlock ? 'gateways.unlocking' : 'gateways.locking')}
+      size="sm"
+      error={mutation.isError ? errorMessage(mutation.error) : undefined}
+      errorTitle={t(unlock ? 'gateways.unlockFailed' : 'gateways.lockFailed')}
     >
-      <p className="mb-3 text-[13px] text-muted">{t(unlock ? 'gateways.unlockText' : 'gateways.lockText')}</p>
       <div className="flex flex-col gap-4">
         <FormField
           label={t('gateways.lockReason')}
           hint={t('gateways.lockReasonHint')}
-          error={tried && reasonBad ? t('gateways.lockReasonRequired') : undefined}
+          error={fieldErrorText(t, errors.reason)}
         >
-          <Input
-            name="reason"
-            autoComplete="off"
-            maxLength={SIM_LOCK_REASON_MAX}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <Input autoComplete="off" maxLength={SIM_LOCK_REASON_MAX} {...register('reason')} />
         </FormField>
         {unlock ? null : (
           <FormField label={t('gateways.lockDuration')}>
-            <Select name="minutes" value={minutes} onChange={(e) => setMinutes(e.target.value)}>
+            <Select {...register('minutes')}>
               {LOCK_DURATIONS.map((d) => (
                 <option key={d.minutes} value={d.minutes}>
                   {t(d.label)}
@@ -442,174 +430,126 @@ function LockSimModal({
           </FormField>
         )}
       </div>
-      {mutation.isError ? (
-        <Notice
-          tone="error"
-          title={t(unlock ? 'gateways.unlockFailed' : 'gateways.lockFailed')}
-          className="mt-3"
-        >
-          {errorMessage(mutation.error)}
-        </Notice>
-      ) : null}
-    </Modal>
+    </FormDialog>
   );
 }
 
-function SetNumberModal({
-  gatewayId,
-  sim,
-  onClose,
-  onDone,
-}: {
-  gatewayId: string;
-  sim: Sim;
-  onClose: () => void;
-  /** The server's message; `deviceUpdated` false means only the platform kept the number. */
-  onDone: (msg: string, deviceUpdated: boolean) => void;
-}) {
+/**
+ * The SIM's number as the admin knows it. The contract's `normalizePhoneNumber` is the server's rule:
+ * spaces, dots, dashes and brackets dropped, then 3 to 20 digits with an optional leading +.
+ */
+function SetNumberDialog({ gatewayId, sim, onClose, onDone }: SimDialogProps) {
   const { t } = useI18n();
-  const [value, setValue] = useState(sim.number ?? '');
-  const [tried, setTried] = useState(false);
   const mutation = useSetSimNumberMutation();
-  const number = parseSimNumber(value);
-  const showError = tried && number === undefined;
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<{ number: string }>({
+    defaultValues: { number: sim.number ?? '' },
+    resolver: keyResolver((v: { number: string }) => ({
+      number: normalizePhoneNumber(v.number) === undefined ? 'gateways.numberInvalid' : undefined,
+    })),
+  });
 
-  const submit = () => {
-    setTried(true);
-    if (number === undefined || mutation.isPending) return;
+  const submit = handleSubmit((v) =>
     mutation.mutate(
-      { gatewayId, port: sim.port, number },
+      { gatewayId, port: sim.port, number: normalizePhoneNumber(v.number)! },
       { onSuccess: (res) => onDone(res.msg, res.deviceUpdated) },
-    );
-  };
+    ),
+  );
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={t('gateways.setNumberFor', { port: sim.port })}
+      intro={t('gateways.setNumberText')}
       onClose={onClose}
-      busy={mutation.isPending}
-      size="sm"
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={mutation.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('common.saving')}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      submitLabel={t('common.save')}
+      pending={mutation.isPending}
+      size="sm"
+      error={mutation.isError ? errorMessage(mutation.error) : undefined}
+      errorTitle={t('gateways.saveFailed')}
     >
-      <p className="mb-3 text-[13px] text-muted">{t('gateways.setNumberText')}</p>
       <FormField
         label={t('gateways.number')}
         hint={t('gateways.numberHint')}
-        error={showError ? t('gateways.numberInvalid') : undefined}
+        error={fieldErrorText(t, errors.number)}
       >
         <Input
-          name="number"
-          inputMode="numeric"
+          inputMode="tel"
           autoComplete="off"
           className="font-mono"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
+          maxLength={TEXT_LIMITS.phoneNumber}
+          {...register('number')}
         />
       </FormField>
-      {mutation.isError ? (
-        <Notice tone="error" title={t('gateways.saveFailed')} className="mt-3">
-          {errorMessage(mutation.error)}
-        </Notice>
-      ) : null}
-    </Modal>
+    </FormDialog>
   );
 }
 
-function SimulateSmsModal({
-  gatewayId,
-  sim,
-  onClose,
-  onDone,
-}: {
-  gatewayId: string;
-  sim: Sim;
-  onClose: () => void;
-  onDone: (msg: string) => void;
-}) {
-  const { t } = useI18n();
-  const [from, setFrom] = useState('Verify');
-  const [text, setText] = useState('');
-  const [tried, setTried] = useState(false);
-  const mutation = useSimulateSmsMutation();
-  const fromBad = from.trim() === '';
-  const textBad = text.trim() === '' || text.length > 1000;
+interface SimulateValues {
+  from: string;
+  text: string;
+}
 
-  const submit = () => {
-    setTried(true);
-    if (fromBad || textBad || mutation.isPending) return;
-    mutation.mutate(
-      { gatewayId, port: sim.port, from: from.trim(), text },
-      { onSuccess: (res) => onDone(res.msg) },
-    );
-  };
+function SimulateSmsDialog({ gatewayId, sim, onClose, onDone }: SimDialogProps) {
+  const { t } = useI18n();
+  const mutation = useSimulateSmsMutation();
+  // A blank text counts as none: the contract's schema then refuses it.
+  const toBody = (v: SimulateValues) => ({
+    gatewayId,
+    port: sim.port,
+    from: v.from.trim(),
+    text: v.text.trim() ? v.text : '',
+  });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<SimulateValues>({
+    defaultValues: { from: 'Verify', text: '' },
+    resolver: bodyResolver(SimulateSmsBody, toBody, {
+      from: 'gateways.fromRequired',
+      text: 'gateways.textRequired',
+    }),
+  });
+
+  const submit = handleSubmit((v) =>
+    mutation.mutate(toBody(v), { onSuccess: (res) => onDone(res.msg, true) }),
+  );
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={t('gateways.simulateFor', { port: sim.port })}
+      intro={t('gateways.simulateText')}
       onClose={onClose}
-      busy={mutation.isPending}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={mutation.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant="primary"
-            busy={mutation.isPending}
-            busyLabel={t('gateways.simulating')}
-          >
-            {t('gateways.simulate')}
-          </Button>
-        </>
-      }
+      submitLabel={t('gateways.simulate')}
+      pending={mutation.isPending}
+      pendingLabel={t('gateways.simulating')}
+      error={mutation.isError ? errorMessage(mutation.error) : undefined}
+      errorTitle={t('gateways.simulateFailed')}
     >
-      <p className="mb-3 text-[13px] text-muted">{t('gateways.simulateText')}</p>
       <div className="flex flex-col gap-4">
-        <FormField
-          label={t('gateways.from')}
-          error={tried && fromBad ? t('gateways.fromRequired') : undefined}
-        >
-          <Input name="from" autoComplete="off" value={from} onChange={(e) => setFrom(e.target.value)} />
+        <FormField label={t('gateways.from')} error={fieldErrorText(t, errors.from)}>
+          <Input autoComplete="off" maxLength={TEXT_LIMITS.smsSender} {...register('from')} />
         </FormField>
-        <FormField
-          label={t('gateways.text')}
-          error={tried && textBad ? t('gateways.textRequired') : undefined}
-        >
+        <FormField label={t('gateways.text')} error={fieldErrorText(t, errors.text)}>
           <Textarea
-            name="text"
-            value={text}
-            maxLength={1000}
+            maxLength={TEXT_LIMITS.smsText}
             placeholder={t('gateways.textPlaceholder')}
-            onChange={(e) => setText(e.target.value)}
+            {...register('text')}
             onKeyDown={(e) => {
               // Ctrl/Cmd+Enter sends, as Enter does in the one-line fields.
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
                 e.preventDefault();
-                submit();
+                if (!mutation.isPending) void submit();
               }
             }}
           />
         </FormField>
       </div>
-      {mutation.isError ? (
-        <Notice tone="error" title={t('gateways.simulateFailed')} className="mt-3">
-          {errorMessage(mutation.error)}
-        </Notice>
-      ) : null}
-    </Modal>
+    </FormDialog>
   );
 }

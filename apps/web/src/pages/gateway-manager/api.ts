@@ -1,14 +1,15 @@
 import {
-  Gateway,
+  endpoints,
+  type Gateway,
   type GatewayInput,
-  GatewayReport,
-  GatewaySettings,
+  type GatewayReport,
+  type GatewaySettings,
   type LockSimBody,
-  Ok,
+  type Ok,
   type SetSimNumberBody,
-  SetSimNumberResult,
+  type SetSimNumberResult,
   type SetSimRoleBody,
-  SimActionResult,
+  type SimActionResult,
   type SimulateSmsBody,
   type UnlockSimBody,
 } from '@simdock/contract';
@@ -21,7 +22,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiPost, requireCode1 } from '../../api/client.ts';
+import { call, requireCode1 } from '../../api/client.ts';
 
 /**
  * Gateway Manager calls (all POST, Admin9): per call a fetcher, query options where it is a read,
@@ -44,7 +45,7 @@ const refetchGateways = (qc: QueryClient) => qc.invalidateQueries({ queryKey: GA
 
 /** POST /api/Admin/getSettings → {gateways, serverTime}. */
 export function fetchGatewaySettings(signal?: AbortSignal): Promise<GatewaySettings> {
-  return apiPost('/api/Admin/getSettings', {}, GatewaySettings, { signal });
+  return call(endpoints.gateway.getSettings, undefined, { signal });
 }
 
 export function gatewaySettingsQuery() {
@@ -63,7 +64,7 @@ export function useGatewaySettings() {
 
 /** POST /api/Admin/updateGateway {gateway}: add without id, edit with id. */
 export function saveGateway(gateway: GatewayInput): Promise<Gateway> {
-  return apiPost('/api/Admin/updateGateway', { gateway }, Gateway);
+  return call(endpoints.gateway.update, { gateway });
 }
 
 export function useSaveGatewayMutation() {
@@ -79,7 +80,7 @@ export function useSaveGatewayMutation() {
 
 /** POST /api/Admin/deleteGateway {id} → {code: 1, msg}; 409 while orders on it wait for a code. */
 export async function deleteGateway(id: string): Promise<Ok> {
-  return requireCode1(await apiPost('/api/Admin/deleteGateway', { id }, Ok));
+  return requireCode1(await call(endpoints.gateway.delete, { id }));
 }
 
 export function useDeleteGatewayMutation() {
@@ -95,7 +96,7 @@ export function useDeleteGatewayMutation() {
 
 /** POST /api/Admin/gatewayScan {id} → the gateway (503 with the reason when the device does not answer). */
 export function scanGateway(id: string): Promise<Gateway> {
-  return apiPost('/api/Admin/gatewayScan', { id }, Gateway);
+  return call(endpoints.gateway.scan, { id });
 }
 
 export function useScanGatewayMutation() {
@@ -125,7 +126,7 @@ export function useScanningIds(): Set<string> {
 
 /** POST /api/Admin/gatewayReport {id} → {gateway, sims}: the SIM inventory as the last scan left it. */
 export function fetchGatewayReport(id: string, signal?: AbortSignal): Promise<GatewayReport> {
-  return apiPost('/api/Admin/gatewayReport', { id }, GatewayReport, { signal });
+  return call(endpoints.gateway.report, { id }, { signal });
 }
 
 export function gatewayReportQuery(id: string) {
@@ -146,7 +147,7 @@ export type SetSimNumberInput = z.input<typeof SetSimNumberBody>;
 
 /** POST /api/Admin/setSimNumber: kept by ICCID on the platform and written to the device. */
 export async function setSimNumber(body: SetSimNumberInput): Promise<SetSimNumberResult> {
-  return requireCode1(await apiPost('/api/Admin/setSimNumber', body, SetSimNumberResult));
+  return requireCode1(await call(endpoints.sim.setNumber, body));
 }
 
 export function useSetSimNumberMutation() {
@@ -169,7 +170,7 @@ export type SimulateSmsInput = z.input<typeof SimulateSmsBody>;
 
 /** POST /api/Admin/simulateSms: stores an incoming SMS as if the device had pushed it. */
 export async function simulateSms(body: SimulateSmsInput): Promise<Ok> {
-  return requireCode1(await apiPost('/api/Admin/simulateSms', body, Ok));
+  return requireCode1(await call(endpoints.sim.simulateSms, body));
 }
 
 export function useSimulateSmsMutation() {
@@ -185,17 +186,17 @@ export function useSimulateSmsMutation() {
 
 /** POST /api/Admin/lockSim {gatewayId, port, reason, minutes?}: no minutes = until unlocked. */
 export async function lockSim(body: LockSimBody): Promise<SimActionResult> {
-  return requireCode1(await apiPost('/api/Admin/lockSim', body, SimActionResult));
+  return requireCode1(await call(endpoints.sim.lock, body));
 }
 
 /** POST /api/Admin/unlockSim {gatewayId, port, reason}. */
 export async function unlockSim(body: UnlockSimBody): Promise<SimActionResult> {
-  return requireCode1(await apiPost('/api/Admin/unlockSim', body, SimActionResult));
+  return requireCode1(await call(endpoints.sim.unlock, body));
 }
 
 /** POST /api/Admin/setSimRole {gatewayId, port, role}. */
 export async function setSimRole(body: SetSimRoleBody): Promise<SimActionResult> {
-  return requireCode1(await apiPost('/api/Admin/setSimRole', body, SimActionResult));
+  return requireCode1(await call(endpoints.sim.setRole, body));
 }
 
 /** A SIM action's answer replaces that SIM in the report at once; the list refetches after. */

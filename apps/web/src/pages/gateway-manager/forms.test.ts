@@ -1,10 +1,11 @@
+import type { ResolverOptions } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import {
   EMPTY_GATEWAY_FORM,
   type GatewayFormValues,
+  gatewayFormResolver,
   invalidGatewayFields,
   isGatewayFormValid,
-  parseSimNumber,
   toGatewayInput,
 } from './forms.ts';
 
@@ -66,18 +67,21 @@ describe('gateway form', () => {
   });
 });
 
-describe('parseSimNumber', () => {
-  it('keeps digits, dropping spaces, dots, dashes and brackets', () => {
-    expect(parseSimNumber('12025550123')).toBe('12025550123');
-    expect(parseSimNumber(' 1 (202) 555-01.23 ')).toBe('12025550123');
-  });
+describe('gatewayFormResolver', () => {
+  const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<GatewayFormValues>;
 
-  it('refuses anything but 3 to 20 digits', () => {
-    expect(parseSimNumber('')).toBeUndefined();
-    expect(parseSimNumber('12')).toBeUndefined();
-    expect(parseSimNumber('+12025550123')).toBeUndefined();
-    expect(parseSimNumber('12a45')).toBeUndefined();
-    expect(parseSimNumber('1'.repeat(21))).toBeUndefined();
-    expect(parseSimNumber('1'.repeat(20))).toBe('1'.repeat(20));
+  it('puts each broken field under its own text; nothing when the form holds', async () => {
+    const bad = await gatewayFormResolver(false)(EMPTY_GATEWAY_FORM, undefined, options);
+    expect(bad.errors).toEqual({
+      name: { type: 'text', message: 'rule.nameRequired' },
+      url: { type: 'text', message: 'gateways.urlHint' },
+      mac: { type: 'text', message: 'gateways.macHint' },
+      userName: { type: 'text', message: 'rule.usernameRequired' },
+      password: { type: 'text', message: 'rule.passwordRequired' },
+    });
+    expect(await gatewayFormResolver(true)({ ...valid, password: '' }, undefined, options)).toEqual({
+      values: { ...valid, password: '' },
+      errors: {},
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { type Gateway, type GatewayInput, isGatewayValid, isHttpUrl, normalizeMac } from '@simdock/contract';
+import type { MessageKey } from '../../i18n/index.tsx';
+import { keyResolver } from '../../lib/forms.ts';
 
 /** What the add/edit modal edits. The password is write only: blank on edit keeps the stored one. */
 export interface GatewayFormValues {
@@ -39,6 +41,33 @@ export function invalidGatewayFields(v: GatewayFormValues, editing: boolean): Ga
   return bad;
 }
 
+/** What a bad (or server-blamed) field says under it: what it needs, or that it is required. */
+export function gatewayFieldText(field: Exclude<GatewayField, 'isEnable'>, editing: boolean): MessageKey {
+  switch (field) {
+    case 'name':
+      return 'rule.nameRequired';
+    case 'url':
+      return 'gateways.urlHint';
+    case 'mac':
+      return 'gateways.macHint';
+    case 'userName':
+      return 'rule.usernameRequired';
+    case 'password':
+      return editing ? 'gateways.passwordHintEdit' : 'rule.passwordRequired';
+  }
+}
+
+/** The add/edit form's resolver: the fields `invalidGatewayFields` names, each with its text. */
+export const gatewayFormResolver = (editing: boolean) =>
+  keyResolver<GatewayFormValues>((v) =>
+    Object.fromEntries(
+      invalidGatewayFields(v, editing).map((f) => [
+        f,
+        gatewayFieldText(f as Exclude<GatewayField, 'isEnable'>, editing),
+      ]),
+    ),
+  );
+
 /** 'Data is valid' and Save enabled only when this holds. */
 export function isGatewayFormValid(v: GatewayFormValues, editing: boolean): boolean {
   return isGatewayValid(v) && (editing || v.password.trim() !== '');
@@ -56,13 +85,4 @@ export function toGatewayInput(v: GatewayFormValues, id?: string): GatewayInput 
   if (id) input.id = id;
   if (v.password.trim()) input.password = v.password;
   return input;
-}
-
-/**
- * A SIM number as the admin typed it → digits only (spaces, dots, dashes and brackets dropped),
- * or undefined unless 3 to 20 digits remain. The server applies the same rule.
- */
-export function parseSimNumber(input: string): string | undefined {
-  const digits = input.replace(/[\s().-]/g, '');
-  return /^\d{3,20}$/.test(digits) ? digits : undefined;
 }

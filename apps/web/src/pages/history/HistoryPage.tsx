@@ -8,6 +8,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSession } from '../../app/session.tsx';
 import {
   Button,
@@ -27,11 +28,23 @@ import {
 import { useI18n } from '../../i18n/index.tsx';
 import { failureText } from '../../lib/errors.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../lib/format.ts';
+import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
 import { dayBounds, todayText } from './history-range.ts';
 
 const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
+
+interface Range {
+  start: string;
+  end: string;
+}
+
+/** The contract's range rule (the end not before the start), on the days as the server gets them. */
+const rangeResolver = keyResolver<Range>((v) => {
+  const bounds = dayBounds(v.start, v.end);
+  return { end: bounds && bounds.endTime < bounds.strTime ? 'messaging.historyRangeInvalid' : undefined };
+});
 
 /**
  * /History, SMS History Stats (docs/product.md): start and end dates (today by default) and Apply; the
@@ -41,8 +54,14 @@ const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 export function HistoryPage() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
-  const [draft, setDraft] = useState({ start: todayText(), end: todayText() });
-  const [range, setRange] = useState(draft);
+  const [range, setRange] = useState<Range>(() => ({ start: todayText(), end: todayText() }));
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<Range>({ defaultValues: range, mode: 'onChange', resolver: rangeResolver });
+  const draft = watch();
   const [current, setCurrent] = useState(1);
   const [size, setSize] = useState(HISTORY_DEFAULT_PAGE_SIZE);
   const [exporting, setExporting] = useState(false);
@@ -50,8 +69,8 @@ export function HistoryPage() {
   const params: QueryMsgBody['params'] = bounds ?? {};
   const history = useHistory({ current, size, params });
   const draftBounds = dayBounds(draft.start, draft.end);
-  const rangeError =
-    draftBounds && draftBounds.endTime < draftBounds.strTime ? t('messaging.historyRangeInvalid') : undefined;
+  const rangeError = fieldErrorText(t, errors.end);
+  const rangeBad = draftBounds !== null && draftBounds.endTime < draftBounds.strTime;
   const sum = history.data?.data.sum;
   const daily = useQuery({
     ...dailyStatsQuery(bounds ?? { strTime: 0, endTime: 0 }),
@@ -128,28 +147,20 @@ export function HistoryPage() {
         <Card>
           <form
             className="flex flex-col gap-3 sm:flex-row sm:items-end"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (rangeError || !draftBounds) return;
-              setRange(draft);
+            onSubmit={handleSubmit((v) => {
+              if (!dayBounds(v.start, v.end)) return;
+              setRange(v);
               setCurrent(1);
-            }}
+            })}
           >
             <FormField label={t('history.start')}>
-              <Input
-                type="date"
-                value={draft.start}
-                onChange={(e) => setDraft((d) => ({ ...d, start: e.target.value }))}
-              />
+              {/* A new start can put the end before it: check the end again. */}
+              <Input type="date" {...register('start', { deps: ['end'] })} />
             </FormField>
             <FormField label={t('history.end')} error={rangeError}>
-              <Input
-                type="date"
-                value={draft.end}
-                onChange={(e) => setDraft((d) => ({ ...d, end: e.target.value }))}
-              />
+              <Input type="date" {...register('end')} />
             </FormField>
-            <Button type="submit" variant="primary" disabled={Boolean(rangeError) || !draftBounds}>
+            <Button type="submit" variant="primary" disabled={rangeBad || !draftBounds}>
               {t('history.apply')}
             </Button>
           </form>

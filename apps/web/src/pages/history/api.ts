@@ -1,15 +1,10 @@
-import {
-  type DailyStatsBody,
-  DailyStatsResponse,
-  type QueryMsgBody,
-  QueryMsgResponse,
-} from '@simdock/contract';
+import { type DailyStatsBody, endpoints, type QueryMsgBody } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** POST /api/MassOutreach/querymsg {current, size, params: {strTime, endTime}} → {sum, records, total}. */
 export function fetchHistory(body: QueryMsgBody, signal?: AbortSignal) {
-  return apiPost('/api/MassOutreach/querymsg', body, QueryMsgResponse, { signal });
+  return call(endpoints.history.queryMsg, body, { signal });
 }
 
 export const historyQuery = (body: QueryMsgBody) =>
@@ -27,6 +22,6 @@ export function useHistory(body: QueryMsgBody) {
 export const dailyStatsQuery = (body: DailyStatsBody) =>
   queryOptions({
     queryKey: ['history', 'daily', body] as const,
-    queryFn: ({ signal }) => apiPost('/api/MassOutreach/dailyStats', body, DailyStatsResponse, { signal }),
+    queryFn: ({ signal }) => call(endpoints.history.dailyStats, body, { signal }),
     placeholderData: keepPreviousData,
   });

@@ -1,9 +1,9 @@
-import type { QueryMsgBody } from '@simdock/contract';
-import { apiPostText } from '../../api/client.ts';
+import { endpoints, type QueryMsgBody } from '@simdock/contract';
+import { callText } from '../../api/client.ts';
 
 /** POST /api/MassOutreach/exportmsg {params}: the filtered records as CSV, made by the server. */
 export function fetchHistoryCsv(params: QueryMsgBody['params']): Promise<string> {
-  return apiPostText('/api/MassOutreach/exportmsg', { params });
+  return callText(endpoints.history.exportMsg, { params });
 }
 
 /** Saves a text as a file through the browser's download. */

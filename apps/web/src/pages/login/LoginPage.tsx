@@ -1,4 +1,11 @@
-import { normalizeLogin, type RuleMessageKey } from '@simdock/contract';
+import {
+  type LoginForm,
+  normalizeLogin,
+  PASSWORD_MAX,
+  type RuleMessageKey,
+  TEXT_LIMITS,
+  validateLogin,
+} from '@simdock/contract';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
@@ -14,23 +21,11 @@ import { lowerCaseInput } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useLoginMutation } from './api.ts';
 
-interface LoginForm {
-  username: string;
-  password: string;
-}
-
-/** Both fields required. */
-function validateLoginForm(v: LoginForm): Partial<Record<keyof LoginForm, RuleMessageKey>> {
-  return {
-    ...(v.username.trim() ? {} : { username: 'usernameRequired' as const }),
-    ...(v.password ? {} : { password: 'passwordRequired' as const }),
-  };
-}
-
 /**
- * Two fields, so no form library: react-hook-form (12 KB gzip) stays out of the login route's initial
- * JavaScript (budget, README). Same behaviour as the other forms: errors appear on submit, then follow
- * the typing; the first invalid field gets the focus.
+ * The one form not on react-hook-form, on purpose: two fields, and the library (12 KB gzip) would push
+ * the login route's initial JavaScript over its budget (README). Otherwise the same pattern as the other
+ * forms: the contract's rule (`validateLogin`) and limits, errors on submit that then follow the typing,
+ * the first invalid field focused.
  */
 export function LoginPage() {
   const { t } = useI18n();
@@ -42,7 +37,7 @@ export function LoginPage() {
   const [submitted, setSubmitted] = useState(false);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const errors = submitted ? validateLoginForm(values) : {};
+  const errors = submitted ? validateLogin(values) : {};
   const errorText = (key: RuleMessageKey | undefined) => (key ? t(`rule.${key}`) : undefined);
   const change = (field: keyof LoginForm) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
@@ -50,7 +45,7 @@ export function LoginPage() {
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setSubmitted(true);
-    const invalid = validateLoginForm(values);
+    const invalid = validateLogin(values);
     if (invalid.username) return usernameRef.current?.focus();
     if (invalid.password) return passwordRef.current?.focus();
     mutation.mutate(
@@ -76,6 +71,7 @@ export function LoginPage() {
             autoCapitalize="none"
             spellCheck={false}
             autoFocus
+            maxLength={TEXT_LIMITS.loginUsername}
             value={values.username}
             onChange={lowerCaseInput(change('username'))}
           />
@@ -96,6 +92,7 @@ export function LoginPage() {
             name="password"
             type="password"
             autoComplete="current-password"
+            maxLength={PASSWORD_MAX}
             value={values.password}
             onChange={change('password')}
           />

@@ -1,10 +1,10 @@
-import { type LoginBody, LoginResponse } from '@simdock/contract';
+import { endpoints, type LoginBody, type LoginResponse } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** POST /api/Auth/login → { token }. Public call (no bearer). */
 export function login(body: LoginBody): Promise<LoginResponse> {
-  return apiPost('/api/Auth/login', body, LoginResponse, { auth: false });
+  return call(endpoints.auth.login, body);
 }
 
 export function useLoginMutation() {

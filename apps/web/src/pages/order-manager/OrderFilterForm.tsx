@@ -1,5 +1,6 @@
+import { TEXT_LIMITS } from '@simdock/contract';
 import { Filter } from 'lucide-react';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button, FormField, Input, orderStatusName, Select } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { hasFilters, NO_FILTERS, type OrderFilters, optionsWith } from './order-params.ts';
@@ -18,16 +19,13 @@ export interface OrderFilterFormProps {
  */
 export function OrderFilterForm({ applied, gateways, statuses, onApply }: OrderFilterFormProps) {
   const { t } = useI18n();
-  const [draft, setDraft] = useState<OrderFilters>(applied);
-  const set = (patch: Partial<OrderFilters>) => setDraft((d) => ({ ...d, ...patch }));
+  const { register, handleSubmit, watch } = useForm<OrderFilters>({ defaultValues: applied });
+  const [gateway, status] = watch(['gateway', 'status']);
   return (
     <form
       aria-label={t('orders.filters')}
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        onApply({ ...draft, phoneNumber: draft.phoneNumber.trim() });
-      }}
+      onSubmit={handleSubmit((v) => onApply({ ...v, phoneNumber: v.phoneNumber.trim() }))}
       className="flex flex-wrap items-end gap-3 border-b border-line p-3"
     >
       <FormField label={t('orders.filterPhone')} className="w-full sm:w-48">
@@ -37,14 +35,14 @@ export function OrderFilterForm({ applied, gateways, statuses, onApply }: OrderF
           autoComplete="off"
           className="font-mono"
           placeholder={t('orders.filterPhonePlaceholder')}
-          value={draft.phoneNumber}
-          onChange={(e) => set({ phoneNumber: e.target.value })}
+          maxLength={TEXT_LIMITS.filter}
+          {...register('phoneNumber')}
         />
       </FormField>
       <FormField label={t('orders.filterGateway')} className="w-full sm:w-48">
-        <Select value={draft.gateway} onChange={(e) => set({ gateway: e.target.value })}>
+        <Select {...register('gateway')}>
           <option value="">{t('orders.all')}</option>
-          {optionsWith(gateways, draft.gateway).map((g) => (
+          {optionsWith(gateways, gateway).map((g) => (
             <option key={g} value={g}>
               {g}
             </option>
@@ -52,9 +50,9 @@ export function OrderFilterForm({ applied, gateways, statuses, onApply }: OrderF
         </Select>
       </FormField>
       <FormField label={t('orders.filterStatus')} className="w-full sm:w-40">
-        <Select value={draft.status} onChange={(e) => set({ status: e.target.value })}>
+        <Select {...register('status')}>
           <option value="">{t('orders.all')}</option>
-          {optionsWith(statuses, draft.status).map((s) => (
+          {optionsWith(statuses, status).map((s) => (
             <option key={s} value={s}>
               {orderStatusName(s, t)}
             </option>

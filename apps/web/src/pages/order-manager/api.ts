@@ -1,13 +1,13 @@
-import { ADMIN_PAGE_SIZE, AdminOrdersResponse, InboxResponse, OrderFilterResponse } from '@simdock/contract';
+import { ADMIN_PAGE_SIZE, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 import type { OrderParams } from './order-params.ts';
 
 const ADMIN_ORDERS_KEY = ['orders', 'admin'] as const;
 
 /** GET /admin/orderfilter → gateways and statuses for the filters, and the per-gateway statistics. */
 export function fetchOrderFilter(signal?: AbortSignal) {
-  return apiGet('/admin/orderfilter', OrderFilterResponse, { signal });
+  return call(endpoints.order.orderFilter, undefined, { signal });
 }
 
 export const orderFilterQuery = () =>
@@ -22,7 +22,7 @@ export function useOrderFilterQuery() {
 
 /** GET /api/Admin/orders?page&pageSize=100&status&gateway&phoneNumber → one page of orders, newest first. */
 export function fetchAdminOrders(p: OrderParams, signal?: AbortSignal) {
-  return apiGet('/api/Admin/orders', AdminOrdersResponse, {
+  return call(endpoints.order.adminOrders, undefined, {
     query: {
       page: p.page,
       pageSize: ADMIN_PAGE_SIZE,
@@ -48,7 +48,7 @@ export function useAdminOrdersQuery(p: OrderParams) {
 
 /** GET /api/Admin/inbox?matched=false → incoming SMS that no order took (kept, never lost). */
 export function fetchUnmatchedSms(page: number, signal?: AbortSignal) {
-  return apiGet('/api/Admin/inbox', InboxResponse, {
+  return call(endpoints.gateway.inbox, undefined, {
     query: { page, pageSize: UNMATCHED_PAGE_SIZE, matched: 'false' },
     signal,
   });

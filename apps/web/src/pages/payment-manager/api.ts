@@ -1,11 +1,11 @@
-import { ADMIN_PAGE_SIZE, AdminPaymentsResponse } from '@simdock/contract';
+import { ADMIN_PAGE_SIZE, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 import { ADMIN_PAYMENTS_KEY } from '../../api/payments.ts';
 
 /** GET /api/Admin/payments?page&pageSize=100 → one page of every user's payments, newest first. */
 export function fetchAdminPayments(page: number, signal?: AbortSignal) {
-  return apiGet('/api/Admin/payments', AdminPaymentsResponse, {
+  return call(endpoints.payment.adminList, undefined, {
     query: { page, pageSize: ADMIN_PAGE_SIZE },
     signal,
   });

@@ -1,4 +1,11 @@
-import { normalizeLogin, type RegisterField, validateRegister } from '@simdock/contract';
+import {
+  EMAIL_MAX,
+  normalizeLogin,
+  PASSWORD_MAX,
+  type RegisterField,
+  TEXT_LIMITS,
+  validateRegister,
+} from '@simdock/contract';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
@@ -8,7 +15,7 @@ import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { lowerCaseInput, ruleResolver, ruleText } from '../../lib/forms.ts';
+import { fieldErrorText, lowerCaseInput, ruleResolver } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useRegisterMutation } from './api.ts';
 
@@ -44,28 +51,45 @@ export function RegisterPage() {
         <FormField
           label={t('register.username')}
           hint={t('register.usernameHint')}
-          error={ruleText(t, errors.username)}
+          error={fieldErrorText(t, errors.username)}
         >
           <Input
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
+            maxLength={TEXT_LIMITS.loginUsername}
             {...username}
             onChange={lowerCaseInput(username.onChange)}
           />
         </FormField>
-        <FormField label={t('register.email')} error={ruleText(t, errors.email)}>
-          <Input type="email" autoComplete="email" {...email} onChange={lowerCaseInput(email.onChange)} />
+        <FormField label={t('register.email')} error={fieldErrorText(t, errors.email)}>
+          <Input
+            type="email"
+            autoComplete="email"
+            maxLength={EMAIL_MAX}
+            {...email}
+            onChange={lowerCaseInput(email.onChange)}
+          />
         </FormField>
         <FormField
           label={t('register.password')}
           hint={t('register.passwordHint')}
-          error={ruleText(t, errors.password)}
+          error={fieldErrorText(t, errors.password)}
         >
-          <Input type="password" autoComplete="new-password" {...register('password')} />
+          <Input
+            type="password"
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX}
+            {...register('password')}
+          />
         </FormField>
-        <FormField label={t('register.confirm')} error={ruleText(t, errors.confirmPassword)}>
-          <Input type="password" autoComplete="new-password" {...register('confirmPassword')} />
+        <FormField label={t('register.confirm')} error={fieldErrorText(t, errors.confirmPassword)}>
+          <Input
+            type="password"
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX}
+            {...register('confirmPassword')}
+          />
         </FormField>
         <Button
           type="submit"

@@ -1,10 +1,10 @@
-import { type RegisterBody, RegisterResponse } from '@simdock/contract';
+import { endpoints, type RegisterBody } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** POST /api/Auth/register {username, email, passwordHash} (the plain password travels in passwordHash). */
 export function registerAccount(body: RegisterBody) {
-  return apiPost('/api/Auth/register', body, RegisterResponse, { auth: false });
+  return call(endpoints.auth.register, body);
 }
 
 export function useRegisterMutation() {

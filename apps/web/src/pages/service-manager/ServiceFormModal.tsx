@@ -1,12 +1,12 @@
-import { SERVICE_DEFAULTS, type Service } from '@simdock/contract';
+import { SERVICE_DEFAULTS, type Service, TEXT_LIMITS } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
-import { Button, FormField, Input, Modal, Notice, Switch } from '../../components/index.ts';
+import { FormDialog, FormField, Input, Switch } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { fieldErrorText } from '../../lib/forms.ts';
 import { useSaveServiceMutation } from './api.ts';
 import {
   emptyServiceForm,
-  fieldErrorText,
   formFromService,
   type ServiceFormValues,
   serverFieldError,
@@ -53,33 +53,30 @@ export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModal
   const err = (field: keyof ServiceFormValues) => fieldErrorText(t, errors[field]);
 
   return (
-    <Modal
-      open
+    <FormDialog
       size="lg"
       title={service ? t('services.editTitle') : t('services.addTitle')}
       onClose={onClose}
-      busy={save.isPending}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={save.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="primary" busy={save.isPending} busyLabel={t('common.saving')}>
-            {service ? t('services.update') : t('services.create')}
-          </Button>
-        </>
-      }
+      submitLabel={service ? t('services.update') : t('services.create')}
+      pending={save.isPending}
+      error={bannerError}
     >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <FormField label={t('services.fieldName')} error={err('name')}>
-          <Input autoComplete="off" {...register('name')} />
+          <Input autoComplete="off" maxLength={TEXT_LIMITS.serviceName} {...register('name')} />
         </FormField>
         <FormField label={t('services.fieldCode')} hint={t('services.codeHint')} error={err('code')}>
-          <Input autoComplete="off" spellCheck={false} className="font-mono" {...register('code')} />
+          <Input
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            maxLength={TEXT_LIMITS.serviceCode}
+            {...register('code')}
+          />
         </FormField>
         <FormField label={t('services.fieldDescription')} className="sm:col-span-2">
-          <Input autoComplete="off" {...register('description')} />
+          <Input autoComplete="off" maxLength={TEXT_LIMITS.serviceDescription} {...register('description')} />
         </FormField>
         <div className="grid grid-cols-1 gap-4 sm:col-span-2 sm:grid-cols-3">
           <FormField label={t('services.fieldPrice')} error={err('price')}>
@@ -108,14 +105,20 @@ export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModal
           error={err('pattern')}
           className="sm:col-span-2"
         >
-          <Input autoComplete="off" spellCheck={false} className="font-mono" {...register('pattern')} />
+          <Input
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            maxLength={TEXT_LIMITS.servicePattern}
+            {...register('pattern')}
+          />
         </FormField>
         <FormField
           label={t('services.fieldTextContains')}
           hint={t('services.textContainsHint')}
           className="sm:col-span-2"
         >
-          <Input autoComplete="off" {...register('textContains')} />
+          <Input autoComplete="off" maxLength={TEXT_LIMITS.textContains} {...register('textContains')} />
         </FormField>
         <Switch
           label={t('services.fieldRepeatable')}
@@ -128,11 +131,6 @@ export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModal
           {...register('isEnable')}
         />
       </div>
-      {bannerError ? (
-        <Notice tone="error" className="mt-4">
-          {bannerError}
-        </Notice>
-      ) : null}
-    </Modal>
+    </FormDialog>
   );
 }

@@ -1,42 +1,12 @@
-import { SERVICE_DEFAULTS, type Service } from '@simdock/contract';
+import { SERVICE_DEFAULTS } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
-
-const admin = userInfoFor('root', ['Admin9']);
-
-const tg: Service = {
-  id: '6f1c1e0e-2b8e-4c53-9d59-3c1c2d1e0a01',
-  name: 'Telegram',
-  code: 'tg',
-  description: 'Login codes',
-  price: 0.5,
-  available: 3,
-  rentTimeMinutes: 15,
-  isRepeatable: false,
-  stock: 40,
-  pattern: '(\\d{5})',
-  textContains: 'telegram',
-  isEnable: true,
-};
-
-function serve(services: Service[], overrides: Record<string, { status?: number; body: unknown }> = {}) {
-  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('root', 'Admin9')));
-  return mockFetch((path) => {
-    if (overrides[path]) return overrides[path];
-    if (path === '/api/user/info') return { body: admin };
-    if (path === '/api/Service/getall') return { body: { code: 1, services } };
-    return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
-  });
-}
-
-const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
-  fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => JSON.parse(String(init?.body)));
+import { renderApp } from '../../test/utils.tsx';
+import { calls, serveAdmin, tg } from './test-fixtures.ts';
 
 describe('Service Manager (docs/product.md)', () => {
   it('lists services with the spec columns and filters them as one types', async () => {
-    serve([tg, { ...tg, id: '2', name: 'Google', code: 'go', description: '', isEnable: false }]);
+    serveAdmin([tg, { ...tg, id: '2', name: 'Google', code: 'go', description: '', isEnable: false }]);
     renderApp('/servicemanager');
     await screen.findByRole('heading', { level: 1, name: 'Service Manager' });
     const table = await screen.findByRole('table', { name: 'Services' });
@@ -58,7 +28,7 @@ describe('Service Manager (docs/product.md)', () => {
 
   it('validates before sending, then creates with the coerced values', async () => {
     const created = { ...tg, id: '3', name: 'Viber', code: 'vb', price: 1 };
-    const fetch = serve([], { '/api/service/update': { body: created } });
+    const fetch = serveAdmin([], { '/api/service/update': { body: created } });
     renderApp('/servicemanager');
     await screen.findByText('No services found');
     fireEvent.click(screen.getByRole('button', { name: 'Add Service' }));
@@ -101,7 +71,7 @@ describe('Service Manager (docs/product.md)', () => {
 
   it('shows a duplicate code under the Code field', async () => {
     const msg = 'A service with code "tg" already exists.';
-    serve([tg], {
+    serveAdmin([tg], {
       '/api/service/update': { status: 409, body: { code: 0, error: 'conflict', msg, field: 'code' } },
     });
     renderApp('/servicemanager');
@@ -119,7 +89,7 @@ describe('Service Manager (docs/product.md)', () => {
 
   it("asks before deleting and shows the server's refusal", async () => {
     const msg = 'This service has orders and cannot be deleted; disable it instead to stop new rentals.';
-    const fetch = serve([tg], {
+    const fetch = serveAdmin([tg], {
       '/api/service/delete': { status: 409, body: { code: 0, error: 'conflict', msg } },
     });
     renderApp('/servicemanager');

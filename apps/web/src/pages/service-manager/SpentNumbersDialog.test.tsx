@@ -1,23 +1,8 @@
-import type { Service, SpentNumbersResponse } from '@simdock/contract';
+import type { SpentNumbersResponse } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
-
-const tg: Service = {
-  id: '6f1c1e0e-2b8e-4c53-9d59-3c1c2d1e0a01',
-  name: 'Telegram',
-  code: 'tg',
-  description: '',
-  price: 0.5,
-  available: 3,
-  rentTimeMinutes: 15,
-  isRepeatable: false,
-  stock: 40,
-  pattern: '(\\d{5})',
-  textContains: 'telegram',
-  isEnable: true,
-};
+import { renderApp } from '../../test/utils.tsx';
+import { type Answer, calls, serveAdmin, tg } from './test-fixtures.ts';
 
 const spent: SpentNumbersResponse = {
   code: 1,
@@ -37,23 +22,15 @@ const spent: SpentNumbersResponse = {
   ],
 };
 
-function serve(overrides: Record<string, { status?: number; body: unknown }> = {}) {
-  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('root', 'Admin9')));
-  return mockFetch((path) => {
-    if (overrides[path]) return overrides[path];
-    if (path === '/api/user/info') return { body: userInfoFor('root', ['Admin9']) };
-    if (path === '/api/Service/getall') return { body: { code: 1, services: [tg] } };
-    if (path === '/api/service/spentCounts')
-      return { body: { code: 1, counts: [{ serviceId: tg.id, spent: 3 }] } };
-    if (path === '/api/service/spentNumbers') return { body: spent };
-    if (path === '/api/service/markSpent') return { body: { code: 1, msg: 'ok' } };
-    if (path === '/api/service/unmarkSpent') return { body: { code: 1, msg: 'ok' } };
-    return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
+/** The service list with Telegram, its spent numbers and the mark/unmark calls; `overrides` first. */
+const serve = (overrides: Record<string, Answer> = {}) =>
+  serveAdmin([tg], {
+    '/api/service/spentCounts': { body: { code: 1, counts: [{ serviceId: tg.id, spent: 3 }] } },
+    '/api/service/spentNumbers': { body: spent },
+    '/api/service/markSpent': { body: { code: 1, msg: 'ok' } },
+    '/api/service/unmarkSpent': { body: { code: 1, msg: 'ok' } },
+    ...overrides,
   });
-}
-
-const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
-  fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => JSON.parse(String(init?.body)));
 
 async function openDialog() {
   renderApp('/servicemanager');

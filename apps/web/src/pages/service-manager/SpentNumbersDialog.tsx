@@ -1,6 +1,7 @@
 import { normalizePhoneNumber, type Service, type SpentNumber, TEXT_LIMITS } from '@simdock/contract';
 import { Ban, Search, Undo2 } from 'lucide-react';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import {
   Button,
@@ -14,6 +15,7 @@ import {
 } from '../../components/index.ts';
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useMarkSpentMutation, useSpentNumbersQuery, useUnmarkSpentMutation } from './api.ts';
 
 export interface SpentNumbersDialogProps {
@@ -34,7 +36,20 @@ function whyText(t: TFunction, n: SpentNumber): { main: string; also?: string } 
   return mark ? { main, also: t('services.spentAlsoMarked', mark) } : { main };
 }
 
-type FieldErrors = { phoneNumber?: string; reason?: string };
+interface MarkValues {
+  phoneNumber: string;
+  reason: string;
+}
+const EMPTY_MARK: MarkValues = { phoneNumber: '', reason: '' };
+
+/** The contract's rules for a mark: the number as the server reads it, a reason within its limit. */
+const markResolver = keyResolver<MarkValues>((v) => {
+  const reason = v.reason.trim();
+  return {
+    phoneNumber: normalizePhoneNumber(v.phoneNumber) ? undefined : 'services.spentPhoneInvalid',
+    reason: reason && reason.length <= TEXT_LIMITS.spentReason ? undefined : 'services.spentReasonRequired',
+  };
+});
 
 /**
  * Service Manager → a service's spent numbers (the number reuse rule): why each is spent, a form to
@@ -46,35 +61,31 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
   const list = useSpentNumbersQuery(service.id, search.trim());
   const mark = useMarkSpentMutation();
   const unmark = useUnmarkSpentMutation();
-  const [phoneNumber, setPhoneNumber] = useState('');
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<MarkValues>({ defaultValues: EMPTY_MARK, resolver: markResolver });
 
-  const submit = () => {
-    const number = normalizePhoneNumber(phoneNumber);
-    const why = reason.trim();
-    const found: FieldErrors = {
-      ...(number ? {} : { phoneNumber: t('services.spentPhoneInvalid') }),
-      ...(why && why.length <= TEXT_LIMITS.spentReason ? {} : { reason: t('services.spentReasonRequired') }),
-    };
-    setErrors(found);
-    if (!number || found.reason) return;
+  const submit = handleSubmit((v) => {
+    const number = normalizePhoneNumber(v.phoneNumber)!;
     mark.mutate(
-      { serviceId: service.id, phoneNumber: number, reason: why },
+      { serviceId: service.id, phoneNumber: number, reason: v.reason.trim() },
       {
         onSuccess: () => {
-          setPhoneNumber('');
-          setReason('');
+          reset(EMPTY_MARK);
           notify.success(t('services.spentMarked', { number, name: service.name }));
         },
         onError: (err) => {
           if (err instanceof ApiError && (err.field === 'phoneNumber' || err.field === 'reason')) {
-            setErrors({ [err.field]: err.message });
+            setError(err.field, { type: 'server', message: err.message }, { shouldFocus: true });
           }
         },
       },
     );
-  };
+  });
   const markBanner =
     mark.isError && !(mark.error instanceof ApiError && mark.error.field)
       ? errorMessage(mark.error)
@@ -148,37 +159,24 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
       <div className="flex flex-col gap-4">
         <p className="text-sm text-muted">{t('services.spentIntro', { limit: data?.reuseLimit ?? '…' })}</p>
 
-        <form
-          className="rounded-md border border-line p-3"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
+        <form className="rounded-md border border-line p-3" noValidate onSubmit={submit}>
           <h3 className="mb-3 text-sm font-semibold text-fg">{t('services.spentMarkTitle')}</h3>
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-[12rem_1fr]">
-            <FormField label={t('services.spentPhone')} error={errors.phoneNumber}>
+            <FormField label={t('services.spentPhone')} error={fieldErrorText(t, errors.phoneNumber)}>
               <Input
                 autoComplete="off"
                 inputMode="tel"
                 className="font-mono"
                 maxLength={TEXT_LIMITS.phoneNumber}
-                value={phoneNumber}
-                onChange={(e) => setPhoneNumber(e.target.value)}
+                {...register('phoneNumber')}
               />
             </FormField>
             <FormField
               label={t('services.spentReason')}
               hint={t('services.spentReasonHint')}
-              error={errors.reason}
+              error={fieldErrorText(t, errors.reason)}
             >
-              <Input
-                autoComplete="off"
-                maxLength={TEXT_LIMITS.spentReason}
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
+              <Input autoComplete="off" maxLength={TEXT_LIMITS.spentReason} {...register('reason')} />
             </FormField>
           </div>
           <div className="mt-3 flex justify-end">

@@ -1,22 +1,24 @@
 import {
   AdminServiceListResponse,
+  endpoints,
   type MarkSpentBody,
-  Ok,
-  Service,
   type ServiceInput,
-  SpentCountsResponse,
-  SpentNumbersResponse,
   type UnmarkSpentBody,
 } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost, requireCode1 } from '../../api/client.ts';
+import { call, requireCode1 } from '../../api/client.ts';
 
 /** Every query about services starts with this key; a mutation refreshes them all (the Dashboard's too). */
 export const SERVICES_KEY = ['services'] as const;
 
-/** POST /api/Service/getall with the admin's token → every service with the admin fields. */
+/**
+ * POST /api/Service/getall with the admin's token → every service with the admin fields. The
+ * declaration answers admin or public rows; an admin's answer is read as admin rows only.
+ */
+const getAllAsAdmin = { ...endpoints.service.getAll, response: { 200: AdminServiceListResponse } };
+
 export async function fetchAdminServices(signal?: AbortSignal) {
-  const res = await apiPost('/api/Service/getall', {}, AdminServiceListResponse, { signal });
+  const res = await call(getAllAsAdmin, undefined, { signal, auth: true });
   return res.services;
 }
 
@@ -32,7 +34,7 @@ export function useAdminServicesQuery() {
 
 /** POST /api/service/update: adds (no id) or edits a service; answers the saved service. */
 export function saveService(input: ServiceInput) {
-  return apiPost('/api/service/update', input, Service);
+  return call(endpoints.service.update, input);
 }
 
 export function useSaveServiceMutation() {
@@ -46,7 +48,7 @@ export function useSaveServiceMutation() {
 
 /** POST /api/service/delete {service: id} → {code: 1, msg}. 409 when the service has orders. */
 export async function deleteService(id: string) {
-  return requireCode1(await apiPost('/api/service/delete', { service: id }, Ok));
+  return requireCode1(await call(endpoints.service.delete, { service: id }));
 }
 
 export function useDeleteServiceMutation() {
@@ -65,7 +67,7 @@ export const spentCountsQuery = () =>
   queryOptions({
     queryKey: [...SERVICES_KEY, 'spentCounts'] as const,
     queryFn: async ({ signal }) => {
-      const res = await apiPost('/api/service/spentCounts', {}, SpentCountsResponse, { signal });
+      const res = await call(endpoints.service.spentCounts, {}, { signal });
       return new Map(res.counts.map((c) => [c.serviceId, c.spent]));
     },
   });
@@ -79,12 +81,7 @@ export function useSpentNumbersQuery(serviceId: string, search: string) {
   return useQuery({
     queryKey: [...SERVICES_KEY, 'spentNumbers', serviceId, search] as const,
     queryFn: ({ signal }) =>
-      apiPost(
-        '/api/service/spentNumbers',
-        search ? { serviceId, search } : { serviceId },
-        SpentNumbersResponse,
-        { signal },
-      ),
+      call(endpoints.service.spentNumbers, search ? { serviceId, search } : { serviceId }, { signal }),
   });
 }
 
@@ -93,8 +90,7 @@ export function useMarkSpentMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['services', 'markSpent'],
-    mutationFn: async (body: MarkSpentBody) =>
-      requireCode1(await apiPost('/api/service/markSpent', body, Ok)),
+    mutationFn: async (body: MarkSpentBody) => requireCode1(await call(endpoints.service.markSpent, body)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
   });
 }
@@ -105,7 +101,7 @@ export function useUnmarkSpentMutation() {
   return useMutation({
     mutationKey: ['services', 'unmarkSpent'],
     mutationFn: async (body: UnmarkSpentBody) =>
-      requireCode1(await apiPost('/api/service/unmarkSpent', body, Ok)),
+      requireCode1(await call(endpoints.service.unmarkSpent, body)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
   });
 }

@@ -7,9 +7,8 @@ import {
   type ServiceInput,
   validateService,
 } from '@simdock/contract';
-import type { FieldError, Resolver } from 'react-hook-form';
-import type { TFunction } from '../../i18n/index.tsx';
-import { ruleResolver, ruleText, serverFieldErrorOf } from '../../lib/forms.ts';
+import type { Resolver } from 'react-hook-form';
+import { ruleResolver, serverFieldErrorOf } from '../../lib/forms.ts';
 
 /** The modal's values: numbers stay the typed text until they are sent (coerced, docs/product.md#forms). */
 export interface ServiceFormValues {
@@ -101,12 +100,6 @@ export const serviceFormResolver: Resolver<ServiceFormValues> = async (values, c
     errors: { ...result.errors, pattern: { type: 'pattern', message: problem } },
   } as Awaited<ReturnType<Resolver<ServiceFormValues>>>;
 };
-
-/** The text under a field: a rule key through the catalogue, any other message as it is. */
-export function fieldErrorText(t: TFunction, error: Pick<FieldError, 'type' | 'message'> | undefined) {
-  if (!error?.message) return undefined;
-  return error.type === 'rule' ? ruleText(t, error) : error.message;
-}
 
 /**
  * A failed save that names one of the form's fields: the error to put under it. A server message

@@ -1,74 +1,32 @@
-import {
-  MASS_SEND_MAX_RECIPIENTS,
-  MAX_MSG_PER_DAY_CAP,
-  SIM_COOLDOWN_MINUTES_CAP,
-  SIM_LOCK_AFTER_FAILURES_CAP,
-  SIM_MAX_SMS_PER_DAY_CAP,
-  SIM_MAX_SMS_PER_MONTH_CAP,
-} from '@simdock/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { UpdateSettingsBody } from '@simdock/contract';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button, Card, FormField, Input, Notice, PageHeader, QueryState } from '../../components/index.ts';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { fieldErrorText } from '../../lib/forms.ts';
 import { useAdminSettings, useSaveSettings } from './api.ts';
 
-interface Values {
-  maxBatchSendSms: number;
-  maxMsgPerDay: number;
-  simMaxSmsPerDay: number;
-  simMaxSmsPerMonth: number;
-  simLockAfterFailures: number;
-  simCooldownMinutes: number;
-}
-
-const wholeNumber = (v: number, max: number) => Number.isInteger(v) && v >= 0 && v <= max;
+/** The form's values are the save payload: the contract's schema checks them as the server does. */
+type Values = z.input<typeof UpdateSettingsBody>;
 
 /** The SIM health settings (saved with the limits; the gateways module applies them). */
-const SIM_FIELDS: {
-  name: keyof Values;
-  label: MessageKey;
-  hint: MessageKey;
-  invalid: MessageKey;
-  max: number;
-}[] = [
-  {
-    name: 'simMaxSmsPerDay',
-    label: 'settings.simPerDay',
-    hint: 'settings.simPerDayHint',
-    invalid: 'messaging.simMaxSmsPerDayInvalid',
-    max: SIM_MAX_SMS_PER_DAY_CAP,
-  },
-  {
-    name: 'simMaxSmsPerMonth',
-    label: 'settings.simPerMonth',
-    hint: 'settings.simPerMonthHint',
-    invalid: 'messaging.simMaxSmsPerMonthInvalid',
-    max: SIM_MAX_SMS_PER_MONTH_CAP,
-  },
-  {
-    name: 'simLockAfterFailures',
-    label: 'settings.simLockAfter',
-    hint: 'settings.simLockAfterHint',
-    invalid: 'messaging.simLockAfterFailuresInvalid',
-    max: SIM_LOCK_AFTER_FAILURES_CAP,
-  },
-  {
-    name: 'simCooldownMinutes',
-    label: 'settings.simCooldown',
-    hint: 'settings.simCooldownHint',
-    invalid: 'messaging.simCooldownMinutesInvalid',
-    max: SIM_COOLDOWN_MINUTES_CAP,
-  },
+const SIM_FIELDS: { name: keyof Values; label: MessageKey; hint: MessageKey }[] = [
+  { name: 'SimMaxSmsPerDay', label: 'settings.simPerDay', hint: 'settings.simPerDayHint' },
+  { name: 'SimMaxSmsPerMonth', label: 'settings.simPerMonth', hint: 'settings.simPerMonthHint' },
+  { name: 'SimLockAfterFailures', label: 'settings.simLockAfter', hint: 'settings.simLockAfterHint' },
+  { name: 'SimCooldownMinutes', label: 'settings.simCooldown', hint: 'settings.simCooldownHint' },
 ];
 
 const DEFAULTS: Values = {
-  maxBatchSendSms: 0,
-  maxMsgPerDay: 0,
-  simMaxSmsPerDay: 0,
-  simMaxSmsPerMonth: 0,
-  simLockAfterFailures: 5,
-  simCooldownMinutes: 60,
+  MaxBatchSendSms: 0,
+  MaxMsgPerDay: 0,
+  SimMaxSmsPerDay: 0,
+  SimMaxSmsPerMonth: 0,
+  SimLockAfterFailures: 5,
+  SimCooldownMinutes: 60,
 };
 
 /**
@@ -84,34 +42,26 @@ export function SettingsPage() {
     handleSubmit,
     reset,
     formState: { errors, isDirty },
-  } = useForm<Values>({ defaultValues: DEFAULTS });
+  } = useForm<Values, unknown, z.output<typeof UpdateSettingsBody>>({
+    defaultValues: DEFAULTS,
+    resolver: zodResolver(UpdateSettingsBody),
+  });
 
   useEffect(() => {
     const d = settings.data;
     if (d && !isDirty)
       reset({
-        maxBatchSendSms: d.maxBatchSendSms,
-        maxMsgPerDay: d.maxMsgPerDay,
-        simMaxSmsPerDay: d.simMaxSmsPerDay,
-        simMaxSmsPerMonth: d.simMaxSmsPerMonth,
-        simLockAfterFailures: d.simLockAfterFailures,
-        simCooldownMinutes: d.simCooldownMinutes,
+        MaxBatchSendSms: d.maxBatchSendSms,
+        MaxMsgPerDay: d.maxMsgPerDay,
+        SimMaxSmsPerDay: d.simMaxSmsPerDay,
+        SimMaxSmsPerMonth: d.simMaxSmsPerMonth,
+        SimLockAfterFailures: d.simLockAfterFailures,
+        SimCooldownMinutes: d.simCooldownMinutes,
       });
   }, [settings.data, isDirty, reset]);
 
-  const onSubmit = handleSubmit((v) =>
-    save.mutate(
-      {
-        MaxBatchSendSms: v.maxBatchSendSms,
-        MaxMsgPerDay: v.maxMsgPerDay,
-        SimMaxSmsPerDay: v.simMaxSmsPerDay,
-        SimMaxSmsPerMonth: v.simMaxSmsPerMonth,
-        SimLockAfterFailures: v.simLockAfterFailures,
-        SimCooldownMinutes: v.simCooldownMinutes,
-      },
-      { onSuccess: () => reset(v) },
-    ),
-  );
+  const onSubmit = handleSubmit((body) => save.mutate(body, { onSuccess: () => reset(body) }));
+  const number = (name: keyof Values) => register(name, { valueAsNumber: true });
 
   return (
     <>
@@ -128,38 +78,16 @@ export function SettingsPage() {
               <FormField
                 label={t('settings.maxBatch')}
                 hint={t('settings.maxBatchHint')}
-                error={errors.maxBatchSendSms?.message}
+                error={fieldErrorText(t, errors.MaxBatchSendSms)}
               >
-                <Input
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  step={1}
-                  {...register('maxBatchSendSms', {
-                    valueAsNumber: true,
-                    validate: (v) =>
-                      wholeNumber(v, MASS_SEND_MAX_RECIPIENTS) ||
-                      t('messaging.maxBatchSendSmsInvalid', { max: MASS_SEND_MAX_RECIPIENTS }),
-                  })}
-                />
+                <Input type="number" inputMode="numeric" min={0} step={1} {...number('MaxBatchSendSms')} />
               </FormField>
               <FormField
                 label={t('settings.maxPerDay')}
                 hint={t('settings.maxPerDayHint')}
-                error={errors.maxMsgPerDay?.message}
+                error={fieldErrorText(t, errors.MaxMsgPerDay)}
               >
-                <Input
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  step={1}
-                  {...register('maxMsgPerDay', {
-                    valueAsNumber: true,
-                    validate: (v) =>
-                      wholeNumber(v, MAX_MSG_PER_DAY_CAP) ||
-                      t('messaging.maxMsgPerDayInvalid', { max: MAX_MSG_PER_DAY_CAP }),
-                  })}
-                />
+                <Input type="number" inputMode="numeric" min={0} step={1} {...number('MaxMsgPerDay')} />
               </FormField>
               <fieldset className="mt-2 flex flex-col gap-4 border-t border-line pt-4">
                 <legend className="float-left mb-1 w-full">
@@ -167,17 +95,13 @@ export function SettingsPage() {
                   <span className="mt-0.5 block text-[13px] text-muted">{t('settings.simText')}</span>
                 </legend>
                 {SIM_FIELDS.map((f) => (
-                  <FormField key={f.name} label={t(f.label)} hint={t(f.hint)} error={errors[f.name]?.message}>
-                    <Input
-                      type="number"
-                      inputMode="numeric"
-                      min={0}
-                      step={1}
-                      {...register(f.name, {
-                        valueAsNumber: true,
-                        validate: (v) => wholeNumber(v, f.max) || t(f.invalid, { max: f.max }),
-                      })}
-                    />
+                  <FormField
+                    key={f.name}
+                    label={t(f.label)}
+                    hint={t(f.hint)}
+                    error={fieldErrorText(t, errors[f.name])}
+                  >
+                    <Input type="number" inputMode="numeric" min={0} step={1} {...number(f.name)} />
                   </FormField>
                 ))}
               </fieldset>

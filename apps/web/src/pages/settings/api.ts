@@ -1,12 +1,12 @@
-import { AdminOutreachSettings, MassOutreachSettings, type UpdateSettingsBody } from '@simdock/contract';
+import { endpoints, type UpdateSettingsBody } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 import { SETTINGS_KEY } from '../../api/outreach.ts';
 
 /** POST /api/Admin/getOutreachSettings → the limits and who changed them last (Admin9). */
 export const adminSettingsQuery = queryOptions({
   queryKey: [...SETTINGS_KEY, 'admin'] as const,
-  queryFn: ({ signal }) => apiPost('/api/Admin/getOutreachSettings', {}, AdminOutreachSettings, { signal }),
+  queryFn: ({ signal }) => call(endpoints.settings.get, undefined, { signal }),
 });
 
 export function useAdminSettings() {
@@ -15,7 +15,7 @@ export function useAdminSettings() {
 
 /** POST /api/Admin/updateSettings {MaxBatchSendSms, MaxMsgPerDay, Sim…} → the saved limits and SIM settings. */
 export function saveSettings(body: UpdateSettingsBody) {
-  return apiPost('/api/Admin/updateSettings', body, MassOutreachSettings);
+  return call(endpoints.settings.update, body);
 }
 
 export function useSaveSettings() {

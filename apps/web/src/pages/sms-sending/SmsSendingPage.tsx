@@ -1,16 +1,38 @@
-import { CampaignResponse, type MassSendData, validateMassSend } from '@simdock/contract';
+import { type MassSendData, validateMassSend } from '@simdock/contract';
 import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { ApiError, apiPost } from '../../api/client.ts';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { ApiError } from '../../api/client.ts';
 import { Button, Card, Notice, PageHeader, QueryState } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { serverText } from '../../lib/errors.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { useSendMassSms, useSettings } from './api.ts';
+import { fieldErrorText } from '../../lib/forms.ts';
+import { fetchLatestCampaign, useSendMassSms, useSettings } from './api.ts';
 import { CampaignProgressCard } from './CampaignProgressCard.tsx';
 import { ContentInput } from './ContentInput.tsx';
-import { messagingText } from './messaging-text.ts';
 import { RecipientsInput } from './RecipientsInput.tsx';
+
+interface Values {
+  /** Recipients, one per line. */
+  number: string;
+  /** Message lines. */
+  mess: string;
+}
+const EMPTY: Values = { number: '', mess: '' };
+
+/**
+ * The contract's mass-send rules for the current limit: the first broken one goes under its field, as
+ * the contract's text (shown in the user's language with its params, lib/forms.ts `fieldErrorText`).
+ */
+function massSendResolver(max: number): Resolver<Values> {
+  return async (values) => {
+    const checked = validateMassSend(values, max);
+    if (checked.ok) return { values, errors: {} };
+    return { values: {}, errors: { [checked.field]: { type: 'messaging', message: checked.error.text } } };
+  };
+}
 
 /**
  * /SMS_SendingPage (docs/product.md): the usage policy, 'SMS Sending (Max: N)', recipients (typed or
@@ -22,15 +44,12 @@ export function SmsSendingPage() {
   const { t } = useI18n();
   const settings = useSettings();
   const send = useSendMassSms();
-  const [numbers, setNumbers] = useState('');
-  const [content, setContent] = useState('');
-  const [errors, setErrors] = useState<{ number?: string; mess?: string }>({});
   const [sent, setSent] = useState<MassSendData | null>(null);
   const [campaignId, setCampaignId] = useState<string | null>(null);
   // Coming back to the page while a send still runs: show its progress again.
   const latest = useQuery({
     queryKey: ['campaign', 'latest'],
-    queryFn: ({ signal }) => apiPost('/api/MassOutreach/campaign', {}, CampaignResponse, { signal }),
+    queryFn: ({ signal }) => fetchLatestCampaign(signal),
     staleTime: Number.POSITIVE_INFINITY,
   });
   useEffect(() => {
@@ -41,31 +60,31 @@ export function SmsSendingPage() {
   const daily = settings.data?.maxMsgPerDay ?? 0;
   const off = settings.data !== undefined && (max === 0 || daily === 0);
 
-  const start = () => {
-    const checked = validateMassSend({ number: numbers, mess: content }, max);
-    if (!checked.ok) {
-      setErrors({ [checked.field]: messagingText(t, checked.error) });
-      return;
-    }
-    setErrors({});
+  const { control, handleSubmit, reset, clearErrors } = useForm<Values>({
+    defaultValues: EMPTY,
+    resolver: massSendResolver(max),
+    // An error goes as soon as its field changes (the rules run again on the next send).
+    reValidateMode: 'onSubmit',
+  });
+
+  const start = handleSubmit((v) => {
+    const checked = validateMassSend(v, max);
+    if (!checked.ok) return;
     setSent(null);
     send.mutate(
       { number: checked.recipients.join('\n'), mess: checked.messages.join('\n') },
       {
         onSuccess: (res) => {
-          setNumbers('');
-          setContent('');
+          reset(EMPTY);
           setSent(res.data ?? null);
           if (res.data) setCampaignId(res.data.campaignId);
         },
       },
     );
-  };
+  });
 
-  const failure =
-    send.error instanceof ApiError && send.error.serverMessage
-      ? send.error.serverMessage
-      : t('messaging.sendError');
+  // The server's words when it gave some (in the user's language as far as the catalogue goes).
+  const failure = (send.error instanceof ApiError && serverText(send.error)) || t('messaging.sendError');
 
   return (
     <>
@@ -103,32 +122,41 @@ export function SmsSendingPage() {
           noValidate
           aria-label={t('nav.smsSending')}
           className="grid grid-cols-1 gap-5 lg:grid-cols-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            start();
-          }}
+          onSubmit={start}
         >
           <Card title={t('sending.recipients')}>
-            <RecipientsInput
-              value={numbers}
-              onChange={(v) => {
-                setNumbers(v);
-                setErrors((x) => ({ ...x, number: undefined }));
-              }}
-              limit={max}
-              error={errors.number}
-              disabled={off || send.isPending}
+            <Controller
+              control={control}
+              name="number"
+              render={({ field, fieldState }) => (
+                <RecipientsInput
+                  value={field.value}
+                  onChange={(v) => {
+                    field.onChange(v);
+                    clearErrors('number');
+                  }}
+                  limit={max}
+                  error={fieldErrorText(t, fieldState.error)}
+                  disabled={off || send.isPending}
+                />
+              )}
             />
           </Card>
           <Card title={t('sending.content')}>
-            <ContentInput
-              value={content}
-              onChange={(v) => {
-                setContent(v);
-                setErrors((x) => ({ ...x, mess: undefined }));
-              }}
-              error={errors.mess}
-              disabled={off || send.isPending}
+            <Controller
+              control={control}
+              name="mess"
+              render={({ field, fieldState }) => (
+                <ContentInput
+                  value={field.value}
+                  onChange={(v) => {
+                    field.onChange(v);
+                    clearErrors('mess');
+                  }}
+                  error={fieldErrorText(t, fieldState.error)}
+                  disabled={off || send.isPending}
+                />
+              )}
             />
           </Card>
           <div className="flex flex-col gap-3 lg:col-span-2">

@@ -1,12 +1,12 @@
-import { CancelCampaignResponse, type MassSendBody, MassSendResponse } from '@simdock/contract';
+import { endpoints, type MassSendBody } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 export { useSettings } from '../../api/outreach.ts';
 
 /** POST /api/MassOutreach/sendMassSMS {number, mess}: newline-joined recipients and message lines. */
 export function sendMassSms(body: MassSendBody) {
-  return apiPost('/api/MassOutreach/sendMassSMS', body, MassSendResponse);
+  return call(endpoints.outreach.sendMassSms, body);
 }
 
 export function useSendMassSms() {
@@ -15,5 +15,10 @@ export function useSendMassSms() {
 
 /** POST /api/MassOutreach/cancel {campaignId}: messages not yet handed to a device become cancelled. */
 export function cancelCampaign(campaignId: string) {
-  return apiPost('/api/MassOutreach/cancel', { campaignId }, CancelCampaignResponse);
+  return call(endpoints.outreach.cancel, { campaignId });
+}
+
+/** POST /api/MassOutreach/campaign without an id: the user's latest campaign (null: none). */
+export function fetchLatestCampaign(signal?: AbortSignal) {
+  return call(endpoints.outreach.campaign, {}, { signal });
 }

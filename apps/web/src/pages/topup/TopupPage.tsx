@@ -10,7 +10,6 @@ import { ExternalLink } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { ApiError } from '../../api/client.ts';
 import { useSession } from '../../app/session.tsx';
 import {
   Button,
@@ -27,7 +26,9 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
+import { serverText } from '../../lib/errors.ts';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useCreatePayment, usePaymentHistory, usePaymentOptions } from './api.ts';
 
 interface Values {
@@ -36,13 +37,18 @@ interface Values {
 
 /** The server's reason after 'Failed to create invoice: ', or 'Error while calling API'. */
 function createFailure(err: unknown, t: TFunction): string {
-  if (err instanceof ApiError && err.serverMessage)
-    return t('topup.createFailed', { error: err.serverMessage });
-  return t('topup.apiError');
+  const reason = serverText(err);
+  return reason ? t('topup.createFailed', { error: reason }) : t('topup.apiError');
 }
 
 /** The amount as a number for the contract's rule: '' and junk are NaN (→ "enter a number"). */
 const amountNumber = (text: string) => (/^\s*\d+(\.\d*)?\s*$/.test(text) ? Number(text) : Number.NaN);
+
+/** The contract's top-up rule (minimum, maximum, cents). */
+const amountResolver = keyResolver<Values>((v) => {
+  const problem = topupAmountProblem(amountNumber(v.amount));
+  return { amount: problem ? `topup.rule.${problem}` : undefined };
+});
 
 /**
  * /topup: an amount form (minimum 10, default 10) that opens the provider's hosted invoice, and the
@@ -64,7 +70,7 @@ export function TopupPage() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<Values>({ defaultValues: { amount: String(TOPUP_DEFAULT) } });
+  } = useForm<Values>({ defaultValues: { amount: String(TOPUP_DEFAULT) }, resolver: amountResolver });
 
   const onSubmit = handleSubmit((v) =>
     create.mutate(amountNumber(v.amount), {
@@ -142,7 +148,7 @@ export function TopupPage() {
             <FormField
               label={t('topup.amount')}
               hint={t('topup.amountHint', { min: TOPUP_MIN })}
-              error={errors.amount?.message}
+              error={fieldErrorText(t, errors.amount)}
               className="sm:w-72"
             >
               <Input
@@ -151,12 +157,7 @@ export function TopupPage() {
                 min={TOPUP_MIN}
                 step="0.01"
                 disabled={off}
-                {...register('amount', {
-                  validate: (v) => {
-                    const problem = topupAmountProblem(amountNumber(v));
-                    return problem ? t(`topup.rule.${problem}`) : true;
-                  },
-                })}
+                {...register('amount')}
               />
             </FormField>
             <Button

@@ -1,12 +1,12 @@
-import { CreatePaymentResponse, PaymentHistoryResponse, PaymentOptions } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 import { MY_PAYMENTS_KEY } from '../../api/payments.ts';
 
 /** GET /api/Payments/options: which provider is active (the page labels the sandbox). */
 export const paymentOptionsQuery = queryOptions({
   queryKey: ['payment-options'] as const,
-  queryFn: ({ signal }) => apiGet('/api/Payments/options', PaymentOptions, { signal }),
+  queryFn: ({ signal }) => call(endpoints.payment.options, undefined, { signal }),
   staleTime: 5 * 60_000,
 });
 
@@ -16,7 +16,7 @@ export function usePaymentOptions() {
 
 /** GET /api/Payments/history?page= → the user's own payments, newest first. */
 export function fetchPaymentHistory(page: number, signal?: AbortSignal) {
-  return apiGet('/api/Payments/history', PaymentHistoryResponse, { query: { page }, signal });
+  return call(endpoints.payment.history, undefined, { query: { page }, signal });
 }
 
 export const paymentHistoryQuery = (page: number) =>
@@ -35,7 +35,7 @@ export function usePaymentHistory(page: number) {
 
 /** POST /api/Payments/create {amount} → the hosted invoice url. */
 export function createPayment(amount: number) {
-  return apiPost('/api/Payments/create', { amount }, CreatePaymentResponse);
+  return call(endpoints.payment.create, { amount });
 }
 
 export function useCreatePayment() {

@@ -1,9 +1,9 @@
-import { type AdminUser, ROLES } from '@simdock/contract';
+import { type AdminUser, EMAIL_MAX, PASSWORD_MAX, ROLES, USERNAME_MAX } from '@simdock/contract';
 import { type FieldError, useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
-import { Button, FormField, Input, Modal, Notice, Select } from '../../components/index.ts';
-import { type TFunction, useI18n } from '../../i18n/index.tsx';
-import { lowerCaseInput, ruleText } from '../../lib/forms.ts';
+import { FormDialog, FormField, Input, Select } from '../../components/index.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import { fieldErrorText, lowerCaseInput } from '../../lib/forms.ts';
 import { useSaveUserMutation } from './api.ts';
 import {
   emptyUserForm,
@@ -19,11 +19,6 @@ export interface UserFormModalProps {
   user?: AdminUser;
   onClose: () => void;
   onSaved: (saved: AdminUser, created: boolean) => void;
-}
-
-function fieldText(t: TFunction, error: Pick<FieldError, 'type' | 'message'> | undefined) {
-  if (!error?.message) return undefined;
-  return error.type === 'rule' ? ruleText(t, error) : error.message;
 }
 
 /**
@@ -58,38 +53,29 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const email = register('email');
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={user ? t('users.editTitle') : t('users.addTitle')}
       onClose={onClose}
-      busy={save.isPending}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={save.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="primary" busy={save.isPending} busyLabel={t('common.saving')}>
-            {user ? t('users.update') : t('users.create')}
-          </Button>
-        </>
-      }
+      submitLabel={user ? t('users.update') : t('users.create')}
+      pending={save.isPending}
+      error={bannerError}
     >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <FormField label={t('users.fieldUsername')} error={fieldText(t, errors.username)}>
+        <FormField label={t('users.fieldUsername')} error={fieldErrorText(t, errors.username)}>
           <Input
             autoComplete="off"
             spellCheck={false}
-            maxLength={16}
+            maxLength={USERNAME_MAX}
             {...username}
             onChange={lowerCaseInput(username.onChange)}
           />
         </FormField>
-        <FormField label={t('users.fieldEmail')} error={fieldText(t, errors.email)}>
+        <FormField label={t('users.fieldEmail')} error={fieldErrorText(t, errors.email)}>
           <Input
             type="email"
             autoComplete="off"
-            maxLength={254}
+            maxLength={EMAIL_MAX}
             {...email}
             onChange={lowerCaseInput(email.onChange)}
           />
@@ -97,11 +83,16 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
         <FormField
           label={t('users.fieldPassword')}
           hint={user ? t('users.passwordHintEdit') : t('users.passwordHintNew')}
-          error={fieldText(t, errors.password)}
+          error={fieldErrorText(t, errors.password)}
         >
-          <Input type="password" autoComplete="new-password" maxLength={128} {...register('password')} />
+          <Input
+            type="password"
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX}
+            {...register('password')}
+          />
         </FormField>
-        <FormField label={t('users.fieldStatus')} error={fieldText(t, errors.status)}>
+        <FormField label={t('users.fieldStatus')} error={fieldErrorText(t, errors.status)}>
           <Select {...register('status')}>
             <option value="Active">{t('users.statusActive')}</option>
             <option value="Inactive">{t('users.statusInactive')}</option>
@@ -122,14 +113,14 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           </div>
           {errors.roles ? (
             <p role="alert" className="mt-1 text-xs text-bad">
-              {fieldText(t, errors.roles as FieldError)}
+              {fieldErrorText(t, errors.roles as FieldError)}
             </p>
           ) : null}
         </fieldset>
         <FormField
           label={t('users.fieldBalance')}
           hint={t('users.balanceHint')}
-          error={fieldText(t, errors.balance)}
+          error={fieldErrorText(t, errors.balance)}
           className="sm:col-span-2"
         >
           <Input
@@ -142,11 +133,6 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           />
         </FormField>
       </div>
-      {bannerError ? (
-        <Notice tone="error" className="mt-4">
-          {bannerError}
-        </Notice>
-      ) : null}
-    </Modal>
+    </FormDialog>
   );
 }

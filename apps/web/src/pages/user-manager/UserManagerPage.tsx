@@ -1,4 +1,4 @@
-import { type AdminUser, USER_PAGE_SIZES, type UserSortField } from '@simdock/contract';
+import { type AdminUser, USER_LIMITS, USER_PAGE_SIZES, type UserSortField } from '@simdock/contract';
 import { Search, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
@@ -222,7 +222,7 @@ export function UserManagerPage() {
             <Input
               type="search"
               value={search}
-              maxLength={100}
+              maxLength={USER_LIMITS.search}
               onChange={(e) => setSearch(e.target.value)}
               placeholder={t('users.searchPlaceholder')}
               aria-label={t('users.search')}

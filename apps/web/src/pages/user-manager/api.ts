@@ -1,12 +1,6 @@
-import {
-  type AdminUserInput,
-  type AdminUserListBody,
-  AdminUserListResponse,
-  DeleteUserResponse,
-  UpdateUserResponse,
-} from '@simdock/contract';
+import { type AdminUserInput, type AdminUserListBody, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** Every query about users starts with this key; a mutation refreshes them all (and the audit log). */
 export const USERS_KEY = ['admin-users'] as const;
@@ -16,7 +10,7 @@ export type UserListParams = NonNullable<AdminUserListBody>;
 
 /** POST /api/Admin/getUser {search, sort, dir, page, pageSize} → one page, totals and the stat figures. */
 export function fetchUsers(params: UserListParams, signal?: AbortSignal) {
-  return apiPost('/api/Admin/getUser', params, AdminUserListResponse, { signal });
+  return call(endpoints.userAdmin.getUser, params, { signal });
 }
 
 export const usersQuery = (params: UserListParams) =>
@@ -32,7 +26,7 @@ export function useUsersQuery(params: UserListParams) {
 
 /** POST /api/Admin/updateUser {user}: adds (no id) or edits a user. */
 export function saveUser(user: AdminUserInput) {
-  return apiPost('/api/Admin/updateUser', { user }, UpdateUserResponse);
+  return call(endpoints.userAdmin.updateUser, { user });
 }
 
 export function useSaveUserMutation() {
@@ -49,7 +43,7 @@ export function useSaveUserMutation() {
 
 /** POST /api/Admin/deleteUser {id} → {outcome: 'deleted' | 'deactivated'}. */
 export function deleteUser(id: string) {
-  return apiPost('/api/Admin/deleteUser', { id }, DeleteUserResponse);
+  return call(endpoints.userAdmin.deleteUser, { id });
 }
 
 export function useDeleteUserMutation() {

@@ -1,13 +1,13 @@
-import { validateChangePassword } from '@simdock/contract';
+import { PASSWORD_MAX, validateChangePassword } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
-import { ApiError } from '../../api/client.ts';
 import { useSession } from '../../app/session.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { ruleResolver, ruleText } from '../../lib/forms.ts';
+import { serverText } from '../../lib/errors.ts';
+import { fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 import { useChangePasswordMutation } from './api.ts';
 
 interface Values {
@@ -38,10 +38,7 @@ export function ChangePasswordForm() {
   const onSubmit = handleSubmit((v) =>
     mutation.mutate({ oldPass: v.oldPass, newPass: v.newPass }, { onSuccess: () => reset(EMPTY) }),
   );
-  const failure =
-    mutation.error instanceof ApiError && mutation.error.serverMessage
-      ? mutation.error.serverMessage
-      : t('userInfo.passwordChangeFailed');
+  const failure = serverText(mutation.error) ?? t('userInfo.passwordChangeFailed');
 
   return (
     <form
@@ -59,18 +56,33 @@ export function ChangePasswordForm() {
         readOnly
         hidden
       />
-      <FormField label={t('userInfo.oldPass')} error={ruleText(t, errors.oldPass)}>
-        <Input type="password" autoComplete="current-password" {...register('oldPass')} />
+      <FormField label={t('userInfo.oldPass')} error={fieldErrorText(t, errors.oldPass)}>
+        <Input
+          type="password"
+          autoComplete="current-password"
+          maxLength={PASSWORD_MAX}
+          {...register('oldPass')}
+        />
       </FormField>
       <FormField
         label={t('userInfo.newPass')}
         hint={t('register.passwordHint')}
-        error={ruleText(t, errors.newPass)}
+        error={fieldErrorText(t, errors.newPass)}
       >
-        <Input type="password" autoComplete="new-password" {...register('newPass')} />
+        <Input
+          type="password"
+          autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
+          {...register('newPass')}
+        />
       </FormField>
-      <FormField label={t('userInfo.confirmPass')} error={ruleText(t, errors.confirmPass)}>
-        <Input type="password" autoComplete="new-password" {...register('confirmPass')} />
+      <FormField label={t('userInfo.confirmPass')} error={fieldErrorText(t, errors.confirmPass)}>
+        <Input
+          type="password"
+          autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
+          {...register('confirmPass')}
+        />
       </FormField>
       {mutation.isSuccess ? <Notice tone="success">{t('userInfo.passwordChanged')}</Notice> : null}
       {mutation.isError ? <Notice tone="error">{failure}</Notice> : null}

@@ -1,6 +1,6 @@
-import { type ChangePassBody, ChangePassResponse } from '@simdock/contract';
+import { type ChangePassBody, endpoints } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, requireCode1 } from '../../api/client.ts';
+import { call, requireCode1 } from '../../api/client.ts';
 import { setToken } from '../../api/token.ts';
 
 // The user info itself is the session's query: see src/api/user.ts (userInfoQuery) and useSession().user.
@@ -11,7 +11,7 @@ export { fetchUserInfo, userInfoQuery } from '../../api/user.ts';
  * change ends every other session; this browser stays signed in with the new token.
  */
 export async function changePassword(body: ChangePassBody) {
-  const res = requireCode1(await apiPost('/api/user/changepass', body, ChangePassResponse));
+  const res = requireCode1(await call(endpoints.account.changePass, body));
   if (res.token) setToken(res.token);
   return res;
 }

@@ -3,6 +3,7 @@
 // exactly like a real one: signed webhooks through the same verification and crediting code, and
 // status queries for the reconciliation. No real money moves; refused with NODE_ENV=production.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { endpointPath, endpoints } from '@simdock/contract';
 import { z } from 'zod';
 import type { Db } from '../../../db/db.ts';
 import { centsOf, centsToString, floorToCents } from './money.ts';
@@ -72,7 +73,7 @@ export class SandboxProvider implements PaymentProvider {
       cancelUrl: pathOf(req.cancelUrl),
       at: this.now(),
     });
-    const url = `/sandbox/pay/${id}`;
+    const url = endpointPath(endpoints.sandbox.page, { id });
     return { providerInvoiceId: id, url, raw: { id, url, price_amount: req.amountUsd } };
   }
 

@@ -1,0 +1,65 @@
+import type { ErrorCode } from '@simdock/contract';
+
+/**
+ * The web's own words for every error code the server sends (`ERROR_CODES`, packages/contract/src/api/common.ts),
+ * as `errorCode.<code>`. A Record of every code: a code without an entry fails the typecheck. Shown when the
+ * language is not English and the server's `msg` is no contract rule text (i18n/server-messages.ts): the
+ * server writes English, so a Vietnamese page says what went wrong in Vietnamese, if in fewer details.
+ */
+export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
+  'errorCode.bad_input': 'Some of what was entered is not valid. Check it and try again.',
+  'errorCode.unauthorized':
+    'Not signed in: the username or password is wrong, or the session has ended. Please sign in again.',
+  'errorCode.forbidden': 'You do not have permission to do this.',
+  'errorCode.not_found': 'What you asked for was not found. It may have been deleted.',
+  'errorCode.conflict': 'This conflicts with the data as it is now. Reload and try again.',
+  'errorCode.too_many_requests': 'Too many requests. Wait a moment and try again.',
+  'errorCode.unavailable': 'This is not available right now. Try again later.',
+  'errorCode.internal': 'The server had a problem. Try again in a moment.',
+  'errorCode.body_too_large': 'What was sent is too large.',
+  'errorCode.unsupported_media_type': 'This kind of content is not accepted.',
+  'errorCode.service_not_found': 'This service does not exist.',
+  'errorCode.service_disabled': 'This service is turned off.',
+  'errorCode.no_numbers': 'No numbers are available for this service right now. Try again later.',
+  'errorCode.balance_too_low': 'Your balance is too low. Top up and try again.',
+  'errorCode.order_not_found': 'This order does not exist.',
+  'errorCode.cancel_too_early': 'This order cannot be cancelled yet. Try again a little later.',
+  'errorCode.order_has_code': 'This order already received a code, so it cannot be cancelled.',
+  'errorCode.order_already_cancelled': 'This order is already cancelled.',
+  'errorCode.order_no_code': 'No code has arrived for this order yet.',
+  'errorCode.order_not_repeatable': 'This service takes one code only.',
+  'errorCode.order_closed': 'This order is finished or its time is up.',
+  'errorCode.price_above_max': 'The service costs more than your maximum price.',
+  'errorCode.api_key_missing': 'An API key is required.',
+  'errorCode.api_key_invalid': 'This API key is not valid.',
+  'errorCode.unknown_action': 'This action is not supported.',
+  'errorCode.invalid_status': 'This status is not known.',
+  'errorCode.webhook_limit': 'You have reached the maximum number of webhooks.',
+  'errorCode.webhook_url_refused': 'This webhook URL is not accepted.',
+  'errorCode.webhook_not_found': 'This webhook does not exist.',
+  'errorCode.user_not_found': 'This user does not exist.',
+  'errorCode.username_taken': 'This username is already taken.',
+  'errorCode.email_taken': 'This email is already in use.',
+  'errorCode.account_inactive': 'This account is deactivated. Contact an administrator.',
+  'errorCode.last_admin': 'At least one active administrator must remain.',
+  'errorCode.self_protected': 'You cannot do this to your own account.',
+  'errorCode.gateway_not_found': 'This gateway does not exist.',
+  'errorCode.gateway_busy': 'The gateway is busy. Try again in a moment.',
+  'errorCode.gateway_unreachable': 'The gateway did not answer. Check that it is online.',
+  'errorCode.too_many_open_invoices':
+    'You have too many unpaid invoices. Pay one or wait for it to expire first.',
+  'errorCode.payment_provider_unavailable':
+    'The payment provider is not available right now. Try again later.',
+  'errorCode.payment_provider_refused': 'The payment provider refused the request.',
+  'errorCode.sending_disabled': 'Sending is turned off.',
+  'errorCode.daily_limit_reached': 'The daily sending limit is reached.',
+  'errorCode.all_opted_out': 'Every recipient has opted out of messages.',
+  'errorCode.campaign_not_found': 'This campaign does not exist.',
+  'errorCode.conversation_not_found': 'This conversation does not exist.',
+  'errorCode.sim_unavailable': 'No SIM can send this message right now.',
+  'errorCode.opted_out': 'This recipient has opted out of messages.',
+  'errorCode.media_not_found': 'This file was not found.',
+  'errorCode.file_required': 'Please choose a file.',
+  'errorCode.file_type_not_allowed': 'This file type is not accepted.',
+  'errorCode.file_too_large': 'The file is too large.',
+};

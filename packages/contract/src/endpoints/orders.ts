@@ -1,0 +1,74 @@
+import { DeviceStats, DeviceStatsBody } from '../api/gateways.ts';
+import {
+  AdminOrdersQuery,
+  AdminOrdersResponse,
+  CancelOrderBody,
+  CancelOrderResponse,
+  CreateOrderBody,
+  CreateOrderResponse,
+  DashboardStats,
+  IdempotencyHeaders,
+  OrderFilterResponse,
+  UserOrdersResponse,
+} from '../api/orders.ts';
+import { endpoint } from '../endpoint.ts';
+
+/** Rentals: the Dashboard's own orders, the Order Manager's list and filters, Device Statistics. */
+export const order = {
+  /** Rents a number; send an `Idempotency-Key` header (the server validates and documents it). */
+  create: endpoint({
+    method: 'POST',
+    path: '/api/Order/create',
+    access: 'user',
+    tag: 'orders',
+    body: CreateOrderBody,
+    headers: IdempotencyHeaders,
+    response: { 200: CreateOrderResponse },
+  }),
+  getByUser: endpoint({
+    method: 'POST',
+    path: '/api/Order/getbyuser',
+    access: 'user',
+    tag: 'orders',
+    response: { 200: UserOrdersResponse },
+  }),
+  cancel: endpoint({
+    method: 'POST',
+    path: '/api/Order/cancel',
+    access: 'user',
+    tag: 'orders',
+    body: CancelOrderBody,
+    response: { 200: CancelOrderResponse },
+  }),
+  stats: endpoint({
+    method: 'POST',
+    path: '/api/Order/stats',
+    access: 'user',
+    tag: 'orders',
+    response: { 200: DashboardStats },
+  }),
+  adminOrders: endpoint({
+    method: 'GET',
+    path: '/api/Admin/orders',
+    access: 'admin',
+    tag: 'admin',
+    query: AdminOrdersQuery,
+    response: { 200: AdminOrdersResponse },
+  }),
+  orderFilter: endpoint({
+    method: 'GET',
+    path: '/admin/orderfilter',
+    access: 'admin',
+    tag: 'admin',
+    response: { 200: OrderFilterResponse },
+  }),
+  /** Device Statistics: rentals per service on one gateway, found by MAC (or id). */
+  deviceStats: endpoint({
+    method: 'POST',
+    path: '/api/Admin/deviceStats',
+    access: 'admin',
+    tag: 'admin: gateways',
+    body: DeviceStatsBody,
+    response: { 200: DeviceStats },
+  }),
+};
