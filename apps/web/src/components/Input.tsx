@@ -1,3 +1,4 @@
+import { PASSWORD_MAX } from '@simdock/contract';
 import { ChevronDown } from 'lucide-react';
 import type { InputHTMLAttributes, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { cx } from '../lib/cx.ts';
@@ -13,6 +14,20 @@ export function Input({
   ...rest
 }: InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
   return <input className={cx(FIELD, 'h-9 px-3', className)} {...rest} />;
+}
+
+/**
+ * A password input: the contract's length limit, and `autoComplete` saying which password it is
+ * (`current-password` to sign in, `new-password` to set one) so password managers fill the right one.
+ */
+export function PasswordInput({
+  autoComplete,
+  ...rest
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'maxLength'> & {
+  autoComplete: 'current-password' | 'new-password';
+  ref?: Ref<HTMLInputElement>;
+}) {
+  return <Input type="password" autoComplete={autoComplete} maxLength={PASSWORD_MAX} {...rest} />;
 }
 
 /**

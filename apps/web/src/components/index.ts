@@ -8,7 +8,7 @@ export { type Column, DataTable, type SortState, sortRows } from './DataTable.ts
 export { FileDrop } from './FileDrop.tsx';
 export { FormDialog, type FormDialogProps } from './FormDialog.tsx';
 export { FormField } from './FormField.tsx';
-export { Input, Select, Textarea } from './Input.tsx';
+export { Input, PasswordInput, Select, Textarea } from './Input.tsx';
 export { LoadingOverlay, Spinner } from './LoadingOverlay.tsx';
 export { ConfirmDialog, Modal } from './Modal.tsx';
 export { Notice, type NoticeTone } from './Notice.tsx';

@@ -1,7 +1,6 @@
 import {
   type LoginForm,
   normalizeLogin,
-  PASSWORD_MAX,
   type RuleMessageKey,
   TEXT_LIMITS,
   validateLogin,
@@ -14,7 +13,7 @@ import { readToken } from '../../app/session-core.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { Input } from '../../components/Input.tsx';
+import { Input, PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { lowerCaseInput } from '../../lib/forms.ts';
@@ -87,12 +86,10 @@ export function LoginPage() {
             </button>
           }
         >
-          <Input
+          <PasswordInput
             ref={passwordRef}
             name="password"
-            type="password"
             autoComplete="current-password"
-            maxLength={PASSWORD_MAX}
             value={values.password}
             onChange={change('password')}
           />

@@ -1,7 +1,6 @@
 import {
   EMAIL_MAX,
   normalizeLogin,
-  PASSWORD_MAX,
   type RegisterField,
   TEXT_LIMITS,
   validateRegister,
@@ -12,7 +11,7 @@ import { errorMessage } from '../../api/client.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { Input } from '../../components/Input.tsx';
+import { Input, PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText, lowerCaseInput, ruleResolver } from '../../lib/forms.ts';
@@ -76,20 +75,10 @@ export function RegisterPage() {
           hint={t('register.passwordHint')}
           error={fieldErrorText(t, errors.password)}
         >
-          <Input
-            type="password"
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX}
-            {...register('password')}
-          />
+          <PasswordInput autoComplete="new-password" {...register('password')} />
         </FormField>
         <FormField label={t('register.confirm')} error={fieldErrorText(t, errors.confirmPassword)}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX}
-            {...register('confirmPassword')}
-          />
+          <PasswordInput autoComplete="new-password" {...register('confirmPassword')} />
         </FormField>
         <Button
           type="submit"

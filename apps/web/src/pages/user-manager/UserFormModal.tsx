@@ -1,7 +1,7 @@
-import { type AdminUser, EMAIL_MAX, PASSWORD_MAX, ROLES, USERNAME_MAX } from '@simdock/contract';
+import { type AdminUser, EMAIL_MAX, ROLES, USERNAME_MAX } from '@simdock/contract';
 import { type FieldError, useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
-import { FormDialog, FormField, Input, Select } from '../../components/index.ts';
+import { FormDialog, FormField, Input, PasswordInput, Select } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText, lowerCaseInput } from '../../lib/forms.ts';
 import { useSaveUserMutation } from './api.ts';
@@ -85,12 +85,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           hint={user ? t('users.passwordHintEdit') : t('users.passwordHintNew')}
           error={fieldErrorText(t, errors.password)}
         >
-          <Input
-            type="password"
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX}
-            {...register('password')}
-          />
+          <PasswordInput autoComplete="new-password" {...register('password')} />
         </FormField>
         <FormField label={t('users.fieldStatus')} error={fieldErrorText(t, errors.status)}>
           <Select {...register('status')}>

@@ -1,9 +1,9 @@
-import { PASSWORD_MAX, validateChangePassword } from '@simdock/contract';
+import { validateChangePassword } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
 import { useSession } from '../../app/session.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { Input } from '../../components/Input.tsx';
+import { PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { serverText } from '../../lib/errors.ts';
@@ -57,32 +57,17 @@ export function ChangePasswordForm() {
         hidden
       />
       <FormField label={t('userInfo.oldPass')} error={fieldErrorText(t, errors.oldPass)}>
-        <Input
-          type="password"
-          autoComplete="current-password"
-          maxLength={PASSWORD_MAX}
-          {...register('oldPass')}
-        />
+        <PasswordInput autoComplete="current-password" {...register('oldPass')} />
       </FormField>
       <FormField
         label={t('userInfo.newPass')}
         hint={t('register.passwordHint')}
         error={fieldErrorText(t, errors.newPass)}
       >
-        <Input
-          type="password"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
-          {...register('newPass')}
-        />
+        <PasswordInput autoComplete="new-password" {...register('newPass')} />
       </FormField>
       <FormField label={t('userInfo.confirmPass')} error={fieldErrorText(t, errors.confirmPass)}>
-        <Input
-          type="password"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
-          {...register('confirmPass')}
-        />
+        <PasswordInput autoComplete="new-password" {...register('confirmPass')} />
       </FormField>
       {mutation.isSuccess ? <Notice tone="success">{t('userInfo.passwordChanged')}</Notice> : null}
       {mutation.isError ? <Notice tone="error">{failure}</Notice> : null}
