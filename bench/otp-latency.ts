@@ -7,7 +7,9 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/otp-latency.ts
  *
- * Options (env): KEEP_DB (keep the database), ORDERS (10000), RATE (SMS per second, 500), SECONDS (20), GATEWAYS (20 simulated
+ * Options (env): KEEP_DB (keep the database), ORDERS (10000), RATE (SMS per second, 500), RATES (a sweep:
+ * RATES=0,2,20,100,500 measures each rate in turn on the same server and orders and prints a table; 0 is
+ * the idle server), SECONDS (20 per rate), GATEWAYS (20 simulated
  * devices of 64 SIMs), USERS (50), WARMUP (seconds of the same traffic first, not counted; 0), RENT=http (rent through POST /api/Order/create, as the runs
  * before 2026-11-25 did; by default the open orders are inserted in SQL, one per SIM and service,
  * which takes seconds instead of minutes). There are as many services as the SIMs need to carry
@@ -28,7 +30,9 @@ import { jsonPoster } from './http.ts';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ORDERS = Number(process.env.ORDERS ?? 10_000);
-const RATE = Number(process.env.RATE ?? 500);
+/** The measured rates: RATES=2,20,100,500 (a sweep over the same server and orders, 0 = idle), else RATE. */
+const RATES = (process.env.RATES ?? process.env.RATE ?? '500').split(',').map(Number);
+if (RATES.some((r) => !Number.isFinite(r) || r < 0)) throw new Error(`RATES: ${process.env.RATES}`);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const GATEWAYS = Number(process.env.GATEWAYS ?? 20);
 const PORTS = 64;
@@ -42,6 +46,27 @@ const USERS = Number(process.env.USERS ?? 50);
 const WARMUP = Number(process.env.WARMUP ?? 0);
 
 const post = jsonPoster(BASE);
+
+/** The sweep as a markdown table: one row per rate. */
+function sweepTable(
+  runs: {
+    rate: number;
+    p50: number | null;
+    p99: number | null;
+    cpu: { serverMsPerSms: number | null; postgresMsPerSms: number | null; benchMsPerSms: number | null };
+    cpuPercentOfCore: { server: number; postgres: number };
+  }[],
+): string {
+  const cell = (v: number | null, unit = '') => (v === null ? '–' : `${v}${unit}`);
+  return [
+    '| rate (SMS/s) | p50 | p99 | server CPU / SMS | PostgreSQL CPU / SMS | bench CPU / SMS | server CPU | PostgreSQL CPU |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...runs.map(
+      (r) =>
+        `| ${r.rate === 0 ? 'idle' : r.rate} | ${cell(r.p50, ' ms')} | ${cell(r.p99, ' ms')} | ${cell(r.cpu.serverMsPerSms, ' ms')} | ${cell(r.cpu.postgresMsPerSms, ' ms')} | ${cell(r.cpu.benchMsPerSms, ' ms')} | ${r.cpuPercentOfCore.server} % | ${r.cpuPercentOfCore.postgres} % |`,
+    ),
+  ].join('\n');
+}
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -201,7 +226,7 @@ async function main() {
     }
 
     const sentAt = new Map<string, number>();
-    const latencies: number[] = [];
+    let latencies: number[] = [];
     let received = 0;
     let started = performance.now();
     // Timed the moment each event is parsed at its client.
@@ -222,11 +247,11 @@ async function main() {
       users.map((u) => openSse(`${BASE}/api/Order/stream`, u.token, onEvent)),
     );
 
-    /** SMS at RATE to random open orders, code `codeBase + n`; `onSend` sees each code as it goes. */
-    const send = async (count: number, codeBase: number, onSend: (code: string) => void) => {
+    /** SMS at `rate` to random open orders, code `codeBase + n`; `onSend` sees each code as it goes. */
+    const send = async (rate: number, count: number, codeBase: number, onSend: (code: string) => void) => {
       const t0 = performance.now();
       for (let n = 0; n < count; n++) {
-        const due = t0 + (n * 1000) / RATE;
+        const due = t0 + (n * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const o = orders[Math.floor(Math.random() * orders.length)]!;
@@ -238,27 +263,56 @@ async function main() {
     };
     if (WARMUP > 0) {
       // Codes from 900000 on: their events are not in sentAt, so they are not counted.
-      await send(RATE * WARMUP, 900_000, () => {});
+      await send(RATES[0] || 100, (RATES[0] || 100) * WARMUP, 900_000, () => {});
       await new Promise((r) => setTimeout(r, 3000));
     }
 
-    const total = RATE * SECONDS;
-    // CPU of each side over the sending phase and the drain after it (from /proc, Linux).
-    const cpu0 = { server: cpuMs(server.pid), bench: process.cpuUsage(), pg: postgresCpuMs() };
-    started = performance.now();
-    await send(total, 100_000, (code) => sentAt.set(code, performance.now()));
-    const deadline = performance.now() + 5000;
-    while (received < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    const benchCpu = process.cpuUsage(cpu0.bench);
-    const cpu = {
-      serverMsPerSms: +((cpuMs(server.pid) - cpu0.server) / total).toFixed(3),
-      postgresMsPerSms: +(postgresCpuSince(cpu0.pg) / total).toFixed(3),
-      benchMsPerSms: +((benchCpu.user + benchCpu.system) / 1000 / total).toFixed(3),
+    /**
+     * One measured run at `rate` SMS/s for SECONDS (the services are repeatable, so the same open
+     * orders serve every run of a sweep). Rate 0 measures the idle server: no SMS, CPU per second.
+     */
+    const measure = async (rate: number, codeBase: number) => {
+      const total = Math.round(rate * SECONDS);
+      latencies = [];
+      received = 0;
+      // CPU of each side over the sending phase and the drain after it (from /proc, Linux).
+      const cpu0 = { server: cpuMs(server!.pid), bench: process.cpuUsage(), pg: postgresCpuMs() };
+      const t0 = performance.now();
+      started = t0;
+      if (total > 0) await send(rate, total, codeBase, (code) => sentAt.set(code, performance.now()));
+      else await new Promise((r) => setTimeout(r, SECONDS * 1000));
+      const deadline = performance.now() + 5000;
+      while (received < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const wallMs = performance.now() - t0;
+      const benchCpu = process.cpuUsage(cpu0.bench);
+      const serverMs = cpuMs(server!.pid) - cpu0.server;
+      const pgMs = postgresCpuSince(cpu0.pg);
+      const benchMs = (benchCpu.user + benchCpu.system) / 1000;
+      const per = (ms: number) => (total > 0 ? +(ms / total).toFixed(3) : null);
+      latencies.sort((a, b) => a - b);
+      const q = (x: number) => (latencies.length ? +quantile(latencies, x).toFixed(1) : null);
+      return {
+        rate,
+        sent: total,
+        delivered: received,
+        p50: q(0.5),
+        p90: q(0.9),
+        p99: q(0.99),
+        max: latencies.length ? +latencies[latencies.length - 1]!.toFixed(1) : null,
+        cpu: { serverMsPerSms: per(serverMs), postgresMsPerSms: per(pgMs), benchMsPerSms: per(benchMs) },
+        /** CPU per second of the run, in % of one core: what the traffic (or idleness) costs. */
+        cpuPercentOfCore: {
+          server: +((serverMs / wallMs) * 100).toFixed(2),
+          postgres: +((pgMs / wallMs) * 100).toFixed(2),
+        },
+      };
     };
+
+    const runs = [];
+    for (const [i, rate] of RATES.entries()) runs.push(await measure(rate, 100_000 + i * 100_000));
     for (const s of streams) s.close();
 
-    latencies.sort((a, b) => a - b);
-    const result = {
+    const setup = {
       date: new Date().toISOString(),
       database: 'PostgreSQL (server, same machine)',
       gateways: GATEWAYS,
@@ -266,22 +320,23 @@ async function main() {
       services: SERVICES.length,
       users: USERS,
       openOrders: ORDERS,
-      rate: RATE,
       seconds: SECONDS,
       warmupSeconds: WARMUP,
-      sent: total,
-      delivered: received,
-      p50: +quantile(latencies, 0.5).toFixed(1),
-      p90: +quantile(latencies, 0.9).toFixed(1),
-      p99: +quantile(latencies, 0.99).toFixed(1),
-      max: +latencies[latencies.length - 1]!.toFixed(1),
-      cpu,
       load: loadavg().map((l) => +l.toFixed(1)),
     };
-    console.log(JSON.stringify(result, null, 2));
     mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/out/otp-latency.json'), JSON.stringify(result, null, 2));
-    if (received < total) process.exitCode = 1;
+    if (process.env.RATES) {
+      const result = { ...setup, runs };
+      console.log(JSON.stringify(result, null, 2));
+      console.log(`\n${sweepTable(runs)}`);
+      writeFileSync(join(ROOT, 'bench/out/otp-sweep.json'), JSON.stringify(result, null, 2));
+    } else {
+      const { rate, sent, delivered, p50, p90, p99, max, cpu } = runs[0]!;
+      const result = { ...setup, rate, sent, delivered, p50, p90, p99, max, cpu };
+      console.log(JSON.stringify(result, null, 2));
+      writeFileSync(join(ROOT, 'bench/out/otp-latency.json'), JSON.stringify(result, null, 2));
+    }
+    if (runs.some((r) => r.delivered < r.sent)) process.exitCode = 1;
   } finally {
     const stopped = server && new Promise((r) => server?.once('exit', r));
     server?.kill('SIGTERM');

@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Db, openPglite, type RunningServer, startServer } from '@simdock/server';
-import { requestJson, testConfig } from '@simdock/server/testing';
+import { type Db, type RunningServer, startServer } from '@simdock/server';
+import { openTestDb, requestJson, testConfig } from '@simdock/server/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /**
- * Browser-test harness: the REAL server (in this process, on a random port, fresh in-memory PGlite)
+ * Browser-test harness: the REAL server (in this process, on a random port, a fresh PGlite database)
  * serving the BUILT web app, driven by Debian Chromium through playwright-core.
  *
  *   let e: E2E;
@@ -101,7 +101,10 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
   mkdirSync(SHOTS_DIR, { recursive: true });
 
   const logs: string[] = [];
-  const db = await openPglite();
+  // PGlite, copied from a migrated template (built once for all test files): the server finds every
+  // migration applied.
+  const testDb = await openTestDb({ migrated: true });
+  const db = testDb.db;
   const config = testConfig({ ADMIN_PASSWORD: ADMIN.password, WEB_DIST, LOG_LEVEL: 'info', ...opts.env });
   const server = await startServer({
     config,
@@ -117,7 +120,7 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
   } catch (err) {
     await server.stop();
-    await db.close();
+    await testDb.drop();
     throw err;
   }
 
@@ -182,7 +185,7 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close().catch(() => {});
       await server.stop();
-      await db.close();
+      await testDb.drop();
     },
   };
 }

@@ -51,9 +51,7 @@ describe('top-up with the sandbox provider', () => {
     await page.getByText('Payment received: $25.50 was added to your balance.').waitFor();
     const table = page.getByRole('table', { name: 'Your payments' });
     await table.getByText('DONE').waitFor();
-    await page.waitForFunction(
-      `document.querySelector('[data-testid="shell-balance"]')?.textContent?.trim() === '$25.50'`,
-    );
+    await expect.poll(async () => (await balance.textContent())?.trim(), { timeout: 10_000 }).toBe('$25.50');
 
     // A second invoice left unpaid: PENDING with Pay Now leading back to the invoice.
     await page.getByLabel('Amount (USD)').fill('10');
@@ -74,9 +72,7 @@ describe('top-up with the sandbox provider', () => {
     await other.getByLabel('USDT sent').first().fill('4.75');
     await other.getByRole('button', { name: 'Pay partially' }).click();
     await other.waitForURL(/\/topup/);
-    await page.waitForFunction(
-      `document.querySelector('[data-testid="shell-balance"]')?.textContent?.trim() === '$30.25'`,
-    );
+    await expect.poll(async () => (await balance.textContent())?.trim(), { timeout: 10_000 }).toBe('$30.25');
     await other.close();
 
     // Phone width: cards, no sideways scroll.

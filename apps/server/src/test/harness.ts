@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ManualClock } from '../clock.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { type Db, openPglite, openPostgres } from '../db/db.ts';
+import { type Db, openPostgres } from '../db/db.ts';
 import { credit } from '../modules/billing/index.ts';
 import { hashPassword } from '../modules/users/index.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { type ApiResult, requestJson } from './request.ts';
+import { forgetPgTemplate, openPgliteFromTemplate, pgTemplate } from './template.ts';
 
 export type { ApiResult } from './request.ts';
 
@@ -22,19 +23,35 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database: in-memory PGlite, or a new database on the PostgreSQL server. */
-export async function openTestDb(): Promise<TestDb> {
-  if (TEST_DB === 'pglite') {
-    const db = await openPglite();
-    return { db, drop: () => db.close() };
-  }
+/**
+ * A fresh database of its own: in PGlite, or a new database on the PostgreSQL server. Empty by
+ * default (no tables, as on a first start); with `migrated`, every migration already applied, as the
+ * server would leave it (copied from a template built once per migration set: see template.ts).
+ */
+export async function openTestDb(opts: { migrated?: boolean } = {}): Promise<TestDb> {
+  const migrated = opts.migrated ?? false;
+  if (TEST_DB === 'pglite') return openPgliteFromTemplate(migrated);
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is required for TEST_DB=pg');
   const name = `simdock_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    if (!migrated) {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } else {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await pgTemplate(adminUrl)}`);
+      } catch (err) {
+        // 3D000: the template was dropped meanwhile (a run on another migration set replaced it).
+        if ((err as { code?: string }).code !== '3D000') throw err;
+        forgetPgTemplate(adminUrl);
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await pgTemplate(adminUrl)}`);
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 20);
@@ -88,11 +105,14 @@ export interface TestServer extends RunningServer {
 
 let userSeq = 0;
 
-/** Boots the real server on a fresh database, on a random port, with a controllable clock. */
+/**
+ * Boots the real server on a fresh database (migrated already, unless `testDb` is given), on a
+ * random port, with a controllable clock.
+ */
 export async function startTestServer(
   opts: { env?: Record<string, string>; workers?: boolean; testDb?: TestDb } = {},
 ): Promise<TestServer> {
-  const testDb = opts.testDb ?? (await openTestDb());
+  const testDb = opts.testDb ?? (await openTestDb({ migrated: true }));
   const clock = new ManualClock();
   const logs: string[] = [];
   const config = testConfig(opts.env);
