@@ -318,6 +318,11 @@ describe('Gateway Manager in the browser', () => {
     await row.getByText('Offline', { exact: true }).waitFor();
     await shot(page, 'gateways-mobile-scan-failed');
 
+    // On a phone the toast lies over the header's Add button for its 8 s; the admin closes it first
+    // (a click while it slides away can land on the toast, and the modal never opens).
+    await page.getByRole('button', { name: 'Close toast' }).click();
+    await page.getByText('Scan failed', { exact: true }).waitFor({ state: 'detached' });
+
     // The add modal fills the width on a phone.
     await page.getByRole('button', { name: 'Add Gateway' }).first().click();
     const add = page.getByRole('dialog', { name: 'Add gateway' });
