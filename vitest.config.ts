@@ -13,6 +13,7 @@ const SERVER_DB_FREE = [
   'apps/server/src/bounded-map.test.ts',
   'apps/server/src/config.test.ts',
   'apps/server/src/crypto.test.ts',
+  'apps/server/src/events.test.ts',
   'apps/server/src/runtime.test.ts',
   'apps/server/src/db/batch.test.ts',
   'apps/server/src/db/group-commit.test.ts',

@@ -14,6 +14,10 @@
  * before 2026-11-25 did; by default the open orders are inserted in SQL, one per SIM and service,
  * which takes seconds instead of minutes). There are as many services as the SIMs need to carry
  * ORDERS open orders (a number serves a service once), at least 4.
+ *
+ * STATEMENTS=1: per rate, the statements PostgreSQL ran for the server (pg_stat_statements, which must be
+ * in shared_preload_libraries; track_planning on adds planning time): calls and time per SMS, top first.
+ * PROFILE=1: the server writes a CPU profile to bench/out/prof/ (read it with bench/profile-summary.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -68,6 +72,48 @@ function sweepTable(
   ].join('\n');
 }
 
+/**
+ * pg_stat_statements for the bench's database: `reset()` before a run, `report(n)` after it prints each
+ * statement's calls, execution and planning time per unit (SMS), the costliest first.
+ */
+async function statementCounter(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const db = (
+    await c.query<{ oid: number }>('SELECT oid FROM pg_database WHERE datname = current_database()')
+  ).rows[0]!.oid;
+  return {
+    reset: async () => {
+      await c.query('SELECT pg_stat_statements_reset(0, $1, 0)', [db]);
+    },
+    report: async (per: number, unit: string) => {
+      const rows = (
+        await c.query<{ calls: string; exec: number; plan: number; query: string }>(
+          `SELECT calls, total_exec_time AS exec, total_plan_time AS plan, query
+             FROM pg_stat_statements WHERE dbid = $1 AND query NOT LIKE '%pg_stat_statements%'
+            ORDER BY total_exec_time + total_plan_time DESC`,
+          [db],
+        )
+      ).rows;
+      const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((s, r) => s + f(r), 0);
+      const fmt = (n: number) => (n / per).toFixed(3);
+      return [
+        `statements per ${unit}: ${fmt(sum((r) => Number(r.calls)))} calls, ${fmt(sum((r) => r.exec))} ms executing, ${fmt(sum((r) => r.plan))} ms planning`,
+        '| calls | exec ms | plan ms | statement |',
+        '| --- | --- | --- | --- |',
+        ...rows
+          .slice(0, 25)
+          .map(
+            (r) =>
+              `| ${fmt(Number(r.calls))} | ${fmt(r.exec)} | ${fmt(r.plan)} | ${r.query.replace(/\s+/g, ' ').slice(0, 140)} |`,
+          ),
+      ].join('\n');
+    },
+    close: () => c.end(),
+  };
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
@@ -85,21 +131,27 @@ async function main() {
   try {
     // PROFILE=1: the server writes a CPU profile to bench/out/prof/ when it stops.
     const prof = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(ROOT, 'bench/out/prof')] : [];
-    server = spawn(process.execPath, [...prof, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATABASE_URL: dbUrl.toString(),
-        ADMIN_PASSWORD: 'bench-admin-pass',
-        APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-        NODE_ENV: 'development',
-        DEMO: 'false',
-        LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
-        LOGIN_MAX_FAILURES_PER_IP: '1000',
+    // SERVER_NODE_FLAGS: extra node flags for the server alone (say --trace-gc, with BENCH_SERVER_LOG).
+    const flags = (process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    server = spawn(
+      process.execPath,
+      [...flags, ...prof, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')],
+      {
+        env: {
+          ...process.env,
+          PORT: String(PORT),
+          HOST: '127.0.0.1',
+          DATABASE_URL: dbUrl.toString(),
+          ADMIN_PASSWORD: 'bench-admin-pass',
+          APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+          NODE_ENV: 'development',
+          DEMO: 'false',
+          LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
+          LOGIN_MAX_FAILURES_PER_IP: '1000',
+        },
+        stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
       },
-      stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
-    });
+    );
     if (process.env.BENCH_SERVER_LOG) {
       const { createWriteStream } = await import('node:fs');
       server.stdout?.pipe(createWriteStream(process.env.BENCH_SERVER_LOG));
@@ -243,6 +295,7 @@ async function main() {
         console.error(`slow: ${(t0 - started).toFixed(0)} ms in, ${(at - t0).toFixed(0)} ms`);
       }
     };
+    const statements = process.env.STATEMENTS ? await statementCounter(dbUrl.toString()) : undefined;
     const streams = await Promise.all(
       users.map((u) => openSse(`${BASE}/api/Order/stream`, u.token, onEvent)),
     );
@@ -275,6 +328,7 @@ async function main() {
       const total = Math.round(rate * SECONDS);
       latencies = [];
       received = 0;
+      if (statements) await statements.reset();
       // CPU of each side over the sending phase and the drain after it (from /proc, Linux).
       const cpu0 = { server: cpuMs(server!.pid), bench: process.cpuUsage(), pg: postgresCpuMs() };
       const t0 = performance.now();
@@ -289,6 +343,10 @@ async function main() {
       const pgMs = postgresCpuSince(cpu0.pg);
       const benchMs = (benchCpu.user + benchCpu.system) / 1000;
       const per = (ms: number) => (total > 0 ? +(ms / total).toFixed(3) : null);
+      if (statements)
+        console.log(
+          `\n${rate} SMS/s:\n${await statements.report(Math.max(total, 1), total > 0 ? 'SMS' : 'run')}`,
+        );
       latencies.sort((a, b) => a - b);
       const q = (x: number) => (latencies.length ? +quantile(latencies, x).toFixed(1) : null);
       return {
@@ -311,6 +369,7 @@ async function main() {
     const runs = [];
     for (const [i, rate] of RATES.entries()) runs.push(await measure(rate, 100_000 + i * 100_000));
     for (const s of streams) s.close();
+    await statements?.close();
 
     const setup = {
       date: new Date().toISOString(),

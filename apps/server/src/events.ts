@@ -1,18 +1,24 @@
+import type { Order } from '@simdock/contract';
 import type { Queryable } from './db/db.ts';
 
 /** The one PostgreSQL channel every module's events travel on. */
 export const EVENTS_CHANNEL = 'app_events';
 
 /**
- * Events carry ids, never rows: NOTIFY payloads are limited to 8,000 bytes, and the reader loads
- * the current state anyway. Add a variant here when a module needs a new kind of event.
+ * Events carry ids: NOTIFY payloads are limited to 8,000 bytes, and the reader loads the current
+ * state. One exception: an order event carries the order as committed when it fits (`order`), so
+ * the live stream sends it without a read (a round trip per code, on the OTP path: bench/RESULTS.md,
+ * issue 31); a long SMS text leaves it out and the reader loads it. Add a variant here when a module
+ * needs a new kind of event.
  */
 export type AppEvent =
-  | { type: 'order'; userId: string; orderId: string }
+  | { type: 'order'; userId: string; orderId: string; order?: Order }
   | { type: 'balance'; userId: string }
   | { type: 'payment'; userId: string; paymentId: string }
   | { type: 'campaign'; userId: string; campaignId: string }
-  | { type: 'conversation'; userId: string; conversationId: string };
+  | { type: 'conversation'; userId: string; conversationId: string }
+  /** A gateway was edited or deleted: processes drop what they keep of it (no user sees this one). */
+  | { type: 'gateway'; gatewayId: string };
 
 /**
  * Publishes an event inside the caller's transaction: PostgreSQL delivers it when the transaction
@@ -20,7 +26,19 @@ export type AppEvent =
  * it travels with the COMMIT (it could only be delivered then anyway), in event order.
  */
 export async function publish(q: Queryable, event: AppEvent): Promise<void> {
-  await q.defer('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(event)]);
+  await q.defer('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventPayload(event)]);
+}
+
+/** NOTIFY's payload limit is 8,000 bytes; a little is kept for the channel name and framing. */
+export const EVENT_PAYLOAD_MAX_BYTES = 7900;
+
+/** The event's JSON; an order snapshot that would not fit is left out (the reader loads it). */
+export function eventPayload(event: AppEvent): string {
+  const json = JSON.stringify(event);
+  if (event.type !== 'order' || !event.order || Buffer.byteLength(json) <= EVENT_PAYLOAD_MAX_BYTES)
+    return json;
+  const { order: _left, ...ids } = event;
+  return JSON.stringify(ids);
 }
 
 export function parseEvent(payload: string): AppEvent | undefined {

@@ -154,3 +154,91 @@ describe('savepoints', () => {
     }
   });
 });
+
+describe('a transaction', () => {
+  it('is one: the first statement (sent with BEGIN) and the rest see and undo together', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE tx_one (n int PRIMARY KEY, at timestamptz, tags text[])');
+      const at = new Date('2026-11-26T10:00:00.123Z');
+      const first = await t.db.tx(async (q) => {
+        // The first statement's rows come back typed as a prepared statement's would.
+        const rows = await q.query<{ n: number; at: Date; tags: string[] }>(
+          'INSERT INTO tx_one VALUES ($1, $2, $3) RETURNING n, at, tags',
+          [1, at, ['a', "b'c"]],
+        );
+        await q.query('INSERT INTO tx_one VALUES ($1, $2, $3)', [2, at, []]);
+        return rows;
+      });
+      expect(first).toEqual([{ n: 1, at, tags: ['a', "b'c"] }]);
+
+      // A failing second statement undoes the first one.
+      await expect(
+        t.db.tx(async (q) => {
+          await q.query('INSERT INTO tx_one VALUES ($1, $2, $3)', [3, at, []]);
+          await q.query('INSERT INTO tx_one VALUES ($1, $2, $3)', [1, at, []]);
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      // A failing first statement leaves nothing open: the connection serves the next one.
+      await expect(
+        t.db.tx((q) => q.query('INSERT INTO tx_one VALUES ($1, $2, $3)', [1, at, []])),
+      ).rejects.toThrow(/duplicate key/);
+      const rows = await t.db.query<{ n: number }>('SELECT n FROM tx_one ORDER BY n');
+      expect(rows.map((r) => r.n)).toEqual([1, 2]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('takes binary values in its first statement, and may hold only deferred writes or nothing', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE tx_bin (n int, data bytea)');
+      const bytes = Buffer.from([0, 1, 2, 255]);
+      await t.db.tx(async (q) => {
+        await q.query('INSERT INTO tx_bin VALUES ($1, $2)', [1, bytes]);
+        await q.defer('INSERT INTO tx_bin VALUES ($1, NULL)', [2]);
+      });
+      await t.db.tx((q) => q.defer('INSERT INTO tx_bin VALUES ($1, NULL)', [3]));
+      expect(await t.db.tx(async () => 'nothing to do')).toBe('nothing to do');
+      const rows = await t.db.query<{ n: number; data: Buffer | Uint8Array | null }>(
+        'SELECT n, data FROM tx_bin ORDER BY n',
+      );
+      expect(rows.map((r) => r.n)).toEqual([1, 2, 3]);
+      expect([...(rows[0]!.data ?? [])]).toEqual([0, 1, 2, 255]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('keeps row locks from its first statement to the end (a second transaction waits)', async () => {
+    const t = await openTestDb();
+    if (t.db.kind !== 'pg') return void (await t.drop()); // PGlite is one connection: nothing runs beside.
+    try {
+      await t.db.exec('CREATE TABLE tx_lock (n int); INSERT INTO tx_lock VALUES (0)');
+      let release!: () => void;
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const order: string[] = [];
+      const first = t.db.tx(async (q) => {
+        await q.query('UPDATE tx_lock SET n = n + $1', [1]);
+        order.push('first locked');
+        await held;
+        order.push('first commits');
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      const second = t.db.tx(async (q) => {
+        await q.query('UPDATE tx_lock SET n = n + $1', [10]);
+        order.push('second updated');
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await Promise.all([first, second]);
+      expect(order).toEqual(['first locked', 'first commits', 'second updated']);
+      expect(await t.db.query('SELECT n FROM tx_lock')).toEqual([{ n: 11 }]);
+    } finally {
+      await t.drop();
+    }
+  });
+});

@@ -44,6 +44,7 @@ import {
 } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus } from './inventory.service.ts';
+import { gatewayChanged, pushTargets } from './push-targets.ts';
 
 /** Seconds between the device's dev-status pushes (the protocol's minimum). */
 export const STATUS_PUSH_PERIOD = 60;
@@ -204,6 +205,7 @@ export async function saveGateway(
     }
     if (!updated)
       throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
+    await gatewayChanged(q, id);
     if (actor) {
       await recordAudit(q, {
         actor,
@@ -217,6 +219,8 @@ export async function saveGateway(
     }
     return updated;
   });
+  // This process at once (its own event may come a moment after the next push).
+  pushTargets(ctx).forget(id);
   ctx.log.info(
     { gatewayId: row.id, name: row.name, mac: row.mac, passwordChanged: passwordEnc !== null },
     'gateway updated',
@@ -239,6 +243,7 @@ export async function deleteGateway(ctx: AppContext, id: string, actor?: AuditAc
     const found = await findGatewayCredentials(q, id);
     if (!(await deleteGatewayRow(q, id)))
       throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
+    await gatewayChanged(q, id);
     if (actor) {
       await recordAudit(q, {
         actor,
@@ -251,6 +256,7 @@ export async function deleteGateway(ctx: AppContext, id: string, actor?: AuditAc
     }
     return found;
   });
+  pushTargets(ctx).forget(id);
   ctx.log.info({ gatewayId: id, name: row.name, mac: row.mac }, 'gateway deleted');
   // Best effort: ask the device to stop pushing to a URL that now answers 404.
   if (creds) {

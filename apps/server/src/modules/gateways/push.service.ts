@@ -3,32 +3,23 @@
 // driver reads the bodies.
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../crypto.ts';
-import { batchLoaderPerServer } from '../../db/batch.ts';
 import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { driverFor } from './device.ts';
 import { type GatewayDriver, ProtocolError } from './driver/driver.ts';
-import { findPushTargets, type PushTarget, portOfNumber, touchGateway } from './gateways.queries.ts';
+import { type PushTarget, portOfNumber, touchGateway } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDevStatus, applyPortStatus } from './inventory.service.ts';
+import { pushTargets } from './push-targets.ts';
 
 export interface PushSource {
   gw: PushTarget;
   driver: GatewayDriver;
 }
 
-/**
- * Push targets are read for every push; the pushes of many gateways arriving together are read in
- * one statement (per server, current data every time).
- */
-const readPushTarget = batchLoaderPerServer(
-  async (ctx: AppContext, ids: string[]) =>
-    new Map((await findPushTargets(ctx.db, ids)).map((g) => [g.id, g])),
-);
-
 /** 404 for an unknown gateway, 401 for a wrong secret; the caller logs which. */
 export async function authenticatePush(ctx: AppContext, id: string, secret: string): Promise<PushSource> {
-  const gw = isUuid(id) ? await readPushTarget(ctx, id.toLowerCase()) : undefined;
+  const gw = isUuid(id) ? await pushTargets(ctx).get(id.toLowerCase()) : undefined;
   if (!gw) throw notFound('Unknown gateway.', 'gateway_not_found');
   if (!safeEqual(secret, gw.push_secret)) throw unauthorized('Wrong push secret for this gateway.');
   return { gw, driver: driverFor(ctx, gw) };

@@ -20,6 +20,14 @@ async function liveRoutes(app: App, ctx: AppContext) {
     for (const end of [...open]) end();
   });
   app.addHook('onClose', () => hub.stop());
+  // One heartbeat timer for every stream: a timer per stream woke an idle server once per stream
+  // per HEARTBEAT_MS (bench/RESULTS.md, issue 31).
+  const pings = new Set<() => void>();
+  const heartbeat = setInterval(() => {
+    for (const ping of pings) ping();
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  app.addHook('onClose', async () => clearInterval(heartbeat));
 
   // The events and their payloads: the contract's `liveEvents`; the renderers are typed by them.
   route(app, ctx, endpoints.live.stream, async (req, reply) => {
@@ -44,11 +52,12 @@ async function liveRoutes(app: App, ctx: AppContext) {
     const unsubscribe = hub.subscribe(currentUser(req).id, (m) => {
       res.write(`event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
     });
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+    const ping = () => res.write(': ping\n\n');
+    pings.add(ping);
     ctx.metrics.sseStreams.inc();
     const end = () => {
       open.delete(end);
-      clearInterval(heartbeat);
+      pings.delete(ping);
       unsubscribe();
       // The terminating chunk, then the socket: it is not kept alive for another request.
       const socket = res.socket;
@@ -58,7 +67,7 @@ async function liveRoutes(app: App, ctx: AppContext) {
     req.raw.on('close', () => {
       ctx.metrics.sseStreams.dec();
       open.delete(end);
-      clearInterval(heartbeat);
+      pings.delete(ping);
       unsubscribe();
     });
     // Hijacked: Fastify ignores what the handler answers; the stream writes on its own.

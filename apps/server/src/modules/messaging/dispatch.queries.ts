@@ -2,6 +2,20 @@ import type { Queryable } from '../../db/db.ts';
 
 // The dispatcher's SQL: SIM pacing, claims under a lease, and the device's results.
 
+/**
+ * Whether a dispatch tick has anything to do: a queued message, or a claim whose lease ran out. Two
+ * index probes; an idle server asks only this each tick, not which SIMs could send (bench/RESULTS.md,
+ * issue 31).
+ */
+export async function hasDispatchWork(q: Queryable, now: Date): Promise<boolean> {
+  const rows = await q.query<{ work: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM messages WHERE status = 'queued')
+         OR EXISTS (SELECT 1 FROM messages WHERE status = 'sending' AND lease_until <= $1) AS work`,
+    [now],
+  );
+  return rows[0]?.work === true;
+}
+
 /** Makes sure every SIM has a pace row (a new SIM may send at once). */
 export async function ensurePaceRows(q: Queryable, simIds: string[]): Promise<void> {
   if (simIds.length === 0) return;

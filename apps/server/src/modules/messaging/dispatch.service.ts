@@ -20,6 +20,7 @@ import {
   ensurePaceRows,
   failOverdue,
   failStalePinned,
+  hasDispatchWork,
   lockExpiredClaims,
   lockQueued,
   lockReadySims,
@@ -142,6 +143,7 @@ export async function queueFigures(
 /** Claims messages for the SIMs that have capacity in this tick; undefined when nothing was claimed. */
 export async function claimBatch(ctx: AppContext): Promise<Claim | undefined> {
   const now = ctx.clock.now();
+  if (!(await hasDispatchWork(ctx.db, now))) return undefined;
   const pool = await sendingPool(ctx, now);
   if (pool.length === 0) return undefined;
   const byId = new Map(pool.map((s) => [s.id, s]));

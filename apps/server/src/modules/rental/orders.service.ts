@@ -54,9 +54,12 @@ function asOrder(ctx: AppContext, r: OrderRow): Order {
   };
 }
 
-/** Announces an order change; delivered to the user's live stream when the transaction commits. */
-async function orderChanged(q: Queryable, row: OrderRow): Promise<void> {
-  await publish(q, { type: 'order', userId: row.user_id, orderId: row.id });
+/**
+ * Announces an order change; delivered to the user's live stream when the transaction commits, with
+ * the order as committed (the stream sends it as is when it fits in the event).
+ */
+async function orderChanged(q: Queryable, ctx: AppContext, row: OrderRow): Promise<void> {
+  await publish(q, { type: 'order', userId: row.user_id, orderId: row.id, order: asOrder(ctx, row) });
 }
 
 const noNumbers = (name: string) =>
@@ -123,7 +126,7 @@ export async function rent(
       await saveRequest(q, { userId, key: idempotencyKey, serviceCode: service.code, orderId, at: now });
     }
     const row = (await findOrder(q, orderId))!;
-    await orderChanged(q, row);
+    await orderChanged(q, ctx, row);
     return asOrder(ctx, row);
   });
 }
@@ -165,7 +168,7 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
     const cancelled = await cancelIfAllowed(q, orderId, userId, now, new Date(now.getTime() - minMs));
     if (cancelled) {
       await refund(q, { userId, amount: cancelled.price, ref: `order:${cancelled.id}`, at: now });
-      await orderChanged(q, cancelled);
+      await orderChanged(q, ctx, cancelled);
       return asOrder(ctx, cancelled);
     }
     const order = await findOrder(q, orderId);
@@ -264,7 +267,7 @@ export async function finish(ctx: AppContext, userId: string, orderId: string): 
   await ctx.db.tx(async (q) => {
     const closed = ORDER_ID.test(orderId) ? await closeOrder(q, orderId, userId, now) : undefined;
     if (closed) {
-      if (closed.closed_at?.getTime() === now.getTime()) await orderChanged(q, closed);
+      if (closed.closed_at?.getTime() === now.getTime()) await orderChanged(q, ctx, closed);
       return;
     }
     const order = await ownOrder(q, userId, orderId);
@@ -294,7 +297,7 @@ export async function requestAnotherSms(
   await ctx.db.tx(async (q) => {
     const marked = ORDER_ID.test(orderId) ? await markRetry(q, orderId, userId, now) : undefined;
     if (marked) {
-      await orderChanged(q, marked);
+      await orderChanged(q, ctx, marked);
       return;
     }
     const order = await ownOrder(q, userId, orderId);
@@ -327,7 +330,7 @@ export async function expireOverdue(ctx: AppContext, batch = 500): Promise<numbe
       done.map((o) => ({ userId: o.user_id, amount: o.price, ref: `order:${o.id}` })),
       now,
     );
-    for (const o of done) await orderChanged(q, o);
+    for (const o of done) await orderChanged(q, ctx, o);
     return done.length;
   });
 }
@@ -426,7 +429,7 @@ async function codeRecorded(
   sms: StoredSms,
   code: string | undefined,
 ): Promise<void> {
-  await orderChanged(q, updated);
+  await orderChanged(q, ctx, updated);
   if (code === undefined) return;
   ctx.metrics.otpLatency.observe((ctx.clock.now().getTime() - sms.receivedAt.getTime()) / 1000);
   for (const listener of ctx.registry.codeListeners) {
@@ -460,6 +463,7 @@ const readLiveOrder = batchLoaderPerServer(
 /** Live stream: an order event sends the order as it is now, to its owner only. */
 export const renderOrderEvent: LiveRenderer<'order'> = async (ctx, event) => {
   if (event.type !== 'order' || !ORDER_ID.test(event.orderId)) return null;
+  if (event.order) return { event: 'order', data: event.order };
   const row = await readLiveOrder(ctx, event.orderId);
   return row && row.user_id === event.userId ? { event: 'order', data: asOrder(ctx, row) } : null;
 };

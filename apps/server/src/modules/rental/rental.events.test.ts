@@ -37,7 +37,7 @@ async function devicePush(port: string, text: string) {
 
 const portOf = (phone: string) => gw.ports[gw.numbers.indexOf(phone)]!;
 
-describe('events carry ids, not rows', () => {
+describe('order events on the live stream', () => {
   it('a 9,000-character SMS with a code completes its order and reaches the live stream', async () => {
     const u = await s.createUser({ balance: 5 });
     const stream = await openSse(`${s.url}/api/Order/stream`, u.token);
