@@ -156,7 +156,7 @@ describe('savepoints', () => {
 });
 
 describe('a transaction', () => {
-  it('is one: the first statement (sent with BEGIN) and the rest see and undo together', async () => {
+  it('is one: its first statement and the rest commit or undo together', async () => {
     const t = await openTestDb();
     try {
       await t.db.exec('CREATE TABLE tx_one (n int PRIMARY KEY, at timestamptz, tags text[])');

@@ -185,45 +185,23 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     savepoint: noSavepoint,
     async tx(fn) {
       const client = await pool.connect();
-      // BEGIN is not a round trip of its own: it travels with the transaction's first statement, in
-      // one simple query with that statement's values written in (inlineParams). That statement is
-      // parsed and planned each time instead of prepared, which costs PostgreSQL less than the
-      // round trip costs both sides when traffic is light (bench/RESULTS.md, issue 31). A first
-      // statement that cannot be written inline (binary values) gets a BEGIN of its own.
-      let begun = false;
-      const run = async (sql: string, params?: unknown[]): Promise<pg.QueryResult> => {
-        if (begun) return client.query(statement(sql, params));
-        begun = true;
-        let inline: string;
-        try {
-          inline = inlineParams(sql, params);
-        } catch {
-          await client.query('BEGIN');
-          return client.query(statement(sql, params));
-        }
-        const results = (await client.query(`BEGIN;\n${inline}`)) as unknown as pg.QueryResult[];
-        return results[results.length - 1]!;
-      };
       try {
+        await client.query('BEGIN');
         // Deferred writes, sent with the COMMIT as one simple query: one round trip for all.
         const deferred: string[] = [];
         const result = await fn({
-          query: async <T>(sql: string, params?: unknown[]) => (await run(sql, params)).rows as T[],
+          query: async <T>(sql: string, params?: unknown[]) =>
+            (await client.query(statement(sql, params))).rows as T[],
           defer: async (sql, params) => {
             deferred.push(inlineParams(sql, params));
           },
-          savepoint: savepointOn((sql) => run(sql), deferred),
+          savepoint: savepointOn((sql) => client.query(sql), deferred),
         });
-        // Nothing read or written: there is no transaction to end.
-        if (begun || deferred.length > 0) {
-          if (!begun) deferred.unshift('BEGIN');
-          begun = true;
-          deferred.push('COMMIT');
-          await client.query(deferred.join(';\n'));
-        }
+        deferred.push('COMMIT');
+        await client.query(deferred.join(';\n'));
         return result;
       } catch (err) {
-        if (begun) await client.query('ROLLBACK').catch(() => {});
+        await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
         client.release();
