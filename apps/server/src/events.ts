@@ -7,8 +7,7 @@ export const EVENTS_CHANNEL = 'app_events';
 /**
  * Events carry ids: NOTIFY payloads are limited to 8,000 bytes, and the reader loads the current
  * state. One exception: an order event carries the order as committed when it fits (`order`), so
- * the live stream sends it without a read (a round trip per code, on the OTP path: bench/RESULTS.md,
- * issue 31); a long SMS text leaves it out and the reader loads it. Add a variant here when a module
+ * the live stream sends it without a read (a round trip per code, on the OTP path: bench/RESULTS.md); a long SMS text leaves it out and the reader loads it. Add a variant here when a module
  * needs a new kind of event.
  */
 export type AppEvent =

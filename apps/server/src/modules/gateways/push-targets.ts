@@ -23,7 +23,7 @@ const PUSH_TARGETS = runtimeKey<PushTargets>('gateways.pushTargets');
  * Every device push is authenticated against its gateway's row (secret, MAC, driver). A busy gateway
  * pushes several times a second and the row changes only when an admin edits it, so each server keeps
  * the rows it read (per server, `ctx.runtime`): reading it for every push was a round trip and a
- * plan per SMS (bench/RESULTS.md, issue 31). Misses of one moment are read in one statement.
+ * plan per SMS (bench/RESULTS.md). Misses of one moment are read in one statement.
  * Unknown ids are not kept: a gateway added a moment ago is found on its first push.
  */
 export function pushTargets(ctx: AppContext): PushTargets {

@@ -21,7 +21,7 @@ async function liveRoutes(app: App, ctx: AppContext) {
   });
   app.addHook('onClose', () => hub.stop());
   // One heartbeat timer for every stream: a timer per stream woke an idle server once per stream
-  // per HEARTBEAT_MS (bench/RESULTS.md, issue 31).
+  // per HEARTBEAT_MS (bench/RESULTS.md).
   const pings = new Set<() => void>();
   const heartbeat = setInterval(() => {
     for (const ping of pings) ping();

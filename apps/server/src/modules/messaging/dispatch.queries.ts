@@ -4,8 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 
 /**
  * Whether a dispatch tick has anything to do: a queued message, or a claim whose lease ran out. Two
- * index probes; an idle server asks only this each tick, not which SIMs could send (bench/RESULTS.md,
- * issue 31).
+ * index probes; an idle server asks only this each tick, not which SIMs could send (bench/RESULTS.md).
  */
 export async function hasDispatchWork(q: Queryable, now: Date): Promise<boolean> {
   const rows = await q.query<{ work: boolean }>(
