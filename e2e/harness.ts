@@ -169,13 +169,14 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
       if (o.roles) await db.query('UPDATE users SET roles = $2 WHERE id = $1', [id, o.roles]);
       if (o.balance) {
         await db.tx(async (q) => {
-          await q.query('UPDATE users SET balance = balance + $2::numeric WHERE id = $1', [
-            id,
-            String(o.balance),
-          ]);
-          await q.query(
-            `INSERT INTO ledger (user_id, amount, kind) VALUES ($1, $2::numeric, 'admin_adjustment')`,
+          const [after] = await q.query<{ balance: string }>(
+            'UPDATE users SET balance = balance + $2::numeric WHERE id = $1 RETURNING balance::text AS balance',
             [id, String(o.balance)],
+          );
+          await q.query(
+            `INSERT INTO ledger (user_id, amount, kind, balance_after)
+             VALUES ($1, $2::numeric, 'admin_adjustment', $3::numeric)`,
+            [id, String(o.balance), after!.balance],
           );
         });
       }

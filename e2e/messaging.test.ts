@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
+import { ADMIN, axeFindings, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
 
 // Bulk SMS in the browser: Settings save, the sending page's rules on typed input and
 // uploaded files, a send with its live progress, History paging, chart and CSV export. The server
@@ -54,11 +54,13 @@ describe('bulk SMS in the browser', () => {
     const content = page.getByLabel(/^Messages, one per line/);
     const start = page.getByRole('button', { name: 'Start Mass Send' });
 
-    // Typing past the limit is refused with its message; the text stays as it was.
+    // A paste past the limit is kept and marked; Start Mass Send waits until it fits.
     const many = Array.from({ length: 21 }, (_, i) => String(13105550000 + i)).join('\n');
     await numbers.fill(many);
-    await page.getByText('Limit is 20 numbers.').waitFor();
-    expect(await numbers.inputValue()).toBe('');
+    await page.getByText('Limit is 20 numbers. 1 over the limit: remove some to send.').waitFor();
+    expect(await numbers.inputValue()).toBe(many);
+    expect(await start.isDisabled()).toBe(true);
+    await shot(page, 'sms-sending-over-limit');
 
     // Invalid numbers are listed (first five and '...').
     await numbers.fill(['123', '13105550001', 'abc', '2', '3', '4', '5'].join('\n'));
@@ -74,9 +76,10 @@ describe('bulk SMS in the browser', () => {
     await content.fill('Xin chào từ SimDock 👋');
     await page.getByText(/Line 1: \d+ characters · 1 SMS \(UCS-2\)/).waitFor();
 
-    // Numbers from a CSV file: cells flattened, invalid ones dropped and listed.
+    // Numbers from a CSV file with a header: the phone column only (quoted commas and all), and only
+    // the numbers that really are invalid listed.
     await page.getByRole('tab', { name: 'Upload File' }).first().click();
-    const csv = 'name,phone\n"Ann, A.",13105550101\nBob,13105550102\nCy,999\n';
+    const csv = 'name,phone\n"Ann, A.",+1 (310) 555-0101\nBob,13105550102\nCy,999\n';
     await page
       .locator('input[type=file]')
       .first()
@@ -85,8 +88,10 @@ describe('bulk SMS in the browser', () => {
         mimeType: 'text/csv',
         buffer: Buffer.from(csv),
       });
-    await page.getByText('Loaded 2 numbers from numbers.csv.').waitFor();
-    await page.getByText(/Invalid numbers in file: name, phone, Ann, A\., Bob, Cy\.\.\./).waitFor();
+    await page
+      .getByText('Loaded 2 numbers from numbers.csv. Numbers taken from the column "phone".')
+      .waitFor();
+    await page.getByText('Invalid numbers in file: 999', { exact: true }).waitFor();
     // A file of the wrong type is refused.
     await page
       .locator('input[type=file]')
@@ -114,6 +119,15 @@ describe('bulk SMS in the browser', () => {
     await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 20_000 }).toBe('100');
     await page.getByText('3 of 3 finished').waitFor();
     await shot(page, 'sms-sending-progress');
+
+    // A new attempt clears the last result: the rules' error shows alone, without the old success.
+    await numbers.fill('123');
+    await content.fill('Hello again');
+    await start.click();
+    await page.getByText('Invalid numbers (only accept format: 1XXXXXXXXXX): 123').waitFor();
+    expect(await page.getByText('Send successful!').count()).toBe(0);
+    await numbers.fill('');
+    await content.fill('');
     const rows = await e.db.query<{ status: string }>(
       `SELECT m.status FROM messages m JOIN campaigns c ON c.id = m.campaign_id
         WHERE m.recipient LIKE '1310555010%'`,
@@ -123,6 +137,84 @@ describe('bulk SMS in the browser', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => fits(page), { timeout: 10_000 }).toBe(true);
     await shot(page, 'sms-sending-phone');
+    expect(errors).toEqual([]);
+  });
+
+  it('SMS Sending: the cost at the admin’s price, the balance after, Top up when it does not cover it', async () => {
+    const admin = await e.token(ADMIN.username, ADMIN.password);
+    const saved = await e.api(
+      '/api/Admin/updateSettings',
+      { MaxBatchSendSms: 20, MaxMsgPerDay: 5000, SmsPricePerSegment: 0.0125 },
+      admin,
+    );
+    expect(saved.status).toBe(200);
+    const user = await e.createUser({ balance: 10 });
+    const settings = await e.api(
+      '/api/MassOutreach/getSettings',
+      {},
+      await e.token(user.username, user.password),
+    );
+    expect(settings.body, 'getSettings answers the admin’s price').toMatchObject({
+      smsPricePerSegment: 0.0125,
+    });
+
+    const page = await e.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await loginWithToken(page, e, user);
+    await page.goto('/SMS_SendingPage');
+    await page.getByRole('heading', { level: 1, name: 'SMS Sending (Max: 20)' }).waitFor();
+    await page.getByText('Price: $0.0125 per SMS segment.', { exact: false }).waitFor();
+    const start = page.getByRole('button', { name: 'Start Mass Send' });
+    const cost = page.getByTestId('send-cost');
+    const amount = (label: string) =>
+      cost.locator('div', { has: page.getByText(label, { exact: true }) }).locator('data');
+
+    // Five recipients (one written with +1 and separators), two variants rotating: the 1st, 3rd and
+    // 5th get "Hello" (1 segment), the 2nd and 4th a 71-character Unicode line (2 segments):
+    // 7 segments × $0.0125 = $0.0875; $10 − $0.0875 = $9.9125.
+    const long = `Xin chào ${'ạ'.repeat(62)}`;
+    await page
+      .getByLabel('Phone numbers, one per line (1 and 10 digits)')
+      .fill('+1 (213) 555-0101\n12135550102\n12135550103\n12135550104\n12135550105\n12135550101');
+    await page.getByLabel(/^Messages, one per line/).fill(`Hello\n${long}`);
+    await cost.getByText('Messages: 5 · SMS segments: 7').waitFor();
+    expect(await amount('Cost of this send').getAttribute('value')).toBe('0.0875');
+    expect(await amount('Cost of this send').textContent()).toBe('$0.0875');
+    expect(await amount('Your balance').textContent()).toBe('$10.00');
+    expect(await amount('Balance after').textContent()).toBe('$9.9125');
+    expect(await start.isDisabled()).toBe(false);
+    expect(await axeFindings(page, 'cost of a send')).toEqual([]);
+    await shot(page, 'sms-sending-cost-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => fits(page), { timeout: 10_000 }).toBe(true);
+    await shot(page, 'sms-sending-cost-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await start.click();
+    await page.getByText('Send successful!').waitFor();
+    await page.getByText('Charged $0.0875; your balance is now $9.9125.').waitFor();
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$9.9125');
+    await shot(page, 'sms-sending-charged');
+    const [row] = await e.db.query<{ balance: string }>('SELECT balance::text FROM users WHERE id = $1', [
+      user.id,
+    ]);
+    expect(Number(row!.balance)).toBe(9.9125);
+
+    // A user whose balance does not cover the send: warned, Top up offered, nothing can be sent.
+    const poor = await e.createUser({ balance: 0.01 });
+    const page2 = await e.newPage({ viewport: { width: 1280, height: 900 } });
+    await loginWithToken(page2, e, poor);
+    await page2.goto('/SMS_SendingPage');
+    await page2.getByRole('heading', { level: 1, name: 'SMS Sending (Max: 20)' }).waitFor();
+    await page2.getByLabel('Phone numbers, one per line (1 and 10 digits)').fill('12135550201');
+    await page2.getByLabel(/^Messages, one per line/).fill('Hello');
+    const warning = page2.getByRole('alert').filter({ hasText: 'Your balance does not cover this send.' });
+    await warning.waitFor();
+    expect(await page2.getByRole('button', { name: 'Start Mass Send' }).isDisabled()).toBe(true);
+    await shot(page2, 'sms-sending-balance-short');
+    expect(await axeFindings(page2, 'balance too low')).toEqual([]);
+    await warning.getByRole('link', { name: 'Top up' }).click();
+    await page2.waitForURL(/\/topup$/);
     expect(errors).toEqual([]);
   });
 

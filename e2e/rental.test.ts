@@ -1,3 +1,4 @@
+import { amountText } from '@simdock/contract';
 import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
@@ -8,10 +9,25 @@ import { ADMIN, type E2E, loginViaUi, shot, startE2E } from './harness.ts';
 let e: E2E;
 let adminToken: string;
 
+// The demo's campaign is priced: its charge moved the demo user's balance (no job runs here, so it
+// stays queued and nothing is refunded meanwhile). The test counts from the balance it left.
+let start: number;
+
 beforeAll(async () => {
   e = await startE2E({ env: { DEMO: 'true', CANCEL_MIN_SECONDS: '0' } });
   adminToken = await e.token(ADMIN.username, ADMIN.password);
+  const [u] = await e.db.query<{ b: string }>('SELECT balance::text AS b FROM users WHERE username = $1', [
+    DEMO_USER.username,
+  ]);
+  start = Math.round(Number(u!.b) * 10_000);
+  expect(start).toBeLessThan(DEMO_USER.balance * 10_000);
 });
+
+/** The top bar's text for the starting balance plus `delta` dollars (exact, in ten-thousandths). */
+const balanceText = (delta: number) => {
+  const units = start + Math.round(delta * 10_000);
+  return `$${amountText(`${Math.floor(units / 10_000)}.${String(units % 10_000).padStart(4, '0')}`)}`;
+};
 
 afterAll(async () => {
   await e?.close();
@@ -45,7 +61,7 @@ describe('OTP rental on the Dashboard', () => {
     const page = await e.newPage();
     await loginViaUi(page, { username: DEMO_USER.username, password: DEMO_USER.password });
     await expect.poll(() => page.getByTestId('demo-badge').isVisible()).toBe(true);
-    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$25.00');
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe(balanceText(0));
 
     // The search filters the service list.
     await page.getByLabel('Search services').fill('tele');
@@ -61,7 +77,7 @@ describe('OTP rental on the Dashboard', () => {
     const phone = (await row.getByTestId('order-phone').textContent())!.trim();
     expect(phone).toMatch(/^\d{11}$/);
     expect(await row.textContent()).toMatch(/in (19|20) min/);
-    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$24.50');
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe(balanceText(-0.5));
     await page.waitForTimeout(1500);
     const count = (path: string) => calls.filter((c) => c === path).length;
     expect(count('/api/Order/stats')).toBe(1);
@@ -93,10 +109,10 @@ describe('OTP rental on the Dashboard', () => {
     const wa = page.getByRole('row').filter({ hasText: 'WhatsApp' }).filter({ hasText: 'Waiting for code' });
     await wa.waitFor();
     const waPhone = (await wa.getByTestId('order-phone').textContent())!.trim();
-    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$23.70');
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe(balanceText(-1.3));
     await wa.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText(/Order cancelled; \$0\.80 was refunded/).waitFor();
-    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$24.50');
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe(balanceText(-0.5));
     await expect.poll(() => page.getByTestId('stat-cards').textContent()).toContain('Daily Rentals2');
 
     // An SMS nobody waits for is kept and shown to the admin in Order Manager.

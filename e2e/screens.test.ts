@@ -92,6 +92,7 @@ const SCREENS: Screen[] = [
   ['/dashboard', 'Dashboard', 'zero'],
   ['/userinfo', 'User Info', 'user'],
   ['/topup', 'Top up', 'user'],
+  ['/balance', 'Balance history', 'user'],
   ['/apikey', 'API Key Management', 'user'],
   ['/gatewaymanager', 'You don’t have access to this page', 'user'],
   ['/admin', 'Overview', 'admin'],

@@ -63,7 +63,7 @@ describe('User Manager', () => {
     await dialog.getByLabel('Email').fill('newbie@example.com');
     await dialog.getByLabel('Staff').check();
     await dialog.getByLabel('Balance').fill('15.50');
-    expect(await dialog.getByLabel('Balance').getAttribute('step')).toBe('0.01');
+    expect(await dialog.getByLabel('Balance').getAttribute('step')).toBe('0.0001');
     await viewShot(page, 'user-manager-modal');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.waitFor({ state: 'detached' });

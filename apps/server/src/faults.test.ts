@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterEach, describe, expect, it } from 'vitest';
+import { credit } from './modules/billing/index.ts';
 import { ledgerMismatches, waitFor } from './test/fixtures.ts';
 import { openTestDb, TEST_DB, type TestDb } from './test/harness.ts';
 import {
@@ -46,6 +47,10 @@ async function login(p: ServerProcess, username: string, password: string): Prom
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.token as string;
 }
+
+/** The user id inside a session token (a JWT's `sub`). */
+const userIdOf = (token: string): string =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
 
 let userSeq = 0;
 async function newUser(p: ServerProcess): Promise<{ username: string; token: string }> {
@@ -271,6 +276,92 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     console.log(
       `kill -9 dispatch: ${inLimbo.length} in limbo at the kill, ${device.duplicates} duplicate hand-overs refused, ${awaiting.length} results pushed while down`,
     );
+  }, 90_000);
+
+  it('kill -9 during a priced campaign: every message that fails is refunded exactly once after a restart', async () => {
+    const testDb = await freshDb();
+    const port = await freePort();
+    const env = { SMS_PER_SIM_PER_MINUTE: '600', SMS_DISPATCH_INTERVAL_MS: '250', SMS_LEASE_SECONDS: '5' };
+    const first = await serverProcess({ databaseUrl: testDb.url!, port, env });
+    const admin = await login(first, 'admin', PROCESS_ADMIN_PASSWORD);
+    const priced = await post(
+      first,
+      '/api/Admin/updateSettings',
+      { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000, SmsPricePerSegment: 0.01 },
+      admin,
+    );
+    expect(priced.status, JSON.stringify(priced.body)).toBe(200);
+    const user = await newUser(first);
+    await testDb.db.tx((q) =>
+      credit(q, {
+        userId: userIdOf(user.token),
+        amount: '5.00',
+        kind: 'topup',
+        ref: null,
+        at: new Date(),
+      }),
+    );
+    const { sim, hop } = await addGateway(first, admin, 8);
+    const recipients = numbers(120);
+    const failing = new Set(recipients.filter((_, i) => i % 3 === 0));
+    sim.setOutcome((t) => (failing.has(t.to) ? 'fail' : 'ok'));
+
+    // The second hand-over: the device takes it, then the server dies (failures of the first are
+    // being recorded and refunded around then).
+    const killed = new Promise<void>((done) => {
+      let seen = 0;
+      const arm = (): void =>
+        hop.interceptNextSend(async (forward) => {
+          seen++;
+          await forward();
+          if (seen < 2) return arm();
+          await first.stop('SIGKILL');
+          done();
+        });
+      arm();
+    });
+    const sent = await post(
+      first,
+      '/api/MassOutreach/sendMassSMS',
+      { number: recipients.join('\n'), mess: 'Flash sale' },
+      user.token,
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data).toMatchObject({ cost: 1.2, balance: 3.8 });
+    const campaignId = sent.body.data.campaignId as string;
+    await killed;
+
+    await serverProcess({ databaseUrl: testDb.url!, port, env });
+    // Until nothing is queued or in flight and every failed message has had its money back (the
+    // refund job catches failures a crash left unrefunded).
+    const state = () =>
+      testDb.db.query<{ open: number; failed: number; refunded: number; wrong: number }>(
+        `SELECT count(*) FILTER (WHERE status IN ('queued', 'sending'))::int AS open,
+                count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                count(*) FILTER (WHERE refunded_at IS NOT NULL)::int AS refunded,
+                count(*) FILTER (WHERE (refunded_at IS NOT NULL) <> (status IN ('failed', 'cancelled')))::int AS wrong
+           FROM messages WHERE campaign_id = $1::bigint`,
+        [campaignId],
+      );
+    await sim.pushesSettled();
+    await waitFor(async () => {
+      const [r] = await state();
+      return r!.open === 0 && r!.wrong === 0 && r!.failed > 0;
+    }, 40_000);
+    const [r] = await state();
+    const refunds = await testDb.db.query<{ n: number; total: string }>(
+      `SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM ledger WHERE kind = 'message_refund'`,
+    );
+    expect(Number(refunds[0]!.total)).toBeCloseTo(r!.failed * 0.01, 10);
+    // Batched: far fewer ledger rows than refunded messages.
+    expect(refunds[0]!.n).toBeLessThan(r!.failed);
+    const [camp] = await testDb.db.query<{ refunded: string }>(
+      'SELECT refunded::text AS refunded FROM campaigns WHERE id = $1::bigint',
+      [campaignId],
+    );
+    expect(Number(camp!.refunded)).toBeCloseTo(r!.failed * 0.01, 10);
+    expect(await ledgerMismatches(testDb.db)).toEqual([]);
+    console.log(`kill -9 priced campaign: ${r!.failed} failed, refunded in ${refunds[0]!.n} ledger rows`);
   }, 90_000);
 
   it('kill -9 while top-up webhooks are credited: after a restart and the providers replaying, each is credited once', async () => {

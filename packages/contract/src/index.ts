@@ -1,5 +1,6 @@
 export * from './api/apikey.ts';
 export * from './api/auth.ts';
+export * from './api/balance.ts';
 export * from './api/common.ts';
 export * from './api/gateways.ts';
 export * from './api/messaging.ts';
@@ -19,6 +20,7 @@ export * from './money.ts';
 export * from './pagination.ts';
 export * from './pattern.ts';
 export * from './payments.ts';
+export * from './pricing.ts';
 export * from './roles.ts';
 export * from './rules.ts';
 export * from './sms-segments.ts';

@@ -26,7 +26,7 @@ export const ruleMessages = {
   gatewayInvalid: 'Please enter all fields correctly',
   invalidEmail: 'Invalid email',
   invalidRoles: 'Invalid role(s)',
-  balanceInvalid: 'Balance must be a number ≥ 0 with at most two decimals',
+  balanceInvalid: 'Balance must be a number ≥ 0 with at most four decimals',
 } as const;
 
 export type RuleMessageKey = keyof typeof ruleMessages;
@@ -66,6 +66,8 @@ export const messagingMessages = {
   simMaxSmsPerDayInvalid: 'SIM Max SMS Per Day must be a whole number from 0 to {max}.',
   simMaxSmsPerMonthInvalid: 'SIM Max SMS Per Month must be a whole number from 0 to {max}.',
   simLockAfterFailuresInvalid: 'Lock SIM After Failures must be a whole number from 0 to {max}.',
+  smsPriceInvalid: 'Price per SMS segment must be an amount ≥ 0 with at most four decimals (USD).',
+  mmsPriceInvalid: 'Price per MMS must be an amount ≥ 0 with at most four decimals (USD).',
   simCooldownMinutesInvalid: 'SIM Cooldown (minutes) must be a whole number from 0 to {max}.',
   historyRangeInvalid: 'The end date must not be before the start date.',
 } as const;

@@ -5,6 +5,7 @@ import {
   filesProblem,
   invalidNumbersInFileMessage,
   linesFromFileText,
+  recipientEntriesFromFileText,
   recipientsFromFile,
   UPLOAD_MAX_BYTES,
   uploadKind,
@@ -96,15 +97,122 @@ describe('linesFromFileText', () => {
   });
 });
 
-describe('recipientsFromFile', () => {
-  it('drops invalid numbers and lists them with the spec text', () => {
-    const r = recipientsFromFile('phone,name\n15551234567,Ann\n15551234568,Bob\n15551234567,Ann', 'csv');
-    expect(r.valid).toEqual(['15551234567', '15551234568']);
-    expect(r.invalid).toEqual(['phone', 'name', 'Ann', 'Bob', 'Ann']);
-    expect(r.duplicatesRemoved).toBe(1);
-    expect(invalidNumbersInFileMessage(r.invalid).text).toBe(
-      'Invalid numbers in file: phone, name, Ann, Bob, Ann',
+describe('recipientsFromFile: the phone column', () => {
+  it('a header row names the phone column; only its cells are checked, only really invalid ones listed', () => {
+    const r = recipientsFromFile(
+      'phone,name\n15551234567,Ann\n15551234568,Bob\n15551234567,Ann\n999,Cy',
+      'csv',
     );
+    expect(r.valid).toEqual(['15551234567', '15551234568']);
+    expect(r.invalid).toEqual(['999']);
+    expect(r.duplicatesRemoved).toBe(1);
+    expect(r.header).toBe('phone');
+    expect(invalidNumbersInFileMessage(r.invalid).text).toBe('Invalid numbers in file: 999');
+  });
+
+  it('quoted cells with commas do not shift the columns', () => {
+    const csv =
+      'name,phone,note\n"Lee, Ann",15551234567,"call after 5, not before"\n"Tran, ""Bo""",15551234568,\n';
+    expect(recipientsFromFile(csv, 'csv')).toEqual({
+      valid: ['15551234567', '15551234568'],
+      invalid: [],
+      duplicatesRemoved: 0,
+      header: 'phone',
+    });
+  });
+
+  it.each([
+    ['Phone'],
+    ['PHONE NUMBER'],
+    ['phone_number'],
+    ['PhoneNumber'],
+    ['Mobile No.'],
+    ['msisdn'],
+    ['Tel'],
+    ['To'],
+    ['Recipient'],
+    ['Number'],
+  ])('header %s, any case, any column', (name) => {
+    const r = recipientsFromFile(
+      `Name,${name},City\nAnn,15551234567,Hanoi\nBob,+1 (555) 123-4568,Hue\n`,
+      'csv',
+    );
+    expect(r.valid).toEqual(['15551234567', '15551234568']);
+    expect(r.invalid).toEqual([]);
+    expect(r.header).toBe(name);
+  });
+
+  it('a cell naming the phone better wins over "number"', () => {
+    const r = recipientsFromFile('Order number,Mobile\n12345,15551234567\n', 'csv');
+    expect(r.valid).toEqual(['15551234567']);
+    expect(r.invalid).toEqual([]);
+    expect(r.header).toBe('Mobile');
+  });
+
+  it('semicolon and tab files with a header', () => {
+    expect(recipientsFromFile('Name;Phone\nAnn;15551234567', 'csv').valid).toEqual(['15551234567']);
+    expect(recipientsFromFile('Name\tPhone\nAnn\t15551234567', 'csv').valid).toEqual(['15551234567']);
+  });
+
+  it('a first row with a number in it is data, not a header', () => {
+    const r = recipientsFromFile('15551234567,phone\n15551234568,x', 'csv');
+    expect(r.header).toBeUndefined();
+    expect(r.valid).toEqual(['15551234567', '15551234568']);
+  });
+
+  it('without a header: the first column holding phone-shaped values', () => {
+    const r = recipientsFromFile('Ann,15551234567,Hanoi\nBob,1555123,Hue\nCy,,Vinh\n', 'csv');
+    expect(r.valid).toEqual(['15551234567']);
+    expect(r.invalid).toEqual(['1555123']);
+    expect(r.header).toBeUndefined();
+    // A counter column before the numbers is not phone-shaped.
+    expect(recipientsFromFile('1,15551234567\n2,+1 555 123 4568\n', 'csv')).toEqual({
+      valid: ['15551234567', '15551234568'],
+      invalid: [],
+      duplicatesRemoved: 0,
+    });
+  });
+
+  it('without a header, a first row of words naming no phone column is data (and listed)', () => {
+    const r = recipientsFromFile('name,contact\nAnn,15551234567\n', 'csv');
+    expect(r.valid).toEqual(['15551234567']);
+    expect(r.invalid).toEqual(['contact']);
+  });
+
+  it('a file of numbers only (a list or a grid) gives every cell', () => {
+    expect(recipientsFromFile('15551234567,15551234568\n, ,+1 555 123 4569\n', 'csv').valid).toEqual([
+      '15551234567',
+      '15551234568',
+      '15551234569',
+    ]);
+    expect(recipientsFromFile('15551234567,15551234568,15551234569', 'csv').valid).toHaveLength(3);
+  });
+
+  it('nothing phone-shaped at all: the first column, listed as invalid', () => {
+    const r = recipientsFromFile('Ann,Hanoi\nBob,Hue', 'csv');
+    expect(r.valid).toEqual([]);
+    expect(r.invalid).toEqual(['Ann', 'Bob']);
+  });
+
+  it('txt: a header line is skipped, formatted numbers normalised', () => {
+    const r = recipientsFromFile('\uFEFFPhone numbers\n+1 (555) 123-4567\n1-555-123-4568\nabc\n', 'txt');
+    expect(r).toEqual({
+      valid: ['15551234567', '15551234568'],
+      invalid: ['abc'],
+      duplicatesRemoved: 0,
+      header: 'Phone numbers',
+    });
+    expect(recipientsFromFile('15551234567\nhello', 'txt').invalid).toEqual(['hello']);
+  });
+
+  it('a header with nothing under it, and an empty file', () => {
+    expect(recipientEntriesFromFileText('phone,name\n', 'csv')).toEqual({ entries: [], header: 'phone' });
+    expect(recipientEntriesFromFileText('', 'csv')).toEqual({ entries: [] });
+    expect(recipientEntriesFromFileText(' \n', 'txt')).toEqual({ entries: [] });
+  });
+
+  it('short rows lacking the phone column are skipped', () => {
+    expect(recipientsFromFile('name,phone\nAnn\nBob,15551234567', 'csv').valid).toEqual(['15551234567']);
   });
 
   it('"..." after five', () => {

@@ -16,12 +16,13 @@ import {
   MASS_SEND_MAX_RECIPIENTS,
   MESSAGE_LINE_MAX,
   nonBlankLines,
+  normalisePhone,
   PHONE_PATTERN,
   parseRecipients,
+  recipientsOverLimit,
   typingLimitMessage,
   validateMassSend,
   validateMessages,
-  wouldExceedLimit,
 } from './messaging.ts';
 
 const n = (i: number) => `1${String(5550000000 + i)}`;
@@ -48,7 +49,50 @@ describe('phone format (docs/product.md#forms: 1 followed by exactly 10 digits)'
   });
 });
 
+describe('normalisePhone (+1 and separators, before the rule)', () => {
+  it.each([
+    ['+15551234567', '15551234567'],
+    ['+1 (555) 123-4567', '15551234567'],
+    ['1 555 123 4567', '15551234567'],
+    ['1-555-123-4567', '15551234567'],
+    ['1.555.123.4567', '15551234567'],
+    ['+1 [555] 123.45-67', '15551234567'],
+    ['1\u00a0555\u00a0123\u00a04567', '15551234567'],
+    ['15551234567', '15551234567'],
+    // Only separators go: what is left is checked as it is (a 10-digit or foreign number stays invalid).
+    ['(555) 123-4567', '5551234567'],
+    ['+44 20 7946 0958', '442079460958'],
+  ])('%s → %s', (entry, phone) => {
+    expect(normalisePhone(entry)).toBe(phone);
+  });
+
+  it.each([
+    ['abc'],
+    ['1555123456x'],
+    ['1+5551234567'],
+    ['1/555/123/4567'],
+    ['tel: 15551234567'],
+    ['１5551234567'],
+    [`1${' '.repeat(40)}5551234567`],
+  ])('%s is left as it is', (entry) => {
+    expect(normalisePhone(entry)).toBe(entry);
+  });
+});
+
 describe('parseRecipients', () => {
+  it('normalises formatted numbers; a number written two ways is one recipient', () => {
+    const r = parseRecipients(
+      '+1 (555) 123-4567\n15551234567\n1.555.123.4568\n+1 555 123 456\n+44 20 7946 0958',
+    );
+    expect(r.valid).toEqual(['15551234567', '15551234568']);
+    expect(r.duplicatesRemoved).toBe(1);
+    // Invalid entries are listed as they were typed, not as their digits.
+    expect(r.invalid).toEqual(['+1 555 123 456', '+44 20 7946 0958']);
+    expect(invalidNumbersMessage(r.invalid).text).toBe(
+      'Invalid numbers (only accept format: 1XXXXXXXXXX): +1 555 123 456, +44 20 7946 0958',
+    );
+  });
+
   it('reads one number per line, trims, ignores blank lines, any line break', () => {
     const r = parseRecipients('  15551234567 \r\n\n   \n15551234568\r15551234569\t\n');
     expect(r).toEqual({
@@ -154,27 +198,28 @@ describe('messages (docs/product.md#forms: texts verbatim)', () => {
   });
 });
 
-describe('wouldExceedLimit (typing past the limit is blocked)', () => {
-  it('counts non-blank lines against the limit', () => {
-    expect(wouldExceedLimit('15551234567\n15551234568', 2)).toBe(false);
-    expect(wouldExceedLimit('15551234567\n15551234568\n', 2)).toBe(false);
-    expect(wouldExceedLimit('15551234567\n15551234568\n1', 2)).toBe(true);
-    expect(wouldExceedLimit('15551234567\n\n   \n15551234568\n', 2)).toBe(false);
+describe('recipientsOverLimit (a paste over the limit is kept and marked)', () => {
+  it('counts unique valid numbers over the limit; 0 when they fit', () => {
+    expect(recipientsOverLimit(2, 2)).toBe(0);
+    expect(recipientsOverLimit(0, 2)).toBe(0);
+    expect(recipientsOverLimit(23, 20)).toBe(3);
   });
 
-  it('a limit of 0 blocks the first number; a bad limit counts as 0', () => {
-    expect(wouldExceedLimit('', 0)).toBe(false);
-    expect(wouldExceedLimit('1', 0)).toBe(true);
-    expect(wouldExceedLimit('1', Number.NaN)).toBe(true);
-    expect(wouldExceedLimit('1', -5)).toBe(true);
+  it('counts what validateMassSend counts: repeats and invalid entries are not over the limit', () => {
+    const text = [n(1), n(1), n(2), 'abc', n(3)].join('\n');
+    const parsed = parseRecipients(text);
+    expect(recipientsOverLimit(parsed.valid.length, 2)).toBe(1);
+    expect(validateMassSend({ number: text.replace('abc', ''), mess: 'Hi' }, 2)).toMatchObject({
+      ok: false,
+      error: { key: 'tooManyNumbers', params: { limit: 2, provided: 3 } },
+    });
+    expect(recipientsOverLimit(parsed.valid.length, 3)).toBe(0);
   });
 
-  it('with the previous text, changes that add no line are allowed even over the limit', () => {
-    const prev = 'a\nb\nc';
-    expect(wouldExceedLimit('a\nb', 2, prev)).toBe(false);
-    expect(wouldExceedLimit('a\nb\ncc', 2, prev)).toBe(false);
-    expect(wouldExceedLimit('a\nb\nc\nd', 2, prev)).toBe(true);
-    expect(wouldExceedLimit('a\nb\nc', 2, 'a\nb')).toBe(true);
+  it('a limit of 0 or a bad limit makes every number over it', () => {
+    expect(recipientsOverLimit(1, 0)).toBe(1);
+    expect(recipientsOverLimit(1, Number.NaN)).toBe(1);
+    expect(recipientsOverLimit(4, -5)).toBe(4);
   });
 
   it('effectiveBatchLimit', () => {
@@ -234,6 +279,21 @@ describe('validateMassSend (page and server)', () => {
       messages: ['Hi', 'Hello'],
       duplicatesRemoved: 1,
     });
+  });
+
+  it('the plan holds normalised numbers, a number written two ways counted once (server and page)', () => {
+    const r = validateMassSend(
+      { number: '+1 (555) 123-4567\n15551234567\n 1-555-123-4568 \n+15551234569', mess: 'Hi' },
+      3,
+    );
+    expect(r).toEqual({
+      ok: true,
+      recipients: ['15551234567', '15551234568', '15551234569'],
+      messages: ['Hi'],
+      duplicatesRemoved: 1,
+    });
+    // Normalised before the limit: four lines, three numbers, a limit of 3 fits.
+    expect(validateMassSend({ number: '+1 555 123 4567\n15551234567', mess: 'Hi' }, 1).ok).toBe(true);
   });
 
   it('invalid numbers come first', () => {

@@ -77,35 +77,58 @@ export function isValidPhone(value: string): boolean {
   return value.length === PHONE_LENGTH && PHONE_PATTERN.test(value);
 }
 
+/**
+ * Longest entry normalisePhone reads: "+1 (555) 123-4567" is 17 characters; anything much longer is
+ * not a formatted phone number, and is left as it is (a pasted 1 MB line is never scanned).
+ */
+const FORMATTED_PHONE_MAX = 40;
+/** Digits with an optional leading '+' and the separators people type: spaces, dashes, dots, brackets. */
+const FORMATTED_PHONE = /^\+?[\d\s\-.()[\]]+$/;
+
+/**
+ * An entry as the digits it means: a leading '+' and spaces, dashes, dots and brackets are dropped,
+ * so "+1 (555) 123-4567" and "1.555.123.4567" become "15551234567". An entry holding anything else
+ * (letters, other signs) comes back unchanged: then the rule reports it as it was typed.
+ */
+export function normalisePhone(entry: string): string {
+  if (entry.length > FORMATTED_PHONE_MAX || isValidPhone(entry) || !FORMATTED_PHONE.test(entry)) return entry;
+  return entry.replace(/\D/g, '');
+}
+
 export interface ParsedRecipients {
-  /** Valid numbers, trimmed, first occurrence order, duplicates removed. */
+  /** Valid numbers as 1XXXXXXXXXX (normalised), first occurrence order, duplicates removed. */
   valid: string[];
-  /** Invalid entries (trimmed), in input order, every occurrence. */
+  /** Invalid entries as they were given (trimmed), in input order, every occurrence. */
   invalid: string[];
   /** How many repeated valid numbers were dropped. */
   duplicatesRemoved: number;
 }
 
-/** Classifies already-trimmed, non-blank entries (from a text area or a file). */
+/**
+ * Classifies already-trimmed, non-blank entries (from a text area or a file). Each is normalised first
+ * (`normalisePhone`: "+1 (555) 123-4567" is 15551234567), so a number written two ways is one recipient.
+ */
 export function classifyRecipients(entries: Iterable<string>): ParsedRecipients {
   const seen = new Set<string>();
   const valid: string[] = [];
   const invalid: string[] = [];
   let duplicatesRemoved = 0;
   for (const entry of entries) {
-    if (!isValidPhone(entry)) invalid.push(entry);
-    else if (seen.has(entry)) duplicatesRemoved++;
+    const phone = normalisePhone(entry);
+    if (!isValidPhone(phone)) invalid.push(entry);
+    else if (seen.has(phone)) duplicatesRemoved++;
     else {
-      seen.add(entry);
-      valid.push(entry);
+      seen.add(phone);
+      valid.push(phone);
     }
   }
   return { valid, invalid, duplicatesRemoved };
 }
 
 /**
- * Recipients, one per line (docs/product.md#forms): lines trimmed, blank lines ignored, each must be 1 + 10
- * digits. A number given twice is sent once: duplicates are removed and counted.
+ * Recipients, one per line (docs/product.md#forms): lines trimmed, blank lines ignored, '+' and
+ * separators dropped, each must then be 1 + 10 digits. A number given twice is sent once: duplicates
+ * are removed and counted.
  */
 export function parseRecipients(text: string): ParsedRecipients {
   return classifyRecipients(nonBlankLines(text));
@@ -129,7 +152,7 @@ export function countLimitMessage(limit: number, provided: number): MessagingMes
   return messagingMessage('tooManyNumbers', { limit, provided });
 }
 
-/** 'Limit is X numbers.': shown when typing past the limit is blocked (docs/product.md#forms). */
+/** 'Limit is X numbers.': shown while the recipients are over the limit (docs/product.md#forms). */
 export function typingLimitMessage(limit: number): MessagingMessage {
   return messagingMessage('typingLimit', { limit });
 }
@@ -141,14 +164,11 @@ export function effectiveBatchLimit(maxBatch: number): number {
 }
 
 /**
- * Whether the recipients text area should refuse a change (typing or pasting past the limit,
- * docs/product.md#forms). Counts non-blank lines, valid or not. With `prevText`, a change that does not add
- * lines (deleting, editing a line) is always allowed, even when the text is already over a lowered limit.
+ * How many recipients (unique valid numbers, as `validateMassSend` counts them) are over the limit; 0
+ * when they fit. A paste over the limit is kept and marked with this count, and cannot be sent.
  */
-export function wouldExceedLimit(nextText: string, limit: number, prevText?: string): boolean {
-  const next = countNonBlankLines(nextText);
-  if (next <= effectiveBatchLimit(limit)) return false;
-  return prevText === undefined || next > countNonBlankLines(prevText);
+export function recipientsOverLimit(validCount: number, maxBatch: number): number {
+  return Math.max(0, validCount - effectiveBatchLimit(maxBatch));
 }
 
 /** Number of Unicode code points (an emoji counts 1), without allocating. */
@@ -196,6 +216,7 @@ export interface MassSendInput {
 }
 
 export interface MassSendPlan {
+  /** Unique recipients as 1XXXXXXXXXX ("+1 555-123-4567" arrives here as 15551234567). */
   recipients: string[];
   messages: string[];
   duplicatesRemoved: number;

@@ -8,6 +8,8 @@ describe('parseBalance', () => {
     ['7', '7.00'],
     [' 3.05 ', '3.05'],
     ['007.1', '7.10'],
+    ['9.9775', '9.9775'],
+    [1.005, '1.005'],
   ])('reads %j as %s', (v, out) => {
     expect(parseBalance(v)).toBe(out);
   });
@@ -15,8 +17,8 @@ describe('parseBalance', () => {
   it.each([
     [-1],
     ['-1'],
-    [1.005],
-    ['1.005'],
+    [1.00005],
+    ['1.00005'],
     [0.1 + 0.2],
     ['abc'],
     [''],
@@ -49,7 +51,7 @@ describe('validateAdminUser (docs/product.md#forms: admin user edit)', () => {
     [{ roles: ['User', 'admin9'] }, { roles: 'invalidRoles' }],
     [{ roles: [] }, { roles: 'invalidRoles' }],
     [{ balance: -5 }, { balance: 'balanceInvalid' }],
-    [{ balance: '1.234' }, { balance: 'balanceInvalid' }],
+    [{ balance: '1.23456' }, { balance: 'balanceInvalid' }],
     [{ balance: 'ten' }, { balance: 'balanceInvalid' }],
     [{ password: 'short' }, { password: 'passwordTooShort' }],
     [{ isNew: true }, { password: 'passwordRequired' }],

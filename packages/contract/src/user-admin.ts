@@ -1,5 +1,6 @@
 import type { RuleMessageKey } from './messages.ts';
 import { moneyText } from './money.ts';
+import { amountText, PRICE_DECIMALS } from './pricing.ts';
 import { ROLES } from './roles.ts';
 import { EMAIL_MAX, type FieldErrors, isEmailLike, passwordError, USERNAME_PATTERN } from './rules.ts';
 
@@ -17,10 +18,14 @@ export interface AdminUserForm {
 }
 
 /**
- * The balance as exact decimal text ("12.5" → "12.50"), or undefined when it is not a number ≥ 0
- * with at most two decimals (decided on the decimal text: see money.ts).
+ * The balance as exact decimal text ("12.5" → "12.50", "9.9775" stays), or undefined when it is not
+ * a number ≥ 0 with at most four decimals (balances have them since messages are priced per
+ * segment; decided on the decimal text: see money.ts).
  */
-export const parseBalance = (value: unknown): string | undefined => moneyText(value);
+export const parseBalance = (value: unknown): string | undefined => {
+  const text = moneyText(value, PRICE_DECIMALS);
+  return text === undefined ? undefined : amountText(text);
+};
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 

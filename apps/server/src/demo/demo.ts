@@ -68,7 +68,13 @@ export const DEMO_SERVICES = [
 ];
 
 /** Bulk SMS limits the demo starts with (an admin's own values are never replaced). */
-export const DEMO_OUTREACH_LIMITS = { maxBatchSendSms: 1000, maxMsgPerDay: 5000 };
+// Messages are priced in the demo (as an operator would), so costs, charges and refunds show.
+export const DEMO_OUTREACH_LIMITS = {
+  maxBatchSendSms: 1000,
+  maxMsgPerDay: 5000,
+  smsPricePerSegment: '0.0075',
+  mmsPrice: '0.02',
+};
 
 /**
  * The demo gateway's SIM the network refuses: every send from it fails with the device's report

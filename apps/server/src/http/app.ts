@@ -19,7 +19,7 @@ import { fillRegistry, registerModules } from '../modules/index.ts';
 import { Runtime } from '../runtime.ts';
 import { registerErrorHandling } from './errors.ts';
 import { readinessProblem } from './readiness.ts';
-import { type DeclaredRoute, enforceDeclaredAccess } from './route.ts';
+import { type DeclaredRoute, enforceDeclaredAccess, readEmptyBodies } from './route.ts';
 import { registerSecurity } from './security.ts';
 import { registerWebApp } from './static.ts';
 import type { App } from './types.ts';
@@ -120,6 +120,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   };
   fillRegistry(ctx);
   const routes = enforceDeclaredAccess(app);
+  readEmptyBodies(app);
 
   const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   registerErrorHandling(app);

@@ -155,7 +155,9 @@ const routes: [string, string[], boolean][] = [
   ['/api/MassOutreach/querymsg', ['current', 'size', 'params'], true],
   ['/api/MassOutreach/dailyStats', ['strTime', 'endTime'], true],
   ['/api/MassOutreach/exportmsg', ['params'], true],
-  ['/api/livechat/queryConversation', [], true],
+  ['/api/livechat/queryConversation', ['filter'], true],
+  ['/api/livechat/unreadCount', [], true],
+  ['/api/user/balanceHistory', ['page', 'pageSize'], true],
   ['/api/livechat/queryConversationDetail', ['conversationId'], true],
   ['/api/livechat/updateConversation', ['conversationId', 'contactName', 'note'], true],
   [

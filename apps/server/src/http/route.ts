@@ -8,6 +8,7 @@ import {
   endpointMethods,
 } from '@simdock/contract';
 import type {
+  FastifyBodyParser,
   FastifyReply,
   FastifyRequest,
   FastifySchema,
@@ -35,6 +36,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
     keyIn?: KeyIn;
+    /** The route reads an empty request body as `{}` (see `readEmptyBodies`). */
+    emptyBody?: boolean;
   }
 }
 
@@ -209,6 +212,42 @@ export type RouteExtras = Partial<
 > & { schema?: Pick<FastifySchema, 'description'> & { consumes?: string[] } };
 
 /**
+ * Whether a declared call reads an empty request as `{}`: every JSON call. Device pushes, the
+ * SMS-Activate handler (forms and its own tokens) and uploads (multipart) read their bodies in
+ * their own formats, so theirs are left as they are.
+ */
+function readsEmptyBody(d: EndpointDeclaration, extras: RouteExtras): boolean {
+  return d.access !== 'device' && d.keyIn !== 'param' && !extras.schema?.consumes;
+}
+
+/** An absent body is `{}` to the route's schema (Fastify would hand it `null`, which no object accepts). */
+const absentBodyAsObject: preValidationHookHandler = async (req) => {
+  if (req.body === undefined) req.body = {};
+};
+
+/**
+ * The app's JSON parser: Fastify's own, except that on a route that reads an empty body as `{}` a
+ * JSON content type with no bytes is no body (some clients set that header on every call). Register
+ * before the modules: their scopes copy the parsers they start with.
+ */
+export function readEmptyBodies(app: App): void {
+  const { onProtoPoisoning, onConstructorPoisoning, bodyLimit } = app.initialConfig;
+  const json: FastifyBodyParser<string> = app.getDefaultJsonParser(
+    onProtoPoisoning ?? 'error',
+    onConstructorPoisoning ?? 'error',
+  );
+  // Replacing the default parser loses its body limit: the app's is given again.
+  app.addContentTypeParser<string>(
+    'application/json',
+    { parseAs: 'string', bodyLimit },
+    (req, body, done) => {
+      if (body.length === 0 && req.routeOptions.config.emptyBody) return done(null, undefined);
+      return json(req, body, done);
+    },
+  );
+}
+
+/**
  * Registers a route from its contract declaration (packages/contract/src/endpoints): method, path,
  * access (see `access`), schemas, tag and summary come from there; the module gives the handler.
  *
@@ -237,13 +276,18 @@ export function route<E extends EndpointDeclaration>(
   if (d.headers) schema.headers = d.headers;
   if (d.response) schema.response = d.response;
   const { schema: extraSchema, onRequest, preHandler, config, ...rest } = extras;
+  const emptyBody = readsEmptyBody(d, extras);
+  const preValidation = [
+    ...(emptyBody && d.body ? [absentBodyAsObject] : []),
+    ...('preValidation' in guard && guard.preValidation ? guard.preValidation : []),
+  ];
   app.route({
     method: endpointMethods(d),
     url: d.path,
     ...rest,
-    config: { ...guard.config, ...(config as object | undefined) },
+    config: { ...guard.config, emptyBody, ...(config as object | undefined) },
     onRequest: [...(guard.onRequest ?? []), ...([onRequest ?? []].flat() as onRequestHookHandler[])],
-    ...('preValidation' in guard && guard.preValidation ? { preValidation: guard.preValidation } : {}),
+    ...(preValidation.length ? { preValidation } : {}),
     ...(preHandler ? { preHandler } : {}),
     schema: { ...schema, ...extraSchema } as FastifySchema,
     handler: handler as unknown as RouteOptions['handler'],

@@ -96,3 +96,34 @@ export function recvSmsPush(port: string, text: string, at: Date, sender = '+155
     sms: [[0, port, Math.floor(at.getTime() / 1000), sender, '', Buffer.from(text).toString('base64')]],
   };
 }
+
+/**
+ * Adds a simulated gateway through the admin API and scans it (as an admin would), then waits for
+ * its first pushes: its SIMs are known and it is online. The gateway's id.
+ */
+export async function addSimGateway(
+  s: {
+    post(
+      path: string,
+      body?: unknown,
+      token?: string,
+    ): Promise<{ status: number; body: Record<string, unknown> }>;
+  },
+  adminToken: string,
+  sim: { url: string; mac: string; pushesSettled(): Promise<void> },
+  name: string,
+): Promise<string> {
+  const add = await s.post(
+    '/api/Admin/updateGateway',
+    { gateway: { name, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
+    adminToken,
+  );
+  if (add.status !== 200)
+    throw new Error(`adding the gateway failed: ${add.status} ${JSON.stringify(add.body)}`);
+  const id = String(add.body.id);
+  const scan = await s.post('/api/Admin/gatewayScan', { id }, adminToken);
+  if (scan.status !== 200)
+    throw new Error(`scanning the gateway failed: ${scan.status} ${JSON.stringify(scan.body)}`);
+  await sim.pushesSettled();
+  return id;
+}

@@ -106,6 +106,13 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../pages/dashboard/DashboardPage.tsx'), 'DashboardPage'),
               },
               { path: 'topup', lazy: page(() => import('../pages/topup/TopupPage.tsx'), 'TopupPage') },
+              {
+                path: 'balance',
+                lazy: page(
+                  () => import('../pages/balance-history/BalanceHistoryPage.tsx'),
+                  'BalanceHistoryPage',
+                ),
+              },
               { path: 'apikey', lazy: page(() => import('../pages/apikey/ApiKeyPage.tsx'), 'ApiKeyPage') },
               {
                 path: 'userinfo',

@@ -17,21 +17,50 @@ const t = (key: Parameters<typeof translateIn>[1], params?: Record<string, strin
 beforeAll(() => loadLanguage('vi'));
 
 describe('formatMoney', () => {
-  it('shows $ with two decimals and thousands separators', () => {
+  it('shows $ with at least two decimals and thousands separators', () => {
     expect(formatMoney(1234.5)).toBe('$1,234.50');
     expect(formatMoney(0)).toBe('$0.00');
-    expect(formatMoney(1234567.891)).toBe('$1,234,567.89');
+    expect(formatMoney(12)).toBe('$12.00');
     expect(formatMoney('99.9')).toBe('$99.90');
+    expect(formatMoney('1234567.00')).toBe('$1,234,567.00');
   });
-  it('never shows float artefacts', () => {
+  it('shows up to four decimals when the amount has them (message prices, balances)', () => {
+    expect(formatMoney(0.0075)).toBe('$0.0075');
+    expect(formatMoney('9.9775')).toBe('$9.9775');
+    expect(formatMoney('0.0150')).toBe('$0.015');
+    expect(formatMoney('10.5000')).toBe('$10.50');
+    expect(formatMoney('1234567.8912')).toBe('$1,234,567.8912');
+    expect(formatMoney(1.005)).toBe('$1.005');
+    expect(formatMoney('-0.0225')).toBe('-$0.0225');
+  });
+  it('is exact on the decimal text, never showing a float artefact', () => {
     expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
-    expect(formatMoney(1.005)).toBe('$1.01');
+    expect(formatMoney(10 - 0.0225)).toBe('$9.9775');
+    expect(formatMoney(3 * 0.0075)).toBe('$0.0225');
+    // Digits past the fourth round half away from zero, on the digits.
+    expect(formatMoney('0.00005')).toBe('$0.0001');
+    expect(formatMoney('0.00004')).toBe('$0.00');
+    expect(formatMoney('2.99995')).toBe('$3.00');
     expect(formatMoney(-2.5)).toBe('-$2.50');
-    expect(formatMoney(-0.001)).toBe('$0.00');
+    expect(formatMoney(-0.00001)).toBe('$0.00');
+    expect(formatMoney(1e-7)).toBe('$0.00');
+    expect(formatMoney(1e21)).toBe('$1,000,000,000,000,000,000,000.00');
+    // Beyond float precision, a numeric string keeps every digit.
+    expect(formatMoney('90071992547409930.0001')).toBe('$90,071,992,547,409,930.0001');
+  });
+  it('marks credits with + when signed', () => {
+    expect(formatMoney(10, { signed: true })).toBe('+$10.00');
+    expect(formatMoney('-0.0225', { signed: true })).toBe('-$0.0225');
+    expect(formatMoney(0, { signed: true })).toBe('$0.00');
   });
   it('treats missing or non-numeric values as zero', () => {
     expect(formatMoney(undefined)).toBe('$0.00');
+    expect(formatMoney(null)).toBe('$0.00');
     expect(formatMoney('abc')).toBe('$0.00');
+    expect(formatMoney('')).toBe('$0.00');
+    expect(formatMoney('.')).toBe('$0.00');
+    expect(formatMoney(Number.NaN)).toBe('$0.00');
+    expect(formatMoney(Number.POSITIVE_INFINITY)).toBe('$0.00');
   });
 });
 

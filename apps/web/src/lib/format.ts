@@ -3,33 +3,60 @@ import type { MessageKey, Params } from '../i18n/index.tsx';
 /**
  * Display formats (money, dates, relative times, percentages). Pure functions; the ones that produce words
  * take the `t` of useI18n().
- *   formatMoney(1234.5)            → '$1,234.50'
+ *   formatMoney(1234.5)            → '$1,234.50', formatMoney('9.9775') → '$9.9775'
  *   formatDateTime(iso | unixSec)  → '2026-11-22 14:05' (local time)
  *   formatRelative(target, now, t) → 'in 12 min' / '3 min ago'
  *   formatPercent(87.46)           → '87.5%'
  */
 
-const money = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/** Most decimals a money amount has (message prices, balances: PRICE_DECIMALS of the contract). */
+const MONEY_MAX_DECIMALS = 4;
+const MONEY_MIN_DECIMALS = 2;
 
-/** `$` + two decimals with thousands separators. Accepts numbers and numeric strings (SQL numeric). */
-export function formatMoney(value: number | string | null | undefined): string {
-  const n = typeof value === 'string' ? Number(value) : (value ?? 0);
-  if (!Number.isFinite(n)) return money.format(0);
-  const rounded = round2(n);
-  return money.format(rounded === 0 ? 0 : rounded);
+/**
+ * An amount's exact decimal digits: a numeric string as written (SQL numeric), a number through its
+ * shortest round-trip text (String(9.9775) is "9.9775"), never through float arithmetic.
+ */
+function decimalDigits(
+  value: number | string,
+): { negative: boolean; whole: string; frac: string } | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    text = String(value);
+    // Exponent notation (1e-7, 1e21): plain digits instead; such amounts round to 0 or are whole.
+    if (/e/i.test(text)) text = Math.abs(value) < 1e21 ? value.toFixed(20) : BigInt(value).toString();
+  } else {
+    text = value.trim();
+    if (/e/i.test(text)) return Number.isFinite(Number(text)) ? decimalDigits(Number(text)) : undefined;
+  }
+  const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
+  return { negative: m[1] === '-', whole: m[2] || '0', frac: m[3] ?? '' };
 }
 
-/** Rounds half away from zero on the decimal digits, so 1.005 gives 1.01 rather than a float artefact. */
-function round2(n: number): number {
-  const abs = Math.abs(n);
-  const s = String(abs);
-  const r = s.includes('e') ? Math.round(abs * 100) / 100 : Number(`${Math.round(Number(`${s}e2`))}e-2`);
-  return r * Math.sign(n);
+/**
+ * `$` with thousands separators and 2 to 4 decimals: as many as the amount has, at least two
+ * ($9.9775, $0.0075, $1,234.50); a fifth decimal rounds half away from zero on the digits.
+ * Accepts numbers and numeric strings (SQL numeric); missing or non-numeric values show $0.00.
+ * `signed` also marks a positive amount with + (a ledger's credits beside its debits).
+ */
+export function formatMoney(
+  value: number | string | null | undefined,
+  opts: { signed?: boolean } = {},
+): string {
+  const d = value === null || value === undefined ? undefined : decimalDigits(value);
+  if (!d) return '$0.00';
+  const scale = 10n ** BigInt(MONEY_MAX_DECIMALS);
+  const padded = d.frac.padEnd(MONEY_MAX_DECIMALS + 1, '0');
+  let units = BigInt(d.whole) * scale + BigInt(padded.slice(0, MONEY_MAX_DECIMALS));
+  if (padded.charCodeAt(MONEY_MAX_DECIMALS) >= 53 /* '5' */) units += 1n;
+  if (units === 0n) return '$0.00';
+  const whole = (units / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  let frac = (units % scale).toString().padStart(MONEY_MAX_DECIMALS, '0');
+  while (frac.length > MONEY_MIN_DECIMALS && frac.endsWith('0')) frac = frac.slice(0, -1);
+  const sign = d.negative ? '-' : opts.signed ? '+' : '';
+  return `${sign}$${whole}.${frac}`;
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

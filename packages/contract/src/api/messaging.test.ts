@@ -48,7 +48,14 @@ describe('MassSendBody', () => {
       code: 1,
       msg: 'Send successful!',
     });
-    const data = { campaignId: 'c1', queued: 3, duplicatesRemoved: 1, skippedOptOut: 0 };
+    const data = {
+      campaignId: 'c1',
+      queued: 3,
+      duplicatesRemoved: 1,
+      skippedOptOut: 0,
+      cost: 0.0225,
+      balance: 9.9775,
+    };
     expect(MassSendResponse.parse({ code: 1, msg: 'Send successful!', data }).data).toEqual(data);
   });
 });
@@ -63,9 +70,24 @@ describe('settings', () => {
       simLockAfterFailures: 5,
       simCooldownMinutes: 60,
       noFreeSim: false,
+      smsPricePerSegment: 0.0075,
+      mmsPrice: 0.02,
     };
     expect(MassOutreachSettings.parse(answer)).toEqual(answer);
     expect(MassOutreachSettings.safeParse({ maxBatchSendSms: 100, maxMsgPerDay: 1000 }).success).toBe(false);
+  });
+
+  it('updateSettings: prices are optional, ≥ 0 with at most four decimals, as a number or decimal text', () => {
+    expect(UpdateSettingsBody.parse({ SmsPricePerSegment: 0.0075, MmsPrice: '0.02' })).toMatchObject({
+      SmsPricePerSegment: 0.0075,
+      MmsPrice: '0.02',
+    });
+    for (const bad of [-0.01, 0.00001, '1e-3', 'abc', Number.NaN]) {
+      expect(firstIssue(UpdateSettingsBody.safeParse({ SmsPricePerSegment: bad }))).toBe(
+        'Price per SMS segment must be an amount ≥ 0 with at most four decimals (USD).',
+      );
+    }
+    expect(firstIssue(UpdateSettingsBody.safeParse({ MmsPrice: -1 }))).toMatch(/^Price per MMS/);
   });
 
   it('updateSettings: the SIM settings are optional whole numbers with their own messages', () => {
@@ -159,6 +181,8 @@ describe('QueryMsgBody', () => {
             smsGateway: null,
             smsPort: null,
             timestamp: 1_757_462_400,
+            cost: 0.0075,
+            refunded: false,
           },
         ],
         total: 2,

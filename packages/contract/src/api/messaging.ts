@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { interpolate, messagingMessages } from '../messages.ts';
 import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
+import { isPrice } from '../pricing.ts';
 
 /**
  * Messaging calls (docs/product.md): mass send, outreach settings, history, chat. Payload field names are
@@ -38,6 +39,10 @@ export const MassSendData = z.object({
   duplicatesRemoved: z.number().int().min(0),
   /** Recipients who asked not to be messaged again. */
   skippedOptOut: z.number().int().min(0),
+  /** USD charged for the send (0 when messaging is free); refunded per message that fails or is cancelled. */
+  cost: z.number().min(0),
+  /** The user's balance after the charge. */
+  balance: z.number().min(0),
 });
 export type MassSendData = z.infer<typeof MassSendData>;
 
@@ -70,6 +75,9 @@ export const MassOutreachSettings = z.object({
    * or offline): messages sent now wait in the queue for a free SIM.
    */
   noFreeSim: z.boolean(),
+  /** USD per SMS segment (GSM-7 160/153, UCS-2 70/67 characters) and per MMS; 0 = free. */
+  smsPricePerSegment: z.number().min(0),
+  mmsPrice: z.number().min(0),
 });
 export type MassOutreachSettings = z.infer<typeof MassOutreachSettings>;
 
@@ -86,6 +94,14 @@ export const SIM_COOLDOWN_MINUTES_CAP = 43_200;
 function wholeSetting(template: string, max: number) {
   const msg = interpolate(template, { max });
   return z.number({ error: msg }).int(msg).min(0, msg).max(max, msg).optional();
+}
+
+/** A price setting: USD ≥ 0 with up to 4 decimals, as a number or decimal text; absent keeps the stored value. */
+function priceSetting(template: string) {
+  return z
+    .union([z.number(), z.string().max(32)], { error: template })
+    .refine((v) => isPrice(v), template)
+    .optional();
 }
 
 /** Save payload (docs/product.md#calls): capitalised names; whole numbers ≥ 0, missing = 0. */
@@ -109,6 +125,8 @@ export const UpdateSettingsBody = z.object({
     SIM_LOCK_AFTER_FAILURES_CAP,
   ),
   SimCooldownMinutes: wholeSetting(messagingMessages.simCooldownMinutesInvalid, SIM_COOLDOWN_MINUTES_CAP),
+  SmsPricePerSegment: priceSetting(messagingMessages.smsPriceInvalid),
+  MmsPrice: priceSetting(messagingMessages.mmsPriceInvalid),
 });
 export type UpdateSettingsBody = z.input<typeof UpdateSettingsBody>;
 
@@ -162,6 +180,10 @@ export const HistoryRecord = z.object({
   smsGateway: z.string().nullable(),
   smsPort: z.string().nullable(),
   timestamp: UnixSeconds,
+  /** USD the message was charged when accepted (0 when messaging was free). */
+  cost: z.number().min(0),
+  /** Its cost was given back (it failed or was cancelled). */
+  refunded: z.boolean(),
 });
 export type HistoryRecord = z.infer<typeof HistoryRecord>;
 
@@ -219,13 +241,39 @@ export const ChatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
-/** POST /api/livechat/queryConversation: empty payload (docs/product.md#calls). */
-export const QueryConversationBody = z.object({}).optional();
+/**
+ * Which conversations the chat lists: every one, those with unread replies, or those with at least
+ * one incoming reply.
+ */
+export const CONVERSATION_FILTERS = ['all', 'unread', 'replied'] as const;
+export const ConversationFilter = z.enum(CONVERSATION_FILTERS);
+export type ConversationFilter = z.infer<typeof ConversationFilter>;
+
+/**
+ * POST /api/livechat/queryConversation: the spec's payload is empty (docs/product.md#calls), and no
+ * body at all or `{}` still lists every conversation. `filter` (default all) narrows the list.
+ * Conversations with unread replies come first, then the rest newest first; at most 1000.
+ */
+export const QueryConversationBody = z.object({ filter: ConversationFilter.optional() }).optional();
+export type QueryConversationBody = z.input<typeof QueryConversationBody>;
 export const QueryConversationResponse = z.object({
   code: z.literal(1),
   data: z.object({ records: z.array(Conversation) }),
 });
 export type QueryConversationResponse = z.infer<typeof QueryConversationResponse>;
+
+/** POST /api/livechat/unreadCount (no payload): the Chat item's badge, like a mail inbox's. */
+export const UnreadCountBody = z.object({}).optional();
+export const UnreadCountResponse = z.object({
+  code: z.literal(1),
+  data: z.object({
+    /** Conversations with at least one unread reply (the badge). */
+    conversations: z.number().int().min(0),
+    /** Unread replies over all of them. */
+    replies: z.number().int().min(0),
+  }),
+});
+export type UnreadCountResponse = z.infer<typeof UnreadCountResponse>;
 
 export const ConversationIdBody = z.object({ conversationId: Id });
 /** POST /api/livechat/queryConversationDetail. */
@@ -331,6 +379,10 @@ export const CampaignProgress = z.object({
   finished: z.boolean(),
   /** Messages of this campaign are queued and no SIM can take them now (rented, locked, at a cap, offline). */
   waitingForSim: z.boolean(),
+  /** USD: what the send was charged, what has been given back for failed or cancelled messages, and the rest. */
+  cost: z.number().min(0),
+  refunded: z.number().min(0),
+  netCost: z.number().min(0),
 });
 export type CampaignProgress = z.infer<typeof CampaignProgress>;
 

@@ -7,6 +7,8 @@ import {
   QueryConversationResponse,
   ReplyBody,
   ReplyResponse,
+  UnreadCountBody,
+  UnreadCountResponse,
   UpdateConversationBody,
   UpdateConversationResponse,
 } from '../api/messaging.ts';
@@ -14,13 +16,27 @@ import { endpoint } from '../endpoint.ts';
 
 /** The Chat page: conversations, their threads, replies and MMS media. */
 export const livechat = {
+  /** Unread replies first, then newest first; `filter` all (default), unread or replied. */
   queryConversation: endpoint({
     method: 'POST',
     path: '/api/livechat/queryConversation',
     access: 'user',
     tag: 'chat',
+    summary: 'Your conversations: unread replies first, then newest first (at most 1000)',
+    description:
+      'No payload (or `{}`) lists every conversation; `filter` `unread` keeps those with unread replies, `replied` those with at least one incoming reply.',
     body: QueryConversationBody,
     response: { 200: QueryConversationResponse },
+  }),
+  /** The sidebar's Chat badge: conversations with unread replies (and the replies). */
+  unreadCount: endpoint({
+    method: 'POST',
+    path: '/api/livechat/unreadCount',
+    access: 'user',
+    tag: 'chat',
+    summary: 'How many conversations have unread replies (and how many replies that is)',
+    body: UnreadCountBody,
+    response: { 200: UnreadCountResponse },
   }),
   /** Opening a thread marks the conversation read. */
   queryConversationDetail: endpoint({

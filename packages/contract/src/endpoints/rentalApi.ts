@@ -155,7 +155,7 @@ export const rentalApi = {
     tag,
     summary: 'Your money movements, newest first (charges negative)',
     description:
-      'Kinds: `order_charge` (ref `order:<id>`), `refund` (ref `order:<id>`), `topup`, `admin_adjustment`, `demo_credit`. The balance is the sum of the ledger.',
+      'Kinds: `order_charge` (ref `order:<id>`), `refund` (ref `order:<id>`), `message_charge` (ref `campaign:<id>` or `message:<id>`), `message_refund` (ref `campaign:<id>:messages:<first>-<last>` or `messages:<first>-<last>`: messages that failed or were cancelled, in batches), `topup`, `admin_adjustment`, `demo_credit`. Amounts have up to 4 decimals (message prices). The balance is the sum of the ledger.',
     query: ApiListQuery,
     response: { 200: ApiLedgerResponse, ...ERRORS },
   }),

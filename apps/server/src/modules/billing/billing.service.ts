@@ -1,4 +1,4 @@
-import { moneyText } from '@simdock/contract';
+import { amountText, moneyText, PRICE_DECIMALS } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import { badInput, DomainError } from '../../errors.ts';
 import { publish } from '../../events.ts';
@@ -8,11 +8,16 @@ import { applyEntry, applyRefunds, type LedgerKind } from './billing.queries.ts'
 // reference, written in the caller's transaction (pass its handle), and a `balance` event that is
 // delivered when that transaction commits.
 
-/** A positive amount of money as exact decimal text (contract's moneyText); refuses floats' artefacts and junk. */
+/**
+ * A positive amount of money as exact decimal text (contract's moneyText, up to 4 decimals: message
+ * prices have them); refuses floats' artefacts and junk. Callers validate their own, narrower rules
+ * (prices and top-ups in cents) first.
+ */
 export function money(amount: string | number): string {
-  const text = moneyText(amount);
-  if (text === undefined) throw badInput('Amounts have at most two decimals.');
-  return text;
+  const text = moneyText(amount, PRICE_DECIMALS);
+  if (text === undefined) throw badInput('Amounts have at most four decimals.');
+  // Two decimals unless it has more: "10.50" is written as it always was, a message price as "0.0075".
+  return amountText(text);
 }
 
 const negate = (m: string) => (m.startsWith('-') ? m.slice(1) : `-${m}`);
@@ -39,9 +44,16 @@ export interface Movement {
   at: Date;
 }
 
-/** Takes money for something bought; `balance_too_low` when the balance does not cover it. */
-export async function charge(q: Queryable, m: Movement, tooLowMessage?: string): Promise<string> {
-  const balance = await apply(q, m.userId, negate(money(m.amount)), 'order_charge', m.ref, m.at);
+/**
+ * Takes money for something bought (a rental, or messages); `balance_too_low` when the balance does
+ * not cover it.
+ */
+export async function charge(
+  q: Queryable,
+  m: Movement & { kind?: Extract<LedgerKind, 'order_charge' | 'message_charge'> },
+  tooLowMessage?: string,
+): Promise<string> {
+  const balance = await apply(q, m.userId, negate(money(m.amount)), m.kind ?? 'order_charge', m.ref, m.at);
   if (balance === undefined) {
     throw new DomainError('balance_too_low', tooLowMessage ?? 'Your balance is too low. Please top up.');
   }
@@ -53,16 +65,18 @@ export async function refund(q: Queryable, m: Movement): Promise<string> {
   return (await apply(q, m.userId, money(m.amount), 'refund', m.ref, m.at))!;
 }
 
-/** Many refunds in one statement (the expiry sweep). */
+/** Many refunds in one statement (the expiry sweep; messages that failed or were cancelled). */
 export async function refundMany(
   q: Queryable,
   entries: { userId: string; amount: string; ref: string }[],
   at: Date,
+  kind: 'refund' | 'message_refund' = 'refund',
 ): Promise<void> {
   await applyRefunds(
     q,
     entries.map((e) => ({ ...e, amount: money(e.amount) })),
     at,
+    kind,
   );
   for (const userId of new Set(entries.map((e) => e.userId))) await publish(q, { type: 'balance', userId });
 }

@@ -23,15 +23,16 @@ const ledger = async (id: string) =>
   );
 
 describe('money', () => {
-  it('keeps amounts exact and refuses more than two decimals or junk', () => {
+  it('keeps amounts exact (two decimals, four for message prices) and refuses more or junk', () => {
     expect(money('10.5')).toBe('10.50');
     expect(money(0.55)).toBe('0.55');
+    expect(money('0.0225')).toBe('0.0225');
+    expect(money(1.005)).toBe('1.005');
     // A float artefact is refused, not rounded: a caller computing money in floats has a bug.
-    expect(() => money(0.1 + 0.2)).toThrow(/two decimals/);
-    expect(() => money('1.005')).toThrow(/two decimals/);
-    expect(() => money('0x10')).toThrow(/two decimals/);
-    expect(() => money(Number.NaN)).toThrow(/two decimals/);
-    expect(() => money(1.005)).toThrow(/two decimals/);
+    expect(() => money(0.1 + 0.2)).toThrow(/four decimals/);
+    expect(() => money('1.00005')).toThrow(/four decimals/);
+    expect(() => money('0x10')).toThrow(/four decimals/);
+    expect(() => money(Number.NaN)).toThrow(/four decimals/);
   });
 });
 

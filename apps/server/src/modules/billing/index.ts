@@ -1,5 +1,6 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { balanceOf, hasLedgerEntries } from './billing.queries.ts';
+import { billingRoutes } from './billing.routes.ts';
 
 // Billing: balances and the ledger. The only module that writes `users.balance` or `ledger`.
 export { balanceOf, hasLedgerEntries, ledgerPage, totalHeld } from './billing.queries.ts';
@@ -8,6 +9,7 @@ export { adjust, charge, credit, money, refund, refundMany } from './billing.ser
 export const billingModule: ModuleDescriptor = {
   name: 'billing',
   tables: ['ledger'],
+  routes: billingRoutes,
   userHistoryChecks: [async (q, userId) => ((await hasLedgerEntries(q, userId)) ? 'money movements' : null)],
   // The top bar's balance follows every change live (a top-up credited, a refund).
   liveRenderers: {

@@ -1,3 +1,4 @@
+import type { ConversationFilter } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { ConversationRow } from './replies.queries.ts';
 
@@ -6,17 +7,49 @@ import type { ConversationRow } from './replies.queries.ts';
 
 const CONVERSATION = `id::text AS id, user_id, receiver, contact_name, note, latest_sms, latest_time, unread_count`;
 
-/** Most threads a conversation list shows (newest first). */
+/** Most threads a conversation list shows (unread first, then newest first). */
 export const CONVERSATION_LIST_MAX = 1000;
 /** Most messages one thread returns (the newest ones, oldest first). */
 export const THREAD_MAX = 1000;
 
-export async function listConversations(q: Queryable, userId: string): Promise<ConversationRow[]> {
+/** What each filter keeps; fixed text (never input), so each one gets its own plan and index. */
+const FILTER_WHERE: Record<ConversationFilter, string> = {
+  all: '',
+  unread: 'AND unread_count > 0',
+  // last_reply_at is set with the first incoming reply (replies.queries.ts noteIncoming).
+  replied: 'AND last_reply_at IS NOT NULL',
+};
+
+/**
+ * A user's conversations as an inbox: those with unread replies first, then the rest, each part
+ * newest first; read straight off conversations_user_inbox (or its replied-only twin), so a campaign's
+ * thousands of silent recipients cost nothing to skip. (`conversations.id`: a bare `id` would be the
+ * text column selected, sorted as text and by a sort step.)
+ */
+export async function listConversations(
+  q: Queryable,
+  userId: string,
+  filter: ConversationFilter = 'all',
+): Promise<ConversationRow[]> {
   return q.query<ConversationRow>(
-    `SELECT ${CONVERSATION} FROM conversations WHERE user_id = $1
-      ORDER BY latest_time DESC, id DESC LIMIT ${CONVERSATION_LIST_MAX}`,
+    `SELECT ${CONVERSATION} FROM conversations WHERE user_id = $1 ${FILTER_WHERE[filter]}
+      ORDER BY (unread_count > 0) DESC, latest_time DESC, conversations.id DESC
+      LIMIT ${CONVERSATION_LIST_MAX}`,
     [userId],
   );
+}
+
+/** Conversations with unread replies, and those replies, over all of a user's conversations. */
+export async function unreadTotals(
+  q: Queryable,
+  userId: string,
+): Promise<{ conversations: number; replies: number }> {
+  const rows = await q.query<{ conversations: number; replies: number }>(
+    `SELECT count(*)::int AS conversations, coalesce(sum(unread_count), 0)::int AS replies
+       FROM conversations WHERE user_id = $1 AND unread_count > 0`,
+    [userId],
+  );
+  return rows[0]!;
 }
 
 export interface ConversationSimRow extends ConversationRow {
@@ -105,14 +138,16 @@ export async function insertReplyMessage(
     mmsFile: string | null;
     mmsTitle: string | null;
     latest: string;
+    /** What it costs, decimal text. */
+    cost: string;
     at: Date;
   },
 ): Promise<ThreadRow> {
   const rows = await q.query<ThreadRow>(
-    `INSERT INTO messages (user_id, conversation_id, recipient, body, status, created_at, pinned_sim_id, mms_file, mms_title)
-     VALUES ($1, $2::bigint, $3, $4, 'queued', $5, $6, $7, $8)
+    `INSERT INTO messages (user_id, conversation_id, recipient, body, status, created_at, pinned_sim_id, mms_file, mms_title, cost)
+     VALUES ($1, $2::bigint, $3, $4, 'queued', $5, $6, $7, $8, $9::numeric)
      RETURNING 'o' || id AS id, true AS outgoing, body, created_at AS at, mms_file, status, status_reason`,
-    [m.userId, m.conversationId, m.recipient, m.body, m.at, m.simId, m.mmsFile, m.mmsTitle],
+    [m.userId, m.conversationId, m.recipient, m.body, m.at, m.simId, m.mmsFile, m.mmsTitle, m.cost],
   );
   await q.query(
     'UPDATE conversations SET latest_sms = $2, latest_time = greatest(latest_time, $3) WHERE id = $1::bigint',

@@ -4,16 +4,28 @@ import type { AppContext } from '../../context.ts';
 import { badInput, DomainError } from '../../errors.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { conversationDetail, queryConversations, reply, updateConversation } from './chat.service.ts';
+import {
+  conversationDetail,
+  queryConversations,
+  reply,
+  unreadCount,
+  updateConversation,
+} from './chat.service.ts';
 import { fileRequired, fileTooLarge, MMS_MAX_BYTES, mediaFor, storeUpload } from './media.service.ts';
 
 /** Chat (docs/product.md#calls) and MMS media. The upload's multipart parser lives in this plugin only. */
 export async function chatRoutes(app: App, ctx: AppContext) {
   const { livechat } = endpoints;
 
+  // No body at all is the spec's call: every conversation.
   route(app, ctx, livechat.queryConversation, async (req) => ({
     code: 1 as const,
-    data: { records: await queryConversations(ctx, currentUser(req)) },
+    data: { records: await queryConversations(ctx, currentUser(req), req.body?.filter) },
+  }));
+
+  route(app, ctx, livechat.unreadCount, async (req) => ({
+    code: 1 as const,
+    data: await unreadCount(ctx, currentUser(req)),
   }));
 
   route(app, ctx, livechat.queryConversationDetail, async (req) => ({

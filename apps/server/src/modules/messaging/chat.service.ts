@@ -1,7 +1,9 @@
 import {
   type ChatMessage,
   type Conversation,
+  type ConversationFilter,
   hasLoneSurrogate,
+  messageCost,
   messagingMessage,
   type ReplyBody,
   UP_DOWN_INCOMING,
@@ -22,10 +24,12 @@ import {
   markRead,
   type ThreadRow,
   thread,
+  unreadTotals,
   updateContact,
 } from './chat.queries.ts';
 import { ownsMedia } from './media.queries.ts';
 import { dailyUsed, optedOutAmong, readSettings, reserveDaily } from './messaging.queries.ts';
+import { chargeMessages, pricesOf } from './messaging.service.ts';
 import { toConversation } from './replies.service.ts';
 
 // Two-way chat (docs/product.md): a user's conversations, the thread, the contact, and replies
@@ -70,8 +74,21 @@ function cleanText(text: string, field: string): string {
   return text;
 }
 
-export async function queryConversations(ctx: AppContext, user: AuthUser): Promise<Conversation[]> {
-  return (await listConversations(ctx.db, user.id)).map(toConversation);
+/** The chat list (unread replies first, then newest first), narrowed by the filter. */
+export async function queryConversations(
+  ctx: AppContext,
+  user: AuthUser,
+  filter: ConversationFilter = 'all',
+): Promise<Conversation[]> {
+  return (await listConversations(ctx.db, user.id, filter)).map(toConversation);
+}
+
+/** The Chat badge: conversations with unread replies (what a mail inbox counts), and the replies. */
+export function unreadCount(
+  ctx: AppContext,
+  user: AuthUser,
+): Promise<{ conversations: number; replies: number }> {
+  return unreadTotals(ctx.db, user.id);
 }
 
 /** The thread, oldest first; opening it marks it read (and tells the user's other pages). */
@@ -170,6 +187,7 @@ export async function reply(
       'Sending is turned off: an administrator has set Max Messages Per Day to 0. Ask an administrator to raise it.',
     );
   }
+  const cost = messageCost(text, pricesOf(settings), file !== null);
   return ctx.db.tx(async (q) => {
     const locked = await lockConversation(q, c.id);
     if (!locked || locked.user_id !== user.id) throw conversationNotFound();
@@ -198,8 +216,11 @@ export async function reply(
       mmsFile: file,
       mmsTitle: file ? title : null,
       latest: text.trim() !== '' ? text : '[MMS]',
+      cost,
       at: now,
     });
+    // Charged as a send is: by its segments, or at the MMS price; refunded if it ends failed.
+    await chargeMessages(q, user.id, cost, `message:${row.id.slice(1)}`, now);
     await publish(q, { type: 'conversation', userId: user.id, conversationId: c.id });
     return toChatMessage(row);
   });

@@ -171,6 +171,22 @@ const rows: Row[] = [
     pace: { A: 12_000 },
   },
   {
+    name: 'keeps the order given: the capacity goes to the first candidates, whatever SIM later ones prefer',
+    ready: [sim('A', { remaining: 2 }), sim('B', { remaining: 1 })],
+    queued: [
+      msg('1', { conv_sim: 'B' }),
+      msg('2', { conv_sim: 'B' }),
+      msg('3', { pinned_sim: 'B' }),
+      msg('4'),
+      msg('5', { conv_sim: 'A' }),
+    ],
+    take: [
+      ['1', 'B'],
+      ['2', 'A'],
+      ['4', 'A'],
+    ],
+  },
+  {
     name: 'nothing ready: nothing taken, no pace',
     ready: [],
     pool: ['A'],

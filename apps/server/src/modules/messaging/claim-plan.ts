@@ -75,7 +75,9 @@ export interface ClaimPlan<M> {
 
 /**
  * Hands out the candidates: expired claims first (oldest first), then queued messages, until the
- * tick's capacity is used.
+ * tick's capacity is used. The order given is kept (the queue's fair order, lockQueued): a message
+ * is taken only after every earlier one that could go, and `take` lists them in that order; a later
+ * message never takes a slot an earlier one could have used.
  * - An expired claim goes back to its SIM while that SIM is in the pool (the device may have its
  *   task already and answers "duplicated" instead of sending twice); with no room there it waits.
  *   If its SIM left the pool, a pinned one waits, others go to any free SIM.

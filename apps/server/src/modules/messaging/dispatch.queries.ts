@@ -97,10 +97,93 @@ export async function lockExpiredClaims(q: Queryable, now: Date, limit: number):
   );
 }
 
+/** A queued message this tick may send: not held back, and not pinned to a SIM that is not ready. */
+const SENDABLE_NOW = `(m.not_before IS NULL OR m.not_before <= $1)
+  AND (m.pinned_sim_id IS NULL OR m.pinned_sim_id = ANY($3::uuid[]))`;
+
 /**
- * Queued messages in order, skipping those another dispatcher holds. Chat replies pinned to a SIM
- * that is not ready in this tick are left out, so replies waiting for their SIM never hold up the
- * queue behind them.
+ * The fair order of the queue (docs/architecture.md, "Dispatch order"): users with queued messages
+ * take turns (round-robin), within a user its groups take turns (each campaign, and its chat replies
+ * as one more group), and a group's messages go first in first out. Whoever waited longest since
+ * their last claim (messaging_turns; never served: first) leads each round, so the turn carries
+ * over from one tick and one dispatcher process to the next.
+ *
+ * Index-driven reads only, however deep the queue: a skip scan finds the (user, group) pairs with
+ * queued messages (one index probe each); each group then reads only its first messages: `reach`
+ * split evenly over the users and a user's share over its groups, and when some groups came up
+ * short, what is missing split again over the groups that had more (exact unless one of those runs
+ * out too: then a round may end early, and the turns even it out next tick). `reach` ($4) is twice
+ * the claim, so that the rows another dispatcher holds (skipped) still leave enough. Window
+ * functions number the rounds; the outer level (no window functions allowed there) locks in order.
+ */
+const FAIR_QUEUE = `
+WITH RECURSIVE grp AS (
+  -- The (user, group) pairs with queued messages: a skip scan, one index probe per pair.
+  (SELECT m.user_id, coalesce(m.campaign_id, 0) AS g FROM messages m
+    WHERE m.status = 'queued' ORDER BY 1, 2 LIMIT 1)
+  UNION ALL
+  SELECT n.user_id, n.g FROM grp p CROSS JOIN LATERAL (
+    SELECT m.user_id, coalesce(m.campaign_id, 0) AS g FROM messages m
+     WHERE m.status = 'queued' AND (m.user_id, coalesce(m.campaign_id, 0)) > (p.user_id, p.g)
+     ORDER BY 1, 2 LIMIT 1) n
+),
+share AS (
+  -- Each group's first read: the reach over the users, a user's share over its groups.
+  SELECT user_id, ceil(ceil($4::int / (count(*) OVER ())::numeric) / count(*))::int AS cap
+    FROM grp GROUP BY user_id
+),
+head AS (
+  SELECT grp.user_id, grp.g, share.cap, f.id
+    FROM grp JOIN share USING (user_id)
+   CROSS JOIN LATERAL (
+     SELECT m.id FROM messages m
+      WHERE m.status = 'queued' AND m.user_id = grp.user_id AND coalesce(m.campaign_id, 0) = grp.g
+        AND ${SENDABLE_NOW}
+      ORDER BY m.id LIMIT share.cap) f
+),
+full_groups AS (
+  -- Groups that may have more: they gave all that was asked.
+  SELECT user_id, g, max(id) AS last FROM head GROUP BY user_id, g HAVING count(*) = min(cap)
+),
+refill AS (
+  -- What the short groups left of the reach, split the same way over the groups that may have more.
+  SELECT fg.user_id, fg.g, fg.last,
+         ceil(ceil(($4::int - (SELECT count(*) FROM head))::numeric
+                   / (SELECT count(DISTINCT user_id) FROM full_groups))
+              / count(*) OVER (PARTITION BY fg.user_id))::int AS extra
+    FROM full_groups fg
+),
+more AS (
+  SELECT r.user_id, r.g, x.id FROM refill r
+   CROSS JOIN LATERAL (
+     SELECT m.id FROM messages m
+      WHERE m.status = 'queued' AND m.user_id = r.user_id AND coalesce(m.campaign_id, 0) = r.g AND m.id > r.last
+        AND ${SENDABLE_NOW}
+      ORDER BY m.id LIMIT greatest(r.extra, 0)) x
+   WHERE r.extra > 0
+),
+cand AS (
+  -- s: the message's place in its group (first in first out).
+  SELECT user_id, g, id, row_number() OVER (PARTITION BY user_id, g ORDER BY id) AS s
+    FROM (SELECT user_id, g, id FROM head UNION ALL SELECT user_id, g, id FROM more) c
+),
+in_user AS (
+  -- r: the message's round within its user (the user's groups in turn, who waited longest first).
+  SELECT c.id, c.user_id, min(c.id) OVER (PARTITION BY c.user_id) AS first_id,
+         row_number() OVER (PARTITION BY c.user_id ORDER BY c.s, t.served NULLS FIRST, c.g) AS r
+    FROM cand c LEFT JOIN messaging_turns t ON t.user_id = c.user_id AND t.grp = c.g
+),
+fair AS (
+  -- pos: round by round, the users in turn (who waited longest first; never served: who queued first).
+  SELECT f.id, row_number() OVER (ORDER BY f.r, t.served NULLS FIRST, f.first_id) AS pos
+    FROM in_user f LEFT JOIN messaging_turns t ON t.user_id = f.user_id AND t.grp = -1
+   ORDER BY pos LIMIT $4
+)`;
+
+/**
+ * Queued messages in the fair order (FAIR_QUEUE), skipping those another dispatcher holds. Chat
+ * replies pinned to a SIM that is not ready in this tick are left out, so replies waiting for their
+ * SIM never hold up the queue behind them.
  */
 export async function lockQueued(
   q: Queryable,
@@ -110,13 +193,13 @@ export async function lockQueued(
 ): Promise<Candidate[]> {
   if (limit <= 0) return [];
   return q.query<Candidate>(
-    `SELECT ${CANDIDATE_COLUMNS}
-       FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= $1)
-        AND (m.pinned_sim_id IS NULL OR m.pinned_sim_id = ANY($3::uuid[]))
-      ORDER BY m.id LIMIT $2
+    `${FAIR_QUEUE}
+     SELECT ${CANDIDATE_COLUMNS}
+       FROM fair JOIN messages m ON m.id = fair.id JOIN conversations c ON c.id = m.conversation_id
+      WHERE m.status = 'queued' AND ${SENDABLE_NOW}
+      ORDER BY fair.pos LIMIT $2
       FOR UPDATE OF m SKIP LOCKED`,
-    [now, limit, readySims],
+    [now, limit, readySims, limit * 2],
   );
 }
 
@@ -129,6 +212,12 @@ export interface Assignment {
   tid: number;
 }
 
+/**
+ * The claim's messages become `sending` on their SIMs, and their users and groups (campaign, or
+ * chat replies: 0) take the back of the turn (FAIR_QUEUE): served = this claim's number × 2^20 +
+ * the place of the group's last message in the claim, which is in the fair order. Turn rows are
+ * locked in key order, so two dispatchers committing at once wait rather than deadlock.
+ */
 export async function markClaimed(
   q: Queryable,
   claimId: string,
@@ -137,12 +226,26 @@ export async function markClaimed(
 ): Promise<void> {
   if (rows.length === 0) return;
   await q.query(
-    `UPDATE messages m SET status = 'sending', claim_id = $1, lease_until = $2, not_before = NULL,
-            sim_id = a.sim_id, gateway_id = a.gateway_id, gateway_name = a.gateway_name, port = a.port, tid = a.tid
-       FROM jsonb_to_recordset($3::jsonb)
-            AS a(id bigint, sim_id uuid, gateway_id uuid, gateway_name text, port text, tid int)
-      WHERE m.id = a.id`,
-    [claimId, leaseUntil, JSON.stringify(rows)],
+    `WITH a AS (
+       SELECT * FROM jsonb_to_recordset($3::jsonb)
+         AS a(id bigint, sim_id uuid, gateway_id uuid, gateway_name text, port text, tid int, pos int)
+     ),
+     claimed AS (
+       UPDATE messages m SET status = 'sending', claim_id = $1, lease_until = $2, not_before = NULL,
+              sim_id = a.sim_id, gateway_id = a.gateway_id, gateway_name = a.gateway_name, port = a.port, tid = a.tid
+         FROM a WHERE m.id = a.id
+       RETURNING m.user_id, coalesce(m.campaign_id, 0) AS grp, a.pos
+     ),
+     tick AS (SELECT nextval('messaging_turn_seq') * 1048576 AS base)
+     INSERT INTO messaging_turns AS t (user_id, grp, served)
+     SELECT x.user_id, x.grp, tick.base + x.pos
+       FROM (SELECT user_id, grp, max(pos) AS pos FROM claimed GROUP BY user_id, grp
+             UNION ALL
+             SELECT user_id, -1, max(pos) FROM claimed GROUP BY user_id) x
+      CROSS JOIN tick
+      ORDER BY x.user_id, x.grp
+     ON CONFLICT (user_id, grp) DO UPDATE SET served = greatest(t.served, EXCLUDED.served)`,
+    [claimId, leaseUntil, JSON.stringify(rows.map((r, pos) => ({ ...r, pos })))],
   );
 }
 
@@ -359,6 +462,23 @@ export async function queuedWithoutSim(
 export async function queuedMessageCount(q: Queryable): Promise<number> {
   const rows = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM messages WHERE status = 'queued'`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Forgets the turns of campaigns with no message that could still be queued (none queued, being
+ * handed over or awaiting a result): the fair order needs them only while a campaign is sending.
+ */
+export async function forgetFinishedTurns(q: Queryable): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM messaging_turns t
+        WHERE t.grp > 0 AND NOT EXISTS (
+          SELECT 1 FROM messages m WHERE m.campaign_id = t.grp AND m.status IN ('queued', 'sending', 'sent'))
+       RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM gone`,
   );
   return rows[0]?.n ?? 0;
 }

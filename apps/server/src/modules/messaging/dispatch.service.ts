@@ -38,6 +38,7 @@ import {
   type Touched,
 } from './dispatch.queries.ts';
 import { mediaForSending } from './media.queries.ts';
+import { endedAny, refundEndedMessages } from './refunds.service.ts';
 
 // The dispatcher: claims queued messages under a lease, spreads them over the SIMs that can send
 // (per-SIM rate limit shared by every process), hands them to each gateway in one request, and
@@ -247,7 +248,7 @@ export async function recordAnswers(
   result.claimed = claim.assignments.length;
   const now = ctx.clock.now();
   const max = ctx.config.SMS_MAX_ATTEMPTS;
-  await ctx.db.tx(async (q) => {
+  const ended = await ctx.db.tx(async (q) => {
     const touched: Touched[] = [];
     const health = new Outcomes();
     for (const [gatewayId, answer] of answers) {
@@ -320,7 +321,10 @@ export async function recordAnswers(
     // refused SimLockAfterFailures times in a row is locked, and its messages go elsewhere.
     await recordSimOutcomes(ctx, q, health.list(), now);
     await announce(q, touched);
+    return endedAny(touched);
   });
+  // Money back for what ended failed (after the commit; the refund job catches what a crash left).
+  if (ended) await refundEndedMessages(ctx);
   return result;
 }
 
@@ -383,7 +387,7 @@ export const recordSendReports: ReportConsumer = async (ctx, gatewayId, reports:
   if (ok.length + retry.length + failed.length === 0) return;
   const now = ctx.clock.now();
   const key: ResultKey = { gatewayId };
-  await ctx.db.tx(async (q) => {
+  const ended = await ctx.db.tx(async (q) => {
     const delivered = await markDelivered(q, key, ok, now);
     await rememberConversationSims(q, delivered);
     const retried = await retryOrFail(q, key, retry, ctx.config.SMS_MAX_ATTEMPTS, now);
@@ -399,14 +403,16 @@ export const recordSendReports: ReportConsumer = async (ctx, gatewayId, reports:
     for (const t of dead) if (t.sim_id) health.of(t.sim_id).failed++;
     await recordSimOutcomes(ctx, q, health.list(), now);
     await announce(q, [...delivered, ...retried, ...dead]);
+    return endedAny(retried) || dead.length > 0;
   });
+  if (ended) await refundEndedMessages(ctx);
 };
 
 /** Messages a device accepted but never reported on: failed after SMS_RESULT_TIMEOUT_MINUTES. */
 export async function failOverdueResults(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now();
   const minutes = ctx.config.SMS_RESULT_TIMEOUT_MINUTES;
-  return ctx.db.tx(async (q) => {
+  const n = await ctx.db.tx(async (q) => {
     const done = await failOverdue(
       q,
       new Date(now.getTime() - minutes * 60_000),
@@ -423,4 +429,6 @@ export async function failOverdueResults(ctx: AppContext): Promise<number> {
     await announce(q, [...done, ...stale]);
     return Math.max(done.length, stale.length);
   });
+  if (n > 0) await refundEndedMessages(ctx);
+  return n;
 }

@@ -35,10 +35,14 @@ export interface HistoryRow {
   gateway_name: string | null;
   port: string | null;
   at: Date;
+  /** What the message was charged, decimal text. */
+  cost: string;
+  /** Its cost was given back. */
+  refunded: boolean;
 }
 
 const ROW = `id::text AS id, user_id, recipient, body, status, status_reason, gateway_name, port,
-  coalesce(sent_at, created_at) AS at`;
+  coalesce(sent_at, created_at) AS at, cost::text AS cost, refunded_at IS NOT NULL AS refunded`;
 
 export async function historyPage(
   q: Queryable,

@@ -83,6 +83,8 @@ async function toRecords(ctx: AppContext, user: AuthUser, rows: HistoryRow[]): P
     smsGateway: admin ? r.gateway_name : null,
     smsPort: admin ? r.port : null,
     timestamp: seconds(r.at),
+    cost: Number(r.cost),
+    refunded: r.refunded,
   }));
 }
 

@@ -1,10 +1,12 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { chatRoutes } from './chat.routes.ts';
+import { forgetFinishedTurns } from './dispatch.queries.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
 import { removeUnusedMedia } from './media.service.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
+import { refundEndedMessages } from './refunds.service.ts';
 import { consumeReply, renderConversationEvent } from './replies.service.ts';
 
 // Messaging: bulk SMS. The admin's limits, campaigns of queued messages, the dispatcher that hands
@@ -21,6 +23,7 @@ export {
   setLimitsIfUnset,
   updateSettings,
 } from './messaging.service.ts';
+export { refundEndedMessages } from './refunds.service.ts';
 export { optKeyword } from './replies.service.ts';
 
 export const messagingModule: ModuleDescriptor = {
@@ -34,6 +37,7 @@ export const messagingModule: ModuleDescriptor = {
     'opt_outs',
     'messaging_daily_usage',
     'messaging_sim_pace',
+    'messaging_turns',
     'messaging_hourly',
     'messaging_media',
   ],
@@ -64,14 +68,27 @@ export const messagingModule: ModuleDescriptor = {
     {
       name: 'messaging-hourly-compaction',
       intervalMs: () => 60_000,
-      // Hours more than one hour old: the rows appended by their status changes fold into one.
-      run: (ctx) => compactHourly(ctx.db, new Date(ctx.clock.now().getTime() - 3_600_000)),
+      // Hours more than one hour old: the rows appended by their status changes fold into one. And
+      // the turns of campaigns with nothing left to send are forgotten (one row per campaign ever).
+      run: async (ctx) => {
+        await compactHourly(ctx.db, new Date(ctx.clock.now().getTime() - 3_600_000));
+        await forgetFinishedTurns(ctx.db);
+      },
     },
     {
       name: 'messaging-media-cleanup',
       intervalMs: () => 3_600_000,
       run: async (ctx) => {
         await removeUnusedMedia(ctx);
+      },
+    },
+    {
+      // Refunds run right after the change that ends a message; this catches what a crash or a
+      // path without its own call left (every process may run it: each message is refunded once).
+      name: 'messaging-refunds',
+      intervalMs: () => 10_000,
+      run: async (ctx) => {
+        await refundEndedMessages(ctx);
       },
     },
     {

@@ -1,6 +1,6 @@
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../test/fixtures.ts';
+import { addSimGateway, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { type DispatchResult, dispatchOnce, failOverdueResults, taskId } from './dispatch.service.ts';
 
@@ -36,15 +36,7 @@ async function gateway(opts: SimOptions = {}): Promise<{ sim: GatewaySim; id: st
   sims.push(sim);
   seq += 1;
   const name = `dispatch ${seq}`;
-  const add = await s.post(
-    '/api/Admin/updateGateway',
-    { gateway: { name, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-    admin,
-  );
-  expect(add.status).toBe(200);
-  expect((await s.post('/api/Admin/gatewayScan', { id: add.body.id }, admin)).status).toBe(200);
-  await sim.pushesSettled();
-  return { sim, id: add.body.id, name };
+  return { sim, id: await addSimGateway(s, admin, sim, name), name };
 }
 
 let numberSeq = 17000000000;

@@ -5,33 +5,54 @@ import type { Queryable } from '../../db/db.ts';
 export interface SettingsRow {
   max_batch_send_sms: number;
   max_msg_per_day: number;
+  /** USD, decimal text with 4 places. */
+  sms_price_per_segment: string;
+  mms_price: string;
   updated_at: Date | null;
   updated_by: string | null;
 }
 
+const SETTINGS = `max_batch_send_sms, max_msg_per_day, sms_price_per_segment::text AS sms_price_per_segment,
+  mms_price::text AS mms_price, updated_at, updated_by`;
+
 export async function readSettings(q: Queryable): Promise<SettingsRow> {
-  const rows = await q.query<SettingsRow>(
-    'SELECT max_batch_send_sms, max_msg_per_day, updated_at, updated_by FROM messaging_settings WHERE id',
+  const rows = await q.query<SettingsRow>(`SELECT ${SETTINGS} FROM messaging_settings WHERE id`);
+  return (
+    rows[0] ?? {
+      max_batch_send_sms: 0,
+      max_msg_per_day: 0,
+      sms_price_per_segment: '0',
+      mms_price: '0',
+      updated_at: null,
+      updated_by: null,
+    }
   );
-  return rows[0] ?? { max_batch_send_sms: 0, max_msg_per_day: 0, updated_at: null, updated_by: null };
 }
 
 /** Locks the settings row for this transaction (an audited change reads "before" consistently). */
 export async function readSettingsForUpdate(q: Queryable): Promise<SettingsRow> {
-  const rows = await q.query<SettingsRow>(
-    'SELECT max_batch_send_sms, max_msg_per_day, updated_at, updated_by FROM messaging_settings WHERE id FOR UPDATE',
-  );
+  const rows = await q.query<SettingsRow>(`SELECT ${SETTINGS} FROM messaging_settings WHERE id FOR UPDATE`);
   return rows[0]!;
 }
 
+/** Saves the limits; a price left undefined keeps its value. */
 export async function writeSettings(
   q: Queryable,
-  s: { maxBatchSendSms: number; maxMsgPerDay: number; at: Date; by: string },
+  s: {
+    maxBatchSendSms: number;
+    maxMsgPerDay: number;
+    smsPricePerSegment?: string;
+    mmsPrice?: string;
+    at: Date;
+    by: string;
+  },
 ): Promise<SettingsRow> {
   const rows = await q.query<SettingsRow>(
-    `UPDATE messaging_settings SET max_batch_send_sms = $1, max_msg_per_day = $2, updated_at = $3, updated_by = $4
-      WHERE id RETURNING max_batch_send_sms, max_msg_per_day, updated_at, updated_by`,
-    [s.maxBatchSendSms, s.maxMsgPerDay, s.at, s.by],
+    `UPDATE messaging_settings SET max_batch_send_sms = $1, max_msg_per_day = $2, updated_at = $3, updated_by = $4,
+            sms_price_per_segment = coalesce($5::numeric, sms_price_per_segment),
+            mms_price = coalesce($6::numeric, mms_price)
+      WHERE id RETURNING ${SETTINGS}`,
+    [s.maxBatchSendSms, s.maxMsgPerDay, s.at, s.by, s.smsPricePerSegment ?? null, s.mmsPrice ?? null],
   );
   return rows[0]!;
 }
@@ -104,20 +125,28 @@ export async function removeOptOut(q: Queryable, userId: string, number: string)
 
 export async function insertCampaign(
   q: Queryable,
-  c: { userId: string; total: number; duplicatesRemoved: number; skippedOptOut: number; at: Date },
+  c: {
+    userId: string;
+    total: number;
+    duplicatesRemoved: number;
+    skippedOptOut: number;
+    /** What the send was charged, decimal text. */
+    cost: string;
+    at: Date;
+  },
 ): Promise<string> {
   const rows = await q.query<{ id: string }>(
-    `INSERT INTO campaigns (user_id, total, duplicates_removed, skipped_opt_out, created_at)
-     VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id`,
-    [c.userId, c.total, c.duplicatesRemoved, c.skippedOptOut, c.at],
+    `INSERT INTO campaigns (user_id, total, duplicates_removed, skipped_opt_out, created_at, cost)
+     VALUES ($1, $2, $3, $4, $5, $6::numeric) RETURNING id::text AS id`,
+    [c.userId, c.total, c.duplicatesRemoved, c.skippedOptOut, c.at, c.cost],
   );
   return rows[0]!.id;
 }
 
 /**
  * Stores one queued message per recipient, each in its conversation (created when new), in one
- * statement: `recipients[i]` gets `variants[variantIndex[i]]`. The variants travel once, not once
- * per recipient.
+ * statement: `recipients[i]` gets `variants[variantIndex[i]]` at `variantCosts[variantIndex[i]]`.
+ * The variants travel once, not once per recipient.
  */
 export async function insertCampaignMessages(
   q: Queryable,
@@ -127,12 +156,14 @@ export async function insertCampaignMessages(
     recipients: string[];
     variantIndex: number[];
     variants: string[];
+    /** Each variant's cost, decimal text. */
+    variantCosts: string[];
     at: Date;
   },
 ): Promise<number> {
   const rows = await q.query<{ n: number }>(
     `WITH input AS (
-       SELECT r.receiver, r.ord, ($4::text[])[r.vi] AS body
+       SELECT r.receiver, r.ord, ($4::text[])[r.vi] AS body, ($7::numeric[])[r.vi] AS cost
          FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS r(receiver, vi, ord)
      ), conv AS (
        -- Rows are locked in receiver order, the order the dispatcher locks them in too (no deadlock).
@@ -141,14 +172,22 @@ export async function insertCampaignMessages(
        ON CONFLICT (user_id, receiver) DO UPDATE SET latest_sms = EXCLUDED.latest_sms, latest_time = EXCLUDED.latest_time
        RETURNING c.id, c.receiver
      ), ins AS (
-       INSERT INTO messages (campaign_id, user_id, conversation_id, recipient, body, status, created_at)
-       SELECT $6::bigint, $1, conv.id, input.receiver, input.body, 'queued', $5
+       INSERT INTO messages (campaign_id, user_id, conversation_id, recipient, body, status, created_at, cost)
+       SELECT $6::bigint, $1, conv.id, input.receiver, input.body, 'queued', $5, input.cost
          FROM input JOIN conv ON conv.receiver = input.receiver
         ORDER BY input.ord
        RETURNING 1
      )
      SELECT count(*)::int AS n FROM ins`,
-    [m.userId, m.recipients, m.variantIndex.map((i) => i + 1), m.variants, m.at, m.campaignId],
+    [
+      m.userId,
+      m.recipients,
+      m.variantIndex.map((i) => i + 1),
+      m.variants,
+      m.at,
+      m.campaignId,
+      m.variantCosts,
+    ],
   );
   return rows[0]!.n;
 }
@@ -158,19 +197,23 @@ export interface CampaignRow {
   user_id: string;
   created_at: Date;
   total: number;
+  /** USD charged, refunded so far, and the rest: decimal text. */
+  cost: string;
+  refunded: string;
+  net_cost: string;
 }
 
+const CAMPAIGN = `id::text AS id, user_id, created_at, total, cost::text AS cost, refunded::text AS refunded,
+  (cost - refunded)::text AS net_cost`;
+
 export async function findCampaign(q: Queryable, id: string): Promise<CampaignRow | undefined> {
-  const rows = await q.query<CampaignRow>(
-    'SELECT id::text AS id, user_id, created_at, total FROM campaigns WHERE id = $1::bigint',
-    [id],
-  );
+  const rows = await q.query<CampaignRow>(`SELECT ${CAMPAIGN} FROM campaigns WHERE id = $1::bigint`, [id]);
   return rows[0];
 }
 
 export async function latestCampaign(q: Queryable, userId: string): Promise<CampaignRow | undefined> {
   const rows = await q.query<CampaignRow>(
-    `SELECT id::text AS id, user_id, created_at, total FROM campaigns WHERE user_id = $1
+    `SELECT ${CAMPAIGN} FROM campaigns WHERE user_id = $1
       ORDER BY campaigns.id DESC LIMIT 1`,
     [userId],
   );
@@ -220,5 +263,47 @@ export async function cancelQueued(
      )
      SELECT per.campaign_id::text AS campaign_id, marked.day, per.n FROM per JOIN marked ON marked.id = per.campaign_id`,
     [userId, campaignId, at],
+  );
+}
+
+// ---- refunds --------------------------------------------------------------------------------------
+
+/**
+ * Marks up to `limit` messages that ended failed or cancelled and were charged as refunded, and
+ * adds their cost to their campaigns' refunded total; returns what to give back per user and
+ * campaign (with the first and last message id: the ledger reference). Rows another process is
+ * refunding are skipped, and a row is marked once, in the caller's transaction with the money:
+ * exactly once across processes and crashes.
+ */
+export async function takeDueRefunds(
+  q: Queryable,
+  at: Date,
+  limit: number,
+): Promise<
+  { user_id: string; campaign_id: string | null; amount: string; first: string; last: string; n: number }[]
+> {
+  return q.query(
+    `WITH due AS (
+       SELECT id FROM messages
+        WHERE cost > 0 AND refunded_at IS NULL AND status IN ('failed', 'cancelled')
+        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
+     ), done AS (
+       UPDATE messages m SET refunded_at = $1 FROM due
+        WHERE m.id = due.id AND m.refunded_at IS NULL AND m.status IN ('failed', 'cancelled')
+       RETURNING m.id, m.user_id, m.campaign_id, m.cost
+     ), per AS (
+       SELECT user_id, campaign_id, sum(cost) AS amount, min(id) AS first, max(id) AS last, count(*)::int AS n
+         FROM done GROUP BY user_id, campaign_id
+     ), locked AS (
+       -- In id order: two refund passes over the same campaigns never deadlock.
+       SELECT c.id FROM campaigns c JOIN per ON per.campaign_id = c.id ORDER BY c.id FOR UPDATE OF c
+     ), camp AS (
+       UPDATE campaigns c SET refunded = c.refunded + per.amount FROM per, locked
+        WHERE c.id = per.campaign_id AND locked.id = c.id
+     )
+     SELECT user_id, campaign_id::text AS campaign_id, amount::text AS amount, first::text AS first,
+            last::text AS last, n
+       FROM per ORDER BY user_id, campaign_id`,
+    [at, limit],
   );
 }

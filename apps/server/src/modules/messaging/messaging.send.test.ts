@@ -42,6 +42,8 @@ describe('settings', () => {
       simLockAfterFailures: 5,
       simCooldownMinutes: 60,
       noFreeSim: true,
+      smsPricePerSegment: 0,
+      mmsPrice: 0,
     });
     const res = await send(u.token, numbers(1));
     expect(res.status).toBe(409);

@@ -1,19 +1,26 @@
 import {
   type AdminOutreachSettings,
+  amountText,
   assignMessages,
   type CampaignProgress,
   hasLoneSurrogate,
   type MassOutreachSettings,
   type MassSendBody,
   type MassSendData,
+  messageCostUnits,
   messagingMessage,
+  moneyText,
+  PRICE_DECIMALS,
   type UpdateSettingsBody,
+  unitsText,
   validateMassSend,
 } from '@simdock/contract';
 import type { AppContext, AuthUser, LiveRenderer } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { badInput, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
+import { balanceOf, charge } from '../billing/index.ts';
 import { type SimSettings, saveSimSettings, simSettings } from '../gateways/index.ts';
 import { noFreeSim } from './dispatch.service.ts';
 import {
@@ -33,15 +40,38 @@ import {
   type SettingsRow,
   writeSettings,
 } from './messaging.queries.ts';
+import { refundEndedMessages } from './refunds.service.ts';
 
 // ---- settings -----------------------------------------------------------------------------------
 
-type Limits = Pick<MassOutreachSettings, 'maxBatchSendSms' | 'maxMsgPerDay'>;
+type Limits = Pick<
+  MassOutreachSettings,
+  'maxBatchSendSms' | 'maxMsgPerDay' | 'smsPricePerSegment' | 'mmsPrice'
+>;
 
 const toLimits = (r: SettingsRow): Limits => ({
   maxBatchSendSms: r.max_batch_send_sms,
   maxMsgPerDay: r.max_msg_per_day,
+  smsPricePerSegment: Number(r.sms_price_per_segment),
+  mmsPrice: Number(r.mms_price),
 });
+
+/** The prices as exact text, for costing. */
+export const pricesOf = (r: SettingsRow) => ({
+  smsPricePerSegment: r.sms_price_per_segment,
+  mmsPrice: r.mms_price,
+});
+
+/** A price from the save payload as text with 4 places; the schema has checked it. */
+const priceText = (v: string | number | undefined) =>
+  v === undefined ? undefined : moneyText(v, PRICE_DECIMALS);
+
+/** The 402 of a send the balance cannot cover: what it costs and what there is. */
+export const cannotAfford = (cost: string, balance: string | undefined) =>
+  new DomainError(
+    'balance_too_low',
+    `This costs $${amountText(cost)} and your balance is $${amountText(balance ?? '0')}. Please top up.`,
+  );
 
 /**
  * The bulk SMS limits (this module's) with the SIM settings (the gateways module keeps them: it
@@ -82,6 +112,8 @@ export async function updateSettings(
       await writeSettings(q, {
         maxBatchSendSms: body.MaxBatchSendSms,
         maxMsgPerDay: body.MaxMsgPerDay,
+        smsPricePerSegment: priceText(body.SmsPricePerSegment),
+        mmsPrice: priceText(body.MmsPrice),
         at,
         by: actor.username,
       }),
@@ -107,19 +139,21 @@ export async function updateSettings(
 }
 
 /**
- * Sets limits only while both are still 0 (never over an admin's choice): the demo's workable values.
- * True when it set them.
+ * Sets limits (and prices) only while both limits are still 0 (never over an admin's choice): the
+ * demo's workable values. True when it set them.
  */
-export async function setLimitsIfUnset(ctx: AppContext, values: Limits, by = 'demo'): Promise<boolean> {
+export async function setLimitsIfUnset(
+  ctx: AppContext,
+  values: Pick<Limits, 'maxBatchSendSms' | 'maxMsgPerDay'> & {
+    smsPricePerSegment?: string;
+    mmsPrice?: string;
+  },
+  by = 'demo',
+): Promise<boolean> {
   return ctx.db.tx(async (q) => {
     const now = await readSettingsForUpdate(q);
     if (now.max_batch_send_sms !== 0 || now.max_msg_per_day !== 0) return false;
-    await writeSettings(q, {
-      maxBatchSendSms: values.maxBatchSendSms,
-      maxMsgPerDay: values.maxMsgPerDay,
-      at: ctx.clock.now(),
-      by,
-    });
+    await writeSettings(q, { ...values, at: ctx.clock.now(), by });
     return true;
   });
 }
@@ -182,29 +216,61 @@ export async function sendMassSms(
     }
     const assigned = assignMessages(recipients, plan.messages);
     const index = new Map(plan.messages.map((m, i) => [m, i]));
+    const variantIndex = assigned.map((a) => index.get(a.text)!);
+    // Each variant priced by its segments (the counter the page shows); the send costs their sum.
+    const prices = pricesOf(settings);
+    const variantUnits = plan.messages.map((m) => messageCostUnits(m, prices));
+    const cost = unitsText(variantIndex.reduce((sum, i) => sum + variantUnits[i]!, 0));
     const campaignId = await insertCampaign(q, {
       userId: user.id,
       total: recipients.length,
       duplicatesRemoved: plan.duplicatesRemoved,
       skippedOptOut: optedOut.size,
+      cost,
       at: now,
     });
     await insertCampaignMessages(q, {
       campaignId,
       userId: user.id,
       recipients,
-      variantIndex: assigned.map((a) => index.get(a.text)!),
+      variantIndex,
       variants: plan.messages,
+      variantCosts: variantUnits.map(unitsText),
       at: now,
     });
+    const balance = await chargeMessages(q, user.id, cost, `campaign:${campaignId}`, now);
     await publish(q, { type: 'campaign', userId: user.id, campaignId });
     return {
       campaignId,
       queued: recipients.length,
       duplicatesRemoved: plan.duplicatesRemoved,
       skippedOptOut: optedOut.size,
+      cost: Number(cost),
+      balance: Number(balance),
     };
   });
+}
+
+/**
+ * Charges messages in the caller's transaction (one ledger row); free messages write none. The
+ * balance after; `balance_too_low` (402) with the cost and the balance when it does not cover it.
+ */
+export async function chargeMessages(
+  q: Queryable,
+  userId: string,
+  cost: string,
+  ref: string,
+  at: Date,
+): Promise<string> {
+  if (Number(cost) === 0) return (await balanceOf(q, userId)) ?? '0.00';
+  try {
+    return await charge(q, { userId, amount: cost, ref, at, kind: 'message_charge' });
+  } catch (e) {
+    if (e instanceof DomainError && e.code === 'balance_too_low') {
+      throw cannotAfford(cost, await balanceOf(q, userId));
+    }
+    throw e;
+  }
 }
 
 // ---- campaigns ----------------------------------------------------------------------------------
@@ -223,6 +289,9 @@ async function progressOf(ctx: AppContext, c: CampaignRow): Promise<CampaignProg
     finished: n.queued + n.sending + n.sent === 0,
     // Said plainly on the sending page: queued messages and not one SIM that can take them.
     waitingForSim: n.queued > 0 && (await noFreeSim(ctx)),
+    cost: Number(c.cost),
+    refunded: Number(c.refunded),
+    netCost: Number(c.net_cost),
   };
 }
 
@@ -254,7 +323,7 @@ export async function cancelCampaign(
     if (!c || c.user_id !== userId) throw campaignNotFound();
   }
   const at = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
+  const result = await ctx.db.tx(async (q) => {
     const done = await cancelQueued(q, userId, campaignId ?? null, at);
     let cancelled = 0;
     for (const d of done) {
@@ -264,6 +333,8 @@ export async function cancelCampaign(
     }
     return { cancelled };
   });
+  if (result.cancelled > 0) await refundEndedMessages(ctx);
+  return result;
 }
 
 /** Live stream: a campaign event sends the campaign's progress, to its owner only. */

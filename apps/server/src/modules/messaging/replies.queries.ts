@@ -48,7 +48,7 @@ export async function setReplyMedia(q: Queryable, replyId: string, name: string)
   await q.query('UPDATE conversation_replies SET mms_file = $2 WHERE id = $1::bigint', [replyId, name]);
 }
 
-/** The conversation shows the reply as its latest message, unread. */
+/** The conversation shows the reply as its latest message, unread, and counts as replied. */
 export async function noteIncoming(
   q: Queryable,
   conversationId: string,
@@ -56,7 +56,8 @@ export async function noteIncoming(
   at: Date,
 ): Promise<void> {
   await q.query(
-    `UPDATE conversations SET latest_sms = $2, latest_time = greatest(latest_time, $3), unread_count = unread_count + 1
+    `UPDATE conversations SET latest_sms = $2, latest_time = greatest(latest_time, $3), unread_count = unread_count + 1,
+            last_reply_at = greatest(last_reply_at, $3)
       WHERE id = $1::bigint`,
     [conversationId, text, at],
   );

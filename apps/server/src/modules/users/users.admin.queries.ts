@@ -5,7 +5,7 @@ import type { UserRow } from './users.queries.ts';
 // The User Manager's SQL, on the users table only (balances are billing's to write).
 
 const COLUMNS =
-  'id, username, email, password_hash, roles, status, balance::text AS balance, created_at, token_version';
+  'id, username, email, password_hash, roles, status, round(balance, greatest(2, scale(trim_scale(balance))))::text AS balance, created_at, token_version';
 
 const SORT_SQL: Record<UserSortField, string> = {
   username: 'username',

@@ -67,7 +67,7 @@ describe('User Manager API: add and edit', () => {
     [{ username: '' }, 'username', ruleMessages.usernameRequired],
     [{ password: '' }, 'password', ruleMessages.passwordRequired],
     [{ balance: -1 }, 'balance', ruleMessages.balanceInvalid],
-    [{ balance: '1.234' }, 'balance', ruleMessages.balanceInvalid],
+    [{ balance: '1.23456' }, 'balance', ruleMessages.balanceInvalid],
     [{ balance: 'lots' }, 'balance', ruleMessages.balanceInvalid],
   ])('refuses a new user with %j and changes nothing', async (patch, field, msg) => {
     const before = (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!.n;
@@ -131,7 +131,7 @@ describe('User Manager API: add and edit', () => {
       [{ ...base, id: '00000000-0000-4000-8000-000000000000' }, 404, 'user_not_found'],
       [{ ...base, id: 'nope' }, 404, 'user_not_found'],
       [{ ...base, balance: -3 }, 400, 'bad_input'],
-      [{ ...base, balance: 1.001 }, 400, 'bad_input'],
+      [{ ...base, balance: 1.00001 }, 400, 'bad_input'],
       [{ ...base, roles: ['Boss'] }, 400, 'bad_input'],
     ];
     for (const [body, status, error] of cases) {

@@ -15,7 +15,7 @@ export interface UserRow {
 }
 
 const USER_COLUMNS =
-  'id, username, email, password_hash, roles, status, balance::text AS balance, created_at, token_version';
+  'id, username, email, password_hash, roles, status, round(balance, greatest(2, scale(trim_scale(balance))))::text AS balance, created_at, token_version';
 
 export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
   return (await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]))[0];

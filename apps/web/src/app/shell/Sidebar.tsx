@@ -1,19 +1,20 @@
 import { LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { NavLink } from 'react-router';
-import { BADGE_POLL_MS, useConversations } from '../../api/chat.ts';
+import { BADGE_POLL_MS, useUnreadCount } from '../../api/chat.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { unreadTotal } from '../../pages/chat/chat-logic.ts';
+import { badgeText } from '../../pages/chat/chat-logic.ts';
 import { useSession } from '../session.tsx';
 import { ADMIN_NAV_ITEMS, NAV_ITEMS, type NavItem } from './nav.ts';
 
 /**
- * The chat's unread total (docs/product.md#screens-and-routes): the shared conversation list, polled slowly,
- * refreshed live.
+ * The chat's unread count (docs/product.md#screens-and-routes): conversations with unread replies, as a
+ * mail inbox counts threads, from the server (the lists are bounded and filtered), polled slowly and
+ * refreshed on every live `conversation` event (app/live.tsx refreshes the chat's queries).
  */
 function useChatUnread(enabled: boolean): number {
-  const list = useConversations(BADGE_POLL_MS, enabled);
-  return enabled ? unreadTotal(list.data) : 0;
+  const count = useUnreadCount(BADGE_POLL_MS, enabled);
+  return enabled ? (count.data?.conversations ?? 0) : 0;
 }
 
 interface SidebarNavProps {
@@ -63,7 +64,7 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
             className="shrink-0 rounded-full bg-bad px-1.5 py-px text-[11px] font-semibold text-white tabular dark:text-page"
             aria-hidden
           >
-            {count > 99 ? '99+' : count}
+            {badgeText(count)}
           </span>
         ) : null}
         {item.soon && !collapsed ? (

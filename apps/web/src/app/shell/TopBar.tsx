@@ -155,8 +155,8 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
           <ThemeToggle />
         </div>
         <Link
-          to="/topup"
-          aria-label={t('shell.balanceTopUp', { amount: balance })}
+          to="/balance"
+          aria-label={t('shell.balanceHistory', { amount: balance })}
           className="mx-1 inline-flex rounded-full border border-line bg-subtle px-2.5 py-1 text-[13px] font-semibold text-fg tabular hover:border-accent"
           data-testid="shell-balance"
         >

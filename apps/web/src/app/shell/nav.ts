@@ -22,7 +22,7 @@ export interface NavItem {
   icon: LucideIcon;
   /** Not built yet: marked "Soon" until its issue lands (then remove the flag). */
   soon?: boolean;
-  /** A live count shown on the item: 'chatUnread' = the chat's unread total. */
+  /** A live count shown on the item: 'chatUnread' = the chat's conversations with unread replies. */
   badge?: 'chatUnread';
 }
 

@@ -32,6 +32,9 @@ const rulesEn: Record<`messaging.${MessagingMessageKey}`, string> = {
   'messaging.simMaxSmsPerDayInvalid': 'SIM Max SMS Per Day must be a whole number from 0 to {max}.',
   'messaging.simMaxSmsPerMonthInvalid': 'SIM Max SMS Per Month must be a whole number from 0 to {max}.',
   'messaging.simLockAfterFailuresInvalid': 'Lock SIM After Failures must be a whole number from 0 to {max}.',
+  'messaging.smsPriceInvalid':
+    'Price per SMS segment must be an amount ≥ 0 with at most four decimals (USD).',
+  'messaging.mmsPriceInvalid': 'Price per MMS must be an amount ≥ 0 with at most four decimals (USD).',
   'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (minutes) must be a whole number from 0 to {max}.',
 };
 
@@ -39,7 +42,7 @@ export const messagingEn = {
   ...rulesEn,
   // Settings (docs/product.md).
   'settings.title': 'Settings',
-  'settings.subtitle': 'Sending limits for every user',
+  'settings.subtitle': 'Sending limits and message prices for every user',
   'settings.maxBatch': 'Max Batch Send SMS',
   'settings.maxBatchHint': 'Most recipients one send may have. 0 switches sending off.',
   'settings.maxPerDay': 'Max Messages Per Day',
@@ -63,6 +66,14 @@ export const messagingEn = {
     'Failed sends in a row (the SIM cannot send) that lock a SIM. 0 = never lock automatically.',
   'settings.simCooldown': 'SIM Cooldown (minutes)',
   'settings.simCooldownHint': 'How long an automatic lock lasts. 0 = until an admin unlocks the SIM.',
+  'settings.pricesTitle': 'Message prices',
+  'settings.pricesText':
+    'Charged to the sender’s balance when a send is accepted; messages that fail or are cancelled are refunded. 0 = free.',
+  'settings.smsPrice': 'Price per SMS segment (USD)',
+  'settings.smsPriceHint':
+    'One segment holds 160 GSM-7 characters (153 each when the text is longer) or 70 Unicode characters (67 each). Up to 4 decimals, e.g. 0.0075.',
+  'settings.mmsPrice': 'Price per MMS (USD)',
+  'settings.mmsPriceHint': 'One price per MMS, whatever its text. Up to 4 decimals.',
   // SMS Sending (docs/product.md).
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Send one message to many numbers through the gateways',
@@ -106,11 +117,24 @@ export const messagingEn = {
   'sending.failed': 'Failed',
   'sending.cancelledCount': 'Cancelled',
   'sending.progressOf': '{done} of {total} finished',
+  'sending.progressMoney': 'Charged {cost} · refunded {refunded} · net {net}',
   'sending.waitingTitle': 'Waiting for a free SIM',
   'sending.waitingForSim':
     'Waiting for a free SIM: every SIM that can send is busy with a rental, locked or at its daily cap.',
   'sending.noFreeSim':
     'No SIM can send right now: every SIM that can send is busy with a rental, locked or at its daily cap. Messages you send wait in the queue until a SIM is free.',
+  'sending.overLimit': '{count} over the limit: remove some to send.',
+  'sending.numbersColumn': 'Numbers taken from the column "{column}".',
+  'sending.costLabel': 'Cost of this send',
+  'sending.costDetail': 'Messages: {messages} · SMS segments: {segments}',
+  'sending.balanceLabel': 'Your balance',
+  'sending.balanceAfterLabel': 'Balance after',
+  'sending.costPending':
+    'Price: {price} per SMS segment. The cost of this send shows here once there are numbers and a message.',
+  'sending.free': 'Sending is free: these messages cost nothing.',
+  'sending.balanceShort': 'Your balance does not cover this send.',
+  'sending.topUp': 'Top up',
+  'sending.charged': 'Charged {cost}; your balance is now {balance}.',
   // SMS History Stats (docs/product.md).
   'history.title': 'SMS History Stats',
   'history.subtitle': 'What was sent, what arrived and who replied',
@@ -142,4 +166,6 @@ export const messagingEn = {
   'history.export': 'Export CSV',
   'history.exporting': 'Exporting…',
   'history.exportFailed': 'Export failed: {error}',
+  'history.colCost': 'Cost',
+  'history.refunded': 'Refunded',
 } as const;

@@ -29,13 +29,16 @@ const rulesVi: Record<`messaging.${MessagingMessageKey}`, string> = {
   'messaging.simMaxSmsPerDayInvalid': 'SIM Max SMS Per Day phải là số nguyên từ 0 đến {max}.',
   'messaging.simMaxSmsPerMonthInvalid': 'SIM Max SMS Per Month phải là số nguyên từ 0 đến {max}.',
   'messaging.simLockAfterFailuresInvalid': 'Lock SIM After Failures phải là số nguyên từ 0 đến {max}.',
+  'messaging.smsPriceInvalid':
+    'Giá mỗi phân đoạn SMS phải là số tiền ≥ 0 với tối đa bốn chữ số thập phân (USD).',
+  'messaging.mmsPriceInvalid': 'Giá mỗi MMS phải là số tiền ≥ 0 với tối đa bốn chữ số thập phân (USD).',
   'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (phút) phải là số nguyên từ 0 đến {max}.',
 };
 
 export const messagingVi: Record<keyof typeof messagingEn, string> = {
   ...rulesVi,
   'settings.title': 'Cài đặt',
-  'settings.subtitle': 'Giới hạn gửi tin cho mọi người dùng',
+  'settings.subtitle': 'Giới hạn gửi tin và giá tin nhắn cho mọi người dùng',
   'settings.maxBatch': 'Max Batch Send SMS',
   'settings.maxBatchHint': 'Số người nhận tối đa mỗi lần gửi. 0 là tắt gửi tin.',
   'settings.maxPerDay': 'Max Messages Per Day',
@@ -59,6 +62,14 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
     'Số lần gửi lỗi liên tiếp (SIM không gửi được) thì khóa SIM. 0 = không bao giờ tự khóa.',
   'settings.simCooldown': 'SIM Cooldown (phút)',
   'settings.simCooldownHint': 'Thời gian khóa tự động. 0 = đến khi quản trị viên mở khóa.',
+  'settings.pricesTitle': 'Giá tin nhắn',
+  'settings.pricesText':
+    'Trừ vào số dư người gửi khi lần gửi được chấp nhận; tin gửi lỗi hoặc bị hủy được hoàn tiền. 0 = miễn phí.',
+  'settings.smsPrice': 'Giá mỗi phân đoạn SMS (USD)',
+  'settings.smsPriceHint':
+    'Một phân đoạn chứa 160 ký tự GSM-7 (153 ký tự mỗi đoạn khi tin dài hơn) hoặc 70 ký tự Unicode (67 mỗi đoạn). Tối đa 4 chữ số thập phân, ví dụ 0.0075.',
+  'settings.mmsPrice': 'Giá mỗi MMS (USD)',
+  'settings.mmsPriceHint': 'Một giá cho mỗi MMS, bất kể nội dung. Tối đa 4 chữ số thập phân.',
   'sending.title': 'SMS Sending (Max: {max})',
   'sending.subtitle': 'Gửi một tin đến nhiều số qua các gateway',
   'sending.policyTitle': 'Chính sách sử dụng.',
@@ -100,11 +111,24 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'sending.failed': 'Thất bại',
   'sending.cancelledCount': 'Đã hủy',
   'sending.progressOf': 'Xong {done} / {total}',
+  'sending.progressMoney': 'Đã trừ {cost} · đã hoàn {refunded} · thực trả {net}',
   'sending.waitingTitle': 'Đang chờ SIM rảnh',
   'sending.waitingForSim':
     'Đang chờ SIM rảnh: mọi SIM có thể gửi đều đang được thuê, bị khóa hoặc đã đạt giới hạn ngày.',
   'sending.noFreeSim':
     'Hiện không SIM nào gửi được: mọi SIM có thể gửi đều đang được thuê, bị khóa hoặc đã đạt giới hạn ngày. Tin bạn gửi sẽ chờ trong hàng đợi đến khi có SIM rảnh.',
+  'sending.overLimit': 'Vượt giới hạn {count} số: hãy bớt số để gửi.',
+  'sending.numbersColumn': 'Lấy số từ cột "{column}".',
+  'sending.costLabel': 'Chi phí lần gửi này',
+  'sending.costDetail': 'Số tin: {messages} · Phân đoạn SMS: {segments}',
+  'sending.balanceLabel': 'Số dư của bạn',
+  'sending.balanceAfterLabel': 'Số dư sau khi gửi',
+  'sending.costPending':
+    'Giá: {price} mỗi phân đoạn SMS. Chi phí lần gửi này hiện ở đây khi đã có số điện thoại và tin nhắn.',
+  'sending.free': 'Gửi tin miễn phí: các tin này không mất phí.',
+  'sending.balanceShort': 'Số dư không đủ cho lần gửi này.',
+  'sending.topUp': 'Nạp tiền',
+  'sending.charged': 'Đã trừ {cost}; số dư hiện là {balance}.',
   'history.title': 'SMS History Stats',
   'history.subtitle': 'Tin đã gửi, tin đã đến và ai đã trả lời',
   'history.start': 'Từ ngày',
@@ -135,4 +159,6 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'history.export': 'Xuất CSV',
   'history.exporting': 'Đang xuất…',
   'history.exportFailed': 'Xuất thất bại: {error}',
+  'history.colCost': 'Chi phí',
+  'history.refunded': 'Đã hoàn',
 };

@@ -127,6 +127,6 @@ export const signedInEn = {
   'shell.notifications': 'Notifications',
   'shell.noNotifications': 'No notifications yet.',
   'shell.balance': 'Balance',
-  'shell.balanceTopUp': 'Balance {amount}. Top up',
+  'shell.balanceHistory': 'Balance {amount}. Balance history',
   'shell.account': 'Signed in as {username}',
 } as const;

@@ -123,6 +123,6 @@ export const signedInVi: Record<keyof typeof signedInEn, string> = {
   'shell.notifications': 'Thông báo',
   'shell.noNotifications': 'Chưa có thông báo nào.',
   'shell.balance': 'Số dư',
-  'shell.balanceTopUp': 'Số dư {amount}. Nạp tiền',
+  'shell.balanceHistory': 'Số dư {amount}. Lịch sử số dư',
   'shell.account': 'Đăng nhập với tên {username}',
 };

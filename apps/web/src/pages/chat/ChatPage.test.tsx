@@ -2,6 +2,7 @@ import type { ChatMessage, Conversation } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
+import { applyConversation } from '../../app/live.tsx';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 
 const user = userInfoFor('ann', ['User']);
@@ -39,6 +40,8 @@ function signIn(routes: Record<string, Handler>) {
       return route(body, init);
     }
     if (path === '/api/meta') return { body: { demo: false, serverTime: new Date().toISOString() } };
+    if (path === '/api/livechat/unreadCount')
+      return { body: { code: 1, data: { conversations: 0, replies: 0 } } };
     if (path.startsWith('/api/media/')) return { body: 'binary' };
     return { body: user };
   });
@@ -51,6 +54,43 @@ const thread = (byId: Record<string, ChatMessage[]>) => (body: unknown) => ({
 
 const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
   fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => init as RequestInit);
+const bodies = (fetch: ReturnType<typeof mockFetch>, path: string) =>
+  calls(fetch, path).map((init) => (typeof init.body === 'string' ? JSON.parse(init.body) : init.body));
+
+const unreadOf = (c: Conversation) => c.unreadCount ?? (c.isRead ? 0 : 1);
+
+/**
+ * The server's chat as the page sees it: the list filtered and ordered (unread first, then newest
+ * first), the badge's count, and opening a thread marks its conversation read. `records` is the
+ * server's state (a test may change it); `replied`: conversations answered before (any unread one is).
+ */
+function inbox(records: Conversation[], threads: Record<string, ChatMessage[]> = {}, replied: string[] = []) {
+  const answered = new Set(replied);
+  const routes: Record<string, Handler> = {
+    '/api/livechat/queryConversation': (body) => {
+      for (const c of records) if (unreadOf(c) > 0) answered.add(c.conversationId);
+      const filter = (body as { filter?: string } | undefined)?.filter ?? 'all';
+      const shown = records
+        .filter(
+          (c) => filter === 'all' || (filter === 'unread' ? unreadOf(c) > 0 : answered.has(c.conversationId)),
+        )
+        .sort((a, b) => Number(unreadOf(b) > 0) - Number(unreadOf(a) > 0) || b.latestTime - a.latestTime);
+      return { body: { code: 1, data: { records: shown } } };
+    },
+    '/api/livechat/unreadCount': () => {
+      const unread = records.filter((c) => unreadOf(c) > 0);
+      const replies = unread.reduce((n, c) => n + unreadOf(c), 0);
+      return { body: { code: 1, data: { conversations: unread.length, replies } } };
+    },
+    '/api/livechat/queryConversationDetail': (body) => {
+      const id = (body as { conversationId: string }).conversationId;
+      const i = records.findIndex((c) => c.conversationId === id);
+      if (i >= 0) records[i] = { ...records[i]!, isRead: true, unreadCount: 0 };
+      return { body: { code: 1, data: { msgList: threads[id] ?? [] } } };
+    },
+  };
+  return routes;
+}
 
 beforeEach(() => {
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => {} }));
@@ -58,27 +98,29 @@ beforeEach(() => {
 
 describe('Chat (/ChatPage)', () => {
   it('lists conversations, selects the first, shows bubbles, indicators, media and the unread total', async () => {
-    const fetch = signIn({
-      '/api/livechat/queryConversation': list([
-        conv({
-          conversationId: 'c1',
-          contactName: 'Ann Lee',
-          latestSms: 'see\u0007 you',
-          isRead: false,
-          unreadCount: 2,
-        }),
-        conv({ conversationId: 'c2', receiver: '13105550202', latestSms: 'bye', isRead: false }),
-      ]),
-      '/api/livechat/queryConversationDetail': thread({
-        c1: [
-          msg({ id: 'm1', sms: 'hi\u0000 there\u001B', upDownType: 0 }),
-          msg({ id: 'm2', sms: 'ok', upDownType: 1, status: 1 }),
-          msg({ id: 'm3', sms: 'nope', upDownType: 1, result: 0, statusReason: 'Opted out' }),
-          msg({ id: 'm4', sms: 'pending', upDownType: 1 }),
-          msg({ id: 'm5', sms: '', upDownType: 0, mmsFile: 'abc.jpg' }),
+    const fetch = signIn(
+      inbox(
+        [
+          conv({
+            conversationId: 'c1',
+            contactName: 'Ann Lee',
+            latestSms: 'see\u0007 you',
+            isRead: false,
+            unreadCount: 2,
+          }),
+          conv({ conversationId: 'c2', receiver: '13105550202', latestSms: 'bye', isRead: false }),
         ],
-      }),
-    });
+        {
+          c1: [
+            msg({ id: 'm1', sms: 'hi\u0000 there\u001B', upDownType: 0 }),
+            msg({ id: 'm2', sms: 'ok', upDownType: 1, status: 1 }),
+            msg({ id: 'm3', sms: 'nope', upDownType: 1, result: 0, statusReason: 'Opted out' }),
+            msg({ id: 'm4', sms: 'pending', upDownType: 1 }),
+            msg({ id: 'm5', sms: '', upDownType: 0, mmsFile: 'abc.jpg' }),
+          ],
+        },
+      ),
+    );
     renderApp('/ChatPage');
     await screen.findByRole('heading', { level: 1, name: 'Chat' });
     const items = await screen.findAllByTestId('conversation');
@@ -103,9 +145,145 @@ describe('Chat (/ChatPage)', () => {
     const media = calls(fetch, '/api/media/abc.jpg');
     expect(new Headers(media[0]?.headers).get('authorization')).toMatch(/^Bearer /);
 
-    // Opening c1 marks it read: the list drops its badge; the sidebar shows the rest (c2: 1).
+    // Opening c1 marks it read: the list drops its badge; the sidebar counts the conversations with
+    // unread replies left (c2), fetched again from the server.
     await waitFor(() => expect(within(items[0]!).queryByTestId('unread-badge')).toBeNull());
     expect(await screen.findByRole('link', { name: 'Chat, 1 unread' })).toBeTruthy();
+    // All is the spec's empty payload.
+    expect(bodies(fetch, '/api/livechat/queryConversation')[0]).toEqual({});
+  });
+
+  it('filters All / Unread / Replied through the URL, with the unread count on Unread', async () => {
+    const fetch = signIn(
+      inbox(
+        [
+          conv({
+            conversationId: 'r1',
+            contactName: 'First reply',
+            latestTime: 1_790_000_100,
+            isRead: false,
+          }),
+          conv({
+            conversationId: 'r2',
+            contactName: 'Second reply',
+            latestTime: 1_790_000_090,
+            isRead: false,
+          }),
+          conv({ conversationId: 's1', contactName: 'Silent one', latestTime: 1_790_000_900 }),
+          conv({ conversationId: 's2', contactName: 'Silent two', latestTime: 1_790_000_800 }),
+          conv({ conversationId: 'ans', contactName: 'Answered', latestTime: 1_790_000_050 }),
+        ],
+        {},
+        ['ans'],
+      ),
+    );
+    // Each row's title (its first line starts with it).
+    const names = () =>
+      screen.getAllByTestId('conversation').map((r) => r.firstElementChild?.firstElementChild?.textContent);
+    const { router } = renderApp('/ChatPage');
+    const group = await screen.findByRole('group', { name: 'Show conversations' });
+    const button = (name: RegExp) => within(group).getByRole('button', { name });
+    expect(button(/^All/).getAttribute('aria-pressed')).toBe('true');
+    expect(button(/^Unread/).getAttribute('aria-pressed')).toBe('false');
+    // The unread replies lead although two conversations are newer; the first is opened (read).
+    await screen.findByRole('log', { name: 'Messages with First reply' });
+    expect(names()).toEqual(['First reply', 'Second reply', 'Silent one', 'Silent two', 'Answered']);
+    await waitFor(() => expect(button(/^Unread/).textContent).toBe('Unread1'));
+
+    fireEvent.click(button(/^Replied/));
+    await waitFor(() => expect(router.state.location.search).toBe('?filter=replied'));
+    expect(button(/^Replied/).getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(names()).toEqual(['First reply', 'Second reply', 'Answered']));
+    expect(bodies(fetch, '/api/livechat/queryConversation')).toContainEqual({ filter: 'replied' });
+
+    fireEvent.click(button(/^Unread/));
+    await waitFor(() => expect(router.state.location.search).toBe('?filter=unread'));
+    // The one being read stays (read) while selected.
+    await waitFor(() => expect(names()).toEqual(['First reply', 'Second reply']));
+    fireEvent.click(screen.getAllByTestId('conversation')[1]!);
+    await screen.findByRole('log', { name: 'Messages with Second reply' });
+    await waitFor(() => expect(button(/^Unread/).textContent).toBe('Unread'));
+
+    fireEvent.click(button(/^All/));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(names()).toHaveLength(5));
+  }, 20_000);
+
+  it('a live conversation event refreshes the filtered list and the sidebar count', async () => {
+    const records = [
+      conv({ conversationId: 'u1', contactName: 'Reading this', latestTime: 1_790_000_100, isRead: false }),
+      conv({ conversationId: 's1', contactName: 'Silent', latestTime: 1_790_000_200 }),
+    ];
+    signIn(inbox(records));
+    const { queryClient } = renderApp('/ChatPage?filter=unread');
+    await screen.findByRole('log', { name: 'Messages with Reading this' });
+    await screen.findByRole('link', { name: 'Chat' });
+    // The silent recipient answers; the stream's event is what the shell applies.
+    records[1] = {
+      ...records[1]!,
+      latestSms: 'Now I reply',
+      latestTime: 1_790_000_300,
+      isRead: false,
+      unreadCount: 1,
+    };
+    applyConversation(queryClient, records[1]);
+    expect(await screen.findByRole('link', { name: 'Chat, 1 unread' })).toBeTruthy();
+    // The newer reply above the one being read (which stays, read and selected).
+    await waitFor(() => expect(screen.getAllByTestId('conversation')).toHaveLength(2));
+    const [fresh, reading] = screen.getAllByTestId('conversation');
+    expect(fresh!.textContent).toContain('Now I reply');
+    expect(within(fresh!).getByTestId('unread-badge')).toBeTruthy();
+    expect(reading!.getAttribute('aria-current')).toBe('true');
+    expect(screen.getByRole('button', { name: /^Unread/ }).textContent).toBe('Unread1');
+  });
+
+  it('says so when no reply is unread, or none came', async () => {
+    signIn(inbox([conv({ conversationId: 'c1', contactName: 'Ann' })]));
+    const { router } = renderApp('/ChatPage?filter=unread');
+    expect((await screen.findAllByText('No unread replies')).length).toBeGreaterThan(0);
+    await router.navigate('/ChatPage?filter=replied');
+    expect((await screen.findAllByText('No replies yet')).length).toBeGreaterThan(0);
+    // An unknown filter is All.
+    await router.navigate('/ChatPage?filter=spam');
+    expect(await screen.findAllByTestId('conversation')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: /^All/ }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('opens on the filter in the URL; reading there keeps the conversation in place and opens nothing else', async () => {
+    const fetch = signIn(
+      inbox([
+        conv({ conversationId: 'u1', contactName: 'Newest reply', latestTime: 1_790_000_500, isRead: false }),
+        conv({ conversationId: 'u2', contactName: 'Older reply', latestTime: 1_790_000_400, isRead: false }),
+        conv({ conversationId: 'r1', contactName: 'Read one', latestTime: 1_790_000_900 }),
+      ]),
+    );
+    const { queryClient } = renderApp('/ChatPage?filter=unread');
+    await screen.findByRole('log', { name: 'Messages with Newest reply' });
+    expect(bodies(fetch, '/api/livechat/queryConversation')[0]).toEqual({ filter: 'unread' });
+    expect(await screen.findByRole('link', { name: 'Chat, 1 unread' })).toBeTruthy();
+    // The server no longer lists u1 under Unread: it stays, selected and read, above u2.
+    await queryClient.invalidateQueries({ queryKey: ['chat', 'conversations'] });
+    await waitFor(() => expect(bodies(fetch, '/api/livechat/queryConversation').length).toBeGreaterThan(1));
+    const rows = await screen.findAllByTestId('conversation');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.getAttribute('aria-current')).toBe('true');
+    expect(rows[0]!.textContent).toContain('Newest reply');
+    expect(within(rows[0]!).queryByTestId('unread-badge')).toBeNull();
+    expect(within(rows[1]!).getByTestId('unread-badge')).toBeTruthy();
+    // u2 was not opened (so not read) behind the reader's back.
+    expect(bodies(fetch, '/api/livechat/queryConversationDetail').map((b) => b.conversationId)).not.toContain(
+      'u2',
+    );
+    // Selecting u2 lets u1 go.
+    fireEvent.click(rows[1]!);
+    await screen.findByRole('log', { name: 'Messages with Older reply' });
+    await queryClient.invalidateQueries({ queryKey: ['chat', 'conversations'] });
+    await waitFor(() =>
+      expect(screen.getAllByTestId('conversation').map((r) => r.textContent)).toEqual([
+        expect.stringContaining('Older reply'),
+      ]),
+    );
+    expect(await screen.findByRole('link', { name: 'Chat' })).toBeTruthy();
   });
 
   it('searches by name or number and selects with a click', async () => {

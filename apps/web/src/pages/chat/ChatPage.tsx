@@ -1,14 +1,25 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import type { Conversation } from '@simdock/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { MessagesSquare, PanelLeftOpen, PencilLine, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, EmptyState, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
-import { CONVERSATIONS_POLL_MS, markReadInList, useConversations, useThread } from './api.ts';
-import { ConversationList } from './ConversationList.tsx';
-import { conversationTitle, pickSelection, previewText, unreadTotal } from './chat-logic.ts';
+import { CONVERSATIONS_POLL_MS, markReadInList, useConversations, useThread, useUnreadCount } from './api.ts';
+import { ConversationList, emptyListTitle } from './ConversationList.tsx';
+import {
+  badgeText,
+  conversationTitle,
+  inboxOrder,
+  parseChatFilter,
+  pickSelection,
+  previewText,
+  unreadOf,
+  withChatFilter,
+} from './chat-logic.ts';
 import { EditContactDialog } from './EditContactDialog.tsx';
 import { SendForm } from './SendForm.tsx';
 import { Thread } from './Thread.tsx';
@@ -17,28 +28,43 @@ import { Thread } from './Thread.tsx';
 const NARROW = '(max-width: 767.98px)';
 
 /**
- * /ChatPage (docs/product.md): the conversation list (search, unread badges) and the selected
- * conversation's thread with the send form. The first conversation is selected on load; when the
- * selected one disappears, the first is selected (or none). The list polls every 6 s and the thread
- * every 5 s; the shell's live stream refreshes both sooner (app/live.tsx).
+ * /ChatPage (docs/product.md): the conversation list as an inbox (unread replies first, then newest
+ * first; search; All / Unread / Replied in the URL as `?filter=`) and the selected conversation's
+ * thread with the send form. The first conversation is selected on load; when the selected one
+ * disappears, the first is selected (or none). The list polls every 6 s and the thread every 5 s;
+ * the shell's live stream refreshes both sooner (app/live.tsx).
  */
 export function ChatPage() {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const conversations = useConversations(CONVERSATIONS_POLL_MS);
+  const [params, setParams] = useSearchParams();
+  const filter = parseChatFilter(params.get('filter'));
+  const conversations = useConversations(filter, CONVERSATIONS_POLL_MS);
+  const unread = useUnreadCount(CONVERSATIONS_POLL_MS).data?.conversations ?? 0;
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  /** The selection when it had unread replies: it keeps its place while it is read (inboxOrder). */
+  const [opened, setOpened] = useState<Conversation | null>(null);
   const [search, setSearch] = useState('');
   const [listOpen, setListOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   /** The phone layout's "Conversations" button: the focus returns to it when the panel closes. */
   const listButton = useRef<HTMLButtonElement>(null);
   const narrow = useMediaQuery(NARROW);
-  const list = conversations.data;
+  const data = conversations.data;
+  const list = useMemo(
+    () => (data ? inboxOrder(data, opened, filter === 'unread') : undefined),
+    [data, opened, filter],
+  );
 
   // Auto-select the first; re-select when the selected one disappears.
   useEffect(() => {
-    if (list) setSelectedId((current) => pickSelection(list, current));
-  }, [list]);
+    if (!list) return;
+    const next = pickSelection(list, selectedId);
+    if (next === selectedId) return;
+    const c = list.find((x) => x.conversationId === next);
+    setSelectedId(next);
+    setOpened(c && unreadOf(c) > 0 ? c : null);
+  }, [list, selectedId]);
 
   const selected = list?.find((c) => c.conversationId === selectedId) ?? null;
   const thread = useThread(selected ? selected.conversationId : null);
@@ -50,20 +76,27 @@ export function ChatPage() {
   }, [qc, selectedId, list, thread.isSuccess, thread.dataUpdatedAt]);
 
   const select = (id: string) => {
-    setSelectedId(id);
+    if (id !== selectedId) {
+      const c = list?.find((x) => x.conversationId === id);
+      setSelectedId(id);
+      setOpened(c && unreadOf(c) > 0 ? c : null);
+    }
     setListOpen(false);
   };
 
   const listPanel = (
     <ConversationList
       query={conversations}
+      list={list}
+      filter={filter}
+      onFilter={(f) => setParams((p) => withChatFilter(p, f))}
+      unread={unread}
       selectedId={selectedId}
       onSelect={select}
       search={search}
       onSearch={setSearch}
     />
   );
-  const unread = unreadTotal(list);
   const title = selected ? conversationTitle(selected) : '';
 
   return (
@@ -121,7 +154,7 @@ export function ChatPage() {
                 {t('chat.openList')}
                 {unread > 0 ? (
                   <span className="rounded-full bg-accent px-1.5 text-[11px] font-semibold text-accent-fg tabular">
-                    <span aria-hidden>{unread}</span>
+                    <span aria-hidden>{badgeText(unread)}</span>
                     <span className="sr-only">{t('chat.unread', { count: unread })}</span>
                   </span>
                 ) : null}
@@ -164,12 +197,17 @@ export function ChatPage() {
               <Thread conversationId={selected.conversationId} title={title} query={thread} />
               {/* keyed: another conversation starts with an empty form */}
               <SendForm key={selected.conversationId} conversation={selected} />
-              <EditContactDialog conversation={selected} open={editing} onClose={() => setEditing(false)} />
+              <EditContactDialog
+                conversation={selected}
+                open={editing}
+                onClose={() => setEditing(false)}
+                onSaved={(c) => setOpened((o) => (o?.conversationId === c.conversationId ? c : o))}
+              />
             </>
           ) : (
             <div className="flex flex-1 items-center justify-center">
               <EmptyState
-                title={list && list.length === 0 ? t('chat.noConversation') : t('chat.selectHint')}
+                title={list && list.length === 0 ? t(emptyListTitle(filter)) : t('chat.selectHint')}
                 icon={<MessagesSquare className="size-6" />}
               />
             </div>

@@ -1,14 +1,35 @@
-import type { Conversation } from '@simdock/contract';
+import { CONVERSATION_FILTERS, type Conversation, type ConversationFilter } from '@simdock/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { MessagesSquare, Search } from 'lucide-react';
 import { EmptyState, Input, QueryState } from '../../components/index.ts';
-import { useI18n } from '../../i18n/index.tsx';
+import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { conversationTitle, filterConversations, previewText, unreadOf } from './chat-logic.ts';
+import { badgeText, conversationTitle, filterConversations, previewText, unreadOf } from './chat-logic.ts';
+
+const FILTER_LABEL: Record<ConversationFilter, MessageKey> = {
+  all: 'chat.filterAll',
+  unread: 'chat.filterUnread',
+  replied: 'chat.filterReplied',
+};
+const EMPTY: Record<ConversationFilter, { title: MessageKey; text: MessageKey }> = {
+  all: { title: 'chat.noConversation', text: 'chat.noConversationText' },
+  unread: { title: 'chat.noUnread', text: 'chat.noUnreadText' },
+  replied: { title: 'chat.noReplied', text: 'chat.noRepliedText' },
+};
+
+/** What an empty list is called under a filter ('No Conversation' for All, as the spec says). */
+export const emptyListTitle = (filter: ConversationFilter): MessageKey => EMPTY[filter].title;
 
 export interface ConversationListProps {
-  query: UseQueryResult<Conversation[]>;
+  /** The list's loading and error state. */
+  query: Pick<UseQueryResult<Conversation[]>, 'error' | 'isError' | 'isPending' | 'refetch'>;
+  /** The conversations in the order shown (undefined until loaded). */
+  list: Conversation[] | undefined;
+  filter: ConversationFilter;
+  onFilter: (filter: ConversationFilter) => void;
+  /** Conversations with unread replies, on the Unread filter. */
+  unread: number;
   selectedId: string | null;
   onSelect: (id: string) => void;
   search: string;
@@ -16,12 +37,25 @@ export interface ConversationListProps {
 }
 
 /**
- * The conversation list (docs/product.md#screens-and-routes): search by name or number; each row shows the
- * contact name (or the number), the latest SMS and its time, and an unread badge. A list of buttons: Tab
- * reaches each one, Enter or Space selects it; the selected one is marked `aria-current`.
+ * The conversation list (docs/product.md#screens-and-routes) as an inbox: unread replies first, then
+ * newest first; All / Unread / Replied (toggle buttons, the pressed one is the page's `?filter=`); search
+ * by name or number; each row shows the contact name (or the number), the latest SMS and its time, and
+ * an unread badge. A list of buttons: Tab reaches each one, Enter or Space selects it; the selected one
+ * is marked `aria-current`.
  */
-export function ConversationList({ query, selectedId, onSelect, search, onSearch }: ConversationListProps) {
+export function ConversationList({
+  query,
+  list,
+  filter,
+  onFilter,
+  unread,
+  selectedId,
+  onSelect,
+  search,
+  onSearch,
+}: ConversationListProps) {
   const { t } = useI18n();
+  const empty = EMPTY[filter];
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="border-b border-line p-3">
@@ -39,18 +73,41 @@ export function ConversationList({ query, selectedId, onSelect, search, onSearch
             className="pl-8"
           />
         </div>
+        <fieldset className="mt-2 flex gap-1 rounded-lg bg-subtle p-1">
+          <legend className="sr-only">{t('chat.filter')}</legend>
+          {CONVERSATION_FILTERS.map((f) => (
+            <button
+              key={f}
+              type="button"
+              aria-pressed={filter === f}
+              onClick={() => onFilter(f)}
+              className={cx(
+                'flex min-h-8 flex-1 items-center justify-center gap-1.5 rounded-md px-2 text-[13px] font-medium transition-colors',
+                'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent',
+                filter === f ? 'bg-surface text-fg shadow-xs' : 'text-muted hover:text-fg',
+              )}
+            >
+              {t(FILTER_LABEL[f])}
+              {f === 'unread' && unread > 0 ? (
+                <span className="rounded-full bg-accent px-1.5 text-[11px] leading-4 font-semibold text-accent-fg tabular">
+                  {badgeText(unread)}
+                </span>
+              ) : null}
+            </button>
+          ))}
+        </fieldset>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
-        <QueryState
-          query={query}
+        <QueryState<Conversation[]>
+          query={{ ...pick(query), data: list }}
           errorTitle={t('chat.loadConversationsFailed')}
           compact
           isEmpty={(list) => list.length === 0}
           empty={
             <EmptyState
               compact
-              title={t('chat.noConversation')}
-              text={t('chat.noConversationText')}
+              title={t(empty.title)}
+              text={t(empty.text)}
               icon={<MessagesSquare className="size-6" />}
             />
           }
@@ -73,6 +130,11 @@ export function ConversationList({ query, selectedId, onSelect, search, onSearch
       </div>
     </div>
   );
+}
+
+/** The query's state alone (the rows come ordered from the page). */
+function pick(q: ConversationListProps['query']) {
+  return { error: q.error, isError: q.isError, isPending: q.isPending, refetch: q.refetch };
 }
 
 function Row({
@@ -115,7 +177,7 @@ function Row({
             data-testid="unread-badge"
             className="shrink-0 rounded-full bg-accent px-1.5 py-px text-[11px] font-semibold text-accent-fg tabular"
           >
-            <span aria-hidden>{unread > 99 ? '99+' : unread}</span>
+            <span aria-hidden>{badgeText(unread)}</span>
             <span className="sr-only">{t('chat.unread', { count: unread })}</span>
           </span>
         ) : null}

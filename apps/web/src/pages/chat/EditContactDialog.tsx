@@ -31,10 +31,13 @@ export function EditContactDialog({
   conversation,
   open,
   onClose,
+  onSaved,
 }: {
   conversation: Conversation;
   open: boolean;
   onClose: () => void;
+  /** The conversation as saved (the page may show a copy the lists no longer hold). */
+  onSaved?: (c: Conversation) => void;
 }) {
   const { t } = useI18n();
   const update = useUpdateConversation();
@@ -56,7 +59,8 @@ export function EditContactDialog({
 
   const save = handleSubmit((body) =>
     update.mutate(body, {
-      onSuccess: () => {
+      onSuccess: (res) => {
+        onSaved?.(res.data);
         notify.success(t('chat.saved'));
         onClose();
       },

@@ -7,10 +7,10 @@ import {
   type UpdateConversationBody,
 } from '@simdock/contract';
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CONVERSATIONS_KEY, threadKey } from '../../api/chat.ts';
+import { CONVERSATIONS_KEY, threadKey, UNREAD_COUNT_KEY } from '../../api/chat.ts';
 import { apiPost, call, callBlob, requireCode1 } from '../../api/client.ts';
 
-export { CONVERSATIONS_POLL_MS, useConversations } from '../../api/chat.ts';
+export { CONVERSATIONS_POLL_MS, useConversations, useUnreadCount } from '../../api/chat.ts';
 
 /** Thread polling 5000 ms (live `conversation` events refresh it sooner). */
 export const THREAD_POLL_MS = 5000;
@@ -41,15 +41,23 @@ export function useThread(conversationId: string | null) {
   });
 }
 
-/** The list's copy of a conversation the user just opened: read, no unread messages. */
+/**
+ * The lists' copies of a conversation the user just opened: read, no unread messages; the badge's
+ * count is fetched again when one of them was unread (the live event may be late or lost).
+ */
 export function markReadInList(qc: QueryClient, conversationId: string): void {
-  patchConversation(qc, conversationId, (c) =>
+  const changed = patchConversation(qc, conversationId, (c) =>
     c.isRead && !c.unreadCount ? c : { ...c, isRead: true, unreadCount: 0 },
   );
+  if (changed) void qc.invalidateQueries({ queryKey: UNREAD_COUNT_KEY });
 }
 
-function patchConversation(qc: QueryClient, id: string, patch: (c: Conversation) => Conversation) {
-  qc.setQueryData<{ code: 1; data: { records: Conversation[] } }>(CONVERSATIONS_KEY, (old) => {
+type ListAnswer = { code: 1; data: { records: Conversation[] } };
+
+/** Patches the conversation in every cached list (one per filter); true when one changed. */
+function patchConversation(qc: QueryClient, id: string, patch: (c: Conversation) => Conversation): boolean {
+  let any = false;
+  qc.setQueriesData<ListAnswer>({ queryKey: [...CONVERSATIONS_KEY, 'list'] }, (old) => {
     if (!old) return old;
     let changed = false;
     const records = old.data.records.map((c) => {
@@ -58,8 +66,10 @@ function patchConversation(qc: QueryClient, id: string, patch: (c: Conversation)
       if (next !== c) changed = true;
       return next;
     });
+    any ||= changed;
     return changed ? { ...old, data: { records } } : old;
   });
+  return any;
 }
 
 /** POST /api/livechat/updateConversation {conversationId, contactName, note}. */

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  badgeText,
   conversationTitle,
   displayText,
   displayUrl,
   filterConversations,
+  inboxOrder,
   isAtBottom,
   isAttachable,
   mediaKind,
+  parseChatFilter,
   pickSelection,
   previewText,
   shouldScrollToBottom,
   unreadOf,
-  unreadTotal,
+  withChatFilter,
 } from './chat-logic.ts';
 
 const c = (conversationId: string) => ({ conversationId });
@@ -38,9 +41,74 @@ describe('unread counts', () => {
     expect(unreadOf({ isRead: true })).toBe(0);
     expect(unreadOf({ isRead: true, unreadCount: 0 })).toBe(0);
   });
-  it('totals every conversation (the sidebar badge); nothing loaded is 0', () => {
-    expect(unreadTotal([{ isRead: false, unreadCount: 2 }, { isRead: true }, { isRead: false }])).toBe(3);
-    expect(unreadTotal(undefined)).toBe(0);
+  it('shows at most 99 on a badge', () => {
+    expect(badgeText(7)).toBe('7');
+    expect(badgeText(99)).toBe('99');
+    expect(badgeText(100)).toBe('99+');
+  });
+});
+
+describe('the list filter in the URL', () => {
+  it('reads unread and replied; anything else, or nothing, is all', () => {
+    expect(parseChatFilter('unread')).toBe('unread');
+    expect(parseChatFilter('replied')).toBe('replied');
+    expect(parseChatFilter(null)).toBe('all');
+    expect(parseChatFilter('')).toBe('all');
+    expect(parseChatFilter('UNREAD')).toBe('all');
+    expect(parseChatFilter('spam')).toBe('all');
+  });
+  it('sets ?filter=, drops it for all, and keeps the other parameters', () => {
+    const p = new URLSearchParams('x=1');
+    expect(withChatFilter(p, 'unread').toString()).toBe('x=1&filter=unread');
+    expect(withChatFilter(new URLSearchParams('filter=unread&x=1'), 'replied').toString()).toBe(
+      'filter=replied&x=1',
+    );
+    expect(withChatFilter(new URLSearchParams('filter=unread&x=1'), 'all').toString()).toBe('x=1');
+    // The given parameters are not changed.
+    expect(p.toString()).toBe('x=1');
+  });
+});
+
+describe('inboxOrder: the conversation being read keeps its place', () => {
+  const row = (conversationId: string, latestTime: number, unreadCount = 0) => ({
+    conversationId,
+    latestTime,
+    unreadCount,
+    isRead: unreadCount === 0,
+  });
+  const ids = (l: { conversationId: string }[]) => l.map((c) => c.conversationId);
+  // As the server lists them: unread first, then newest first.
+  const a = row('1', 100, 2);
+  const b = row('2', 90, 1);
+  const c = row('3', 300);
+  const d = row('4', 200);
+
+  it("is the server's order when nothing unread was opened", () => {
+    expect(ids(inboxOrder([a, b, c, d], null, false))).toEqual(['1', '2', '3', '4']);
+  });
+  it('keeps an opened conversation among the unread ones once the server lists it as read', () => {
+    const readA = { ...a, unreadCount: 0, isRead: true };
+    // After reading, the server moves it among the read ones (newest first: after 3 and 4).
+    const server = [b, c, d, readA];
+    expect(ids(inboxOrder(server, a, false))).toEqual(['1', '2', '3', '4']);
+    expect(inboxOrder(server, a, false)[0]).toBe(readA);
+    // Opened b (older than a): it stays after a.
+    expect(ids(inboxOrder([a, c, d, { ...b, unreadCount: 0 }], b, false))).toEqual(['1', '2', '3', '4']);
+  });
+  it('in Unread puts it back, read, where it was when the server no longer lists it', () => {
+    const shown = inboxOrder([b], a, true);
+    expect(ids(shown)).toEqual(['1', '2']);
+    expect(shown[0]).toMatchObject({ isRead: true, unreadCount: 0 });
+    expect(ids(inboxOrder([], a, true))).toEqual(['1']);
+  });
+  it('elsewhere a conversation the server no longer lists is gone', () => {
+    expect(ids(inboxOrder([b, c], a, false))).toEqual(['2', '3']);
+  });
+  it('breaks a tie in time by id, as the server does (a longer id is larger)', () => {
+    const x = row('10', 100, 1);
+    const y = row('9', 100, 1);
+    expect(ids(inboxOrder([y], x, true))).toEqual(['10', '9']);
+    expect(ids(inboxOrder([x], y, true))).toEqual(['10', '9']);
   });
 });
 

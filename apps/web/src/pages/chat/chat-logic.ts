@@ -1,4 +1,10 @@
-import { type ChatMessage, type Conversation, cleanText, UP_DOWN_OUTGOING } from '@simdock/contract';
+import {
+  type ChatMessage,
+  type Conversation,
+  type ConversationFilter,
+  cleanText,
+  UP_DOWN_OUTGOING,
+} from '@simdock/contract';
 
 /**
  * Pure rules of the Chat page (docs/product.md), kept out of the components so they are tested alone.
@@ -23,11 +29,59 @@ export function unreadOf(c: Pick<Conversation, 'isRead' | 'unreadCount'>): numbe
   return c.isRead ? 0 : 1;
 }
 
-/** The sidebar's total: every conversation's unread count. */
-export function unreadTotal(
-  list: readonly Pick<Conversation, 'isRead' | 'unreadCount'>[] | undefined,
-): number {
-  return (list ?? []).reduce((sum, c) => sum + unreadOf(c), 0);
+/** A count on a badge: up to 99, then "99+". */
+export function badgeText(count: number): string {
+  return count > 99 ? '99+' : String(count);
+}
+
+/** The list filter in the URL (`?filter=unread`, `?filter=replied`); anything else is All. */
+export function parseChatFilter(value: string | null): ConversationFilter {
+  return value === 'unread' || value === 'replied' ? value : 'all';
+}
+
+/** The URL parameters with `filter` set (All drops it: /ChatPage is the whole list); others kept. */
+export function withChatFilter(params: URLSearchParams, filter: ConversationFilter): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (filter === 'all') next.delete('filter');
+  else next.set('filter', filter);
+  return next;
+}
+
+/** Numeric ids as the server orders them (bigint text: a longer one is larger). */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+type Listed = Pick<Conversation, 'conversationId' | 'isRead' | 'unreadCount' | 'latestTime'>;
+
+/**
+ * The list as shown while the reader has `opened` selected, a conversation that had unread replies
+ * when they opened it: opening reads it, and the server then lists it among the read ones (or, in
+ * Unread, not at all). It keeps its place among the unread ones instead, still in the list, until
+ * another conversation is selected, so reading does not pull it from under the reader (nor
+ * auto-select the next unread one, and read that too). `keepMissing`: put it back when the list no
+ * longer has it (Unread only: elsewhere a conversation that went is gone). Everything else keeps
+ * the server's order: unread first, then newest first.
+ */
+export function inboxOrder<T extends Listed>(
+  list: readonly T[],
+  opened: T | null,
+  keepMissing: boolean,
+): T[] {
+  if (!opened) return [...list];
+  const id = opened.conversationId;
+  const current = list.find((c) => c.conversationId === id);
+  if (!current && !keepMissing) return [...list];
+  const shown: T = current ?? { ...opened, isRead: true, unreadCount: 0 };
+  const rest = list.filter((c) => c.conversationId !== id);
+  const at = rest.findIndex(
+    (c) =>
+      unreadOf(c) === 0 ||
+      c.latestTime < shown.latestTime ||
+      (c.latestTime === shown.latestTime && compareIds(c.conversationId, id) < 0),
+  );
+  rest.splice(at < 0 ? rest.length : at, 0, shown);
+  return rest;
 }
 
 /**

@@ -27,7 +27,7 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { failureText } from '../../lib/errors.ts';
-import { formatDateTime, formatNumber, formatPercent } from '../../lib/format.ts';
+import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
@@ -49,7 +49,8 @@ const rangeResolver = keyResolver<Range>((v) => {
 /**
  * /History, SMS History Stats (docs/product.md): start and end dates (today by default) and Apply; the
  * five tiles; Message Details with page sizes 10–500, Prev/Next and 'Page x / y' ('No Record' when
- * empty); Gateway and Port only for Admin9; CSV export of the filtered records.
+ * empty); each message's cost (struck through and marked Refunded when its money went back); Gateway
+ * and Port only for Admin9; CSV export of the filtered records.
  */
 export function HistoryPage() {
   const { t } = useI18n();
@@ -88,6 +89,17 @@ export function HistoryPage() {
       <StatusBadge tone="grey">{t('history.statusPending')}</StatusBadge>
     );
 
+  // A refunded message's cost stays visible, struck through, with the word that says why.
+  const costOf = (r: HistoryRecord) =>
+    r.refunded ? (
+      <span className="inline-flex flex-wrap items-center justify-end gap-1.5">
+        <s className="text-muted">{formatMoney(r.cost)}</s>
+        <StatusBadge tone="grey">{t('history.refunded')}</StatusBadge>
+      </span>
+    ) : (
+      formatMoney(r.cost)
+    );
+
   const columns: Column<HistoryRecord>[] = [
     {
       key: 'time',
@@ -110,6 +122,14 @@ export function HistoryPage() {
     },
     { key: 'sender', header: t('history.colSender'), cell: (r) => r.userAlias },
     { key: 'status', header: t('history.colStatus'), cell: statusOf },
+    {
+      key: 'cost',
+      header: t('history.colCost'),
+      align: 'right',
+      className: 'whitespace-nowrap',
+      cellClassName: 'tabular',
+      cell: costOf,
+    },
     {
       key: 'reason',
       header: t('history.colReason'),

@@ -27,11 +27,20 @@ const DEFAULTS: Values = {
   SimMaxSmsPerMonth: 0,
   SimLockAfterFailures: 5,
   SimCooldownMinutes: 60,
+  SmsPricePerSegment: '0',
+  MmsPrice: '0',
 };
 
+/** Prices are typed as decimal text and sent as such: "0.0075" stays exact (no float on the way). */
+const PRICE_FIELDS: { name: 'SmsPricePerSegment' | 'MmsPrice'; label: MessageKey; hint: MessageKey }[] = [
+  { name: 'SmsPricePerSegment', label: 'settings.smsPrice', hint: 'settings.smsPriceHint' },
+  { name: 'MmsPrice', label: 'settings.mmsPrice', hint: 'settings.mmsPriceHint' },
+];
+
 /**
- * /settings (Admin9, docs/product.md): Max Batch Send SMS and Max Messages Per Day, Save Changes, then
- * '✅ Success!' or '❌ Error saving settings'. 0 switches sending off (the sending page says so).
+ * /settings (Admin9, docs/product.md): Max Batch Send SMS and Max Messages Per Day, the SIM health
+ * settings, the message prices (USD per SMS segment and per MMS, up to 4 decimals), Save Changes,
+ * then '✅ Success!' or '❌ Error saving settings'. 0 switches sending off (the sending page says so).
  */
 export function SettingsPage() {
   const { t } = useI18n();
@@ -57,6 +66,8 @@ export function SettingsPage() {
         SimMaxSmsPerMonth: d.simMaxSmsPerMonth,
         SimLockAfterFailures: d.simLockAfterFailures,
         SimCooldownMinutes: d.simCooldownMinutes,
+        SmsPricePerSegment: String(d.smsPricePerSegment),
+        MmsPrice: String(d.mmsPrice),
       });
   }, [settings.data, isDirty, reset]);
 
@@ -102,6 +113,22 @@ export function SettingsPage() {
                     error={fieldErrorText(t, errors[f.name])}
                   >
                     <Input type="number" inputMode="numeric" min={0} step={1} {...number(f.name)} />
+                  </FormField>
+                ))}
+              </fieldset>
+              <fieldset className="mt-2 flex flex-col gap-4 border-t border-line pt-4">
+                <legend className="float-left mb-1 w-full">
+                  <span className="block text-[15px] font-semibold text-fg">{t('settings.pricesTitle')}</span>
+                  <span className="mt-0.5 block text-[13px] text-muted">{t('settings.pricesText')}</span>
+                </legend>
+                {PRICE_FIELDS.map((f) => (
+                  <FormField
+                    key={f.name}
+                    label={t(f.label)}
+                    hint={t(f.hint)}
+                    error={fieldErrorText(t, errors[f.name])}
+                  >
+                    <Input type="text" inputMode="decimal" autoComplete="off" {...register(f.name)} />
                   </FormField>
                 ))}
               </fieldset>

@@ -4,7 +4,7 @@ import { campaignQuery } from '../../api/campaigns.ts';
 import { ApiError } from '../../api/client.ts';
 import { Button, Card, Notice, notify } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatNumber } from '../../lib/format.ts';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { cancelCampaign } from './api.ts';
 
 /**
@@ -77,6 +77,15 @@ export function CampaignProgressCard({ campaignId }: { campaignId: string }) {
             </div>
           ))}
         </dl>
+        {p.cost > 0 ? (
+          <p className="text-sm text-muted tabular" data-testid="campaign-money">
+            {t('sending.progressMoney', {
+              cost: formatMoney(p.cost),
+              refunded: formatMoney(p.refunded),
+              net: formatMoney(p.netCost),
+            })}
+          </p>
+        ) : null}
         {p.waitingForSim ? <Notice tone="info">{t('sending.waitingForSim')}</Notice> : null}
         {query.isError ? <Notice tone="error">{String(query.error)}</Notice> : null}
       </div>

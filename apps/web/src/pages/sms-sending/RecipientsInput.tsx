@@ -2,12 +2,12 @@ import {
   effectiveBatchLimit,
   invalidNumbersInFileMessage,
   messagingMessage,
-  parseRecipients,
+  type ParsedRecipients,
   recipientsFromFile,
+  recipientsOverLimit,
   typingLimitMessage,
-  wouldExceedLimit,
 } from '@simdock/contract';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { FormField, Tabs, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatNumber } from '../../lib/format.ts';
@@ -19,7 +19,9 @@ type Tab = 'input' | 'upload';
 export interface RecipientsInputProps {
   value: string;
   onChange: (text: string) => void;
-  /** MaxBatchSendSms: typing past it is blocked (docs/product.md#forms). */
+  /** `value` read by the rules (parseRecipients): the counts and the limit are about it. */
+  parsed: ParsedRecipients;
+  /** MaxBatchSendSms: numbers past it are marked (docs/product.md#forms). */
   limit: number;
   /** The send's error for this field (from the rules), shown under the text area. */
   error?: string;
@@ -27,25 +29,19 @@ export interface RecipientsInputProps {
 }
 
 /**
- * Recipients: typed one per line (Input Number) or read from a .txt/.csv file (Upload File), both
- * into the same list. Typing or pasting past the limit is refused with 'Limit is X numbers.'; a file's
- * invalid numbers are dropped and listed.
+ * Recipients: typed one per line (Input Number) or read from a .txt/.csv file (Upload File, the phone
+ * column of a CSV), both into the same list. Numbers past the limit are kept and marked with
+ * 'Limit is X numbers.' and how many are over (the page does not send them); a file's invalid numbers
+ * are dropped and listed.
  */
-export function RecipientsInput({ value, onChange, limit, error, disabled }: RecipientsInputProps) {
+export function RecipientsInput({ value, onChange, parsed, limit, error, disabled }: RecipientsInputProps) {
   const { t } = useI18n();
   const [tab, setTab] = useState<Tab>('input');
-  const [blocked, setBlocked] = useState<string>();
   const [file, setFile] = useState<LoadedFile>();
-  const parsed = useMemo(() => parseRecipients(value), [value]);
-
-  const onType = (next: string) => {
-    if (wouldExceedLimit(next, limit, value)) {
-      setBlocked(messagingText(t, typingLimitMessage(effectiveBatchLimit(limit))));
-      return;
-    }
-    setBlocked(undefined);
-    onChange(next);
-  };
+  const over = recipientsOverLimit(parsed.valid.length, limit);
+  const overText = over
+    ? `${messagingText(t, typingLimitMessage(effectiveBatchLimit(limit)))} ${t('sending.overLimit', { count: formatNumber(over) })}`
+    : undefined;
 
   const onFile = async (f: File) => {
     const upload = await readUpload(f);
@@ -63,8 +59,7 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
       setFile({ name: f.name, count: 0, dropped, problem: messagingText(t, m) });
       return;
     }
-    setFile({ name: f.name, count: read.valid.length, dropped });
-    setBlocked(undefined);
+    setFile({ name: f.name, count: read.valid.length, dropped, column: read.header });
     onChange(read.valid.join('\n'));
   };
 
@@ -80,7 +75,7 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
           content: (
             <FormField
               label={t('sending.numbersLabel')}
-              error={error ?? blocked}
+              error={error ?? overText}
               hint={t('sending.numbersCount', {
                 valid: formatNumber(parsed.valid.length),
                 invalid: formatNumber(parsed.invalid.length),
@@ -94,7 +89,7 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
                 spellCheck={false}
                 placeholder={'12025550123\n13105550188'}
                 className="font-mono"
-                onChange={(e) => onType(e.target.value)}
+                onChange={(e) => onChange(e.target.value)}
               />
             </FormField>
           ),
@@ -106,10 +101,17 @@ export function RecipientsInput({ value, onChange, limit, error, disabled }: Rec
             <UploadPanel
               label={t('sending.numbersFile')}
               file={file}
-              loaded={(f) => t('sending.numbersLoaded', { count: formatNumber(f.count), name: f.name })}
+              loaded={(f) =>
+                [
+                  t('sending.numbersLoaded', { count: formatNumber(f.count), name: f.name }),
+                  f.column ? t('sending.numbersColumn', { column: f.column }) : '',
+                ]
+                  .filter(Boolean)
+                  .join(' ')
+              }
               onFile={(f) => void onFile(f)}
               onClear={() => setFile(undefined)}
-              error={error}
+              error={error ?? overText}
               disabled={disabled}
             />
           ),

@@ -1,18 +1,21 @@
-import { type MassSendData, validateMassSend } from '@simdock/contract';
+import { type MassSendData, parseRecipients, recipientsOverLimit, validateMassSend } from '@simdock/contract';
 import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { type FormEvent, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
+import { Controller, type Resolver, useForm, useWatch } from 'react-hook-form';
 import { ApiError } from '../../api/client.ts';
+import { useSession } from '../../app/session.tsx';
 import { Button, Card, Notice, PageHeader, QueryState } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { serverText } from '../../lib/errors.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { fetchLatestCampaign, useSendMassSms, useSettings } from './api.ts';
 import { CampaignProgressCard } from './CampaignProgressCard.tsx';
 import { ContentInput } from './ContentInput.tsx';
 import { RecipientsInput } from './RecipientsInput.tsx';
+import { SendCost, TopUpLink } from './SendCost.tsx';
+import { costPreview, isFree } from './send-cost.ts';
 
 interface Values {
   /** Recipients, one per line. */
@@ -36,16 +39,21 @@ function massSendResolver(max: number): Resolver<Values> {
 
 /**
  * /SMS_SendingPage (docs/product.md): the usage policy, 'SMS Sending (Max: N)', recipients (typed or
- * uploaded) and message lines (typed or uploaded), Start Mass Send. The contract's rules run before
- * anything is sent (the server runs them again); after a successful send both text areas clear and
- * 'Send successful!' shows with what was queued.
+ * uploaded) and message lines (typed or uploaded), what the send costs against the balance, Start Mass
+ * Send. The contract's rules run before anything is sent (the server runs them again); after a
+ * successful send both text areas clear and 'Send successful!' shows with what was queued and charged.
+ * Every message under the button belongs to the attempt that caused it: a new attempt clears them.
  */
 export function SmsSendingPage() {
   const { t } = useI18n();
+  const session = useSession();
   const settings = useSettings();
   const send = useSendMassSms();
   const [sent, setSent] = useState<MassSendData | null>(null);
+  // Bumped by a successful send: the inputs start afresh (their file notices were about the sent list).
+  const [round, setRound] = useState(0);
   const [campaignId, setCampaignId] = useState<string | null>(null);
+  const shortId = useId();
   // Coming back to the page while a send still runs: show its progress again.
   const latest = useQuery({
     queryKey: ['campaign', 'latest'],
@@ -67,24 +75,49 @@ export function SmsSendingPage() {
     reValidateMode: 'onSubmit',
   });
 
-  const start = handleSubmit((v) => {
+  // Counts, the limit and the cost follow the text; deferred so a 100,000-line paste stays responsive.
+  const number = useDeferredValue(useWatch({ control, name: 'number' }));
+  const mess = useDeferredValue(useWatch({ control, name: 'mess' }));
+  const parsed = useMemo(() => parseRecipients(number), [number]);
+  const over = recipientsOverLimit(parsed.valid.length, max);
+  const prices = settings.data;
+  const free = prices !== undefined && isFree(prices);
+  const balance = session.user?.balance;
+  const preview = useMemo(
+    () => (prices && !free ? costPreview(parsed.valid, mess, prices, balance) : undefined),
+    [parsed, mess, prices, free, balance],
+  );
+
+  const submit = handleSubmit((v) => {
     const checked = validateMassSend(v, max);
     if (!checked.ok) return;
-    setSent(null);
     send.mutate(
       { number: checked.recipients.join('\n'), mess: checked.messages.join('\n') },
       {
         onSuccess: (res) => {
           reset(EMPTY);
+          setRound((r) => r + 1);
           setSent(res.data ?? null);
           if (res.data) setCampaignId(res.data.campaignId);
+          // The top bar's balance: the charge changed it.
+          void session.refresh();
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.status === 402) void session.refresh();
         },
       },
     );
   });
+  // A new attempt starts clean: the last result (success or failure) goes before the rules run again.
+  const start = (e: FormEvent<HTMLFormElement>) => {
+    setSent(null);
+    send.reset();
+    void submit(e);
+  };
 
   // The server's words when it gave some (in the user's language as far as the catalogue goes).
   const failure = (send.error instanceof ApiError && serverText(send.error)) || t('messaging.sendError');
+  const tooPoor = send.error instanceof ApiError && send.error.status === 402;
 
   return (
     <>
@@ -130,7 +163,9 @@ export function SmsSendingPage() {
               name="number"
               render={({ field, fieldState }) => (
                 <RecipientsInput
+                  key={round}
                   value={field.value}
+                  parsed={parsed}
                   onChange={(v) => {
                     field.onChange(v);
                     clearErrors('number');
@@ -148,6 +183,7 @@ export function SmsSendingPage() {
               name="mess"
               render={({ field, fieldState }) => (
                 <ContentInput
+                  key={round}
                   value={field.value}
                   onChange={(v) => {
                     field.onChange(v);
@@ -160,21 +196,41 @@ export function SmsSendingPage() {
             />
           </Card>
           <div className="flex flex-col gap-3 lg:col-span-2">
+            {prices && !off ? (
+              <SendCost
+                preview={preview}
+                free={free}
+                pricePerSegment={prices.smsPricePerSegment}
+                shortId={shortId}
+              />
+            ) : null}
             {sent ? (
               <Notice tone="success" title={t('messaging.sendSuccess')} onDismiss={() => setSent(null)}>
                 {t('sending.sentDetail', {
                   queued: formatNumber(sent.queued),
                   duplicates: formatNumber(sent.duplicatesRemoved),
                   optOut: formatNumber(sent.skippedOptOut),
-                })}
+                })}{' '}
+                {t('sending.charged', { cost: formatMoney(sent.cost), balance: formatMoney(sent.balance) })}
               </Notice>
             ) : null}
-            {send.isError ? <Notice tone="error">{failure}</Notice> : null}
+            {send.isError ? (
+              <Notice tone="error">
+                {failure}
+                {tooPoor ? (
+                  <>
+                    {' '}
+                    <TopUpLink />
+                  </>
+                ) : null}
+              </Notice>
+            ) : null}
             <div className="flex flex-wrap gap-2">
               <Button
                 type="submit"
                 variant="primary"
-                disabled={off || settings.isPending}
+                aria-describedby={preview?.short ? shortId : undefined}
+                disabled={off || settings.isPending || over > 0 || preview?.short === true}
                 busy={send.isPending}
                 busyLabel={t('sending.starting')}
               >

@@ -5,6 +5,8 @@ import { FileDrop, Notice } from '../../components/index.ts';
 export interface LoadedFile {
   name: string;
   count: number;
+  /** The header of the CSV column the entries were taken from. */
+  column?: string;
   /** Entries dropped (e.g. invalid numbers), as the message to show. */
   dropped?: string;
   /** Nothing usable, as the message to show. */

@@ -9,7 +9,7 @@ import {
 import { ExternalLink } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import {
   Button,
@@ -130,7 +130,15 @@ export function TopupPage() {
 
   return (
     <>
-      <PageHeader title={t('topup.title')} subtitle={t('topup.subtitle')} />
+      <PageHeader
+        title={t('topup.title')}
+        subtitle={t('topup.subtitle')}
+        actions={
+          <Link to="/balance" className={buttonClass('secondary', 'sm')}>
+            {t('topup.balanceHistory')}
+          </Link>
+        }
+      />
       <div className="flex flex-col gap-5">
         {options.data?.sandbox ? (
           <Notice tone="info" title={t('topup.sandboxTitle')}>

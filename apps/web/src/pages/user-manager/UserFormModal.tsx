@@ -22,7 +22,7 @@ export interface UserFormModalProps {
 }
 
 /**
- * 'Add User' / 'Edit User' (docs/product.md): username, email, password, roles, status, balance (step 0.01).
+ * 'Add User' / 'Edit User' (docs/product.md): username, email, password, roles, status, balance (step 0.0001: balances have up to four decimals).
  */
 export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const { t } = useI18n();
@@ -121,7 +121,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           <Input
             type="number"
             inputMode="decimal"
-            step="0.01"
+            step="0.0001"
             min="0"
             className="tabular"
             {...register('balance')}

@@ -1,4 +1,10 @@
-import { type AdminUser, type AdminUserInput, type UserStatus, validateAdminUser } from '@simdock/contract';
+import {
+  type AdminUser,
+  type AdminUserInput,
+  amountText,
+  type UserStatus,
+  validateAdminUser,
+} from '@simdock/contract';
 import { ruleResolver, serverFieldErrorOf } from '../../lib/forms.ts';
 
 export interface UserFormValues {
@@ -26,7 +32,9 @@ export const formFromUser = (u: AdminUser): UserFormValues => ({
   password: '',
   roles: [...u.roles],
   status: u.status,
-  balance: u.balance.toFixed(2),
+  // Exact, with the decimals it has (4 since messages are priced per segment): saving the form
+  // unchanged never books a rounding adjustment.
+  balance: amountText(String(u.balance)),
 });
 
 /** The contract's admin user rules, as a react-hook-form resolver. */
