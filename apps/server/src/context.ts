@@ -66,28 +66,24 @@ export type SmsConsumer = ((q: Queryable, sms: StoredSms, ctx: AppContext) => Pr
   many?: (q: Queryable, list: readonly StoredSms[], ctx: AppContext) => Promise<boolean[]>;
 };
 
-/** Send results a device reported for one of its send tasks (only the rows since its last report). */
-export interface SendTaskReport {
+/**
+ * The final result of one recipient of one send task, as a device reported it, in the platform's
+ * words (a driver translates its device's codes): `delivered` (the device sent it), `sim_cannot_send`
+ * (this SIM is to blame: another SIM may succeed) or `failed` (no other SIM would change it).
+ */
+export interface SendResult {
   tid: number;
-  sending: number;
-  sent: number;
-  failed: number;
-  unsent: number;
-  sdr: { index: number; number: string; port: string; ts: number }[];
-  fdr: {
-    index: number;
-    number: string;
-    port: string;
-    ts: number;
-    /** Task status code of the reason ("6 Timeout" → 6). */
-    reasonCode: number | null;
-    reason: string;
-    carrierReason: string;
-  }[];
+  outcome: 'delivered' | 'sim_cannot_send' | 'failed';
+  /** The recipient. */
+  number: string;
+  /** The port that sent it, in the platform's form. */
+  port: string;
+  /** The device's own words for a failure, for people ("6 Timeout; 21 Short message transfer rejected"). */
+  deviceText: string;
 }
 
 /** Called once per accepted status-report push, after the gateway's lastUpdate is set. */
-export type ReportConsumer = (ctx: AppContext, gatewayId: string, reports: SendTaskReport[]) => Promise<void>;
+export type ReportConsumer = (ctx: AppContext, gatewayId: string, results: SendResult[]) => Promise<void>;
 
 /** Why a gateway may not be deleted now (for example open rentals on it), or null. */
 export type GatewayDeleteCheck = (q: Queryable, gatewayId: string) => Promise<string | null>;

@@ -1,7 +1,7 @@
 import type { Gateway, GatewayReport } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportConsumer, SendTaskReport, SmsConsumer, StoredSms } from '../../context.ts';
+import type { ReportConsumer, SendResult, SmsConsumer, StoredSms } from '../../context.ts';
 import { recvSmsPush, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { startWorkers } from '../../workers/index.ts';
@@ -429,8 +429,8 @@ describe('SIM inventory from pushes', () => {
 describe('status reports', () => {
   it('sets lastUpdate and hands the parsed report over', async () => {
     const { gw } = await scannedGateway();
-    const got: [string, { reports: SendTaskReport[] }][] = [];
-    const consumer: ReportConsumer = async (_ctx, id, reports) => void got.push([id, { reports }]);
+    const got: [string, SendResult[]][] = [];
+    const consumer: ReportConsumer = async (_ctx, id, results) => void got.push([id, results]);
     s.ctx.registry.reportConsumers.push(consumer);
     try {
       s.clock.advance(5_000);
@@ -445,7 +445,9 @@ describe('status reports', () => {
             failed: 0,
             unsent: 0,
             sdr: [[0, '15550001111', '1.01', 1_700_000_000]],
-            fdr: [],
+            fdr: [
+              [1, '15550002222', '1.02', 1_700_000_001, '6 Timeout', '21 Short message transfer rejected'],
+            ],
           },
         ],
       });
@@ -454,14 +456,20 @@ describe('status reports', () => {
       s.ctx.registry.reportConsumers.splice(s.ctx.registry.reportConsumers.indexOf(consumer), 1);
     }
     expect((await gatewayRow(gw.id)).last_update!.getTime()).toBe(s.clock.now().getTime());
+    // In the platform's words: a success, and a failure this SIM is to blame for (6 Timeout).
     expect(got).toEqual([
       [
         gw.id,
-        {
-          reports: [
-            expect.objectContaining({ tid: 7, sent: 1, sdr: [expect.objectContaining({ port: '1.01' })] }),
-          ],
-        },
+        [
+          { tid: 7, outcome: 'delivered', number: '15550001111', port: '1.01', deviceText: '' },
+          {
+            tid: 7,
+            outcome: 'sim_cannot_send',
+            number: '15550002222',
+            port: '1.02',
+            deviceText: '6 Timeout; 21 Short message transfer rejected',
+          },
+        ],
       ],
     ]);
   });

@@ -75,7 +75,7 @@ export interface SimOutcome {
   simId: string;
   /** Accepted by the device. */
   sent: number;
-  /** Reported sent (sdr): resets the consecutive failures. */
+  /** Reported delivered by the device: resets the consecutive failures. */
   delivered: number;
   /** Failed for any reason. */
   failed: number;

@@ -10,7 +10,7 @@ import { gatewayJobs } from './jobs.ts';
 // Gateways: SIM devices, their SIM inventory, device pushes and the store of incoming SMS, which
 // is handed to the SMS consumers other modules register (rental codes, chat replies).
 
-export type { MmsContent, SendTask, TaskAccepted } from './driver/driver.ts';
+export type { MmsContent, SendOutcome, SendTask, TaskOutcome } from './driver/driver.ts';
 export type { SendableSim, SimSendState, UsableSim } from './gateways.queries.ts';
 export { findGatewayByMacOrId, gatewaySettings, saveGateway, scanGateway } from './gateways.service.ts';
 export {

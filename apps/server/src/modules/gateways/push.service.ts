@@ -105,6 +105,6 @@ export async function handleMmsPush(
 export async function handleReportPush(ctx: AppContext, src: PushSource, body: unknown): Promise<number> {
   const report = protocol(() => src.driver.parseReportPush(body));
   await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
-  for (const consume of ctx.registry.reportConsumers) await consume(ctx, src.gw.id, report.reports);
-  return report.reports.length;
+  for (const consume of ctx.registry.reportConsumers) await consume(ctx, src.gw.id, report.results);
+  return report.results.length;
 }

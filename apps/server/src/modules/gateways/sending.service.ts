@@ -1,12 +1,12 @@
 // Sending SMS through a gateway's driver, for the messaging module: one request carries many tasks.
 import type { AppContext } from '../../context.ts';
 import { driverFor } from './device.ts';
-import { GatewayError, type GatewayErrorKind, type SendTask, type TaskAccepted } from './driver/driver.ts';
+import { GatewayError, type GatewayErrorKind, type SendTask, type TaskOutcome } from './driver/driver.ts';
 import { findPushTarget } from './gateways.queries.ts';
 import { pushUrls } from './gateways.service.ts';
 
 export type SendTasksResult =
-  | { ok: true; accepted: TaskAccepted[] }
+  | { ok: true; outcomes: TaskOutcome[] }
   | {
       ok: false;
       kind: GatewayErrorKind | 'gone';
@@ -31,8 +31,8 @@ export async function sendSmsTasks(
   if (!gw) return { ok: false, kind: 'gone', ambiguous: false, message: 'the gateway was deleted' };
   const urls = pushUrls(ctx, gw);
   try {
-    const accepted = await driverFor(ctx, gw).sendTasks(tasks, { srUrl: urls.report, smsUrl: urls.sms });
-    return { ok: true, accepted };
+    const outcomes = await driverFor(ctx, gw).sendTasks(tasks, { srUrl: urls.report, smsUrl: urls.sms });
+    return { ok: true, outcomes };
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     return { ok: false, kind: err.kind, ambiguous: err.kind === 'timeout', message: err.message };

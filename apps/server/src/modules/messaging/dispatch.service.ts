@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext, ReportConsumer, SendTaskReport } from '../../context.ts';
+import type { AppContext, ReportConsumer, SendResult } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { publish } from '../../events.ts';
 import {
@@ -52,12 +52,6 @@ export const GATEWAY_BACKOFF_MS = 30_000;
 export const SIM_BACKOFF_MS = 60_000;
 /** A busy device (too many tasks) gets the messages again after this. */
 const BUSY_RETRY_MS = 10_000;
-
-/** Device task status codes (docs/devices.md) by what the platform does with them. */
-const ACCEPTED = new Set([0, 13]); // 13 Duplicated TaskId: the device already has this very task
-const SIM_CANNOT_SEND = new Set([2, 5, 6]); // Invalid Port, SIM Unregistered, Timeout
-const DEVICE_BUSY = new Set([4, 10, 16]); // Pending USSD, Pending Transaction, Too Many Task
-const ACCOUNT_REFUSED = new Set([1, 14]); // Invalid User, Unauthorized
 
 /**
  * The device task id of one attempt of one message: unique per message and attempt, inside signed
@@ -236,8 +230,6 @@ export async function sendClaim(ctx: AppContext, claim: Claim): Promise<Answers>
   return answers;
 }
 
-const reasonText = (code: number, reason: string) => `${code} ${reason}`.trim();
-
 /** Records every gateway's answer to its part of the claim. */
 export async function recordAnswers(
   ctx: AppContext,
@@ -277,7 +269,7 @@ export async function recordAnswers(
         touched.push(...back);
         continue;
       }
-      const byTid = new Map(answer.accepted.map((t) => [t.tid, t]));
+      const byTid = new Map(answer.outcomes.map((t) => [t.tid, t]));
       const accepted: string[] = [];
       const retry: ResultRow[] = [];
       const busy: string[] = [];
@@ -290,17 +282,18 @@ export async function recordAnswers(
           busy.push(a.id);
           continue;
         }
-        if (ACCEPTED.has(t.code)) {
+        // The driver has put the device's answer in the platform's words (gateways module).
+        if (t.outcome === 'accepted') {
           accepted.push(a.id);
           health.of(a.sim_id).sent++;
-        } else if (SIM_CANNOT_SEND.has(t.code)) {
-          retry.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
+        } else if (t.outcome === 'sim_cannot_send') {
+          retry.push({ id: a.id, port: a.port, reason: t.deviceText });
           refusedSims.push(a.sim_id);
           health.of(a.sim_id).failed++;
           health.of(a.sim_id).simFailures++;
-        } else if (DEVICE_BUSY.has(t.code) || ACCOUNT_REFUSED.has(t.code)) busy.push(a.id);
+        } else if (t.outcome === 'device_busy' || t.outcome === 'account_refused') busy.push(a.id);
         else {
-          failed.push({ id: a.id, port: a.port, reason: reasonText(t.code, t.reason) });
+          failed.push({ id: a.id, port: a.port, reason: t.deviceText });
           health.of(a.sim_id).failed++;
         }
       }
@@ -364,25 +357,23 @@ async function announce(q: Queryable, touched: Touched[]): Promise<void> {
   }
 }
 
-/** Device reasons (fdr rows) that mean "this SIM can't send" (unregistered, timeout). */
-const REPORT_SIM_CANNOT_SEND = new Set([5, 6]);
-
 /**
  * Report consumer: a device's send results (status-report). Success rows deliver; a failure this
  * SIM is to blame for goes to another SIM while attempts are left; other failures are final. Rows
  * are matched by gateway and task id among messages in flight, so a repeated report changes nothing.
  */
-export const recordSendReports: ReportConsumer = async (ctx, gatewayId, reports: SendTaskReport[]) => {
+export const recordSendReports: ReportConsumer = async (ctx, gatewayId, results: SendResult[]) => {
   const ok: ResultRow[] = [];
   const retry: ResultRow[] = [];
   const failed: ResultRow[] = [];
-  for (const r of reports) {
-    for (const row of r.sdr) ok.push({ tid: r.tid, port: row.port });
-    for (const row of r.fdr) {
-      const reason = [row.reason, row.carrierReason].filter((x) => x && x.trim() !== '').join('; ');
-      const item = { tid: r.tid, port: row.port, reason: reason || 'Failed' };
-      (row.reasonCode !== null && REPORT_SIM_CANNOT_SEND.has(row.reasonCode) ? retry : failed).push(item);
-    }
+  for (const r of results) {
+    if (r.outcome === 'delivered') ok.push({ tid: r.tid, port: r.port });
+    else
+      (r.outcome === 'sim_cannot_send' ? retry : failed).push({
+        tid: r.tid,
+        port: r.port,
+        reason: r.deviceText,
+      });
   }
   if (ok.length + retry.length + failed.length === 0) return;
   const now = ctx.clock.now();

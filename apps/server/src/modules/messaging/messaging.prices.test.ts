@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { amountText } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SendTaskReport } from '../../context.ts';
+import type { SendResult } from '../../context.ts';
 import { addSimGateway, ledgerMismatches } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { dispatchOnce, recordSendReports } from './dispatch.service.ts';
@@ -50,25 +50,13 @@ const ledgerOf = async (userId: string) =>
     )
   ).map((l) => ({ ...l, amount: amountText(l.amount), balance_after: amountText(l.balance_after) }));
 
-/** A device's status report: this task failed for a reason no other SIM would change. */
-const failReport = (m: { tid: number; recipient: string; port: string }): SendTaskReport => ({
+/** A device's report: this task failed for a reason no other SIM would change. */
+const failReport = (m: { tid: number; recipient: string; port: string }): SendResult => ({
   tid: m.tid,
-  sending: 0,
-  sent: 0,
-  failed: 1,
-  unsent: 0,
-  sdr: [],
-  fdr: [
-    {
-      index: 1,
-      number: m.recipient,
-      port: m.port,
-      ts: 0,
-      reasonCode: 21,
-      reason: 'Short message transfer rejected',
-      carrierReason: '',
-    },
-  ],
+  outcome: 'failed',
+  number: m.recipient,
+  port: m.port,
+  deviceText: '21 Short message transfer rejected',
 });
 
 async function gateway(sim: GatewaySim) {

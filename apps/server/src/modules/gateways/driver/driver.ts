@@ -1,4 +1,4 @@
-import type { SendTaskReport } from '../../../context.ts';
+import type { SendResult } from '../../../context.ts';
 
 // What the platform needs from a SIM gateway, independent of the vendor protocol.
 
@@ -68,13 +68,9 @@ export interface IncomingMms {
   attachments: MediaPart[];
 }
 
-/** What a device reports about its send tasks (the platform-wide shape lives in the context). */
-export type TaskReport = SendTaskReport;
-export type SdrRow = SendTaskReport['sdr'][number];
-export type FdrRow = SendTaskReport['fdr'][number];
-
+/** What a device reports about its send tasks, translated (the shape lives in the context). */
 export interface StatusReport {
-  reports: TaskReport[];
+  results: SendResult[];
 }
 
 /** One send task: one port per task is how the platform sends (docs/devices.md#task-codes). */
@@ -104,11 +100,24 @@ export interface SendOptions {
   deliveryReport?: boolean;
 }
 
-export interface TaskAccepted {
+/**
+ * What a device answered for one send task, in the platform's words: `accepted` (it has the task,
+ * also when it already had it), `sim_cannot_send` (this SIM cannot send now: another may),
+ * `device_busy` (try again later), `account_refused` (the device refused our account: later),
+ * `recipient_refused` (no other SIM would change it).
+ */
+export type SendOutcome =
+  | 'accepted'
+  | 'sim_cannot_send'
+  | 'device_busy'
+  | 'account_refused'
+  | 'recipient_refused';
+
+export interface TaskOutcome {
   tid: number;
-  /** 0 = accepted; anything else is a refusal (e.g. 5 SIM Unregistered). */
-  code: number;
-  reason: string;
+  outcome: SendOutcome;
+  /** The device's own words ("5 SIM Unregistered"), for people. */
+  deviceText: string;
 }
 
 export interface PulledSms {
@@ -146,7 +155,7 @@ export interface GatewayDriver {
    * at us with the config command; every send request carries both URLs as well.
    */
   configureSmsUrls(urls: { sms: string; report?: string }): Promise<void>;
-  sendTasks(tasks: SendTask[], opts?: SendOptions): Promise<TaskAccepted[]>;
+  sendTasks(tasks: SendTask[], opts?: SendOptions): Promise<TaskOutcome[]>;
   command(
     op: 'lock' | 'unlock' | 'switch' | 'reset' | 'reboot' | 'save' | 'redial',
     ports: string,

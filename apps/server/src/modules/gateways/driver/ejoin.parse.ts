@@ -1,16 +1,7 @@
 // Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices.md).
 // Devices differ between firmware versions, so every reader is tolerant of their quirks.
 import { cleanText, normalizeMac } from '@simdock/contract';
-import {
-  type DevStatus,
-  type FdrRow,
-  type IncomingSmsItem,
-  type PortEntry,
-  ProtocolError,
-  type SdrRow,
-  type StatusReport,
-  type TaskReport,
-} from './driver.ts';
+import { type DevStatus, type IncomingSmsItem, type PortEntry, ProtocolError } from './driver.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -295,6 +286,29 @@ export function parseRecvSms(
   throw new ProtocolError(`not an SMS push (type ${JSON.stringify(body.type)})`);
 }
 
+/** A status-report's rows for one task, as the device writes them (docs/devices.md#pushes). */
+export interface EjoinTaskReport {
+  tid: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  unsent: number;
+  sdr: SdrRow[];
+  fdr: FdrRow[];
+}
+export interface SdrRow {
+  index: number;
+  number: string;
+  port: string;
+  ts: number;
+}
+export interface FdrRow extends SdrRow {
+  /** Task status code of the reason ("6 Timeout" → 6). */
+  reasonCode: number | null;
+  reason: string;
+  carrierReason: string;
+}
+
 function parseSdr(row: unknown): SdrRow | undefined {
   if (!Array.isArray(row) || row.length < 4) return undefined;
   const ref = normalizePort(row[2]);
@@ -320,13 +334,13 @@ function parseFdr(row: unknown): FdrRow | undefined {
 const nonNeg = (v: unknown) => Math.max(0, leadingInt(v) ?? 0);
 
 /** `status-report`: running totals per task plus the sdr/fdr rows since the previous report. */
-export function parseStatusReport(raw: unknown): StatusReport {
+export function parseStatusReport(raw: unknown): { reports: EjoinTaskReport[] } {
   if (!isObj(raw)) throw new ProtocolError('status-report is not an object');
   if (raw.type !== undefined && raw.type !== 'status-report') {
     throw new ProtocolError(`expected status-report, got ${JSON.stringify(raw.type)}`);
   }
   const rpts = Array.isArray(raw.rpts) ? raw.rpts : [];
-  const reports: TaskReport[] = [];
+  const reports: EjoinTaskReport[] = [];
   for (const r of rpts) {
     if (!isObj(r)) continue;
     const tid = leadingInt(r.tid);

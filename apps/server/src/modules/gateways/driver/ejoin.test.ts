@@ -89,9 +89,9 @@ describe('EjoinDriver against the simulator', () => {
       ],
       { srUrl: 'http://127.0.0.1:9/report', smsUrl: 'http://127.0.0.1:9/sms' },
     );
-    expect(res[0]).toEqual({ tid: 101, code: 0, reason: 'OK' });
+    expect(res[0]).toEqual({ tid: 101, outcome: 'accepted', deviceText: '0 OK' });
     expect(res[1]!.tid).toBe(102);
-    expect(res[1]!.code).not.toBe(0);
+    expect(res[1]!.outcome).not.toBe('accepted');
     expect(sim.srUrl).toBe('http://127.0.0.1:9/report');
   });
 

@@ -12,9 +12,10 @@ import {
   type SendTask,
   type StatusPush,
   type StatusReport,
-  type TaskAccepted,
+  type TaskOutcome,
 } from './driver.ts';
 import { parseEjoinMms } from './ejoin.mms.ts';
+import { sendResults, taskOutcome } from './ejoin.outcomes.ts';
 import {
   INT32_MAX,
   isAuthFailure,
@@ -71,7 +72,7 @@ export class EjoinDriver implements GatewayDriver {
   }
 
   parseReportPush(body: unknown): StatusReport {
-    return parseStatusReport(asObject(body));
+    return { results: sendResults(parseStatusReport(asObject(body)).reports) };
   }
 
   canonicalPort(raw: string): string | undefined {
@@ -102,7 +103,7 @@ export class EjoinDriver implements GatewayDriver {
     await this.setParams(pairs);
   }
 
-  async sendTasks(tasks: SendTask[], opts: SendOptions = {}): Promise<TaskAccepted[]> {
+  async sendTasks(tasks: SendTask[], opts: SendOptions = {}): Promise<TaskOutcome[]> {
     const payload = {
       type: 'send-sms',
       task_num: tasks.length,
@@ -143,11 +144,11 @@ export class EjoinDriver implements GatewayDriver {
     return list.map((s) => {
       const rec = (typeof s === 'object' && s !== null ? s : {}) as Record<string, unknown>;
       const status = typeof rec.status === 'string' ? rec.status : String(rec.status ?? '');
-      return {
-        tid: leadingInt(rec.tid) ?? 0,
-        code: leadingInt(status) ?? -1,
-        reason: status.replace(/^\s*-?\d+\s*/, '') || status,
-      };
+      return taskOutcome(
+        leadingInt(rec.tid) ?? 0,
+        leadingInt(status) ?? -1,
+        status.replace(/^\s*-?\d+\s*/, '') || status,
+      );
     });
   }
 
