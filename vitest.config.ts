@@ -54,6 +54,7 @@ export default defineConfig({
       { test: { name: 'contract', pool, include: ['packages/contract/src/**/*.test.ts'] } },
       { test: { name: 'gateway-sim', pool, include: ['tools/gateway-sim/src/**/*.test.ts'] } },
       { test: { name: 'payment-sim', pool, include: ['tools/payment-sim/src/**/*.test.ts'] } },
+      { test: { name: 'phone-sim', pool, include: ['tools/phone-sim/src/**/*.test.ts'] } },
       {
         test: {
           name: 'server-pglite',
