@@ -2,7 +2,9 @@
 // Anywhere else a string literal starting with `/api/` ('…', "…" or `…`) is an error: the server
 // registers its routes from the declarations and the web calls them with `call(endpoints.…)`.
 // Allowed: packages/contract, e2e/ and bench/ (they test the API from outside, by its paths), test
-// files and their helpers (`*.test.*`, `test/` folders, `test-*` files), and comments (lines starting with //, /* or *).
+// files and their helpers (`*.test.*`, `test/` folders, `test-*` files), the simulators (`tools/*-sim/`:
+// they serve other products' APIs, a device's or a provider's, not SimDock's), and comments (lines
+// starting with //, /* or *).
 // Run by `npm run lint`: `node tools/check-api-paths.mjs` prints each literal and exits 1.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,7 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { listFiles } from './check-links.mjs';
 
 const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
-const ALLOWED = [/^packages\/contract\//, /^e2e\//, /^bench\//, /\.test\.[a-z]+$/, /(^|\/)test(\/|-[^/]*$)/];
+const ALLOWED = [
+  /^packages\/contract\//,
+  /^e2e\//,
+  /^bench\//,
+  /^tools\/[^/]+-sim\//,
+  /\.test\.[a-z]+$/,
+  /(^|\/)test(\/|-[^/]*$)/,
+];
 const LITERAL = /(?<!\\)['"`]\/api\//;
 const COMMENT = /^\s*(\/\/|\/\*|\*)/;
 

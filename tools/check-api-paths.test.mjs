@@ -25,6 +25,8 @@ test('finds path literals in every quote style, outside the allowed places', () 
     'packages/contract/src/endpoints/a.ts': `path: '${API}user/info',\n`,
     'e2e/a.test.ts': `'${API}a'\n`,
     'bench/otp.ts': `'${API}a'\n`,
+    'tools/phone-sim/src/model.ts': `'${API}3rdparty/v1'\n`,
+    'tools/check-x.mjs': `'${API}a'\n`,
     'apps/server/src/modules/a/a.test.ts': `'${API}a'\n`,
     'apps/server/src/test/harness.ts': `'${API}a'\n`,
     'apps/web/src/pages/a/test-fixtures.ts': `'${API}a'\n`,
@@ -37,6 +39,7 @@ test('finds path literals in every quote style, outside the allowed places', () 
       'apps/web/src/pages/a/api.ts:1',
       'apps/web/src/pages/a/api.ts:2',
       'apps/web/src/pages/a/api.ts:3',
+      'tools/check-x.mjs:1',
       'apps/web/src/pages/a/latest-test.ts:1',
     ],
   );
