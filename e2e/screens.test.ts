@@ -235,8 +235,19 @@ const STATES: Record<string, (page: Page, audit: Audit) => Promise<void>> = {
       ['Set Number', /^Set number for port/],
       ['Simulate SMS', /^Simulate an incoming SMS/],
     ] as const) {
+      // The SIM list refreshes while this runs (its poll); a click that lands
+      // as a row is replaced opens nothing (seen once in CI), so a second click is allowed.
+      const open = page.getByRole('dialog', { name: dialog });
       await page.getByRole('button', { name: button }).first().click();
-      await page.getByRole('dialog', { name: dialog }).waitFor();
+      if (
+        !(await open.waitFor({ timeout: 3000 }).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        await page.getByRole('button', { name: button }).first().click();
+        await open.waitFor();
+      }
       await audit(`${button} dialog`);
       await closeDialog(page);
     }
