@@ -162,6 +162,8 @@ export interface Registry {
   authenticateApiKey: ApiKeyAuthenticator;
   /** The user's API key as its owner sees it (user info), or null: filled by the apikey module. */
   apiKeyOf: (ctx: AppContext, userId: string) => Promise<string | null>;
+  /** The message prices (the admin's settings read shows them): filled by the messaging module. */
+  messagePrices: (ctx: AppContext) => Promise<{ smsPricePerSegment: number; mmsPrice: number }>;
 }
 
 export function emptyRegistry(): Registry {
@@ -177,6 +179,7 @@ export function emptyRegistry(): Registry {
       throw new Error('no authenticator registered');
     },
     apiKeyOf: async () => null,
+    messagePrices: async () => ({ smsPricePerSegment: 0, mmsPrice: 0 }),
     authenticateApiKey: async () => {
       throw new Error('no API key authenticator registered');
     },

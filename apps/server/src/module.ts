@@ -32,4 +32,5 @@ export interface ModuleDescriptor {
   authenticate?: Authenticator;
   authenticateApiKey?: ApiKeyAuthenticator;
   apiKeyOf?: Registry['apiKeyOf'];
+  messagePrices?: Registry['messagePrices'];
 }

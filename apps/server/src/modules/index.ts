@@ -54,6 +54,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     if (m.authenticate) r.authenticate = m.authenticate;
     if (m.authenticateApiKey) r.authenticateApiKey = m.authenticateApiKey;
     if (m.apiKeyOf) r.apiKeyOf = m.apiKeyOf;
+    if (m.messagePrices) r.messagePrices = m.messagePrices;
   }
 }
 

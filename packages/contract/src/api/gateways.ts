@@ -33,7 +33,13 @@ export type GatewayInput = z.input<typeof GatewayInput>;
 export const UpdateGatewayBody = z.object({ gateway: GatewayInput });
 export const GatewayIdBody = z.object({ id: boundedText(L.id, 'Id') });
 
-export const GatewaySettings = z.object({ gateways: z.array(Gateway), serverTime: z.string() });
+export const GatewaySettings = z.object({
+  gateways: z.array(Gateway),
+  serverTime: z.string(),
+  /** The message prices (USD per SMS segment, per MMS; 0 = free), as the admin set them in Settings. */
+  smsPricePerSegment: z.number().min(0),
+  mmsPrice: z.number().min(0),
+});
 export type GatewaySettings = z.infer<typeof GatewaySettings>;
 
 /** Which job a SIM may do: `rental` SIMs never send bulk SMS, `messaging` SIMs are never rented. */

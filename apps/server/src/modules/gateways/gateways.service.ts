@@ -114,8 +114,12 @@ async function mustFindGateway(ctx: AppContext, id: string, q: Queryable = ctx.d
 }
 
 export async function gatewaySettings(ctx: AppContext): Promise<GatewaySettings> {
-  const rows = await listGatewayRows(ctx.db);
-  return { gateways: rows.map((r) => toGateway(ctx, r)), serverTime: ctx.clock.now().toISOString() };
+  const [rows, prices] = await Promise.all([listGatewayRows(ctx.db), ctx.registry.messagePrices(ctx)]);
+  return {
+    gateways: rows.map((r) => toGateway(ctx, r)),
+    serverTime: ctx.clock.now().toISOString(),
+    ...prices,
+  };
 }
 
 /** What the audit log keeps of a gateway (never the password or the push secret). */

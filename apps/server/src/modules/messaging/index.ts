@@ -4,6 +4,7 @@ import { forgetFinishedTurns } from './dispatch.queries.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
 import { removeUnusedMedia } from './media.service.ts';
+import { readSettings } from './messaging.queries.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
 import { refundEndedMessages } from './refunds.service.ts';
@@ -47,6 +48,10 @@ export const messagingModule: ModuleDescriptor = {
   },
   // After rental's consumer (modules/index.ts order): an SMS that completes an order is not a reply.
   smsConsumers: [consumeReply],
+  messagePrices: async (ctx) => {
+    const s = await readSettings(ctx.db);
+    return { smsPricePerSegment: Number(s.sms_price_per_segment), mmsPrice: Number(s.mms_price) };
+  },
   reportConsumers: [recordSendReports],
   liveRenderers: { campaign: renderCampaignEvent, conversation: renderConversationEvent },
   userHistoryChecks: [

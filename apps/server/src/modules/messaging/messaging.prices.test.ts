@@ -94,6 +94,10 @@ describe('prices', () => {
       smsPricePerSegment: 0.0075,
       mmsPrice: 0.02,
     });
+    expect((await s.post('/api/Admin/getSettings', {}, admin)).body).toMatchObject({
+      smsPricePerSegment: 0.0075,
+      mmsPrice: 0.02,
+    });
     const [audit] = await s.db.query<{ after: Record<string, unknown> }>(
       `SELECT after FROM audit_log WHERE kind = 'settings.update' ORDER BY id DESC LIMIT 1`,
     );

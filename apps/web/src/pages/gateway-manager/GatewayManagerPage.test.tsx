@@ -36,7 +36,7 @@ function signInAdmin(routes: Record<string, Handler>) {
 }
 
 const settings = (gateways: Gateway[]) => () => ({
-  body: { gateways, serverTime: '2026-01-02T03:05:05.000Z' },
+  body: { gateways, serverTime: '2026-01-02T03:05:05.000Z', smsPricePerSegment: 0, mmsPrice: 0 },
 });
 const failure = (status: number, msg: string) => () => ({
   status,
