@@ -7,7 +7,7 @@ import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../db/db.ts';
 import { migrate } from '../../db/migrate.ts';
-import { waitFor } from '../../test/fixtures.ts';
+import { addSimGateway, waitFor } from '../../test/fixtures.ts';
 import { openTestDb, startTestServer, type TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
 import { listConversations, unreadTotals } from './chat.queries.ts';
@@ -31,15 +31,7 @@ beforeAll(async () => {
   bob = await s.createUser();
   await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
   sim = await GatewaySim.start({ ports: 8, sendDelayMs: 5 });
-  const add = await s.post(
-    '/api/Admin/updateGateway',
-    { gateway: { name: 'inbox gw', url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-    admin,
-  );
-  expect(add.status).toBe(200);
-  gatewayId = add.body.id;
-  expect((await s.post('/api/Admin/gatewayScan', { id: gatewayId }, admin)).status).toBe(200);
-  await sim.pushesSettled();
+  gatewayId = await addSimGateway(s, admin, sim, 'inbox gw');
 });
 afterAll(async () => {
   await sim?.stop();

@@ -1,6 +1,6 @@
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../test/fixtures.ts';
+import { addSimGateway, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { GIF, JPEG, PNG } from '../../test/media.ts';
 import { openSse } from '../../test/sse.ts';
@@ -84,15 +84,7 @@ beforeAll(async () => {
   bob = await s.createUser();
   await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
   sim = await GatewaySim.start({ ports: 4, sendDelayMs: 5 });
-  const add = await s.post(
-    '/api/Admin/updateGateway',
-    { gateway: { name: 'chat gw', url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-    admin,
-  );
-  expect(add.status).toBe(200);
-  gatewayId = add.body.id;
-  expect((await s.post('/api/Admin/gatewayScan', { id: gatewayId }, admin)).status).toBe(200);
-  await sim.pushesSettled();
+  gatewayId = await addSimGateway(s, admin, sim, 'chat gw');
 });
 afterAll(async () => {
   await sim.stop();
