@@ -3,8 +3,8 @@
 // registers its routes from the declarations and the web calls them with `call(endpoints.…)`.
 // Allowed: packages/contract, e2e/ and bench/ (they test the API from outside, by its paths), test
 // files and their helpers (`*.test.*`, `test/` folders, `test-*` files), the simulators (`tools/*-sim/`:
-// they serve other products' APIs, a device's or a provider's, not SimDock's), and comments (lines
-// starting with //, /* or *).
+// they serve other products' APIs, a device's or a provider's, not SimDock's), the gateway drivers
+// (they call a device's API), and comments (lines starting with //, /* or *).
 // Run by `npm run lint`: `node tools/check-api-paths.mjs` prints each literal and exits 1.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,6 +17,7 @@ const ALLOWED = [
   /^e2e\//,
   /^bench\//,
   /^tools\/[^/]+-sim\//,
+  /^apps\/server\/src\/modules\/gateways\/driver\//,
   /\.test\.[a-z]+$/,
   /(^|\/)test(\/|-[^/]*$)/,
 ];

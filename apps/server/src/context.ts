@@ -76,13 +76,13 @@ export interface SendResult {
   outcome: 'delivered' | 'sim_cannot_send' | 'failed';
   /** The recipient. */
   number: string;
-  /** The port that sent it, in the platform's form. */
+  /** The SIM that sent it: its port (the driver's slot key, as stored on the SIM). */
   port: string;
   /** The device's own words for a failure, for people ("6 Timeout; 21 Short message transfer rejected"). */
   deviceText: string;
 }
 
-/** Called once per accepted status-report push, after the gateway's lastUpdate is set. */
+/** Called once per accepted push of send results, after the gateway's lastUpdate is set. */
 export type ReportConsumer = (ctx: AppContext, gatewayId: string, results: SendResult[]) => Promise<void>;
 
 /** Why a gateway may not be deleted now (for example open rentals on it), or null. */

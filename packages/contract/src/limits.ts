@@ -23,6 +23,8 @@ export const TEXT_LIMITS = {
   gatewayUserName: 100,
   gatewayPassword: 256,
   mac: 64,
+  deviceId: 64,
+  signingKey: 256,
   port: 16,
   phoneNumber: 32,
   /** An admin's reason for marking a number spent for a service. */

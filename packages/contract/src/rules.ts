@@ -138,16 +138,31 @@ export interface GatewayForm {
   url: string;
   mac: string;
   userName: string;
+  /** Absent: a box (Ejoin). */
+  kind?: 'ejoin' | 'smsgate';
+  /** A phone's mode (required for a phone). */
+  mode?: 'local' | 'cloud' | 'private' | undefined;
 }
 
-/** Valid only if every field is non-empty, the url parses and the mac is six hex pairs. */
+/**
+ * The first field of a gateway form that is not valid, or null. Every kind needs a name, a user
+ * name and an http(s) URL (a Cloud phone may leave the URL blank: the public server is used); a
+ * box needs its MAC (six hex pairs), a phone its mode.
+ */
+export function gatewayFormProblem(g: GatewayForm): 'name' | 'url' | 'mac' | 'userName' | 'mode' | null {
+  const phone = g.kind === 'smsgate';
+  if (g.name.trim() === '') return 'name';
+  if (phone && !g.mode) return 'mode';
+  const blankCloudUrl = phone && g.mode === 'cloud' && g.url.trim() === '';
+  if (!blankCloudUrl && !isHttpUrl(g.url.trim())) return 'url';
+  if (!phone && normalizeMac(g.mac) === undefined) return 'mac';
+  if (g.userName.trim() === '') return 'userName';
+  return null;
+}
+
+/** Valid only if every field the device kind needs is filled correctly (gatewayFormProblem). */
 export function isGatewayValid(g: GatewayForm): boolean {
-  return (
-    g.name.trim() !== '' &&
-    g.userName.trim() !== '' &&
-    isHttpUrl(g.url.trim()) &&
-    normalizeMac(g.mac) !== undefined
-  );
+  return gatewayFormProblem(g) === null;
 }
 
 /** Plain decimal: optional sign, digits with an optional fraction (no exponent, no 0x/0b/0o). */

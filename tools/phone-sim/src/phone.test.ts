@@ -317,3 +317,145 @@ describe('control API', () => {
     expect((await client.getState('c-1')).state).toBe('Failed');
   });
 });
+
+describe('settings', () => {
+  const auth = `Basic ${Buffer.from('sms:pa55word').toString('base64')}`;
+  const patch = (sim: PhoneSim, body: unknown) =>
+    fetch(`${sim.baseUrl}/settings`, {
+      method: 'PATCH',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('Local PATCH sets the signing key (never shown) and the ping interval', async () => {
+    const { sim, client } = await phone('local');
+    const r = await receiver();
+    await client.registerWebhook({ event: WebHookEventType.SystemPing, url: r.url });
+    const res = await patch(sim, { webhooks: { signing_key: 'newKey99' }, ping: { interval_seconds: 1 } });
+    expect(res.status).toBe(200);
+    const shown = (await res.json()) as { webhooks: Record<string, unknown>; ping: Record<string, unknown> };
+    expect(shown.ping.interval_seconds).toBe(1);
+    expect(shown.webhooks).not.toHaveProperty('signing_key');
+    expect(sim.currentSigningKey).toBe('newKey99');
+    const got = await fetch(`${sim.baseUrl}/settings`, { headers: { Authorization: auth } });
+    expect(await got.json()).toEqual(sim.settings());
+    expect(sim.settings().webhooks).not.toHaveProperty('signing_key');
+
+    // The interval applies: a ping comes within about a second, signed with the new key.
+    const deadline = Date.now() + 3000;
+    while (r.got.length === 0 && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+    const ping = r.got[0];
+    if (!ping) throw new Error('no ping arrived');
+    expect(JSON.parse(ping.raw).event).toBe('system:ping');
+    expect(verify('newKey99', ping)).toBe(true);
+    expect(verify(KEY, ping)).toBe(false);
+
+    // 0 stops it; a bad value is refused.
+    expect((await patch(sim, { ping: { interval_seconds: 0 } })).status).toBe(200);
+    expect((await patch(sim, { ping: { interval_seconds: 'soon' } })).status).toBe(400);
+    expect((await patch(sim, { webhooks: { signing_key: '' } })).status).toBe(400);
+  });
+
+  it.each(['cloud', 'private'] as const)('%s refuses the Local-only signing key with 400', async (mode) => {
+    const { sim } = await phone(mode);
+    const res = await patch(sim, { webhooks: { signing_key: 'other' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/signing_key/);
+    expect(sim.currentSigningKey).toBe(KEY);
+    expect((await patch(sim, { ping: { interval_seconds: 60 } })).status).toBe(200);
+    expect(sim.settings().ping).toEqual({ interval_seconds: 60 });
+  });
+
+  it('needs credentials', async () => {
+    const { sim } = await phone('local');
+    const res = await fetch(`${sim.baseUrl}/settings`, { method: 'PATCH', body: '{}' });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('MMS and accounts', () => {
+  it('mms:downloaded carries the body, subject and every part in base64', async () => {
+    const { sim, client } = await phone('local');
+    const r = await receiver();
+    // The npm client's enum predates MMS events.
+    await client.registerWebhook({
+      event: 'mms:downloaded' as (typeof WebHookEventType)[keyof typeof WebHookEventType],
+      url: r.url,
+    });
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    const messageId = sim.injectMms({
+      slot: 2,
+      from: '+84901234567',
+      subject: 'Photo',
+      body: 'Look',
+      parts: [
+        { contentType: 'application/smil', name: 'smil.xml', data: Buffer.from('<smil/>') },
+        { contentType: 'image/jpeg', name: 'a.jpg', data: jpeg },
+      ],
+    });
+    await sim.webhooksSettled();
+    const w = r.got[0];
+    if (!w) throw new Error('no webhook');
+    expect(verify(KEY, w)).toBe(true);
+    const body = JSON.parse(w.raw);
+    expect(body).toMatchObject({
+      event: 'mms:downloaded',
+      payload: { messageId, sender: '+84901234567', recipient: '+84912345678', simNumber: 2 },
+    });
+    expect(body.payload).toMatchObject({ subject: 'Photo', body: 'Look' });
+    expect(body.payload.attachments).toHaveLength(2);
+    expect(body.payload.attachments[1]).toMatchObject({ partId: 2, contentType: 'image/jpeg', size: 7 });
+    expect(Buffer.from(body.payload.attachments[1].data, 'base64')).toEqual(Buffer.from(jpeg));
+  });
+
+  it('an account lists its other phones; their messages stay Pending', async () => {
+    const { sim, client } = await phone('cloud', {
+      otherDevices: [
+        { id: 'OtherPhone00000000001', name: 'google/pixel7' },
+        { id: 'GonePhone000000000001', name: 'xiaomi/old', deletedAt: '2026-01-02T00:00:00Z' },
+      ],
+    });
+    const devices = await client.getDevices();
+    expect(devices.map((d) => d.id)).toEqual([
+      sim.deviceId,
+      'OtherPhone00000000001',
+      'GonePhone000000000001',
+    ]);
+    expect((devices[2] as unknown as { deletedAt: string }).deletedAt).toBe('2026-01-02T00:00:00Z');
+    await client.send({
+      id: 'o-1',
+      message: 'x',
+      phoneNumbers: ['+84901111111'],
+      deviceId: 'OtherPhone00000000001',
+    } as Parameters<typeof client.send>[0]);
+    await expectStatus(
+      client.send({
+        id: 'o-2',
+        message: 'x',
+        phoneNumbers: ['+84901111111'],
+        deviceId: 'GonePhone000000000001',
+      } as Parameters<typeof client.send>[0]),
+      400,
+    );
+    await sim.webhooksSettled();
+    expect((await client.getState('o-1')).state).toBe('Pending');
+  });
+
+  it('queue limits answer 503 once the phone has too many Pending messages', async () => {
+    const { sim, client } = await phone('private', { maxPending: 1, stepMs: 60_000 });
+    await client.send({ id: 'q-1', message: 'x', phoneNumbers: ['+84901111111'] });
+    const err = await expectStatus(
+      client.send({ id: 'q-2', message: 'x', phoneNumbers: ['+84901111111'] }),
+      503,
+    );
+    expect(JSON.parse(err.body).message).toBe('queue limits exceeded: too many pending messages: 1 / 1');
+    expect(sim.sentMessages().map((m) => m.id)).toEqual(['q-1']);
+  });
+
+  it('an older app reports no simCards', async () => {
+    const { client } = await phone('cloud', { simReporting: false });
+    const [dev] = await client.getDevices();
+    expect(dev).toBeDefined();
+    expect(dev).not.toHaveProperty('simCards');
+  });
+});

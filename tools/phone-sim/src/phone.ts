@@ -29,6 +29,14 @@ export interface SlotConfig {
   carrierName: string;
 }
 
+/** Another phone of the same Cloud/Private account: listed, but it never comes online. */
+export interface OtherDevice {
+  id: string;
+  name: string;
+  /** Set: the phone was removed from the account (the list still shows it, with `deletedAt`). */
+  deletedAt?: string;
+}
+
 export interface PhoneSimOptions {
   host?: string;
   port?: number;
@@ -55,6 +63,12 @@ export interface PhoneSimOptions {
   pingIntervalMs?: number;
   /** Serve the unauthenticated /sim/* control API on the same port. */
   controlApi?: boolean;
+  /** Cloud/Private: more phones in the account besides this one. */
+  otherDevices?: OtherDevice[];
+  /** false: an older app that reports no SIMs (the device list has no `simCards`). Default true. */
+  simReporting?: boolean;
+  /** Cloud/Private queue limit: a send while this many messages are Pending answers 503. */
+  maxPending?: number;
 }
 
 /** What happens to one recipient of a send. */
@@ -104,6 +118,26 @@ export interface IncomingRecord {
   receivedAt: string;
 }
 
+/** One part of an incoming MMS, as the app hands it over in mms:downloaded. */
+export interface MmsPart {
+  contentType: string;
+  name: string;
+  data: Uint8Array;
+}
+
+/** Settings groups as the API shows them (snake_case keys); write-only keys are never shown. */
+export type Settings = Record<string, Record<string, unknown>>;
+
+/** Keys only the phone's own (Local) API may set; the server answers 400. */
+const LOCAL_ONLY = [
+  'webhooks.signing_key',
+  'encryption.passphrase',
+  'gateway.cloud_url',
+  'gateway.private_token',
+];
+/** Keys that are set but never read back. */
+const WRITE_ONLY = new Set(LOCAL_ONLY);
+
 const DEFAULT_FAILURE = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
 const MAX_BODY = 1024 * 1024;
 
@@ -125,7 +159,10 @@ export class PhoneSim {
   readonly mode: Mode;
   readonly deviceId: string;
   private readonly o: Required<
-    Omit<PhoneSimOptions, 'seed' | 'deviceId' | 'retry' | 'pingIntervalMs' | 'port' | 'host'>
+    Omit<
+      PhoneSimOptions,
+      'seed' | 'deviceId' | 'retry' | 'pingIntervalMs' | 'port' | 'host' | 'otherDevices' | 'maxPending'
+    >
   >;
   private readonly rand: () => number;
   private readonly server: Server;
@@ -141,6 +178,9 @@ export class PhoneSim {
   private waiters: (() => void)[] = [];
   private pinger: NodeJS.Timeout | undefined;
   private boundUrl = '';
+  private readonly others: OtherDevice[];
+  private readonly maxPending: number | undefined;
+  private readonly store: Settings;
 
   private constructor(opts: PhoneSimOptions) {
     this.mode = opts.mode;
@@ -160,6 +200,13 @@ export class PhoneSim {
       stepMs: opts.stepMs ?? 5,
       allowHttpWebhooks: opts.allowHttpWebhooks ?? false,
       controlApi: opts.controlApi ?? false,
+      simReporting: opts.simReporting ?? true,
+    };
+    this.others = opts.mode === 'local' ? [] : (opts.otherDevices ?? []).map((d) => ({ ...d }));
+    this.maxPending = opts.mode === 'local' ? undefined : opts.maxPending;
+    this.store = {
+      ping: { interval_seconds: opts.pingIntervalMs ? Math.ceil(opts.pingIntervalMs / 1000) : null },
+      webhooks: { internet_required: true, retry_count: opts.retry?.count ?? 6 },
     };
     this.sender = new WebhookSender(
       () => this.signingKey,
@@ -182,9 +229,7 @@ export class PhoneSim {
     });
     const port = (sim.server.address() as AddressInfo).port;
     sim.boundUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    if (opts.pingIntervalMs) {
-      sim.pinger = setInterval(() => sim.pingNow(), opts.pingIntervalMs);
-    }
+    if (opts.pingIntervalMs) sim.setPingInterval(opts.pingIntervalMs);
     return sim;
   }
 
@@ -222,6 +267,27 @@ export class PhoneSim {
   /** The phone's signing key can be changed (in the app, or PATCH /settings in Local). */
   setSigningKey(key: string): void {
     this.signingKey = key;
+  }
+
+  /** The key the phone signs webhooks with now (the API never shows it; tests may). */
+  get currentSigningKey(): string {
+    return this.signingKey;
+  }
+
+  /** The settings as GET /settings shows them. */
+  settings(): Settings {
+    const out: Settings = {};
+    for (const [group, values] of Object.entries(this.store)) {
+      const shown = Object.entries(values).filter(([k]) => !WRITE_ONLY.has(`${group}.${k}`));
+      out[group] = Object.fromEntries(shown);
+    }
+    return out;
+  }
+
+  /** system:ping every `ms` from now on; null or 0 stops it. */
+  setPingInterval(ms: number | null): void {
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = ms ? setInterval(() => this.pingNow(), ms) : undefined;
   }
 
   sentMessages(): MessageRecord[] {
@@ -270,6 +336,43 @@ export class PhoneSim {
       receivedAt: rec.receivedAt,
     });
     return rec.messageId;
+  }
+
+  /**
+   * An MMS arrives on SIM number `slot` and finishes downloading: raises mms:downloaded with each
+   * part's bytes in base64 (layout parts such as SMIL included, as the app sends them).
+   */
+  injectMms(m: {
+    slot: number;
+    from: string;
+    subject?: string;
+    body?: string;
+    parts: MmsPart[];
+    at?: number;
+  }): string {
+    const sim = this.o.slots[m.slot - 1];
+    if (!sim) throw new Error(`no SIM in slot ${m.slot}`);
+    const at = m.at ?? Date.now();
+    const body = m.body ?? '';
+    const messageId = incomingId(m.from, at, m.slot, `${m.subject ?? ''}|${body}`);
+    this.fire('mms:downloaded', {
+      messageId,
+      sender: m.from,
+      recipient: sim.phoneNumber,
+      phoneNumber: m.from,
+      simNumber: m.slot,
+      subject: m.subject ?? null,
+      body,
+      attachments: m.parts.map((p, i) => ({
+        partId: i + 1,
+        contentType: p.contentType,
+        name: p.name,
+        size: p.data.length,
+        data: Buffer.from(p.data).toString('base64'),
+      })),
+      receivedAt: this.time(at),
+    });
+    return messageId;
   }
 
   pingNow(): void {
@@ -444,7 +547,11 @@ export class PhoneSim {
     }
     // Local has only the singular /device; the server has /devices and the old /device alias.
     if ((head === 'device' || (head === 'devices' && !local)) && id === undefined && r.method === 'GET') {
-      return ok([this.device()]);
+      return ok([this.device(), ...this.others.map((d) => this.otherDevice(d))]);
+    }
+    if (head === 'settings' && id === undefined) {
+      if (r.method === 'GET') return ok(this.settings());
+      if (r.method === 'PATCH') return this.patchSettings(r.body);
     }
     if (head === 'webhooks' || (head === 'webhook' && local)) {
       if (id === undefined && r.method === 'GET') return ok(this.webhooks());
@@ -523,8 +630,61 @@ export class PhoneSim {
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.createdAt.toISOString(),
       lastSeen: now,
-      simCards,
+      ...(this.o.simReporting ? { simCards } : {}),
     };
+  }
+
+  private otherDevice(d: OtherDevice) {
+    const at = this.createdAt.toISOString();
+    return {
+      id: d.id,
+      name: d.name,
+      createdAt: at,
+      updatedAt: at,
+      lastSeen: at,
+      ...(d.deletedAt ? { deletedAt: d.deletedAt } : {}),
+      simCards: [],
+    };
+  }
+
+  /** A device of this account (this phone, or a listed one not removed). */
+  private knownDevice(id: string): boolean {
+    return id === this.deviceId || this.others.some((d) => d.id === id && !d.deletedAt);
+  }
+
+  private patchSettings(raw: string): Reply {
+    const b = parseObject(raw);
+    if (!b) return error(400, 'body must be a JSON object');
+    for (const [group, values] of Object.entries(b)) {
+      if (values === null) continue;
+      if (typeof values !== 'object' || Array.isArray(values))
+        return error(400, `${group} must be an object`);
+      for (const key of Object.keys(values)) {
+        const name = `${group}.${key}`;
+        if (this.mode !== 'local' && LOCAL_ONLY.includes(name)) {
+          return error(400, `${name} can only be set on the phone`);
+        }
+      }
+    }
+    const ping = (b.ping as Record<string, unknown> | null | undefined)?.interval_seconds;
+    if (ping !== undefined && ping !== null && (!Number.isInteger(ping) || (ping as number) < 0)) {
+      return error(400, 'ping.interval_seconds must be a whole number of seconds');
+    }
+    const key = (b.webhooks as Record<string, unknown> | null | undefined)?.signing_key;
+    if (key !== undefined && (typeof key !== 'string' || key === '')) {
+      return error(400, 'webhooks.signing_key must be a non-empty string');
+    }
+    // A partial update: a group replaces only the keys it names; null resets a value or a group.
+    for (const [group, values] of Object.entries(b)) {
+      if (values === null) {
+        delete this.store[group];
+        continue;
+      }
+      this.store[group] = { ...this.store[group], ...(values as Record<string, unknown>) };
+    }
+    if (ping !== undefined) this.setPingInterval(typeof ping === 'number' ? ping * 1000 : null);
+    if (typeof key === 'string') this.setSigningKey(key);
+    return ok(this.settings());
   }
 
   private postMessage(r: Req): Reply {
@@ -534,11 +694,23 @@ export class PhoneSim {
       skipPhoneValidation: r.query.get('skipPhoneValidation') === 'true',
     });
     if (typeof v === 'string') return error(400, v);
-    if (v.deviceId !== undefined && v.deviceId !== this.deviceId) {
+    if (v.deviceId !== undefined && !this.knownDevice(v.deviceId)) {
       return error(400, this.mode === 'local' ? 'Invalid device ID' : 'device not found');
     }
     const id = v.id ?? nanoid(this.rand);
     if (this.messages.has(id)) return error(409, 'message with the same ID already exists');
+    const deviceId = v.deviceId ?? this.deviceId;
+    if (this.maxPending !== undefined) {
+      const pending = [...this.messages.values()].filter(
+        (x) => x.deviceId === deviceId && aggregate(x.recipients.map((r) => r.state)) === 'Pending',
+      ).length;
+      if (pending >= this.maxPending) {
+        return error(
+          503,
+          `queue limits exceeded: too many pending messages: ${pending} / ${this.maxPending}`,
+        );
+      }
+    }
     // No simNumber: the OSDefault setting, i.e. the first active SIM.
     let simNumber = v.simNumber;
     let simError: string | null = null;
@@ -552,7 +724,7 @@ export class PhoneSim {
     const now = Date.now();
     const m: MessageRecord = {
       id,
-      deviceId: this.deviceId,
+      deviceId,
       text: v.text,
       data: v.data,
       simNumber,
@@ -564,7 +736,8 @@ export class PhoneSim {
       states: { Pending: this.time(now) },
     };
     this.messages.set(id, m);
-    this.run(m, simError);
+    // Another phone of the account never comes online here: its messages stay Pending.
+    if (deviceId === this.deviceId) this.run(m, simError);
     const headers: Record<string, string> =
       this.mode === 'local' ? {} : { Location: `${this.baseUrl}/messages/${encodeURIComponent(id)}` };
     return { status: 202, json: this.stateOf(m, false), headers };
@@ -611,7 +784,11 @@ export class PhoneSim {
     if (typeof url !== 'string' || !this.webhookUrlAllowed(url)) {
       return error(400, 'url must be https://');
     }
-    if (deviceId !== undefined && deviceId !== null && deviceId !== this.deviceId) {
+    if (
+      deviceId !== undefined &&
+      deviceId !== null &&
+      (typeof deviceId !== 'string' || !this.knownDevice(deviceId))
+    ) {
       return error(400, this.mode === 'local' ? 'Invalid device ID' : 'device not found');
     }
     // A given id replaces that webhook: registration is idempotent under the caller's id.

@@ -1,7 +1,5 @@
-// Test helpers: an HttpClient for the android-sms-gateway npm client over fetch, and a webhook
-// receiver that keeps the raw body and headers of every POST.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Test helpers: an HttpClient for the android-sms-gateway npm client over fetch, and (from
+// receiver.ts) a webhook receiver that keeps the raw body and headers of every POST.
 import type { HttpClient } from 'android-sms-gateway';
 
 export class HttpError extends Error {
@@ -37,38 +35,4 @@ export const fetchClient: HttpClient = {
   delete: (url, headers) => call('DELETE', url, undefined, headers),
 };
 
-export interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-}
-
-/** Answers each POST with the next status of `statuses` (then 200), and records it. */
-export async function startReceiver(statuses: number[] = []) {
-  const got: Received[] = [];
-  const queue = [...statuses];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({
-        path: req.url ?? '/',
-        headers: req.headers,
-        raw: Buffer.concat(chunks).toString('utf8'),
-      });
-      res.writeHead(queue.shift() ?? 200);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    got,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+export { type Received, type Receiver, startReceiver } from './receiver.ts';

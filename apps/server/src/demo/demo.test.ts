@@ -3,7 +3,7 @@ import { ManualClock } from '../clock.ts';
 import { startServer } from '../server.ts';
 import { ledgerMismatches } from '../test/fixtures.ts';
 import { openTestDb, type TestDb, testConfig } from '../test/harness.ts';
-import { DEMO_GATEWAY, DEMO_SERVICES, DEMO_USER } from './demo.ts';
+import { DEMO_GATEWAY, DEMO_PHONE, DEMO_SERVICES, DEMO_USER } from './demo.ts';
 
 let testDb: TestDb;
 beforeAll(async () => {
@@ -68,7 +68,8 @@ describe('demo mode', () => {
       const list = (await (await fetch(`${first.url}/api/Service/getall`, { method: 'POST' })).json()) as {
         services: { code: string; available: number }[];
       };
-      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(16);
+      // The box's 16 SIMs and the phone's 2.
+      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(18);
     } finally {
       await first.stop();
     }
@@ -80,16 +81,27 @@ describe('demo mode', () => {
         `SELECT (SELECT count(*) FROM services)::int AS services, (SELECT count(*) FROM gateways)::int AS gateways,
                 (SELECT count(*) FROM users WHERE username = 'demo')::int AS users`,
       );
-      expect(counts[0]).toEqual({ services: DEMO_SERVICES.length, gateways: 1, users: 1 });
+      expect(counts[0]).toEqual({ services: DEMO_SERVICES.length, gateways: 2, users: 1 });
       const admin = await login(second.url, 'admin', 'admin-password-1');
       const settings = (await (
         await fetch(`${second.url}/api/Admin/getSettings`, {
           method: 'POST',
           headers: { authorization: `Bearer ${admin}` },
         })
-      ).json()) as { gateways: { name: string; onlineStatus: string; totalSIM: number }[] };
+      ).json()) as { gateways: { name: string; onlineStatus: string; totalSIM: number; kind: string }[] };
       expect(settings.gateways).toEqual([
-        expect.objectContaining({ name: DEMO_GATEWAY.name, onlineStatus: 'Online', totalSIM: 16 }),
+        expect.objectContaining({
+          name: DEMO_GATEWAY.name,
+          onlineStatus: 'Online',
+          totalSIM: 16,
+          kind: 'ejoin',
+        }),
+        expect.objectContaining({
+          name: DEMO_PHONE.name,
+          onlineStatus: 'Online',
+          totalSIM: 2,
+          kind: 'smsgate',
+        }),
       ]);
       expect(await ledgerMismatches(testDb.db)).toEqual([]);
     } finally {

@@ -2,9 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ROLE } from '@simdock/contract';
 import { GatewaySim, type OutcomeFn } from '@simdock/gateway-sim';
+import { PhoneSim } from '@simdock/phone-sim';
 import type { AppContext } from '../context.ts';
 import { credit } from '../modules/billing/index.ts';
 import {
+  findGatewayByDevice,
   findGatewayByMacOrId,
   gatewaySettings,
   saveGateway,
@@ -15,8 +17,9 @@ import { seedDemoTopups } from '../modules/payments/index.ts';
 import { saveService, servicesWithAvailability } from '../modules/rental/index.ts';
 import { hashPassword, insertUser } from '../modules/users/index.ts';
 
-// The demo: a simulated 16-SIM gateway in this process, realistic services and a user with money,
-// so a newcomer can rent a number and watch the code arrive. Never with NODE_ENV=production.
+// The demo: a simulated 16-SIM gateway and a simulated Android phone with 2 SIMs in this process,
+// realistic services and a user with money, so a newcomer can rent a number and watch the code
+// arrive. Never with NODE_ENV=production.
 
 export const DEMO_USER = {
   username: 'demo',
@@ -29,6 +32,19 @@ export const DEMO_GATEWAY = {
   mac: '00-30-f1-de-e0-01',
   userName: 'root',
   password: 'root',
+};
+
+/** A simulated Android phone running SMSGate in Local mode (the phone's own server), 2 SIMs. */
+export const DEMO_PHONE = {
+  name: 'Demo phone (simulated)',
+  deviceId: 'demo0000000000000000000000phone1',
+  userName: 'sms',
+  password: 'demo-phone',
+  signingKey: 'demo-signing-key',
+  slots: [
+    { phoneNumber: '+12025550901', iccid: '8901260000000000901', carrierName: 'T-Mobile' },
+    { phoneNumber: '+12025550902', iccid: '8901260000000000902', carrierName: 'AT&T' },
+  ],
 };
 
 export const DEMO_SERVICES = [
@@ -166,7 +182,21 @@ async function isEmpty(ctx: AppContext): Promise<boolean> {
   return services.length === 0 && gateways.gateways.length === 0;
 }
 
-/** Starts the demo gateway; seeds services, the gateway and the demo user into an empty database. */
+/** Starts a simulator on `port`, or on any free port when that one is taken. */
+async function startOnFreePort<T>(
+  ctx: AppContext,
+  what: string,
+  port: number,
+  start: (port: number) => Promise<T>,
+): Promise<T> {
+  return start(port).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRINUSE') throw err;
+    ctx.log.warn(`Port ${port} is taken; the ${what} uses a free port instead`);
+    return start(0);
+  });
+}
+
+/** Starts the demo devices; seeds services, the devices and the demo user into an empty database. */
 export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
   const port = ctx.config.DEMO_GATEWAY_PORT ?? (ctx.config.PORT === 0 ? 0 : ctx.config.PORT + 1);
   const options = {
@@ -179,15 +209,35 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     failingPorts: [DEMO_FAILING_PORT],
   };
   // The preferred port may be taken on this machine: any free port will do, the gateway follows it.
-  const sim = await GatewaySim.start({ ...options, port }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EADDRINUSE') throw err;
-    ctx.log.warn(`Port ${port} is taken; the demo gateway uses a free port instead`);
-    return GatewaySim.start({ ...options, port: 0 });
-  });
+  const sim = await startOnFreePort(ctx, 'demo gateway', port, (p) =>
+    GatewaySim.start({ ...options, port: p }),
+  );
   ctx.log.info(`Demo gateway (simulated) at ${sim.url}`);
   sim.setOutcome(demoOutcomes());
   const stopReplies = startDemoReplies(sim);
+  let phone: PhoneSim | undefined;
+  const stop = async () => {
+    stopReplies();
+    await sim.stop();
+    await phone?.stop();
+  };
   try {
+    phone = await startOnFreePort(ctx, 'demo phone', port === 0 ? 0 : port + 1, (p) =>
+      PhoneSim.start({
+        port: p,
+        mode: 'local',
+        username: DEMO_PHONE.userName,
+        password: DEMO_PHONE.password,
+        signingKey: DEMO_PHONE.signingKey,
+        deviceId: DEMO_PHONE.deviceId,
+        name: 'google/pixel7',
+        slots: DEMO_PHONE.slots,
+        // The demo server is plain http on this machine (a real phone needs https).
+        allowHttpWebhooks: true,
+        stepMs: 400,
+      }),
+    );
+    ctx.log.info(`Demo phone (simulated) at ${phone.url}`);
     if (await setLimitsIfUnset(ctx, DEMO_OUTREACH_LIMITS)) ctx.log.info('Demo bulk SMS limits set');
     if (await isEmpty(ctx)) {
       for (const s of DEMO_SERVICES) await saveService(ctx, { ...s, stock: 100 });
@@ -210,7 +260,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
             at: ctx.clock.now(),
           }),
         );
-        // A first campaign: the dispatcher sends it through the demo gateway once it is online.
+        // A first campaign: the dispatcher sends it through the demo devices once they are online.
         await sendMassSms(
           ctx,
           { id: userId, username: DEMO_USER.username, roles: [DEFAULT_ROLE] },
@@ -219,8 +269,8 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
       }
       ctx.log.info('Demo data seeded');
     }
-    // The simulator's port can differ between runs: point the gateway at it, then scan, which
-    // also subscribes the status pushes that keep it Online.
+    // The simulators' ports can differ between runs: point the devices at them, then scan, which
+    // also points their pushes at us (the box's status pushes, the phone's webhooks and pings).
     const existing = await findGatewayByMacOrId(ctx, DEMO_GATEWAY.mac);
     const gw = await saveGateway(ctx, {
       ...(existing ? { id: existing.id } : {}),
@@ -232,15 +282,25 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
       isEnable: true,
     });
     await scanGateway(ctx, gw.id);
+    const existingPhone = await findGatewayByDevice(ctx, 'smsgate', DEMO_PHONE.deviceId);
+    const phoneGw = await saveGateway(ctx, {
+      ...(existingPhone ? { id: existingPhone.id } : {}),
+      kind: 'smsgate',
+      mode: 'local',
+      name: DEMO_PHONE.name,
+      url: phone.url,
+      userName: DEMO_PHONE.userName,
+      password: DEMO_PHONE.password,
+      deviceId: DEMO_PHONE.deviceId,
+      signingKey: DEMO_PHONE.signingKey,
+      isEnable: true,
+    });
+    await scanGateway(ctx, phoneGw.id);
   } catch (err) {
-    stopReplies();
-    await sim.stop();
+    await stop();
     throw err;
   }
-  return async () => {
-    stopReplies();
-    await sim.stop();
-  };
+  return stop;
 }
 
 /** In demo mode a generated admin password is also kept in the data directory, for convenience. */

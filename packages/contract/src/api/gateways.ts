@@ -3,10 +3,34 @@ import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
 
 export const OnlineStatus = z.enum(['Online', 'Offline']);
 
+/**
+ * The device families the platform drives: `ejoin` multi-port SIM boxes (Ejoin and their OEM
+ * twins, docs/devices.md) and `smsgate` Android phones running SMSGate (docs/devices-smsgate.md).
+ */
+export const DEVICE_KINDS = ['ejoin', 'smsgate'] as const;
+export const DeviceKind = z.enum(DEVICE_KINDS);
+export type DeviceKind = z.infer<typeof DeviceKind>;
+
+/**
+ * How SimDock reaches an SMSGate phone: `local` (the phone's own server, http://phone:8080),
+ * `cloud` (api.sms-gate.app) or `private` (a self-hosted SMSGate server).
+ */
+export const PHONE_MODES = ['local', 'cloud', 'private'] as const;
+export const PhoneMode = z.enum(PHONE_MODES);
+export type PhoneMode = z.infer<typeof PhoneMode>;
+
+/** The API base URL of each phone mode when the admin leaves it blank (Local has no default). */
+export const PHONE_MODE_DEFAULT_URL: Record<PhoneMode, string | null> = {
+  local: null,
+  cloud: 'https://api.sms-gate.app/3rdparty/v1',
+  private: null,
+};
+
 export const Gateway = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
+  /** The box's MAC (Ejoin); empty for a phone. */
   mac: z.string(),
   userName: z.string(),
   isEnable: z.boolean(),
@@ -14,19 +38,42 @@ export const Gateway = z.object({
   lastUpdate: z.string().nullable(),
   onlineStatus: OnlineStatus,
   /** Where the device must push; carries the gateway id and its secret (pushes have no credentials). */
-  pushUrls: z.object({ status: z.string(), sms: z.string(), report: z.string() }),
+  pushUrls: z.object({ status: z.string(), sms: z.string(), report: z.string(), base: z.string() }),
+  /** Which device family (driver) this gateway is. */
+  kind: DeviceKind,
+  /** A phone's mode; null for a box. */
+  mode: PhoneMode.nullable(),
+  /** The device's own id: the MAC of a box, the SMSGate id of a phone (null until its first Scan). */
+  deviceId: z.string().nullable(),
+  /** The device's model as it reports it, when known. */
+  model: z.string().nullable(),
+  /** Whether a signing key is stored (phones sign their webhooks with it); the key is never returned. */
+  hasSigningKey: z.boolean(),
 });
 export type Gateway = z.infer<typeof Gateway>;
 
 export const GatewayInput = z.object({
   id: boundedText(L.id, 'Id').optional(),
   name: boundedText(L.gatewayName, 'Name'),
+  /** A phone in Cloud mode may leave it blank (the public server's URL is used). */
   url: boundedText(L.gatewayUrl, 'URL'),
-  mac: boundedText(L.mac, 'MAC'),
+  /** Required for a box (Ejoin); ignored for a phone. */
+  mac: boundedText(L.mac, 'MAC').optional().default(''),
   userName: boundedText(L.gatewayUserName, 'User name'),
   /** Write only; blank (or absent) on edit keeps the stored one. */
   password: boundedText(L.gatewayPassword, 'Password').optional(),
   isEnable: z.boolean().default(true),
+  /** Absent: a box (the spec's gateway). */
+  kind: DeviceKind.default('ejoin'),
+  /** Required for a phone. */
+  mode: PhoneMode.optional(),
+  /** A phone's SMSGate device id; blank: the account's only phone, learned at the first Scan. */
+  deviceId: boundedText(L.deviceId, 'Device ID').optional(),
+  /**
+   * Write only: the phone's webhook signing key (the app's Settings → Webhooks → Signing Key).
+   * Blank on edit keeps the stored one; blank on a new Local phone lets SimDock set one.
+   */
+  signingKey: boundedText(L.signingKey, 'Signing key').optional(),
 });
 export type GatewayInput = z.input<typeof GatewayInput>;
 

@@ -126,6 +126,15 @@ const DevicePushAck = z.object({ code: z.literal(200), reason: z.literal('OK') }
  * protocol's (JSON, plain text, multipart MMS), read by the gateway driver, so none is declared here.
  */
 export const devicePush = {
+  /** The gateway's one URL: a device that pushes everything to one place (a phone's webhooks). */
+  base: endpoint({
+    method: 'POST',
+    path: '/api/gw/:id/:secret',
+    access: 'device',
+    tag: 'device pushes',
+    params: DevicePushParams,
+    response: { 200: DevicePushAck },
+  }),
   status: endpoint({
     method: 'POST',
     path: '/api/gw/:id/:secret/status',

@@ -2,46 +2,47 @@ import type { AppContext } from '../../context.ts';
 import { unseal } from '../../crypto.ts';
 import { unavailable } from '../../errors.ts';
 import { type GatewayDriver, GatewayError } from './driver/driver.ts';
-import { EjoinDriver } from './driver/ejoin.ts';
+import { DRIVERS, isDeviceKind } from './driver/registry.ts';
 
+/** What building a gateway's driver reads from its row. */
 export interface DeviceAccess {
   url: string;
   user_name: string;
   password_enc: string;
   /** The gateway's driver kind (gateways.driver). */
   driver: string;
+  mode: string | null;
+  external_id: string | null;
+  signing_key_enc: string | null;
 }
 
-/** The drivers the platform speaks, by the kind stored on each gateway. */
-const DRIVERS: Record<
-  string,
-  (target: { url: string; username: string; password: string }) => GatewayDriver
-> = {
-  ejoin: (target) => new EjoinDriver(target),
-};
-
-export const DRIVER_KINDS = Object.keys(DRIVERS);
-
 /**
- * The driver for one gateway. The password is unsealed only when a device call reads it: reading
- * a push never touches it.
+ * The driver for one gateway. Secrets are unsealed only when the driver reads them: reading an
+ * unsigned push never touches them.
  */
 export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
-  const make = DRIVERS[gw.driver];
-  if (!make) throw new Error(`No gateway driver "${gw.driver}"`);
-  return make({
+  if (!isDeviceKind(gw.driver)) throw new Error(`No gateway driver "${gw.driver}"`);
+  const open = (sealed: string, what: string) => {
+    try {
+      return unseal(ctx.config.APP_SECRET, sealed);
+    } catch {
+      // Sealed under another APP_SECRET (or damaged): a device error the admin can fix, not a crash.
+      throw new GatewayError(
+        'auth',
+        `The stored ${what} of this gateway cannot be read (was APP_SECRET changed?); enter it again`,
+      );
+    }
+  };
+  return DRIVERS[gw.driver]({
     url: gw.url,
     username: gw.user_name,
+    mode: gw.mode,
+    externalId: gw.external_id,
     get password() {
-      try {
-        return unseal(ctx.config.APP_SECRET, gw.password_enc);
-      } catch {
-        // Sealed under another APP_SECRET (or damaged): a device error the admin can fix, not a crash.
-        throw new GatewayError(
-          'auth',
-          'The stored password of this gateway cannot be read (was APP_SECRET changed?); enter it again',
-        );
-      }
+      return open(gw.password_enc, 'password');
+    },
+    get signingKey() {
+      return gw.signing_key_enc === null ? null : open(gw.signing_key_enc, 'signing key');
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { SimRole } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import type { DevStatus, PortEntry } from './driver/driver.ts';
+import type { DeviceStatus, SimEntry } from './driver/driver.ts';
 import { healthSql, periods } from './health.queries.ts';
 
 /** A gateway as the API needs it; the sealed password stays out (see findGatewayCredentials). */
@@ -8,7 +8,8 @@ export interface GatewayRow {
   id: string;
   name: string;
   url: string;
-  mac: string;
+  /** A box's MAC; null for a phone. */
+  mac: string | null;
   user_name: string;
   is_enable: boolean;
   push_secret: string;
@@ -16,10 +17,17 @@ export interface GatewayRow {
   last_update: Date | null;
   max_ports: number | null;
   max_slots: number | null;
+  driver: string;
+  mode: string | null;
+  /** The device's own id in its protocol (a box's MAC, a phone's SMSGate id); null until known. */
+  external_id: string | null;
+  model: string | null;
+  has_signing_key: boolean;
 }
 
 const GATEWAY_COLUMNS =
-  'id, name, url, mac, user_name, is_enable, push_secret, total_sim, last_update, max_ports, max_slots';
+  'id, name, url, mac, user_name, is_enable, push_secret, total_sim, last_update, max_ports, max_slots, ' +
+  'driver, mode, external_id, model, signing_key_enc IS NOT NULL AS has_signing_key';
 
 export interface GatewayCredentials {
   id: string;
@@ -27,12 +35,16 @@ export interface GatewayCredentials {
   user_name: string;
   password_enc: string;
   driver: string;
+  mode: string | null;
+  external_id: string | null;
+  signing_key_enc: string | null;
   max_slots: number | null;
   sms_ssrc: string | null;
   sms_next_id: number;
 }
 
-const CREDENTIAL_COLUMNS = 'id, url, user_name, password_enc, driver, max_slots, sms_ssrc, sms_next_id';
+const CREDENTIAL_COLUMNS =
+  'id, url, user_name, password_enc, driver, mode, external_id, signing_key_enc, max_slots, sms_ssrc, sms_next_id';
 
 export async function listGatewayRows(q: Queryable): Promise<GatewayRow[]> {
   return q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways ORDER BY created_at, name`);
@@ -44,6 +56,19 @@ export async function findGatewayRow(q: Queryable, id: string): Promise<GatewayR
 
 export async function findGatewayRowByMac(q: Queryable, mac: string): Promise<GatewayRow | undefined> {
   return (await q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways WHERE mac = $1`, [mac]))[0];
+}
+
+export async function findGatewayRowByDevice(
+  q: Queryable,
+  driver: string,
+  externalId: string,
+): Promise<GatewayRow | undefined> {
+  return (
+    await q.query<GatewayRow>(
+      `SELECT ${GATEWAY_COLUMNS} FROM gateways WHERE driver = $1 AND external_id = $2`,
+      [driver, externalId],
+    )
+  )[0];
 }
 
 export async function findGatewayCredentials(
@@ -58,42 +83,87 @@ export async function findGatewayCredentials(
 export interface GatewayFields {
   name: string;
   url: string;
-  mac: string;
+  mac: string | null;
   userName: string;
   isEnable: boolean;
+  /** Null keeps the stored one (or, for a box, follows the MAC). */
+  externalId: string | null;
+  mode: string | null;
 }
 
-/** Undefined when the MAC is taken. */
+/** Undefined when (driver, external id) is taken (a box's MAC, a phone's device id). */
 export async function insertGateway(
   q: Queryable,
-  g: GatewayFields & { passwordEnc: string; pushSecret: string; createdAt: Date },
+  g: GatewayFields & {
+    driver: string;
+    passwordEnc: string;
+    signingKeyEnc: string | null;
+    pushSecret: string;
+    createdAt: Date;
+  },
 ): Promise<GatewayRow | undefined> {
   const rows = await q.query<GatewayRow>(
-    `INSERT INTO gateways (name, url, mac, user_name, password_enc, is_enable, push_secret, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (mac) DO NOTHING RETURNING ${GATEWAY_COLUMNS}`,
-    [g.name, g.url, g.mac, g.userName, g.passwordEnc, g.isEnable, g.pushSecret, g.createdAt],
+    `INSERT INTO gateways (name, url, mac, user_name, password_enc, is_enable, push_secret, created_at,
+                           driver, external_id, mode, signing_key_enc)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT (driver, external_id) DO NOTHING RETURNING ${GATEWAY_COLUMNS}`,
+    [
+      g.name,
+      g.url,
+      g.mac,
+      g.userName,
+      g.passwordEnc,
+      g.isEnable,
+      g.pushSecret,
+      g.createdAt,
+      g.driver,
+      g.externalId,
+      g.mode,
+      g.signingKeyEnc,
+    ],
   );
   return rows[0];
 }
 
-/** A null passwordEnc keeps the stored one. Throws the unique violation on a taken MAC. */
+/** Null secrets keep the stored ones. Throws the unique violation on a taken device id. */
 export async function updateGatewayRow(
   q: Queryable,
   id: string,
-  g: GatewayFields & { passwordEnc: string | null },
+  g: GatewayFields & { passwordEnc: string | null; signingKeyEnc: string | null },
 ): Promise<GatewayRow | undefined> {
   const rows = await q.query<GatewayRow>(
     `UPDATE gateways SET name = $2, url = $3, mac = $4, user_name = $5, is_enable = $6,
-            password_enc = coalesce($7, password_enc)
+            password_enc = coalesce($7, password_enc), external_id = coalesce($8, external_id),
+            mode = $9, signing_key_enc = coalesce($10, signing_key_enc)
       WHERE id = $1 RETURNING ${GATEWAY_COLUMNS}`,
-    [id, g.name, g.url, g.mac, g.userName, g.isEnable, g.passwordEnc],
+    [id, g.name, g.url, g.mac, g.userName, g.isEnable, g.passwordEnc, g.externalId, g.mode, g.signingKeyEnc],
   );
   return rows[0];
 }
 
-export async function macTakenByOther(q: Queryable, mac: string, id: string | null): Promise<boolean> {
-  const rows = await q.query('SELECT 1 FROM gateways WHERE mac = $1 AND id IS DISTINCT FROM $2', [mac, id]);
+/** Whether another gateway of this driver is the device `externalId`. */
+export async function deviceTakenByOther(
+  q: Queryable,
+  driver: string,
+  externalId: string,
+  id: string | null,
+): Promise<boolean> {
+  const rows = await q.query(
+    'SELECT 1 FROM gateways WHERE driver = $1 AND external_id = $2 AND id IS DISTINCT FROM $3',
+    [driver, externalId, id],
+  );
+  return rows.length > 0;
+}
+
+/** A Scan learned the device's id (a phone added without one); false when another gateway has it. */
+export async function learnExternalId(q: Queryable, id: string, externalId: string): Promise<boolean> {
+  const rows = await q.query(
+    `UPDATE gateways SET external_id = $2
+      WHERE id = $1 AND NOT EXISTS (
+        SELECT 1 FROM gateways o WHERE o.driver = gateways.driver AND o.external_id = $2 AND o.id <> $1)
+      RETURNING id`,
+    [id, externalId],
+  );
   return rows.length > 0;
 }
 
@@ -153,12 +223,12 @@ export interface SimViewRow extends SimRow {
 export async function upsertSims(
   q: Queryable,
   gatewayId: string,
-  entries: PortEntry[],
+  entries: SimEntry[],
   at: Date,
 ): Promise<void> {
   if (entries.length === 0) return;
   const payload = entries.map((e) => ({
-    port: e.port,
+    port: e.slot,
     iccid: e.iccid,
     imsi: e.imsi,
     imei: e.imei,
@@ -181,7 +251,8 @@ export async function upsertSims(
             e.operator, e.signal, e.state, coalesce(e.active, true), $3
        FROM jsonb_to_recordset($2::jsonb) AS e(port text, iccid text, imsi text, imei text, number text,
                                                operator text, signal int, state int, active boolean)
-       LEFT JOIN sim_numbers m ON m.iccid = e.iccid
+       -- A masked ICCID (a phone's cloud shows the last 4 digits) is no key.
+       LEFT JOIN sim_numbers m ON m.iccid = e.iccid AND strpos(e.iccid, '*') = 0
       ORDER BY e.port
      ON CONFLICT (gateway_id, port) DO UPDATE SET
        iccid = EXCLUDED.iccid,
@@ -219,18 +290,32 @@ export async function refreshGatewayAfterReport(
   q: Queryable,
   id: string,
   at: Date,
-  dev: Pick<DevStatus, 'ip' | 'firmware' | 'maxPorts' | 'maxSlots'> | null,
+  dev: Pick<DeviceStatus, 'ip' | 'firmware' | 'maxPorts' | 'maxSlots' | 'model'> | null,
 ): Promise<void> {
   await q.query(
     `UPDATE gateways SET
        total_sim = (SELECT count(*)::int FROM sims WHERE gateway_id = $1 AND state <> 0),
        last_update = $2,
        ip = coalesce($3, ip), firmware = coalesce($4, firmware),
-       max_ports = coalesce($5, max_ports), max_slots = coalesce($6, max_slots)
+       max_ports = coalesce($5, max_ports), max_slots = coalesce($6, max_slots), model = coalesce($7, model)
      WHERE id = $1`,
-    [id, at, dev?.ip ?? null, dev?.firmware ?? null, dev?.maxPorts ?? null, dev?.maxSlots ?? null],
+    [
+      id,
+      at,
+      dev?.ip ?? null,
+      dev?.firmware ?? null,
+      dev?.maxPorts ?? null,
+      dev?.maxSlots ?? null,
+      dev?.model ?? null,
+    ],
   );
 }
+
+/**
+ * SIMs in their device's order whatever the driver's slot format: shorter keys first, then by text
+ * ("2.01" before "10.01", "1" before "2"), which is the numeric order of number-like keys.
+ */
+const SLOT_ORDER = 'length(sim.port), sim.port';
 
 const SIM_COLUMNS = 'id, port, iccid, imsi, number, number_source, operator, signal, state, role';
 
@@ -246,7 +331,7 @@ function simViewSql(onePort: boolean): string {
             h.lock_kind, h.lock_reason, h.locked_at, h.locked_until, h.locked_by, ${h.atCap} AS at_cap
        FROM sims sim LEFT JOIN sim_health h ON h.sim_id = sim.id CROSS JOIN sim_settings st
       WHERE st.id AND sim.gateway_id = $1 ${onePort ? 'AND sim.port = $5' : ''}
-      ORDER BY split_part(sim.port, '.', 1)::int, split_part(sim.port, '.', 2)::int`;
+      ORDER BY ${SLOT_ORDER}`;
 }
 
 export async function listSimRows(q: Queryable, gatewayId: string, now: Date): Promise<SimViewRow[]> {
@@ -272,7 +357,8 @@ export async function setManualNumber(
   number: string,
   at: Date,
 ): Promise<SimRow | undefined> {
-  if (iccid) {
+  // Only a real ICCID keys a number (a masked one is the last digits of many cards).
+  if (iccid && !iccid.includes('*')) {
     await q.query(
       `INSERT INTO sim_numbers (iccid, number, updated_at) VALUES ($1, $2, $3)
        ON CONFLICT (iccid) DO UPDATE SET number = EXCLUDED.number, updated_at = EXCLUDED.updated_at`,
@@ -323,7 +409,6 @@ export async function uptimeShare(q: Queryable, since: Date): Promise<number | n
 
 /** What a device push needs: the secret to check, the MAC to compare, the driver to read it. */
 export interface PushTarget extends GatewayCredentials {
-  mac: string;
   push_secret: string;
 }
 
@@ -334,7 +419,7 @@ export async function findPushTarget(q: Queryable, id: string): Promise<PushTarg
 /** The push targets among `ids` (uuids), in one statement. */
 export async function findPushTargets(q: Queryable, ids: string[]): Promise<PushTarget[]> {
   return q.query<PushTarget>(
-    `SELECT ${CREDENTIAL_COLUMNS}, mac, push_secret FROM gateways WHERE id = ANY($1::uuid[])`,
+    `SELECT ${CREDENTIAL_COLUMNS}, push_secret FROM gateways WHERE id = ANY($1::uuid[])`,
     [ids],
   );
 }
@@ -438,7 +523,7 @@ export async function sendableSims(q: Queryable, onlineSince: Date, now: Date): 
             CROSS JOIN sim_settings st
       WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.active AND sim.state IN (3, 4, 15)
         AND sim.role <> 'rental' AND NOT ${h.locked} AND ${h.atCap} IS NULL
-      ORDER BY g.created_at, sim.gateway_id, split_part(sim.port, '.', 1)::int, split_part(sim.port, '.', 2)::int`,
+      ORDER BY g.created_at, sim.gateway_id, ${SLOT_ORDER}`,
     [onlineSince, day, month, now],
   );
 }
@@ -497,4 +582,30 @@ export async function portOfNumber(
     [gatewayId, digits],
   );
   return rows[0]?.port;
+}
+
+// ---- push ids (replays) -------------------------------------------------------------------------
+
+export async function pushIdSeen(q: Queryable, gatewayId: string, eventId: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM device_push_ids WHERE gateway_id = $1 AND event_id = $2', [
+    gatewayId,
+    eventId,
+  ]);
+  return rows.length > 0;
+}
+
+export async function rememberPushId(
+  q: Queryable,
+  gatewayId: string,
+  eventId: string,
+  at: Date,
+): Promise<void> {
+  await q.query(
+    'INSERT INTO device_push_ids (gateway_id, event_id, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [gatewayId, eventId, at],
+  );
+}
+
+export async function forgetPushIdsBefore(q: Queryable, before: Date): Promise<number> {
+  return (await q.query('DELETE FROM device_push_ids WHERE seen_at < $1 RETURNING 1', [before])).length;
 }

@@ -1,10 +1,10 @@
 import { endpoints } from '@simdock/contract';
-import type { FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
+import type { RawPush } from './driver/driver.ts';
 import {
   deleteGateway,
   gatewayReport,
@@ -14,14 +14,7 @@ import {
   setSimNumber,
   simulateSms,
 } from './gateways.service.ts';
-import {
-  authenticatePush,
-  handleMmsPush,
-  handleReportPush,
-  handleSmsPush,
-  handleStatusPush,
-  MMS_PUSH_MAX_BYTES,
-} from './push.service.ts';
+import { authenticatePush, handlePush, MMS_PUSH_MAX_BYTES } from './push.service.ts';
 import { watchGatewayChanges } from './push-targets.ts';
 import { lockSimByAdmin, setSimRoleByAdmin, unlockSimByAdmin } from './sim-admin.service.ts';
 
@@ -64,74 +57,81 @@ function adminRoutes(app: App, ctx: AppContext) {
 
 const ACK = { code: 200 as const, reason: 'OK' as const };
 
-type PushKind = 'status' | 'sms' | 'report' | 'mms';
+type Channel = RawPush['channel'];
 
 /**
  * Device pushes, in their own scope: no bearer auth (the id and secret in the path are the
- * credential), and any body type is read as text (the "SMS to HTTP" forward is plain text).
+ * credential), and every body is kept as the bytes that came (the driver reads them; a signed
+ * push is checked over exactly these bytes).
  */
 function pushRoutes(app: App, ctx: AppContext) {
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  // Incoming MMS (multipart/related with binary parts) are read as bytes.
-  app.addContentTypeParser(
-    'multipart/related',
-    { parseAs: 'buffer', bodyLimit: MMS_PUSH_MAX_BYTES },
-    (_req, body, done) => done(null, body),
-  );
-
-  const authenticated = async (
-    req: { params: { id: string; secret: string }; log: FastifyBaseLogger },
-    kind: PushKind,
-  ) => {
-    const { id, secret } = req.params;
-    try {
-      return await authenticatePush(ctx, id, secret);
-    } catch (err) {
-      if (err instanceof DomainError) {
-        // The secret is never logged; the request line is redacted by the app's serializer.
-        req.log.warn({ gatewayId: id, push: kind, refused: err.code }, 'device push refused');
-      }
-      throw err;
-    }
-  };
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   const { devicePush } = endpoints;
+  const channels: [Channel, (typeof devicePush)[keyof typeof devicePush]][] = [
+    ['', devicePush.base],
+    ['status', devicePush.status],
+    ['sms', devicePush.sms],
+    ['mms', devicePush.mms],
+    ['report', devicePush.report],
+  ];
+  for (const [channel, declaration] of channels) {
+    route(
+      app,
+      ctx,
+      declaration,
+      async (req) => {
+        const { id, secret } = req.params;
+        const kind = channel || 'push';
+        let src: Awaited<ReturnType<typeof authenticatePush>>;
+        try {
+          src = await authenticatePush(ctx, id, secret);
+        } catch (err) {
+          // The secret is never logged; the request line is redacted by the app's serializer.
+          if (err instanceof DomainError)
+            req.log.warn({ gatewayId: id, push: kind, refused: err.code }, 'device push refused');
+          throw err;
+        }
+        const raw: unknown = req.body;
+        try {
+          const res = await handlePush(ctx, src, {
+            channel,
+            headers: headersOf(req.headers),
+            query: queryOf(req.query),
+            body: Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === 'string' ? raw : ''),
+            now: ctx.clock.now(),
+          });
+          if (res.stored)
+            req.log.info(
+              { gatewayId: id, push: res.kind, stored: res.stored, duplicates: res.duplicates },
+              'device push stored',
+            );
+        } catch (err) {
+          if (err instanceof DomainError && err.code === 'unauthorized') {
+            req.log.warn({ gatewayId: id, push: kind, refused: err.message }, 'device push refused');
+          }
+          throw err;
+        }
+        return ACK;
+      },
+      channel === 'mms' ? { bodyLimit: MMS_PUSH_MAX_BYTES } : {},
+    );
+  }
+}
 
-  route(app, ctx, devicePush.status, async (req) => {
-    await handleStatusPush(ctx, await authenticated(req, 'status'), req.body);
-    return ACK;
-  });
+function headersOf(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = Array.isArray(v) ? v[0] : v;
+  return out;
+}
 
-  route(app, ctx, devicePush.sms, async (req) => {
-    const src = await authenticated(req, 'sms');
-    const query: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
-      if (typeof v === 'string') query[k] = v;
-    }
-    const res = await handleSmsPush(ctx, src, req.body, query);
-    if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming SMS stored');
-    return ACK;
-  });
-
-  route(
-    app,
-    ctx,
-    devicePush.mms,
-    async (req) => {
-      const src = await authenticated(req, 'mms');
-      const raw: unknown = req.body;
-      const body = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw ?? ''), 'latin1');
-      const headers: Record<string, string | undefined> = {};
-      for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v[0] : v;
-      const res = await handleMmsPush(ctx, src, headers, body);
-      if (res.stored > 0) req.log.info({ gatewayId: src.gw.id, ...res }, 'incoming MMS stored');
-      return ACK;
-    },
-    { bodyLimit: MMS_PUSH_MAX_BYTES },
-  );
-
-  route(app, ctx, devicePush.report, async (req) => {
-    await handleReportPush(ctx, await authenticated(req, 'report'), req.body);
-    return ACK;
-  });
+function queryOf(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
 }

@@ -6,13 +6,14 @@ import {
   type Gateway,
   type GatewayReport,
   type GatewaySettings,
-  isGatewayValid,
-  isHttpUrl,
+  gatewayFormProblem,
   isOnline,
   isUsableSimState,
   normalizeMac,
   normalizePhoneNumber,
+  PHONE_MODE_DEFAULT_URL,
   PHONE_NUMBER_MESSAGE,
+  type PhoneMode,
   ruleMessages,
   type SetSimNumberResult,
   type Sim,
@@ -26,49 +27,61 @@ import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { pullCatchUp } from './catchup.service.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
-import { GatewayError } from './driver/driver.ts';
+import { type DeviceStatus, GatewayError, type PushUrls } from './driver/driver.ts';
 import {
   deleteGatewayRow,
+  deviceTakenByOther,
   findGatewayCredentials,
   findGatewayRow,
+  findGatewayRowByDevice,
   findGatewayRowByMac,
   findSimRow,
   type GatewayRow,
   insertGateway,
+  learnExternalId,
   listGatewayRows,
   listSimRows,
-  macTakenByOther,
   type SimViewRow,
   setManualNumber,
   updateGatewayRow,
 } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
-import { applyDevStatus } from './inventory.service.ts';
+import { applyDeviceStatus } from './inventory.service.ts';
 import { gatewayChanged, pushTargets } from './push-targets.ts';
 
-/** Seconds between the device's dev-status pushes (the protocol's minimum). */
-export const STATUS_PUSH_PERIOD = 60;
-
 /** Where the device must push; the secret in the path is the only credential a push has. */
-export function pushUrls(ctx: AppContext, gw: Pick<GatewayRow, 'id' | 'push_secret'>): Gateway['pushUrls'] {
+export function pushUrls(ctx: AppContext, gw: Pick<GatewayRow, 'id' | 'push_secret'>): PushUrls {
   const params = { id: gw.id, secret: gw.push_secret };
   const url = (e: Pick<EndpointDeclaration, 'path'>) => `${ctx.config.PUBLIC_URL}${endpointPath(e, params)}`;
   const { devicePush } = endpoints;
-  return { status: url(devicePush.status), sms: url(devicePush.sms), report: url(devicePush.report) };
+  return {
+    base: url(devicePush.base),
+    status: url(devicePush.status),
+    sms: url(devicePush.sms),
+    report: url(devicePush.report),
+  };
 }
 
+const isPhoneMode = (m: string | null): m is PhoneMode => m === 'local' || m === 'cloud' || m === 'private';
+
 export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
+  const phone = row.driver === 'smsgate';
   return {
     id: row.id,
     name: row.name,
     url: row.url,
-    mac: row.mac,
+    mac: row.mac ?? '',
     userName: row.user_name,
     isEnable: row.is_enable,
     totalSIM: row.total_sim,
     lastUpdate: row.last_update ? row.last_update.toISOString() : null,
     onlineStatus: isOnline(row.last_update, ctx.clock.now().getTime()) ? 'Online' : 'Offline',
     pushUrls: pushUrls(ctx, row),
+    kind: phone ? 'smsgate' : 'ejoin',
+    mode: phone && isPhoneMode(row.mode) ? row.mode : null,
+    deviceId: row.external_id,
+    model: row.model,
+    hasSigningKey: row.has_signing_key,
   };
 }
 
@@ -122,11 +135,11 @@ export async function gatewaySettings(ctx: AppContext): Promise<GatewaySettings>
   };
 }
 
-/** What the audit log keeps of a gateway (never the password or the push secret). */
+/** What the audit log keeps of a gateway (never the password, the signing key or the push secret). */
 const gatewaySnapshot = (r: GatewayRow) => ({
   name: r.name,
   url: r.url,
-  mac: r.mac,
+  ...(r.driver === 'ejoin' ? { mac: r.mac } : { kind: r.driver, mode: r.mode, deviceId: r.external_id }),
   userName: r.user_name,
   isEnable: r.is_enable,
 });
@@ -135,52 +148,98 @@ export interface GatewayInputData {
   id?: string | undefined;
   name: string;
   url: string;
-  mac: string;
+  mac?: string | undefined;
   userName: string;
   password?: string | undefined;
   isEnable: boolean;
+  kind?: 'ejoin' | 'smsgate' | undefined;
+  mode?: PhoneMode | undefined;
+  deviceId?: string | undefined;
+  signingKey?: string | undefined;
 }
 
 const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
-const macTaken = (mac: string) =>
-  conflict(`Another gateway already uses the MAC address ${mac}. Each device can be added once.`, 'mac');
+const deviceTaken = (kind: string, externalId: string) =>
+  kind === 'ejoin'
+    ? conflict(
+        `Another gateway already uses the MAC address ${externalId}. Each device can be added once.`,
+        'mac',
+      )
+    : conflict(
+        `Another gateway already is the phone with the device ID ${externalId}. Each device can be added once.`,
+        'deviceId',
+      );
+
+const blankToNull = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : null);
+
+/** The stored fields of a gateway form, by device kind; 400 naming the first bad field. */
+function gatewayFields(input: GatewayInputData) {
+  const kind = input.kind ?? 'ejoin';
+  const phone = kind === 'smsgate';
+  const mac = phone ? null : (normalizeMac(input.mac ?? '') ?? '');
+  const problem = gatewayFormProblem({
+    name: input.name,
+    url: input.url,
+    mac: input.mac ?? '',
+    userName: input.userName,
+    kind,
+    mode: input.mode,
+  });
+  if (problem) throw badInput(ruleMessages.gatewayInvalid, problem);
+  const mode = phone ? (input.mode ?? null) : null;
+  const url = input.url.trim().replace(/\/+$/, '') || (mode ? (PHONE_MODE_DEFAULT_URL[mode] ?? '') : '');
+  return {
+    kind,
+    fields: {
+      name: input.name.trim(),
+      url,
+      mac,
+      userName: input.userName.trim(),
+      isEnable: input.isEnable,
+      // A box is its MAC; a phone's id may be entered, or learned at its first Scan.
+      externalId: phone ? blankToNull(input.deviceId) : mac,
+      mode,
+    },
+  };
+}
 
 /**
- * Add (no id) or edit. The gateway form rules (docs/product.md#forms) on the server too; a blank password
- * keeps the stored one.
+ * Add (no id) or edit. The gateway form rules (docs/product.md#forms) on the server too; a blank
+ * password or signing key keeps the stored one. The device kind of a saved gateway does not change.
  */
 export async function saveGateway(
   ctx: AppContext,
   input: GatewayInputData,
   actor?: AuditActor,
 ): Promise<Gateway> {
-  const fields = {
-    name: input.name.trim(),
-    url: input.url.trim().replace(/\/+$/, ''),
-    mac: normalizeMac(input.mac) ?? '',
-    userName: input.userName.trim(),
-    isEnable: input.isEnable,
-  };
-  if (!isGatewayValid({ ...fields, mac: input.mac })) {
-    const field = !fields.name ? 'name' : !isHttpUrl(fields.url) ? 'url' : !fields.mac ? 'mac' : 'userName';
-    throw badInput(ruleMessages.gatewayInvalid, field);
-  }
+  const { kind, fields } = gatewayFields(input);
   const password = input.password && input.password.trim() !== '' ? input.password : null;
   const passwordEnc = password === null ? null : seal(ctx.config.APP_SECRET, password);
+  const signingKey = kind === 'smsgate' ? blankToNull(input.signingKey) : null;
   const id = input.id?.trim() || null;
 
   const at = ctx.clock.now();
 
   if (id === null) {
     if (passwordEnc === null) throw badInput('Password is required for a new gateway.', 'password');
+    if (kind === 'smsgate' && signingKey === null && fields.mode !== 'local') {
+      throw badInput(
+        "Enter the phone's signing key (in the app: Settings → Webhooks → Signing Key): SimDock checks every webhook with it.",
+        'signingKey',
+      );
+    }
+    // A Local phone takes the key SimDock sets through its API at the first Scan.
+    const key = signingKey ?? (kind === 'smsgate' ? randomToken(16) : null);
     const row = await ctx.db.tx(async (q) => {
       const inserted = await insertGateway(q, {
         ...fields,
+        driver: kind,
         passwordEnc,
+        signingKeyEnc: key === null ? null : seal(ctx.config.APP_SECRET, key),
         pushSecret: randomToken(24),
         createdAt: at,
       });
-      if (!inserted) throw macTaken(fields.mac);
+      if (!inserted) throw deviceTaken(kind, fields.externalId ?? '');
       if (actor) {
         await recordAudit(q, {
           actor,
@@ -193,18 +252,27 @@ export async function saveGateway(
       }
       return inserted;
     });
-    ctx.log.info({ gatewayId: row.id, name: row.name, mac: row.mac }, 'gateway added');
+    ctx.log.info({ gatewayId: row.id, name: row.name, kind, deviceId: row.external_id }, 'gateway added');
     return toGateway(ctx, row);
   }
 
   const row = await ctx.db.tx(async (q) => {
     const before = await mustFindGateway(ctx, id, q);
-    if (await macTakenByOther(q, fields.mac, id)) throw macTaken(fields.mac);
+    if (before.driver !== kind) {
+      throw badInput('The device kind of a gateway cannot change: add the device as a new gateway.', 'kind');
+    }
+    if (fields.externalId !== null && (await deviceTakenByOther(q, kind, fields.externalId, id))) {
+      throw deviceTaken(kind, fields.externalId);
+    }
     let updated: GatewayRow | undefined;
     try {
-      updated = await updateGatewayRow(q, id, { ...fields, passwordEnc });
+      updated = await updateGatewayRow(q, id, {
+        ...fields,
+        passwordEnc,
+        signingKeyEnc: signingKey === null ? null : seal(ctx.config.APP_SECRET, signingKey),
+      });
     } catch (err) {
-      if (isUniqueViolation(err)) throw macTaken(fields.mac);
+      if (isUniqueViolation(err)) throw deviceTaken(kind, fields.externalId ?? '');
       throw err;
     }
     if (!updated)
@@ -217,7 +285,11 @@ export async function saveGateway(
         targetId: id,
         targetLabel: updated.name,
         before: gatewaySnapshot(before),
-        after: { ...gatewaySnapshot(updated), ...(passwordEnc !== null ? { passwordChanged: true } : {}) },
+        after: {
+          ...gatewaySnapshot(updated),
+          ...(passwordEnc !== null ? { passwordChanged: true } : {}),
+          ...(signingKey !== null ? { signingKeyChanged: true } : {}),
+        },
         at,
       });
     }
@@ -226,7 +298,7 @@ export async function saveGateway(
   // This process at once (its own event may come a moment after the next push).
   pushTargets(ctx).forget(id);
   ctx.log.info(
-    { gatewayId: row.id, name: row.name, mac: row.mac, passwordChanged: passwordEnc !== null },
+    { gatewayId: row.id, name: row.name, kind, passwordChanged: passwordEnc !== null },
     'gateway updated',
   );
   return toGateway(ctx, row);
@@ -261,43 +333,52 @@ export async function deleteGateway(ctx: AppContext, id: string, actor?: AuditAc
     return found;
   });
   pushTargets(ctx).forget(id);
-  ctx.log.info({ gatewayId: id, name: row.name, mac: row.mac }, 'gateway deleted');
+  ctx.log.info({ gatewayId: id, name: row.name, kind: row.driver }, 'gateway deleted');
   // Best effort: ask the device to stop pushing to a URL that now answers 404.
   if (creds) {
     driverFor(ctx, creds)
-      .subscribeStatus('', 0)
+      .disconnect(pushUrls(ctx, row))
       .catch(() => {});
   }
 }
 
+/** The device a Scan reached must be this gateway's device; a phone added without its id learns it. */
+async function checkDeviceIdentity(ctx: AppContext, row: GatewayRow, dev: DeviceStatus): Promise<void> {
+  if (row.external_id === null) {
+    if (!(await learnExternalId(ctx.db, row.id, dev.externalId)))
+      throw deviceTaken(row.driver, dev.externalId);
+    await gatewayChanged(ctx.db, row.id);
+    pushTargets(ctx).forget(row.id);
+    return;
+  }
+  if (dev.externalId === row.external_id) return;
+  if (row.driver === 'ejoin') {
+    throw conflict(
+      `The device at ${row.url} reports the MAC address ${dev.externalId}, not ${row.external_id}. Check the URL and the MAC of this gateway.`,
+      'mac',
+    );
+  }
+  throw conflict(
+    `The account at ${row.url} answered for the phone ${dev.externalId}, not ${row.external_id}. Check the Device ID of this gateway.`,
+    'deviceId',
+  );
+}
+
 /**
- * Scan: status now (SIMs, totalSIM, lastUpdate), then (re)subscribe the status push, point the
- * SMS push at us, and catch up on SMS the device holds that we have not seen.
+ * Scan: status now (SIMs, totalSIM, lastUpdate), then point the device's pushes at us again (a
+ * device may forget after a reboot), and catch up on SMS the device holds that we have not seen.
  */
 export async function scanGateway(ctx: AppContext, id: string): Promise<Gateway> {
   const row = await mustFindGateway(ctx, id);
   const creds = (await findGatewayCredentials(ctx.db, id))!;
   const driver = driverFor(ctx, creds);
   const dev = await driver.getStatus().catch((err: unknown) => deviceUnavailable(err));
-  if (dev.mac !== row.mac) {
-    throw conflict(
-      `The device at ${row.url} reports the MAC address ${dev.mac}, not ${row.mac}. Check the URL and the MAC of this gateway.`,
-      'mac',
-    );
-  }
-  await applyDevStatus(ctx, id, dev);
-  const urls = pushUrls(ctx, row);
-  // The subscription may not survive a reboot, so every Scan sends it again.
-  await driver
-    .subscribeStatus(urls.status, STATUS_PUSH_PERIOD)
-    .catch((err: unknown) => deviceUnavailable(err, 'Gateway did not accept the status push subscription'));
-  try {
-    await driver.configureSmsUrls({ sms: urls.sms, report: urls.report });
-  } catch (err) {
-    // Not every firmware takes the URLs by config command; each send request carries them too.
-    if (!(err instanceof GatewayError)) throw err;
-    ctx.log.warn({ gatewayId: id, reason: err.message }, 'gateway did not take the SMS push URL');
-  }
+  await checkDeviceIdentity(ctx, row, dev);
+  await applyDeviceStatus(ctx, id, dev);
+  const connected = await driver
+    .connect(pushUrls(ctx, row))
+    .catch((err: unknown) => deviceUnavailable(err, 'Gateway did not accept the push settings'));
+  for (const warning of connected.warnings) ctx.log.warn({ gatewayId: id, reason: warning }, 'gateway setup');
   try {
     await pullCatchUp(ctx, creds, 5);
   } catch (err) {
@@ -324,13 +405,24 @@ export async function findGatewayByMacOrId(
     : isUuid(macOrId.trim())
       ? await findGatewayRow(ctx.db, macOrId.trim())
       : undefined;
-  return row && { id: row.id, name: row.name, mac: row.mac, totalSIM: row.total_sim };
+  return row && { id: row.id, name: row.name, mac: row.mac ?? '', totalSIM: row.total_sim };
+}
+
+/** A gateway by its device (driver and the device's own id); undefined when none. */
+export async function findGatewayByDevice(
+  ctx: AppContext,
+  kind: string,
+  externalId: string,
+): Promise<{ id: string; name: string } | undefined> {
+  const row = await findGatewayRowByDevice(ctx.db, kind, externalId);
+  return row && { id: row.id, name: row.name };
 }
 
 async function mustPort(ctx: AppContext, gatewayId: string, port: string): Promise<string> {
   const creds = (await findGatewayCredentials(ctx.db, gatewayId))!;
-  const ref = driverFor(ctx, creds).canonicalPort(port);
-  if (!ref) throw badInput('Port must look like 1.01 (port 1, slot 1).', 'port');
+  const driver = driverFor(ctx, creds);
+  const ref = driver.canonicalSlot(port);
+  if (!ref) throw badInput(driver.slotHint, 'port');
   return ref;
 }
 
@@ -366,10 +458,13 @@ export async function setSimNumber(
   });
   const view = (await findSimRow(ctx.db, gw.id, saved.port, ctx.clock.now())) ?? { ...sim, ...saved };
   const creds = (await findGatewayCredentials(ctx.db, gw.id))!;
-  let deviceUpdated = true;
+  const driver = driverFor(ctx, creds);
   let msg = `Number ${number} saved for port ${port}.`;
+  // A device that keeps no numbers (a phone) is not "not updated": the platform keeps it.
+  if (!driver.setSimNumber) return { code: 1, msg, sim: toSim(view), deviceUpdated: false };
+  let deviceUpdated = true;
   try {
-    await driverFor(ctx, creds).setSimNumber(port, number, creds.max_slots ?? 1);
+    await driver.setSimNumber(port, number, { maxSlots: creds.max_slots });
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     deviceUpdated = false;

@@ -4,7 +4,7 @@
 import { isBlockedSimState, isUsableSimState, simStateText } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { PortEntry } from './driver/driver.ts';
+import type { SimEntry } from './driver/driver.ts';
 import {
   applyDeviceStates,
   readSimSettings,
@@ -76,13 +76,13 @@ export async function applyDeviceSimStates(
   ctx: AppContext,
   q: Queryable,
   gatewayId: string,
-  entries: PortEntry[],
+  entries: SimEntry[],
   at: Date,
 ): Promise<void> {
   const blocked = entries
     .filter((e) => isBlockedSimState(e.state))
-    .map((e) => ({ port: e.port, reason: `Device reports: ${simStateText(e.state)}` }));
-  const usable = entries.filter((e) => isUsableSimState(e.state)).map((e) => e.port);
+    .map((e) => ({ port: e.slot, reason: `Device reports: ${simStateText(e.state)}` }));
+  const usable = entries.filter((e) => isUsableSimState(e.state)).map((e) => e.slot);
   const locked = await applyDeviceStates(q, gatewayId, blocked, usable, at);
   for (const l of locked)
     ctx.log.warn({ gatewayId, port: l.port }, 'SIM locked: the device reports it blocked');

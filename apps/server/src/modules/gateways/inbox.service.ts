@@ -16,10 +16,9 @@ import {
   markMatched,
 } from './inbox.queries.ts';
 
+/** `dedupeKey`, when set, overrides the content key (a device's own SMS id; the admin's simulated SMS). */
 export interface IncomingSms extends IncomingSmsItem {
   gatewayId: string;
-  /** Overrides the content key (the admin's simulated SMS are all distinct, even when identical). */
-  dedupeKey?: string;
 }
 
 export interface IngestResult {

@@ -12,7 +12,13 @@ import { gatewayJobs } from './jobs.ts';
 
 export type { MmsContent, SendOutcome, SendTask, TaskOutcome } from './driver/driver.ts';
 export type { SendableSim, SimSendState, UsableSim } from './gateways.queries.ts';
-export { findGatewayByMacOrId, gatewaySettings, saveGateway, scanGateway } from './gateways.service.ts';
+export {
+  findGatewayByDevice,
+  findGatewayByMacOrId,
+  gatewaySettings,
+  saveGateway,
+  scanGateway,
+} from './gateways.service.ts';
 export {
   applyDeviceSimStates,
   readSimSettingsOf as simSettings,
@@ -57,7 +63,16 @@ export const gatewayFigures = (db: Queryable, now: Date) =>
 
 export const gatewaysModule: ModuleDescriptor = {
   name: 'gateways',
-  tables: ['gateways', 'sims', 'sim_numbers', 'incoming_sms', 'gateway_uptime', 'sim_health', 'sim_settings'],
+  tables: [
+    'gateways',
+    'sims',
+    'sim_numbers',
+    'incoming_sms',
+    'gateway_uptime',
+    'sim_health',
+    'sim_settings',
+    'device_push_ids',
+  ],
   routes: async (app, ctx) => {
     await gatewayRoutes(app, ctx);
     inboxRoutes(app, ctx);

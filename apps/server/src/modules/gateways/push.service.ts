@@ -1,15 +1,31 @@
-// Device pushes: status (dev-status, port-status), incoming SMS, send reports. They carry no
-// credentials, so the gateway id and secret in the URL are what authenticates them. The gateway's
-// driver reads the bodies.
+// Device pushes: whatever a device sends to its gateway's secret URL (status, incoming SMS and MMS,
+// send results, signs of life). They carry no account, so the gateway id and secret in the URL
+// are what authenticates them (and a device that signs its pushes is checked by its driver). The
+// gateway's driver reads each body into the platform's words; this file applies them.
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../crypto.ts';
 import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { driverFor } from './device.ts';
-import { type GatewayDriver, ProtocolError } from './driver/driver.ts';
-import { type PushTarget, portOfNumber, touchGateway } from './gateways.queries.ts';
+import {
+  type DevicePush,
+  type GatewayDriver,
+  GatewayError,
+  ProtocolError,
+  PushRefused,
+  type RawPush,
+  type ReadPush,
+} from './driver/driver.ts';
+import {
+  forgetPushIdsBefore,
+  type PushTarget,
+  portOfNumber,
+  pushIdSeen,
+  rememberPushId,
+  touchGateway,
+} from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
-import { applyDevStatus, applyPortStatus } from './inventory.service.ts';
+import { applyDeviceStatus, applySimStatus } from './inventory.service.ts';
 import { pushTargets } from './push-targets.ts';
 
 export interface PushSource {
@@ -25,86 +41,102 @@ export async function authenticatePush(ctx: AppContext, id: string, secret: stri
   return { gw, driver: driverFor(ctx, gw) };
 }
 
-function protocol<T>(fn: () => T): T {
+/** Largest incoming-MMS push read (files plus multipart framing and base64). */
+export const MMS_PUSH_MAX_BYTES = 10 * 1024 * 1024;
+
+/** How long a push id is remembered: longer than any signature stays fresh, so a replay is caught. */
+export const PUSH_ID_MEMORY_MS = 15 * 60_000;
+
+export interface PushResult {
+  kind: DevicePush['kind'] | 'repeated';
+  stored?: number;
+  duplicates?: number;
+}
+
+/** The driver's reading of a push: 400 when it is not the protocol, 401 when it cannot be trusted. */
+function readPush(src: PushSource, raw: RawPush): ReadPush {
   try {
-    return fn();
+    return src.driver.readPush(raw);
   } catch (err) {
     if (err instanceof ProtocolError) throw badInput(`Not a valid push: ${err.message}`);
+    if (err instanceof PushRefused) throw unauthorized(`Push refused: ${err.message}.`);
+    // A stored signing key that cannot be read: the admin must enter it again.
+    if (err instanceof GatewayError) throw unauthorized(`Push refused: ${err.message}.`);
     throw err;
   }
 }
 
-/** dev-status (full inventory) or port-status (one slot). */
-export async function handleStatusPush(ctx: AppContext, src: PushSource, body: unknown): Promise<string> {
-  const push = protocol(() => src.driver.parseStatusPush(body));
-  if (push.kind === 'port-status') {
-    await applyPortStatus(ctx, src.gw.id, push.entry);
-    return push.kind;
+/** Reads one push with the gateway's driver and applies what it says. */
+export async function handlePush(ctx: AppContext, src: PushSource, raw: RawPush): Promise<PushResult> {
+  const { push, eventId } = readPush(src, raw);
+  // A push the device already delivered (a replay, or a retry after our answer was lost).
+  if (eventId !== undefined && (await pushIdSeen(ctx.db, src.gw.id, eventId))) return { kind: 'repeated' };
+  const result = await applyPush(ctx, src, push);
+  if (eventId !== undefined) await rememberPushId(ctx.db, src.gw.id, eventId, ctx.clock.now());
+  return result;
+}
+
+async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Promise<PushResult> {
+  const gatewayId = src.gw.id;
+  const touch = { gatewayId, at: ctx.clock.now() };
+  switch (push.kind) {
+    case 'status': {
+      if (src.gw.external_id !== null && push.status.externalId !== src.gw.external_id) {
+        // Another device was given this gateway's push URL: its SIMs must not land here.
+        throw conflict(
+          `This push comes from the device ${push.status.externalId}, not from this gateway's device ${src.gw.external_id}.`,
+        );
+      }
+      await applyDeviceStatus(ctx, gatewayId, push.status);
+      return { kind: push.kind };
+    }
+    case 'sim':
+      await applySimStatus(ctx, gatewayId, push.sim);
+      return { kind: push.kind };
+    case 'sms': {
+      const res = await ingestIncomingSms(
+        ctx,
+        push.items.map((i) => ({ ...i, gatewayId })),
+        { touch },
+      );
+      return { kind: push.kind, stored: res.stored.length, duplicates: res.duplicates };
+    }
+    case 'mms': {
+      // Stored like an SMS (its text, or "[MMS] <subject>") on the SIM whose number received it,
+      // with its files handed to the SMS consumers (a chat reply keeps the picture).
+      const { mms } = push;
+      const port = mms.recipient ? await portOfNumber(ctx.db, gatewayId, mms.recipient) : undefined;
+      const res = await ingestIncomingSms(
+        ctx,
+        [
+          {
+            gatewayId,
+            isReport: false,
+            // Unknown receiving number: kept in the inbox for admins (no SIM, so no reply routing).
+            port: port ?? '',
+            ts: mms.ts,
+            sender: mms.sender,
+            recipient: mms.recipient,
+            text: mms.text || `[MMS]${mms.subject ? ` ${mms.subject}` : ''}`,
+            attachments: mms.attachments,
+          },
+        ],
+        { touch },
+      );
+      return { kind: push.kind, stored: res.stored.length, duplicates: res.duplicates };
+    }
+    case 'report':
+      // Send results go to every registered report consumer (messaging), after lastUpdate is set.
+      await touchGateway(ctx.db, gatewayId, touch.at);
+      for (const consume of ctx.registry.reportConsumers) await consume(ctx, gatewayId, push.results);
+      return { kind: push.kind, stored: push.results.length };
+    case 'alive':
+      await touchGateway(ctx.db, gatewayId, touch.at);
+      return { kind: push.kind };
   }
-  if (push.dev.mac !== src.gw.mac) {
-    // Another device was given this gateway's push URL: its SIMs must not land here.
-    throw conflict(`This push comes from MAC ${push.dev.mac}, not from the gateway's MAC ${src.gw.mac}.`);
-  }
-  await applyDevStatus(ctx, src.gw.id, push.dev);
-  return push.kind;
 }
 
-export async function handleSmsPush(
-  ctx: AppContext,
-  src: PushSource,
-  body: unknown,
-  query: Record<string, string | undefined>,
-): Promise<{ stored: number; duplicates: number }> {
-  const items = protocol(() => src.driver.parseSmsPush(body, query));
-  const res = await ingestIncomingSms(
-    ctx,
-    items.map((i) => ({ ...i, gatewayId: src.gw.id })),
-    { touch: { gatewayId: src.gw.id, at: ctx.clock.now() } },
-  );
-  return { stored: res.stored.length, duplicates: res.duplicates };
-}
-
-/** Largest incoming-MMS push read (files plus multipart framing and base64). */
-export const MMS_PUSH_MAX_BYTES = 10 * 1024 * 1024;
-
-/**
- * An incoming MMS: stored like an SMS (its text, or "[MMS] <subject>") on the port of the SIM whose
- * number received it, with its files handed to the SMS consumers (a chat reply keeps the picture).
- */
-export async function handleMmsPush(
-  ctx: AppContext,
-  src: PushSource,
-  headers: Record<string, string | undefined>,
-  body: Uint8Array,
-): Promise<{ stored: number; duplicates: number }> {
-  const mms = protocol(() => src.driver.parseMmsPush(headers, body));
-  const touch = { gatewayId: src.gw.id, at: ctx.clock.now() };
-  const port = mms.recipient ? await portOfNumber(ctx.db, src.gw.id, mms.recipient) : undefined;
-  const text = mms.text || `[MMS]${mms.subject ? ` ${mms.subject}` : ''}`;
-  const res = await ingestIncomingSms(
-    ctx,
-    [
-      {
-        gatewayId: src.gw.id,
-        isReport: false,
-        // Unknown receiving number: kept in the inbox for admins (no SIM, so no reply routing).
-        port: port ?? '0.00',
-        ts: mms.ts,
-        sender: mms.sender,
-        recipient: mms.recipient,
-        text,
-        attachments: mms.attachments,
-      },
-    ],
-    { touch },
-  );
-  return { stored: res.stored.length, duplicates: res.duplicates };
-}
-
-/** Send results go to every registered report consumer (messaging), after lastUpdate is set. */
-export async function handleReportPush(ctx: AppContext, src: PushSource, body: unknown): Promise<number> {
-  const report = protocol(() => src.driver.parseReportPush(body));
-  await touchGateway(ctx.db, src.gw.id, ctx.clock.now());
-  for (const consume of ctx.registry.reportConsumers) await consume(ctx, src.gw.id, report.results);
-  return report.results.length;
+/** The hourly clean-up: push ids older than any fresh signature. */
+export async function forgetOldPushIds(ctx: AppContext): Promise<number> {
+  return forgetPushIdsBefore(ctx.db, new Date(ctx.clock.now().getTime() - PUSH_ID_MEMORY_MS));
 }

@@ -19,8 +19,8 @@ export type SendTasksResult =
     };
 
 /**
- * Hands send tasks to one gateway in one request (its send-report and incoming-SMS push URLs go
- * along, so the device needs no setup). A device that cannot be reached is an answer, not a throw.
+ * Hands send tasks to one gateway (its push URLs go along, for a device that takes them with each
+ * request). A device that cannot be reached is an answer, not a throw.
  */
 export async function sendSmsTasks(
   ctx: AppContext,
@@ -31,7 +31,7 @@ export async function sendSmsTasks(
   if (!gw) return { ok: false, kind: 'gone', ambiguous: false, message: 'the gateway was deleted' };
   const urls = pushUrls(ctx, gw);
   try {
-    const outcomes = await driverFor(ctx, gw).sendTasks(tasks, { srUrl: urls.report, smsUrl: urls.sms });
+    const outcomes = await driverFor(ctx, gw).sendTasks(tasks, urls);
     return { ok: true, outcomes };
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;

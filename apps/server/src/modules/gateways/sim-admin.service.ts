@@ -20,8 +20,9 @@ async function mustSim(
   if (!gw)
     throw notFound('Gateway not found. It may have been deleted; reload the list.', 'gateway_not_found');
   const creds = (await findGatewayCredentials(ctx.db, gw.id))!;
-  const port = driverFor(ctx, creds).canonicalPort(body.port);
-  if (!port) throw badInput('Port must look like 1.01 (port 1, slot 1).', 'port');
+  const driver = driverFor(ctx, creds);
+  const port = driver.canonicalSlot(body.port);
+  if (!port) throw badInput(driver.slotHint, 'port');
   const sim = await findSimRow(ctx.db, gw.id, port, ctx.clock.now());
   if (!sim) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
   return { gw, sim };

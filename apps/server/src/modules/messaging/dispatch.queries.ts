@@ -292,7 +292,7 @@ export interface ResultRow {
   /** Message id (claim key) or task id (report key). */
   id?: string;
   tid?: number;
-  /** The port the device reports it used, "N.SS". */
+  /** The SIM the device reports it used (its port). */
   port?: string | null;
   reason?: string | null;
 }

@@ -216,7 +216,7 @@ export async function sendClaim(ctx: AppContext, claim: Claim): Promise<Answers>
       tid: a.tid,
       to: a.recipient,
       sms: a.body,
-      from: a.port.split('.')[0]!,
+      from: a.port,
       ...(mms ? { mms } : {}),
     });
     perGateway.set(a.gateway_id, tasks);
@@ -358,7 +358,7 @@ async function announce(q: Queryable, touched: Touched[]): Promise<void> {
 }
 
 /**
- * Report consumer: a device's send results (status-report). Success rows deliver; a failure this
+ * Report consumer: a device's send results. Success rows deliver; a failure this
  * SIM is to blame for goes to another SIM while attempts are left; other failures are final. Rows
  * are matched by gateway and task id among messages in flight, so a repeated report changes nothing.
  */

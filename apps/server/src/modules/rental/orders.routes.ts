@@ -1,4 +1,4 @@
-import { endpoints, ORDER_STATUSES, percent, totalPages } from '@simdock/contract';
+import { endpoints, normalizeMac, ORDER_STATUSES, percent, totalPages } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { currentUser, route, sendJsonText } from '../../http/route.ts';
@@ -84,7 +84,10 @@ export function orderRoutes(app: App, ctx: AppContext) {
   // Device Statistics: rentals per service on one gateway, found by MAC (or id).
   route(app, ctx, order.deviceStats, async (req) => {
     const gw = await findGatewayByMacOrId(ctx, req.body.mac);
-    if (!gw) throw notFound(`No gateway has the MAC address ${req.body.mac}.`, 'gateway_not_found');
+    if (!gw) {
+      const what = normalizeMac(req.body.mac) ? 'the MAC address' : 'the id';
+      throw notFound(`No gateway has ${what} ${req.body.mac}.`, 'gateway_not_found');
+    }
     return {
       mac: gw.mac,
       name: gw.name,

@@ -63,6 +63,59 @@ export const gatewaysEn = {
   'gateways.pushSms': 'SMS',
   'gateways.pushReport': 'Report',
 
+  // Device kinds: Ejoin multi-port boxes and SMSGate Android phones (docs/devices-smsgate.md).
+  'gateways.kind': 'Device kind',
+  'gateways.kindEjoin': 'Multi-port SIM box (Ejoin)',
+  'gateways.kindSmsgate': 'Android phone (SMSGate)',
+  'gateways.kindEjoinHint': 'A box with many SIM ports, driven through its web interface.',
+  'gateways.kindSmsgateHint': 'A phone running the SMSGate app, with one or two SIMs.',
+  'gateways.kindFixed': 'The kind of a saved gateway does not change.',
+  'gateways.kindBox': 'SIM box',
+  'gateways.kindPhone': 'Phone',
+  'gateways.mode': 'Mode',
+  'gateways.modeLocal': 'Local',
+  'gateways.modeCloud': 'Cloud',
+  'gateways.modePrivate': 'Private',
+  'gateways.modeLocalHint':
+    'The phone’s own server: http://<phone-ip>:8080, user and password from the app’s Local server screen',
+  'gateways.modeCloudHint':
+    'api.sms-gate.app: login and password from the app’s Cloud server screen; leave URL blank',
+  'gateways.modePrivateHint': 'Your own SMSGate server: its URL (…/api/3rdparty/v1)',
+  'gateways.modeRequired': 'Choose how SimDock reaches the phone.',
+  'gateways.phoneUrlHintLocal': 'The address the app shows, for example http://192.168.1.60:8080',
+  'gateways.phoneUrlHintCloud': 'Leave blank for https://api.sms-gate.app/3rdparty/v1',
+  'gateways.phoneUrlHintPrivate':
+    'Your server’s API address, for example https://sms.example.com/api/3rdparty/v1',
+  'gateways.phoneUserHintLocal': 'The user on the app’s Local server screen (sms unless changed).',
+  'gateways.phoneUserHintCloud': 'The login on the app’s Cloud server screen.',
+  'gateways.phonePasswordHintAdd': 'The password shown with it in the app. Required for a new gateway.',
+  'gateways.deviceId': 'Device ID',
+  'gateways.deviceIdHint': 'Leave blank if the account has one phone',
+  'gateways.signingKey': 'Signing key',
+  'gateways.signingKeyHint': 'From the app: Settings → Webhooks → Signing Key',
+  'gateways.signingKeyHintLocal': 'From the app: Settings → Webhooks → Signing Key; blank: SimDock sets one',
+  'gateways.signingKeyHintEdit': 'Leave blank to keep the current key.',
+  'gateways.signingKeyHintMissing': 'No key is stored yet. From the app: Settings → Webhooks → Signing Key',
+  'gateways.signingKeyRequired': 'Enter the key from the app: Settings → Webhooks → Signing Key.',
+  'gateways.pushWebhook': 'Webhook',
+  'gateways.pushUrlPhone': 'Webhook URL',
+  'gateways.pushUrlPhoneHint':
+    'SimDock registers it on the phone at Scan. It contains the gateway’s secret: keep it private.',
+  'gateways.colDeviceUser': 'MAC or device / User name',
+  'gateways.device': 'Device',
+  'gateways.deviceUnknown': 'ID learned at Scan',
+  'gateways.simSlot': 'SIM {slot}',
+  'gateways.simsPhoneHint': 'The phone’s cloud hides SIM numbers: enter each SIM’s number to rent it.',
+  'gateways.simsPhoneHintLocal': 'Where the phone reports no number, enter the SIM’s number to rent it.',
+  'gateways.simNeedsNumber': 'Set its number to rent it',
+  'gateways.setNumberForSim': 'Set number for SIM {slot}',
+  'gateways.setNumberTextPhone':
+    'The platform keeps this number for the SIM (by its slot and ICCID); the phone itself is not changed.',
+  'gateways.simulateForSim': 'Simulate an incoming SMS on SIM {slot}',
+  'gateways.lockForSim': 'Lock SIM {slot}',
+  'gateways.unlockForSim': 'Unlock SIM {slot}',
+  'gateways.roleForSim': 'Role of SIM {slot}',
+
   // SIM table of one gateway.
   'gateways.simsTitle': 'SIMs of {name}',
   'gateways.simsText': 'What the last scan or status report of the device found.',
@@ -166,4 +219,7 @@ export const gatewaysEn = {
   'device.notFoundText':
     'There is no gateway with the MAC address {mac}. It may have been deleted, or the link is mistyped.',
   'device.gateway': 'Gateway',
+  'device.id': 'Gateway ID',
+  'device.notFoundTextId':
+    'There is no gateway with the id {id}. It may have been deleted, or the link is mistyped.',
 } as const;

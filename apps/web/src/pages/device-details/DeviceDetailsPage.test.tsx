@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
@@ -74,14 +74,43 @@ describe('Device Statistics (/details/{id})', () => {
     expect(screen.queryByText('No data available for this device.')).toBeNull();
   });
 
-  it('says plainly that an unknown id is not found', async () => {
-    signInAdmin(() => ({
+  it('says plainly that an unknown id is not found: a MAC as a MAC, anything else as an id', async () => {
+    const notFound = ({ mac }: { mac: string }) => ({
       status: 404,
-      body: { code: 0, error: 'not_found', msg: 'No gateway has the MAC address nope.' },
-    }));
+      body: { code: 0, error: 'not_found', msg: `No gateway has the MAC address ${mac}.` },
+    });
+    signInAdmin(notFound);
+    renderApp('/details/00:30:f1:aa:bb:00');
+    expect(await screen.findByText('No gateway has this address')).toBeTruthy();
+    expect(screen.getByText(/There is no gateway with the MAC address 00:30:f1:aa:bb:00/)).toBeTruthy();
+    expect(screen.queryByText('No data available for this device.')).toBeNull();
+    cleanup();
+    signInAdmin(notFound);
     renderApp('/details/nope');
     expect(await screen.findByText('No gateway has this address')).toBeTruthy();
-    expect(screen.getByText(/There is no gateway with the MAC address nope/)).toBeTruthy();
-    expect(screen.queryByText('No data available for this device.')).toBeNull();
+    expect(screen.getByText(/There is no gateway with the id nope\./)).toBeTruthy();
+  });
+
+  it('a phone (no MAC) is asked for by its gateway id and shown by it', async () => {
+    const fetch = signInAdmin(({ mac }) => ({
+      body: {
+        mac: '',
+        name: 'Pixel 7',
+        totalSIM: mac === 'g7' ? 2 : 0,
+        serviceStatss: [{ name: 'Telegram', using: 0, used: 4, success: 3 }],
+      },
+    }));
+    renderApp('/details/g7');
+    await screen.findByRole('heading', { level: 1, name: 'Device Statistics · Pixel 7' });
+    const summary = screen.getByTestId('device-summary');
+    expect(within(summary).getByText('Gateway ID')).toBeTruthy();
+    expect(within(summary).getByText('g7')).toBeTruthy();
+    expect(within(summary).queryByText('MAC')).toBeNull();
+    expect(within(summary).getByText('2')).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Orders per service on device g7' })).toBeTruthy();
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/Admin/deviceStats',
+      expect.objectContaining({ body: JSON.stringify({ mac: 'g7' }) }),
+    );
   });
 });

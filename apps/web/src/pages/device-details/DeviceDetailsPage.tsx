@@ -1,4 +1,4 @@
-import { type DeviceStats, deviceSuccessTone, percent } from '@simdock/contract';
+import { type DeviceStats, deviceSuccessTone, normalizeMac, percent } from '@simdock/contract';
 import { ArrowLeft, Cpu, Fingerprint, SearchX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
@@ -17,13 +17,17 @@ import { useDeviceStats } from './api.ts';
 type ServiceRow = DeviceStats['serviceStatss'][number];
 
 /**
- * /details/{id} (docs/product.md#screens-and-routes): the id is the device's MAC. Shows the MAC, Total SIM
- * and per service Using / Used / Success, where Success is green at 50% of Used or more, else red.
+ * /details/{id} (docs/product.md#screens-and-routes): the id is a box's MAC, or the gateway id of a phone
+ * (which has no MAC; the server finds a gateway by either). Shows the MAC (a phone: its gateway id),
+ * Total SIM and per service Using / Used / Success, where Success is green at 50% of Used or more, else red.
  */
 export function DeviceDetailsPage() {
   const { t } = useI18n();
-  const mac = useParams().id ?? '';
-  const stats = useDeviceStats(mac);
+  const routeId = useParams().id ?? '';
+  const stats = useDeviceStats(routeId);
+  // A phone answers with no MAC: it is known by the id it was linked with.
+  const mac = stats.data ? stats.data.mac : normalizeMac(routeId) !== undefined ? routeId : '';
+  const shownId = mac || routeId;
 
   const columns: Column<ServiceRow>[] = [
     {
@@ -75,7 +79,11 @@ export function DeviceDetailsPage() {
           <EmptyState
             icon={<SearchX className="size-6" />}
             title={<span className="font-semibold text-fg">{t('device.notFoundTitle')}</span>}
-            text={t('device.notFoundText', { mac })}
+            text={
+              normalizeMac(routeId) !== undefined
+                ? t('device.notFoundText', { mac: routeId })
+                : t('device.notFoundTextId', { id: routeId })
+            }
             action={
               <Link to="/gatewaymanager" className={buttonClass('secondary')}>
                 {t('device.back')}
@@ -104,9 +112,9 @@ export function DeviceDetailsPage() {
         <>
           <div className="mb-5 grid gap-4 sm:grid-cols-2" data-testid="device-summary">
             <StatTile
-              label={t('device.mac')}
+              label={mac ? t('device.mac') : t('device.id')}
               icon={<Fingerprint className="size-4" />}
-              value={<span className="break-all font-mono text-lg">{stats.data?.mac ?? mac}</span>}
+              value={<span className="break-all font-mono text-lg">{shownId}</span>}
             />
             <StatTile
               label={t('device.totalSim')}
@@ -121,7 +129,7 @@ export function DeviceDetailsPage() {
               rowKey={(s) => s.name}
               loading={stats.isPending}
               emptyText={t('device.empty')}
-              caption={t('device.tableCaption', { mac: stats.data?.mac ?? mac })}
+              caption={t('device.tableCaption', { mac: shownId })}
               skeletonRows={3}
             />
           </Card>

@@ -20,7 +20,37 @@ const gw: Gateway = {
     status: 'http://x/api/gw/g1/s/status',
     sms: 'http://x/api/gw/g1/s/sms',
     report: 'http://x/api/gw/g1/s/report',
+    base: 'http://x/api/gw/g1/s',
   },
+  kind: 'ejoin',
+  mode: null,
+  deviceId: '00:30:f1:aa:bb:cc',
+  model: null,
+  hasSigningKey: false,
+};
+
+/** An SMSGate phone reached through the public cloud. */
+const phoneGw: Gateway = {
+  id: 'g7',
+  name: 'Pixel 7',
+  url: '',
+  mac: '',
+  userName: 'ABCDEF',
+  isEnable: true,
+  totalSIM: 2,
+  lastUpdate: '2026-01-02T03:04:05.000Z',
+  onlineStatus: 'Online',
+  pushUrls: {
+    status: 'https://x/api/gw/g7/s/status',
+    sms: 'https://x/api/gw/g7/s/sms',
+    report: 'https://x/api/gw/g7/s/report',
+    base: 'https://x/api/gw/g7/s',
+  },
+  kind: 'smsgate',
+  mode: 'cloud',
+  deviceId: 'PyDmBQZZXYmyxMwED8Fzy',
+  model: 'google/panther',
+  hasSigningKey: true,
 };
 
 type Handler = (body: Record<string, unknown>) => { status?: number; body: unknown };
@@ -322,5 +352,181 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Lock' }));
     expect(await screen.findByText('SIM 1.01 locked.')).toBeTruthy();
     expect(locks).toEqual([{ gatewayId: 'g1', port: '1.01', reason: 'Spam', minutes: 60 }]);
+  });
+
+  it('a phone row: its kind and mode, model and device id instead of a MAC, Details by gateway id', async () => {
+    signInAdmin({ '/api/Admin/getSettings': settings([gw, phoneGw]) });
+    renderApp('/gatewaymanager');
+    const row = await tableRow('Pixel 7');
+    expect(within(row).getByTestId('gateway-kind').textContent).toBe('Phone · Cloud');
+    expect(within(row).getByText('google/panther')).toBeTruthy();
+    expect(within(row).getByText('PyDmBQZZXYmyxMwED8Fzy')).toBeTruthy();
+    // A Cloud phone saved without a URL goes to the public server.
+    expect(within(row).getByText('https://api.sms-gate.app/3rdparty/v1')).toBeTruthy();
+    const box = await tableRow('Rack A');
+    expect(within(box).getByTestId('gateway-kind').textContent).toBe('SIM box');
+    expect(within(box).getByText(gw.mac)).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'MAC or device / User name' })).toBeTruthy();
+    const menu = await openMore(row);
+    expect(within(menu).getByRole('menuitem', { name: 'Details' }).getAttribute('href')).toBe('/details/g7');
+    // The cards (narrow screens) show the same.
+    const card = screen.getByRole('article', { name: 'Pixel 7' });
+    expect(within(card).getByTestId('gateway-kind').textContent).toBe('Phone · Cloud');
+    expect(within(card).getByText('PyDmBQZZXYmyxMwED8Fzy')).toBeTruthy();
+  });
+
+  it('add a phone: mode help, Cloud URL may stay blank, signing key required; sends kind/mode/key, no MAC', async () => {
+    const saved: unknown[] = [];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([]),
+      '/api/Admin/updateGateway': (body) => {
+        saved.push(body);
+        return { body: phoneGw };
+      },
+    });
+    renderApp('/gatewaymanager');
+    await screen.findByText('No gateways found. Please add one.');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add Gateway' })[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Add gateway' });
+    const kind = within(dialog).getByRole('group', { name: 'Device kind' });
+    expect(
+      (within(kind).getByRole('radio', { name: 'Multi-port SIM box (Ejoin)' }) as HTMLInputElement).checked,
+    ).toBe(true);
+    fireEvent.click(within(kind).getByRole('radio', { name: 'Android phone (SMSGate)' }));
+    expect(within(dialog).queryByLabelText('MAC')).toBeNull();
+    const modes = within(dialog).getByRole('group', { name: 'Mode' });
+    expect(
+      within(modes).getByText(
+        'The phone’s own server: http://<phone-ip>:8080, user and password from the app’s Local server screen',
+      ),
+    ).toBeTruthy();
+    const type = (label: string | RegExp, value: string) =>
+      fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+
+    type(/^Name/, 'Pixel 7');
+    type('User name', 'ABCDEF');
+    type('Password', 'p4ss-word');
+    // No mode yet.
+    expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy();
+    fireEvent.click(within(modes).getByRole('radio', { name: 'Cloud' }));
+    expect((within(dialog).getByLabelText('URL') as HTMLInputElement).placeholder).toBe(
+      'https://api.sms-gate.app/3rdparty/v1',
+    );
+    // A new Cloud phone needs the key from the app.
+    expect(within(dialog).getByText('From the app: Settings → Webhooks → Signing Key')).toBeTruthy();
+    expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy();
+    expect(save.disabled).toBe(true);
+    type('Signing key', 'k3yk3yk3');
+    expect(within(dialog).getByText('Data is valid')).toBeTruthy();
+    // Private needs its server's URL.
+    fireEvent.click(within(modes).getByRole('radio', { name: 'Private' }));
+    expect(within(dialog).getByText('Please enter all fields correctly')).toBeTruthy();
+    fireEvent.click(within(modes).getByRole('radio', { name: 'Cloud' }));
+    type('Device ID', 'PyDmBQZZXYmyxMwED8Fzy');
+    expect(save.disabled).toBe(false);
+
+    fireEvent.click(save);
+    expect(await screen.findByText(/Gateway Pixel 7 added/)).toBeTruthy();
+    expect(saved).toEqual([
+      {
+        gateway: {
+          kind: 'smsgate',
+          mode: 'cloud',
+          name: 'Pixel 7',
+          url: '',
+          userName: 'ABCDEF',
+          password: 'p4ss-word',
+          deviceId: 'PyDmBQZZXYmyxMwED8Fzy',
+          signingKey: 'k3yk3yk3',
+          isEnable: true,
+        },
+      },
+    ]);
+  });
+
+  it('edit a phone: the kind is fixed, a blank key keeps the stored one, the one webhook URL is shown', async () => {
+    const saved: unknown[] = [];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([phoneGw]),
+      '/api/Admin/updateGateway': (body) => {
+        saved.push(body);
+        return { body: phoneGw };
+      },
+    });
+    renderApp('/gatewaymanager');
+    fireEvent.click(
+      within(await openMore(await tableRow('Pixel 7'))).getByRole('menuitem', { name: 'Edit' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit gateway' });
+    expect(within(dialog).queryByRole('radio', { name: 'Multi-port SIM box (Ejoin)' })).toBeNull();
+    expect(within(dialog).getByText('Android phone (SMSGate)')).toBeTruthy();
+    expect(within(dialog).getByText('The kind of a saved gateway does not change.')).toBeTruthy();
+    expect((within(dialog).getByRole('radio', { name: 'Cloud' }) as HTMLInputElement).checked).toBe(true);
+    expect(within(dialog).getByText('Leave blank to keep the current key.')).toBeTruthy();
+    expect(within(dialog).getByText('Webhook URL')).toBeTruthy();
+    expect(within(dialog).getByText(phoneGw.pushUrls.base)).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'SimDock registers it on the phone at Scan. It contains the gateway’s secret: keep it private.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).queryByText(phoneGw.pushUrls.sms)).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Gateway Pixel 7 saved.')).toBeTruthy();
+    expect(saved).toEqual([
+      {
+        gateway: {
+          id: 'g7',
+          kind: 'smsgate',
+          mode: 'cloud',
+          name: 'Pixel 7',
+          url: '',
+          userName: 'ABCDEF',
+          deviceId: 'PyDmBQZZXYmyxMwED8Fzy',
+          isEnable: true,
+        },
+      },
+    ]);
+  });
+
+  it("a phone's SIM panel: slots as SIM 1 and SIM 2, masked ICCIDs as given, how to make a SIM rentable", async () => {
+    const numbers: unknown[] = [];
+    // The server's SIM list, as the fake keeps it: the cloud's masked data, no numbers until set.
+    const phoneSims: Sim[] = [
+      { ...sim, port: '1', iccid: '****************1234', operator: '****ttel', signal: null },
+      { ...sim, port: '2', iccid: '****************5678', operator: '****fone', signal: null },
+    ];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([phoneGw]),
+      '/api/Admin/gatewayReport': () => ({ body: { gateway: phoneGw, sims: phoneSims } }),
+      '/api/Admin/setSimNumber': (body) => {
+        numbers.push(body);
+        const set: Sim = { ...phoneSims[0]!, number: String(body.number), numberSource: 'manual' };
+        phoneSims[0] = set;
+        return {
+          body: { code: 1, msg: 'Number +84901234567 saved for SIM 1.', sim: set, deviceUpdated: false },
+        };
+      },
+    });
+    renderApp('/gatewaymanager');
+    const sims = await openSims('Pixel 7');
+    const row = (await within(sims).findByText('SIM 1')).closest('tr')!;
+    expect(within(sims).getByText('SIM 2')).toBeTruthy();
+    expect(within(row).getByText('****************1234')).toBeTruthy();
+    expect(within(sims).queryByRole('columnheader', { name: 'Signal' })).toBeNull();
+    expect(
+      screen.getByText('The phone’s cloud hides SIM numbers: enter each SIM’s number to rent it.'),
+    ).toBeTruthy();
+    expect(within(row).getByText('Set its number to rent it')).toBeTruthy();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Set Number' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set number for SIM 1' });
+    fireEvent.change(within(dialog).getByLabelText('Phone number'), { target: { value: '+84 901 234 567' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Number +84901234567 saved for SIM 1.')).toBeTruthy();
+    expect(numbers).toEqual([{ gatewayId: 'g7', port: '1', number: '+84901234567' }]);
+    expect(await within(row).findByText('+84901234567')).toBeTruthy();
+    expect(within(row).queryByText('Set its number to rent it')).toBeNull();
   });
 });

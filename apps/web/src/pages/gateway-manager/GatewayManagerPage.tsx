@@ -20,11 +20,13 @@ import {
   useScanningIds,
 } from './api.ts';
 import { GatewayFormModal } from './GatewayFormModal.tsx';
+import { KindBadge, PhoneIdentity } from './KindBadge.tsx';
+import { detailsPath, gatewayUrl } from './kinds.ts';
 import { SimPanel } from './SimPanel.tsx';
 
 /**
- * /gatewaymanager (docs/product.md#screens-and-routes): the device gateways with their SIM count,
- * Online/Offline and Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions);
+ * /gatewaymanager (docs/product.md#screens-and-routes): the device gateways (Ejoin boxes and SMSGate
+ * phones, each with its kind) with their SIM count, Online/Offline and Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions);
  * the add/edit modal; the messages of docs/product.md#errors-and-messages as toasts where the admin acted. A
  * failed load shows 'Load failed' with Retry, never the empty text. A table on wide screens, one card per
  * gateway below 1280 px. The list refetches every 30 s and after every change.
@@ -122,7 +124,7 @@ export function GatewayManagerPage() {
             key: 'details',
             label: t('gateways.details'),
             icon: <BarChart3 className="size-4" aria-hidden />,
-            href: `/details/${g.mac}`,
+            href: detailsPath(g),
           },
           {
             key: 'edit',
@@ -147,11 +149,12 @@ export function GatewayManagerPage() {
       key: 'name',
       header: t('gateways.colNameUrl'),
       cell: (g) => (
-        <span className="flex min-w-0 flex-col">
+        <span className="flex min-w-0 flex-col items-start gap-0.5">
           <span className="font-medium text-fg">{g.name}</span>
-          <span className="block max-w-60 truncate text-xs text-muted" title={g.url}>
-            {g.url}
+          <span className="block max-w-60 truncate text-xs text-muted" title={gatewayUrl(g)}>
+            {gatewayUrl(g)}
           </span>
+          <KindBadge gateway={g} />
         </span>
       ),
       className: 'min-w-40',
@@ -176,10 +179,17 @@ export function GatewayManagerPage() {
     { key: 'enabled', header: t('gateways.colEnabled'), cell: enabledBadge },
     {
       key: 'mac',
-      header: t('gateways.colMacUser'),
+      // A phone has no MAC: its model and device id take the place (the spec's header otherwise).
+      header: gateways?.some((g) => g.kind === 'smsgate')
+        ? t('gateways.colDeviceUser')
+        : t('gateways.colMacUser'),
       cell: (g) => (
-        <span className="flex flex-col">
-          <span className="whitespace-nowrap font-mono text-xs">{g.mac}</span>
+        <span className="flex max-w-56 flex-col">
+          {g.kind === 'smsgate' ? (
+            <PhoneIdentity gateway={g} />
+          ) : (
+            <span className="whitespace-nowrap font-mono text-xs">{g.mac}</span>
+          )}
           <span className="text-xs text-muted">{g.userName}</span>
         </span>
       ),
@@ -321,9 +331,10 @@ function GatewayCard({
           <h2 id={titleId} className="truncate text-[15px] font-semibold text-fg">
             {g.name}
           </h2>
-          <p className="truncate text-xs text-muted" title={g.url}>
-            {g.url}
+          <p className="truncate text-xs text-muted" title={gatewayUrl(g)}>
+            {gatewayUrl(g)}
           </p>
+          <KindBadge gateway={g} className="mt-1.5" />
         </div>
         <div className="flex shrink-0 flex-col items-end gap-1">
           {onlineBadge}
@@ -333,8 +344,19 @@ function GatewayCard({
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-[13px]">
         <dt className="text-muted">{t('gateways.colTotalSim')}</dt>
         <dd className="font-medium">{simCount}</dd>
-        <dt className="text-muted">{t('gateways.mac')}</dt>
-        <dd className="break-all font-mono text-xs leading-5">{g.mac}</dd>
+        {g.kind === 'smsgate' ? (
+          <>
+            <dt className="text-muted">{t('gateways.device')}</dt>
+            <dd className="min-w-0">
+              <PhoneIdentity gateway={g} />
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt className="text-muted">{t('gateways.mac')}</dt>
+            <dd className="break-all font-mono text-xs leading-5">{g.mac}</dd>
+          </>
+        )}
         <dt className="text-muted">{t('gateways.userName')}</dt>
         <dd>{g.userName}</dd>
         <dt className="text-muted">{t('gateways.colStatus')}</dt>

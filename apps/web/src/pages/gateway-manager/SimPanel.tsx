@@ -1,4 +1,5 @@
 import {
+  type DeviceKind,
   type Gateway,
   LockSimBody,
   normalizePhoneNumber,
@@ -21,11 +22,12 @@ import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, Select, Textarea } from '../../components/Input.tsx';
+import { Notice } from '../../components/Notice.tsx';
 import { RowActions } from '../../components/RowActions.tsx';
 import { EmptyState } from '../../components/StateViews.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
-import { type MessageKey, useI18n } from '../../i18n/index.tsx';
+import { type MessageKey, type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
 import { bodyResolver, fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import {
@@ -36,6 +38,7 @@ import {
   useSimulateSmsMutation,
   useUnlockSimMutation,
 } from './api.ts';
+import { simPlace } from './kinds.ts';
 
 export interface SimPanelProps {
   gateway: Gateway;
@@ -46,7 +49,9 @@ export interface SimPanelProps {
 
 /**
  * The SIM table of one gateway, under the gateway list: what the last scan (or status push) found,
- * with a number per SIM that the admin can set, and a control to simulate an incoming SMS.
+ * with a number per SIM that the admin can set, and a control to simulate an incoming SMS. A phone's
+ * SIMs are its slots ("SIM 1"); it reports no signal, and in Cloud/Private mode its SIM numbers come
+ * masked, so a number set by hand is what makes such a SIM rentable.
  */
 export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   const { t } = useI18n();
@@ -67,12 +72,22 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   const sims = report.data?.sims;
   const usable = sims?.filter((s) => s.usable).length ?? 0;
   const locked = sims?.filter((s) => s.lock.locked).length ?? 0;
+  const kind = gateway.kind;
+  const phone = kind === 'smsgate';
+  const place = (s: Sim) => simPlace(kind, s.port, t);
+  const phoneHint = !phone
+    ? undefined
+    : gateway.mode !== 'local'
+      ? t('gateways.simsPhoneHint')
+      : sims?.some((s) => !s.number)
+        ? t('gateways.simsPhoneHintLocal')
+        : undefined;
 
   const columns: Column<Sim>[] = [
     {
       key: 'port',
       header: t('gateways.colPort'),
-      cell: (s) => <span className="font-mono tabular">{s.port}</span>,
+      cell: (s) => <span className={phone ? 'whitespace-nowrap' : 'font-mono tabular'}>{place(s)}</span>,
       className: 'whitespace-nowrap',
     },
     {
@@ -86,7 +101,14 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       header: t('gateways.colNumber'),
       cell: (s) => (
         <span className="flex flex-col items-start">
-          {s.number ? <CopyableText value={s.number} /> : <span className="text-muted">-</span>}
+          {s.number ? (
+            <CopyableText value={s.number} />
+          ) : phone ? (
+            // Not rentable without a number: say what makes it so, where the dash would be.
+            <span className="whitespace-nowrap text-xs text-warn">{t('gateways.simNeedsNumber')}</span>
+          ) : (
+            <span className="text-muted">-</span>
+          )}
           {s.numberSource ? (
             <span className="text-xs text-muted">
               {s.numberSource === 'manual' ? t('gateways.sourceManual') : t('gateways.sourceDevice')}
@@ -101,12 +123,17 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       cell: (s) => s.operator ?? '-',
       className: 'whitespace-nowrap',
     },
-    {
-      key: 'signal',
-      header: t('gateways.colSignal'),
-      cell: (s) => <span className="tabular">{s.signal ?? '-'}</span>,
-      align: 'right',
-    },
+    // SMSGate reports no signal: the column would be all dashes for a phone.
+    ...(phone
+      ? []
+      : [
+          {
+            key: 'signal',
+            header: t('gateways.colSignal'),
+            cell: (s: Sim) => <span className="tabular">{s.signal ?? '-'}</span>,
+            align: 'right' as const,
+          },
+        ]),
     {
       key: 'state',
       header: t('gateways.colState'),
@@ -129,7 +156,11 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
                   <Lock className="size-4" aria-hidden />
                 )
               }
-              aria-label={t(s.lock.locked ? 'gateways.unlockFor' : 'gateways.lockFor', { port: s.port })}
+              aria-label={
+                s.lock.locked
+                  ? simText(t, kind, s.port, 'gateways.unlockFor', 'gateways.unlockForSim')
+                  : simText(t, kind, s.port, 'gateways.lockFor', 'gateways.lockForSim')
+              }
               onClick={() => setDialog({ kind: s.lock.locked ? 'unlock' : 'lock', sim: s })}
             >
               {s.lock.locked ? t('gateways.unlock') : t('gateways.lock')}
@@ -149,7 +180,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       cell: (s) => (
         <Select
           className="w-36"
-          aria-label={t('gateways.roleFor', { port: s.port })}
+          aria-label={simText(t, kind, s.port, 'gateways.roleFor', 'gateways.roleForSim')}
           value={s.role}
           disabled={roleMutation.isPending}
           onChange={(e) =>
@@ -180,7 +211,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       ),
       cell: (s) => (
         <RowActions
-          name={`${t('gateways.colPort')} ${s.port}`}
+          name={phone ? place(s) : `${t('gateways.colPort')} ${s.port}`}
           className="flex-nowrap"
           actions={[
             {
@@ -222,6 +253,11 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
               {sims && sims.length > 0 ? ` ${t('gateways.simsCount', { count: sims.length, usable })}` : null}
               {locked > 0 ? ` · ${t('gateways.simsLocked', { locked })}` : null}
             </p>
+            {phoneHint ? (
+              <Notice tone="info" className="mt-2 py-2 text-[13px]">
+                {phoneHint}
+              </Notice>
+            ) : null}
           </div>
           <Button
             size="sm"
@@ -253,6 +289,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       {dialog ? (
         <SimDialog
           kind={dialog.kind}
+          deviceKind={kind}
           gatewayId={gateway.id}
           sim={dialog.sim}
           onClose={() => setDialog(undefined)}
@@ -266,6 +303,11 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       ) : null}
     </section>
   );
+}
+
+/** A SIM's text in a box's words (port "1.01") or a phone's (slot: "SIM 1"). */
+function simText(t: TFunction, kind: DeviceKind, port: string, box: MessageKey, phone: MessageKey): string {
+  return kind === 'smsgate' ? t(phone, { slot: port }) : t(box, { port });
 }
 
 const ROLE_TEXT: Record<SimRole, MessageKey> = {
@@ -333,6 +375,8 @@ function HealthFigures({ sim, now }: { sim: Sim; now: number }) {
 type SimDialogKind = 'number' | 'sms' | 'lock' | 'unlock';
 
 interface SimDialogProps {
+  /** How the dialog names the SIM: by port (box) or slot (phone). */
+  deviceKind: DeviceKind;
   gatewayId: string;
   sim: Sim;
   onClose: () => void;
@@ -369,7 +413,14 @@ interface LockValues {
 }
 
 /** Lock (with a reason and a duration) or unlock (with a reason) one SIM; both are audited. */
-function LockSimDialog({ gatewayId, sim, unlock, onClose, onDone }: SimDialogProps & { unlock: boolean }) {
+function LockSimDialog({
+  deviceKind,
+  gatewayId,
+  sim,
+  unlock,
+  onClose,
+  onDone,
+}: SimDialogProps & { unlock: boolean }) {
   const { t } = useI18n();
   const lockMutation = useLockSimMutation();
   const unlockMutation = useUnlockSimMutation();
@@ -399,7 +450,11 @@ function LockSimDialog({ gatewayId, sim, unlock, onClose, onDone }: SimDialogPro
 
   return (
     <FormDialog
-      title={t(unlock ? 'gateways.unlockFor' : 'gateways.lockFor', { port: sim.port })}
+      title={
+        unlock
+          ? simText(t, deviceKind, sim.port, 'gateways.unlockFor', 'gateways.unlockForSim')
+          : simText(t, deviceKind, sim.port, 'gateways.lockFor', 'gateways.lockForSim')
+      }
       intro={t(unlock ? 'gateways.unlockText' : 'gateways.lockText')}
       onClose={onClose}
       onSubmit={submit}
@@ -438,7 +493,7 @@ function LockSimDialog({ gatewayId, sim, unlock, onClose, onDone }: SimDialogPro
  * The SIM's number as the admin knows it. The contract's `normalizePhoneNumber` is the server's rule:
  * spaces, dots, dashes and brackets dropped, then 3 to 20 digits with an optional leading +.
  */
-function SetNumberDialog({ gatewayId, sim, onClose, onDone }: SimDialogProps) {
+function SetNumberDialog({ deviceKind, gatewayId, sim, onClose, onDone }: SimDialogProps) {
   const { t } = useI18n();
   const mutation = useSetSimNumberMutation();
   const {
@@ -461,8 +516,8 @@ function SetNumberDialog({ gatewayId, sim, onClose, onDone }: SimDialogProps) {
 
   return (
     <FormDialog
-      title={t('gateways.setNumberFor', { port: sim.port })}
-      intro={t('gateways.setNumberText')}
+      title={simText(t, deviceKind, sim.port, 'gateways.setNumberFor', 'gateways.setNumberForSim')}
+      intro={t(deviceKind === 'smsgate' ? 'gateways.setNumberTextPhone' : 'gateways.setNumberText')}
       onClose={onClose}
       onSubmit={submit}
       submitLabel={t('common.save')}
@@ -493,7 +548,7 @@ interface SimulateValues {
   text: string;
 }
 
-function SimulateSmsDialog({ gatewayId, sim, onClose, onDone }: SimDialogProps) {
+function SimulateSmsDialog({ deviceKind, gatewayId, sim, onClose, onDone }: SimDialogProps) {
   const { t } = useI18n();
   const mutation = useSimulateSmsMutation();
   // A blank text counts as none: the contract's schema then refuses it.
@@ -521,7 +576,7 @@ function SimulateSmsDialog({ gatewayId, sim, onClose, onDone }: SimDialogProps) 
 
   return (
     <FormDialog
-      title={t('gateways.simulateFor', { port: sim.port })}
+      title={simText(t, deviceKind, sim.port, 'gateways.simulateFor', 'gateways.simulateForSim')}
       intro={t('gateways.simulateText')}
       onClose={onClose}
       onSubmit={submit}

@@ -2,6 +2,7 @@ import type { ResolverOptions } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import {
   EMPTY_GATEWAY_FORM,
+  formFromGateway,
   type GatewayFormValues,
   gatewayFormResolver,
   invalidGatewayFields,
@@ -10,12 +11,26 @@ import {
 } from './forms.ts';
 
 const valid: GatewayFormValues = {
+  ...EMPTY_GATEWAY_FORM,
   name: 'Rack 1',
   url: 'http://192.168.1.50',
   mac: '00-1A-2B-3C-4D-5E',
   userName: 'root',
   password: 'root',
   isEnable: true,
+};
+
+/** A new Cloud phone with everything it needs. */
+const phone: GatewayFormValues = {
+  ...EMPTY_GATEWAY_FORM,
+  kind: 'smsgate',
+  mode: 'cloud',
+  name: 'Pixel',
+  url: '',
+  userName: 'ABCDEF',
+  password: 'p4ss-word',
+  deviceId: '',
+  signingKey: 'k3yk3yk3',
 };
 
 describe('gateway form', () => {
@@ -83,5 +98,134 @@ describe('gatewayFormResolver', () => {
       values: { ...valid, password: '' },
       errors: {},
     });
+  });
+
+  it("a phone's fields: its mode, the URL in that mode's words, the signing key; never the MAC", async () => {
+    const blank = { ...EMPTY_GATEWAY_FORM, kind: 'smsgate' as const };
+    expect((await gatewayFormResolver(false)(blank, undefined, options)).errors).toEqual({
+      name: { type: 'text', message: 'rule.nameRequired' },
+      mode: { type: 'text', message: 'gateways.modeRequired' },
+      userName: { type: 'text', message: 'rule.usernameRequired' },
+      password: { type: 'text', message: 'rule.passwordRequired' },
+    });
+    const local = { ...phone, mode: 'local' as const, url: 'phone:8080', signingKey: '' };
+    expect((await gatewayFormResolver(false)(local, undefined, options)).errors).toEqual({
+      url: { type: 'text', message: 'gateways.phoneUrlHintLocal' },
+    });
+    const priv = { ...phone, mode: 'private' as const, signingKey: ' ' };
+    expect((await gatewayFormResolver(false)(priv, undefined, options)).errors).toEqual({
+      url: { type: 'text', message: 'gateways.phoneUrlHintPrivate' },
+      signingKey: { type: 'text', message: 'gateways.signingKeyRequired' },
+    });
+  });
+});
+
+describe('phone form', () => {
+  it('Cloud: the URL may be blank (the public server); the signing key is required to add', () => {
+    expect(invalidGatewayFields(phone, false)).toEqual([]);
+    expect(isGatewayFormValid(phone, false)).toBe(true);
+    expect(isGatewayFormValid({ ...phone, url: 'https://api.sms-gate.app/3rdparty/v1' }, false)).toBe(true);
+    expect(invalidGatewayFields({ ...phone, url: 'api.sms-gate.app' }, false)).toEqual(['url']);
+    const noKey = { ...phone, signingKey: '  ' };
+    expect(isGatewayFormValid(noKey, false)).toBe(false);
+    expect(invalidGatewayFields(noKey, false)).toEqual(['signingKey']);
+    // Editing: a blank key keeps the stored one.
+    expect(isGatewayFormValid({ ...noKey, password: '' }, true)).toBe(true);
+  });
+
+  it('Private: a URL is required, and the signing key to add', () => {
+    const priv = { ...phone, mode: 'private' as const };
+    expect(invalidGatewayFields(priv, false)).toEqual(['url']);
+    const ok = { ...priv, url: 'https://sms.example.com/api/3rdparty/v1' };
+    expect(isGatewayFormValid(ok, false)).toBe(true);
+    expect(invalidGatewayFields({ ...ok, signingKey: '' }, false)).toEqual(['signingKey']);
+  });
+
+  it('Local: a URL is required; a blank signing key is allowed (SimDock sets one)', () => {
+    const local = { ...phone, mode: 'local' as const, signingKey: '', userName: 'sms' };
+    expect(invalidGatewayFields(local, false)).toEqual(['url']);
+    const ok = { ...local, url: 'http://192.168.1.60:8080' };
+    expect(isGatewayFormValid(ok, false)).toBe(true);
+    expect(isGatewayFormValid({ ...ok, password: '' }, false)).toBe(false);
+  });
+
+  it('needs a mode; no MAC is asked of a phone, whatever the hidden box field holds', () => {
+    const noMode = { ...phone, mode: '' as const };
+    expect(isGatewayFormValid(noMode, false)).toBe(false);
+    // Before a mode is chosen the URL is not blamed (a Cloud phone may leave it blank)…
+    expect(invalidGatewayFields(noMode, false)).toEqual(['mode']);
+    // …but one that is no URL at all is.
+    expect(invalidGatewayFields({ ...noMode, url: 'nope' }, false)).toEqual(['mode', 'url']);
+    expect(invalidGatewayFields({ ...phone, mac: 'not a mac' }, false)).toEqual([]);
+  });
+
+  it('lists every broken field in the rule order, each once', () => {
+    const bad = { ...phone, name: ' ', mode: 'local' as const, url: '', userName: '', password: '' };
+    expect(invalidGatewayFields(bad, false)).toEqual(['name', 'url', 'userName', 'password']);
+  });
+});
+
+describe('gateway payload', () => {
+  it('a phone: its kind, mode, device id and signing key, and no MAC', () => {
+    expect(
+      toGatewayInput({ ...phone, mac: '00-1A-2B-3C-4D-5E', deviceId: ' PyDmBQZZXYmyxMwED8Fzy ' }),
+    ).toEqual({
+      kind: 'smsgate',
+      mode: 'cloud',
+      name: 'Pixel',
+      url: '',
+      userName: 'ABCDEF',
+      password: 'p4ss-word',
+      deviceId: 'PyDmBQZZXYmyxMwED8Fzy',
+      signingKey: 'k3yk3yk3',
+      isEnable: true,
+    });
+  });
+
+  it('a phone on edit: blank secrets are left out (the stored ones stay); a blank device id is sent', () => {
+    expect(toGatewayInput({ ...phone, mode: 'local', password: '', signingKey: ' ' }, 'g7')).toEqual({
+      id: 'g7',
+      kind: 'smsgate',
+      mode: 'local',
+      name: 'Pixel',
+      url: '',
+      userName: 'ABCDEF',
+      deviceId: '',
+      isEnable: true,
+    });
+  });
+
+  it('a box: the spec gateway, with its MAC and none of the phone fields', () => {
+    const input = toGatewayInput({ ...valid, mode: 'cloud', deviceId: 'x', signingKey: 'y' });
+    expect(input).toEqual({
+      name: 'Rack 1',
+      url: 'http://192.168.1.50',
+      mac: '00-1A-2B-3C-4D-5E',
+      userName: 'root',
+      password: 'root',
+      isEnable: true,
+    });
+  });
+
+  it('the form of a saved phone starts from its fields, the secrets blank', () => {
+    expect(
+      formFromGateway({
+        id: 'g7',
+        name: 'Pixel',
+        url: '',
+        mac: '',
+        userName: 'ABCDEF',
+        isEnable: false,
+        totalSIM: 2,
+        lastUpdate: null,
+        onlineStatus: 'Offline',
+        pushUrls: { status: '', sms: '', report: '', base: 'https://x/api/gw/g7/s' },
+        kind: 'smsgate',
+        mode: 'cloud',
+        deviceId: null,
+        model: null,
+        hasSigningKey: true,
+      }),
+    ).toEqual({ ...phone, isEnable: false, password: '', signingKey: '', deviceId: '' });
   });
 });

@@ -1,88 +1,199 @@
-import { type Gateway, type GatewayInput, isGatewayValid, isHttpUrl, normalizeMac } from '@simdock/contract';
+import {
+  type DeviceKind,
+  type Gateway,
+  type GatewayForm,
+  type GatewayInput,
+  gatewayFormProblem,
+  isGatewayValid,
+  PHONE_MODE_DEFAULT_URL,
+  type PhoneMode,
+} from '@simdock/contract';
 import type { MessageKey } from '../../i18n/index.tsx';
 import { keyResolver } from '../../lib/forms.ts';
 
-/** What the add/edit modal edits. The password is write only: blank on edit keeps the stored one. */
+/**
+ * What the add/edit modal edits, for both device kinds: a box uses `mac`, a phone `mode`, `deviceId`
+ * and `signingKey`; the other kind's fields stay in the form (switching kind back keeps them) but are
+ * neither checked nor sent. The password and the signing key are write only: blank on edit keeps the
+ * stored one.
+ */
 export interface GatewayFormValues {
+  kind: DeviceKind;
   name: string;
   url: string;
   mac: string;
   userName: string;
   password: string;
   isEnable: boolean;
+  /** '' until the admin picks one. */
+  mode: PhoneMode | '';
+  deviceId: string;
+  signingKey: string;
 }
 
 export type GatewayField = keyof GatewayFormValues;
+/** The fields a rule can blame (each shows a text under it). */
+export type CheckedField = 'name' | 'url' | 'mac' | 'userName' | 'password' | 'mode' | 'signingKey';
 
 export const EMPTY_GATEWAY_FORM: GatewayFormValues = {
+  kind: 'ejoin',
   name: '',
   url: '',
   mac: '',
   userName: '',
   password: '',
   isEnable: true,
+  mode: '',
+  deviceId: '',
+  signingKey: '',
 };
 
 export function formFromGateway(g: Gateway): GatewayFormValues {
-  return { name: g.name, url: g.url, mac: g.mac, userName: g.userName, password: '', isEnable: g.isEnable };
+  return {
+    kind: g.kind,
+    name: g.name,
+    url: g.url,
+    mac: g.mac,
+    userName: g.userName,
+    password: '',
+    isEnable: g.isEnable,
+    mode: g.mode ?? '',
+    deviceId: g.deviceId ?? '',
+    signingKey: '',
+  };
+}
+
+const isPhone = (v: Pick<GatewayFormValues, 'kind'>) => v.kind === 'smsgate';
+
+/** The form as the contract's rule reads it. */
+function ruleForm(v: GatewayFormValues): GatewayForm {
+  return {
+    name: v.name,
+    url: v.url,
+    mac: v.mac,
+    userName: v.userName,
+    kind: v.kind,
+    mode: v.mode || undefined,
+  };
 }
 
 /**
- * The fields that break the rule: docs/product.md#forms (`isGatewayValid`, the server's rule) plus the
- * password, which the server requires for a new gateway.
+ * Values that pass the contract's rule, put in place of a field it blamed so that it names the next
+ * one. A missing mode stands in as Cloud, where a blank URL is allowed: the URL is not blamed before
+ * the admin says where the phone is.
  */
-export function invalidGatewayFields(v: GatewayFormValues, editing: boolean): GatewayField[] {
-  const bad: GatewayField[] = [];
-  if (!v.name.trim()) bad.push('name');
-  if (!isHttpUrl(v.url.trim())) bad.push('url');
-  if (normalizeMac(v.mac) === undefined) bad.push('mac');
-  if (!v.userName.trim()) bad.push('userName');
-  if (!editing && !v.password.trim()) bad.push('password');
+const STAND_IN = {
+  name: 'x',
+  url: 'http://x',
+  mac: '00:00:00:00:00:00',
+  userName: 'x',
+  mode: 'cloud',
+} as const satisfies Record<NonNullable<ReturnType<typeof gatewayFormProblem>>, string>;
+
+/** Every field the contract's `gatewayFormProblem` blames, in its order (it names only the first). */
+function ruleProblems(v: GatewayFormValues): CheckedField[] {
+  const bad: CheckedField[] = [];
+  let form = ruleForm(v);
+  // Each stand-in passes the rule, so every field is blamed at most once.
+  for (let p = gatewayFormProblem(form); p !== null && !bad.includes(p); p = gatewayFormProblem(form)) {
+    bad.push(p);
+    form = { ...form, [p]: STAND_IN[p] };
+  }
   return bad;
 }
 
+/** A new Cloud or Private phone needs its signing key: SimDock can set it only through the Local API. */
+function needsSigningKey(v: GatewayFormValues, editing: boolean): boolean {
+  return !editing && isPhone(v) && (v.mode === 'cloud' || v.mode === 'private');
+}
+
+/** What the form needs beyond the contract's rule: the secrets the server requires for a new gateway. */
+function secretProblems(v: GatewayFormValues, editing: boolean): CheckedField[] {
+  const bad: CheckedField[] = [];
+  if (!editing && !v.password.trim()) bad.push('password');
+  if (needsSigningKey(v, editing) && !v.signingKey.trim()) bad.push('signingKey');
+  return bad;
+}
+
+/**
+ * The fields that break the rule: docs/product.md#forms (the contract's `gatewayFormProblem`, the
+ * server's rule, kind-aware) plus the password of a new gateway and the signing key of a new Cloud or
+ * Private phone, which the server requires.
+ */
+export function invalidGatewayFields(v: GatewayFormValues, editing: boolean): CheckedField[] {
+  return [...ruleProblems(v), ...secretProblems(v, editing)];
+}
+
+/** The URL hint (and placeholder) of each phone mode. */
+export const PHONE_URL_HINT: Record<PhoneMode, MessageKey> = {
+  local: 'gateways.phoneUrlHintLocal',
+  cloud: 'gateways.phoneUrlHintCloud',
+  private: 'gateways.phoneUrlHintPrivate',
+};
+
+/** Cloud shows the URL a blank field falls back to. */
+export const PHONE_URL_PLACEHOLDER: Record<PhoneMode, string> = {
+  local: 'http://192.168.1.60:8080',
+  cloud: PHONE_MODE_DEFAULT_URL.cloud ?? '',
+  private: 'https://sms.example.com/api/3rdparty/v1',
+};
+
 /** What a bad (or server-blamed) field says under it: what it needs, or that it is required. */
-export function gatewayFieldText(field: Exclude<GatewayField, 'isEnable'>, editing: boolean): MessageKey {
+export function gatewayFieldText(
+  field: CheckedField,
+  v: Pick<GatewayFormValues, 'kind' | 'mode'>,
+  editing: boolean,
+): MessageKey {
   switch (field) {
     case 'name':
       return 'rule.nameRequired';
     case 'url':
-      return 'gateways.urlHint';
+      return isPhone(v) && v.mode ? PHONE_URL_HINT[v.mode] : 'gateways.urlHint';
     case 'mac':
       return 'gateways.macHint';
     case 'userName':
       return 'rule.usernameRequired';
     case 'password':
       return editing ? 'gateways.passwordHintEdit' : 'rule.passwordRequired';
+    case 'mode':
+      return 'gateways.modeRequired';
+    case 'signingKey':
+      return 'gateways.signingKeyRequired';
   }
 }
 
 /** The add/edit form's resolver: the fields `invalidGatewayFields` names, each with its text. */
 export const gatewayFormResolver = (editing: boolean) =>
   keyResolver<GatewayFormValues>((v) =>
-    Object.fromEntries(
-      invalidGatewayFields(v, editing).map((f) => [
-        f,
-        gatewayFieldText(f as Exclude<GatewayField, 'isEnable'>, editing),
-      ]),
-    ),
+    Object.fromEntries(invalidGatewayFields(v, editing).map((f) => [f, gatewayFieldText(f, v, editing)])),
   );
 
 /** 'Data is valid' and Save enabled only when this holds. */
 export function isGatewayFormValid(v: GatewayFormValues, editing: boolean): boolean {
-  return isGatewayValid(v) && (editing || v.password.trim() !== '');
+  return isGatewayValid(ruleForm(v)) && secretProblems(v, editing).length === 0;
 }
 
-/** The updateGateway payload: trimmed fields, the password only when one was typed. */
+/**
+ * The updateGateway payload: trimmed fields of the chosen kind only, the secrets only when typed.
+ * A box is sent as the spec's gateway (no kind: the contract's default); a phone with its kind, mode
+ * and device id (blank: the account's only phone).
+ */
 export function toGatewayInput(v: GatewayFormValues, id?: string): GatewayInput {
   const input: GatewayInput = {
     name: v.name.trim(),
     url: v.url.trim(),
-    mac: v.mac.trim(),
     userName: v.userName.trim(),
     isEnable: v.isEnable,
   };
   if (id) input.id = id;
+  if (isPhone(v)) {
+    input.kind = 'smsgate';
+    if (v.mode) input.mode = v.mode;
+    input.deviceId = v.deviceId.trim();
+    if (v.signingKey.trim()) input.signingKey = v.signingKey.trim();
+  } else {
+    input.mac = v.mac.trim();
+  }
   if (v.password.trim()) input.password = v.password;
   return input;
 }

@@ -1,45 +1,56 @@
 import type { SendResult } from '../../../context.ts';
 
-// What the platform needs from a SIM gateway, independent of the vendor protocol.
+// What the platform needs from a SIM device, independent of the vendor protocol. A driver
+// (ejoin*.ts for multi-port boxes, smsgate*.ts for Android phones) translates its device's
+// protocol into these shapes; nothing outside the driver folder reads a vendor's codes, field
+// names or port formats (docs/devices.md, docs/devices-smsgate.md).
 
-/** One SIM slot as a device reports it (a `dev-status` entry or a `port-status` push). */
-export interface PortEntry {
-  /** Canonical "N.SS" (port N, slot SS, both 1-based). */
-  port: string;
-  portNo: number;
-  slotNo: number;
-  /** Leading integer of `st`: 0 no SIM, 3/4/15 usable (docs/devices.md#sim-states). */
+/**
+ * One SIM as a device reports it. `slot` is the SIM's place in its device as the driver writes it
+ * ("1.01" on a multi-port box, "2" for a phone's second SIM): opaque to the rest of the server,
+ * stored as the SIM's `port` (the API's word for it).
+ */
+export interface SimEntry {
+  slot: string;
+  /**
+   * The platform's SIM state (docs/devices.md#sim-states): 0 no SIM, 3 registered (usable), the
+   * blocked states lock the SIM. A driver whose device says less maps onto these.
+   */
   state: number;
+  /** ICCID; a device that hides it may give a masked form ("****1234"), never used as a key. */
   iccid: string | null;
   imsi: string | null;
   imei: string | null;
-  /** The SIM's number as the device knows it (`sn`); often unknown. */
+  /** The SIM's own number as the device knows it; often unknown (then an admin enters it). */
   number: string | null;
   operator: string | null;
   signal: number | null;
   balance: string | null;
-  /** The port's current slot; only it can send. Unknown on older firmware. */
+  /** Whether the SIM can send now (a multi-slot port sends from one slot); null = unknown. */
   active: boolean | null;
 }
 
-export interface DevStatus {
-  /** Normalised aa:bb:cc:dd:ee:ff. */
-  mac: string;
+/** A device and its SIMs, read by a Scan or pushed by the device. */
+export interface DeviceStatus {
+  /** The device's own id, stable across restarts: the MAC of a box, the app's id of a phone. */
+  externalId: string;
+  /** The device's model or name as it reports it. */
+  model: string | null;
   ip: string | null;
   firmware: string | null;
   maxPorts: number | null;
   maxSlots: number | null;
-  /** Seconds the report is valid for; -1 on a pull. */
-  expires: number | null;
-  ports: PortEntry[];
+  /** True when `sims` lists every place of the device: SIMs not listed are gone. */
+  complete: boolean;
+  sims: SimEntry[];
 }
 
 /** One incoming SMS (or carrier delivery receipt) as the device handed it over. */
 export interface IncomingSmsItem {
   isReport: boolean;
-  /** Canonical "N.SS". */
+  /** The receiving SIM's slot (SimEntry.slot). */
   port: string;
-  /** Device time, unix seconds; null when the variant carries none (the text forward). */
+  /** Device time, unix seconds; null when the device gives none. */
   ts: number | null;
   /** Sender number (the SMSC for a delivery receipt). */
   sender: string;
@@ -48,8 +59,10 @@ export interface IncomingSmsItem {
   /** Decoded UTF-8 text; for a receipt, "<code> <scts>". */
   text: string;
   iccid?: string | null;
-  /** An incoming MMS's files (images, video; the SMIL layout is left out). */
+  /** An incoming MMS's files (images, video; layout parts are left out). */
   attachments?: MediaPart[];
+  /** The device's own id of this SMS when it has one: the same SMS seen twice keeps it. */
+  dedupeKey?: string;
 }
 
 export interface MediaPart {
@@ -57,7 +70,7 @@ export interface MediaPart {
   data: Uint8Array;
 }
 
-/** An incoming MMS as the device pushed it (its port is found from the receiving number). */
+/** An incoming MMS whose receiving SIM is known only by its number (found by the platform). */
 export interface IncomingMms {
   sender: string;
   /** The receiving SIM's number, when the device says it. */
@@ -68,20 +81,16 @@ export interface IncomingMms {
   attachments: MediaPart[];
 }
 
-/** What a device reports about its send tasks, translated (the shape lives in the context). */
-export interface StatusReport {
-  results: SendResult[];
-}
-
-/** One send task: one port per task is how the platform sends (docs/devices.md#task-codes). */
+/** One send task: one SIM per task is how the platform sends. */
 export interface SendTask {
+  /** The platform's task id; the device's results carry it back. */
   tid: number;
   /** One or more numbers joined by commas. */
   to: string;
   sms: string;
-  /** Port number(s) to send from; absent lets the device pick. */
+  /** The slot (SimEntry.slot) of the SIM to send from; absent lets the device pick. */
   from?: string;
-  /** An MMS: its subject and files (`smstype` 1, `smstitle`, `attachments`; docs/devices.md#mms). */
+  /** An MMS: its subject and files. */
   mms?: MmsContent;
 }
 
@@ -91,13 +100,12 @@ export interface MmsContent {
   attachments: { type: string; data: Uint8Array }[];
 }
 
-export interface SendOptions {
-  /** Where the device posts status-report (results). */
-  srUrl?: string;
-  /** Where the device posts recv-sms (replies). */
-  smsUrl?: string;
-  /** Ask the carrier for a delivery receipt. */
-  deliveryReport?: boolean;
+/** Where the device reaches the platform: one secret URL per gateway (`base`) and named channels. */
+export interface PushUrls {
+  base: string;
+  status: string;
+  sms: string;
+  report: string;
 }
 
 /**
@@ -128,42 +136,71 @@ export interface PulledSms {
   items: IncomingSmsItem[];
 }
 
-/** A status push: the whole device (dev-status) or one slot (port-status). */
-export type StatusPush = { kind: 'dev-status'; dev: DevStatus } | { kind: 'port-status'; entry: PortEntry };
+/** A push as it reached the gateway's URL: the channel is the path segment after the secret. */
+export interface RawPush {
+  /** '' for the gateway's base URL; otherwise the named channel the device was given. */
+  channel: '' | 'status' | 'sms' | 'mms' | 'report';
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+  /** The body exactly as it came (signatures are over these bytes). */
+  body: Buffer;
+  /** The server's clock, for signature freshness. */
+  now: Date;
+}
+
+/** What one push says, in the platform's words. */
+export type DevicePush =
+  | { kind: 'status'; status: DeviceStatus }
+  | { kind: 'sim'; sim: SimEntry }
+  | { kind: 'sms'; items: IncomingSmsItem[] }
+  | { kind: 'mms'; mms: IncomingMms }
+  | { kind: 'report'; results: SendResult[] }
+  /** A sign of life and nothing else (a ping, an event the platform does not use). */
+  | { kind: 'alive' };
+
+export interface ReadPush {
+  push: DevicePush;
+  /**
+   * The device's id of this delivery when it has one (a retried webhook keeps it): the platform
+   * applies each id once, so a replayed push changes nothing.
+   */
+  eventId?: string;
+}
+
+/** What connecting a device left undone. */
+export interface ConnectResult {
+  /** Things that did not work but do not stop the device from working (shown in the log). */
+  warnings: string[];
+}
 
 /**
  * One vendor protocol: the calls the platform makes to a device, and the reading of what the
- * device pushes. Parse methods throw ProtocolError on a body that does not follow the protocol.
+ * device pushes. `readPush` throws ProtocolError on a body that does not follow the protocol and
+ * PushRefused when the push cannot be trusted (signature, age).
  */
 export interface GatewayDriver {
-  /** Reads a status push (the body as it came: parsed JSON or text). */
-  parseStatusPush(body: unknown): StatusPush;
-  /** Reads an incoming-SMS push; malformed rows are skipped. */
-  parseSmsPush(body: unknown, query: Record<string, string | undefined>): IncomingSmsItem[];
-  /** Reads an incoming-MMS push (its headers and raw body); throws ProtocolError when it is none. */
-  parseMmsPush(headers: Record<string, string | undefined>, body: Uint8Array): IncomingMms;
-  /** Reads a send-report push. */
-  parseReportPush(body: unknown): StatusReport;
-  /** The platform's "N.SS" form of a port as people or devices write it; undefined if not a port. */
-  canonicalPort(raw: string): string | undefined;
+  /** The slot as people or devices write it, in the driver's form; undefined if not a slot. */
+  canonicalSlot(raw: string): string | undefined;
+  /** What a slot looks like, for an error message ("Port must look like 1.01 (port 1, slot 1)."). */
+  readonly slotHint: string;
+  /** Reads one push. */
+  readPush(raw: RawPush): ReadPush;
   /** The device's status now (the Scan). */
-  getStatus(): Promise<DevStatus>;
-  /** Asks the device to POST dev-status to `url` every `period` seconds (>= 60; 0 stops). */
-  subscribeStatus(url: string, period: number): Promise<void>;
+  getStatus(): Promise<DeviceStatus>;
   /**
-   * Points the device's incoming-SMS push (and, where the firmware keeps one, the send-report push)
-   * at us with the config command; every send request carries both URLs as well.
+   * Points the device's pushes at the platform (status, incoming SMS, send results, signs of
+   * life), again on every Scan: a device may forget after a reboot. Throws GatewayError when the
+   * device cannot work with the platform.
    */
-  configureSmsUrls(urls: { sms: string; report?: string }): Promise<void>;
-  sendTasks(tasks: SendTask[], opts?: SendOptions): Promise<TaskOutcome[]>;
-  command(
-    op: 'lock' | 'unlock' | 'switch' | 'reset' | 'reboot' | 'save' | 'redial',
-    ports: string,
-  ): Promise<void>;
-  /** Writes the SIM's number to the device (`sim_number(n)`), shown back as `sn`. */
-  setSimNumber(port: string, number: string, slotsPerPort: number): Promise<void>;
-  /** Reads the device inbox from id `fromId` (catch-up after missed pushes). */
-  pullSms(fromId: number, max?: number): Promise<PulledSms>;
+  connect(urls: PushUrls): Promise<ConnectResult>;
+  /** Best effort: asks the device to stop pushing (the gateway is being deleted). */
+  disconnect(urls: PushUrls): Promise<void>;
+  sendTasks(tasks: SendTask[], urls: PushUrls): Promise<TaskOutcome[]>;
+  /** Writes the SIM's number to the device, where the device can keep one. */
+  setSimNumber?(slot: string, number: string, device: { maxSlots: number | null }): Promise<void>;
+  /** Reads the device inbox from id `fromId` (catch-up after missed pushes), where it has one. */
+  pullSms?(fromId: number, max?: number): Promise<PulledSms>;
 }
 
 export type GatewayErrorKind = 'timeout' | 'network' | 'http' | 'auth' | 'refused' | 'protocol';
@@ -185,4 +222,26 @@ export class ProtocolError extends Error {
     super(message);
     this.name = 'ProtocolError';
   }
+}
+
+/** A push that cannot be trusted: a missing, wrong or stale signature. */
+export class PushRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PushRefused';
+  }
+}
+
+/** What a driver is built from: the gateway's stored settings (secrets unsealed on first read). */
+export interface DriverTarget {
+  /** Base URL of the device's API (or of the server that fronts it). */
+  url: string;
+  username: string;
+  readonly password: string;
+  /** Driver-specific: SMSGate's mode ('local' | 'cloud' | 'private'). */
+  mode: string | null;
+  /** The device's id when known (learned at the first Scan). */
+  externalId: string | null;
+  /** The key the device signs its pushes with, when it signs them. */
+  readonly signingKey: string | null;
 }

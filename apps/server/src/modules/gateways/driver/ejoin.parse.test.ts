@@ -68,7 +68,7 @@ describe('parsePortEntry', () => {
 
   it('reads a registered slot', () => {
     expect(parsePortEntry(full)).toEqual({
-      port: '1.01',
+      slot: '1.01',
       portNo: 1,
       slotNo: 1,
       state: 3,
@@ -91,12 +91,12 @@ describe('parsePortEntry', () => {
   });
 
   it('accepts the letter form of the port', () => {
-    expect(parsePortEntry({ ...full, port: '2B' }).port).toBe('2.02');
+    expect(parsePortEntry({ ...full, port: '2B' }).slot).toBe('2.02');
   });
 
   it('treats an empty slot as no SIM and keeps nothing of a card', () => {
     const e = parsePortEntry({ port: '5.01', sim: '', seq: 2124, st: 0, imei: '862032045299252' });
-    expect(e).toMatchObject({ port: '5.01', state: 0, iccid: null, number: null, imei: '862032045299252' });
+    expect(e).toMatchObject({ slot: '5.01', state: 0, iccid: null, number: null, imei: '862032045299252' });
   });
 
   it('blank sn is an unknown number; "0 " operator is no operator', () => {
@@ -155,14 +155,15 @@ describe('parseDevStatus', () => {
   it('reads a real capture, normalizing the mac and sorting ports', () => {
     const d = parseDevStatus(real);
     expect(d).toMatchObject({
-      mac: '00:30:f1:00:b7:d5',
+      externalId: '00:30:f1:00:b7:d5',
       ip: '192.168.1.111',
       firmware: '608-520-840-841-100-0F0',
       maxPorts: 8,
       maxSlots: 32,
-      expires: -1,
+      // Two of 256 slots listed: slots not listed are not known to be gone.
+      complete: false,
     });
-    expect(d.ports.map((p) => [p.port, p.state])).toEqual([
+    expect(d.sims.map((p) => [p.slot, p.state])).toEqual([
       ['1.01', 6],
       ['5.01', 0],
     ]);
@@ -175,7 +176,7 @@ describe('parseDevStatus', () => {
 
   it('skips an unreadable entry instead of failing the report', () => {
     const d = parseDevStatus({ ...real, status: [{ nope: 1 }, ...real.status] });
-    expect(d.ports).toHaveLength(2);
+    expect(d.sims).toHaveLength(2);
   });
 
   it('refuses another type or a missing mac', () => {

@@ -1,7 +1,7 @@
 // Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices.md).
 // Devices differ between firmware versions, so every reader is tolerant of their quirks.
 import { cleanText, normalizeMac } from '@simdock/contract';
-import { type DevStatus, type IncomingSmsItem, type PortEntry, ProtocolError } from './driver.ts';
+import { type DeviceStatus, type IncomingSmsItem, ProtocolError, type SimEntry } from './driver.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -84,6 +84,12 @@ export function slotIndex(portNo: number, slotNo: number, slotsPerPort: number):
   return (portNo - 1) * Math.max(1, slotsPerPort) + (slotNo - 1);
 }
 
+/** One SIM slot as the box reports it: the platform's entry plus the box's port and slot numbers. */
+export interface PortEntry extends SimEntry {
+  portNo: number;
+  slotNo: number;
+}
+
 /** One `status[]` entry or a `port-status` push; `st` may be 3, "3 OK", or named `status`. */
 export function parsePortEntry(raw: unknown): PortEntry {
   if (!isObj(raw)) throw new ProtocolError('port entry is not an object');
@@ -96,7 +102,9 @@ export function parsePortEntry(raw: unknown): PortEntry {
   const active =
     raw.active === undefined ? null : raw.active === 1 || raw.active === '1' || raw.active === true;
   return {
-    ...ref,
+    slot: ref.port,
+    portNo: ref.portNo,
+    slotNo: ref.slotNo,
     state,
     iccid: state === 0 ? null : str(raw.iccid),
     imsi: state === 0 ? null : str(raw.imsi),
@@ -111,7 +119,7 @@ export function parsePortEntry(raw: unknown): PortEntry {
 }
 
 /** `dev-status`, pulled (Scan) or pushed; `max-slot` (real firmware) or `max-slots` (spec). */
-export function parseDevStatus(raw: unknown): DevStatus {
+export function parseDevStatus(raw: unknown): DeviceStatus {
   if (!isObj(raw)) throw new ProtocolError('dev-status is not an object');
   if (raw.type !== undefined && raw.type !== 'dev-status') {
     throw new ProtocolError(`expected dev-status, got ${JSON.stringify(raw.type)}`);
@@ -128,14 +136,18 @@ export function parseDevStatus(raw: unknown): DevStatus {
     }
   }
   ports.sort((a, b) => a.portNo - b.portNo || a.slotNo - b.slotNo);
+  const maxPorts = int(raw['max-ports'] ?? raw.max_ports);
+  const maxSlots = int(raw['max-slot'] ?? raw['max-slots'] ?? raw.max_slot ?? raw.max_slots);
   return {
-    mac,
+    externalId: mac,
+    model: null,
     ip: str(raw.ip),
     firmware: str(raw.ver),
-    maxPorts: int(raw['max-ports'] ?? raw.max_ports),
-    maxSlots: int(raw['max-slot'] ?? raw['max-slots'] ?? raw.max_slot ?? raw.max_slots),
-    expires: int(raw.expires),
-    ports,
+    maxPorts,
+    maxSlots,
+    // A report that lists every slot of the box lets the platform forget slots it no longer has.
+    complete: maxPorts !== null && maxSlots !== null && ports.length === maxPorts * maxSlots,
+    sims: ports.map(({ portNo: _p, slotNo: _s, ...sim }) => sim),
   };
 }
 

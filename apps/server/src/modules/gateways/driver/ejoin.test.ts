@@ -27,16 +27,16 @@ async function failure(p: Promise<unknown>): Promise<GatewayError> {
 describe('EjoinDriver against the simulator', () => {
   it('reads the status with every slot, whatever the spellings', async () => {
     const d = await driver.getStatus();
-    expect(d.mac).toBe(sim.mac.replace(/-/g, ':'));
-    expect(d).toMatchObject({ maxPorts: 4, maxSlots: 2, expires: -1 });
-    expect(d.ports).toHaveLength(8);
-    expect(d.ports[0]).toMatchObject({ port: '1.01', state: 3, number: sim.slot('1.01')!.sn });
-    expect(d.ports[1]).toMatchObject({ port: '1.02', state: 1 });
+    expect(d.externalId).toBe(sim.mac.replace(/-/g, ':'));
+    expect(d).toMatchObject({ maxPorts: 4, maxSlots: 2, complete: true });
+    expect(d.sims).toHaveLength(8);
+    expect(d.sims[0]).toMatchObject({ slot: '1.01', state: 3, number: sim.slot('1.01')!.sn });
+    expect(d.sims[1]).toMatchObject({ slot: '1.02', state: 1 });
     await sim.setFaults({ maxSlotsSpelling: 'max-slots', stFormat: 'text' });
     try {
       const again = await driver.getStatus();
       expect(again.maxSlots).toBe(2);
-      expect(again.ports[0]!.state).toBe(3);
+      expect(again.sims[0]!.state).toBe(3);
     } finally {
       await sim.setFaults({ maxSlotsSpelling: 'max-slot', stFormat: 'number' });
     }
@@ -53,10 +53,10 @@ describe('EjoinDriver against the simulator', () => {
   });
 
   it('writes a SIM number with sim_number(n) for the right slot', async () => {
-    await driver.setSimNumber('3.02', '15550009999', 2);
+    await driver.setSimNumber('3.02', '15550009999', { maxSlots: 2 });
     expect(sim.slot('3.02')!.sn).toBe('15550009999');
     expect(sim.slot('3.01')!.sn).not.toBe('15550009999');
-    await driver.setSimNumber('2A', '15550008888', 2);
+    await driver.setSimNumber('2A', '15550008888', { maxSlots: 2 });
     expect(sim.slot('2.01')!.sn).toBe('15550008888');
   });
 
@@ -87,7 +87,12 @@ describe('EjoinDriver against the simulator', () => {
         { tid: 101, to: '15557770001', sms: 'hello', from: '1' },
         { tid: 102, to: '', sms: 'no recipient', from: '1' },
       ],
-      { srUrl: 'http://127.0.0.1:9/report', smsUrl: 'http://127.0.0.1:9/sms' },
+      {
+        base: 'http://127.0.0.1:9/base',
+        status: 'http://127.0.0.1:9/status',
+        report: 'http://127.0.0.1:9/report',
+        sms: 'http://127.0.0.1:9/sms',
+      },
     );
     expect(res[0]).toEqual({ tid: 101, outcome: 'accepted', deviceText: '0 OK' });
     expect(res[1]!.tid).toBe(102);

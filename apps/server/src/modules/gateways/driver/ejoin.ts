@@ -1,17 +1,17 @@
 // The Ejoin/Skyline "goip_*.html" HTTP API over fetch. The account travels in the query string
 // (as the vendor examples do), so request URLs are never logged or put into error messages.
 import {
-  type DevStatus,
+  type ConnectResult,
+  type DeviceStatus,
+  type DriverTarget,
   type GatewayDriver,
   GatewayError,
-  type IncomingMms,
-  type IncomingSmsItem,
   ProtocolError,
   type PulledSms,
-  type SendOptions,
+  type PushUrls,
+  type RawPush,
+  type ReadPush,
   type SendTask,
-  type StatusPush,
-  type StatusReport,
   type TaskOutcome,
 } from './driver.ts';
 import { parseEjoinMms } from './ejoin.mms.ts';
@@ -29,12 +29,11 @@ import {
   slotIndex,
 } from './ejoin.parse.ts';
 
-export interface EjoinTarget {
-  /** Base URL of the device web/API server, http://host:port. */
-  url: string;
-  username: string;
-  password: string;
-}
+/** The box's web/API server (http://host:port) and its account; the rest of DriverTarget is unused. */
+export type EjoinTarget = Pick<DriverTarget, 'url' | 'username' | 'password'>;
+
+/** Seconds between the box's dev-status pushes (the protocol's minimum). */
+export const STATUS_PUSH_PERIOD = 60;
 
 export interface EjoinOptions {
   /** Per request; a device that does not answer in time counts as offline. */
@@ -55,31 +54,54 @@ export class EjoinDriver implements GatewayDriver {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
   }
 
-  parseStatusPush(body: unknown): StatusPush {
-    const obj = asObject(body);
-    const isPort = obj.type === 'port-status' || (obj.type === undefined && 'port' in obj && !('mac' in obj));
-    return isPort
-      ? { kind: 'port-status', entry: parsePortEntry(obj) }
-      : { kind: 'dev-status', dev: parseDevStatus(obj) };
-  }
+  readonly slotHint = 'Port must look like 1.01 (port 1, slot 1).';
 
-  parseSmsPush(body: unknown, query: Record<string, string | undefined>): IncomingSmsItem[] {
-    return parseRecvSms(body, query);
-  }
-
-  parseMmsPush(headers: Record<string, string | undefined>, body: Uint8Array): IncomingMms {
-    return parseEjoinMms(headers, body);
-  }
-
-  parseReportPush(body: unknown): StatusReport {
-    return { results: sendResults(parseStatusReport(asObject(body)).reports) };
-  }
-
-  canonicalPort(raw: string): string | undefined {
+  canonicalSlot(raw: string): string | undefined {
     return normalizePort(raw)?.port;
   }
 
-  async getStatus(): Promise<DevStatus> {
+  /** The box pushes to a URL per kind: /status, /sms, /mms, /report (docs/devices.md#pushes). */
+  readPush(raw: RawPush): ReadPush {
+    switch (raw.channel) {
+      case 'status': {
+        const obj = asObject(bodyValue(raw));
+        const isPort =
+          obj.type === 'port-status' || (obj.type === undefined && 'port' in obj && !('mac' in obj));
+        if (!isPort) return { push: { kind: 'status', status: parseDevStatus(obj) } };
+        const { portNo: _p, slotNo: _s, ...sim } = parsePortEntry(obj);
+        return { push: { kind: 'sim', sim } };
+      }
+      case 'sms':
+        return { push: { kind: 'sms', items: parseRecvSms(bodyValue(raw), raw.query) } };
+      case 'mms':
+        return { push: { kind: 'mms', mms: parseEjoinMms(raw.headers, raw.body) } };
+      case 'report':
+        return {
+          push: { kind: 'report', results: sendResults(parseStatusReport(asObject(bodyValue(raw))).reports) },
+        };
+      default:
+        throw new ProtocolError('a multi-port box pushes to /status, /sms, /mms or /report');
+    }
+  }
+
+  async connect(urls: PushUrls): Promise<ConnectResult> {
+    // The subscription may not survive a reboot, so every Scan sends it again.
+    await this.subscribeStatus(urls.status, STATUS_PUSH_PERIOD);
+    try {
+      await this.configureSmsUrls({ sms: urls.sms, report: urls.report });
+      return { warnings: [] };
+    } catch (err) {
+      // Not every firmware takes the URLs by config command; each send request carries them too.
+      if (!(err instanceof GatewayError)) throw err;
+      return { warnings: [`the gateway did not take the SMS push URL: ${err.message}`] };
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    await this.subscribeStatus('', 0);
+  }
+
+  async getStatus(): Promise<DeviceStatus> {
     const body = await this.call('GET', '/goip_get_status.html', { all_sims: '1' });
     if (isDevStatus(body)) return this.protocol(() => parseDevStatus(body));
     throw this.replyError(body);
@@ -103,7 +125,7 @@ export class EjoinDriver implements GatewayDriver {
     await this.setParams(pairs);
   }
 
-  async sendTasks(tasks: SendTask[], opts: SendOptions = {}): Promise<TaskOutcome[]> {
+  async sendTasks(tasks: SendTask[], urls?: PushUrls): Promise<TaskOutcome[]> {
     const payload = {
       type: 'send-sms',
       task_num: tasks.length,
@@ -111,7 +133,8 @@ export class EjoinDriver implements GatewayDriver {
         tid: t.tid,
         to: t.to,
         sms: t.sms,
-        ...(t.from ? { from: t.from } : {}),
+        // A task names the port; the box sends from that port's active slot.
+        ...(t.from ? { from: String(normalizePort(t.from)?.portNo ?? t.from) } : {}),
         ...(t.mms
           ? {
               smstype: 1,
@@ -126,10 +149,10 @@ export class EjoinDriver implements GatewayDriver {
         // Successes are not reported unless asked; the platform needs both outcomes.
         sdr: 1,
         fdr: 1,
-        dr: opts.deliveryReport ? 1 : 0,
+        dr: 0,
       })),
-      ...(opts.srUrl ? { sr_url: opts.srUrl } : {}),
-      ...(opts.smsUrl ? { sms_url: opts.smsUrl } : {}),
+      // Both URLs go along, so the box needs no setup to report and forward replies.
+      ...(urls ? { sr_url: urls.report, sms_url: urls.sms } : {}),
     };
     const body = await this.call(
       'POST',
@@ -163,10 +186,12 @@ export class EjoinDriver implements GatewayDriver {
     this.expectOk(body);
   }
 
-  async setSimNumber(port: string, number: string, slotsPerPort: number): Promise<void> {
-    const ref = normalizePort(port);
-    if (!ref) throw new GatewayError('protocol', `not a port: ${port}`);
-    await this.setParams([[`sim_number(${slotIndex(ref.portNo, ref.slotNo, slotsPerPort)})`, number]]);
+  async setSimNumber(slot: string, number: string, device: { maxSlots: number | null }): Promise<void> {
+    const ref = normalizePort(slot);
+    if (!ref) throw new GatewayError('protocol', `not a port: ${slot}`);
+    await this.setParams([
+      [`sim_number(${slotIndex(ref.portNo, ref.slotNo, device.maxSlots ?? 1)})`, number],
+    ]);
   }
 
   async pullSms(fromId: number, max = 0): Promise<PulledSms> {
@@ -284,7 +309,18 @@ export class EjoinDriver implements GatewayDriver {
   }
 }
 
-/** Push bodies arrive as parsed JSON or, with an unexpected content type, as text. */
+/** A push body as the box meant it: JSON when it says so, otherwise its text (the "SMS to HTTP" forward). */
+function bodyValue(raw: RawPush): unknown {
+  const text = raw.body.toString('utf8');
+  if (!/json/i.test(raw.headers['content-type'] ?? '')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProtocolError('the push body is not valid JSON');
+  }
+}
+
+/** A body that must be one JSON object (some firmware sends it as text/plain). */
 function asObject(body: unknown): Record<string, unknown> {
   let v = body;
   if (typeof v === 'string') {

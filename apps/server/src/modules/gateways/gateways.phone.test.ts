@@ -1,0 +1,451 @@
+import { createHmac } from 'node:crypto';
+import { GatewaySim } from '@simdock/gateway-sim';
+import { PhoneSim, type PhoneSimOptions } from '@simdock/phone-sim';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addSimGateway, ledgerMismatches, waitFor } from '../../test/fixtures.ts';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { openSse } from '../../test/sse.ts';
+import { dispatchOnce } from '../messaging/index.ts';
+
+// Android phones running SMSGate as gateways, through the phone simulator over the real protocol
+// (REST API, signed webhooks): adding and scanning in each mode, the webhook signature checks on
+// the gateway's URL, a rental whose code arrives by `sms:received`, bulk SMS through the phone's
+// SIMs, and one campaign over a mixed fleet (a multi-port box and a phone).
+
+let s: TestServer;
+let admin: string;
+const phones: PhoneSim[] = [];
+const boxes: GatewaySim[] = [];
+
+const SLOTS = [
+  { phoneNumber: '+12025550301', iccid: '8901260000000000301', carrierName: 'T-Mobile' },
+  { phoneNumber: '+12025550302', iccid: '8901260000000000302', carrierName: 'AT&T' },
+];
+const KEY = 'phone-signing-key';
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '600' } });
+  admin = await s.adminToken();
+  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+  await s.post(
+    '/api/service/update',
+    { name: 'Telegram', code: 'tg', price: 0.5, textContains: 'Telegram', pattern: '(\\d{5})' },
+    admin,
+  );
+});
+afterAll(async () => {
+  await Promise.all([...phones, ...boxes].map((x) => x.stop()));
+  expect(await ledgerMismatches(s.db)).toEqual([]);
+  await s.close();
+});
+afterEach(async () => {
+  // Each test starts with no device and nothing waiting to be sent.
+  await Promise.all([...phones.splice(0), ...boxes.splice(0)].map((x) => x.stop()));
+  await s.db.query(`UPDATE messages SET status = 'cancelled' WHERE status IN ('queued', 'sending', 'sent')`);
+  await s.db.query('UPDATE gateways SET is_enable = false');
+});
+
+async function startPhone(opts: Partial<PhoneSimOptions> = {}): Promise<PhoneSim> {
+  const phone = await PhoneSim.start({
+    mode: 'local',
+    username: 'sms',
+    password: 'phone-pass',
+    signingKey: KEY,
+    slots: SLOTS,
+    allowHttpWebhooks: true,
+    ...opts,
+  });
+  phones.push(phone);
+  return phone;
+}
+
+let seq = 0;
+/** Adds the phone through the admin API as an admin would, and scans it. */
+async function addPhone(
+  phone: PhoneSim,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; scan: { status: number; body: Record<string, unknown> } }> {
+  seq += 1;
+  const add = await s.post(
+    '/api/Admin/updateGateway',
+    {
+      gateway: {
+        kind: 'smsgate',
+        mode: phone.mode,
+        name: `phone ${seq}`,
+        url: phone.baseUrl,
+        userName: 'sms',
+        password: 'phone-pass',
+        signingKey: KEY,
+        ...extra,
+      },
+    },
+    admin,
+  );
+  expect(add.status, JSON.stringify(add.body) + s.logs.filter((l) => l.includes('refused')).join('\n')).toBe(
+    200,
+  );
+  const id = String(add.body.id);
+  const scan = await s.post('/api/Admin/gatewayScan', { id }, admin);
+  return { id, scan };
+}
+
+const simsOf = async (id: string) => {
+  const res = await s.post('/api/Admin/gatewayReport', { id }, admin);
+  expect(
+    res.status,
+    s.logs
+      .filter((l) => l.includes('database refused'))
+      .join('\n')
+      .slice(0, 3000),
+  ).toBe(200);
+  return res.body.sims as {
+    port: string;
+    number: string | null;
+    iccid: string | null;
+    usable: boolean;
+  }[];
+};
+
+/** Posts a webhook body to the gateway's URL as a phone would, signed with `key` at `ts`. */
+async function postWebhook(
+  url: string,
+  body: unknown,
+  {
+    key = KEY,
+    ts = Math.floor(Date.now() / 1000),
+    signature,
+  }: { key?: string; ts?: number; signature?: string } = {},
+) {
+  const raw = JSON.stringify(body);
+  const sig =
+    signature ??
+    createHmac('sha256', key)
+      .update(raw + String(ts))
+      .digest('hex');
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': sig, 'x-timestamp': String(ts) },
+    body: raw,
+  });
+  return { status: res.status, text: await res.text(), raw, sig, ts };
+}
+
+const receivedBody = (deviceId: string, id: string, text: string, sender = '+15550001111') => ({
+  deviceId,
+  event: 'sms:received',
+  id,
+  webhookId: 'w1',
+  payload: {
+    messageId: id.slice(0, 8),
+    message: text,
+    sender,
+    recipient: SLOTS[0]!.phoneNumber,
+    phoneNumber: sender,
+    simNumber: 1,
+    receivedAt: new Date().toISOString(),
+  },
+});
+
+const storedTexts = async (gatewayId: string) =>
+  (
+    await s.db.query<{ body: string }>(
+      'SELECT body FROM incoming_sms WHERE gateway_id = $1 ORDER BY received_at',
+      [gatewayId],
+    )
+  ).map((r) => r.body);
+
+describe('adding and scanning a phone', () => {
+  it.each(['local', 'cloud', 'private'] as const)(
+    '%s: the scan learns the device, its SIMs by slot and registers the webhooks to the gateway URL',
+    async (mode) => {
+      const phone = await startPhone({ mode });
+      const { id, scan } = await addPhone(phone);
+      expect(scan.status, JSON.stringify(scan.body)).toBe(200);
+      expect(scan.body).toMatchObject({
+        kind: 'smsgate',
+        mode,
+        mac: '',
+        totalSIM: 2,
+        onlineStatus: 'Online',
+      });
+      expect(scan.body.deviceId).toBe(phone.deviceId);
+      const base = (scan.body.pushUrls as { base: string }).base;
+      const events = phone
+        .webhooks()
+        .filter((w) => w.url === base)
+        .map((w) => w.event)
+        .sort();
+      expect(events).toEqual(
+        ['mms:downloaded', 'sms:delivered', 'sms:failed', 'sms:received', 'sms:sent', 'system:ping'].sort(),
+      );
+      // A second scan replaces the registrations instead of adding more.
+      await s.post('/api/Admin/gatewayScan', { id }, admin);
+      expect(phone.webhooks().filter((w) => w.url === base)).toHaveLength(6);
+
+      const sims = await simsOf(id);
+      expect(sims.map((x) => x.port)).toEqual(['1', '2']);
+      if (mode === 'local') {
+        // The phone's own server shows the SIMs in full.
+        expect(sims.map((x) => x.number)).toEqual(['+12025550301', '+12025550302']);
+        expect(sims[0]!.iccid).toBe(SLOTS[0]!.iccid);
+      } else {
+        // The cloud shows only the last 4 characters: no number until an admin enters it.
+        expect(sims.map((x) => x.number)).toEqual([null, null]);
+        expect(sims[0]!.iccid).toMatch(/^\*+0301$/);
+      }
+    },
+  );
+
+  it('a cloud SIM becomes rentable once the admin enters its number', async () => {
+    const phone = await startPhone({ mode: 'cloud' });
+    const { id } = await addPhone(phone);
+    const rentable = async () =>
+      (await s.db.query('SELECT 1 FROM sims WHERE gateway_id = $1 AND number IS NOT NULL', [id])).length;
+    expect(await rentable()).toBe(0);
+    const set = await s.post(
+      '/api/Admin/setSimNumber',
+      { gatewayId: id, port: 'SIM 2', number: '+1 202 555 0302' },
+      admin,
+    );
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toMatchObject({ deviceUpdated: false, sim: { port: '2', number: '+12025550302' } });
+    // The number stays through the next scan (the cloud still hides it).
+    await s.post('/api/Admin/gatewayScan', { id }, admin);
+    expect((await simsOf(id)).find((x) => x.port === '2')!.number).toBe('+12025550302');
+    expect(await rentable()).toBe(1);
+    const bad = await s.post(
+      '/api/Admin/setSimNumber',
+      { gatewayId: id, port: '1.01', number: '12025550302' },
+      admin,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('SIM must be');
+  });
+
+  it('refuses a phone without its signing key (cloud) and a second gateway for the same phone', async () => {
+    const phone = await startPhone({ mode: 'cloud' });
+    const noKey = await s.post(
+      '/api/Admin/updateGateway',
+      {
+        gateway: {
+          kind: 'smsgate',
+          mode: 'cloud',
+          name: 'no key',
+          url: phone.baseUrl,
+          userName: 'sms',
+          password: 'x',
+        },
+      },
+      admin,
+    );
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.msg).toContain('signing key');
+    const noMode = await s.post(
+      '/api/Admin/updateGateway',
+      { gateway: { kind: 'smsgate', name: 'no mode', url: phone.baseUrl, userName: 'sms', password: 'x' } },
+      admin,
+    );
+    expect(noMode.status).toBe(400);
+
+    await addPhone(phone, { deviceId: phone.deviceId });
+    seq += 1;
+    const twice = await s.post(
+      '/api/Admin/updateGateway',
+      {
+        gateway: {
+          kind: 'smsgate',
+          mode: 'cloud',
+          name: 'again',
+          url: phone.baseUrl,
+          userName: 'sms',
+          password: 'phone-pass',
+          signingKey: KEY,
+          deviceId: phone.deviceId,
+        },
+      },
+      admin,
+    );
+    expect(twice.status).toBe(409);
+  });
+
+  it('a wrong password is a 503 the admin can act on', async () => {
+    const phone = await startPhone();
+    const { scan } = await addPhone(phone, { password: 'wrong' });
+    expect(scan.status).toBe(503);
+    expect(String(scan.body.msg)).toContain('User Name and Password');
+  });
+});
+
+describe('webhook signatures on the gateway URL', () => {
+  it('accepts a signed webhook once, refuses forged, wrong-key, stale and unsigned ones', async () => {
+    const phone = await startPhone();
+    const { id, scan } = await addPhone(phone);
+    const base = (scan.body.pushUrls as { base: string }).base;
+    const deviceId = phone.deviceId;
+
+    const ok = await postWebhook(base, receivedBody(deviceId, 'evt-ok-000001', 'signed hello'));
+    expect(ok.status, ok.text).toBe(200);
+    expect(await storedTexts(id)).toEqual(['signed hello']);
+
+    // Replayed: the same bytes, signature and time again → acknowledged, nothing new.
+    const replay = await fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': ok.sig, 'x-timestamp': String(ok.ts) },
+      body: ok.raw,
+    });
+    expect(replay.status).toBe(200);
+    expect(await storedTexts(id)).toEqual(['signed hello']);
+    expect(
+      (await s.db.query('SELECT event_id FROM device_push_ids WHERE gateway_id = $1', [id])).map(
+        (r) => (r as { event_id: string }).event_id,
+      ),
+    ).toEqual(['evt-ok-000001']);
+
+    const forged = await postWebhook(base, receivedBody(deviceId, 'evt-forged-01', 'forged'), {
+      signature: 'ab'.repeat(32),
+    });
+    expect(forged.status).toBe(401);
+    const wrongKey = await postWebhook(base, receivedBody(deviceId, 'evt-wrongkey', 'wrong key'), {
+      key: 'other',
+    });
+    expect(wrongKey.status).toBe(401);
+    const stale = await postWebhook(base, receivedBody(deviceId, 'evt-stale-001', 'stale'), {
+      ts: Math.floor(Date.now() / 1000) - 10 * 60,
+    });
+    expect(stale.status).toBe(401);
+    const unsigned = await fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(receivedBody(deviceId, 'evt-unsigned', 'unsigned')),
+    });
+    expect(unsigned.status).toBe(401);
+    // A signed push from another phone of the account does not land on this gateway.
+    const other = await postWebhook(
+      base,
+      receivedBody('AnotherPhoneId0000000', 'evt-other-01', 'other phone'),
+    );
+    expect(other.status).toBe(401);
+    // The phone's own pushes go to the one URL; the box's channels are not the phone's.
+    const channel = await postWebhook(`${base}/sms`, receivedBody(deviceId, 'evt-chan-0001', 'channel'));
+    expect(channel.status).toBe(400);
+
+    expect(await storedTexts(id)).toEqual(['signed hello']);
+  });
+
+  it('keeps the phone online from its pings', async () => {
+    const phone = await startPhone();
+    const { id } = await addPhone(phone);
+    await s.db.query('UPDATE gateways SET last_update = NULL WHERE id = $1', [id]);
+    phone.pingNow();
+    await phone.webhooksSettled();
+    const row = await waitFor(async () => {
+      const [r] = await s.db.query<{ last_update: Date | null }>(
+        'SELECT last_update FROM gateways WHERE id = $1',
+        [id],
+      );
+      return r?.last_update ? r : undefined;
+    });
+    expect(row.last_update).not.toBeNull();
+  });
+});
+
+describe('through a phone', () => {
+  it('rental: the code arrives by the phone’s sms:received and reaches the user live', async () => {
+    const phone = await startPhone();
+    await addPhone(phone);
+    const u = await s.createUser({ balance: 2 });
+    const stream = await openSse(`${s.url}/api/Order/stream`, u.token);
+    try {
+      const rented = await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token);
+      expect(rented.status, JSON.stringify(rented.body)).toBe(200);
+      const order = rented.body.data;
+      const slot = SLOTS.findIndex((x) => x.phoneNumber === order.phoneNumber);
+      expect(slot).toBeGreaterThanOrEqual(0);
+      phone.injectSms({ slot: slot + 1, from: 'Telegram', text: 'Telegram code: 55021. Do not share it.' });
+      const ev = await stream.next((e) => e.event === 'order' && JSON.parse(e.data).status === 'SUCCESS');
+      expect(JSON.parse(ev.data)).toMatchObject({ id: order.id, codeText: '55021' });
+    } finally {
+      stream.close();
+    }
+  });
+
+  /** Ticks the dispatcher until every message of the campaign is final. */
+  async function runCampaign(token: string, numbers: string[], devices: { settle(): Promise<void> }[]) {
+    const res = await s.post(
+      '/api/MassOutreach/sendMassSMS',
+      { number: numbers.join('\n'), mess: 'Hi there' },
+      token,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const campaignId = res.body.data.campaignId;
+    for (let i = 0; i < 80; i++) {
+      await dispatchOnce(s.ctx);
+      for (const d of devices) await d.settle();
+      const rows = await s.db.query<{
+        status: string;
+        gateway_name: string;
+        port: string;
+        status_reason: string | null;
+      }>('SELECT status, gateway_name, port, status_reason FROM messages WHERE campaign_id = $1::bigint', [
+        campaignId,
+      ]);
+      if (rows.every((r) => r.status === 'delivered' || r.status === 'failed')) return rows;
+      await new Promise((r) => setTimeout(r, 30));
+      s.clock.advance(1000);
+    }
+    throw new Error('campaign not done');
+  }
+
+  const phoneDevice = (p: PhoneSim) => ({
+    settle: async () => {
+      await new Promise((r) => setTimeout(r, 40));
+      await p.webhooksSettled();
+    },
+  });
+
+  it('bulk SMS: sends go out through the phone SIMs, results come back by webhook', async () => {
+    const phone = await startPhone();
+    phone.setOutcome((m) =>
+      m.phoneNumber.endsWith('09') ? { failed: 'Send result: RESULT_ERROR_GENERIC_FAILURE' } : 'delivered',
+    );
+    await addPhone(phone);
+    const u = await s.createUser({ balance: 5 });
+    const numbers = ['12025551101', '12025551102', '12025551103', '12025551109'];
+    const rows = await runCampaign(u.token, numbers, [phoneDevice(phone)]);
+    expect(rows.filter((r) => r.status === 'delivered')).toHaveLength(3);
+    const failed = rows.find((r) => r.status === 'failed')!;
+    expect(failed.status_reason).toContain('RESULT_ERROR_GENERIC_FAILURE');
+    // Each message went out once, from a SIM the platform chose (slot 1 or 2).
+    const sent = phone.sentMessages();
+    expect(sent.map((m) => m.recipients[0]!.phoneNumber).sort()).toEqual(numbers);
+    expect(sent.every((m) => m.simNumber === 1 || m.simNumber === 2)).toBe(true);
+    expect(new Set(rows.map((r) => r.port))).toEqual(new Set(sent.map((m) => String(m.simNumber))));
+  });
+
+  it('a mixed fleet sends one campaign through a box and a phone', async () => {
+    const box = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
+    boxes.push(box);
+    const boxId = await addSimGateway(s, admin, box, 'mixed box');
+    const phone = await startPhone();
+    const { id: phoneId } = await addPhone(phone);
+    const names = await s.db.query<{ id: string; name: string }>(
+      'SELECT id, name FROM gateways WHERE id = ANY($1::uuid[])',
+      [[boxId, phoneId]],
+    );
+    const u = await s.createUser({ balance: 5 });
+    const numbers = Array.from({ length: 12 }, (_, i) => String(12025552000 + i));
+    const rows = await runCampaign(u.token, numbers, [
+      { settle: () => box.pushesSettled() },
+      phoneDevice(phone),
+    ]);
+    expect(rows.every((r) => r.status === 'delivered')).toBe(true);
+    const used = new Set(rows.map((r) => r.gateway_name));
+    expect(used).toEqual(new Set(names.map((n) => n.name)));
+    const viaPhone = phone.sentMessages().length;
+    const viaBox = box.sentTasks().length;
+    expect(viaPhone + viaBox).toBe(12);
+    expect(viaPhone).toBeGreaterThan(0);
+    expect(viaBox).toBeGreaterThan(0);
+  });
+});

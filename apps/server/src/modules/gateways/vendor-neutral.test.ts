@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The platform speaks devices only through drivers (driver/driver.ts): no vendor's codes, field
+// names, push kinds or port formats outside that vendor's driver files. This reads every source
+// file of the server and the contract (tests and test helpers excepted: they play the devices).
+
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..');
+const SCANNED = ['apps/server/src', 'packages/contract/src'];
+
+/** What only a vendor's own driver may write, and the files that are that driver. */
+const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
+  {
+    name: 'Ejoin',
+    owns: /\/driver\/(ejoin[^/]*|registry)\.ts$/,
+    words: [
+      /goip_/i,
+      /\bdev-status\b/,
+      /\bport-status\b/,
+      /\brecv-sms\b/,
+      /\bstatus-report\b/,
+      /\bsms_url\b/,
+      /\bsr_url\b/,
+      /\bsmstype\b/,
+      /\bEjoinDriver\b/,
+      /N\.SS/,
+      // Cutting the box's port number out of a slot key (in code or in SQL).
+      /\.split\(['"]\.['"]\)\[0\]/,
+      /split_part\([^)]*port/,
+    ],
+  },
+  {
+    name: 'SMSGate',
+    owns: /\/driver\/(smsgate[^/]*|registry)\.ts$/,
+    words: [
+      /\bsms:(received|sent|delivered|failed)\b/,
+      /\bsystem:ping\b/,
+      /\bx-signature\b/i,
+      /\bx-timestamp\b/i,
+      /\bwithDeliveryReport\b/,
+      /\bSmsGateDriver\b/,
+    ],
+  },
+];
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'test' && name !== 'node_modules') out.push(...sourceFiles(path));
+    } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+const files = SCANNED.flatMap((d) => sourceFiles(join(ROOT, d))).map((f) => relative(ROOT, f));
+
+describe('no vendor names outside the drivers', () => {
+  it('scans the server and the contract', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files).toContain('apps/server/src/modules/messaging/dispatch.service.ts');
+  });
+
+  for (const vendor of VENDORS) {
+    it(`${vendor.name} codes, fields and port formats stay in its driver`, () => {
+      const found: string[] = [];
+      for (const file of files) {
+        if (vendor.owns.test(`/${file}`)) continue;
+        const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+        lines.forEach((line, i) => {
+          for (const word of vendor.words) {
+            if (word.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+          }
+        });
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  it('the check itself finds a vendor word', () => {
+    const ejoin = VENDORS[0]!;
+    expect(ejoin.words.some((w) => w.test("tasks.push({ from: a.port.split('.')[0] })"))).toBe(true);
+    expect(ejoin.words.some((w) => w.test("body: { type: 'recv-sms' }"))).toBe(true);
+    expect(VENDORS[1]!.words.some((w) => w.test("if (event === 'sms:received')"))).toBe(true);
+  });
+});

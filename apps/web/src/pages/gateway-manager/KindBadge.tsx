@@ -1,0 +1,44 @@
+import type { Gateway } from '@simdock/contract';
+import { Router, Smartphone } from 'lucide-react';
+import { useI18n } from '../../i18n/index.tsx';
+import { cx } from '../../lib/cx.ts';
+import { KIND_TEXT, MODE_TEXT } from './kinds.ts';
+
+/**
+ * The device kind at a glance: a box or a phone (with its mode). Neutral, unlike the status badges:
+ * it says what the device is, not how it is doing.
+ */
+export function KindBadge({ gateway: g, className }: { gateway: Gateway; className?: string }) {
+  const { t } = useI18n();
+  const phone = g.kind === 'smsgate';
+  const Icon = phone ? Smartphone : Router;
+  return (
+    <span
+      data-testid="gateway-kind"
+      title={t(KIND_TEXT[g.kind].long)}
+      className={cx(
+        'inline-flex w-fit items-center gap-1 rounded-md border border-line bg-subtle px-1.5 py-px text-[11px] font-medium whitespace-nowrap text-muted',
+        className,
+      )}
+    >
+      <Icon className="size-3.5" aria-hidden />
+      {t(KIND_TEXT[g.kind].short)}
+      {phone && g.mode ? ` · ${t(MODE_TEXT[g.mode].label)}` : null}
+    </span>
+  );
+}
+
+/** A phone's model and SMSGate id, as far as a Scan has learned them. */
+export function PhoneIdentity({ gateway: g }: { gateway: Gateway }) {
+  const { t } = useI18n();
+  return (
+    <span className="flex min-w-0 flex-col">
+      {g.model ? <span className="text-xs text-fg">{g.model}</span> : null}
+      {g.deviceId ? (
+        <span className="break-all font-mono text-xs">{g.deviceId}</span>
+      ) : (
+        <span className="text-xs text-muted italic">{t('gateways.deviceUnknown')}</span>
+      )}
+    </span>
+  );
+}
