@@ -16,6 +16,7 @@ import {
   parseWebhook,
   pickDevice,
   sendOutcome,
+  simNumberDigits,
   transportError,
   verifySignature,
   webhookId,
@@ -33,6 +34,19 @@ function refusal(fn: () => unknown): string {
   }
   throw new Error('expected PushRefused');
 }
+
+describe('simNumberDigits', () => {
+  it.each([
+    ['+84 907 654 321', '84907654321'],
+    ['+1 (202) 555-0147', '12025550147'],
+    ['0901234567', '0901234567'],
+    ['not a number', null],
+    ['', null],
+    [null, null],
+  ])('%j → %j', (raw, digits) => {
+    expect(simNumberDigits(raw)).toBe(digits);
+  });
+});
 
 describe('apiBase', () => {
   it("adds the mode's API path only to a bare host URL", () => {
@@ -110,7 +124,8 @@ describe('devices', () => {
         iccid: '8984041234',
         imsi: null,
         imei: null,
-        number: '+84907654321',
+        // Digits, as the platform keeps device numbers.
+        number: '84907654321',
         operator: 'Viettel',
         signal: null,
         balance: null,

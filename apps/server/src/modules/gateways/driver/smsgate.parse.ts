@@ -139,6 +139,15 @@ export function pickDevice(all: PhoneDevice[], externalId: string | null): Phone
 /** Cloud/Private hide SIM fields as `****1234`: such a value is no number or name to keep. */
 const unmasked = (v: string | null): string | null => (v?.includes('*') ? null : v);
 
+/**
+ * A SIM's own number as the platform keeps a device's numbers: digits only, country code first
+ * ("+1 202-555-0147" → "12025550147"), the way boxes report theirs and rental clients expect.
+ */
+export function simNumberDigits(v: string | null): string | null {
+  const digits = v?.replace(/[\s().+-]/g, '') ?? '';
+  return /^\d{3,20}$/.test(digits) ? digits : null;
+}
+
 function simEntry(slot: string, c: Obj | null): SimEntry {
   return {
     slot,
@@ -148,7 +157,7 @@ function simEntry(slot: string, c: Obj | null): SimEntry {
     iccid: c ? str(c.iccid, 64) : null,
     imsi: null,
     imei: null,
-    number: c ? unmasked(str(c.phoneNumber, 64)) : null,
+    number: c ? simNumberDigits(unmasked(str(c.phoneNumber, 64))) : null,
     operator: c ? unmasked(str(c.carrierName)) : null,
     signal: null,
     balance: null,
