@@ -23,6 +23,7 @@ const SERVER_DB_FREE = [
   'apps/server/src/modules/gateways/driver/ejoin.test.ts',
   'apps/server/src/modules/gateways/driver/smsgate.parse.test.ts',
   'apps/server/src/modules/gateways/driver/smsgate.test.ts',
+  'apps/server/src/modules/gateways/driver/transport.test.ts',
   'apps/server/src/modules/gateways/vendor-neutral.test.ts',
   'apps/server/src/modules/messaging/claim-plan.test.ts',
   'apps/server/src/modules/payments/payment-state.test.ts',

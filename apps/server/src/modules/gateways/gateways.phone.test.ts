@@ -4,6 +4,7 @@ import { PhoneSim, type PhoneSimOptions } from '@simdock/phone-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addSimGateway, ledgerMismatches, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { PNG } from '../../test/media.ts';
 import { openSse } from '../../test/sse.ts';
 import { dispatchOnce } from '../messaging/index.ts';
 
@@ -421,6 +422,71 @@ describe('through a phone', () => {
     expect(sent.map((m) => m.recipients[0]!.phoneNumber).sort()).toEqual(numbers);
     expect(sent.every((m) => m.simNumber === 1 || m.simNumber === 2)).toBe(true);
     expect(new Set(rows.map((r) => r.port))).toEqual(new Set(sent.map((m) => String(m.simNumber))));
+  });
+
+  it('chat: a reply arrives by the phone, our answer leaves through the same phone SIM; no MMS from a phone', async () => {
+    const phone = await startPhone();
+    await addPhone(phone);
+    const u = await s.createUser({ balance: 5 });
+    const rows = await runCampaign(u.token, ['12025553001'], [phoneDevice(phone)]);
+    expect(rows[0]!.status).toBe('delivered');
+    const slot = Number(rows[0]!.port);
+    // The recipient answers the SIM that wrote to them.
+    phone.injectSms({ slot, from: '+12025553001', text: 'Who is this?' });
+    await phone.webhooksSettled();
+    const conv = await waitFor(async () => {
+      const list = await s.post('/api/livechat/queryConversation', {}, u.token);
+      return (list.body.data.records as { conversationId: string; latestSms: string }[]).find(
+        (c) => c.latestSms === 'Who is this?',
+      );
+    });
+    const body = {
+      conversationId: conv.conversationId,
+      toNumber: '12025553001',
+      simNo: 1,
+      mmsType: 0,
+      mmsTitle: '',
+    };
+    const answer = await s.post(
+      '/api/LiveChat/reply',
+      { ...body, sms: 'It is the shop.', mmsFile: '' },
+      u.token,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const messageId = String(answer.body.data.id).slice(1);
+    for (let i = 0; i < 40; i++) {
+      await dispatchOnce(s.ctx);
+      await phoneDevice(phone).settle();
+      const [m] = await s.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1::bigint', [
+        messageId,
+      ]);
+      if (m?.status === 'delivered') break;
+      s.clock.advance(1000);
+    }
+    const sent = phone.sentMessages().find((m) => m.text === 'It is the shop.');
+    expect(sent?.simNumber).toBe(slot);
+    expect(
+      (
+        await s.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1::bigint', [messageId])
+      )[0]!.status,
+    ).toBe('delivered');
+
+    // An MMS cannot leave through a phone: refused before anything is queued or charged.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'cat.png');
+    const up = await fetch(`${s.url}/api/LiveChat/mmsUpload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}` },
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const file = ((await up.json()) as { fileName: string }).fileName;
+    const before = (await s.post('/api/user/info', {}, u.token)).body.balance;
+    const mms = await s.post('/api/LiveChat/reply', { ...body, sms: 'A picture', mmsFile: file }, u.token);
+    expect(mms.status).toBeGreaterThanOrEqual(400);
+    expect(mms.status).toBeLessThan(500);
+    expect(mms.body.msg).toContain('cannot send MMS');
+    expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBe(before);
   });
 
   it('a mixed fleet sends one campaign through a box and a phone', async () => {

@@ -543,6 +543,8 @@ export interface SimSendState {
   locked: boolean;
   lock_reason: string | null;
   at_cap: 'day' | 'month' | null;
+  /** The gateway's driver kind. */
+  driver: string;
 }
 
 export async function simSendState(
@@ -557,7 +559,7 @@ export async function simSendState(
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number,
             sim.state IN (3, 4, 15) AS usable, sim.active, g.is_enable AS gateway_enabled,
             coalesce(g.last_update >= $2, false) AS online, sim.role, ${h.locked} AS locked, h.lock_reason,
-            ${h.atCap} AS at_cap
+            ${h.atCap} AS at_cap, g.driver
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
             CROSS JOIN sim_settings st
       WHERE st.id AND sim.id = $1`,

@@ -1,6 +1,7 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { ModuleDescriptor } from '../../module.ts';
+import { DEVICE_CAN, isDeviceKind } from './driver/registry.ts';
 import * as q from './gateways.queries.ts';
 import { gatewayRoutes } from './gateways.routes.ts';
 import * as h from './health.queries.ts';
@@ -43,9 +44,14 @@ export const usableSims = (db: Queryable, now: Date) =>
  */
 export const sendableSims = (db: Queryable, now: Date) =>
   q.sendableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
-/** One SIM and whether it can send now (undefined when the SIM or its gateway was deleted). */
-export const simSendState = (db: Queryable, simId: string, now: Date) =>
-  q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+/**
+ * One SIM and whether it can send now (undefined when the SIM or its gateway was deleted), with
+ * what its device can send (`sendsMms`).
+ */
+export async function simSendState(db: Queryable, simId: string, now: Date) {
+  const row = await q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+  return row && { ...row, sendsMms: isDeviceKind(row.driver) && DEVICE_CAN[row.driver].sendMms };
+}
 /** One more rental of this SIM today, in the renting transaction (the SIM table's figure). */
 export const countSimRental = (db: Queryable, simId: string, at: Date) => h.countRental(db, simId, at);
 /** SIMs locked at `now` (overview, metrics). */

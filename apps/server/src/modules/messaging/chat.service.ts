@@ -130,8 +130,8 @@ const simGone = (what: string) =>
     `Cannot reply: ${what}. Replies leave only from the number this contact knows, so nothing was sent.`,
   );
 
-/** Refuses clearly when the conversation's SIM cannot send now; its id when it can. */
-async function stickySim(ctx: AppContext, c: ConversationSimRow, now: Date): Promise<string> {
+/** Refuses clearly when the conversation's SIM cannot send now (or cannot send an MMS); its id when it can. */
+async function stickySim(ctx: AppContext, c: ConversationSimRow, now: Date, mms: boolean): Promise<string> {
   if (!c.sim_id)
     throw simGone('no SIM has sent a message to this number yet, so there is no number to reply from');
   const sim = await simSendState(ctx.db, c.sim_id, now);
@@ -144,6 +144,9 @@ async function stickySim(ctx: AppContext, c: ConversationSimRow, now: Date): Pro
   if (!sim.usable || !sim.active)
     throw simGone(`${where} cannot send: the SIM is not registered or not the active slot`);
   if (sim.role === 'rental') throw simGone(`${where} is reserved for rentals by an administrator`);
+  if (mms && !sim.sendsMms) {
+    throw simGone(`${where} is in a phone, which cannot send MMS; send the text without the file`);
+  }
   if (sim.at_cap) {
     throw simGone(
       `${where} reached its ${sim.at_cap === 'day' ? 'daily' : 'monthly'} sending cap; try again ${sim.at_cap === 'day' ? 'tomorrow' : 'next month'} (UTC)`,
@@ -178,7 +181,7 @@ export async function reply(
     throw notFound('The attached file was not found; please attach it again.', 'media_not_found');
   }
   const now = ctx.clock.now();
-  const simId = await stickySim(ctx, c, now);
+  const simId = await stickySim(ctx, c, now, file !== null);
   const settings = await readSettings(ctx.db);
   const limit = settings.max_msg_per_day;
   if (limit === 0) {

@@ -28,6 +28,7 @@ import {
   parseStatusReport,
   slotIndex,
 } from './ejoin.parse.ts';
+import { transportError } from './transport.ts';
 
 /** The box's web/API server (http://host:port) and its account; the rest of DriverTarget is unused. */
 export type EjoinTarget = Pick<DriverTarget, 'url' | 'username' | 'password'>;
@@ -284,28 +285,7 @@ export class EjoinDriver implements GatewayDriver {
   }
 
   private transportError(err: unknown): GatewayError {
-    const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-    if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
-      return new GatewayError('timeout', `no answer within ${Math.round(this.timeoutMs / 100) / 10} s`);
-    }
-    const code = e?.cause?.code;
-    const why =
-      code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? 'host name not found'
-          : code === 'EHOSTUNREACH' || code === 'ENETUNREACH'
-            ? 'host unreachable'
-            : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-              ? 'connection reset'
-              : (code ?? e?.cause?.message ?? e?.message ?? 'network error');
-    return new GatewayError('network', this.scrub(why));
-  }
-
-  /** Belt and braces: an error text from below must never carry the password. */
-  private scrub(text: string): string {
-    const p = this.target.password;
-    return p ? text.split(p).join('[redacted]') : text;
+    return transportError(err, this.timeoutMs, this.target.password);
   }
 }
 

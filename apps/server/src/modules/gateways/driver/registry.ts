@@ -9,6 +9,13 @@ export const DRIVERS: Record<DeviceKind, (target: DriverTarget) => GatewayDriver
   smsgate: (target) => new SmsGateDriver(target),
 };
 
+/** What a kind of device can do beyond SMS, for the modules that choose a SIM. */
+export const DEVICE_CAN: Record<DeviceKind, { sendMms: boolean }> = {
+  ejoin: { sendMms: true },
+  // SMSGate sends SMS and data SMS only (it receives MMS).
+  smsgate: { sendMms: false },
+};
+
 export function isDeviceKind(kind: string): kind is DeviceKind {
   return Object.hasOwn(DRIVERS, kind);
 }

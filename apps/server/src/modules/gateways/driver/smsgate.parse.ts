@@ -483,28 +483,3 @@ export function parseWebhook(body: Buffer, externalId: string | null): ReadPush 
       return withId({ kind: 'alive' });
   }
 }
-
-// ---- transport ---------------------------------------------------------------------------------
-
-/** A fetch failure as a GatewayError; never carries the URL, and the password is scrubbed. */
-export function transportError(err: unknown, timeoutMs: number, password: string): GatewayError {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
-    return new GatewayError(
-      'timeout',
-      `the phone did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
-    );
-  }
-  const code = e?.cause?.code;
-  const why =
-    code === 'ECONNREFUSED'
-      ? 'connection refused'
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'host name not found'
-        : code === 'EHOSTUNREACH' || code === 'ENETUNREACH'
-          ? 'host unreachable'
-          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-            ? 'connection reset'
-            : (code ?? e?.cause?.message ?? e?.message ?? 'network error');
-  return new GatewayError('network', password ? why.split(password).join('[redacted]') : why);
-}

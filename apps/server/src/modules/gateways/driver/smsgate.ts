@@ -29,10 +29,10 @@ import {
   parseWebhook,
   pickDevice,
   sendOutcome,
-  transportError,
   verifySignature,
   webhookId,
 } from './smsgate.parse.ts';
+import { transportError } from './transport.ts';
 
 export interface SmsGateOptions {
   /** Per request; a phone (or server) that does not answer in time counts as offline. */
