@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   coerceNumber,
+  gatewayFormProblem,
+  gatewayFormProblems,
   isGatewayValid,
   isOnline,
   normalizeLogin,
@@ -107,6 +109,39 @@ describe('gateway rules', () => {
     [{ mac: 'zz' }, false],
   ])('isGatewayValid(%j) → %s', (patch, ok) => {
     expect(isGatewayValid({ ...g, ...patch })).toBe(ok);
+  });
+
+  const phone = {
+    name: 'Pixel',
+    url: 'http://10.0.0.9:8080',
+    mac: '',
+    userName: 'sms',
+    kind: 'smsgate' as const,
+  };
+  it.each([
+    [{ mode: 'local' }, []],
+    // A phone has no MAC to check.
+    [{ mode: 'local', mac: 'zz' }, []],
+    [{}, ['mode']],
+    // Not blamed for a blank URL before the mode says whether one is needed.
+    [{ url: '' }, ['mode']],
+    [{ mode: 'cloud', url: '' }, []],
+    [{ mode: 'private', url: '' }, ['url']],
+    [{ mode: 'local', url: '' }, ['url']],
+    [{ mode: 'cloud', url: 'not a url' }, ['url']],
+    [{ name: '', userName: ' ' }, ['name', 'mode', 'userName']],
+  ] as const)('gatewayFormProblems(phone + %j) → %j', (patch, problems) => {
+    expect(gatewayFormProblems({ ...phone, ...patch })).toEqual(problems);
+    expect(gatewayFormProblem({ ...phone, ...patch })).toBe(problems[0] ?? null);
+  });
+
+  it('lists every bad field of a box, in the form order', () => {
+    expect(gatewayFormProblems({ name: '', url: 'x', mac: 'zz', userName: '' })).toEqual([
+      'name',
+      'url',
+      'mac',
+      'userName',
+    ]);
   });
 
   it('is online for 3 minutes after the last report', () => {

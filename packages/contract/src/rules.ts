@@ -144,20 +144,29 @@ export interface GatewayForm {
   mode?: 'local' | 'cloud' | 'private' | undefined;
 }
 
+export type GatewayFormField = 'name' | 'url' | 'mac' | 'userName' | 'mode';
+
 /**
- * The first field of a gateway form that is not valid, or null. Every kind needs a name, a user
- * name and an http(s) URL (a Cloud phone may leave the URL blank: the public server is used); a
- * box needs its MAC (six hex pairs), a phone its mode.
+ * The fields of a gateway form that are not valid, in the form's order. Every kind needs a name, a
+ * user name and an http(s) URL (a Cloud phone may leave the URL blank: the public server is used;
+ * a phone whose mode is not chosen yet is blamed for the mode, not for a blank URL); a box needs its
+ * MAC (six hex pairs), a phone its mode.
  */
-export function gatewayFormProblem(g: GatewayForm): 'name' | 'url' | 'mac' | 'userName' | 'mode' | null {
+export function gatewayFormProblems(g: GatewayForm): GatewayFormField[] {
   const phone = g.kind === 'smsgate';
-  if (g.name.trim() === '') return 'name';
-  if (phone && !g.mode) return 'mode';
-  const blankCloudUrl = phone && g.mode === 'cloud' && g.url.trim() === '';
-  if (!blankCloudUrl && !isHttpUrl(g.url.trim())) return 'url';
-  if (!phone && normalizeMac(g.mac) === undefined) return 'mac';
-  if (g.userName.trim() === '') return 'userName';
-  return null;
+  const bad: GatewayFormField[] = [];
+  if (g.name.trim() === '') bad.push('name');
+  if (phone && !g.mode) bad.push('mode');
+  const blankUrlAllowed = phone && g.mode !== 'local' && g.mode !== 'private' && g.url.trim() === '';
+  if (!blankUrlAllowed && !isHttpUrl(g.url.trim())) bad.push('url');
+  if (!phone && normalizeMac(g.mac) === undefined) bad.push('mac');
+  if (g.userName.trim() === '') bad.push('userName');
+  return bad;
+}
+
+/** The first field of a gateway form that is not valid (gatewayFormProblems), or null. */
+export function gatewayFormProblem(g: GatewayForm): GatewayFormField | null {
+  return gatewayFormProblems(g)[0] ?? null;
 }
 
 /** Valid only if every field the device kind needs is filled correctly (gatewayFormProblem). */

@@ -3,7 +3,7 @@ import {
   type Gateway,
   type GatewayForm,
   type GatewayInput,
-  gatewayFormProblem,
+  gatewayFormProblems,
   isGatewayValid,
   PHONE_MODE_DEFAULT_URL,
   type PhoneMode,
@@ -77,31 +77,6 @@ function ruleForm(v: GatewayFormValues): GatewayForm {
   };
 }
 
-/**
- * Values that pass the contract's rule, put in place of a field it blamed so that it names the next
- * one. A missing mode stands in as Cloud, where a blank URL is allowed: the URL is not blamed before
- * the admin says where the phone is.
- */
-const STAND_IN = {
-  name: 'x',
-  url: 'http://x',
-  mac: '00:00:00:00:00:00',
-  userName: 'x',
-  mode: 'cloud',
-} as const satisfies Record<NonNullable<ReturnType<typeof gatewayFormProblem>>, string>;
-
-/** Every field the contract's `gatewayFormProblem` blames, in its order (it names only the first). */
-function ruleProblems(v: GatewayFormValues): CheckedField[] {
-  const bad: CheckedField[] = [];
-  let form = ruleForm(v);
-  // Each stand-in passes the rule, so every field is blamed at most once.
-  for (let p = gatewayFormProblem(form); p !== null && !bad.includes(p); p = gatewayFormProblem(form)) {
-    bad.push(p);
-    form = { ...form, [p]: STAND_IN[p] };
-  }
-  return bad;
-}
-
 /** A new Cloud or Private phone needs its signing key: SimDock can set it only through the Local API. */
 function needsSigningKey(v: GatewayFormValues, editing: boolean): boolean {
   return !editing && isPhone(v) && (v.mode === 'cloud' || v.mode === 'private');
@@ -116,12 +91,12 @@ function secretProblems(v: GatewayFormValues, editing: boolean): CheckedField[] 
 }
 
 /**
- * The fields that break the rule: docs/product.md#forms (the contract's `gatewayFormProblem`, the
+ * The fields that break the rule: docs/product.md#forms (the contract's `gatewayFormProblems`, the
  * server's rule, kind-aware) plus the password of a new gateway and the signing key of a new Cloud or
  * Private phone, which the server requires.
  */
 export function invalidGatewayFields(v: GatewayFormValues, editing: boolean): CheckedField[] {
-  return [...ruleProblems(v), ...secretProblems(v, editing)];
+  return [...gatewayFormProblems(ruleForm(v)), ...secretProblems(v, editing)];
 }
 
 /** The URL hint (and placeholder) of each phone mode. */
