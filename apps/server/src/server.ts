@@ -31,6 +31,9 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
   await app.listen({ host: opts.config.HOST, port: opts.config.PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.config.PORT;
+  // An ephemeral port (PORT=0): the default public URL names the port actually bound, so what
+  // devices are told at once (the demo phone's webhooks) reaches this server.
+  if (ctx.config.PUBLIC_URL === 'http://127.0.0.1:0') ctx.config.PUBLIC_URL = `http://127.0.0.1:${port}`;
   const stopDemo = opts.config.DEMO ? await startDemo(ctx) : async () => {};
   return {
     ...parts,
