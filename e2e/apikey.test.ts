@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
+import { axeFindings, type E2E, loginWithToken, settle, shot, startE2E, watchErrors } from './harness.ts';
 
 // The API key page in the browser: it shows the key or 'No Apikey', makes a new one
 // ('Processing...' while busy), deletes it after 'Delete apikey ?', says when a call failed, links
-// the API docs in a new tab, and sends a test event to a webhook (logged in the delivery log).
+// the API docs in a new tab, and sends a test event to a webhook (logged in the delivery log); keys
+// for programs are made with scopes and allowed addresses and work from where they may, and a
+// webhook URL chooses its events.
 
 let e: E2E;
 let receiver: Server;
@@ -174,6 +176,121 @@ describe('API key page', () => {
 
     await page.getByRole('button', { name: `Delete webhook ${hookUrl}` }).click();
     await page.getByText('No webhooks yet. Add a URL to receive codes as they arrive.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('makes a scoped key limited to an address, lists it, uses it; a URL chooses its events', async () => {
+    const user = await e.createUser({ balance: 4 });
+    const page = await e.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await loginWithToken(page, e, user);
+    await page.goto('/apikey');
+    await page.getByRole('heading', { name: 'Keys for programs' }).waitFor();
+    await page.getByText('No keys for programs yet.').waitFor();
+
+    // Made with the keyboard: the dialog opens on its first field.
+    await page.getByRole('button', { name: 'New key' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New key for a program' });
+    await dialog.waitFor();
+    await page.keyboard.type('ci runner');
+    await dialog.getByRole('checkbox', { name: /Rental API/ }).check();
+    const ips = dialog.getByLabel('Allowed addresses (optional)');
+    await ips.fill('127.0.0.1\nnot-an-address');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await dialog.getByText('"not-an-address" is not an IPv4 or IPv6 address or CIDR range.').waitFor();
+    await ips.fill('127.0.0.1\n2001:DB8::/32');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+
+    const shown = page.getByRole('dialog', { name: 'Your new key' });
+    await shown.getByText(/you will not see it again/).waitFor();
+    const key = ((await shown.getByTestId('new-api-key').textContent()) ?? '').trim();
+    expect(key).toMatch(/^sd_[A-Za-z0-9_-]{43}$/);
+    await shown.getByRole('button', { name: 'Copy' }).waitFor();
+    await shot(page, 'apikey-new-key');
+    await shown.getByRole('button', { name: 'I have copied it' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    // Listed by its prefix, never in clear.
+    const table = page.getByRole('table', { name: 'Your API keys' });
+    const row = table.getByRole('row').filter({ hasText: 'ci runner' });
+    await row.getByText(`${key.slice(0, 10)}…`).waitFor();
+    await row.getByText('Rental API').waitFor();
+    await row.getByText('127.0.0.1').waitFor();
+    await row.getByText('2001:db8::/32').waitFor();
+    await row.getByText('Not used yet').waitFor();
+    expect(await page.content()).not.toContain(key);
+
+    // The key works from here (127.0.0.1), for the rental API it may call.
+    const res = await fetch(`${e.url}/api/v1/balance`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ balance: 4, currency: 'USD' });
+    await page.reload();
+    await page
+      .getByRole('table', { name: 'Your API keys' })
+      .getByRole('row')
+      .filter({ hasText: 'ci runner' })
+      .getByText('Not used yet')
+      .waitFor({ state: 'detached' });
+
+    // A webhook URL hears only the events left checked; they are changed in a dialog.
+    await page.getByLabel('Webhook URL').fill(hookUrl);
+    const events = page.getByRole('group', { name: 'Events to send' });
+    for (const name of [/Message received/, /Campaign finished/]) {
+      await events.getByRole('checkbox', { name }).uncheck();
+    }
+    await page.getByRole('button', { name: 'Add URL' }).click();
+    const hooks = page.getByRole('list', { name: 'Webhooks' });
+    await hooks.getByText(hookUrl).waitFor();
+    await hooks
+      .getByText('Events: Incoming code (rental), Message sent, Message delivered, Message failed')
+      .waitFor();
+    await page.getByRole('button', { name: `Choose the events for ${hookUrl}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Events for this URL' });
+    await edit.getByRole('checkbox', { name: /Message sent/ }).uncheck();
+    await edit.getByRole('checkbox', { name: /Message delivered/ }).uncheck();
+    await edit.getByRole('button', { name: 'Save events' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await hooks.getByText('Events: Incoming code (rental), Message failed').waitFor();
+    const token = await e.token(user.username, user.password);
+    const [listed] = (
+      await e.api<{ webhooks: { url: string; events: string[] }[] }>('/api/user/webhooks', {}, token)
+    ).body.webhooks;
+    expect(listed).toMatchObject({ url: hookUrl, events: ['sms-incoming', 'message.failed'] });
+
+    // A delivery's event id is in the log, and it can be sent again.
+    received.length = 0;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event delivered to 1 of 1 URL.').waitFor();
+    const [delivery] = (
+      await e.api<{ deliveries: { id: string; eventId: string }[] }>(
+        '/api/user/webhooks/deliveries',
+        {},
+        token,
+      )
+    ).body.deliveries;
+    const log = page.getByRole('table', { name: 'Webhook deliveries' });
+    await log.getByText(delivery!.eventId).waitFor();
+    await log.getByRole('button', { name: `Send delivery ${delivery!.id} again` }).click();
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
+
+    // Scanned without the toasts (shared, and fading out while axe reads their colours).
+    await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 15_000 }).toBe(0);
+    await settle(page);
+    expect(await axeFindings(page, 'apikey')).toEqual([]);
+    await shot(page, 'apikey-keys-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await settle(page);
+    await shot(page, 'apikey-keys-phone');
+    // The dialog on a phone: a sheet from the bottom, every field reachable.
+    await page.getByRole('button', { name: 'New key' }).click();
+    const sheet = page.getByRole('dialog', { name: 'New key for a program' });
+    await sheet.getByRole('button', { name: 'Create key' }).click();
+    await sheet.getByText('Choose at least one scope.').waitFor();
+    await settle(page);
+    await shot(page, 'apikey-create-phone');
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { LiveEventName, LiveMessage, Role } from '@simdock/contract';
+import type { ApiKeyScope, LiveEventName, LiveMessage, Role } from '@simdock/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -116,9 +116,18 @@ export interface Job {
 /** Verifies a request's bearer token; throws an `unauthorized` DomainError. */
 export type Authenticator = (ctx: AppContext, authorization: string | undefined) => Promise<AuthUser>;
 
-/** What a program's call with an API key may do now: its user and where it stands in its rate limit. */
+/**
+ * What a program's call with an API key may do now: its user, the key (what it may call and from
+ * where: the route guard checks both) and where the user stands in the rate limit.
+ */
 export interface ApiKeyAuth {
   user: AuthUser;
+  key: {
+    id: string;
+    scopes: readonly ApiKeyScope[];
+    /** Addresses and CIDR ranges in normal form; empty: any address. */
+    allowedIps: readonly string[];
+  };
   rate: {
     limit: number;
     /** Calls left in this window after this one; below 0 when this call is over the limit. */
@@ -129,8 +138,9 @@ export interface ApiKeyAuth {
 }
 
 /**
- * Verifies an API key (missing: `api_key_missing`, unknown: `api_key_invalid`, inactive account:
- * `account_inactive`) and counts the call against the key's rate limit.
+ * Verifies an API key (missing: `api_key_missing`, unknown: `api_key_invalid`, past its expiry:
+ * `api_key_expired`, inactive account: `account_inactive`) and counts the call against the user's
+ * rate limit.
  */
 export type ApiKeyAuthenticator = (ctx: AppContext, key: string | undefined) => Promise<ApiKeyAuth>;
 
@@ -150,6 +160,58 @@ export interface ReceivedCode {
 /** Reacts to a received code in its transaction (the webhooks module queues its deliveries here). */
 export type CodeListener = (q: Queryable, code: ReceivedCode, ctx: AppContext) => Promise<void>;
 
+/** What a messaging event is about; a webhook event of the same name. */
+export type MessageEventType =
+  | 'message.received'
+  | 'message.sent'
+  | 'message.delivered'
+  | 'message.failed'
+  | 'campaign.finished';
+
+/**
+ * A message changed (or a campaign ended), handed to listeners inside the transaction that made the
+ * change: a device accepted a message (`message.sent`), delivered it, it failed for good (after its
+ * retries; a cancelled message is not failed), a reply arrived in a conversation
+ * (`message.received`), or a campaign's last message ended (`campaign.finished`, once).
+ */
+export interface MessageEvent {
+  type: MessageEventType;
+  userId: string;
+  /**
+   * The message under the chat's and the messaging API's ids: `o<n>` (sent by us), `i<n>` (a reply
+   * received); absent for `campaign.finished`.
+   */
+  messageId?: string;
+  campaignId?: string | null;
+  /** The caller's own reference of the send (`campaigns.client_ref`), when it gave one. */
+  campaignRef?: string | null;
+  conversationId?: string;
+  /** Absent for `campaign.finished`. */
+  direction?: 'in' | 'out';
+  /** The other party's number (absent for `campaign.finished`). */
+  phoneNumber?: string;
+  /** Our SIM's number, when known. */
+  simNumber?: string | null;
+  text?: string;
+  /** The message's status after the change. */
+  status?: string;
+  /** Why it failed, for people. */
+  reason?: string | null;
+  /** `campaign.finished`: how its messages ended. */
+  counts?: { delivered: number; failed: number; cancelled: number };
+  /** When it happened (server time). */
+  at: Date;
+}
+
+/**
+ * Reacts to messaging events in the transaction that made the change (the webhooks module queues
+ * its deliveries here). `many` (optional) takes the events of one change together, in order, in
+ * fewer statements; without it the listener is called once per event.
+ */
+export type MessageEventListener = ((q: Queryable, event: MessageEvent, ctx: AppContext) => Promise<void>) & {
+  many?: (q: Queryable, events: readonly MessageEvent[], ctx: AppContext) => Promise<void>;
+};
+
 export interface Registry {
   smsConsumers: SmsConsumer[];
   reportConsumers: ReportConsumer[];
@@ -158,6 +220,7 @@ export interface Registry {
   liveRenderers: LiveRenderers;
   jobs: Job[];
   codeListeners: CodeListener[];
+  messageEventListeners: MessageEventListener[];
   authenticate: Authenticator;
   authenticateApiKey: ApiKeyAuthenticator;
   /** The user's API key as its owner sees it (user info), or null: filled by the apikey module. */
@@ -175,6 +238,7 @@ export function emptyRegistry(): Registry {
     liveRenderers: {},
     jobs: [],
     codeListeners: [],
+    messageEventListeners: [],
     authenticate: async () => {
       throw new Error('no authenticator registered');
     },

@@ -6,6 +6,7 @@ import type {
   GatewayDeleteCheck,
   Job,
   LiveRenderers,
+  MessageEventListener,
   Registry,
   ReportConsumer,
   SmsConsumer,
@@ -29,6 +30,7 @@ export interface ModuleDescriptor {
   liveRenderers?: LiveRenderers;
   jobs?: Job[];
   codeListeners?: CodeListener[];
+  messageEventListeners?: MessageEventListener[];
   authenticate?: Authenticator;
   authenticateApiKey?: ApiKeyAuthenticator;
   apiKeyOf?: Registry['apiKeyOf'];

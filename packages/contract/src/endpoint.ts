@@ -21,8 +21,17 @@ export interface EndpointDeclaration {
   /** Fastify syntax: `/api/media/:fileName`. */
   path: string;
   access: EndpointAccess;
-  /** `apikey` endpoints: where the key is read (default `bearer`: `Authorization: Bearer <key>`). */
-  keyIn?: 'bearer' | 'param';
+  /**
+   * `apikey` endpoints: where the key is read (default `bearer`: `Authorization: Bearer <key>`;
+   * `param`: the `api_key` parameter; `basic`: Basic auth as the username and the key, as SMSGate
+   * clients send it).
+   */
+  keyIn?: 'bearer' | 'param' | 'basic';
+  /**
+   * `apikey` endpoints: the scope a key must hold to call it (`rental`, `messaging:send`,
+   * `messaging:read`); a key without it is refused with 403.
+   */
+  scope?: 'rental' | 'messaging:send' | 'messaging:read';
   /** The OpenAPI tag: the screen or area the endpoint serves. */
   tag: string;
   summary?: string;

@@ -224,7 +224,7 @@ export interface MassSendPlan {
 
 export type MassSendResult =
   | ({ ok: true } & MassSendPlan)
-  | { ok: false; field: keyof MassSendInput; error: MessagingMessage };
+  | { ok: false; field: keyof MassSendInput | 'to' | 'text'; error: MessagingMessage };
 
 /**
  * Every send rule (docs/product.md#forms), in the order the page shows them: invalid numbers, no numbers,
@@ -242,6 +242,29 @@ export function validateMassSend(input: MassSendInput, maxBatch: number): MassSe
   const messages = validateMessages(input.mess);
   if (!messages.ok) return { ok: false, field: 'mess', error: messages.error };
   return { ok: true, recipients: valid, messages: messages.value, duplicatesRemoved };
+}
+
+/**
+ * A send through the API (`POST /api/v1/messages`): the recipients by the sending page's rules
+ * (1 and 10 digits, duplicates dropped, at most Max Batch Send SMS), one text sent as written (no
+ * splitting into variants: a program's text may hold line breaks), which may be empty only for an
+ * MMS. The same plan `validateMassSend` makes, so one implementation queues both.
+ */
+export function validateApiSend(
+  input: { to: readonly string[]; text: string; hasMedia: boolean },
+  maxBatch: number,
+): MassSendResult {
+  const { valid, invalid, duplicatesRemoved } = classifyRecipients(
+    input.to.map((n) => n.trim()).filter((n) => n !== ''),
+  );
+  if (invalid.length > 0) return { ok: false, field: 'to', error: invalidNumbersMessage(invalid) };
+  if (valid.length === 0) return { ok: false, field: 'to', error: messagingMessage('recipientsRequired') };
+  const limit = effectiveBatchLimit(maxBatch);
+  if (valid.length > limit) return { ok: false, field: 'to', error: countLimitMessage(limit, valid.length) };
+  if (input.text.trim() === '' && !input.hasMedia) {
+    return { ok: false, field: 'text', error: messagingMessage('messageRequired') };
+  }
+  return { ok: true, recipients: valid, messages: [input.text], duplicatesRemoved };
 }
 
 export interface Assignment {

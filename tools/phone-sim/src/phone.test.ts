@@ -1,18 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import * as sdk from 'android-sms-gateway';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Mode } from './model.ts';
 import { PhoneSim, type PhoneSimOptions } from './phone.ts';
-import { fetchClient, HttpError, type Received, startReceiver } from './testkit.ts';
-
-// The package ships ESM without "type": "module": Node loads it as ESM (default = the class) while
-// TypeScript types it as CommonJS (default = the module). Take the class under either reading.
-type ClientClass = typeof sdk.default.default;
-const loaded: unknown = sdk.default;
-const Client = (
-  typeof loaded === 'function' ? loaded : (loaded as { default: unknown }).default
-) as ClientClass;
-const { ProcessState, WebHookEventType } = sdk;
+import {
+  SmsGateClient as Client,
+  fetchClient,
+  HttpError,
+  ProcessState,
+  type Received,
+  startReceiver,
+  WebHookEventType,
+} from './testkit.ts';
 
 const KEY = 'k3yS1gn!';
 const SLOTS: PhoneSimOptions['slots'] = [

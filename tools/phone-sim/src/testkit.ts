@@ -1,6 +1,20 @@
-// Test helpers: an HttpClient for the android-sms-gateway npm client over fetch, and (from
-// receiver.ts) a webhook receiver that keeps the raw body and headers of every POST.
+// Test helpers for SMSGate clients (`@simdock/phone-sim/testkit`): the published
+// android-sms-gateway npm client's class, an HttpClient for it over fetch, and (from receiver.ts) a
+// webhook receiver that keeps the raw body and headers of every POST.
+
 import type { HttpClient } from 'android-sms-gateway';
+import * as sdk from 'android-sms-gateway';
+
+// The package ships ESM without "type": "module": Node loads it as ESM (default = the class) while
+// TypeScript types it as CommonJS (default = the module). Take the class under either reading.
+type ClientClass = typeof sdk.default.default;
+const loaded: unknown = sdk.default;
+/** The android-sms-gateway client class: `new SmsGateClient(login, password, fetchClient, baseUrl)`. */
+export const SmsGateClient = (
+  typeof loaded === 'function' ? loaded : (loaded as { default: unknown }).default
+) as ClientClass;
+export type SmsGateClient = InstanceType<ClientClass>;
+export const { ProcessState, WebHookEventType } = sdk;
 
 export class HttpError extends Error {
   constructor(

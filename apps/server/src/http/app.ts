@@ -34,7 +34,11 @@ const API_DESCRIPTION = `OTP number rental and SMS messaging.
 - the SMS-Activate-compatible handler \`/stubs/handler_api.php\` (tag *SMS-Activate handler*), so existing
   SMS-Activate / HeroSMS client libraries work by changing only their base URL.
 
-Every API-key call is rate limited per key (\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
+Each key has scopes (\`rental\`, \`messaging:send\`, \`messaging:read\`; every call says which it
+needs), and may be limited to addresses (IPv4/IPv6, CIDR) and given an expiry: a call the key may not
+make is refused with 403 and the reason, an expired key with 401 \`api_key_expired\`.
+
+Every API-key call is rate limited per user (\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
 \`X-RateLimit-Reset\` headers; 429 with \`Retry-After\` when over). Incoming codes can also be pushed
 to your webhooks: JSON POST signed with HMAC-SHA256 over \`<timestamp>.<body>\` (headers
 \`X-SimDock-Timestamp\`, \`X-SimDock-Signature: sha256=<hex>\`).`;
@@ -159,6 +163,12 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
             in: 'query',
             name: 'api_key',
             description: 'Your API key as the `api_key` parameter (query string or form body).',
+          },
+          apiKeyBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              'SMSGate clients: Basic auth with your SimDock username and an API key as the password.',
           },
         },
       },

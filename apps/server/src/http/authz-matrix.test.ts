@@ -137,6 +137,7 @@ beforeAll(async () => {
 
   // The API key belongs to a user of its own, so no session call in the matrix can reset it.
   const keyHolder = await s.createUser();
+  keyHolderName = keyHolder.username;
   const key = await s.post('/api/user/reset-key', {}, keyHolder.token);
   expect(key.status).toBe(200);
   creds.set('API key', key.body.apiKey);
@@ -148,6 +149,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
+
+/** SMSGate's API (`/3rdparty/…`) takes the key as Basic auth with its owner's username. */
+let keyHolderName = '';
+const isSmsGateDoor = (path: string) => path.startsWith('/3rdparty/');
+
+/** The credential as the route reads it: a bearer, or Basic auth for SMSGate's API. */
+function authHeader(path: string, cred: string | undefined): Record<string, string> {
+  if (!cred) return {};
+  return {
+    authorization: isSmsGateDoor(path)
+      ? `Basic ${Buffer.from(`${keyHolderName}:${cred}`).toString('base64')}`
+      : `Bearer ${cred}`,
+  };
+}
 
 const toOpenApi = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 const declared = () => new Map(s.routes.map((r) => [`${r.method} ${toOpenApi(r.url)}`, r]));
@@ -194,7 +209,7 @@ async function call(op: Operation, caller: Caller): Promise<Answer> {
       // Every call is cross-origin: CORS is closed, so no Access-Control-Allow-Origin may come back.
       origin: 'https://evil.example',
       ...(op.method === 'POST' ? { 'content-type': 'application/json' } : {}),
-      ...(cred ? { authorization: `Bearer ${cred}` } : {}),
+      ...authHeader(op.path, cred),
     },
     body: op.method === 'POST' ? '{}' : undefined,
   });
@@ -215,12 +230,15 @@ const allowed = (status: number) => status !== 401 && status !== 403;
 /** A refusal says why, in JSON, with an error code that matches its status. */
 function refusalProblem(a: Answer): string | undefined {
   if (a.status !== 401 && a.status !== 403) return undefined;
-  let body: { error?: unknown; msg?: unknown };
+  let body: { error?: unknown; msg?: unknown; message?: unknown; code?: unknown };
   try {
     body = JSON.parse(a.text);
   } catch {
     return `refused with a body that is not JSON: ${a.text.slice(0, 80)}`;
   }
+  // SMSGate's API answers SMSGate's error body: {message, code}.
+  if (typeof body.message === 'string' && body.message)
+    return body.code === 'bad_input' ? 'refused as bad_input' : undefined;
   if (typeof body.msg !== 'string' || !body.msg) return 'refused without a message';
   if (body.error === 'bad_input') return `refused with ${a.status} but error "bad_input"`;
   return undefined;
@@ -290,7 +308,15 @@ describe('the authorization matrix, from the OpenAPI document', () => {
         op.access === 'public'
           ? undefined
           : op.access === 'apikey'
-            ? [{ [op.path.startsWith('/stubs/') ? 'apiKeyParam' : 'apiKey']: [] }]
+            ? [
+                {
+                  [op.path.startsWith('/stubs/')
+                    ? 'apiKeyParam'
+                    : isSmsGateDoor(op.path)
+                      ? 'apiKeyBasic'
+                      : 'apiKey']: [],
+                },
+              ]
             : [{ bearer: [] }];
       if (JSON.stringify(op.security) !== JSON.stringify(want)) {
         wrong.push(`${op.method} ${op.path} (${op.access}): ${JSON.stringify(op.security)}`);
@@ -338,7 +364,7 @@ describe('the authorization matrix, from the OpenAPI document', () => {
         // A HEAD that never answers (a stream held open for nobody) fails here, not as a timeout.
         const res = await fetch(s.url + concrete(op.path), {
           method: 'HEAD',
-          headers: cred ? { authorization: `Bearer ${cred}` } : {},
+          headers: authHeader(op.path, cred),
           signal: AbortSignal.timeout(10_000),
         }).catch((err: Error) => err);
         if (res instanceof Error) {

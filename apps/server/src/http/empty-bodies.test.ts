@@ -36,12 +36,16 @@ const SPEC_EMPTY_CALLS = [
 /** Routes with body formats of their own: their input handling is theirs, checked below. */
 const OWN_FORMATS = new Set([
   'POST /api/LiveChat/mmsUpload', // multipart upload
+  'POST /api/v1/media', // multipart upload
   'POST /api/Payments/ipn', // signed raw body
   'POST /stubs/handler_api.php', // SMS-Activate forms and tokens
   'POST /sandbox/pay/:id', // the sandbox provider's pay form
 ]);
 
 const key = (method: string, path: string) => `${method} ${path}`;
+
+/** Path parameters with a format of their own (else `1`). */
+const PARAM_VALUE: Record<string, string> = { '/api/v1/messages/:id/cancel': 'o1' };
 
 /** Every POST declaration whose payload may be empty: no body declared, or one that accepts `{}`. */
 function emptyPayloadCalls(): { id: string; e: EndpointDeclaration }[] {
@@ -90,7 +94,7 @@ async function send(e: EndpointDeclaration, form: Form): Promise<{ status: numbe
     e.access === 'admin' ? adminToken : e.access === 'apikey' ? apiKey : e.access === 'user' ? userToken : '';
   const headers: Record<string, string> = credential ? { authorization: `Bearer ${credential}` } : {};
   if (form !== 'no body') headers['content-type'] = 'application/json';
-  const path = e.path.replace(/:[A-Za-z_]+/g, '1');
+  const path = e.path.replace(/:[A-Za-z_]+/g, PARAM_VALUE[e.path] ?? '1');
   const res = await fetch(s.url + path, {
     method: 'POST',
     headers,

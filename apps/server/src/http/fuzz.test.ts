@@ -555,7 +555,9 @@ describe('fuzzing every admin write and every query', () => {
     if (res.status >= 400) {
       let msg: unknown;
       try {
-        msg = (JSON.parse(res.text) as { msg?: unknown }).msg;
+        // SMSGate's API (`/3rdparty/…`) answers SMSGate's error body, `{message}`.
+        const body = JSON.parse(res.text) as { msg?: unknown; message?: unknown };
+        msg = what.startsWith('/3rdparty/') ? body.message : body.msg;
       } catch {
         throw new Error(`${what} refused with a body that is not JSON: ${res.text.slice(0, 200)}`);
       }

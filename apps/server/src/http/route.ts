@@ -1,11 +1,14 @@
 import {
   ADMIN_ROLE,
+  type ApiKeyScope,
+  displayIp,
   type EndpointDeclaration,
   type EndpointParsedBody,
   type EndpointParsedParams,
   type EndpointParsedQuery,
   type EndpointReply,
   endpointMethods,
+  ipAllowed,
 } from '@simdock/contract';
 import type {
   FastifyBodyParser,
@@ -17,7 +20,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { ApiKeyAuth, AppContext, AuthUser } from '../context.ts';
-import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
+import { DomainError, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import type { App } from './types.ts';
 
 /**
@@ -27,7 +30,7 @@ import type { App } from './types.ts';
 export type Access = 'public' | 'user' | 'admin' | 'apikey';
 
 /** Where an `apikey` route reads the key: `Authorization: Bearer <key>`, or the `api_key` parameter. */
-export type KeyIn = 'bearer' | 'param';
+export type KeyIn = 'bearer' | 'param' | 'basic';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -62,16 +65,61 @@ function keyParam(req: FastifyRequest): string | undefined {
 }
 
 /**
- * `apikey` access: authenticates the key, counts the call and sets the rate headers; over the limit
- * it refuses with `too_many_requests` (429). With keys in the parameters the check must wait for
- * the body, so it runs at `preValidation` (still before any schema looks at the input).
+ * Why a key may not make this call, or null: the caller's address (`req.ip`: the peer, or with
+ * TRUST_PROXY the client X-Forwarded-For names) must be among the key's allowed addresses, and the
+ * endpoint's scope among its scopes.
  */
-function apiKeyAccess(ctx: AppContext, keyIn: KeyIn) {
+export function keyRefusal(
+  key: ApiKeyAuth['key'],
+  ip: string,
+  scope: ApiKeyScope | undefined,
+): DomainError | null {
+  if (!ipAllowed(ip, key.allowedIps)) {
+    return new DomainError(
+      'api_key_ip_refused',
+      `This API key may be used only from ${key.allowedIps.join(', ')}; this call came from ${displayIp(ip)}.`,
+    );
+  }
+  if (scope && !key.scopes.includes(scope)) {
+    return new DomainError('api_key_scope_missing', `This API key does not have the ${scope} scope.`);
+  }
+  return null;
+}
+
+/** `Authorization: Basic base64(username:password)`, or undefined when the header is not that. */
+export function basicCredentials(header: string): { username: string; password: string } | undefined {
+  if (!/^basic /i.test(header)) return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * `apikey` access: authenticates the key, checks its allowed addresses and scopes against the call
+ * (403), counts the call and sets the rate headers; over the limit it refuses with
+ * `too_many_requests` (429). With keys in the parameters the check must wait for the body, so it
+ * runs at `preValidation` (still before any schema looks at the input).
+ */
+function apiKeyAccess(ctx: AppContext, keyIn: KeyIn, scope?: ApiKeyScope) {
   const check = async (req: FastifyRequest, reply: FastifyReply) => {
     const header = req.headers.authorization ?? '';
+    const basic = keyIn === 'basic' ? basicCredentials(header) : undefined;
     const key =
-      keyIn === 'param' ? keyParam(req) : header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      keyIn === 'param'
+        ? keyParam(req)
+        : keyIn === 'basic'
+          ? basic?.password
+          : header.startsWith('Bearer ')
+            ? header.slice(7).trim()
+            : undefined;
     const auth = await ctx.registry.authenticateApiKey(ctx, key || undefined);
+    // Basic auth names the account too: a key only works with its owner's username.
+    if (basic && basic.username.toLowerCase() !== auth.user.username.toLowerCase()) {
+      throw new DomainError('api_key_invalid', 'This username and API key do not belong together.');
+    }
+    const refusal = keyRefusal(auth.key, req.ip, scope);
+    if (refusal) throw refusal;
     setRateHeaders(reply, auth.rate);
     if (auth.rate.remaining < 0) {
       throw tooManyRequests(
@@ -99,6 +147,7 @@ export function access(
   ctx: AppContext,
   level: 'apikey',
   keyIn?: KeyIn,
+  scope?: ApiKeyScope,
 ): {
   config: { access: Access; keyIn: KeyIn };
   onRequest?: onRequestHookHandler[];
@@ -112,6 +161,7 @@ export function access(
   ctx: AppContext,
   level: Access,
   keyIn: KeyIn = 'bearer',
+  scope?: ApiKeyScope,
 ):
   | { config: { access: Access }; onRequest: onRequestHookHandler[] }
   | {
@@ -119,7 +169,7 @@ export function access(
       onRequest?: onRequestHookHandler[];
       preValidation?: preValidationHookHandler[];
     } {
-  if (level === 'apikey') return apiKeyAccess(ctx, keyIn);
+  if (level === 'apikey') return apiKeyAccess(ctx, keyIn, scope);
   if (level === 'public') return { config: { access: level }, onRequest: [] };
   const check: onRequestHookHandler = async (req) => {
     req.user = await ctx.registry.authenticate(ctx, req.headers.authorization);
@@ -136,6 +186,13 @@ export function currentUser(req: FastifyRequest): AuthUser {
   return req.user;
 }
 
+/** The OpenAPI security scheme of each way an API key is given (schemes in http/app.ts). */
+export const SECURITY_OF_KEY_IN: Record<KeyIn, string> = {
+  bearer: 'apiKey',
+  param: 'apiKeyParam',
+  basic: 'apiKeyBasic',
+};
+
 export interface DeclaredRoute {
   method: string;
   url: string;
@@ -151,14 +208,12 @@ export interface DeclaredRoute {
 export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
   const routes: DeclaredRoute[] = [];
   app.addHook('onRoute', (opts) => {
-    if (!/^\/(api|stubs|admin)\//i.test(opts.url)) return;
+    if (!/^\/(api|stubs|admin|3rdparty)\//i.test(opts.url)) return;
     const config = opts.config as { access?: Access; keyIn?: KeyIn } | undefined;
     const level = config?.access;
     if (!level) throw new Error(`Route ${String(opts.method)} ${opts.url} does not declare its access`);
     const security =
-      level === 'apikey'
-        ? [{ [config?.keyIn === 'param' ? 'apiKeyParam' : 'apiKey']: [] }]
-        : [{ bearer: [] }];
+      level === 'apikey' ? [{ [SECURITY_OF_KEY_IN[config?.keyIn ?? 'bearer']]: [] }] : [{ bearer: [] }];
     if (level !== 'public' && opts.schema) opts.schema = { ...opts.schema, security };
     for (const method of [opts.method].flat()) {
       if (method !== 'HEAD') {
@@ -263,7 +318,7 @@ export function route<E extends EndpointDeclaration>(
   const d: EndpointDeclaration = declaration;
   const guard =
     d.access === 'apikey'
-      ? access(ctx, 'apikey', d.keyIn)
+      ? access(ctx, 'apikey', d.keyIn, d.scope)
       : access(ctx, d.access === 'device' ? 'public' : d.access);
   const schema: Record<string, unknown> = {};
   if (d.hide) schema.hide = true;
@@ -276,6 +331,12 @@ export function route<E extends EndpointDeclaration>(
   if (d.headers) schema.headers = d.headers;
   if (d.response) schema.response = d.response;
   const { schema: extraSchema, onRequest, preHandler, config, ...rest } = extras;
+  const merged: Record<string, unknown> = { ...schema, ...extraSchema };
+  if (d.access === 'apikey' && d.scope) {
+    // Programs read in the API document which key scope a call needs.
+    const needs = `Needs an API key with the \`${d.scope}\` scope.`;
+    merged.description = merged.description ? `${String(merged.description)}\n\n${needs}` : needs;
+  }
   const emptyBody = readsEmptyBody(d, extras);
   const preValidation = [
     ...(emptyBody && d.body ? [absentBodyAsObject] : []),
@@ -289,7 +350,7 @@ export function route<E extends EndpointDeclaration>(
     onRequest: [...(guard.onRequest ?? []), ...([onRequest ?? []].flat() as onRequestHookHandler[])],
     ...(preValidation.length ? { preValidation } : {}),
     ...(preHandler ? { preHandler } : {}),
-    schema: { ...schema, ...extraSchema } as FastifySchema,
+    schema: merged as FastifySchema,
     handler: handler as unknown as RouteOptions['handler'],
   });
 }

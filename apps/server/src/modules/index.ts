@@ -14,6 +14,7 @@ import { overviewModule } from './overview/index.ts';
 import { paymentsModule } from './payments/index.ts';
 import { rentalModule } from './rental/index.ts';
 import { rentalApiModule } from './rental-api/index.ts';
+import { smsgateApiModule } from './smsgate-api/index.ts';
 import { usersModule } from './users/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
 
@@ -35,6 +36,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   paymentsModule,
   // After rental: its SMS consumer (codes) must see an incoming SMS before messaging's (replies).
   messagingModule,
+  smsgateApiModule,
   liveModule,
   overviewModule,
   metricsModule,
@@ -50,6 +52,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     r.userHistoryChecks.push(...(m.userHistoryChecks ?? []));
     r.jobs.push(...(m.jobs ?? []));
     r.codeListeners.push(...(m.codeListeners ?? []));
+    r.messageEventListeners.push(...(m.messageEventListeners ?? []));
     Object.assign(r.liveRenderers, m.liveRenderers ?? {});
     if (m.authenticate) r.authenticate = m.authenticate;
     if (m.authenticateApiKey) r.authenticateApiKey = m.authenticateApiKey;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALLOWED_IPS_MAX, allowedIpsProblem, checkAllowedIps, IP_RULE_MAX } from '../cidr.ts';
 import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
 import { OrderStatus } from './orders.ts';
 
@@ -15,92 +16,88 @@ export type ResetKeyResponse = z.infer<typeof ResetKeyResponse>;
 /** Keys look like `sd_` + 43 base64url characters (256 random bits). */
 export const API_KEY_PATTERN = /^sd_[A-Za-z0-9_-]{43}$/;
 
-// ---- webhooks ------------------------------------------------------------------------------------
+// ---- keys for programs: several named keys, each with scopes, allowed addresses and an expiry ----
 
-/** At most this many webhook URLs per user. */
-export const WEBHOOK_MAX = 3;
-export const WEBHOOK_URL_MAX = 2048;
-/** Tries per delivery (the first one and the retries), and the wait before each retry, in seconds. */
-export const WEBHOOK_RETRY_DELAYS_S = [20, 25, 30, 60, 120, 300, 900] as const;
-export const WEBHOOK_MAX_TRIES = WEBHOOK_RETRY_DELAYS_S.length + 1;
-export const WEBHOOK_TIMEOUT_MS = 3000;
-/** Headers of every webhook POST. The signature is HMAC-SHA256 of `${timestamp}.${body}`, hex. */
-export const WEBHOOK_HEADERS = {
-  timestamp: 'x-simdock-timestamp',
-  signature: 'x-simdock-signature',
-  event: 'x-simdock-event',
-  delivery: 'x-simdock-delivery',
-} as const;
+/**
+ * What a key may call: `rental` (the rental API: /api/v1 and the SMS-Activate handler),
+ * `messaging:send` (send messages), `messaging:read` (read messages and their status). An endpoint
+ * declares the scope it needs (`scope` in its declaration); a key without it is refused with 403.
+ */
+export const API_KEY_SCOPES = ['rental', 'messaging:send', 'messaging:read'] as const;
+export const ApiKeyScope = z.enum(API_KEY_SCOPES);
+export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
+/** At most this many keys per user, the default key included. */
+export const API_KEYS_MAX = 10;
+export const API_KEY_NAME_MAX = 60;
+/** How much of a key is kept and shown to recognise it (`sd_` and 7 characters). */
+export const API_KEY_PREFIX_LENGTH = 10;
+/** The default key's name (the one the API Key page's spec calls shows and resets). */
+export const DEFAULT_API_KEY_NAME = 'Default';
 
-export const Webhook = z.object({
+/** One key as its owner's list shows it: never the key itself. */
+export const ApiKeyInfo = z.object({
   id: z.string(),
-  url: z.string(),
-  /**
-   * The HMAC key that signs this URL's deliveries (`whsec_…`); null when it was sealed under an
-   * earlier APP_SECRET and can no longer be read (deliveries fail: delete the webhook, add it again).
-   */
-  secret: z.string().nullable(),
+  name: z.string(),
+  /** The first characters of the key, to recognise it (null: unreadable, see `apiKey` reset). */
+  prefix: z.string().nullable(),
+  scopes: z.array(ApiKeyScope),
+  /** Addresses and CIDR ranges the key may be used from, in normal form; empty: any address. */
+  allowedIps: z.array(z.string()),
+  /** ISO time after which the key is refused (401 `api_key_expired`); null: never. */
+  expiresAt: z.string().nullable(),
   createdAt: z.string(),
+  /** The last call made with it, to the minute; null: never used. */
+  lastUsedAt: z.string().nullable(),
+  /** The key of the spec's calls (`/api/user/apikey`, `reset-key`, `delete-key`). */
+  isDefault: z.boolean(),
+  expired: z.boolean(),
 });
-export type Webhook = z.infer<typeof Webhook>;
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 
-export const WebhookListResponse = z.object({
+/** POST /api/user/apikeys: the caller's keys, default first, then newest first. */
+export const ApiKeyListResponse = z.object({
   code: z.literal(1),
-  webhooks: z.array(Webhook),
+  keys: z.array(ApiKeyInfo),
   max: z.number().int(),
 });
-export type WebhookListResponse = z.infer<typeof WebhookListResponse>;
+export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponse>;
 
-export const AddWebhookBody = z.object({
-  url: boundedText(WEBHOOK_URL_MAX, 'Webhook URL').pipe(z.string().trim().min(1, 'Enter a webhook URL.')),
+/** POST /api/user/apikeys/create. */
+export const CreateApiKeyBody = z.object({
+  name: boundedText(API_KEY_NAME_MAX, 'Key name').pipe(z.string().trim().min(1, 'Enter a name for the key.')),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { error: `Scopes must be some of: ${API_KEY_SCOPES.join(', ')}.` }))
+    .min(1, 'Choose at least one scope.')
+    .max(API_KEY_SCOPES.length),
+  /** IPv4/IPv6 addresses or CIDR ranges (see cidr.ts); absent or empty: any address. */
+  allowedIps: z
+    .array(boundedText(IP_RULE_MAX, 'Allowed address'))
+    .max(ALLOWED_IPS_MAX, `At most ${ALLOWED_IPS_MAX} allowed addresses.`)
+    .superRefine((list, ctx) => {
+      const check = checkAllowedIps(list);
+      if (!check.ok) ctx.addIssue({ code: 'custom', message: allowedIpsProblem(check) });
+    })
+    .optional(),
+  /** ISO time with a zone, in the future; absent: the key never expires. */
+  expiresAt: z.iso
+    .datetime({
+      offset: true,
+      error: 'expiresAt must be an ISO 8601 time with a zone, e.g. 2026-12-01T00:00:00Z.',
+    })
+    .optional(),
 });
-export const AddWebhookResponse = z.object({ code: z.literal(1), msg: z.string(), webhook: Webhook });
-export const WebhookIdBody = z.object({ id: boundedText(L.id, 'Webhook id') });
-/** POST /api/user/webhooks/test: one test event to one URL (id) or to every URL. */
-export const TestWebhookBody = z.object({ id: boundedText(L.id, 'Webhook id').optional() });
+export type CreateApiKeyBody = z.input<typeof CreateApiKeyBody>;
 
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-export const WebhookDelivery = z.object({
-  id: z.string(),
-  url: z.string(),
-  event: z.string(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  /** HTTP status of the last try (null: no answer, e.g. a timeout). */
-  lastStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  createdAt: z.string(),
-  deliveredAt: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-});
-export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
-
-export const TestWebhookResponse = z.object({
+/** The new key in clear, this once (only its hash is kept), and the key as the list shows it. */
+export const CreateApiKeyResponse = z.object({
   code: z.literal(1),
   msg: z.string(),
-  deliveries: z.array(WebhookDelivery),
+  apiKey: z.string(),
+  key: ApiKeyInfo,
 });
-export type TestWebhookResponse = z.infer<typeof TestWebhookResponse>;
+export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
 
-export const WebhookDeliveriesResponse = z.object({
-  code: z.literal(1),
-  deliveries: z.array(WebhookDelivery),
-});
-export type WebhookDeliveriesResponse = z.infer<typeof WebhookDeliveriesResponse>;
-
-/** The JSON body of an incoming-code webhook (`event: "sms-incoming"`) and of a test (`"test"`). */
-export const WebhookEvent = z.object({
-  event: z.enum(['sms-incoming', 'test']),
-  /** The order id as a number: the SMS-Activate activation id. */
-  activationId: z.number().int(),
-  orderId: z.string(),
-  service: z.string(),
-  phone: z.string(),
-  code: z.string().nullable(),
-  text: z.string(),
-  receivedAt: z.string(),
-});
-export type WebhookEvent = z.infer<typeof WebhookEvent>;
+export const ApiKeyIdBody = z.object({ id: boundedText(L.id, 'Key id') });
 
 // ---- the REST API for programs: /api/v1 with `Authorization: Bearer <api key>` -------------------
 

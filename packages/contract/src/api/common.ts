@@ -38,6 +38,14 @@ export const ERROR_CODES = [
   // API keys and the rental API for programs
   'api_key_missing',
   'api_key_invalid',
+  /** The key's expiry time has passed. */
+  'api_key_expired',
+  /** The endpoint needs a scope the key does not have. */
+  'api_key_scope_missing',
+  /** The caller's address is outside the key's allowed addresses. */
+  'api_key_ip_refused',
+  /** The user has the most keys allowed. */
+  'api_key_limit',
   /** An SMS-Activate handler action we do not offer. */
   'unknown_action',
   /** An SMS-Activate setStatus value we do not know. */
@@ -66,6 +74,12 @@ export const ERROR_CODES = [
   'daily_limit_reached',
   'all_opted_out',
   'campaign_not_found',
+  // the messaging API
+  'message_not_found',
+  /** Only a queued message (no device has it yet) can be cancelled. */
+  'message_not_cancellable',
+  /** A simId that is not a SIM the caller may send from. */
+  'sim_not_found',
   // chat
   'conversation_not_found',
   'sim_unavailable',

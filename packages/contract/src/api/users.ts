@@ -110,6 +110,10 @@ export const AUDIT_KINDS = [
   'gateway.simUnlock',
   'gateway.simRole',
   'settings.update',
+  // A user's own API keys (the key itself is never recorded).
+  'apikey.create',
+  'apikey.delete',
+  'apikey.reset',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_PAGE_SIZE = 50;

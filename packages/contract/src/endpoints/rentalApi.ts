@@ -42,7 +42,10 @@ export const HandlerQuery = z
 
 const ERRORS = {
   400: ErrorBody.describe('Bad input'),
-  401: ErrorBody.describe('Missing or invalid API key, or inactive account'),
+  401: ErrorBody.describe('Missing, invalid or expired API key, or inactive account'),
+  403: ErrorBody.describe(
+    'The key lacks the `rental` scope, or may not be used from the caller’s address (the reason is in `msg`)',
+  ),
   429: ErrorBody.describe('Over the rate limit (see Retry-After)'),
 };
 const tag = 'rental API v1';
@@ -53,6 +56,7 @@ const orderAction = <const P extends string>(path: P, summary: string, descripti
     method: 'POST',
     path: `/api/v1/orders/:id/${path}`,
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary,
     description,
@@ -76,6 +80,7 @@ export const rentalApi = {
     method: ['GET', 'POST'],
     path: '/stubs/handler_api.php',
     access: 'apikey',
+    scope: 'rental',
     keyIn: 'param',
     tag: 'SMS-Activate handler',
     summary: 'SMS-Activate-compatible handler (all actions)',
@@ -85,6 +90,7 @@ export const rentalApi = {
     method: 'GET',
     path: '/api/v1/services',
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary: 'Services with price and live availability',
     response: { 200: ApiServicesResponse, ...ERRORS },
@@ -94,6 +100,7 @@ export const rentalApi = {
     method: 'POST',
     path: '/api/v1/orders',
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary: 'Rent a number',
     description:
@@ -111,6 +118,7 @@ export const rentalApi = {
     method: 'GET',
     path: '/api/v1/orders',
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary: 'Your orders, newest first',
     query: ApiOrdersQuery,
@@ -120,6 +128,7 @@ export const rentalApi = {
     method: 'GET',
     path: '/api/v1/orders/:id',
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary: 'One order: status, codes and full SMS texts',
     params: ApiOrderParams,
@@ -144,6 +153,7 @@ export const rentalApi = {
     method: 'GET',
     path: '/api/v1/balance',
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary: 'Your balance (USD)',
     response: { 200: ApiBalanceResponse, ...ERRORS },
@@ -152,6 +162,7 @@ export const rentalApi = {
     method: 'GET',
     path: '/api/v1/ledger',
     access: 'apikey',
+    scope: 'rental',
     tag,
     summary: 'Your money movements, newest first (charges negative)',
     description:

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../crypto.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 
-// The API key page's calls: get, reset, delete. Keys are long and random, stored sealed and found
-// by hash; a reset kills the old key at once; an inactive account's key is refused.
+// The API key page's spec calls: get, reset, delete, acting on the user's default key (named keys:
+// apikey.keys.test.ts). Keys are long and random, stored sealed and found by hash; a reset kills the
+// old key at once; an inactive account's key is refused.
 
 let s: TestServer;
 beforeAll(async () => {
@@ -37,7 +38,7 @@ describe('API key lifecycle', () => {
 
     // At rest: sealed (not the key), found by its SHA-256.
     const [row] = await s.db.query<{ key_hash: string; key_enc: string }>(
-      'SELECT key_hash, key_enc FROM api_keys WHERE user_id = $1',
+      'SELECT key_hash, key_enc FROM api_keys WHERE user_id = $1 AND is_default',
       [u.id],
     );
     expect(row!.key_hash).toBe(sha256(key));

@@ -2,9 +2,17 @@ import type { ModuleDescriptor } from '../../module.ts';
 import { apiKeyRoutes } from './apikey.routes.ts';
 import { authenticateApiKey, getApiKey } from './apikey.service.ts';
 
-// API keys: one per user for programs (the rental API). Sealed at rest, found by hash; the
-// registry's API-key authenticator also meters calls per key (limits kept in the database).
-export { authenticateApiKey, getApiKey, resetApiKey } from './apikey.service.ts';
+// API keys for programs (the rental API, the messaging API): up to 10 per user, each with scopes,
+// allowed addresses and an optional expiry; the default one is the spec's key, sealed at rest so
+// its owner can read it again, the others are kept as hashes only. The registry's API-key
+// authenticator finds a key by hash and meters calls per user (limits kept in the database).
+export {
+  authenticateApiKey,
+  createApiKey,
+  getApiKey,
+  listApiKeys,
+  resetApiKey,
+} from './apikey.service.ts';
 
 export const apikeyModule: ModuleDescriptor = {
   name: 'apikey',

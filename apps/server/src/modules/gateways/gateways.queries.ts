@@ -568,6 +568,32 @@ export async function simSendState(
   return rows[0];
 }
 
+/** A SIM a user may choose to send from (the API's GET /api/v1/sims), and whether it can send now. */
+export interface MessagingSim {
+  id: string;
+  number: string | null;
+  operator: string | null;
+  gateway_name: string;
+  driver: string;
+  ready: boolean;
+}
+
+/** Every present SIM whose role allows messaging, with its readiness at `now`. */
+export async function messagingSims(q: Queryable, onlineSince: Date, now: Date): Promise<MessagingSim[]> {
+  const { day, month } = periods(now);
+  const h = healthSql({ day: '$2', month: '$3', now: '$4' });
+  return q.query<MessagingSim>(
+    `SELECT sim.id::text AS id, sim.number, sim.operator, g.name AS gateway_name, g.driver,
+            (g.is_enable AND coalesce(g.last_update >= $1, false) AND sim.active AND sim.state IN (3, 4, 15)
+             AND NOT ${h.locked} AND ${h.atCap} IS NULL) AS ready
+       FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
+            CROSS JOIN sim_settings st
+      WHERE st.id AND sim.role <> 'rental' AND sim.state <> 0
+      ORDER BY g.created_at, sim.gateway_id, ${SLOT_ORDER}`,
+    [onlineSince, day, month, now],
+  );
+}
+
 /** The port of the gateway's SIM with this number (digits compared, country code optional). */
 export async function portOfNumber(
   q: Queryable,

@@ -52,6 +52,14 @@ export async function simSendState(db: Queryable, simId: string, now: Date) {
   const row = await q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
   return row && { ...row, sendsMms: isDeviceKind(row.driver) && DEVICE_CAN[row.driver].sendMms };
 }
+/**
+ * The SIMs a user may send from (role `messaging` or `both`, present), each with whether it can
+ * send now and whether its device sends MMS.
+ */
+export async function messagingSims(db: Queryable, now: Date) {
+  const rows = await q.messagingSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+  return rows.map((r) => ({ ...r, sendsMms: isDeviceKind(r.driver) && DEVICE_CAN[r.driver].sendMms }));
+}
 /** One more rental of this SIM today, in the renting transaction (the SIM table's figure). */
 export const countSimRental = (db: Queryable, simId: string, at: Date) => h.countRental(db, simId, at);
 /** SIMs locked at `now` (overview, metrics). */

@@ -32,7 +32,9 @@ const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
   },
   {
     name: 'SMSGate',
-    owns: /\/driver\/(smsgate[^/]*|registry)\.ts$/,
+    // Its phone driver, and the SMSGate-compatible API for programs (it speaks SMSGate on purpose:
+    // its routes, the webhooks' SMSGate format, their contract).
+    owns: /\/driver\/(smsgate[^/]*|registry)\.ts$|\/modules\/smsgate-api\/|\/webhooks\/events\.ts$|\/smsgate-api\.ts$|\/smsgateApi\.ts$/,
     words: [
       /\bsms:(received|sent|delivered|failed)\b/,
       /\bsystem:ping\b/,

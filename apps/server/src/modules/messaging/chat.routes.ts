@@ -1,7 +1,5 @@
-import multipart from '@fastify/multipart';
 import { endpoints, type ReplyBody, type UpdateConversationBody } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { badInput, DomainError } from '../../errors.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import {
@@ -11,7 +9,8 @@ import {
   unreadCount,
   updateConversation,
 } from './chat.service.ts';
-import { fileRequired, fileTooLarge, MMS_MAX_BYTES, mediaFor, storeUpload } from './media.service.ts';
+import { MMS_MAX_BYTES, mediaFor, storeUpload } from './media.service.ts';
+import { acceptUploads, readUploadedFile, UPLOAD_BODY_LIMIT } from './upload.ts';
 
 /** Chat (docs/product.md#calls) and MMS media. The upload's multipart parser lives in this plugin only. */
 export async function chatRoutes(app: App, ctx: AppContext) {
@@ -57,39 +56,18 @@ export async function chatRoutes(app: App, ctx: AppContext) {
   });
 
   await app.register(async (sub: App) => {
-    await sub.register(multipart, {
-      // One file part of at most MMS_MAX_BYTES; a larger one is refused with 413 while it streams.
-      limits: { fileSize: MMS_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 100 },
-    });
+    await acceptUploads(sub);
     route(
       sub,
       ctx,
       livechat.mmsUpload,
       async (req) => {
-        if (!req.isMultipart()) throw fileRequired();
-        let part: Awaited<ReturnType<typeof req.file>>;
-        let data: Buffer;
-        try {
-          part = await req.file();
-          if (!part) throw fileRequired();
-          data = await part.toBuffer();
-        } catch (err) {
-          // The parser's own errors (cut-off body, broken framing) carry no status: they are the
-          // client's, not ours. The plugin's limits (413 and the like) keep their status.
-          if (err instanceof Error && !(err instanceof DomainError) && !('statusCode' in err)) {
-            throw badInput(
-              'The upload is cut off or not valid multipart/form-data; please send the file again.',
-            );
-          }
-          throw err;
-        }
-        if (part.file.truncated) throw fileTooLarge();
+        const data = await readUploadedFile(req);
         const fileName = await storeUpload(ctx, currentUser(req), data);
         return { code: 1 as const, msg: 'Uploaded.', fileName };
       },
       {
-        // Room for the multipart framing around the largest file.
-        bodyLimit: MMS_MAX_BYTES + 64 * 1024,
+        bodyLimit: UPLOAD_BODY_LIMIT,
         schema: {
           consumes: ['multipart/form-data'],
           description: `One file part: JPEG, PNG, GIF, WebP or MP4, at most ${MMS_MAX_BYTES / 1024 / 1024} MB (checked by content).`,

@@ -249,7 +249,7 @@ export async function markClaimed(
   );
 }
 
-/** What changed: for events (campaign progress) and the conversation's SIM. */
+/** What changed: for events (campaign progress, messaging events) and the conversation's SIM. */
 export interface Touched {
   id: string;
   user_id: string;
@@ -259,10 +259,20 @@ export interface Touched {
   gateway_id: string | null;
   port: string | null;
   status: string;
+  recipient: string;
+  body: string;
+  status_reason: string | null;
+  /** The campaign's client_ref (the caller's own reference of the send). */
+  campaign_ref: string | null;
+  /** markDelivered only: the status before (`sending`: the device's answer was not recorded yet). */
+  prev_status?: string;
 }
 
+// Everything a messaging event needs comes back with the change (no read per message).
 const TOUCHED = `m.id::text AS id, m.user_id, m.campaign_id::text AS campaign_id,
-  m.conversation_id::text AS conversation_id, m.sim_id, m.gateway_id, m.port, m.status`;
+  m.conversation_id::text AS conversation_id, m.sim_id, m.gateway_id, m.port, m.status,
+  m.recipient, m.body, m.status_reason,
+  (SELECT cp.client_ref FROM campaigns cp WHERE cp.id = m.campaign_id) AS campaign_ref`;
 
 /** Which rows of a result apply: by the claim (device answer) or by gateway + tid (status report). */
 export type ResultKey = { claimId: string } | { gatewayId: string };
@@ -306,12 +316,19 @@ export async function markDelivered(
 ): Promise<Touched[]> {
   if (rows.length === 0) return [];
   const k = keyed(key);
+  // The rows are locked first so that the status before the change is the current one (a report
+  // may come before the device's answer was recorded: then the message was never marked sent).
   return q.query<Touched>(
-    `UPDATE messages m SET status = 'delivered', done_at = $3, sent_at = coalesce(m.sent_at, $3),
-            port = coalesce(a.port, m.port), status_reason = NULL, lease_until = NULL
-       FROM jsonb_to_recordset($2::jsonb) AS a(id bigint, tid int, port text)
-      WHERE ${k.where}
-      RETURNING ${TOUCHED}`,
+    `WITH o AS (
+       SELECT m.id, m.status AS prev_status, a.port
+         FROM messages m JOIN jsonb_to_recordset($2::jsonb) AS a(id bigint, tid int, port text) ON true
+        WHERE ${k.where}
+        FOR UPDATE OF m
+     )
+     UPDATE messages m SET status = 'delivered', done_at = $3, sent_at = coalesce(m.sent_at, $3),
+            port = coalesce(o.port, m.port), status_reason = NULL, lease_until = NULL
+       FROM o WHERE m.id = o.id
+      RETURNING ${TOUCHED}, o.prev_status`,
     [k.param, JSON.stringify(rows), at],
   );
 }
@@ -481,4 +498,65 @@ export async function forgetFinishedTurns(q: Queryable): Promise<number> {
      SELECT count(*)::int AS n FROM gone`,
   );
   return rows[0]?.n ?? 0;
+}
+
+/**
+ * Locks the campaigns (in id order) not finished yet, so that the check that follows in
+ * finishCampaigns reads the other transactions' endings of their messages: two transactions ending
+ * a campaign's last two messages at once would otherwise each see the other's message still open.
+ */
+export async function lockOpenCampaigns(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q.query(
+    `SELECT id FROM campaigns WHERE id = ANY($1::bigint[]) AND finished_at IS NULL ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+}
+
+export interface FinishedCampaign {
+  id: string;
+  user_id: string;
+  client_ref: string | null;
+  delivered: number;
+  failed: number;
+  cancelled: number;
+}
+
+/**
+ * Marks the campaigns whose every message ended (delivered, failed or cancelled) finished, once: the
+ * guard `finished_at IS NULL` lets one transaction do it. Run after lockOpenCampaigns, in its own
+ * statement (a fresh snapshot). Returns the campaigns it marked, with their counts.
+ */
+export async function finishCampaigns(q: Queryable, ids: string[], at: Date): Promise<FinishedCampaign[]> {
+  if (ids.length === 0) return [];
+  return q.query<FinishedCampaign>(
+    `WITH done AS (
+       UPDATE campaigns c SET finished_at = $2
+        WHERE c.id = ANY($1::bigint[]) AND c.finished_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM messages m
+                           WHERE m.campaign_id = c.id AND m.status IN ('queued', 'sending', 'sent'))
+       RETURNING c.id, c.user_id, c.client_ref
+     )
+     SELECT done.id::text AS id, done.user_id, done.client_ref,
+            count(m.id) FILTER (WHERE m.status = 'delivered')::int AS delivered,
+            count(m.id) FILTER (WHERE m.status = 'failed')::int AS failed,
+            count(m.id) FILTER (WHERE m.status = 'cancelled')::int AS cancelled
+       FROM done LEFT JOIN messages m ON m.campaign_id = done.id
+      GROUP BY done.id, done.user_id, done.client_ref
+      ORDER BY done.id`,
+    [ids, at],
+  );
+}
+
+/** Campaigns not marked finished whose messages all ended (index `campaigns_open`). */
+export async function openCampaignsWithNothingLeft(q: Queryable, limit: number): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `SELECT c.id::text AS id FROM campaigns c
+      WHERE c.finished_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM messages m
+                         WHERE m.campaign_id = c.id AND m.status IN ('queued', 'sending', 'sent'))
+      ORDER BY c.id LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => r.id);
 }

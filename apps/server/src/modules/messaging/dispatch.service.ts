@@ -38,6 +38,7 @@ import {
   type Touched,
 } from './dispatch.queries.ts';
 import { mediaForSending } from './media.queries.ts';
+import { messagesChanged } from './message-events.service.ts';
 import { endedAny, refundEndedMessages } from './refunds.service.ts';
 
 // The dispatcher: claims queued messages under a lease, spreads them over the SIMs that can send
@@ -314,6 +315,7 @@ export async function recordAnswers(
     // refused SimLockAfterFailures times in a row is locked, and its messages go elsewhere.
     await recordSimOutcomes(ctx, q, health.list(), now);
     await announce(q, touched);
+    await messagesChanged(q, ctx, touched, now);
     return endedAny(touched);
   });
   // Money back for what ended failed (after the commit; the refund job catches what a crash left).
@@ -394,6 +396,7 @@ export const recordSendReports: ReportConsumer = async (ctx, gatewayId, results:
     for (const t of dead) if (t.sim_id) health.of(t.sim_id).failed++;
     await recordSimOutcomes(ctx, q, health.list(), now);
     await announce(q, [...delivered, ...retried, ...dead]);
+    await messagesChanged(q, ctx, [...delivered, ...retried, ...dead], now);
     return endedAny(retried) || dead.length > 0;
   });
   if (ended) await refundEndedMessages(ctx);
@@ -418,6 +421,7 @@ export async function failOverdueResults(ctx: AppContext): Promise<number> {
       now,
     );
     await announce(q, [...done, ...stale]);
+    await messagesChanged(q, ctx, [...done, ...stale], now);
     return Math.max(done.length, stale.length);
   });
   if (n > 0) await refundEndedMessages(ctx);

@@ -4,6 +4,8 @@ import { forgetFinishedTurns } from './dispatch.queries.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
 import { removeUnusedMedia } from './media.service.ts';
+import { messageApiRoutes } from './message-api.routes.ts';
+import { finishQuietCampaigns } from './message-events.service.ts';
 import { readSettings } from './messaging.queries.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
@@ -17,6 +19,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 
 export { queuedMessageCount } from './dispatch.queries.ts';
 export { dispatchOnce, queueFigures } from './dispatch.service.ts';
+export { apiSend, messagesOfSend } from './message-api.service.ts';
 export {
   campaignProgress,
   getSettings,
@@ -45,6 +48,7 @@ export const messagingModule: ModuleDescriptor = {
   routes: async (app, ctx) => {
     messagingRoutes(app, ctx);
     await chatRoutes(app, ctx);
+    await messageApiRoutes(app, ctx);
   },
   // After rental's consumer (modules/index.ts order): an SMS that completes an order is not a reply.
   smsConsumers: [consumeReply],
@@ -94,6 +98,17 @@ export const messagingModule: ModuleDescriptor = {
       intervalMs: () => 10_000,
       run: async (ctx) => {
         await refundEndedMessages(ctx);
+      },
+    },
+    {
+      // Campaigns end (and `campaign.finished` is emitted) in the transaction that ended their last
+      // message; this catches an ending written by a path that did not check.
+      name: 'messaging-campaign-finish',
+      intervalMs: () => 60_000,
+      run: async (ctx) => {
+        while ((await finishQuietCampaigns(ctx)) >= 100) {
+          // a full batch: more may be due
+        }
       },
     },
     {

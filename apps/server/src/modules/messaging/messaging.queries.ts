@@ -133,14 +133,29 @@ export async function insertCampaign(
     /** What the send was charged, decimal text. */
     cost: string;
     at: Date;
+    /** The caller's own reference (an Idempotency-Key): unique per user (a unique violation if taken). */
+    clientRef?: string | null;
   },
 ): Promise<string> {
   const rows = await q.query<{ id: string }>(
-    `INSERT INTO campaigns (user_id, total, duplicates_removed, skipped_opt_out, created_at, cost)
-     VALUES ($1, $2, $3, $4, $5, $6::numeric) RETURNING id::text AS id`,
-    [c.userId, c.total, c.duplicatesRemoved, c.skippedOptOut, c.at, c.cost],
+    `INSERT INTO campaigns (user_id, total, duplicates_removed, skipped_opt_out, created_at, cost, client_ref)
+     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7) RETURNING id::text AS id`,
+    [c.userId, c.total, c.duplicatesRemoved, c.skippedOptOut, c.at, c.cost, c.clientRef ?? null],
   );
   return rows[0]!.id;
+}
+
+/** The user's campaign made with this reference (Idempotency-Key), if any. */
+export async function campaignByClientRef(
+  q: Queryable,
+  userId: string,
+  clientRef: string,
+): Promise<string | undefined> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id::text AS id FROM campaigns WHERE user_id = $1 AND client_ref = $2',
+    [userId, clientRef],
+  );
+  return rows[0]?.id;
 }
 
 /**
@@ -159,6 +174,12 @@ export async function insertCampaignMessages(
     /** Each variant's cost, decimal text. */
     variantCosts: string[];
     at: Date;
+    /** Only this SIM may send them (the API's simId). */
+    pinnedSimId?: string | null;
+    /** Not sent before (the API's sendAt). */
+    notBefore?: Date | null;
+    /** An MMS: its file and subject. */
+    mms?: { file: string; title: string } | null;
   },
 ): Promise<number> {
   const rows = await q.query<{ n: number }>(
@@ -172,8 +193,10 @@ export async function insertCampaignMessages(
        ON CONFLICT (user_id, receiver) DO UPDATE SET latest_sms = EXCLUDED.latest_sms, latest_time = EXCLUDED.latest_time
        RETURNING c.id, c.receiver
      ), ins AS (
-       INSERT INTO messages (campaign_id, user_id, conversation_id, recipient, body, status, created_at, cost)
-       SELECT $6::bigint, $1, conv.id, input.receiver, input.body, 'queued', $5, input.cost
+       INSERT INTO messages (campaign_id, user_id, conversation_id, recipient, body, status, created_at, cost,
+                             pinned_sim_id, not_before, mms_file, mms_title)
+       SELECT $6::bigint, $1, conv.id, input.receiver, input.body, 'queued', $5, input.cost,
+              $8::uuid, $9::timestamptz, $10, $11
          FROM input JOIN conv ON conv.receiver = input.receiver
         ORDER BY input.ord
        RETURNING 1
@@ -187,6 +210,10 @@ export async function insertCampaignMessages(
       m.at,
       m.campaignId,
       m.variantCosts,
+      m.pinnedSimId ?? null,
+      m.notBefore ?? null,
+      m.mms?.file ?? null,
+      m.mms ? m.mms.title : null,
     ],
   );
   return rows[0]!.n;
@@ -264,6 +291,22 @@ export async function cancelQueued(
      SELECT per.campaign_id::text AS campaign_id, marked.day, per.n FROM per JOIN marked ON marked.id = per.campaign_id`,
     [userId, campaignId, at],
   );
+}
+
+/** Cancels one queued message of the user (the API's cancel); the day its send was counted on. */
+export async function cancelQueuedMessage(
+  q: Queryable,
+  userId: string,
+  messageId: string,
+  at: Date,
+): Promise<{ campaign_id: string | null; day: string } | undefined> {
+  const rows = await q.query<{ campaign_id: string | null; day: string }>(
+    `UPDATE messages m SET status = 'cancelled', done_at = $3, claim_id = NULL, lease_until = NULL
+      WHERE m.id = $2::bigint AND m.user_id = $1 AND m.status = 'queued'
+      RETURNING m.campaign_id::text AS campaign_id, to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`,
+    [userId, messageId, at],
+  );
+  return rows[0];
 }
 
 // ---- refunds --------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import {
   type MassOutreachSettings,
   type MassSendBody,
   type MassSendData,
+  type MassSendPlan,
   messageCostUnits,
   messagingMessage,
   moneyText,
@@ -23,6 +24,7 @@ import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { balanceOf, charge } from '../billing/index.ts';
 import { type SimSettings, saveSimSettings, simSettings } from '../gateways/index.ts';
 import { noFreeSim } from './dispatch.service.ts';
+import { campaignsMayHaveFinished } from './message-events.service.ts';
 import {
   type CampaignRow,
   campaignCounts,
@@ -168,6 +170,26 @@ export const sendingDisabled = (what: 'Max Batch Send SMS' | 'Max Messages Per D
     `Bulk sending is turned off: an administrator has set ${what} to 0. Ask an administrator to raise it.`,
   );
 
+/** How a send's messages are queued beyond the page's defaults (the API's options). */
+export interface SendOptions {
+  /** The caller's reference (Idempotency-Key): one campaign per reference and user. */
+  clientRef?: string | null;
+  /** Only this SIM sends them. */
+  pinnedSimId?: string | null;
+  /** Not before this time. */
+  notBefore?: Date | null;
+  /** An MMS: its uploaded file and subject (priced at the MMS price). */
+  mms?: { file: string; title: string } | null;
+}
+
+/** The settings a send needs, refused at once when sending is turned off. */
+export async function sendingSettings(ctx: AppContext): Promise<SettingsRow> {
+  const settings = await readSettings(ctx.db);
+  if (settings.max_batch_send_sms === 0) throw sendingDisabled('Max Batch Send SMS');
+  if (settings.max_msg_per_day === 0) throw sendingDisabled('Max Messages Per Day');
+  return settings;
+}
+
 /**
  * Mass send (docs/product.md): every rule again on the server, MaxBatchSendSms per request, MaxMsgPerDay
  * per user and UTC day, opted-out recipients skipped; then, in one transaction, the campaign and one
@@ -178,77 +200,93 @@ export async function sendMassSms(
   user: AuthUser,
   body: MassSendBody,
 ): Promise<MassSendData> {
-  const settings = await readSettings(ctx.db);
-  if (settings.max_batch_send_sms === 0) throw sendingDisabled('Max Batch Send SMS');
-  if (settings.max_msg_per_day === 0) throw sendingDisabled('Max Messages Per Day');
+  const settings = await sendingSettings(ctx);
   const plan = validateMassSend(body, settings.max_batch_send_sms);
   if (!plan.ok) throw badInput(plan.error.text, plan.field);
-  // Numbers are digits by now; a message line could still carry what no SMS (and no database) takes.
+  return ctx.db.tx((q) => queueSend(q, ctx, user, plan, settings));
+}
+
+/**
+ * Queues a validated send in the caller's transaction: the one implementation behind the sending
+ * page and the API. Opted-out recipients are skipped, the user's day count reserved (refused over
+ * Max Messages Per Day), the campaign and one queued message per recipient stored, and the whole
+ * send charged (402 when the balance does not cover it: nothing stays).
+ */
+export async function queueSend(
+  q: Queryable,
+  ctx: AppContext,
+  user: AuthUser,
+  plan: MassSendPlan,
+  settings: SettingsRow,
+  options: SendOptions = {},
+): Promise<MassSendData> {
+  // Numbers are digits by now; a message could still carry what no SMS (and no database) takes.
   if (plan.messages.some((m) => m.includes('\u0000') || hasLoneSurrogate(m))) {
     throw badInput(
       'The message content contains an invalid character (NUL or a lone UTF-16 surrogate).',
       'mess',
     );
   }
-
   const now = ctx.clock.now();
   const day = utcDay(now);
   const limit = settings.max_msg_per_day;
-  return ctx.db.tx(async (q) => {
-    const optedOut = await optedOutAmong(q, user.id, plan.recipients);
-    const recipients = optedOut.size ? plan.recipients.filter((r) => !optedOut.has(r)) : plan.recipients;
-    if (recipients.length === 0) {
-      throw new DomainError(
-        'all_opted_out',
-        `Nothing to send: all ${optedOut.size} recipient${optedOut.size === 1 ? ' has' : 's have'} asked not to be messaged again (STOP).`,
-        'number',
-      );
-    }
-    const used = await reserveDaily(q, user.id, day, recipients.length, limit);
-    if (used === undefined) {
-      const remaining = Math.max(0, limit - (await dailyUsed(q, user.id, day)));
-      const m = messagingMessage('dailyLimitReached', { limit, remaining });
-      throw new DomainError(
-        'daily_limit_reached',
-        `${m.text} This send has ${recipients.length} message${recipients.length === 1 ? '' : 's'}.`,
-        'number',
-      );
-    }
-    const assigned = assignMessages(recipients, plan.messages);
-    const index = new Map(plan.messages.map((m, i) => [m, i]));
-    const variantIndex = assigned.map((a) => index.get(a.text)!);
-    // Each variant priced by its segments (the counter the page shows); the send costs their sum.
-    const prices = pricesOf(settings);
-    const variantUnits = plan.messages.map((m) => messageCostUnits(m, prices));
-    const cost = unitsText(variantIndex.reduce((sum, i) => sum + variantUnits[i]!, 0));
-    const campaignId = await insertCampaign(q, {
-      userId: user.id,
-      total: recipients.length,
-      duplicatesRemoved: plan.duplicatesRemoved,
-      skippedOptOut: optedOut.size,
-      cost,
-      at: now,
-    });
-    await insertCampaignMessages(q, {
-      campaignId,
-      userId: user.id,
-      recipients,
-      variantIndex,
-      variants: plan.messages,
-      variantCosts: variantUnits.map(unitsText),
-      at: now,
-    });
-    const balance = await chargeMessages(q, user.id, cost, `campaign:${campaignId}`, now);
-    await publish(q, { type: 'campaign', userId: user.id, campaignId });
-    return {
-      campaignId,
-      queued: recipients.length,
-      duplicatesRemoved: plan.duplicatesRemoved,
-      skippedOptOut: optedOut.size,
-      cost: Number(cost),
-      balance: Number(balance),
-    };
+  const optedOut = await optedOutAmong(q, user.id, plan.recipients);
+  const recipients = optedOut.size ? plan.recipients.filter((r) => !optedOut.has(r)) : plan.recipients;
+  if (recipients.length === 0) {
+    throw new DomainError(
+      'all_opted_out',
+      `Nothing to send: all ${optedOut.size} recipient${optedOut.size === 1 ? ' has' : 's have'} asked not to be messaged again (STOP).`,
+      'number',
+    );
+  }
+  const used = await reserveDaily(q, user.id, day, recipients.length, limit);
+  if (used === undefined) {
+    const remaining = Math.max(0, limit - (await dailyUsed(q, user.id, day)));
+    const m = messagingMessage('dailyLimitReached', { limit, remaining });
+    throw new DomainError(
+      'daily_limit_reached',
+      `${m.text} This send has ${recipients.length} message${recipients.length === 1 ? '' : 's'}.`,
+      'number',
+    );
+  }
+  const assigned = assignMessages(recipients, plan.messages);
+  const index = new Map(plan.messages.map((m, i) => [m, i]));
+  const variantIndex = assigned.map((a) => index.get(a.text)!);
+  // Each variant priced by its segments (the counter the page shows); the send costs their sum.
+  const prices = pricesOf(settings);
+  const variantUnits = plan.messages.map((m) => messageCostUnits(m, prices, Boolean(options.mms)));
+  const cost = unitsText(variantIndex.reduce((sum, i) => sum + variantUnits[i]!, 0));
+  const campaignId = await insertCampaign(q, {
+    userId: user.id,
+    total: recipients.length,
+    duplicatesRemoved: plan.duplicatesRemoved,
+    skippedOptOut: optedOut.size,
+    cost,
+    at: now,
+    clientRef: options.clientRef ?? null,
   });
+  await insertCampaignMessages(q, {
+    campaignId,
+    userId: user.id,
+    recipients,
+    variantIndex,
+    variants: plan.messages,
+    variantCosts: variantUnits.map(unitsText),
+    at: now,
+    pinnedSimId: options.pinnedSimId ?? null,
+    notBefore: options.notBefore ?? null,
+    mms: options.mms ?? null,
+  });
+  const balance = await chargeMessages(q, user.id, cost, `campaign:${campaignId}`, now);
+  await publish(q, { type: 'campaign', userId: user.id, campaignId });
+  return {
+    campaignId,
+    queued: recipients.length,
+    duplicatesRemoved: plan.duplicatesRemoved,
+    skippedOptOut: optedOut.size,
+    cost: Number(cost),
+    balance: Number(balance),
+  };
 }
 
 /**
@@ -331,6 +369,13 @@ export async function cancelCampaign(
       await releaseDaily(q, userId, d.day, d.n);
       await publish(q, { type: 'campaign', userId, campaignId: d.campaign_id });
     }
+    // Cancelling may end a campaign (`campaign.finished`, once).
+    await campaignsMayHaveFinished(
+      q,
+      ctx,
+      done.map((d) => d.campaign_id),
+      at,
+    );
     return { cancelled };
   });
   if (result.cancelled > 0) await refundEndedMessages(ctx);

@@ -2,6 +2,7 @@ import type { Conversation } from '@simdock/contract';
 import type { LiveRenderer, SmsConsumer } from '../../context.ts';
 import { publish } from '../../events.ts';
 import { storeIncomingMedia } from './media.service.ts';
+import { campaignsMayHaveFinished, emitMessageEvents } from './message-events.service.ts';
 import { addOptOut, removeOptOut } from './messaging.queries.ts';
 import {
   type ConversationRow,
@@ -48,7 +49,7 @@ export function normalizeSender(sender: string): string | null {
  * out, is a reply in that message's conversation (unread). The latest such message decides the
  * conversation when several users wrote to the number from the same SIM.
  */
-export const consumeReply: SmsConsumer = async (q, sms) => {
+export const consumeReply: SmsConsumer = async (q, sms, ctx) => {
   if (!sms.simId) return false;
   const from = normalizeSender(sms.sender);
   if (!from) return false;
@@ -77,6 +78,20 @@ export const consumeReply: SmsConsumer = async (q, sms) => {
   }
   await noteIncoming(q, msg.conversation_id, sms.text, sms.receivedAt);
   await markReplied(q, msg.id, sms.receivedAt);
+  await emitMessageEvents(q, ctx, [
+    {
+      type: 'message.received',
+      userId: msg.user_id,
+      messageId: `i${stored}`,
+      conversationId: msg.conversation_id,
+      direction: 'in',
+      phoneNumber: from,
+      simNumber: sms.simNumber ?? null,
+      text: sms.text,
+      status: 'received',
+      at: sms.receivedAt,
+    },
+  ]);
   const keyword = optKeyword(sms.text);
   if (keyword === 'stop') {
     await addOptOut(q, msg.user_id, from, sms.receivedAt);
@@ -84,6 +99,8 @@ export const consumeReply: SmsConsumer = async (q, sms) => {
     for (const campaignId of cancelled) {
       await publish(q, { type: 'campaign', userId: msg.user_id, campaignId });
     }
+    // The cancelled messages may have been a campaign's last ones.
+    await campaignsMayHaveFinished(q, ctx, cancelled, sms.receivedAt);
   } else if (keyword === 'start') {
     await removeOptOut(q, msg.user_id, from);
   }

@@ -6,8 +6,10 @@ import {
   addWebhook,
   listWebhooks,
   recentDeliveries,
+  redeliver,
   removeWebhook,
   sendTestEvent,
+  setEvents,
 } from './webhooks.service.ts';
 
 export function webhookRoutes(app: App, ctx: AppContext) {
@@ -22,8 +24,24 @@ export function webhookRoutes(app: App, ctx: AppContext) {
   route(app, ctx, webhooks.add, async (req) => ({
     code: 1 as const,
     msg: 'Webhook added.',
-    webhook: await addWebhook(ctx, currentUser(req).id, req.body.url),
+    webhook: await addWebhook(ctx, currentUser(req).id, req.body.url, req.body.events),
   }));
+
+  route(app, ctx, webhooks.events, async (req) => ({
+    code: 1 as const,
+    msg: 'Webhook events saved.',
+    webhook: await setEvents(ctx, currentUser(req).id, req.body.id, req.body.events),
+  }));
+
+  route(app, ctx, webhooks.redeliver, async (req) => {
+    const deliveries = await redeliver(ctx, currentUser(req).id, req.body.id);
+    const d = deliveries[0];
+    return {
+      code: 1 as const,
+      msg: d?.status === 'delivered' ? 'Delivered again.' : `Not delivered: ${d?.lastError ?? 'no answer'}.`,
+      deliveries,
+    };
+  });
 
   route(app, ctx, webhooks.delete, async (req) => {
     await removeWebhook(ctx, currentUser(req).id, req.body.id);

@@ -1,10 +1,11 @@
-import { endpoints } from '@simdock/contract';
+import { type CreateApiKeyBody, endpoints, type WebhookEventName } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 
 export const API_KEY_KEY = ['api-key'] as const;
 export const WEBHOOKS_KEY = ['webhooks'] as const;
 export const DELIVERIES_KEY = ['webhook-deliveries'] as const;
+export const API_KEYS_KEY = ['api-keys'] as const;
 
 /** POST /api/user/apikey → {apiKey | null}. */
 export function fetchApiKey(signal?: AbortSignal) {
@@ -35,7 +36,10 @@ export function useResetKeyMutation() {
   return useMutation({
     mutationKey: ['api-key', 'reset'],
     mutationFn: resetApiKey,
-    onSuccess: (res) => qc.setQueryData(API_KEY_KEY, { code: 1 as const, apiKey: res.apiKey }),
+    onSuccess: async (res) => {
+      qc.setQueryData(API_KEY_KEY, { code: 1 as const, apiKey: res.apiKey });
+      await qc.invalidateQueries({ queryKey: API_KEYS_KEY });
+    },
   });
 }
 
@@ -44,9 +48,41 @@ export function useDeleteKeyMutation() {
   return useMutation({
     mutationKey: ['api-key', 'delete'],
     mutationFn: deleteApiKey,
-    onSuccess: () => qc.setQueryData(API_KEY_KEY, { code: 1 as const, apiKey: null }),
+    onSuccess: async () => {
+      qc.setQueryData(API_KEY_KEY, { code: 1 as const, apiKey: null });
+      await qc.invalidateQueries({ queryKey: API_KEYS_KEY });
+    },
   });
 }
+
+/** POST /api/user/apikeys → every key of the user (never the keys themselves) and the limit. */
+export function fetchApiKeys(signal?: AbortSignal) {
+  return call(endpoints.apikey.keys, undefined, { signal });
+}
+
+export function useApiKeysQuery() {
+  return useQuery({ queryKey: API_KEYS_KEY, queryFn: ({ signal }) => fetchApiKeys(signal) });
+}
+
+/** A key's change may be the default key's: both views read again. */
+function useKeyMutation<A, R>(key: string, fn: (arg: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['api-keys', key],
+    mutationFn: fn,
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: API_KEYS_KEY });
+      await qc.invalidateQueries({ queryKey: API_KEY_KEY });
+    },
+  });
+}
+
+/** POST /api/user/apikeys/create → the key in clear, this once, and its list shape. */
+export const useCreateKeyMutation = () =>
+  useKeyMutation('create', (body: CreateApiKeyBody) => call(endpoints.apikey.createKey, body));
+/** POST /api/user/apikeys/delete {id}. */
+export const useDeleteNamedKeyMutation = () =>
+  useKeyMutation('delete', (id: string) => call(endpoints.apikey.deleteKey, { id }));
 
 /** POST /api/user/webhooks → the URLs (with their signing secrets) and the limit. */
 export function fetchWebhooks(signal?: AbortSignal) {
@@ -84,7 +120,17 @@ function useWebhookMutation<A, R>(key: string, fn: (arg: A) => Promise<R>) {
 }
 
 export const useAddWebhookMutation = () =>
-  useWebhookMutation('add', (url: string) => call(endpoints.webhooks.add, { url }));
+  useWebhookMutation('add', (body: { url: string; events: WebhookEventName[] }) =>
+    call(endpoints.webhooks.add, body),
+  );
+/** POST /api/user/webhooks/events {id, events}: which events a URL receives. */
+export const useWebhookEventsMutation = () =>
+  useWebhookMutation('events', (body: { id: string; events: WebhookEventName[] }) =>
+    call(endpoints.webhooks.events, body),
+  );
+/** POST /api/user/webhooks/redeliver {id}: a logged delivery sent again now (same event id). */
+export const useRedeliverMutation = () =>
+  useWebhookMutation('redeliver', (id: string) => call(endpoints.webhooks.redeliver, { id }));
 export const useDeleteWebhookMutation = () =>
   useWebhookMutation('delete', (id: string) => call(endpoints.webhooks.delete, { id }));
 export const useTestWebhookMutation = () =>
