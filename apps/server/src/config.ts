@@ -30,6 +30,15 @@ export const ConfigSchema = z.object({
   /** The slow-down doubles from 250 ms per further failure up to this. */
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /**
+   * Hard limit (429) per account, across addresses: checked failures per LOGIN_WINDOW_MINUTES. A
+   * browser that signed in before (its device token) is exempt, so the owner is not locked out.
+   */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  /** Accounts one client address (IPv6: its /64) may register per hour; 0 = no limit. */
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
+  /** Accounts registered per hour in all; 0 = no limit. */
+  REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   CANCEL_MIN_SECONDS: z.coerce.number().int().min(0).default(120),
   /**
    * Rental: how many times a number returns to a service's pool after a rental of it for that
@@ -70,6 +79,8 @@ export const ConfigSchema = z.object({
     .default(30),
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (else it could be forged). */
   TRUST_PROXY: bool.default(false),
+  /** Admin9 accounts must enrol a TOTP second factor (their sessions reach only enrolment until then); on in production by default. */
+  REQUIRE_ADMIN_2FA: bool.optional(),
   DEMO: bool.optional(),
   DEMO_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /**
@@ -81,6 +92,28 @@ export const ConfigSchema = z.object({
     .min(16, 'must be at least 16 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional(),
+  /**
+   * Outgoing mail (password recovery): `smtp://user:pass@host:587` (STARTTLS when offered) or
+   * `smtps://user:pass@host:465` (TLS from the start). Unset: no mail is sent (see mail/).
+   */
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      hostname: /./,
+      error: 'must be a URL such as smtp://user:pass@mail.example.com:587 or smtps://…',
+    })
+    .optional(),
+  /** The sender of every mail: `SimDock <no-reply@example.com>` or a bare address. */
+  MAIL_FROM: z
+    .string()
+    .max(200)
+    .regex(
+      /^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+      'must be an address such as SimDock <no-reply@example.com>',
+    )
+    .default('SimDock <no-reply@simdock.local>'),
+  /** What the forgot-password page says when no mail can be sent. */
+  SUPPORT_CONTACT: z.string().min(1).max(300).default('Ask your administrator to reset your password.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /** Top-up provider: `sandbox` (default outside production), `nowpayments`, or `none` (top-up off; production default). */
@@ -139,8 +172,9 @@ export type RawConfig = z.infer<typeof ConfigSchema>;
 export interface Config
   extends Omit<
     RawConfig,
-    'APP_SECRET' | 'PUBLIC_URL' | 'DEMO' | 'PAYMENT_PROVIDER' | 'WEBHOOK_ALLOW_PRIVATE'
+    'APP_SECRET' | 'PUBLIC_URL' | 'DEMO' | 'PAYMENT_PROVIDER' | 'WEBHOOK_ALLOW_PRIVATE' | 'REQUIRE_ADMIN_2FA'
   > {
+  REQUIRE_ADMIN_2FA: boolean;
   APP_SECRET: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   PUBLIC_URL: string;
@@ -174,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DEMO: c.DEMO ?? (c.NODE_ENV === 'development' && !c.DATABASE_URL),
     PAYMENT_PROVIDER: c.PAYMENT_PROVIDER ?? (c.NODE_ENV === 'production' ? 'none' : 'sandbox'),
     WEBHOOK_ALLOW_PRIVATE: c.WEBHOOK_ALLOW_PRIVATE ?? c.NODE_ENV !== 'production',
+    // The demo never runs in production, so it is off there unless asked for.
+    REQUIRE_ADMIN_2FA: c.REQUIRE_ADMIN_2FA ?? c.NODE_ENV === 'production',
   };
 }
 

@@ -26,6 +26,8 @@ export interface AuthUser {
   id: string;
   username: string;
   roles: Role[];
+  /** An admin who must enrol a second factor first: only routes marked `secondFactorSetup` answer. */
+  secondFactorPending?: boolean;
 }
 
 // ---- extension points: what modules contribute, read by the code that runs them ----------------

@@ -6,6 +6,8 @@ import { type ErrorCode, type RuleMessageKey, ruleMessages } from '@simdock/cont
  * API maps it to its protocol tokens. Only `code`, `message` and `field` ever reach a client.
  */
 export class DomainError extends Error {
+  /** Seconds a client should wait before trying again: sent as `Retry-After` (429, 503). */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -8,6 +8,8 @@ export * from './api/messaging.ts';
 export * from './api/orders.ts';
 export * from './api/overview.ts';
 export * from './api/payments.ts';
+export * from './api/recovery.ts';
+export * from './api/second-factor.ts';
 export * from './api/services.ts';
 export * from './api/smsgate-api.ts';
 export * from './api/users.ts';

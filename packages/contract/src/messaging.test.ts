@@ -24,6 +24,7 @@ import {
   validateMassSend,
   validateMessages,
 } from './messaging.ts';
+import { assertProperty } from './property-seeds.ts';
 
 const n = (i: number) => `1${String(5550000000 + i)}`;
 
@@ -133,13 +134,13 @@ describe('parseRecipients', () => {
     expect(invalidNumbersMessage(r.invalid).text.length).toBeLessThan(100);
   });
 
-  it('property: valid + invalid + duplicates = non-blank lines; valid are unique and well-formed', () => {
+  it('property: valid + invalid + duplicates = non-blank lines; valid are unique and well-formed', async () => {
     const line = fc.oneof(
       fc.integer({ min: 0, max: 20 }).map(n),
       fc.string({ maxLength: 14 }),
       fc.constantFrom('', '  ', '\t'),
     );
-    fc.assert(
+    await assertProperty(
       fc.property(fc.array(line, { maxLength: 60 }), fc.constantFrom('\n', '\r\n', '\r'), (lines, sep) => {
         const text = lines.join(sep);
         const r = parseRecipients(text);
@@ -356,8 +357,8 @@ describe('assignMessages (rotation)', () => {
     expect(() => assignMessages(['a'], [])).toThrow(RangeError);
   });
 
-  it('property: variant counts differ by at most one', () => {
-    fc.assert(
+  it('property: variant counts differ by at most one', async () => {
+    await assertProperty(
       fc.property(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 1, max: 20 }), (r, m) => {
         const recipients = Array.from({ length: r }, (_, i) => `r${i}`);
         const messages = Array.from({ length: m }, (_, i) => `m${i}`);

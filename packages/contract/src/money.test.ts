@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMoney, moneyText } from './money.ts';
 import { topupAmountProblem } from './payments.ts';
+import { assertProperty } from './property-seeds.ts';
 import { validateService } from './rules.ts';
 import { parseBalance } from './user-admin.ts';
 
@@ -44,14 +45,14 @@ describe('moneyText', () => {
     );
   });
 
-  it('normalises text to the given number of places and keeps four-decimal prices exact', () => {
+  it('normalises text to the given number of places and keeps four-decimal prices exact', async () => {
     expect(moneyText('12.5')).toBe('12.50');
     expect(moneyText(' 7 ')).toBe('7.00');
     expect(moneyText('1.000')).toBe('1.00');
     expect(moneyText('0007.10')).toBe('7.10');
     expect(moneyText(0.0075, 4)).toBe('0.0075');
     expect(moneyText('0.00751', 4)).toBeUndefined();
-    fc.assert(
+    await assertProperty(
       fc.property(fc.integer({ min: 0, max: 10_000_000 }), (units) => {
         const exact = `${Math.floor(units / 10_000)}.${String(units % 10_000).padStart(4, '0')}`;
         return moneyText(JSON.parse(exact), 4) === exact && moneyText(exact, 4) === exact;
@@ -84,8 +85,8 @@ describe('moneyText', () => {
     expect(moneyText('999999999999.99')).toBe('999999999999.99');
   });
 
-  it('is the one rule behind balances, top-ups and prices', () => {
-    fc.assert(
+  it('is the one rule behind balances, top-ups and prices', async () => {
+    await assertProperty(
       fc.property(fc.integer({ min: 1000, max: 1_000_000 }), (cents) => {
         const n = JSON.parse(centsText(cents)) as number;
         return parseBalance(n) === centsText(cents) && topupAmountProblem(n) === null;

@@ -7,8 +7,14 @@ type Errish = { code?: unknown; message?: unknown; errors?: unknown };
 /** SQLSTATE codes input can still cause: bad encoding, out of range, bad text form, too long, index row too big. */
 const INPUT_STATES = new Set(['22021', '22003', '22P02', '22001', '22P05', '54000']);
 
-/** Connection-level SQLSTATEs: shutdown, crash, starting up, too many connections, connection exceptions (08xxx). */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs meaning the database is not there for us: shutdown, crash, starting up, too many
+ * connections, connection exceptions (08xxx), no such database (3D000), the server refusing our
+ * role or password (28000, 28P01).
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '3D000', '28000', '28P01']);
+/** Undefined table or column: the schema is missing or behind the code (when migrations are pending). */
+const SCHEMA_STATES = new Set(['42P01', '42703']);
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -37,6 +43,15 @@ function codeOf(err: unknown): string | undefined {
 export function isDbInputError(err: unknown): boolean {
   const code = codeOf(err);
   return code !== undefined && INPUT_STATES.has(code);
+}
+
+/**
+ * A query named a table or column the database does not have. Only a sign of a missing or
+ * unmigrated schema when migrations are pending; otherwise a bug (the error handler checks).
+ */
+export function isDbSchemaMissing(err: unknown): boolean {
+  const code = codeOf(err);
+  return code !== undefined && SCHEMA_STATES.has(code);
 }
 
 /** The database cannot be reached (or is closed, or shutting down): the request may work later. */

@@ -17,7 +17,14 @@ import type { Db } from '../db/db.ts';
 import { AppMetrics, instrumentHttp } from '../metrics.ts';
 import { fillRegistry, registerModules } from '../modules/index.ts';
 import { Runtime } from '../runtime.ts';
+import { registerAnswerHeaders } from './answer-headers.ts';
 import { registerErrorHandling } from './errors.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_HEADER_SIZE,
+  registerUrlLimit,
+} from './framework-errors.ts';
 import { readinessProblem } from './readiness.ts';
 import { type DeclaredRoute, enforceDeclaredAccess, readEmptyBodies } from './route.ts';
 import { registerSecurity } from './security.ts';
@@ -79,6 +86,7 @@ export interface ServerOptions {
 
 export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   const { config, db } = opts;
+  let securityHeaders: Record<string, string> = {};
   const fastify = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -109,6 +117,10 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     // answer (graceful shutdown). Live streams (SSE) are ended by the live module (preClose).
     forceCloseConnections: 'idle',
     bodyLimit: 2 * 1024 * 1024,
+    // Answers given before any hook (bad URL, over-long head) still get the app's shape and headers.
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    frameworkErrors: frameworkErrors(() => securityHeaders),
+    clientErrorHandler: clientErrorHandler(() => securityHeaders),
   });
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
@@ -127,9 +139,11 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   readEmptyBodies(app);
 
   const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
-  registerErrorHandling(app);
+  registerErrorHandling(app, async () => (await readinessProblem(db)) !== undefined);
+  registerAnswerHeaders(app);
   instrumentHttp(app, ctx.metrics);
-  registerSecurity(app, config, webDist);
+  securityHeaders = registerSecurity(app, config, webDist);
+  registerUrlLimit(app);
   // Once closing, an answer ends its connection, so a keep-alive client cannot hold the close open.
   let closing = false;
   app.addHook('preClose', async () => {

@@ -1,7 +1,7 @@
 import { type ErrorBody, type ErrorCode, ruleMessages } from '@simdock/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isDbInputError, isDbUnavailable } from '../db/errors.ts';
+import { isDbInputError, isDbSchemaMissing, isDbUnavailable } from '../db/errors.ts';
 import { badInput, DomainError, tooManyRequests, unavailable } from '../errors.ts';
 
 const RULE_TEXTS: ReadonlySet<string> = new Set(Object.values(ruleMessages));
@@ -70,6 +70,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   file_required: 400,
   file_type_not_allowed: 415,
   file_too_large: 413,
+  second_factor_required: 403,
+  second_factor_invalid: 400,
+  second_factor_challenge_invalid: 401,
+  second_factor_state: 409,
 };
 
 /** Codes for the framework's own 4xx answers; anything else it refuses is bad input. */
@@ -89,9 +93,19 @@ export function statusOf(err: DomainError): number {
   return ERROR_STATUS[err.code];
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof DomainError) return reply.status(statusOf(err)).send(errorBody(err));
+/**
+ * `schemaBehind`: whether the database lacks migrations (or cannot be asked), so an undefined
+ * table or column means "not ready" (503) rather than a bug (500).
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  schemaBehind: () => Promise<boolean> = async () => false,
+): void {
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    if (err instanceof DomainError) {
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', err.retryAfterSeconds);
+      return reply.status(statusOf(err)).send(errorBody(err));
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issue = err.validation[0];
       const field = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
@@ -110,8 +124,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const code = FRAMEWORK_CODES[err.statusCode] ?? 'bad_input';
       return reply.status(err.statusCode).send(errorBody(new DomainError(code, err.message)));
     }
-    if (isDbUnavailable(err)) {
+    if (isDbUnavailable(err) || (isDbSchemaMissing(err) && (await schemaBehind().catch(() => true)))) {
       req.log.warn({ reason: err.message }, 'database unavailable');
+      // Retry-After: the answer-headers hook adds the default wait for a 503.
       return reply
         .status(503)
         .send(

@@ -21,6 +21,7 @@ import type {
 } from 'fastify';
 import type { ApiKeyAuth, AppContext, AuthUser } from '../context.ts';
 import { DomainError, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
+import { bearerToken } from './bearer.ts';
 import type { App } from './types.ts';
 
 /**
@@ -41,6 +42,8 @@ declare module 'fastify' {
     keyIn?: KeyIn;
     /** The route reads an empty request body as `{}` (see `readEmptyBodies`). */
     emptyBody?: boolean;
+    /** An admin who must still enrol a second factor may call it (User Info, enrolment). */
+    secondFactorSetup?: boolean;
   }
 }
 
@@ -105,14 +108,7 @@ function apiKeyAccess(ctx: AppContext, keyIn: KeyIn, scope?: ApiKeyScope) {
   const check = async (req: FastifyRequest, reply: FastifyReply) => {
     const header = req.headers.authorization ?? '';
     const basic = keyIn === 'basic' ? basicCredentials(header) : undefined;
-    const key =
-      keyIn === 'param'
-        ? keyParam(req)
-        : keyIn === 'basic'
-          ? basic?.password
-          : header.startsWith('Bearer ')
-            ? header.slice(7).trim()
-            : undefined;
+    const key = keyIn === 'param' ? keyParam(req) : keyIn === 'basic' ? basic?.password : bearerToken(header);
     const auth = await ctx.registry.authenticateApiKey(ctx, key || undefined);
     // Basic auth names the account too: a key only works with its owner's username.
     if (basic && basic.username.toLowerCase() !== auth.user.username.toLowerCase()) {
@@ -173,6 +169,12 @@ export function access(
   if (level === 'public') return { config: { access: level }, onRequest: [] };
   const check: onRequestHookHandler = async (req) => {
     req.user = await ctx.registry.authenticate(ctx, req.headers.authorization);
+    if (req.user.secondFactorPending && !req.routeOptions.config.secondFactorSetup) {
+      throw new DomainError(
+        'second_factor_required',
+        'Set up two-factor authentication in User Info before anything else.',
+      );
+    }
     if (level === 'admin' && !req.user.roles.includes(ADMIN_ROLE)) {
       throw forbidden('This action needs the administrator role.');
     }

@@ -74,7 +74,12 @@ declare module 'fastify' {
  * that response's nonce in `style-src` (the page gives it to the UI library's runtime <style>
  * tags, so no 'unsafe-inline' is needed).
  */
-export function registerSecurity(app: FastifyInstance, config: Config, webDist: string): void {
+/** Registers the security headers; returns the API answers' set (for answers given outside hooks). */
+export function registerSecurity(
+  app: FastifyInstance,
+  config: Config,
+  webDist: string,
+): Record<string, string> {
   const indexHtml = join(webDist, 'index.html');
   const scriptHashes = existsSync(indexHtml) ? inlineScriptHashes(readFileSync(indexHtml, 'utf8')) : [];
   const https = config.PUBLIC_URL.startsWith('https://');
@@ -151,6 +156,7 @@ export function registerSecurity(app: FastifyInstance, config: Config, webDist: 
     this.headers(csp);
     return nonce;
   });
+  return apiHeaders;
 }
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;

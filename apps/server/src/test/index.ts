@@ -9,4 +9,5 @@ export {
   startServerProcess,
 } from './process.ts';
 export { type ApiResult, requestJson } from './request.ts';
+export { type ReceivedMail, startTestSmtp, type TestSmtp } from './smtp.ts';
 export { openSse, type SseClient } from './sse.ts';

@@ -84,6 +84,23 @@ export const routes: RouteObject[] = [
       },
       { path: 'terms', lazy: page(() => import('../pages/legal/TermsPage.tsx'), 'TermsPage', 'public') },
       { path: 'home', lazy: page(() => import('../pages/landing/LandingPage.tsx'), 'LandingPage', 'public') },
+      // Password recovery: public (a mailed link may be opened in a browser that is signed in).
+      {
+        path: 'forgot-password',
+        lazy: page(
+          () => import('../pages/forgot-password/ForgotPasswordPage.tsx'),
+          'ForgotPasswordPage',
+          'public',
+        ),
+      },
+      {
+        path: 'reset-password',
+        lazy: page(
+          () => import('../pages/reset-password/ResetPasswordPage.tsx'),
+          'ResetPasswordPage',
+          'public',
+        ),
+      },
       {
         element: <ShellIfSignedIn />,
         children: [

@@ -3,8 +3,10 @@ import { chatEn } from './screens/chat.ts';
 import { errorCodesEn } from './screens/error-codes.ts';
 import { gatewaysEn } from './screens/gateways.ts';
 import { messagingEn } from './screens/messaging.ts';
+import { outboxEn } from './screens/outbox.ts';
 import { paymentsEn } from './screens/payments.ts';
 import { rentalEn } from './screens/rental.ts';
+import { secondFactorEn } from './screens/second-factor.ts';
 import { servicesOrdersEn } from './screens/services-orders.ts';
 import { signedInEn } from './screens/signed-in.ts';
 import { usersEn } from './screens/users.ts';
@@ -20,6 +22,7 @@ export const enScreens = {
   ...apikeyEn,
   ...gatewaysEn,
   ...usersEn,
+  ...secondFactorEn,
   ...paymentsEn,
   ...messagingEn,
   ...chatEn,
@@ -27,4 +30,5 @@ export const enScreens = {
   ...rentalEn,
   ...signedInEn,
   ...errorCodesEn,
+  ...outboxEn,
 } as const;

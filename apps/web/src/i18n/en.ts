@@ -86,6 +86,17 @@ export const en = {
   'login.noAccount': 'Don’t have an account?',
   'login.register': 'Create one',
   'login.failed': 'Login failed',
+  'login.sfTitle': 'Two-factor authentication',
+  'login.sfText': 'Enter the 6-digit code from your authenticator app.',
+  'login.sfRecoveryText': 'Enter one of your recovery codes.',
+  'login.sfCode': 'Code',
+  'login.sfRecoveryCode': 'Recovery code',
+  'login.sfUseRecovery': 'Use a recovery code',
+  'login.sfUseApp': 'Use the authenticator app',
+  'login.sfVerify': 'Verify',
+  'login.sfAttemptsLeft': 'Attempts left: {count}',
+  'login.sfBack': 'Back to sign in',
+  'login.passwordReset': 'Your password was changed. Sign in with the new one.',
   // Rule messages from @simdock/contract (ruleMessages): the same texts the server answers with.
   ...ruleTexts,
 

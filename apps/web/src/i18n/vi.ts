@@ -5,9 +5,11 @@ import { chatVi } from './screens/chat.vi.ts';
 import { errorCodesVi } from './screens/error-codes.vi.ts';
 import { gatewaysVi } from './screens/gateways.vi.ts';
 import { messagingVi } from './screens/messaging.vi.ts';
+import { outboxVi } from './screens/outbox.vi.ts';
 import { paymentsVi } from './screens/payments.vi.ts';
 import { publicVi } from './screens/public.vi.ts';
 import { rentalVi } from './screens/rental.vi.ts';
+import { secondFactorVi } from './screens/second-factor.vi.ts';
 import { servicesOrdersVi } from './screens/services-orders.vi.ts';
 import { signedInVi } from './screens/signed-in.vi.ts';
 import { usersVi } from './screens/users.vi.ts';
@@ -80,6 +82,17 @@ export const vi: Record<MessageKey, string> = {
   'login.noAccount': 'Chưa có tài khoản?',
   'login.register': 'Tạo tài khoản',
   'login.failed': 'Đăng nhập thất bại',
+  'login.sfTitle': 'Xác thực hai bước',
+  'login.sfText': 'Nhập mã 6 chữ số từ ứng dụng xác thực của bạn.',
+  'login.sfRecoveryText': 'Nhập một trong các mã khôi phục của bạn.',
+  'login.sfCode': 'Mã',
+  'login.sfRecoveryCode': 'Mã khôi phục',
+  'login.sfUseRecovery': 'Dùng mã khôi phục',
+  'login.sfUseApp': 'Dùng ứng dụng xác thực',
+  'login.sfVerify': 'Xác minh',
+  'login.sfAttemptsLeft': 'Số lần thử còn lại: {count}',
+  'login.sfBack': 'Quay lại đăng nhập',
+  'login.passwordReset': 'Mật khẩu của bạn đã được đổi. Hãy đăng nhập bằng mật khẩu mới.',
   'rule.usernameRequired': 'Vui lòng nhập tên đăng nhập',
   'rule.usernameFormat': 'Tên đăng nhập gồm 3-16 ký tự: chữ cái, chữ số hoặc dấu gạch dưới',
   'rule.emailRequired': 'Vui lòng nhập email',
@@ -114,6 +127,7 @@ export const vi: Record<MessageKey, string> = {
   ...apikeyVi,
   ...gatewaysVi,
   ...usersVi,
+  ...secondFactorVi,
   ...paymentsVi,
   ...messagingVi,
   ...chatVi,
@@ -122,5 +136,6 @@ export const vi: Record<MessageKey, string> = {
   ...appVi,
   ...publicVi,
   ...signedInVi,
+  ...outboxVi,
   ...errorCodesVi,
 };

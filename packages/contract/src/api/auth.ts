@@ -18,11 +18,31 @@ export const RegisterResponse = z.object({ code: z.literal(1), msg: z.string() }
 export const LoginBody = z.object({
   username: boundedText(L.loginUsername, 'Username'),
   password: boundedText(PASSWORD_MAX, 'Password', ruleMessages.passwordTooLong),
+  /** The `deviceToken` an earlier sign-in on this browser returned: exempts it from the per-account limit. */
+  deviceToken: z.string().max(128).optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-export const LoginResponse = z.object({ token: z.string() });
+/** `deviceToken`: kept by the browser and sent back on later sign-ins (see LoginBody). */
+export const LoginResponse = z.object({ token: z.string(), deviceToken: z.string().optional() });
 export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/**
+ * POST /api/Auth/login: the spec's answer, or, for an account with a second factor on, a challenge
+ * to answer with a code (`endpoints.secondFactor.login`) and no token yet. `secondFactorSetup`: the
+ * session may only enrol a second factor and read User Info (an admin under REQUIRE_ADMIN_2FA).
+ */
+export const LoginAnswer = z.union([
+  LoginResponse.extend({ secondFactorSetup: z.literal(true).optional() }),
+  z.object({
+    secondFactor: z.literal(true),
+    challenge: z.string(),
+    expiresIn: z.number().int(),
+    attemptsLeft: z.number().int(),
+    deviceToken: z.string().optional(),
+  }),
+]);
+export type LoginAnswer = z.infer<typeof LoginAnswer>;
 
 export const RoleSchema = z.enum(ROLES);
 

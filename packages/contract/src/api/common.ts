@@ -88,6 +88,15 @@ export const ERROR_CODES = [
   'file_required',
   'file_type_not_allowed',
   'file_too_large',
+  // the second factor
+  /** An admin must enrol a second factor before anything else (REQUIRE_ADMIN_2FA). */
+  'second_factor_required',
+  /** The code (or recovery code) is not correct. */
+  'second_factor_invalid',
+  /** The sign-in challenge is unknown, expired, used, or void after too many wrong codes. */
+  'second_factor_challenge_invalid',
+  /** Enrolment asked while the factor is on, or a code asked while it is off. */
+  'second_factor_state',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -37,7 +37,9 @@ export type AdminServiceListResponse = z.infer<typeof AdminServiceListResponse>;
 
 /** Add (no id) and edit. Numbers may arrive as strings from forms: coerced, non-numeric → 0. */
 export const ServiceInput = z.object({
-  id: boundedText(L.id, 'Id').optional(),
+  // Absent adds a service; present names the one to edit, so an empty id is refused here (400)
+  // rather than treated as either.
+  id: boundedText(L.id, 'Id').min(1, 'Id must not be empty: leave it out to add a service.').optional(),
   name: boundedText(L.serviceName, 'Name'),
   code: boundedText(L.serviceCode, 'Code'),
   description: boundedText(L.serviceDescription, 'Description').default(''),

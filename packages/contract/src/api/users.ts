@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText } from '../limits.ts';
 import { PASSWORD_MAX } from '../rules.ts';
 
 /** User Manager page sizes (docs/product.md#limits-and-timings); the first is the default. */
@@ -23,7 +24,8 @@ const pageSize = z.union([z.literal(50), z.literal(100), z.literal(200), z.liter
 /** POST /api/Admin/getUser (spec payload: none; every field optional). */
 export const AdminUserListBody = z
   .object({
-    search: z.string().max(USER_LIMITS.search).optional(),
+    // boundedText refuses NUL (PostgreSQL cannot store or compare it) and lone surrogates.
+    search: boundedText(USER_LIMITS.search, 'Search').optional(),
     sort: z.enum(USER_SORT_FIELDS).optional(),
     dir: z.enum(['asc', 'desc']).optional(),
     page: z.number().int().min(1).max(1_000_000).optional(),
@@ -97,6 +99,8 @@ export const AUDIT_KINDS = [
   'user.balance',
   'user.delete',
   'user.deactivate',
+  // A password change refused because of too many wrong old passwords (the actor is the user).
+  'user.passwordChangeLimited',
   'service.create',
   'service.update',
   'service.delete',
@@ -114,6 +118,13 @@ export const AUDIT_KINDS = [
   'apikey.create',
   'apikey.delete',
   'apikey.reset',
+  // The TOTP second factor: a user's own enrol, disable and new recovery codes; an admin's reset.
+  'user.secondFactorEnable',
+  'user.secondFactorDisable',
+  'user.secondFactorRecoveryCodes',
+  'user.secondFactorReset',
+  // A user set a new password with an emailed link (the actor is that user).
+  'user.passwordReset',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_PAGE_SIZE = 50;
@@ -121,10 +132,10 @@ export const AUDIT_PAGE_SIZE = 50;
 /** POST /api/Admin/audit: filters (who = actor username, kind, date range as ISO dates) and paging. */
 export const AuditListBody = z
   .object({
-    actor: z.string().max(USER_LIMITS.username).optional(),
+    actor: boundedText(USER_LIMITS.username, 'Who').optional(),
     kind: z.enum(AUDIT_KINDS).optional(),
-    from: z.string().max(40).optional(),
-    to: z.string().max(40).optional(),
+    from: boundedText(40, 'From').optional(),
+    to: boundedText(40, 'To').optional(),
     page: z.number().int().min(1).max(1_000_000).optional(),
     pageSize: z.number().int().min(1).max(500).optional(),
   })

@@ -14,6 +14,7 @@ export { order } from './orders.ts';
 export { overview } from './overview.ts';
 export { payment, sandbox } from './payments.ts';
 export { rentalApi } from './rentalApi.ts';
+export { secondFactor } from './second-factor.ts';
 export { service } from './services.ts';
 export { smsgateApi } from './smsgateApi.ts';
 export { userAdmin } from './user-admin.ts';

@@ -1,4 +1,5 @@
-import { LoginBody, LoginResponse, RegisterBody, RegisterResponse } from '../api/auth.ts';
+import { LoginAnswer, LoginBody, RegisterBody, RegisterResponse } from '../api/auth.ts';
+import { ForgotBody, ForgotResponse, OutboxResponse, ResetBody, ResetResponse } from '../api/recovery.ts';
 import { endpoint } from '../endpoint.ts';
 
 /** Sign-up and sign-in (Login and Register pages). */
@@ -17,6 +18,32 @@ export const auth = {
     access: 'public',
     tag: 'auth',
     body: LoginBody,
-    response: { 200: LoginResponse },
+    response: { 200: LoginAnswer },
+  }),
+  /** Password recovery: always the same neutral answer (no enumeration); a link is mailed when the account exists. */
+  forgot: endpoint({
+    method: 'POST',
+    path: '/api/Auth/forgot',
+    access: 'public',
+    tag: 'auth',
+    body: ForgotBody,
+    response: { 200: ForgotResponse },
+  }),
+  /** Sets a new password with a mailed link's token (single use) and ends every session. */
+  reset: endpoint({
+    method: 'POST',
+    path: '/api/Auth/reset',
+    access: 'public',
+    tag: 'auth',
+    body: ResetBody,
+    response: { 200: ResetResponse },
+  }),
+  /** The last 50 mails kept instead of sent (demo, development without SMTP). */
+  mailOutbox: endpoint({
+    method: 'GET',
+    path: '/api/Admin/mail/outbox',
+    access: 'admin',
+    tag: 'auth',
+    response: { 200: OutboxResponse },
   }),
 };

@@ -1,9 +1,13 @@
-import { endpoints, rolesFromClaim } from '@simdock/contract';
+import { endpoints, passwordError, rolesFromClaim } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { changePassword } from '../users/index.ts';
 import { login, register } from './auth.service.ts';
+import { assertPasswordNotCommon } from './common-passwords.ts';
+import { limitPasswordChange } from './limits.ts';
+import { recoveryRoutes } from './recovery.routes.ts';
+import { secondFactorRoutes } from './second-factor.routes.ts';
 import { signToken } from './tokens.ts';
 
 export function authRoutes(app: App, ctx: AppContext) {
@@ -14,17 +18,25 @@ export function authRoutes(app: App, ctx: AppContext) {
       username: req.body.username,
       email: req.body.email,
       password: req.body.passwordHash,
+      ip: req.ip,
     });
     return { code: 1 as const, msg: 'Registration successful. Please Login.' };
   });
 
-  route(app, ctx, auth.login, async (req) => ({ token: await login(ctx, { ...req.body, ip: req.ip }) }));
+  // An account with a second factor gets a challenge instead of a token (second-factor.routes.ts).
+  route(app, ctx, auth.login, async (req) => login(ctx, { ...req.body, ip: req.ip }));
+  secondFactorRoutes(app, ctx);
 
   // A password change ends every other session; the caller gets a fresh token to stay signed in.
   route(app, ctx, account.changePass, async (req) => {
     const user = currentUser(req);
-    const { tokenVersion } = await changePassword(ctx, user.id, req.body);
+    const { tokenVersion } = await limitPasswordChange(ctx, user, () => {
+      // The spec's rules answer first (their messages); then the common-password list.
+      if (!passwordError(req.body.newPass)) assertPasswordNotCommon(req.body.newPass, 'newPass');
+      return changePassword(ctx, user.id, req.body);
+    });
     const token = await signToken(ctx, { ...user, roles: rolesFromClaim(user.roles), tokenVersion });
     return { code: 1 as const, msg: 'Password changed.', token };
   });
+  recoveryRoutes(app, ctx);
 }

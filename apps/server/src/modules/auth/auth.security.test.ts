@@ -18,6 +18,8 @@ beforeAll(async () => {
       TRUST_PROXY: 'true',
       LOGIN_MAX_FAILURES_PER_USER_IP: '5',
       LOGIN_MAX_FAILURES_PER_IP: '1000',
+      // The per-account budget has its own tests (limits.test.ts); here it would end the rounds below.
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
       // The slow-down's formula is tested below; here it would only make the tests wait.
       LOGIN_SLOWDOWN_AFTER: '1000',
     },

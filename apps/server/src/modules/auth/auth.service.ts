@@ -3,12 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ADMIN_ROLE,
   DEFAULT_ROLE,
+  type LoginAnswer,
   normalizeLogin,
   rolesFromClaim,
   validateRegister,
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { assertNoFieldErrors, conflict, DomainError, tooManyRequests, unauthorized } from '../../errors.ts';
+import { assertNoFieldErrors, conflict, DomainError, unauthorized } from '../../errors.ts';
 import {
   adminExists,
   findUserByUsername,
@@ -17,22 +18,32 @@ import {
   verifyPassword,
   verifyUnknownUser,
 } from '../users/index.ts';
-import { countAttempt, forgiveAttempt } from './auth.queries.ts';
+import { assertPasswordNotCommon } from './common-passwords.ts';
+import { reserveRegistration, signInGate } from './limits.ts';
+import { mustEnrol } from './second-factor.enrolment.ts';
+import { challengeFor } from './second-factor.service.ts';
 import { signToken } from './tokens.ts';
 
 export async function register(
   ctx: AppContext,
-  input: { username: string; email: string; password: string },
+  input: { username: string; email: string; password: string; ip: string },
 ): Promise<void> {
   const username = normalizeLogin(input.username);
   const email = normalizeLogin(input.email);
   assertNoFieldErrors(validateRegister({ username, email, password: input.password }));
+  assertPasswordNotCommon(input.password, 'password');
+  const undo = await reserveRegistration(ctx, input.ip);
   const result = await insertUser(ctx.db, {
     username,
     email,
     passwordHash: await hashPassword(input.password),
     roles: [DEFAULT_ROLE],
+  }).catch(async (err: unknown) => {
+    await undo();
+    throw err;
   });
+  // A refused registration created no account: it does not use up the budget.
+  if (result.taken) await undo();
   if (result.taken === 'username')
     throw conflict('This username is already taken.', 'username', 'username_taken');
   if (result.taken === 'email')
@@ -56,50 +67,43 @@ export function slowdownMs(
 }
 
 /**
- * Signs a user in. Every attempt is counted first (atomically), then checked: a hard limit per
- * username and client address, a hard limit per address across usernames, and per username
- * (across addresses) only a slow-down, so nobody can lock an owner out from elsewhere. A success
- * takes its attempt back. Unknown users cost the same argon2 work; the answer never says which
- * field was wrong.
+ * Signs a user in. Every attempt is counted first (atomically), then checked: hard limits per
+ * username and client address, per address across usernames and per account across addresses
+ * (a browser with the account's device token is exempt from that one), plus a slow-down per
+ * account. A refused attempt is not checked and gives its counts back; a success takes its attempt
+ * back. Unknown users cost the same argon2 work; the answer never says which field was wrong.
  */
 export async function login(
   ctx: AppContext,
-  input: { username: string; password: string; ip: string },
-): Promise<string> {
+  input: { username: string; password: string; ip: string; deviceToken?: string | undefined },
+): Promise<LoginAnswer> {
   const username = normalizeLogin(input.username);
-  const now = ctx.clock.now();
-  const windowMs = ctx.config.LOGIN_WINDOW_MINUTES * 60_000;
-  const windowStart = new Date(now.getTime() - windowMs);
-  const pairKey = `pair:${username}|${input.ip}`;
-  const userKey = `user:${username}`;
-  const ipKey = `ip:${input.ip}`;
-  const counts = await countAttempt(ctx.db, [pairKey, userKey, ipKey], now, windowStart);
-  if (
-    (counts.get(pairKey) ?? 0) > ctx.config.LOGIN_MAX_FAILURES_PER_USER_IP ||
-    (counts.get(ipKey) ?? 0) > ctx.config.LOGIN_MAX_FAILURES_PER_IP
-  ) {
-    throw tooManyRequests(
-      `Too many failed sign-in attempts. Please try again in ${ctx.config.LOGIN_WINDOW_MINUTES} minutes.`,
-    );
-  }
+  // Counted before the check; over a limit it is refused here, unchecked (see limits.ts).
+  const gate = await signInGate(ctx, { username, ip: input.ip, deviceToken: input.deviceToken });
   const user = username ? await findUserByUsername(ctx.db, username) : undefined;
   const ok = user
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyUnknownUser(input.password);
   if (!user || !ok) {
-    const delay = slowdownMs(counts.get(userKey) ?? 0, ctx.config);
+    const delay = slowdownMs(gate.accountFailures, ctx.config);
     if (delay > 0) await sleep(delay);
     throw unauthorized(LOGIN_FAILED);
   }
   if (user.status !== 'Active')
     throw new DomainError('account_inactive', 'This account is inactive. Please contact support.');
-  await forgiveAttempt(ctx.db, pairKey, [userKey, ipKey]);
-  return signToken(ctx, {
+  // The password was right: this browser gets (or keeps) its device token.
+  const deviceToken = await gate.succeeded(user.id);
+  const challenge = await challengeFor(ctx, user);
+  if (challenge) return { ...challenge, deviceToken };
+  const token = await signToken(ctx, {
     id: user.id,
     username: user.username,
     roles: rolesFromClaim(user.roles),
     tokenVersion: user.token_version,
   });
+  return (await mustEnrol(ctx, user.id, user.roles))
+    ? { token, deviceToken, secondFactorSetup: true }
+    : { token, deviceToken };
 }
 
 /** First start: make sure an Admin9 account exists. Returns the generated password, if one was made. */

@@ -81,18 +81,18 @@ describe('POST /api/Auth/register', () => {
   });
 
   it('refuses a taken username or email (case-insensitively) with 409', async () => {
-    await register({ username: 'dave', email: 'dave@example.com', passwordHash: 'password1' });
+    await register({ username: 'dave', email: 'dave@example.com', passwordHash: 'dave-pass-77' });
     const sameName = await register({
       username: 'DAVE',
       email: 'other@example.com',
-      passwordHash: 'password1',
+      passwordHash: 'dave-pass-77',
     });
     expect(sameName.status).toBe(409);
     expect(sameName.body).toMatchObject({ field: 'username', msg: 'This username is already taken.' });
     const sameEmail = await register({
       username: 'dave2',
       email: 'Dave@Example.com',
-      passwordHash: 'password1',
+      passwordHash: 'dave-pass-77',
     });
     expect(sameEmail.status).toBe(409);
     expect(sameEmail.body).toMatchObject({ field: 'email' });

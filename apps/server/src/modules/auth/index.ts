@@ -4,11 +4,20 @@ import { authenticate } from './tokens.ts';
 
 // Auth: sign-in, registration, sessions (tokens) and the first admin account.
 export { ensureAdmin } from './auth.service.ts';
+export { assertPasswordNotCommon, isCommonPassword } from './common-passwords.ts';
+export { recoveryIdle } from './recovery.service.ts';
 export { authenticate, signToken } from './tokens.ts';
 
 export const authModule: ModuleDescriptor = {
   name: 'auth',
-  tables: ['auth_throttle'],
+  tables: [
+    'auth_throttle',
+    'device_tokens',
+    'user_second_factors',
+    'second_factor_recovery_codes',
+    'second_factor_challenges',
+    'password_resets',
+  ],
   routes: authRoutes,
   authenticate,
 };

@@ -4,7 +4,9 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { BoundedMap } from '../../bounded-map.ts';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { unauthorized } from '../../errors.ts';
+import { bearerToken } from '../../http/bearer.ts';
 import { activeUserById, signedInUser } from '../users/index.ts';
+import { mustEnrol } from './second-factor.enrolment.ts';
 
 function jwtKey(secret: string): Uint8Array {
   // A derived key keeps the JWT key distinct from other uses of the app secret.
@@ -73,7 +75,7 @@ async function verifyToken(ctx: AppContext, token: string): Promise<Claims> {
  */
 export async function authenticate(ctx: AppContext, authorization: string | undefined): Promise<AuthUser> {
   const header = authorization ?? '';
-  const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const token = bearerToken(header) ?? '';
   if (!token) throw unauthorized('Sign in to continue.');
   let sub: string | undefined;
   let ver: unknown;
@@ -87,5 +89,7 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
   const user = sub ? await activeUserById(ctx, sub) : undefined;
   if (!user) throw unauthorized('Your account is not available. Please sign in again.');
   if (ver !== user.token_version) throw unauthorized('Your session has ended. Please sign in again.');
-  return signedInUser(user);
+  const signedIn = signedInUser(user);
+  if (await mustEnrol(ctx, user.id, user.roles)) signedIn.secondFactorPending = true;
+  return signedIn;
 }

@@ -1,3 +1,4 @@
+import { assertProperty } from '@simdock/contract/property-seeds';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -53,7 +54,7 @@ const range = fc.record({
 });
 
 async function checkRanges(runs = 40) {
-  await fc.assert(
+  await assertProperty(
     fc.asyncProperty(range, async ({ who, from, len }) => {
       const userId = who === null ? null : users[who]!.id;
       const f = from === null ? null : new Date(base.getTime() + from * 60_000);

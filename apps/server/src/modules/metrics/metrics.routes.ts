@@ -4,6 +4,7 @@ import type { onRequestHookHandler } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { notFound, unauthorized } from '../../errors.ts';
+import { bearerToken } from '../../http/bearer.ts';
 import { route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { lockedSimCount } from '../gateways/index.ts';
@@ -28,7 +29,7 @@ export function metricsGuard(ctx: AppContext): onRequestHookHandler {
       return;
     }
     const header = req.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const given = bearerToken(header) ?? '';
     // Compared as hashes: equal lengths for timingSafeEqual, and no timing hint about the token.
     if (!given || !timingSafeEqual(digest(given), expected)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');

@@ -1,6 +1,7 @@
 import type { PaymentStatus } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import { isUuid } from '../../ids.ts';
+import { centsOf, centsToString } from './providers/money.ts';
 
 // SQL of the payments module: its own tables only (payments, payment_events, payment_credits).
 
@@ -116,7 +117,11 @@ export async function recordEvent(
   return rows.length === 1;
 }
 
-/** Claims the one credit of a provider payment; false when it was credited before. */
+/**
+ * Raises the credit of a provider payment to `amount` (its largest confirmed paid amount so far)
+ * and returns the increase to credit now: "0.00" when as much or more was credited before. Call
+ * with the top-up's row locked, so that concurrent webhooks of one payment take turns here.
+ */
 export async function claimCredit(
   q: Queryable,
   c: {
@@ -127,13 +132,31 @@ export async function claimCredit(
     amount: string;
     at: Date;
   },
-): Promise<boolean> {
-  const rows = await q.query(
-    `INSERT INTO payment_credits (provider, provider_payment_id, payment_id, parent_payment_id, amount, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1`,
+): Promise<{ increase: string; first: boolean }> {
+  const rows = await q.query<{ before: string | null; after: string }>(
+    `WITH prev AS (
+       SELECT amount FROM payment_credits WHERE provider = $1 AND provider_payment_id = $2 FOR UPDATE
+     ), up AS (
+       INSERT INTO payment_credits (provider, provider_payment_id, payment_id, parent_payment_id, amount, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (provider, provider_payment_id) DO UPDATE SET amount = EXCLUDED.amount
+        WHERE payment_credits.amount < EXCLUDED.amount
+       RETURNING amount
+     )
+     SELECT (SELECT amount::text FROM prev) AS before,
+            coalesce((SELECT amount FROM up), (SELECT amount FROM prev))::text AS after`,
     [c.provider, c.providerPaymentId, c.paymentId, c.parentPaymentId, c.amount, c.at],
   );
-  return rows.length === 1;
+  const row = rows[0];
+  const before = row?.before ?? null;
+  const after = row?.after ?? before ?? '0';
+  return { increase: subtractMoney(after, before ?? '0'), first: before === null };
+}
+
+/** a − b for non-negative money strings, exactly (cents), never below zero. */
+function subtractMoney(a: string, b: string): string {
+  const d = centsOf(a) - centsOf(b);
+  return centsToString(d > 0n ? d : 0n);
 }
 
 /** After a credit: adds what arrived, DONE, finished now. */

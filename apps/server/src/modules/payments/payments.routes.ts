@@ -55,7 +55,11 @@ function webhookRoute(app: App, ctx: AppContext) {
       ctx.metrics.webhookFailed('incoming', outcome.reason);
       // The error code says what the status says: a bad signature is `unauthorized`, not bad input.
       const err =
-        outcome.httpStatus === 401 ? unauthorized('Invalid signature.') : badInput('Malformed notification.');
+        outcome.httpStatus === 401
+          ? unauthorized('Invalid signature.')
+          : outcome.reason === 'invoice_mismatch'
+            ? badInput('The invoice does not match the order.')
+            : badInput('Malformed notification.');
       return reply.status(outcome.httpStatus).send(errorBody(err));
     }
     return { code: 1 as const, msg: outcome.result };

@@ -160,6 +160,7 @@ export async function receiveWebhook(
     return { ok: false, httpStatus: v.httpStatus, reason: v.reason };
   }
   const result = await applyEvent(ctx, v.event, 'webhook');
+  if (result === 'invoice_mismatch') return { ok: false, httpStatus: 400, reason: result };
   ctx.log.info(
     { provider: provider.name, event: v.event.eventKey, form: v.signatureForm, result },
     'payment webhook applied',
@@ -167,7 +168,13 @@ export async function receiveWebhook(
   return { ok: true, result };
 }
 
-export type ApplyResult = 'applied' | 'credited' | 'duplicate' | 'ignored' | 'unknown_payment';
+export type ApplyResult =
+  | 'applied'
+  | 'credited'
+  | 'duplicate'
+  | 'ignored'
+  | 'unknown_payment'
+  | 'invoice_mismatch';
 
 /** Applies one verified provider observation in one transaction (event, state, money). */
 export async function applyEvent(
@@ -183,6 +190,24 @@ export async function applyEvent(
       invoiceId: ev.providerInvoiceId,
       parentPaymentId: ev.parentPaymentId,
     });
+    // A signed event naming our order must carry that order's invoice: a mismatch is refused whole.
+    if (
+      payment &&
+      ev.orderId === payment.id &&
+      ev.providerInvoiceId !== null &&
+      ev.providerInvoiceId !== payment.providerInvoiceId
+    ) {
+      ctx.log.warn(
+        {
+          paymentId: payment.id,
+          event: ev.eventKey,
+          invoice: ev.providerInvoiceId,
+          stored: payment.providerInvoiceId,
+        },
+        "payment event refused: its invoice is not the order's invoice",
+      );
+      return 'invoice_mismatch';
+    }
     const fresh = await recordEvent(q, {
       provider: ev.provider,
       eventKey: ev.eventKey,
@@ -207,6 +232,8 @@ export async function applyEvent(
       return 'ignored';
     }
     if (decision.kind === 'credit') {
+      // A provider payment is credited up to its largest confirmed paid amount: a `finished` after
+      // a `partially_paid` adds the difference, once (the row lock above orders concurrent ones).
       const claimed = await claimCredit(q, {
         provider: ev.provider,
         providerPaymentId: ev.providerPaymentId,
@@ -215,17 +242,19 @@ export async function applyEvent(
         amount: ev.amountReal,
         at: now,
       });
-      if (!claimed) return 'duplicate';
+      if (claimed.increase === '0.00') return 'duplicate';
+      const ref = `${ev.provider}:${ev.providerPaymentId}`;
       await credit(q, {
         userId: payment.userId,
-        amount: ev.amountReal,
+        amount: claimed.increase,
         kind: 'topup',
-        ref: `${ev.provider}:${ev.providerPaymentId}`,
+        // One ledger row per level reached: the first keeps the plain reference.
+        ref: claimed.first ? ref : `${ref}:to:${ev.amountReal}`,
         at: now,
       });
       await markCredited(q, {
         id: payment.id,
-        amount: ev.amountReal,
+        amount: claimed.increase,
         gwStatus: ev.gwStatus,
         flag: decision.flag,
         at: now,

@@ -17,6 +17,18 @@ function send(reply: FastifyReply, a: Answer) {
   return reply.status(a.status).type('text/plain; charset=utf-8').send(a.text);
 }
 
+/** A JSON body's object, or nothing when it is not one (malformed, or nested too deeply to be parameters). */
+export function lenientJson(text: string): Record<string, unknown> | undefined {
+  // Parameters are flat: anything deeply nested is not a request this handler reads.
+  if (/^\s*[[{]/.test(text) && /(?:[[{][^[\]{}]*){9}/.test(text)) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The parameters, from the query string and a form or JSON body; the query wins. Arrays: the last value. */
 function params(query: unknown, body: unknown): Params {
   const out: Params = {};
@@ -71,7 +83,18 @@ Over the rate limit: HTTP 429 \`{"title":"RATE_LIMIT","details":"…"}\`.`;
 export async function handlerRoutes(app: App, ctx: AppContext): Promise<void> {
   await app.register(async (instance) => {
     const scope = instance.withTypeProvider<ZodTypeProvider>() as unknown as App;
-    // SMS-Activate clients POST forms; this scope alone reads them.
+    // SMS-Activate clients POST forms; this scope alone reads them. A body that cannot be read
+    // (bad JSON, another type) carries no parameters rather than failing before the key is checked:
+    // the answer is then the protocol's own (NO_KEY, BAD_KEY, BAD_ACTION…), never ERROR_SQL.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_req, body, done) => done(null, lenientJson(String(body))),
+    );
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, _body, done) =>
+      done(null, undefined),
+    );
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 64 * 1024 },

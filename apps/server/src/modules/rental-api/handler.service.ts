@@ -1,4 +1,4 @@
-import type { Service } from '@simdock/contract';
+import { boundedText, type Service, TEXT_LIMITS } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { badInput, DomainError } from '../../errors.ts';
 import { balanceOf } from '../billing/index.ts';
@@ -109,10 +109,15 @@ async function order(ctx: AppContext, userId: string, p: Params): Promise<OrderD
 async function rentFor(ctx: AppContext, userId: string, p: Params): Promise<OrderDetail> {
   const service = p.service?.trim();
   if (!service) throw new DomainError('service_not_found', 'Choose a service.');
+  // A code no service can have (a NUL, too long) never reaches the database: BAD_SERVICE.
+  if (!SERVICE_CODE.safeParse(service).success)
+    throw new DomainError('service_not_found', 'Unknown service.');
   const maxPriceText = p.maxPrice?.trim();
   let maxPrice: string | undefined;
   if (maxPriceText) {
-    if (!/^\d{1,9}(\.\d{1,6})?$/.test(maxPriceText)) throw badInput('maxPrice must be a price.', 'maxPrice');
+    // A maxPrice that is not a price is answered as SMS-Activate does: WRONG_MAX_PRICE:<price>.
+    if (!/^\d{1,9}(\.\d{1,6})?$/.test(maxPriceText))
+      throw new DomainError('price_above_max', 'maxPrice must be a price.');
     maxPrice = maxPriceText;
   }
   if (!countryOk(ctx, p)) {
@@ -125,6 +130,8 @@ async function rentFor(ctx: AppContext, userId: string, p: Params): Promise<Orde
   const rented = await rent(ctx, userId, service, undefined, maxPrice ? { maxPrice } : {});
   return (await userOrderDetail(ctx, userId, rented.id))!;
 }
+
+const SERVICE_CODE = boundedText(TEXT_LIMITS.serviceCode, 'Service');
 
 function numberV2(ctx: AppContext, o: OrderDetail) {
   return {

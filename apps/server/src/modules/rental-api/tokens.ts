@@ -69,4 +69,9 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   webhook_limit: 'ERROR_SQL',
   webhook_url_refused: 'ERROR_SQL',
   webhook_not_found: 'ERROR_SQL',
+  // Sign-in only: an API key never meets a second factor.
+  second_factor_required: 'ERROR_SQL',
+  second_factor_invalid: 'ERROR_SQL',
+  second_factor_challenge_invalid: 'ERROR_SQL',
+  second_factor_state: 'ERROR_SQL',
 };

@@ -6,9 +6,11 @@ export { hashPassword, verifyPassword, verifyUnknownUser } from './passwords.ts'
 export {
   adminExists,
   findUserById,
+  findUserByLogin,
   findUserByUsername,
   insertUser,
   type UserRow,
+  updatePasswordHash,
   userCount,
   usernamesByIds,
 } from './users.queries.ts';

@@ -38,6 +38,16 @@ export async function findUserByUsername(q: Queryable, username: string): Promis
   return (await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE username = $1`, [username]))[0];
 }
 
+/** The user whose username or email is `login` (lowercase; usernames hold no `@`, so at most one). */
+export async function findUserByLogin(q: Queryable, login: string): Promise<UserRow | undefined> {
+  return (
+    await q.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE username = $1 OR email = $1 ORDER BY (username = $1) DESC LIMIT 1`,
+      [login],
+    )
+  )[0];
+}
+
 /** Inserts a user; returns undefined when the username or email is taken (and which one). */
 export async function insertUser(
   q: Queryable,

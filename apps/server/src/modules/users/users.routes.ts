@@ -8,7 +8,10 @@ import { userInfo } from './users.service.ts';
 export function userRoutes(app: App, ctx: AppContext) {
   const { user, userAdmin } = endpoints;
 
-  route(app, ctx, user.info, async (req) => userInfo(ctx, currentUser(req)));
+  // Reachable by an admin who must still enrol a second factor (User Info is where they do).
+  route(app, ctx, user.info, async (req) => userInfo(ctx, currentUser(req)), {
+    config: { secondFactorSetup: true },
+  });
 
   route(app, ctx, userAdmin.getUser, async (req) => listUsers(ctx, req.body));
 

@@ -13,6 +13,7 @@ import {
   type WebhookEventName,
   type WebhookFormat,
 } from '@simdock/contract';
+import { fetch } from 'undici';
 import type { AppContext, CodeListener, MessageEventListener } from '../../context.ts';
 import { seal, unseal } from '../../crypto.ts';
 import { badInput, conflict, DomainError, notFound } from '../../errors.ts';
@@ -27,7 +28,7 @@ import {
   smsgateBody,
   smsgatePing,
 } from './events.ts';
-import { webhookTargetProblem } from './url-safety.ts';
+import { publicOnlyDispatcher, webhookTargetProblem } from './url-safety.ts';
 import {
   type ClaimedDelivery,
   claimDue,
@@ -350,7 +351,10 @@ async function post(ctx: AppContext, d: ClaimedDelivery): Promise<TryResult> {
     return done({ ok: false, httpStatus: null, error: `The ${d.format} format has no form of this event.` });
   }
   try {
+    // In production the socket's own lookup refuses private results, so a name that passed the
+    // check above cannot be re-resolved to a private address for the connection itself.
     const res = await fetch(d.url, {
+      ...(ctx.config.WEBHOOK_ALLOW_PRIVATE ? {} : { dispatcher: publicOnlyDispatcher() }),
       method: 'POST',
       redirect: 'manual',
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),

@@ -5,7 +5,7 @@
  */
 export const apikeyEn = {
   'apikey.title': 'API Key Management',
-  'apikey.subtitle': 'Rent numbers from your own scripts and bots',
+  'apikey.subtitle': 'Rent numbers and send messages from your own scripts and bots',
   'apikey.keyTitle': 'Your API key',
   'apikey.keyDescription': 'Keep it secret: it spends your balance. A new key stops the old one at once.',
   'apikey.none': 'No Apikey',
@@ -25,6 +25,8 @@ export const apikeyEn = {
   'apikey.useTitle': 'Use it from a script',
   'apikey.useHandler': 'SMS-Activate compatible: point your client library at',
   'apikey.useRest': 'REST API: send the key as a bearer token',
+  'apikey.useMessages': 'Send and read SMS (scopes messaging:send, messaging:read)',
+  'apikey.useSmsGate': 'Tools made for SMSGate: base URL (Basic auth: your username and a key)',
   'apikey.hooksTitle': 'Webhooks',
   'apikey.hooksDescription':
     'The events each URL chooses (incoming codes, messages sent, delivered, failed or received) are POSTed as JSON to these URLs (at most {max}), signed with HMAC-SHA256 over "timestamp.body" (headers X-SimDock-Timestamp, X-SimDock-Signature). Failed deliveries are retried 7 times.',

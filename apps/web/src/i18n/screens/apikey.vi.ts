@@ -3,7 +3,7 @@ import type { apikeyEn } from './apikey.ts';
 /** The Vietnamese texts of `apikey.ts` (loaded with the Vietnamese catalogue, on demand). */
 export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.title': 'Quản lý khóa API',
-  'apikey.subtitle': 'Thuê số từ script và bot của bạn',
+  'apikey.subtitle': 'Thuê số và gửi tin nhắn từ script và bot của bạn',
   'apikey.keyTitle': 'Khóa API của bạn',
   'apikey.keyDescription':
     'Hãy giữ bí mật: khóa này dùng số dư của bạn. Tạo khóa mới sẽ vô hiệu khóa cũ ngay lập tức.',
@@ -24,6 +24,8 @@ export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.useTitle': 'Dùng từ script',
   'apikey.useHandler': 'Tương thích SMS-Activate: trỏ thư viện của bạn tới',
   'apikey.useRest': 'REST API: gửi khóa dưới dạng bearer token',
+  'apikey.useMessages': 'Gửi và đọc SMS (quyền messaging:send, messaging:read)',
+  'apikey.useSmsGate': 'Công cụ dành cho SMSGate: URL gốc (Basic auth: tên đăng nhập và một khóa)',
   'apikey.hooksTitle': 'Webhook',
   'apikey.hooksDescription':
     'Các sự kiện mỗi URL chọn (mã nhận được, tin nhắn đã gửi, đã đến, thất bại hoặc nhận được) sẽ được POST dạng JSON tới các URL này (tối đa {max}), ký bằng HMAC-SHA256 trên "timestamp.body" (header X-SimDock-Timestamp, X-SimDock-Signature). Lần gửi thất bại được thử lại 7 lần.',

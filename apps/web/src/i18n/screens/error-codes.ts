@@ -69,4 +69,10 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
   'errorCode.file_required': 'Please choose a file.',
   'errorCode.file_type_not_allowed': 'This file type is not accepted.',
   'errorCode.file_too_large': 'The file is too large.',
+  'errorCode.second_factor_required': 'Turn on two-factor authentication in User Info first.',
+  'errorCode.second_factor_invalid': 'The code is not correct.',
+  'errorCode.second_factor_challenge_invalid':
+    'This sign-in has expired or had too many wrong codes. Please sign in again.',
+  'errorCode.second_factor_state':
+    'Two-factor authentication is not in the state this needs. Reload the page.',
 };

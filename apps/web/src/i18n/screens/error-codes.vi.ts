@@ -65,4 +65,9 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.file_required': 'Vui lòng chọn một tệp.',
   'errorCode.file_type_not_allowed': 'Loại tệp này không được chấp nhận.',
   'errorCode.file_too_large': 'Tệp quá lớn.',
+  'errorCode.second_factor_required': 'Hãy bật xác thực hai bước trong Thông tin tài khoản trước.',
+  'errorCode.second_factor_invalid': 'Mã không đúng.',
+  'errorCode.second_factor_challenge_invalid':
+    'Lượt đăng nhập này đã hết hạn hoặc nhập sai quá nhiều lần. Vui lòng đăng nhập lại.',
+  'errorCode.second_factor_state': 'Trạng thái xác thực hai bước không phù hợp. Hãy tải lại trang.',
 };

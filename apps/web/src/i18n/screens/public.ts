@@ -1,3 +1,5 @@
+import { recoveryEn } from './recovery.ts';
+
 /**
  * Texts of the public pages: the landing page (/home), the legal pages (/privacy, /terms) and the
  * register page (/register). Not in the initial bundle: those routes load them with their page
@@ -148,4 +150,6 @@ export const publicEn = {
   'landing.colService': 'Service',
   'landing.colPrice': 'Price',
   'landing.colAvailable': 'Available',
+  // The forgot-password and reset-password pages.
+  ...recoveryEn,
 } as const;

@@ -1,4 +1,5 @@
 import type { publicEn } from './public.ts';
+import { recoveryVi } from './recovery.vi.ts';
 
 /** The Vietnamese texts of `public.ts` (loaded with the Vietnamese catalogue, on demand). */
 export const publicVi: Record<keyof typeof publicEn, string> = {
@@ -145,4 +146,5 @@ export const publicVi: Record<keyof typeof publicEn, string> = {
   'landing.colService': 'Dịch vụ',
   'landing.colPrice': 'Giá',
   'landing.colAvailable': 'Còn sẵn',
+  ...recoveryVi,
 };

@@ -19,6 +19,7 @@ import { QueryState } from '../../components/StateViews.tsx';
 import { StatTile, type StatTileProps } from '../../components/StatTile.tsx';
 import { type MessageKey, type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { MailOutboxSection } from '../mail-outbox/MailOutboxSection.tsx';
 import { useOverview } from './api.ts';
 
 /** The overview's figures, in the order shown: each a StatTile, most linking to the screen behind it. */
@@ -143,6 +144,7 @@ export function AdminOverviewPage() {
           ))}
         </div>
       </Card>
+      <MailOutboxSection />
     </>
   );
 }

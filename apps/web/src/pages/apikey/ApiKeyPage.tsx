@@ -146,6 +146,13 @@ function KeyCard() {
               curl -H "Authorization: Bearer $KEY" {origin}/api/v1/balance
             </code>
           </p>
+          <p>
+            {t('apikey.useMessages')}{' '}
+            <code className="break-all font-mono text-fg">{origin}/api/v1/messages</code>
+          </p>
+          <p>
+            {t('apikey.useSmsGate')} <code className="break-all font-mono text-fg">{origin}/3rdparty/v1</code>
+          </p>
         </div>
       </div>
       <ConfirmDialog

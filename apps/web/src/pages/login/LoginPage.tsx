@@ -2,11 +2,12 @@ import {
   type LoginForm,
   normalizeLogin,
   type RuleMessageKey,
+  type SecondFactorChallenge,
   TEXT_LIMITS,
   validateLogin,
 } from '@simdock/contract';
 import { type FormEvent, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { homePath, useSession } from '../../app/session.tsx';
 import { readToken } from '../../app/session-core.ts';
@@ -19,6 +20,7 @@ import { useI18n } from '../../i18n/index.tsx';
 import { lowerCaseInput } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useLoginMutation } from './api.ts';
+import { SecondStep } from './SecondStep.tsx';
 
 /**
  * The one form not on react-hook-form, on purpose: two fields, and the library (12 KB gzip) would push
@@ -30,10 +32,18 @@ export function LoginPage() {
   const { t } = useI18n();
   const session = useSession();
   const navigate = useNavigate();
+  // Set by the reset-password page after a new password was saved.
+  const passwordReset = (useLocation().state as { passwordReset?: boolean } | null)?.passwordReset === true;
   const mutation = useLoginMutation();
   useDocumentTitle(t('login.submit'));
   const [values, setValues] = useState<LoginForm>({ username: '', password: '' });
   const [submitted, setSubmitted] = useState(false);
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
+  const signIn = (token: string) => {
+    session.login(token);
+    const state = readToken(token, Date.now());
+    navigate(homePath(state.kind === 'valid' ? state.roles : []), { replace: true });
+  };
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const errors = submitted ? validateLogin(values) : {};
@@ -50,10 +60,14 @@ export function LoginPage() {
     mutation.mutate(
       { username: normalizeLogin(values.username), password: values.password },
       {
-        onSuccess: ({ token }) => {
-          session.login(token);
-          const state = readToken(token, Date.now());
-          navigate(homePath(state.kind === 'valid' ? state.roles : []), { replace: true });
+        onSuccess: (answer) => {
+          if ('secondFactor' in answer) return setChallenge(answer);
+          // An admin who must still enrol a second factor can reach User Info only.
+          if (answer.secondFactorSetup) {
+            session.login(answer.token);
+            return navigate('/userinfo', { replace: true });
+          }
+          signIn(answer.token);
         },
       },
     );
@@ -61,48 +75,60 @@ export function LoginPage() {
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField label={t('login.username')} error={errorText(errors.username)}>
-          <Input
-            ref={usernameRef}
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            autoFocus
-            maxLength={TEXT_LIMITS.loginUsername}
-            value={values.username}
-            onChange={lowerCaseInput(change('username'))}
-          />
-        </FormField>
-        <FormField
-          label={t('login.password')}
-          error={errorText(errors.password)}
-          labelAside={
-            // A placeholder: password reset is not part of the product yet
-            // (docs/product.md#screens-and-routes).
-            <button type="button" className="text-xs font-medium text-accent-text hover:underline">
-              {t('login.forgot')}
-            </button>
-          }
-        >
-          <PasswordInput
-            ref={passwordRef}
-            name="password"
-            autoComplete="current-password"
-            value={values.password}
-            onChange={change('password')}
-          />
-        </FormField>
-        {mutation.isError ? (
-          <Notice tone="error" title={t('login.failed')}>
-            {errorMessage(mutation.error)}
-          </Notice>
-        ) : null}
-        <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('login.submitting')}>
-          {t('login.submit')}
-        </Button>
-      </form>
+      {challenge ? (
+        <SecondStep
+          challenge={challenge}
+          onToken={signIn}
+          onBack={() => {
+            setChallenge(null);
+            mutation.reset();
+          }}
+        />
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          {passwordReset && !mutation.isError ? (
+            <Notice tone="success">{t('login.passwordReset')}</Notice>
+          ) : null}
+          <FormField label={t('login.username')} error={errorText(errors.username)}>
+            <Input
+              ref={usernameRef}
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              autoFocus
+              maxLength={TEXT_LIMITS.loginUsername}
+              value={values.username}
+              onChange={lowerCaseInput(change('username'))}
+            />
+          </FormField>
+          <FormField
+            label={t('login.password')}
+            error={errorText(errors.password)}
+            labelAside={
+              <Link to="/forgot-password" className="text-xs font-medium text-accent-text hover:underline">
+                {t('login.forgot')}
+              </Link>
+            }
+          >
+            <PasswordInput
+              ref={passwordRef}
+              name="password"
+              autoComplete="current-password"
+              value={values.password}
+              onChange={change('password')}
+            />
+          </FormField>
+          {mutation.isError ? (
+            <Notice tone="error" title={t('login.failed')}>
+              {errorMessage(mutation.error)}
+            </Notice>
+          ) : null}
+          <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('login.submitting')}>
+            {t('login.submit')}
+          </Button>
+        </form>
+      )}
       <p className="mt-5 text-center text-[13px] text-muted">
         {t('login.noAccount')}{' '}
         <Link to="/register" className="font-medium text-accent-text hover:underline">

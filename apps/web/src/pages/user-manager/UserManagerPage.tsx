@@ -1,5 +1,5 @@
 import { type AdminUser, USER_LIMITS, USER_PAGE_SIZES, type UserSortField } from '@simdock/contract';
-import { Search, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
+import { Pencil, Search, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../app/session.tsx';
@@ -11,15 +11,17 @@ import {
   DataTable,
   Input,
   Notice,
+  notify,
   PageHeader,
   Pager,
+  RowActions,
   type SortState,
   StatTile,
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
-import { useDeleteUserMutation, useUsersQuery } from './api.ts';
+import { useDeleteUserMutation, useResetSecondFactorMutation, useUsersQuery } from './api.ts';
 import { UserFormModal } from './UserFormModal.tsx';
 
 type Editing = { user?: AdminUser } | null;
@@ -51,6 +53,10 @@ export function UserManagerPage() {
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const remove = useDeleteUserMutation();
+  // The user list does not say who has a second factor: the action is offered for everyone, and the
+  // server's answer for a user without one ("has no two-factor authentication") shows in the dialog.
+  const [resetting, setResetting] = useState<AdminUser | null>(null);
+  const reset = useResetSecondFactorMutation();
 
   // A new search starts at page 1.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a new search term only
@@ -118,27 +124,39 @@ export function UserManagerPage() {
       align: 'right',
       className: 'whitespace-nowrap',
       cell: (u) => (
-        <span className="inline-flex gap-1.5">
-          <Button
-            size="sm"
-            onClick={() => {
-              setDone(null);
-              setEditing({ user: u });
-            }}
-          >
-            {t('users.edit')}
-          </Button>
-          <Button
-            size="sm"
-            variant="danger"
-            onClick={() => {
-              remove.reset();
-              setDeleting(u);
-            }}
-          >
-            {t('users.delete')}
-          </Button>
-        </span>
+        <RowActions
+          name={u.username}
+          actions={[
+            {
+              key: 'edit',
+              label: t('users.edit'),
+              icon: <Pencil className="size-4" aria-hidden />,
+              onSelect: () => {
+                setDone(null);
+                setEditing({ user: u });
+              },
+            },
+            {
+              key: 'delete',
+              label: t('users.delete'),
+              icon: <Trash2 className="size-4" aria-hidden />,
+              destructive: true,
+              onSelect: () => {
+                remove.reset();
+                setDeleting(u);
+              },
+            },
+            {
+              key: 'resetSecondFactor',
+              label: t('sf.reset'),
+              icon: <ShieldOff className="size-4" aria-hidden />,
+              onSelect: () => {
+                reset.reset();
+                setResetting(u);
+              },
+            },
+          ]}
+        />
       ),
     },
   ];
@@ -159,6 +177,17 @@ export function UserManagerPage() {
       onSuccess: (res) => {
         setDeleting(null);
         setDone(t(res.outcome === 'deleted' ? 'users.deleted' : 'users.deactivated', { name: username }));
+      },
+    });
+  };
+
+  const confirmReset = () => {
+    if (!resetting) return;
+    const { id, username } = resetting;
+    reset.mutate(id, {
+      onSuccess: () => {
+        setResetting(null);
+        notify.success(t('sf.resetDone'), username);
       },
     });
   };
@@ -284,6 +313,18 @@ export function UserManagerPage() {
         error={remove.isError ? errorMessage(remove.error) : undefined}
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
+      />
+
+      <ConfirmDialog
+        open={resetting !== null}
+        title={t('sf.reset')}
+        message={resetting ? t('sf.resetConfirm', { name: resetting.username }) : undefined}
+        confirmLabel={t('sf.reset')}
+        tone="danger"
+        busy={reset.isPending}
+        error={reset.isError ? errorMessage(reset.error) : undefined}
+        onConfirm={confirmReset}
+        onCancel={() => setResetting(null)}
       />
     </>
   );

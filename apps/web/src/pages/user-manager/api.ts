@@ -57,3 +57,17 @@ export function useDeleteUserMutation() {
     },
   });
 }
+
+/** POST /api/Admin/resetSecondFactor {id}: turns a user's two-factor authentication off (audited). */
+export function resetSecondFactor(id: string) {
+  return call(endpoints.secondFactor.reset, { id });
+}
+
+export function useResetSecondFactorMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin-users', 'resetSecondFactor'],
+    mutationFn: resetSecondFactor,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: AUDIT_KEY }),
+  });
+}

@@ -10,6 +10,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
+import { SecondFactorCard } from './SecondFactorCard.tsx';
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
@@ -63,6 +64,7 @@ export function UserInfoPage() {
         <Card title={t('userInfo.changePassword')} description={t('userInfo.changePasswordText')}>
           <ChangePasswordForm />
         </Card>
+        <SecondFactorCard />
       </div>
     </>
   );

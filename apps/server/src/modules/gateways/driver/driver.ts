@@ -245,3 +245,37 @@ export interface DriverTarget {
   /** The key the device signs its pushes with, when it signs them. */
   readonly signingKey: string | null;
 }
+
+/** Deeper nesting than any device protocol uses: refused before parsing (a deep tree overflows the stack). */
+export const PUSH_JSON_MAX_DEPTH = 32;
+
+/**
+ * JSON.parse for a device push: a body nested deeper than `PUSH_JSON_MAX_DEPTH`, or not JSON at
+ * all, is a ProtocolError (a 400), never a stack overflow in whatever walks the tree later.
+ */
+export function parsePushJson(text: string, what = 'the push body'): unknown {
+  if (jsonTooDeep(text)) throw new ProtocolError(`${what} is nested too deeply`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProtocolError(`${what} is not valid JSON`);
+  }
+}
+
+/** Whether JSON text opens more than `PUSH_JSON_MAX_DEPTH` arrays or objects inside each other. */
+export function jsonTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > PUSH_JSON_MAX_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}

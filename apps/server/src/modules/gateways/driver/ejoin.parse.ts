@@ -1,7 +1,13 @@
 // Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices.md).
 // Devices differ between firmware versions, so every reader is tolerant of their quirks.
 import { cleanText, normalizeMac } from '@simdock/contract';
-import { type DeviceStatus, type IncomingSmsItem, ProtocolError, type SimEntry } from './driver.ts';
+import {
+  type DeviceStatus,
+  type IncomingSmsItem,
+  jsonTooDeep,
+  ProtocolError,
+  type SimEntry,
+} from './driver.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -277,6 +283,7 @@ export function parseRecvSms(
   if (typeof body === 'string') {
     const t = body.trim();
     if (t.startsWith('{')) {
+      if (jsonTooDeep(t)) throw new ProtocolError('SMS push is nested too deeply');
       try {
         return parseRecvSms(JSON.parse(t), query);
       } catch (err) {

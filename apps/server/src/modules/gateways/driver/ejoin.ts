@@ -9,6 +9,7 @@ import {
   ProtocolError,
   type PulledSms,
   type PushUrls,
+  parsePushJson,
   type RawPush,
   type ReadPush,
   type SendTask,
@@ -293,23 +294,13 @@ export class EjoinDriver implements GatewayDriver {
 function bodyValue(raw: RawPush): unknown {
   const text = raw.body.toString('utf8');
   if (!/json/i.test(raw.headers['content-type'] ?? '')) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ProtocolError('the push body is not valid JSON');
-  }
+  return parsePushJson(text);
 }
 
 /** A body that must be one JSON object (some firmware sends it as text/plain). */
 function asObject(body: unknown): Record<string, unknown> {
   let v = body;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new ProtocolError('the push body is not JSON');
-    }
-  }
+  if (typeof v === 'string') v = parsePushJson(v);
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     throw new ProtocolError('the push body is not a JSON object');
   }

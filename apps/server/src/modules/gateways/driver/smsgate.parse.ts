@@ -10,6 +10,7 @@ import {
   type MediaPart,
   ProtocolError,
   PushRefused,
+  parsePushJson,
   type ReadPush,
   type SendOutcome,
   type SendTask,
@@ -434,12 +435,7 @@ function report(p: Obj, outcome: SendResult['outcome'], deviceText: string): Rea
  * One webhook body (already verified). `externalId`, when known, must be the sender's device id.
  */
 export function parseWebhook(body: Buffer, externalId: string | null): ReadPush {
-  let v: unknown;
-  try {
-    v = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new ProtocolError('the push body is not JSON');
-  }
+  const v = parsePushJson(body.toString('utf8'));
   if (!isObj(v)) throw new ProtocolError('the push body is not a JSON object');
   const event = str(v.event, 64);
   const deviceId = str(v.deviceId, 64);

@@ -32,13 +32,17 @@ export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 export const SANDBOX_OUTCOMES = ['exact', 'partial', 'over', 'fail'] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 
+// A non-negative decimal of sane size: anything else (-50, NaN, Infinity, 1e999) is a malformed
+// notification (400), never an amount to credit.
+const Amount = z.string().regex(/^\d{1,12}(?:\.\d{1,18})?$/, 'not a non-negative decimal amount');
+
 const WebhookBody = z.object({
   invoice_id: z.string(),
   payment_id: z.string(),
   order_id: z.string(),
   payment_status: z.string(),
-  price_amount: z.string(),
-  actually_paid: z.string(),
+  price_amount: Amount,
+  actually_paid: Amount,
   updated_at: z.string(),
 });
 type WebhookBody = z.infer<typeof WebhookBody>;

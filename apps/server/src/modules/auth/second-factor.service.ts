@@ -1,0 +1,233 @@
+import {
+  ADMIN_ROLE,
+  RECOVERY_CODE_COUNT,
+  rolesFromClaim,
+  SECOND_FACTOR_CHALLENGE_SECONDS,
+  SECOND_FACTOR_MAX_ATTEMPTS,
+  type SecondFactorChallenge,
+  type SecondFactorStartResponse,
+  type SecondFactorStatus,
+} from '@simdock/contract';
+import QRCode from 'qrcode';
+import type { AppContext, AuthUser } from '../../context.ts';
+import { randomToken, seal, sha256, unseal } from '../../crypto.ts';
+import type { Queryable } from '../../db/db.ts';
+import { DomainError, notFound } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import { recordAudit } from '../audit/index.ts';
+import { findUserById, type UserRow } from '../users/index.ts';
+import { mustEnrol } from './second-factor.enrolment.ts';
+import {
+  countChallengeAttempt,
+  deleteChallenge,
+  deleteSecondFactor,
+  findSecondFactor,
+  insertChallenge,
+  markEnabled,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  saveUnconfirmedSecret,
+  secondFactorEnabled,
+  useRecoveryCode,
+  useStep,
+} from './second-factor.queries.ts';
+import {
+  isRecoveryCode,
+  newRecoveryCodes,
+  newTotpSecret,
+  normalizeCode,
+  totpFor,
+  totpStep,
+} from './second-factor.ts';
+import { signToken } from './tokens.ts';
+
+const WRONG_CODE = 'The code is not correct.';
+const hashRecovery = (normalized: string) => sha256(`recovery:${normalized}`);
+
+/** An admin who must enrol (REQUIRE_ADMIN_2FA) and has not: their sessions reach enrolment only. */
+export async function secondFactorStatus(ctx: AppContext, user: AuthUser): Promise<SecondFactorStatus> {
+  const row = await findSecondFactor(ctx.db, user.id);
+  const enabled = Boolean(row?.enabled_at);
+  return {
+    code: 1,
+    enabled,
+    enabledAt: row?.enabled_at ? row.enabled_at.toISOString() : null,
+    recoveryCodesLeft: enabled ? await recoveryCodesLeft(ctx.db, user.id) : 0,
+    required: ctx.config.REQUIRE_ADMIN_2FA && user.roles.includes(ADMIN_ROLE) && !enabled,
+  };
+}
+
+export async function startEnrolment(ctx: AppContext, user: AuthUser): Promise<SecondFactorStartResponse> {
+  const secret = newTotpSecret();
+  if (!(await saveUnconfirmedSecret(ctx.db, user.id, seal(ctx.config.APP_SECRET, secret)))) {
+    throw new DomainError('second_factor_state', 'Two-factor authentication is on already.');
+  }
+  const uri = totpFor(secret, user.username).toString();
+  const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return { code: 1, secret, uri, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+}
+
+/** Checks a TOTP code against the user's secret and takes its time step (a code works once). */
+async function takeTotp(ctx: AppContext, q: Queryable, userId: string, secretEnc: string, code: string) {
+  const step = totpStep(unseal(ctx.config.APP_SECRET, secretEnc), code, ctx.clock.now());
+  return step !== null && (await useStep(q, userId, step));
+}
+
+/** A TOTP code, or (when `recovery`) a recovery code, for a user whose factor is on. */
+async function checkCode(
+  ctx: AppContext,
+  q: Queryable,
+  userId: string,
+  input: string,
+  recovery: boolean,
+): Promise<boolean> {
+  const row = await findSecondFactor(q, userId);
+  if (!row?.enabled_at) return false;
+  const code = normalizeCode(input);
+  if (await takeTotp(ctx, q, userId, row.secret_enc, code)) return true;
+  return recovery && isRecoveryCode(code) && useRecoveryCode(q, userId, hashRecovery(code), ctx.clock.now());
+}
+
+async function freshRecoveryCodes(q: Queryable, userId: string): Promise<string[]> {
+  const codes = newRecoveryCodes(RECOVERY_CODE_COUNT);
+  await replaceRecoveryCodes(
+    q,
+    userId,
+    codes.map((c) => hashRecovery(normalizeCode(c))),
+  );
+  return codes;
+}
+
+const audit = (
+  q: Queryable,
+  ctx: AppContext,
+  actor: AuthUser,
+  kind: Parameters<typeof recordAudit>[1]['kind'],
+  target: { id: string; username: string },
+) =>
+  recordAudit(q, {
+    actor: { id: actor.id, username: actor.username },
+    kind,
+    targetId: target.id,
+    targetLabel: target.username,
+    at: ctx.clock.now(),
+  });
+
+export async function confirmEnrolment(ctx: AppContext, user: AuthUser, input: string): Promise<string[]> {
+  return ctx.db.tx(async (q) => {
+    const row = await findSecondFactor(q, user.id);
+    if (!row) throw new DomainError('second_factor_state', 'Start the set-up first.');
+    if (row.enabled_at)
+      throw new DomainError('second_factor_state', 'Two-factor authentication is on already.');
+    if (!(await takeTotp(ctx, q, user.id, row.secret_enc, normalizeCode(input)))) {
+      throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
+    }
+    await markEnabled(q, user.id, ctx.clock.now());
+    const codes = await freshRecoveryCodes(q, user.id);
+    await audit(q, ctx, user, 'user.secondFactorEnable', user);
+    return codes;
+  });
+}
+
+export async function regenerateRecoveryCodes(
+  ctx: AppContext,
+  user: AuthUser,
+  input: string,
+): Promise<string[]> {
+  return ctx.db.tx(async (q) => {
+    if (!(await secondFactorEnabled(q, user.id))) {
+      throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
+    }
+    if (!(await checkCode(ctx, q, user.id, input, false))) {
+      throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
+    }
+    const codes = await freshRecoveryCodes(q, user.id);
+    await audit(q, ctx, user, 'user.secondFactorRecoveryCodes', user);
+    return codes;
+  });
+}
+
+export async function disableSecondFactor(ctx: AppContext, user: AuthUser, input: string): Promise<void> {
+  await ctx.db.tx(async (q) => {
+    if (!(await secondFactorEnabled(q, user.id))) {
+      throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
+    }
+    if (!(await checkCode(ctx, q, user.id, input, true))) {
+      throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
+    }
+    await deleteSecondFactor(q, user.id);
+    await audit(q, ctx, user, 'user.secondFactorDisable', user);
+  });
+}
+
+/** An admin turns another user's factor off (audited); the user can sign in with the password alone. */
+export async function resetSecondFactor(ctx: AppContext, admin: AuthUser, userId: string): Promise<void> {
+  const target = isUuid(userId) ? await findUserById(ctx.db, userId.toLowerCase()) : undefined;
+  if (!target) throw notFound('User not found.', 'user_not_found');
+  await ctx.db.tx(async (q) => {
+    const had = await deleteSecondFactor(q, target.id);
+    if (!had) throw new DomainError('second_factor_state', 'This user has no two-factor authentication.');
+    await audit(q, ctx, admin, 'user.secondFactorReset', target);
+  });
+}
+
+/**
+ * After a correct password: a challenge for an account with the factor on (no token yet), or null.
+ * The challenge is a random value kept as a hash, with its attempts counted in the database: a
+ * stateless signed token could not be made void after five wrong codes or after its one use.
+ */
+export async function challengeFor(ctx: AppContext, user: UserRow): Promise<SecondFactorChallenge | null> {
+  if (!(await secondFactorEnabled(ctx.db, user.id))) return null;
+  const challenge = randomToken(32);
+  const now = ctx.clock.now();
+  await insertChallenge(ctx.db, {
+    tokenHash: sha256(challenge),
+    userId: user.id,
+    expiresAt: new Date(now.getTime() + SECOND_FACTOR_CHALLENGE_SECONDS * 1000),
+    now,
+  });
+  return {
+    secondFactor: true,
+    challenge,
+    expiresIn: SECOND_FACTOR_CHALLENGE_SECONDS,
+    attemptsLeft: SECOND_FACTOR_MAX_ATTEMPTS,
+  };
+}
+
+/** The second sign-in step: a code (or a recovery code) for the challenge → a session token. */
+export async function answerChallenge(
+  ctx: AppContext,
+  input: { challenge: string; code: string },
+): Promise<string> {
+  const tokenHash = sha256(input.challenge);
+  const counted = await countChallengeAttempt(ctx.db, tokenHash, ctx.clock.now(), SECOND_FACTOR_MAX_ATTEMPTS);
+  if (!counted) {
+    throw new DomainError(
+      'second_factor_challenge_invalid',
+      'This sign-in has expired or had too many wrong codes. Please sign in again.',
+    );
+  }
+  const ok = await ctx.db.tx((q) => checkCode(ctx, q, counted.user_id, input.code, true));
+  if (!ok) {
+    const left = SECOND_FACTOR_MAX_ATTEMPTS - counted.attempts;
+    if (left <= 0) await deleteChallenge(ctx.db, tokenHash);
+    throw new DomainError(
+      'second_factor_invalid',
+      left > 0
+        ? `${WRONG_CODE} ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`
+        : `${WRONG_CODE} Please sign in again.`,
+      'code',
+    );
+  }
+  await deleteChallenge(ctx.db, tokenHash);
+  const user = await findUserById(ctx.db, counted.user_id);
+  if (user?.status !== 'Active') {
+    throw new DomainError('account_inactive', 'This account is inactive. Please contact support.');
+  }
+  return signToken(ctx, {
+    id: user.id,
+    username: user.username,
+    roles: rolesFromClaim(user.roles),
+    tokenVersion: user.token_version,
+  });
+}

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+import {
+  isRecoveryCode,
+  newRecoveryCodes,
+  normalizeCode,
+  TOTP_PERIOD,
+  totpFor,
+  totpStep,
+} from './second-factor.ts';
+
+const code = (secret: string, at: Date) => totpFor(secret, '').generate({ timestamp: at.getTime() });
+
+describe('TOTP pieces', () => {
+  const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+  it('accepts the current code and ±1 step of drift, nothing further', () => {
+    const now = new Date('2030-01-01T00:00:15Z');
+    const step = Math.floor(now.getTime() / 1000 / TOTP_PERIOD);
+    expect(totpStep(secret, code(secret, now), now)).toBe(step);
+    expect(totpStep(secret, code(secret, new Date(now.getTime() - 30_000)), now)).toBe(step - 1);
+    expect(totpStep(secret, code(secret, new Date(now.getTime() + 30_000)), now)).toBe(step + 1);
+    expect(totpStep(secret, code(secret, new Date(now.getTime() - 90_000)), now)).toBeNull();
+    expect(totpStep(secret, 'abcdef', now)).toBeNull();
+  });
+  it('makes distinct recovery codes of the documented shape', () => {
+    const codes = newRecoveryCodes(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const c of codes) {
+      expect(c).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
+      expect(isRecoveryCode(normalizeCode(c))).toBe(true);
+    }
+    expect(normalizeCode(' AB12C-de34f ')).toBe('ab12cde34f');
+  });
+});
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+/** Moves the test clock one step on, so the next code is a fresh one. */
+const nextStep = () => s.clock.advance(TOTP_PERIOD * 1000);
+
+async function enrol(token: string, username: string) {
+  const start = await s.post('/api/user/secondFactor/start', {}, token);
+  expect(start.status).toBe(200);
+  const secret: string = start.body.secret;
+  expect(start.body.uri).toContain(`otpauth://totp/SimDock:${username}`);
+  expect(start.body.qr).toMatch(/^data:image\/svg\+xml;base64,/);
+  const confirm = await s.post(
+    '/api/user/secondFactor/confirm',
+    { code: code(secret, s.clock.now()) },
+    token,
+  );
+  expect(confirm.status).toBe(200);
+  nextStep();
+  return { secret, recoveryCodes: confirm.body.recoveryCodes as string[] };
+}
+
+async function challenge(username: string, password: string): Promise<string> {
+  const res = await s.post('/api/Auth/login', { username, password });
+  expect(res.status).toBe(200);
+  expect(res.body.token).toBeUndefined();
+  expect(res.body).toMatchObject({ secondFactor: true, expiresIn: 300, attemptsLeft: 5 });
+  return res.body.challenge;
+}
+
+const second = (challengeToken: string, c: string) =>
+  s.post('/api/Auth/secondFactor', { challenge: challengeToken, code: c });
+
+describe('enrolment', () => {
+  it('refuses a wrong code, enables with the right one, gives 10 recovery codes, is audited', async () => {
+    const u = await s.createUser();
+    const start = await s.post('/api/user/secondFactor/start', {}, u.token);
+    const secret: string = start.body.secret;
+    const wrong = await s.post('/api/user/secondFactor/confirm', { code: '000000' }, u.token);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: 'second_factor_invalid', field: 'code' });
+    expect((await s.post('/api/user/secondFactor/status', {}, u.token)).body.enabled).toBe(false);
+    const ok = await s.post('/api/user/secondFactor/confirm', { code: code(secret, s.clock.now()) }, u.token);
+    expect(ok.status).toBe(200);
+    expect(ok.body.recoveryCodes).toHaveLength(10);
+    const status = await s.post('/api/user/secondFactor/status', {}, u.token);
+    expect(status.body).toMatchObject({ enabled: true, recoveryCodesLeft: 10, required: false });
+    const [row] = await s.db.query<{ secret_enc: string }>(
+      'SELECT secret_enc FROM user_second_factors WHERE user_id = $1',
+      [u.id],
+    );
+    expect(row!.secret_enc).toMatch(/^v1\./);
+    expect(row!.secret_enc).not.toContain(secret);
+    const audits = await s.db.query<{ kind: string }>('SELECT kind FROM audit_log WHERE target_id = $1', [
+      u.id,
+    ]);
+    expect(audits.map((a) => a.kind)).toContain('user.secondFactorEnable');
+    const again = await s.post('/api/user/secondFactor/start', {}, u.token);
+    expect(again.status).toBe(409);
+    nextStep();
+  });
+});
+
+describe('sign-in with the factor', () => {
+  it('gives no token after the password; the right code gives one; the same code is not taken twice', async () => {
+    const u = await s.createUser();
+    const { secret } = await enrol(u.token, u.username);
+    const c1 = await challenge(u.username, u.password);
+    const now = code(secret, s.clock.now());
+    const ok = await second(c1, now);
+    expect(ok.status).toBe(200);
+    const info = await s.post('/api/user/info', {}, ok.body.token);
+    expect(info.body.username).toBe(u.username);
+    // The challenge is used up, and the code cannot be used again on a new one.
+    expect((await second(c1, now)).body.error).toBe('second_factor_challenge_invalid');
+    const c2 = await challenge(u.username, u.password);
+    const replay = await second(c2, now);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('second_factor_invalid');
+  });
+
+  it('counts wrong codes: 4 left … 0, then the 6th is refused even with the right code', async () => {
+    const u = await s.createUser();
+    const { secret } = await enrol(u.token, u.username);
+    const c = await challenge(u.username, u.password);
+    for (let left = 4; left >= 0; left--) {
+      const res = await second(c, '111111');
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('second_factor_invalid');
+      if (left > 0) expect(res.body.msg).toContain(`${left} attempt`);
+    }
+    const sixth = await second(c, code(secret, s.clock.now()));
+    expect(sixth.status).toBe(401);
+    expect(sixth.body.error).toBe('second_factor_challenge_invalid');
+  });
+
+  it('refuses an expired challenge', async () => {
+    const u = await s.createUser();
+    const { secret } = await enrol(u.token, u.username);
+    const c = await challenge(u.username, u.password);
+    s.clock.advance(301_000);
+    const res = await second(c, code(secret, s.clock.now()));
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('second_factor_challenge_invalid');
+  });
+
+  it('keeps the spec answer for accounts without the factor', async () => {
+    const u = await s.createUser();
+    const res = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).filter((k) => k !== 'deviceToken')).toEqual(['token']);
+  });
+});
+
+describe('recovery codes', () => {
+  it('each works once; regenerating voids the old ones', async () => {
+    const u = await s.createUser();
+    const { secret, recoveryCodes } = await enrol(u.token, u.username);
+    const c1 = await challenge(u.username, u.password);
+    expect((await second(c1, recoveryCodes[0]!.toUpperCase())).status).toBe(200);
+    const c2 = await challenge(u.username, u.password);
+    expect((await second(c2, recoveryCodes[0]!)).status).toBe(400);
+    const status = await s.post('/api/user/secondFactor/status', {}, u.token);
+    expect(status.body.recoveryCodesLeft).toBe(9);
+    const badRegen = await s.post(
+      '/api/user/secondFactor/recoveryCodes',
+      { code: recoveryCodes[1] },
+      u.token,
+    );
+    expect(badRegen.status).toBe(400);
+    const regen = await s.post(
+      '/api/user/secondFactor/recoveryCodes',
+      { code: code(secret, s.clock.now()) },
+      u.token,
+    );
+    expect(regen.status).toBe(200);
+    expect(regen.body.recoveryCodes).toHaveLength(10);
+    nextStep();
+    const c3 = await challenge(u.username, u.password);
+    expect((await second(c3, recoveryCodes[1]!)).status).toBe(400);
+    expect((await second(c3, regen.body.recoveryCodes[0])).status).toBe(200);
+  });
+});
+
+describe('disable and admin reset', () => {
+  it('disables with a recovery code; sign-in is the password alone again', async () => {
+    const u = await s.createUser();
+    const { recoveryCodes } = await enrol(u.token, u.username);
+    expect((await s.post('/api/user/secondFactor/disable', { code: '123456' }, u.token)).status).toBe(400);
+    const off = await s.post('/api/user/secondFactor/disable', { code: recoveryCodes[2] }, u.token);
+    expect(off.status).toBe(200);
+    const login = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    expect(typeof login.body.token).toBe('string');
+    const audits = await s.db.query<{ kind: string }>('SELECT kind FROM audit_log WHERE target_id = $1', [
+      u.id,
+    ]);
+    expect(audits.map((a) => a.kind)).toContain('user.secondFactorDisable');
+  });
+
+  it('lets an admin reset another user (audited) and refuses a non-admin', async () => {
+    const u = await s.createUser();
+    const other = await s.createUser();
+    await enrol(u.token, u.username);
+    const refused = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, other.token);
+    expect(refused.status).toBe(403);
+    const admin = await s.adminToken();
+    const res = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin);
+    expect(res.status).toBe(200);
+    const login = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    expect(typeof login.body.token).toBe('string');
+    const [a] = await s.db.query<{ actor_name: string; target_label: string }>(
+      `SELECT actor_name, target_label FROM audit_log WHERE kind = 'user.secondFactorReset' AND target_id = $1`,
+      [u.id],
+    );
+    expect(a).toMatchObject({ actor_name: 'admin', target_label: u.username });
+    expect((await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin)).status).toBe(409);
+  });
+});
+
+describe('REQUIRE_ADMIN_2FA', () => {
+  let r: TestServer;
+  beforeAll(async () => {
+    r = await startTestServer({ env: { REQUIRE_ADMIN_2FA: 'true' } });
+  });
+  afterAll(async () => {
+    await r.close();
+  });
+
+  it('limits an admin without the factor to enrolment and User Info until enrolled', async () => {
+    const login = await r.post('/api/Auth/login', { username: 'admin', password: 'admin-password-1' });
+    expect(login.body.secondFactorSetup).toBe(true);
+    const token: string = login.body.token;
+    const blocked = await r.post('/api/Admin/getUser', {}, token);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.error).toBe('second_factor_required');
+    expect((await r.post('/api/user/info', {}, token)).status).toBe(200);
+    const status = await r.post('/api/user/secondFactor/status', {}, token);
+    expect(status.body.required).toBe(true);
+    const start = await r.post('/api/user/secondFactor/start', {}, token);
+    const ok = await r.post(
+      '/api/user/secondFactor/confirm',
+      { code: code(start.body.secret, r.clock.now()) },
+      token,
+    );
+    expect(ok.status).toBe(200);
+    // The same session now reaches everything.
+    expect((await r.post('/api/Admin/getUser', {}, token)).status).toBe(200);
+  });
+
+  it('does not touch plain users or API key calls', async () => {
+    const u = await r.createUser();
+    expect((await r.post('/api/user/info', {}, u.token)).status).toBe(200);
+    const key = await r.post('/api/user/reset-key', {}, u.token);
+    const apiKey: string = key.body.apiKey;
+    expect(apiKey).toBeTruthy();
+    const bal = await r.call('GET', `/stubs/handler_api.php?api_key=${apiKey}&action=getBalance`);
+    expect(bal.status).toBe(200);
+    expect(String(bal.body)).toMatch(/^ACCESS_BALANCE/);
+  });
+});

@@ -1,0 +1,33 @@
+/** User Info's two-factor section and User Manager's reset (signed-in screens; see en-screens.ts). */
+export const secondFactorEn = {
+  'sf.title': 'Two-factor authentication',
+  'sf.description': 'After your password, sign-in asks for a 6-digit code from an authenticator app.',
+  'sf.statusOn': 'On since {date}',
+  'sf.statusOff': 'Off',
+  'sf.required': 'Your administrator account must turn on two-factor authentication before anything else.',
+  'sf.recoveryLeft': 'Recovery codes left: {count}',
+  'sf.enable': 'Turn on',
+  'sf.disable': 'Turn off',
+  'sf.regenerate': 'New recovery codes',
+  'sf.enrolTitle': 'Set up two-factor authentication',
+  'sf.scan': 'Scan this QR code with an authenticator app, or type the key by hand.',
+  'sf.qrAlt': 'QR code for the authenticator app',
+  'sf.manualKey': 'Key',
+  'sf.code': '6-digit code',
+  'sf.codeOrRecovery': 'Code from the app, or a recovery code',
+  'sf.confirm': 'Confirm',
+  'sf.recoveryTitle': 'Your recovery codes',
+  'sf.recoveryText':
+    'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
+  'sf.copyAll': 'Copy all',
+  'sf.download': 'Download',
+  'sf.done': 'Done',
+  'sf.disableTitle': 'Turn off two-factor authentication',
+  'sf.regenerateTitle': 'Make new recovery codes',
+  'sf.regenerateText': 'The old recovery codes stop working.',
+  'sf.failed': 'That did not work.',
+  'sf.reset': 'Reset two-factor',
+  'sf.resetConfirm':
+    'Turn off two-factor authentication for {name}? They will sign in with the password alone.',
+  'sf.resetDone': 'Two-factor authentication was reset.',
+} as const;

@@ -1,0 +1,33 @@
+import type { secondFactorEn } from './second-factor.ts';
+
+export const secondFactorVi: Record<keyof typeof secondFactorEn, string> = {
+  'sf.title': 'Xác thực hai bước',
+  'sf.description': 'Sau mật khẩu, khi đăng nhập cần nhập mã 6 chữ số từ ứng dụng xác thực.',
+  'sf.statusOn': 'Đã bật từ {date}',
+  'sf.statusOff': 'Đang tắt',
+  'sf.required': 'Tài khoản quản trị của bạn phải bật xác thực hai bước trước khi làm việc khác.',
+  'sf.recoveryLeft': 'Mã khôi phục còn lại: {count}',
+  'sf.enable': 'Bật',
+  'sf.disable': 'Tắt',
+  'sf.regenerate': 'Tạo mã khôi phục mới',
+  'sf.enrolTitle': 'Thiết lập xác thực hai bước',
+  'sf.scan': 'Quét mã QR này bằng ứng dụng xác thực, hoặc nhập khóa bằng tay.',
+  'sf.qrAlt': 'Mã QR cho ứng dụng xác thực',
+  'sf.manualKey': 'Khóa',
+  'sf.code': 'Mã 6 chữ số',
+  'sf.codeOrRecovery': 'Mã từ ứng dụng, hoặc mã khôi phục',
+  'sf.confirm': 'Xác nhận',
+  'sf.recoveryTitle': 'Mã khôi phục của bạn',
+  'sf.recoveryText':
+    'Mỗi mã cho phép đăng nhập một lần nếu bạn mất điện thoại. Hãy cất giữ cẩn thận: mã chỉ hiện lúc này.',
+  'sf.copyAll': 'Sao chép tất cả',
+  'sf.download': 'Tải xuống',
+  'sf.done': 'Xong',
+  'sf.disableTitle': 'Tắt xác thực hai bước',
+  'sf.regenerateTitle': 'Tạo mã khôi phục mới',
+  'sf.regenerateText': 'Các mã khôi phục cũ sẽ hết hiệu lực.',
+  'sf.failed': 'Không thực hiện được.',
+  'sf.reset': 'Đặt lại xác thực hai bước',
+  'sf.resetConfirm': 'Tắt xác thực hai bước cho {name}? Người này sẽ đăng nhập chỉ bằng mật khẩu.',
+  'sf.resetDone': 'Đã đặt lại xác thực hai bước.',
+};

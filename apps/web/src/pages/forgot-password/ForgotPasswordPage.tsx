@@ -1,0 +1,80 @@
+import { EMAIL_MAX, normalizeLogin } from '@simdock/contract';
+import { type FormEvent, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
+import { Button } from '../../components/Button.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { Input } from '../../components/Input.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { useForgotMutation } from './api.ts';
+
+/**
+ * /forgot-password: asks for a username or email and answers with the same words whatever the
+ * account. When the server sends no mail, it shows the operator's contact instead.
+ */
+export function ForgotPasswordPage() {
+  const { t } = useI18n();
+  useDocumentTitle(t('recovery.forgotTitle'));
+  const mutation = useForgotMutation();
+  const [login, setLogin] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const missing = submitted && !login.trim();
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (!login.trim()) return inputRef.current?.focus();
+    mutation.mutate({ login: normalizeLogin(login) });
+  };
+
+  const answer = mutation.data;
+  return (
+    <AuthLayout
+      title={t('recovery.forgotTitle')}
+      subtitle={answer ? undefined : t('recovery.forgotSubtitle')}
+    >
+      {answer ? (
+        answer.mailEnabled ? (
+          <Notice tone="success">{t('recovery.sent')}</Notice>
+        ) : (
+          <Notice tone="info" title={t('recovery.noMail')}>
+            {answer.supportContact}
+          </Notice>
+        )
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <FormField label={t('recovery.login')} error={missing ? t('recovery.loginRequired') : undefined}>
+            <Input
+              ref={inputRef}
+              name="login"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              autoFocus
+              maxLength={EMAIL_MAX}
+              value={login}
+              onChange={(e) => setLogin(e.target.value)}
+            />
+          </FormField>
+          {mutation.isError ? (
+            <Notice tone="error" title={t('recovery.failed')}>
+              {errorMessage(mutation.error)}
+            </Notice>
+          ) : null}
+          <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('recovery.sending')}>
+            {t('recovery.send')}
+          </Button>
+        </form>
+      )}
+      <p className="mt-5 text-center text-[13px] text-muted">
+        <Link to="/login" className="font-medium text-accent-text hover:underline">
+          {t('recovery.backToLogin')}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,82 @@
+import { FORGOT_NEUTRAL_MESSAGE, RESET_LINK_INVALID } from '@simdock/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, renderApp } from '../../test/utils.tsx';
+
+const neutral = (mailEnabled: boolean) => ({
+  body: { code: 1, msg: FORGOT_NEUTRAL_MESSAGE, mailEnabled, supportContact: 'Write to ops@example.com.' },
+});
+
+describe('password recovery pages', () => {
+  it('opens from the sign-in page, sends the lower-cased login and shows the neutral answer', async () => {
+    const bodies: unknown[] = [];
+    mockFetch((path, init) => {
+      if (path === '/api/Auth/forgot') {
+        bodies.push(JSON.parse(String(init?.body)));
+        return neutral(true);
+      }
+      return { body: {} };
+    });
+    const { router } = renderApp('/login');
+    fireEvent.click(await screen.findByRole('link', { name: 'Forgot your password?' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
+    const input = await screen.findByLabelText('Username or email');
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByText('Enter your username or email');
+    expect(document.activeElement).toBe(input);
+    fireEvent.change(input, { target: { value: ' Alice@Example.com ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByText(/If an account matches, we have sent a link/);
+    expect(bodies).toEqual([{ login: 'alice@example.com' }]);
+    // The first render loads the login and public chunks: slower than the rest.
+  }, 20_000);
+
+  it('shows the operator contact when the server sends no mail', async () => {
+    mockFetch((path) => (path === '/api/Auth/forgot' ? neutral(false) : { body: {} }));
+    renderApp('/forgot-password');
+    fireEvent.change(await screen.findByLabelText('Username or email'), { target: { value: 'bob' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByText('Write to ops@example.com.');
+    screen.getByText('This server cannot send email.');
+  });
+
+  it('asks for the new password twice, then sends the user to sign in with a success message', async () => {
+    const bodies: unknown[] = [];
+    mockFetch((path, init) => {
+      if (path === '/api/Auth/reset') {
+        bodies.push(JSON.parse(String(init?.body)));
+        return { body: { code: 1, msg: 'ok' } };
+      }
+      return { body: {} };
+    });
+    const { router } = renderApp('/reset-password?token=abc_123');
+    const password = await screen.findByLabelText('New password');
+    fireEvent.change(password, { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByText('Password must be at least 8 characters');
+    fireEvent.change(password, { target: { value: 'long-enough-1' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'long-enough-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByText('Passwords do not match');
+    expect(bodies).toEqual([]);
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'long-enough-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await screen.findByText('Your password was changed. Sign in with the new one.');
+    expect(bodies).toEqual([{ token: 'abc_123', password: 'long-enough-1' }]);
+  });
+
+  it('says a dead link is dead and offers a new one', async () => {
+    mockFetch((path) =>
+      path === '/api/Auth/reset'
+        ? { status: 400, body: { code: 0, error: 'bad_input', msg: RESET_LINK_INVALID, field: 'token' } }
+        : { body: {} },
+    );
+    renderApp('/reset-password?token=used');
+    fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'long-enough-1' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'long-enough-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByText(RESET_LINK_INVALID);
+    screen.getByRole('link', { name: 'Ask for a new link' });
+  });
+});

@@ -1,0 +1,99 @@
+import { endpoints, SECOND_FACTOR_CODE_MAX, type SecondFactorChallenge } from '@simdock/contract';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { ApiError, call, errorMessage } from '../../api/client.ts';
+import { Button } from '../../components/Button.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { Input } from '../../components/Input.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+
+/** Wrong codes this page has seen for its challenge, and what is left of the server's count. */
+export function attemptsAfter(left: number, err: unknown): number {
+  return err instanceof ApiError && err.kind === 'second_factor_invalid' ? Math.max(0, left - 1) : left;
+}
+
+/**
+ * The login page's second step for an account with two-factor authentication: the code from the
+ * app (or a recovery code) for the challenge the password step returned → the session token.
+ */
+export function SecondStep({
+  challenge,
+  onToken,
+  onBack,
+}: {
+  challenge: SecondFactorChallenge;
+  onToken: (token: string) => void;
+  onBack: () => void;
+}) {
+  const { t } = useI18n();
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  const [left, setLeft] = useState(challenge.attemptsLeft);
+  const mutation = useMutation({
+    mutationKey: ['auth', 'secondFactor'],
+    mutationFn: (c: string) =>
+      call(endpoints.secondFactor.login, { challenge: challenge.challenge, code: c }),
+    onSuccess: ({ token }) => onToken(token),
+    onError: (err) => setLeft((l) => attemptsAfter(l, err)),
+  });
+  const over =
+    left === 0 ||
+    (mutation.error instanceof ApiError && mutation.error.kind === 'second_factor_challenge_invalid');
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (code.trim() && !over) mutation.mutate(code.trim());
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="second-step">
+      <h2 className="text-base font-semibold text-fg">{t('login.sfTitle')}</h2>
+      <p className="text-sm text-muted">{recovery ? t('login.sfRecoveryText') : t('login.sfText')}</p>
+      <FormField label={recovery ? t('login.sfRecoveryCode') : t('login.sfCode')}>
+        <Input
+          key={recovery ? 'recovery' : 'totp'}
+          name="code"
+          autoComplete="one-time-code"
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoCapitalize="none"
+          spellCheck={false}
+          autoFocus
+          maxLength={SECOND_FACTOR_CODE_MAX}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+      </FormField>
+      {mutation.isError ? (
+        <Notice tone="error" title={t('login.failed')}>
+          {errorMessage(mutation.error)}
+          {over ? null : <span className="block">{t('login.sfAttemptsLeft', { count: left })}</span>}
+        </Notice>
+      ) : null}
+      {over ? (
+        <Button type="button" variant="primary" onClick={onBack}>
+          {t('login.sfBack')}
+        </Button>
+      ) : (
+        <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('login.submitting')}>
+          {t('login.sfVerify')}
+        </Button>
+      )}
+      <div className="flex flex-wrap justify-between gap-2 text-[13px]">
+        <button
+          type="button"
+          className="font-medium text-accent-text hover:underline"
+          onClick={() => {
+            setRecovery((r) => !r);
+            setCode('');
+          }}
+        >
+          {recovery ? t('login.sfUseApp') : t('login.sfUseRecovery')}
+        </button>
+        <button type="button" className="font-medium text-accent-text hover:underline" onClick={onBack}>
+          {t('login.sfBack')}
+        </button>
+      </div>
+    </form>
+  );
+}

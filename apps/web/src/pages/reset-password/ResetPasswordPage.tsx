@@ -1,0 +1,102 @@
+import type { RuleMessageKey } from '@simdock/contract';
+import { type FormEvent, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
+import { Button } from '../../components/Button.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { PasswordInput } from '../../components/Input.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { useResetMutation } from './api.ts';
+import { type ResetForm, validateResetForm } from './validate.ts';
+
+/** The state the sign-in page reads to say the password was changed. */
+export const PASSWORD_RESET_STATE = { passwordReset: true } as const;
+
+/**
+ * /reset-password?token=…: the page a mailed link opens. Asks for the new password twice, then
+ * sends the user to sign in. A dead link (expired, used, superseded) says so and offers a new one.
+ */
+export function ResetPasswordPage() {
+  const { t } = useI18n();
+  useDocumentTitle(t('recovery.resetTitle'));
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const mutation = useResetMutation();
+  const [values, setValues] = useState<ResetForm>({ password: '', confirm: '' });
+  const [submitted, setSubmitted] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLInputElement>(null);
+  const errors = submitted ? validateResetForm(values) : {};
+  const errorText = (key: RuleMessageKey | undefined) => (key ? t(`rule.${key}`) : undefined);
+  const deadLink = !token || (mutation.error instanceof ApiError && mutation.error.field === 'token');
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setSubmitted(true);
+    const invalid = validateResetForm(values);
+    if (invalid.password) return passwordRef.current?.focus();
+    if (invalid.confirm) return confirmRef.current?.focus();
+    mutation.mutate(
+      { token, password: values.password },
+      { onSuccess: () => navigate('/login', { replace: true, state: PASSWORD_RESET_STATE }) },
+    );
+  };
+
+  return (
+    <AuthLayout
+      title={t('recovery.resetTitle')}
+      subtitle={deadLink ? undefined : t('recovery.resetSubtitle')}
+    >
+      {deadLink ? (
+        <div className="flex flex-col gap-4">
+          <Notice tone="error">{t('recovery.linkInvalid')}</Notice>
+          <Link
+            to="/forgot-password"
+            className="text-center text-sm font-medium text-accent-text hover:underline"
+          >
+            {t('recovery.askAgain')}
+          </Link>
+        </div>
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <FormField label={t('recovery.newPassword')} error={errorText(errors.password)}>
+            <PasswordInput
+              ref={passwordRef}
+              name="password"
+              autoComplete="new-password"
+              autoFocus
+              value={values.password}
+              onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
+            />
+          </FormField>
+          <FormField label={t('recovery.confirmPassword')} error={errorText(errors.confirm)}>
+            <PasswordInput
+              ref={confirmRef}
+              name="confirm"
+              autoComplete="new-password"
+              value={values.confirm}
+              onChange={(e) => setValues((v) => ({ ...v, confirm: e.target.value }))}
+            />
+          </FormField>
+          {mutation.isError ? (
+            <Notice tone="error" title={t('recovery.resetFailed')}>
+              {errorMessage(mutation.error)}
+            </Notice>
+          ) : null}
+          <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('recovery.saving')}>
+            {t('recovery.save')}
+          </Button>
+        </form>
+      )}
+      <p className="mt-5 text-center text-[13px] text-muted">
+        <Link to="/login" className="font-medium text-accent-text hover:underline">
+          {t('recovery.backToLogin')}
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,78 @@
+import { startTestSmtp, type TestSmtp } from '@simdock/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, settle, shot, startE2E, watchErrors } from './harness.ts';
+
+// Password recovery in the browser, through a real SMTP server on 127.0.0.1: "Forgot your
+// password?" on the sign-in page, the email asked for, the mail read from the SMTP server, its link
+// opened, a new password set twice, and a sign-in with it.
+
+let e: E2E;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  e = await startE2E({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'SimDock <no-reply@simdock.test>' } });
+});
+afterAll(async () => {
+  await e?.close();
+  await smtp?.close();
+});
+
+describe('password recovery', () => {
+  for (const width of [1280, 390]) {
+    it(`resets a forgotten password through the mailed link at ${width} px`, async () => {
+      const user = await e.createUser();
+      const [row] = await e.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [user.id]);
+      const page = await e.newPage({ viewport: { width, height: width > 600 ? 800 : 844 } });
+      const errors = watchErrors(page);
+
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await page.waitForURL(/\/forgot-password$/);
+      await page.getByLabel('Username or email').fill(row!.email);
+      await settle(page);
+      await shot(page, `password-forgot-${width}`);
+      const before = smtp.mails.length;
+      // Keyboard: Enter submits the form.
+      await page.getByLabel('Username or email').press('Enter');
+      await page.getByText(/If an account matches, we have sent a link/).waitFor();
+      await settle(page);
+      await shot(page, `password-forgot-sent-${width}`);
+
+      const mail = await smtp.waitForMail(before + 1);
+      expect(mail.to).toEqual([row!.email]);
+      const link = /(http\S+\/reset-password\?token=[\w%-]+)/.exec(mail.text)?.[1];
+      expect(link?.startsWith(`${e.url}/reset-password?token=`)).toBe(true);
+
+      await page.goto(link!);
+      await page.getByLabel('New password', { exact: true }).fill('my-new-password-7');
+      await page.getByLabel('Confirm new password', { exact: true }).fill('my-new-password-8');
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await page.getByText('Passwords do not match').waitFor();
+      await page.getByLabel('Confirm new password', { exact: true }).fill('my-new-password-7');
+      await settle(page);
+      await shot(page, `password-reset-${width}`);
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await page.waitForURL(/\/login$/);
+      await page.getByText('Your password was changed. Sign in with the new one.').waitFor();
+      await settle(page);
+      await shot(page, `password-reset-done-${width}`);
+
+      await page.getByLabel('Username').fill(user.username);
+      await page.getByLabel('Password', { exact: true }).fill('my-new-password-7');
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.waitForURL(/\/dashboard$/);
+
+      // The link worked once: opened again it says so.
+      const again = await e.newPage({ viewport: { width, height: 800 } });
+      await again.goto(link!);
+      await again.getByLabel('New password', { exact: true }).fill('third-password-9');
+      await again.getByLabel('Confirm new password', { exact: true }).fill('third-password-9');
+      await again.getByRole('button', { name: 'Set new password' }).click();
+      await again.getByText('This link has expired or was already used. Ask for a new one.').waitFor();
+      await settle(again);
+      await shot(again, `password-reset-used-${width}`);
+      expect(errors).toEqual([]);
+    }, 60_000);
+  }
+});

@@ -1,0 +1,75 @@
+import { LoginResponse } from '../api/auth.ts';
+import {
+  RecoveryCodesResponse,
+  ResetSecondFactorBody,
+  SecondFactorCodeBody,
+  SecondFactorLoginBody,
+  SecondFactorOk,
+  SecondFactorStartResponse,
+  SecondFactorStatus,
+} from '../api/second-factor.ts';
+import { endpoint } from '../endpoint.ts';
+
+/** The TOTP second factor: User Info's section, the login page's second step, User Manager's reset. */
+export const secondFactor = {
+  status: endpoint({
+    method: 'POST',
+    path: '/api/user/secondFactor/status',
+    access: 'user',
+    tag: 'user',
+    response: { 200: SecondFactorStatus },
+  }),
+  /** A new secret (replacing an unconfirmed one); refused while the factor is on. */
+  start: endpoint({
+    method: 'POST',
+    path: '/api/user/secondFactor/start',
+    access: 'user',
+    tag: 'user',
+    response: { 200: SecondFactorStartResponse },
+  }),
+  /** A current code from the app turns the factor on; the answer holds the recovery codes. */
+  confirm: endpoint({
+    method: 'POST',
+    path: '/api/user/secondFactor/confirm',
+    access: 'user',
+    tag: 'user',
+    body: SecondFactorCodeBody,
+    response: { 200: RecoveryCodesResponse },
+  }),
+  /** New recovery codes (the old ones stop working); needs a current code. */
+  regenerate: endpoint({
+    method: 'POST',
+    path: '/api/user/secondFactor/recoveryCodes',
+    access: 'user',
+    tag: 'user',
+    body: SecondFactorCodeBody,
+    response: { 200: RecoveryCodesResponse },
+  }),
+  /** Turns the factor off; needs a current code or a recovery code. */
+  disable: endpoint({
+    method: 'POST',
+    path: '/api/user/secondFactor/disable',
+    access: 'user',
+    tag: 'user',
+    body: SecondFactorCodeBody,
+    response: { 200: SecondFactorOk },
+  }),
+  /** The second sign-in step: the challenge of the login answer and a code (or a recovery code). */
+  login: endpoint({
+    method: 'POST',
+    path: '/api/Auth/secondFactor',
+    access: 'public',
+    tag: 'auth',
+    body: SecondFactorLoginBody,
+    response: { 200: LoginResponse },
+  }),
+  /** An admin turns another user's factor off (audited `user.secondFactorReset`). */
+  reset: endpoint({
+    method: 'POST',
+    path: '/api/Admin/resetSecondFactor',
+    access: 'admin',
+    tag: 'admin',
+    body: ResetSecondFactorBody,
+    response: { 200: SecondFactorOk },
+  }),
+};
