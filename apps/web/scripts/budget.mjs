@@ -12,7 +12,10 @@ import { gzipSync } from 'node:zlib';
 
 // 150 KB until 2026-11-26, when the typed endpoint client (`call`, the sign-in endpoints' declarations)
 // and server errors shown in the user's language (i18n/server-messages.ts) took it from 149.3 to 150.7.
-export const BUDGET_KB = 152;
+// 153 KB since 2026-11-27: account security on the sign-in page (the second-factor answer and its
+// texts, the device token that lets an owner past the per-account sign-in limit, the recovery link)
+// took it to 152.3 KB; the second step itself loads only when an account needs it.
+export const BUDGET_KB = 153;
 const LOGIN_PAGE = 'src/pages/login/LoginPage.tsx';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -77,7 +77,8 @@ Activation states in list rows (\`activationStatus\`, getHistory \`status\`): \`
 
 Error tokens (HTTP 200): \`NO_KEY\`, \`BAD_KEY\`, \`ACCOUNT_INACTIVE\`, \`BAD_ACTION\`, \`BAD_SERVICE\`,
 \`NO_NUMBERS\`, \`NO_BALANCE\`, \`WRONG_MAX_PRICE:<price>\`, \`NO_ACTIVATION\`, \`BAD_STATUS\`,
-\`EARLY_CANCEL_DENIED\`, \`OPERATORS_NOT_FOUND\`, \`ERROR_SQL\` (a parameter has an invalid value).
+\`EARLY_CANCEL_DENIED\`, \`OPERATORS_NOT_FOUND\`, \`ERROR_SQL\` (a server fault; bad input gets the tokens above, and
+paging values that are not numbers are read as absent and clamped).
 Over the rate limit: HTTP 429 \`{"title":"RATE_LIMIT","details":"…"}\`.`;
 
 export async function handlerRoutes(app: App, ctx: AppContext): Promise<void> {

@@ -1,6 +1,6 @@
 import { boundedText, type Service, TEXT_LIMITS } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { badInput, DomainError } from '../../errors.ts';
+import { DomainError } from '../../errors.ts';
 import { balanceOf } from '../billing/index.ts';
 import {
   cancel,
@@ -61,13 +61,15 @@ function activationId(p: Params): string {
   return id;
 }
 
+/**
+ * A paging parameter, read leniently as SMS-Activate servers do (the protocol has no error token
+ * for it, and ERROR_SQL is no answer to bad input): a whole number is kept within [min, max], anything
+ * else counts as absent.
+ */
 function optionalInt(p: Params, name: string, min: number, max: number): number | undefined {
   const v = p[name]?.trim();
-  if (v === undefined || v === '') return undefined;
-  if (!/^-?\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max) {
-    throw badInput(`${name} must be a whole number from ${min} to ${max}.`, name);
-  }
-  return Number(v);
+  if (v === undefined || !/^-?\d{1,15}$/.test(v)) return undefined;
+  return Math.min(max, Math.max(min, Number(v)));
 }
 
 /** A country other than ours has no numbers; no country means ours. */

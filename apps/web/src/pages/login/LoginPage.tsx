@@ -6,7 +6,7 @@ import {
   TEXT_LIMITS,
   validateLogin,
 } from '@simdock/contract';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { homePath, useSession } from '../../app/session.tsx';
@@ -20,7 +20,9 @@ import { useI18n } from '../../i18n/index.tsx';
 import { lowerCaseInput } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useLoginMutation } from './api.ts';
-import { SecondStep } from './SecondStep.tsx';
+
+// Only accounts with a second factor reach this step: it stays out of the login page's first load.
+const SecondStep = lazy(() => import('./SecondStep.tsx').then((m) => ({ default: m.SecondStep })));
 
 /**
  * The one form not on react-hook-form, on purpose: two fields, and the library (12 KB gzip) would push
@@ -76,14 +78,16 @@ export function LoginPage() {
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       {challenge ? (
-        <SecondStep
-          challenge={challenge}
-          onToken={signIn}
-          onBack={() => {
-            setChallenge(null);
-            mutation.reset();
-          }}
-        />
+        <Suspense fallback={null}>
+          <SecondStep
+            challenge={challenge}
+            onToken={signIn}
+            onBack={() => {
+              setChallenge(null);
+              mutation.reset();
+            }}
+          />
+        </Suspense>
       ) : (
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
           {passwordReset && !mutation.isError ? (
