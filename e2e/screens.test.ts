@@ -85,6 +85,8 @@ type Screen = readonly [path: string, heading: RegExp | string, who: Who];
 const SCREENS: Screen[] = [
   ['/login', 'Sign in to SimDock', 'anon'],
   ['/register', 'Create your account', 'anon'],
+  ['/forgot-password', 'Forgot your password?', 'anon'],
+  ['/reset-password', 'Choose a new password', 'anon'],
   ['/home', 'Receive SMS one-time codes without a personal SIM', 'anon'],
   ['/terms', 'Terms of Service', 'anon'],
   ['/privacy', 'Privacy Policy', 'anon'],
