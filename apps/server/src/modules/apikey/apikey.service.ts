@@ -14,6 +14,7 @@ import {
 import type { ApiKeyAuth, AppContext } from '../../context.ts';
 import { seal, sha256, unseal } from '../../crypto.ts';
 import { batchLoaderPerServer } from '../../db/batch.ts';
+import type { Queryable } from '../../db/db.ts';
 import { badInput, conflict, DomainError, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
@@ -205,6 +206,23 @@ export async function resetApiKey(ctx: AppContext, userId: string): Promise<stri
   return apiKey;
 }
 
+/** The audit row of a deleted key (never the key itself). */
+async function auditDeletion(
+  q: Queryable,
+  actor: AuditActor,
+  old: Parameters<typeof deletedAudit>[0] & { id: string; name: string },
+  at: Date,
+): Promise<void> {
+  await recordAudit(q, {
+    actor,
+    kind: 'apikey.delete',
+    targetId: old.id,
+    targetLabel: old.name,
+    before: deletedAudit(old),
+    at,
+  });
+}
+
 /** Deletes the default key (the spec's delete-key); false when there is none. */
 export async function deleteApiKey(ctx: AppContext, userId: string): Promise<boolean> {
   const actor = await actorOf(ctx, userId);
@@ -212,14 +230,7 @@ export async function deleteApiKey(ctx: AppContext, userId: string): Promise<boo
   return ctx.db.tx(async (q) => {
     const old = await deleteDefaultKey(q, userId);
     if (!old) return false;
-    await recordAudit(q, {
-      actor,
-      kind: 'apikey.delete',
-      targetId: old.id,
-      targetLabel: old.name,
-      before: deletedAudit(old),
-      at: now,
-    });
+    await auditDeletion(q, actor, old, now);
     return true;
   });
 }
@@ -231,14 +242,7 @@ export async function deleteApiKeyById(ctx: AppContext, userId: string, id: stri
   const deleted = await ctx.db.tx(async (q) => {
     const old = isUuid(id) ? await deleteKeyById(q, userId, id.toLowerCase()) : undefined;
     if (!old) return false;
-    await recordAudit(q, {
-      actor,
-      kind: 'apikey.delete',
-      targetId: old.id,
-      targetLabel: old.name,
-      before: deletedAudit(old),
-      at: now,
-    });
+    await auditDeletion(q, actor, old, now);
     return true;
   });
   if (!deleted) throw notFound('There is no such API key.');
