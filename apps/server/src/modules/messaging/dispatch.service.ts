@@ -305,7 +305,8 @@ export async function recordAnswers(
       const dead = await markFailed(q, key, failed, now);
       const later = await requeue(q, claim.id, busy, new Date(now.getTime() + BUSY_RETRY_MS));
       await backOffSims(q, refusedSims, new Date(now.getTime() + SIM_BACKOFF_MS));
-      result.accepted += sent.length;
+      // What the device took (a fast report may already have moved some of them past 'sent').
+      result.accepted += accepted.length;
       result.retried += retried.filter((t) => t.status === 'queued').length;
       result.failed += retried.filter((t) => t.status === 'failed').length + dead.length;
       result.requeued += later.length;
