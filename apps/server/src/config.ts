@@ -115,6 +115,8 @@ export const ConfigSchema = z.object({
   /** What the forgot-password page says when no mail can be sent. */
   SUPPORT_CONTACT: z.string().min(1).max(300).default('Ask your administrator to reset your password.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` lines for collectors, `pretty` for people; `auto`: pretty when stdout is a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   WEB_DIST: z.string().optional(),
   /** Top-up provider: `sandbox` (default outside production), `nowpayments`, or `none` (top-up off; production default). */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'nowpayments', 'none']).optional(),

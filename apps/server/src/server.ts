@@ -20,8 +20,9 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
   const admin = await ensureAdmin(ctx);
   if (admin.created) {
     if (admin.password) {
-      // Printed once, on purpose: this is the only way to learn a generated admin password.
-      ctx.log.warn(`Created admin account "admin" with generated password: ${admin.password}`);
+      // The password itself is shown once, in the start banner (main.ts), never in a log line:
+      // log lines end up in collectors and files that other people read.
+      ctx.log.warn('Created admin account "admin" with a generated password (shown in the start banner)');
       if (opts.config.DEMO) keepDemoAdminPassword(ctx, admin.password);
     } else {
       ctx.log.info('Created admin account "admin" with ADMIN_PASSWORD');

@@ -74,7 +74,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
-    LOG_LEVEL: 'info',
+    // Request lines are at debug (failed and slow ones at info): the tests read them all, to check
+    // that no secret reaches any line.
+    LOG_LEVEL: 'debug',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     ADMIN_PASSWORD: 'admin-password-1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'simdock-test-')),
