@@ -100,7 +100,8 @@ describe('Service Manager', () => {
     // Add: an invalid price first shows the rule message and sends nothing.
     await page.getByRole('button', { name: 'Add Service' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Service' });
-    expect(await dialog.getByLabel('Price (USD)').inputValue()).toBe('1');
+    // The shared money field shows amounts as the tables do, without the $.
+    expect(await dialog.getByLabel('Price (USD)').inputValue()).toBe('1.00');
     expect(await dialog.getByLabel('Rent time (minutes)').inputValue()).toBe('20');
     expect(await dialog.getByLabel('Pattern', { exact: true }).inputValue()).toBe('\\d{4,8}');
     await dialog.getByLabel('Name', { exact: true }).fill('E2E Signal');
@@ -143,6 +144,11 @@ describe('Service Manager', () => {
     await search.fill('e2e-orders');
     await added.waitFor({ state: 'detached' });
     await serviceRow(table, ORDERS_SERVICE.name).waitFor();
+    // The search is in the URL: a reload keeps it.
+    await page.reload();
+    expect(await search.inputValue()).toBe('e2e-orders');
+    await serviceRow(table, ORDERS_SERVICE.name).waitFor();
+    expect(await added.count()).toBe(0);
     await search.fill('no such service');
     await table.getByText('No services found').waitFor();
     await search.fill('');
@@ -335,7 +341,9 @@ describe('Order Manager', () => {
     await filters.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('1 order', { exact: true }).waitFor();
     await expect.poll(() => bodyRows(page).count()).toBe(1);
-    expect(await bodyRows(page).first().getByText(phoneOf(TARGET)).isVisible()).toBe(true);
+    // Shown as +1 555-xxx-xxxx (the digits are what the filter and the API take).
+    const shown = phoneOf(TARGET).replace(/^1(\d{3})(\d{3})(\d{4})$/, '+1 $1-$2-$3');
+    expect(await bodyRows(page).first().getByText(shown).isVisible()).toBe(true);
     expect(await pageButtons(page)).toEqual(['1']);
     expect(new URL(page.url()).search).toBe(`?phone=${phoneOf(TARGET)}`);
 

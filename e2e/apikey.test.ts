@@ -70,7 +70,8 @@ describe('API key page', () => {
     expect(await busy.isDisabled()).toBe(true);
     expect(await deleteKey.isDisabled()).toBe(true);
     release();
-    await page.getByText('API key reset success!').waitFor();
+    // A first key is created; 'API key reset success!' is for replacing one.
+    await page.getByText('API key created').waitFor();
     await page.unroute('**/api/user/reset-key');
     const shown = page.getByTestId('api-key');
     const first = (await shown.textContent())?.trim() ?? '';
@@ -83,6 +84,7 @@ describe('API key page', () => {
     // A condition polled from here: a string predicate polled in the page is an eval, which the
     // app's CSP refuses whenever the condition is not already true on the first check.
     await expect.poll(async () => (await shown.textContent())?.trim(), { timeout: 10_000 }).not.toBe(first);
+    await page.getByText('API key reset success!').waitFor();
     const second = (await shown.textContent())?.trim() ?? '';
     expect(await balanceWith(first)).toBe(401);
     expect(await balanceWith(second)).toBe(200);
@@ -125,7 +127,7 @@ describe('API key page', () => {
     await page.getByText('Reset API key failed!').waitFor();
     await page.unroute('**/api/user/reset-key');
     await page.getByRole('button', { name: 'New API Key' }).click();
-    await page.getByText('API key reset success!').waitFor();
+    await page.getByText('API key created').waitFor();
     await page.route('**/api/user/delete-key', (route) =>
       route.fulfill({
         status: 503,

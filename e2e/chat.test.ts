@@ -199,6 +199,19 @@ describe('Chat in the browser', () => {
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
     await expect.poll(() => fits(page), { timeout: 10_000 }).toBe(true);
+    // The composer's placeholder fits its box on a phone (not cut off mid-sentence), and the
+    // attachment limit is in sight before anything is picked.
+    const placeholderFits = await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => {
+      const box = el as HTMLTextAreaElement;
+      const css = getComputedStyle(box);
+      const ctx = document.createElement('canvas').getContext('2d');
+      if (!ctx) return false;
+      ctx.font = css.font;
+      const inner = box.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+      return ctx.measureText(box.placeholder).width <= inner;
+    });
+    expect(placeholderFits).toBe(true);
+    expect(await page.getByText('Attach images or MP4 videos up to 5 MB').isVisible()).toBe(true);
     await shot(page, 'chat-390');
     expect(errors).toEqual([]);
   }, 120_000);

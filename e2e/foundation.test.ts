@@ -51,7 +51,16 @@ describe('foundation in the browser', () => {
     await expect.poll(() => page.getByTestId('shell-username').textContent()).toBe(username);
     expect(await page.getByTestId('shell-balance').textContent()).toBe('$1,234.50');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    for (const item of ['User Info', 'Dashboard', 'SMS Sending', 'Chat', 'History', 'Logout']) {
+    for (const item of [
+      'User Info',
+      'Dashboard',
+      'SMS Sending',
+      'Chat',
+      'History',
+      'Top up',
+      'API Key',
+      'Logout',
+    ]) {
       expect(await nav.getByText(item, { exact: true }).isVisible()).toBe(true);
     }
     expect(await nav.getByText('Gateway Manager').count()).toBe(0);
@@ -104,7 +113,7 @@ describe('foundation in the browser', () => {
   it('a signed-out visit to /userinfo lands on /login', async () => {
     const page = await e.newPage();
     await page.goto('/userinfo');
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?next=%2Fuserinfo');
     await page.getByRole('heading', { name: 'Sign in to SimDock' }).waitFor();
     await page.goto('/');
     await page.waitForURL('**/login');
@@ -152,7 +161,8 @@ describe('foundation in the browser', () => {
     await tab2.goto('/home');
     await tab2.evaluate("localStorage.removeItem('jwtToken')");
 
-    await tab1.waitForURL('**/login');
+    // Signed out from elsewhere: back to this page after signing in again.
+    await tab1.waitForURL('**/login?next=%2Fuserinfo');
     await tab1.getByRole('heading', { name: 'Sign in to SimDock' }).waitFor();
   });
 
@@ -161,10 +171,16 @@ describe('foundation in the browser', () => {
     const page = await e.newPage({ viewport: { width: 390, height: 844 } });
     await loginViaUi(page, user);
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
-    expect(await page.getByTestId('shell-balance').textContent()).toBe('$12.30');
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$12.30');
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Main navigation' });
+    // Top up and API Key are in the drawer too.
+    await drawer.getByRole('link', { name: 'API Key' }).click();
+    await page.waitForURL('**/apikey');
+    await drawer.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    expect(await drawer.getByRole('link', { name: 'Top up' }).isVisible()).toBe(true);
     await drawer.getByRole('link', { name: 'User Info' }).click();
     await page.waitForURL('**/userinfo');
     await drawer.waitFor({ state: 'detached' });
@@ -176,5 +192,26 @@ describe('foundation in the browser', () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Thông tin tài khoản' }).waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('vi');
+  });
+
+  it('a signed-out visit to a deep link signs in and returns there', async () => {
+    const user = await e.createUser();
+    const page = await e.newPage();
+    await page.goto('/History');
+    await page.waitForURL(/\/login\?next=%2FHistory$/);
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForURL(/\/History$/);
+    // Another site is never a destination: /login?next=//evil.example leads home.
+    await page
+      .getByRole('button', { name: /^Logout$/ })
+      .first()
+      .click();
+    await page.goto('/login?next=%2F%2Fevil.example%2Fx');
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForURL(/\/dashboard$/);
   });
 });

@@ -299,8 +299,8 @@ describe('Gateway Manager in the browser', () => {
     const errors = watchErrors(page);
     await loginViaUi(page, ADMIN);
     await page.goto('/gatewaymanager');
-    // Below 1280 px every gateway is a card.
-    const row = page.getByRole('article', { name: 'Dead box' });
+    // On a phone every gateway is a card of the shared table pattern, its actions inside.
+    const row = page.getByRole('listitem', { name: 'Dead box' });
     await row.waitFor();
 
     // Never scanned: the SIM table says what to do.
@@ -316,6 +316,11 @@ describe('Gateway Manager in the browser', () => {
     await row.getByRole('button', { name: 'Scan' }).waitFor();
     expect(await row.getByTestId('gateway-sim-count').textContent()).toBe('0');
     await row.getByText('Offline', { exact: true }).waitFor();
+    // The card itself says the scan failed and when, instead of "Not scanned yet".
+    await row.getByText(/^Scan failed (just now|\d+ s ago)$/).waitFor();
+    expect(await row.getByText('Not scanned yet').count()).toBe(0);
+    // The open SIM panel is in the URL.
+    expect(new URL(page.url()).searchParams.get('sims')).toBeTruthy();
     await shot(page, 'gateways-mobile-scan-failed');
 
     // On a phone the toast lies over the header's Add button for its 8 s; the admin closes it first
@@ -333,8 +338,15 @@ describe('Gateway Manager in the browser', () => {
     await page.keyboard.press('Escape');
     await add.waitFor({ state: 'detached' });
 
-    // A tablet/laptop width still shows cards (two per row).
+    // A tablet/laptop width still shows cards, the actions in view; the table from 1280 px.
     await page.setViewportSize({ width: 1024, height: 800 });
+    const card = page.getByRole('listitem', { name: 'Dead box' });
+    await card.waitFor();
+    const scan = await card.getByRole('button', { name: 'Scan' }).boundingBox();
+    expect(scan && scan.x + scan.width <= 1024).toBe(true);
+    expect(
+      await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth'),
+    ).toBe(true);
     await shot(page, 'gateways-1024');
     expect(errors).toEqual([]);
   });

@@ -295,7 +295,7 @@ describe('keyboard alone', () => {
 
     await tabTo(page, /^New API Key$/);
     await page.keyboard.press('Enter');
-    await page.getByText('API key reset success!').waitFor();
+    await page.getByText('API key created').waitFor();
     const del = await tabTo(page, /^Delete API Key$/);
     expect(del.indicated).toBe(true);
     await page.keyboard.press('Enter');

@@ -217,7 +217,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
     await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
     const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'Waiting for code' });
     await row.waitFor();
-    const phone = (await row.getByTestId('order-phone').textContent())!.trim();
+    const phone = (await row.getByTestId('order-phone').getAttribute('data-value'))!;
     await expect.poll(balanceText).toBe('$9.50');
 
     // The device pushes the SMS; the proxy hands every device push to B.
@@ -226,7 +226,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
     expect(slot).toBeDefined();
     const smsPushesBefore = served('/api/gw/').length;
     sim.injectSms({ port: slot!.port, from: 'Telegram', text: 'Telegram code: 48213. Do not share it.' });
-    const done = page.getByRole('row').filter({ hasText: phone });
+    const done = page.getByRole('row').filter({ has: page.locator(`[data-value="${phone}"]`) });
     await done.getByTestId('order-code').filter({ hasText: '48213' }).waitFor();
     await expect.poll(() => done.getByTestId('order-status').textContent()).toBe('Code received');
     expect(await page.evaluate('window.__stillHere === true')).toBe(true);

@@ -61,7 +61,7 @@ describe('top-up with the sandbox provider', () => {
     await page.getByRole('button', { name: 'Leave without paying' }).click();
     await page.waitForURL(/\/topup\?payment=/);
     await page.getByText('We have not seen a payment for this invoice yet.').waitFor();
-    const payNow = table.getByRole('link', { name: /Pay invoice .* now/ });
+    const payNow = table.getByRole('link', { name: /^Pay Now: invoice / });
     expect(await payNow.getAttribute('href')).toBe(invoiceUrl);
 
     // The credit arrives live while the page stays open (a payment made in another tab).
@@ -100,9 +100,21 @@ describe('top-up with the sandbox provider', () => {
     for (const r of rows) await table.getByText(`${r.id.slice(0, 6)}...${r.id.slice(-4)}`).waitFor();
     for (const header of ['Amount Real', 'Gateway Status', 'Finished At'])
       await table.getByRole('columnheader', { name: header }).waitFor();
-    await table.getByText('partially_paid').waitFor();
+    // Statuses by name, the provider's raw code in the tooltip.
+    expect(await table.getByText('Partially paid').getAttribute('title')).toBe('partially_paid');
     await table.getByText('$4.75').first().waitFor();
     await shot(page, 'payment-manager-desktop');
+    // Search and status filter, kept in the URL: a reload shows the same list.
+    await page.getByLabel('Search payments').fill(rows[0]!.id.slice(0, 8));
+    await page.getByLabel('Status').selectOption('DONE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await page.reload();
+    expect(await page.getByLabel('Search payments').inputValue()).toBe(rows[0]!.id.slice(0, 8));
+    await table.getByText(`${rows[0]!.id.slice(0, 6)}...${rows[0]!.id.slice(-4)}`).waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'payment-manager-phone');
     expect(errors).toEqual([]);

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { DEMO_GATEWAY, DEMO_USER } from '@simdock/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../apps/web/src/i18n/en.ts';
+import { enScreens } from '../apps/web/src/i18n/en-screens.ts';
+import { publicEn } from '../apps/web/src/i18n/screens/public.ts';
 import {
   ADMIN,
   axeFindings,
@@ -25,6 +28,8 @@ import {
 // Dashboard, its drawer and the chat. Each page is loaded once per width and shown in both schemes
 // (the app follows the system's scheme live). The routes that have no screenshot are audited in
 // e2e/a11y.test.ts.
+// Each visit also fails on any console error (a CSP refusal, a failed script) and on a catalogue key
+// shown instead of its text ("register.passwordHint" where the hint should be).
 
 let e: E2E;
 let zeroUser: TestUser;
@@ -74,6 +79,32 @@ const WIDTHS = [
 ] as const;
 const THEMES = ['light', 'dark'] as const;
 const MAC = DEMO_GATEWAY.mac.replace(/-/g, ':');
+
+/**
+ * Console errors a screen's own behaviour causes: the browser logs a refused sign-in (the login state's
+ * wrong password) and an unknown device's 404 as failed loads. Any other console error fails.
+ */
+const EXPECTED_CONSOLE: Record<string, RegExp> = {
+  'anon /login': /^Failed to load resource: the server responded with a status of 401\b/,
+  'admin /details/00:00:00:00:00:01': /^Failed to load resource: the server responded with a status of 404\b/,
+};
+
+/** Every key of the English catalogue: one on screen means a text was not found. */
+const CATALOGUE_KEYS = new Set(Object.keys({ ...en, ...enScreens, ...publicEn }));
+
+/** The catalogue keys a page shows: in its text, its title, and the attributes people hear or see. */
+async function rawKeys(page: Page): Promise<string[]> {
+  // A string expression: the e2e code is typechecked without the DOM library.
+  const texts = (await page.evaluate(`[
+    document.title,
+    document.body.innerText,
+    ...[...document.querySelectorAll('[aria-label],[placeholder],[title],[alt]')].flatMap((el) =>
+      ['aria-label', 'placeholder', 'title', 'alt'].map((a) => el.getAttribute(a) ?? ''),
+    ),
+  ]`)) as string[];
+  const words = texts.join('\n').match(/[A-Za-z]\w*(?:\.\w+)+/g) ?? [];
+  return [...new Set(words.filter((w) => CATALOGUE_KEYS.has(w)))];
+}
 
 const sideways = (page: Page) =>
   page.evaluate(
@@ -142,7 +173,7 @@ type Audit = (name: string) => Promise<void>;
 /** Content a screen waits for at 1280 px before its screenshot and audit (key: "who path"). */
 const READY: Record<string, (page: Page) => Promise<void>> = {
   'user /dashboard': (page) => page.getByRole('button', { name: 'Rent a Telegram number' }).waitFor(),
-  'user /topup': (page) => page.getByRole('link', { name: /Pay invoice .* now/ }).waitFor(),
+  'user /topup': (page) => page.getByRole('link', { name: /^Pay Now: invoice / }).waitFor(),
   'user /apikey': (page) => page.getByText('No Apikey').waitFor(),
   'user /ChatPage': (page) =>
     page
@@ -297,6 +328,8 @@ interface Visitor {
   page: Page;
   /** Uncaught page errors since the last visit began. */
   errors: string[];
+  /** Console errors since the last visit began (CSP refusals show here, not as page errors). */
+  consoleErrors: string[];
   theme: Theme;
 }
 
@@ -310,7 +343,11 @@ async function visitor(who: Who): Promise<Visitor> {
     if (who === 'user') await loginWithToken(page, e, DEMO_USER);
     if (who === 'zero') await loginWithToken(page, e, zeroUser);
     if (who === 'admin') await loginWithToken(page, e, ADMIN);
-    v = { page, errors: watchErrors(page), theme: 'light' };
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    v = { page, errors: watchErrors(page), consoleErrors, theme: 'light' };
     visitors.set(who, v);
   }
   return v;
@@ -337,7 +374,7 @@ describe('every built screen, both widths and themes', () => {
       }
       for (const [path, heading, who] of SCREENS) {
         const v = await visitor(who);
-        const { page, errors } = v;
+        const { page, errors, consoleErrors } = v;
         const key = `${who} ${path}`;
         const audited = desktop || key in PHONE_AUDITS;
         const states = desktop ? STATES[key] : PHONE_AUDITS[key];
@@ -346,9 +383,12 @@ describe('every built screen, both widths and themes', () => {
           findings.push(...(await axeFindings(page, label)));
         };
         errors.length = 0;
+        consoleErrors.length = 0;
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         if (desktop) await READY[key]?.(page);
+        const keys = await rawKeys(page);
+        if (keys.length) problems.push(`${path} (${who}): catalogue keys shown as text: ${keys.join(', ')}`);
         for (const theme of bothThemes(v)) {
           await inTheme(v, theme);
           const over = await sideways(page);
@@ -364,6 +404,8 @@ describe('every built screen, both widths and themes', () => {
           }
         });
         if (errors.length) problems.push(`${path} (${who}): ${errors.join('; ')}`);
+        const unexpected = consoleErrors.filter((m) => !EXPECTED_CONSOLE[key]?.test(m));
+        if (unexpected.length) problems.push(`${path} (${who}) console: ${unexpected.join('; ')}`);
       }
       expect(problems).toEqual([]);
       expect(findings).toEqual([]);

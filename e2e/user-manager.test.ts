@@ -61,9 +61,17 @@ describe('User Manager', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByText('Invalid email').waitFor();
     await dialog.getByLabel('Email').fill('newbie@example.com');
+    // No role: the plain request, in the client and (same text) on the server.
+    await dialog.getByLabel('User', { exact: true }).uncheck();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByText('Select at least one role').waitFor();
+    await dialog.getByLabel('User', { exact: true }).check();
     await dialog.getByLabel('Staff').check();
-    await dialog.getByLabel('Balance').fill('15.50');
-    expect(await dialog.getByLabel('Balance').getAttribute('step')).toBe('0.0001');
+    // The shared money field: decimal keyboard, the amount tidied on leaving it.
+    await dialog.getByLabel('Balance').fill('15.5');
+    expect(await dialog.getByLabel('Balance').getAttribute('inputmode')).toBe('decimal');
+    await dialog.getByLabel('Balance').blur();
+    expect(await dialog.getByLabel('Balance').inputValue()).toBe('15.50');
     await viewShot(page, 'user-manager-modal');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -126,6 +134,18 @@ describe('User Manager', () => {
     await expect.poll(() => dataRows(table).count()).toBe(100);
     await viewShot(page, 'user-manager-desktop');
     expect(await fitsWidth(page)).toBe(true);
+    // Sort, page and page size are in the URL: a reload shows the same list.
+    await expect.poll(() => new URL(page.url()).search).toBe('?size=100');
+    await page.getByRole('button', { name: 'Sort by Balance' }).click();
+    await page.getByRole('button', { name: 'Sort by Balance' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('dir')).toBe('desc');
+    await page.reload();
+    await expect.poll(() => dataRows(table).first().textContent()).toContain('newbie');
+    expect(await dataRows(table).count()).toBe(100);
+    await page.getByRole('button', { name: 'Sort by Username' }).click();
+    await expect.poll(() => dataRows(table).first().textContent()).toContain('admin');
+    // One's own row has no Delete (the server refuses it too).
+    expect(await userRow(table, 'admin').getByRole('button', { name: 'Delete' }).count()).toBe(0);
 
     // Delete a user without history: erased.
     await search.fill('bulk007');
@@ -153,13 +173,21 @@ describe('User Manager', () => {
     await page.goto('/audit');
     await page.getByRole('heading', { level: 1, name: 'Audit Log' }).waitFor();
     const log = page.getByRole('table', { name: 'Audit log entries' });
-    for (const kind of ['user.create', 'user.update', 'user.balance', 'user.delete', 'user.deactivate']) {
+    // Actions and fields by name, the raw codes in the tooltips.
+    for (const kind of ['User added', 'User edited', 'Balance changed', 'User deleted', 'User deactivated']) {
       await log.getByText(kind, { exact: true }).first().waitFor();
     }
-    await log.getByText('roles: Staff, User → User, SMS').waitFor();
+    expect(await log.getByText('Balance changed', { exact: true }).first().getAttribute('title')).toBe(
+      'Code: user.balance',
+    );
+    await log.getByText('Roles: Staff, User → User, SMS').waitFor();
     await page.getByLabel('Action').selectOption('user.delete');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => dataRows(log).count()).toBe(1);
+    // The filter is in the URL: a reload keeps it.
+    await page.reload();
+    await expect.poll(() => dataRows(log).count()).toBe(1);
+    expect(await page.getByLabel('Action').inputValue()).toBe('user.delete');
     await log.getByRole('cell', { name: 'bulk007', exact: true }).waitFor();
     await viewShot(page, 'audit-desktop');
     expect(errors).toEqual([]);
@@ -168,14 +196,21 @@ describe('User Manager', () => {
   it('fits a phone screen', async () => {
     const { page, errors } = await adminPage('/usermanager', { width: 390, height: 844 });
     await page.getByRole('heading', { level: 1, name: 'User Manager' }).waitFor();
-    await userRow(page.getByRole('table', { name: 'Users', exact: true }), 'admin').waitFor();
+    // One card per user with its actions inside: nothing to scroll sideways to.
+    const cards = page.getByRole('list', { name: 'Users', exact: true });
+    const card = cards.getByRole('listitem').filter({ has: page.getByText('bulk001', { exact: true }) });
+    await card.waitFor();
+    expect(await page.getByRole('table', { name: 'Users', exact: true }).count()).toBe(0);
+    const del = card.getByRole('button', { name: 'Delete' });
+    const box = await del.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
     expect(await fitsWidth(page)).toBe(true);
     await viewShot(page, 'user-manager-mobile');
     await page.goto('/audit');
     await page.getByRole('heading', { level: 1, name: 'Audit Log' }).waitFor();
     await page
-      .getByRole('table', { name: 'Audit log entries' })
-      .getByText('user.deactivate', { exact: true })
+      .getByRole('list', { name: 'Audit log entries' })
+      .getByText('User deactivated', { exact: true })
       .first()
       .waitFor();
     expect(await fitsWidth(page)).toBe(true);

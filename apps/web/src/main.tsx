@@ -7,7 +7,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './app/queryClient.ts';
-import { createAppRouter } from './app/router.tsx';
+import { createAppRouter, preloadShell } from './app/router.tsx';
+import { prefetchSession } from './app/session.tsx';
 import { ThemeProvider } from './app/theme.tsx';
 import { I18nProvider, loadLanguage, storedLanguage } from './i18n/index.tsx';
 
@@ -17,7 +18,10 @@ const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"
 if (nonce) setNonce(nonce);
 
 const queryClient = createQueryClient();
-const router = createAppRouter();
+// Signed in: the user info and the shell's chunk load at once, beside the page's chunk and data,
+// instead of one after another.
+if (prefetchSession(queryClient)) void preloadShell();
+const router = createAppRouter(queryClient);
 
 function render() {
   createRoot(document.getElementById('root')!).render(

@@ -26,6 +26,7 @@ export const ruleMessages = {
   gatewayInvalid: 'Please enter all fields correctly',
   invalidEmail: 'Invalid email',
   invalidRoles: 'Invalid role(s)',
+  rolesRequired: 'Select at least one role',
   balanceInvalid: 'Balance must be a number ≥ 0 with at most four decimals',
 } as const;
 

@@ -8,6 +8,12 @@ import {
   type ParsedRecipients,
 } from './messaging.ts';
 
+/**
+ * Largest chat or API attachment (an MMS picture or video): the server's multipart limit refuses more
+ * with 413 `file_too_large`, and the chat checks it before uploading.
+ */
+export const MMS_MAX_BYTES = 5 * 1024 * 1024;
+
 /** Upload rules of the sending page (docs/product.md): one .txt or .csv file, at most 10 MB. */
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_EXTENSIONS = ['.txt', '.csv'] as const;

@@ -49,7 +49,7 @@ describe('validateAdminUser (docs/product.md#forms: admin user edit)', () => {
     [{ email: '' }, { email: 'invalidEmail' }],
     [{ roles: ['Root'] }, { roles: 'invalidRoles' }],
     [{ roles: ['User', 'admin9'] }, { roles: 'invalidRoles' }],
-    [{ roles: [] }, { roles: 'invalidRoles' }],
+    [{ roles: [] }, { roles: 'rolesRequired' }],
     [{ balance: -5 }, { balance: 'balanceInvalid' }],
     [{ balance: '1.23456' }, { balance: 'balanceInvalid' }],
     [{ balance: 'ten' }, { balance: 'balanceInvalid' }],

@@ -30,8 +30,8 @@ export const parseBalance = (value: unknown): string | undefined => {
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
- * Admin user edit (docs/product.md#forms): username required, email address-like, roles from the allowed
- * list.
+ * Admin user edit (docs/product.md#forms): username required, email address-like, at least one role, roles from
+ * the allowed list.
  */
 export function validateAdminUser(form: AdminUserForm): FieldErrors<AdminUserField> {
   const errors: FieldErrors<AdminUserField> = {};
@@ -40,9 +40,8 @@ export function validateAdminUser(form: AdminUserForm): FieldErrors<AdminUserFie
   else if (!USERNAME_PATTERN.test(username)) errors.username = 'usernameFormat';
   const email = form.email.trim();
   if (email.length > EMAIL_MAX || !isEmailLike(email)) errors.email = 'invalidEmail';
-  if (form.roles.length === 0 || form.roles.some((r) => !(ROLES as readonly string[]).includes(r))) {
-    errors.roles = 'invalidRoles';
-  }
+  if (form.roles.length === 0) errors.roles = 'rolesRequired';
+  else if (form.roles.some((r) => !(ROLES as readonly string[]).includes(r))) errors.roles = 'invalidRoles';
   if (!blank(form.balance) && parseBalance(form.balance) === undefined) errors.balance = 'balanceInvalid';
   if (form.isNew || !blank(form.password)) {
     const p: RuleMessageKey | undefined = passwordError(form.password ?? '');

@@ -31,6 +31,7 @@ import { RequestLog } from './request-log.ts';
 import { type DeclaredRoute, enforceDeclaredAccess, readEmptyBodies } from './route.ts';
 import { registerSecurity } from './security.ts';
 import { registerWebApp } from './static.ts';
+import { swaggerUiOptions } from './swagger-ui.ts';
 import type { App } from './types.ts';
 
 export type { App } from './types.ts';
@@ -205,7 +206,7 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/swagger' });
+  await app.register(swaggerUi, swaggerUiOptions);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

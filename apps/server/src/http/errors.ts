@@ -56,6 +56,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   payment_provider_unavailable: 503,
   // Our rules accepted the amount, the provider did not (e.g. below its coin minimum).
   payment_provider_refused: 422,
+  payment_not_found: 404,
+  payment_not_cancellable: 409,
   sending_disabled: 409,
   daily_limit_reached: 429,
   all_opted_out: 409,

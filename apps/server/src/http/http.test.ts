@@ -40,6 +40,24 @@ describe('the web app', () => {
     expect(await res.text()).toMatch(/swagger/i);
   });
 
+  it("Swagger UI carries SimDock's name and icon, and its top bar links back to the app", async () => {
+    const res = await fetch(`${s.url}/swagger`, { redirect: 'follow' });
+    const html = await res.text();
+    expect(html).toContain('<title>SimDock API</title>');
+    const asset = async (name: string) => {
+      const src = new RegExp(`(?:src|href)="([^"]*/theme/${name})"`).exec(html)?.[1];
+      expect(src, name).toBeDefined();
+      const file = await fetch(new URL(src!, res.url));
+      expect(file.status, name).toBe(200);
+      return file.text();
+    };
+    const brand = await asset('simdock\\.js');
+    expect(brand).toContain("link.setAttribute('href', '/')");
+    expect(brand).toContain('Back to SimDock');
+    expect(await asset('simdock\\.svg')).toContain('<title>SimDock</title>');
+    await asset('simdock\\.css');
+  });
+
   it('echoes the request id it was given, or makes one', async () => {
     const given = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');

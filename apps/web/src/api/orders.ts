@@ -51,7 +51,8 @@ const sameOrder = (a: Order, b: Order) =>
   a.status === b.status &&
   a.codeText === b.codeText &&
   a.smsText === b.smsText &&
-  a.expiresAt === b.expiresAt;
+  a.expiresAt === b.expiresAt &&
+  Boolean(a.finished) === Boolean(b.finished);
 
 export type OrderChange = 'echo' | 'new' | 'status' | 'code' | 'other';
 

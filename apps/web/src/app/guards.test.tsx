@@ -1,8 +1,9 @@
 import type { Role } from '@simdock/contract';
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../test/utils.tsx';
+import { safeNextPath } from './guards.tsx';
 
 const info = (username: string, roles: Role[]) => userInfoFor(username, roles, 1234.5);
 
@@ -39,21 +40,68 @@ describe('route guards and session (docs/product.md)', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it('shows the loading view until the user info arrives, then the shell with username and balance', async () => {
+  it('renders the shell and the page at once while the user info is on its way; the page’s calls do not wait for it', async () => {
     localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann')));
     let answer: (v: Response) => void = () => {};
-    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+    const fetch = vi.fn((input: string) =>
+      input === '/api/user/info'
+        ? new Promise<Response>((resolve) => (answer = resolve))
+        : Promise.resolve(json(input === '/api/Order/getbyuser' ? { code: 1, orders: [] } : {})),
+    );
     vi.stubGlobal('fetch', fetch);
     renderApp('/dashboard');
-    expect(await screen.findByText('Loading…')).toBeTruthy();
-    await waitFor(() => expect(fetch).toHaveBeenCalled());
-    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/api/user/info');
-    expect((init.headers as Record<string, string>).authorization).toMatch(/^Bearer /);
-    await act(async () => answer(new Response(JSON.stringify(info('ann', ['User'])), { status: 200 })));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
-    expect(screen.getByTestId('shell-username').textContent).toBe('ann');
+    const paths = () => fetch.mock.calls.map((c) => c[0]);
+    await waitFor(() => expect(paths()).toContain('/api/Order/getbyuser'));
+    expect(paths()).toContain('/api/user/info');
+    const [, init] = fetch.mock.calls.find((c) => c[0] === '/api/user/info') as unknown as [
+      string,
+      RequestInit,
+    ];
+    expect((init.headers as Record<string, string>).authorization).toMatch(/^Bearer /);
+    // No made-up balance while the user info is on its way.
+    expect(screen.getByTestId('shell-balance').textContent).toBe('…');
+    await act(async () => answer(json(info('ann', ['User']))));
+    await waitFor(() => expect(screen.getByTestId('shell-username').textContent).toBe('ann'));
     expect(screen.getByTestId('shell-balance').textContent).toBe('$1,234.50');
+  });
+
+  it('a signed-out visit to a deep link returns there after signing in; /login alone still leads home', async () => {
+    const token = fakeToken(claimsFor('ann'));
+    mockFetch((path) => {
+      if (path === '/api/Auth/login') return { body: { token } };
+      if (path === '/api/user/info') return { body: info('ann', ['User']) };
+      return { body: { code: 1, orders: [], services: [] } };
+    });
+    const { router } = renderApp('/History?page=2');
+    await screen.findByRole('heading', { name: 'Sign in to SimDock' });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe('/History?page=2');
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'ann' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'right-pass' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/History'));
+    expect(router.state.location.search).toBe('?page=2');
+  });
+
+  it('never follows a `next` that leaves the app', () => {
+    expect(safeNextPath('/History')).toBe('/History');
+    expect(safeNextPath('/details/AA:BB?x=1#y')).toBe('/details/AA:BB?x=1#y');
+    for (const bad of [
+      null,
+      '',
+      'History',
+      'https://evil.example/x',
+      '//evil.example/x',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      '/login',
+      '/login/',
+      '/',
+    ])
+      expect(safeNextPath(bad), String(bad)).toBeUndefined();
   });
 
   it('a User visiting an admin page lands on /unauthorized and sees no admin items', async () => {

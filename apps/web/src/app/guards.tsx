@@ -1,33 +1,46 @@
 import type { Role } from '@simdock/contract';
 import { CircleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '../components/Button.tsx';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { useI18n } from '../i18n/index.tsx';
-import { useSession } from './session.tsx';
+import { useSession, wasSignedOutByUser } from './session.tsx';
+import { NEXT_PARAM, safeNextPath } from './session-core.ts';
+
+export { NEXT_PARAM, safeNextPath } from './session-core.ts';
 
 /**
  * Route guards (docs/product.md#screens-and-routes). As route elements they render their child routes
  * (<Outlet/>):
  *   { element: <RequireAuth />, children: [...] }               signed in, any role
  *   { element: <RequireAuth role="Admin9" />, children: [...] } signed in with the role
- * While the session loads a loading view shows; no user → /login; a missing role → /unauthorized.
+ * With a valid stored token the page renders at once, while the user info is still on its way (the
+ * roles come from the token, and the page's own calls need only the token): nothing waits for it in
+ * turn. No user → /login?next=<this page>, to come back after signing in; a missing role → /unauthorized.
  */
 export function RequireAuth({ role, children }: { role?: Role; children?: ReactNode }) {
   const session = useSession();
-  if (session.loading) return <LoadingOverlay />;
+  const location = useLocation();
   if (session.error) return <SessionError />;
-  if (!session.user) return <Navigate to="/login" replace />;
+  if (!session.user && !session.loading) {
+    if (wasSignedOutByUser()) return <Navigate to="/login" replace />;
+    const here = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={`/login?${NEXT_PARAM}=${encodeURIComponent(here)}`} replace />;
+  }
   if (role && !session.roles.includes(role)) return <Navigate to="/unauthorized" replace />;
   return children ?? <Outlet />;
 }
 
-/** /login: signed-out only; a signed-in user is sent home (/dashboard, or /admin for Admin9). */
+/** /login: signed-out only; a signed-in user is sent to `next` or home (/dashboard, or /admin for Admin9). */
 export function SignedOutOnly({ children }: { children?: ReactNode }) {
   const session = useSession();
+  const location = useLocation();
   if (session.loading) return <LoadingOverlay />;
-  if (session.user) return <Navigate to={session.home} replace />;
+  if (session.user) {
+    const next = safeNextPath(new URLSearchParams(location.search).get(NEXT_PARAM));
+    return <Navigate to={next ?? session.home} replace />;
+  }
   return children ?? <Outlet />;
 }
 

@@ -18,6 +18,7 @@ import { SESSION_QUERY_KEY } from '../api/user.ts';
 import { notify } from '../components/toast.tsx';
 import { translate } from '../i18n/index.tsx';
 import { followSse } from '../lib/sse.ts';
+import { signalCode } from './attention.ts';
 import { notifications } from './notifications.ts';
 
 /** The live-updates stream: 'live' while connected, 'down' while reconnecting after a loss. */
@@ -29,38 +30,10 @@ const LiveContext = createContext<LiveStatus>('connecting');
 export const useLiveStatus = () => useContext(LiveContext);
 
 /**
- * While the tab is hidden, alternates the tab title with `text` every second so a new code is seen
- * from another tab; stops (and restores the title) when the tab is shown again.
- */
-export function flashTitle(text: string): void {
-  if (typeof document === 'undefined' || !document.hidden) return;
-  stopFlash();
-  const base = document.title;
-  let on = false;
-  const timer = setInterval(() => {
-    on = !on;
-    document.title = on ? text : base;
-  }, 1000);
-  document.title = text;
-  on = true;
-  const onVisible = () => {
-    if (!document.hidden) stopFlash();
-  };
-  stopFlash = () => {
-    clearInterval(timer);
-    document.removeEventListener('visibilitychange', onVisible);
-    document.title = base;
-    stopFlash = () => {};
-  };
-  document.addEventListener('visibilitychange', onVisible);
-}
-let stopFlash: () => void = () => {};
-
-/**
  * Follows GET /api/Order/stream for the signed-in user on every screen of the shell, so a code can't
  * be missed: each `order` event updates the cached orders (see api/orders.ts applyOrder), and a new
- * code raises a toast with the code and a copy button, adds a bell notification, and flashes the tab
- * title while the tab is hidden. On a reconnection the orders are refetched (events may be missed).
+ * code raises a toast with the code and a copy button, adds a bell notification, and badges the tab
+ * (title and favicon) while it is hidden, with the sound and browser notification the user turned on. On a reconnection the orders are refetched (events may be missed).
  */
 export function LiveOrdersProvider({ username, children }: { username: string; children: ReactNode }) {
   const qc = useQueryClient();
@@ -156,6 +129,12 @@ function announceCode(code: string, phone: string, service: string, orderId: str
     params: { code, phone, service },
   });
   notify.code({ code, phone, service, id: n.id });
-  const unread = notifications.get().filter((i) => !i.read).length;
-  flashTitle(translate('notify.tabTitle', { count: unread, code }));
+  signalCode({
+    title: (count) => translate('notify.tabTitle', { count, code }),
+    notification: {
+      title: translate('notify.codeTitle', { code, service }),
+      body: translate('notify.codeBody', { phone }),
+      tag: `code-${orderId}`,
+    },
+  });
 }

@@ -1,6 +1,8 @@
 import { ADMIN_ROLE } from '@simdock/contract';
+import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { getToken } from '../api/token.ts';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { loadTexts, type TextGroup } from '../i18n/index.tsx';
 import { RequireAuth, RootRedirect, SignedOutOnly } from './guards.tsx';
@@ -10,11 +12,18 @@ import { SessionProvider, useSession } from './session.tsx';
 // The shell (sidebar, top bar, notifications, toasts, live updates) is its own chunk: the signed-out
 // pages (login, register, landing) never load it. With it come the signed-in screens' English texts
 // (i18n/en-screens.ts): every signed-in page renders inside the shell, so its texts are there first.
-const LazyShell = lazy(() =>
-  Promise.all([import('./shell/AppShell.tsx'), loadTexts('screens')]).then(([m]) => ({
+let shellLoad: Promise<{ default: typeof import('./shell/AppShell.tsx').AppShell }> | undefined;
+/** Starts loading the shell's chunk (once); a signed-in start calls it beside the page's own chunk. */
+export function preloadShell() {
+  shellLoad ??= Promise.all([import('./shell/AppShell.tsx'), loadTexts('screens')]).then(([m]) => ({
     default: m.AppShell,
-  })),
-);
+  }));
+  return shellLoad;
+}
+const LazyShell = lazy(preloadShell);
+
+/** The app's query client, for a page's data to start with its chunk (createAppRouter sets it). */
+let appQueryClient: QueryClient | undefined;
 
 function Shell({ children }: { children?: ReactNode }) {
   return (
@@ -120,7 +129,13 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: 'dashboard',
-                lazy: page(() => import('../pages/dashboard/DashboardPage.tsx'), 'DashboardPage'),
+                // Its lists are asked for the moment its chunk is here, beside the user info and the
+                // shell's chunk, not once the page renders inside them.
+                lazy: async () => {
+                  const m = await import('../pages/dashboard/DashboardPage.tsx');
+                  if (appQueryClient && getToken()) m.prefetchDashboard(appQueryClient);
+                  return { Component: m.DashboardPage };
+                },
               },
               { path: 'topup', lazy: page(() => import('../pages/topup/TopupPage.tsx'), 'TopupPage') },
               {
@@ -215,6 +230,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
+export function createAppRouter(queryClient?: QueryClient) {
+  appQueryClient = queryClient;
   return createBrowserRouter(routes);
 }

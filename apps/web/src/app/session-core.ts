@@ -60,3 +60,26 @@ export function sameSubject(a: string | null, b: string | null): boolean {
   const y = readToken(b, Date.now());
   return x.kind === 'valid' && y.kind === 'valid' && x.subject !== undefined && x.subject === y.subject;
 }
+
+/** The login page's parameter naming the page to return to after signing in. */
+export const NEXT_PARAM = 'next';
+
+/**
+ * The in-app path to return to after signing in, from /login's `next` parameter, or undefined. Only a
+ * path of this site is accepted (never another origin: no open redirect), and never a signed-out page.
+ */
+export function safeNextPath(raw: string | null | undefined): string | undefined {
+  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return undefined;
+  // Control characters (URL parsing drops a tab or newline, which could hide a `//`) are refused.
+  if ([...raw].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127)) return undefined;
+  const base = 'https://app.invalid';
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base) return undefined;
+  if (/^\/(login|register|forgot-password|reset-password)?\/?$/i.test(url.pathname)) return undefined;
+  return `${url.pathname}${url.search}${url.hash}`;
+}

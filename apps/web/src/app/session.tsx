@@ -1,5 +1,5 @@
 import { isAdmin, type Role, type UserInfo } from '@simdock/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type ReactNode,
@@ -43,6 +43,10 @@ export interface Session {
 }
 
 const SessionContext = createContext<Session | null>(null);
+
+/** Logout was chosen (not an expiry or another tab): the guards then send to /login with no page to return to. */
+let signedOutByUser = false;
+export const wasSignedOutByUser = () => signedOutByUser;
 
 /** Longest delay setTimeout accepts (about 24.8 days). */
 const MAX_TIMEOUT = 2 ** 31 - 1;
@@ -92,8 +96,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
   });
 
-  const login = useCallback((t: string) => setToken(t), []);
+  const login = useCallback((t: string) => {
+    signedOutByUser = false;
+    setToken(t);
+  }, []);
   const logout = useCallback(() => {
+    signedOutByUser = true;
     clearToken();
     navigate('/');
   }, [navigate]);
@@ -118,6 +126,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [valid, info.isPending, info.isError, info.data, info.error, roles, login, logout, refresh],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * At start, with a valid stored token: asks for the user info at once, beside the page's chunks, rather
+ * than once they have arrived (the session's query then finds it on its way).
+ */
+export function prefetchSession(queryClient: QueryClient): boolean {
+  const state = readToken(getToken(), Date.now());
+  if (state.kind !== 'valid') return false;
+  void queryClient.prefetchQuery(userInfoQuery(state.token));
+  return true;
 }
 
 /** The landing screen for these roles: an admin's home is the overview. */

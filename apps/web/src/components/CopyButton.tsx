@@ -73,18 +73,21 @@ export function CopyButton({ value, label, className }: CopyButtonProps) {
 /** A value users copy (phone number, code, key): monospace text followed by its CopyButton. */
 export function CopyableText({
   value,
+  display,
   className,
   testId,
 }: {
   value: string;
+  /** What is shown, when not the value itself (a phone number formatted with formatPhone). */
+  display?: string;
   /** Classes of the text (size, colour). */
   className?: string;
   testId?: string;
 }) {
   return (
     <span className="inline-flex items-center gap-0.5 whitespace-nowrap">
-      <span className={cx('font-mono tabular', className)} data-testid={testId}>
-        {value}
+      <span className={cx('font-mono tabular', className)} data-testid={testId} data-value={value}>
+        {display ?? value}
       </span>
       <CopyButton value={value} />
     </span>

@@ -2,7 +2,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown, MoveHorizontal } from 'lucide-react';
 import { isValidElement, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n/index.tsx';
 import { cx } from '../lib/cx.ts';
-import { useIsPhone } from '../lib/useMediaQuery.ts';
+import { PHONE_QUERY, useMediaQuery } from '../lib/useMediaQuery.ts';
 import { EmptyState, ErrorState } from './StateViews.tsx';
 
 export type SortDir = 'asc' | 'desc';
@@ -60,6 +60,13 @@ export interface DataTableProps<T> {
    * footer, the others label/value pairs. Use it for wide tables (admin screens).
    */
   phoneCards?: boolean;
+  /**
+   * With `phoneCards`: the width (px) below which rows become cards; default 640 (phones). A wide table
+   * whose actions would scroll out of view on tablets can keep cards longer (e.g. 1280).
+   */
+  cardsBelow?: number;
+  /** Phone cards: each card's accessible name (e.g. the row's name), so a card can be found by it. */
+  cardName?: (row: T) => string;
   /** Keeps the first column in view while the table scrolls sideways. */
   stickyFirst?: boolean;
 }
@@ -72,7 +79,7 @@ const ALIGN = { left: 'text-left', right: 'text-right', center: 'text-center' } 
  * with a hint on small screens, or one card per row on phones (`phoneCards`).
  */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const isPhone = useIsPhone();
+  const isPhone = useMediaQuery(props.cardsBelow ? `(max-width: ${props.cardsBelow - 0.02}px)` : PHONE_QUERY);
   const { rows, loading, error, errorTitle, onRetry, emptyText, emptyAction } = props;
   const { t } = useI18n();
   const failure =
@@ -97,9 +104,12 @@ function ScrollArea({ children, busy }: { children: ReactNode; busy?: boolean })
   const { t } = useI18n();
   const ref = useRef<HTMLDivElement>(null);
   const [more, setMore] = useState(false);
+  const [scrolls, setScrolls] = useState(false);
   const measure = useCallback(() => {
     const el = ref.current;
-    if (el) setMore(el.scrollWidth - el.clientWidth - el.scrollLeft > 2);
+    if (!el) return;
+    setMore(el.scrollWidth - el.clientWidth - el.scrollLeft > 2);
+    setScrolls(el.scrollWidth - el.clientWidth > 2);
   }, []);
   useEffect(() => {
     measure();
@@ -121,7 +131,15 @@ function ScrollArea({ children, busy }: { children: ReactNode; busy?: boolean })
           {t('state.scrollHint')}
         </p>
       ) : null}
-      <div ref={ref} onScroll={measure} className="relative overflow-x-auto" aria-busy={busy || undefined}>
+      <div
+        ref={ref}
+        onScroll={measure}
+        // A box that scrolls sideways takes the keyboard focus (arrow keys scroll it), even in a table
+        // without buttons.
+        tabIndex={scrolls ? 0 : undefined}
+        className="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-accent"
+        aria-busy={busy || undefined}
+      >
         {children}
       </div>
       {more ? (
@@ -261,6 +279,7 @@ function DataCards<T>({
   caption,
   skeletonRows = 3,
   rowClassName,
+  cardName,
   failure,
   empty,
 }: DataTableProps<T> & { failure: ReactNode; empty: ReactNode }) {
@@ -287,7 +306,11 @@ function DataCards<T>({
       aria-label={caption ? String(caption) : undefined}
     >
       {rows.map((row, i) => (
-        <li key={rowKey(row)} className={cx('flex min-w-0 flex-col gap-2 px-4 py-3', rowClassName?.(row))}>
+        <li
+          key={rowKey(row)}
+          aria-label={cardName?.(row)}
+          className={cx('flex min-w-0 flex-col gap-2 px-4 py-3', rowClassName?.(row))}
+        >
           {first ? <div className="min-w-0 font-medium text-fg">{first.cell(row, i)}</div> : null}
           {fields.length ? (
             <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 gap-y-1 text-[13px]">

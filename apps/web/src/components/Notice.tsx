@@ -18,6 +18,8 @@ export interface NoticeProps {
   children?: ReactNode;
   /** Shows a close button. */
   onDismiss?: () => void;
+  /** The mark in front (default: the tone's icon). */
+  icon?: typeof Info;
   className?: string;
 }
 
@@ -25,9 +27,10 @@ export interface NoticeProps {
  * A banner for the spec's success and error messages. Errors use role="alert" (announced at once),
  * the others role="status". Render it conditionally: {error && <Notice tone="error">{error}</Notice>}.
  */
-export function Notice({ tone, title, children, onDismiss, className }: NoticeProps) {
+export function Notice({ tone, title, children, onDismiss, className, icon }: NoticeProps) {
   const { t } = useI18n();
-  const { box, Icon } = TONES[tone];
+  const { box, Icon: toneIcon } = TONES[tone];
+  const Icon = icon ?? toneIcon;
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}

@@ -22,17 +22,19 @@ const TILE = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-
 export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, icon, to }: StatTileProps) {
   const body = (
     <>
-      <div className="flex items-center justify-between gap-2 text-[13px] text-muted">
-        <span>{label}</span>
+      {/* The label wraps, never clips: a narrow tile (two or three to a 390 px row) or a long word
+          (Vietnamese, German) breaks onto more lines; the icon keeps its size. */}
+      <div className="flex items-start justify-between gap-2 text-[13px] leading-snug text-muted">
+        <span className="min-w-0 wrap-anywhere hyphens-auto">{label}</span>
         {icon ? (
-          <span className="text-muted" aria-hidden>
+          <span className="shrink-0 text-muted" aria-hidden>
             {icon}
           </span>
         ) : null}
       </div>
       <div
         className={cx(
-          'mt-1.5 text-2xl font-semibold tracking-tight tabular',
+          'mt-1.5 text-2xl font-semibold tracking-tight tabular wrap-anywhere',
           tone === 'warn' ? 'text-warn' : tone === 'ok' ? 'text-ok' : 'text-fg',
         )}
       >
@@ -41,7 +43,7 @@ export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, ico
       {delta ? (
         <div
           className={cx(
-            'mt-1 text-xs',
+            'mt-1 text-xs wrap-anywhere',
             deltaTone === 'up' ? 'text-ok' : deltaTone === 'down' ? 'text-bad' : 'text-muted',
           )}
         >

@@ -2,7 +2,7 @@ import { ruleMessages } from '@simdock/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en as enInitial } from './en.ts';
 import { enScreens } from './en-screens.ts';
-import { loadLanguage, richText, translateIn } from './index.tsx';
+import { loadLanguage, pluralIn, richText, translateIn } from './index.tsx';
 import { publicEn } from './screens/public.ts';
 import { vi } from './vi.ts';
 
@@ -14,6 +14,21 @@ describe('i18n catalogue', () => {
   it('Vietnamese has exactly the English keys, none empty', () => {
     expect(Object.keys(vi).sort()).toEqual(Object.keys(en).sort());
     for (const [key, text] of Object.entries(vi)) expect(text.trim(), key).not.toBe('');
+  });
+
+  it('no English key is missing from Vietnamese (one line per missing key)', () => {
+    const missing = Object.keys(en).filter((key) => !(key in vi));
+    expect(missing).toEqual([]);
+  });
+
+  it('the SMS Sending, History, API Key and Settings screens are in Vietnamese, not English copies', () => {
+    // Names and codes read the same in both languages.
+    const same = new Set(['apikey.colUrl']);
+    const untranslated = Object.entries(en)
+      .filter(([key]) => /^(sending|history|apikey|settings)\./.test(key) && !same.has(key))
+      .filter(([key, text]) => vi[key as keyof typeof en] === text)
+      .map(([key]) => key);
+    expect(untranslated).toEqual([]);
   });
 
   it('every placeholder of an English text exists in its Vietnamese text', () => {
@@ -40,6 +55,30 @@ describe('i18n catalogue', () => {
     expect(translateIn('en', 'common.pageOf', { page: 2, total: 9 })).toBe('Page 2 / 9');
     expect(translateIn('vi', 'common.pageOf', { page: 2, total: 9 })).toBe('Trang 2 / 9');
     expect(translateIn('en', 'common.pageOf', { page: 2 })).toBe('Page 2 / {total}');
+  });
+
+  it('counts take the plural form of the language (Intl.PluralRules), never "1 rentals"', () => {
+    expect(pluralIn('en', 'dashboard.historyCount', 1)).toBe('1 rental');
+    expect(pluralIn('en', 'dashboard.historyCount', 0)).toBe('0 rentals');
+    expect(pluralIn('en', 'dashboard.historyCount', 1234)).toBe('1,234 rentals');
+    expect(pluralIn('en', 'gateways.scanDone', 1, { name: 'Rack A' })).toBe(
+      'Rack A: scan complete, 1 SIM found.',
+    );
+    expect(pluralIn('vi', 'dashboard.historyCount', 1)).toBe('1 lượt thuê');
+    expect(pluralIn('vi', 'dashboard.historyCount', 1234)).toBe('1.234 lượt thuê');
+  });
+
+  it('every plural text has its forms: a `.one` beside each `.other`, with a {count}', () => {
+    const bases = Object.keys(en)
+      .filter((k) => k.endsWith('.other'))
+      .map((k) => k.slice(0, -'.other'.length));
+    expect(bases.length).toBeGreaterThan(0);
+    for (const base of bases) {
+      const one = en[`${base}.one` as keyof typeof en];
+      expect(one, base).toBeDefined();
+      expect(one, base).toContain('{count}');
+      expect(en[`${base}.other` as keyof typeof en], base).toContain('{count}');
+    }
   });
 
   it('richText puts nodes at placeholders', () => {

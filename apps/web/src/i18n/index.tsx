@@ -20,8 +20,9 @@ export type { MessageKey } from './en.ts';
  * switches once it is there); English is in the initial bundle (en.ts) except two groups that load with
  * the routes using them (`loadTexts`): the signed-in screens' (en-screens.ts) and the landing, legal and
  * register pages' (screens/public.ts). In components:
- *   const { t, rich, lang, setLang } = useI18n();
+ *   const { t, tn, rich, lang, setLang } = useI18n();
  *   t('login.submit'); t('common.pageOf', { page: 2, total: 9 }); rich('register.agree', { terms: <Link…/> })
+ *   tn('dashboard.historyCount', 3) → '3 rentals' (plural forms: keys `<base>.one` / `<base>.other`)
  * Outside React (the API client, formatters): `translate(key, params)` uses the current language.
  */
 export const LANGUAGES = ['en', 'vi'] as const;
@@ -103,6 +104,36 @@ export function translateIn(lang: Language, key: MessageKey, params?: Params): s
   return interpolate(catalogues[lang]?.[key] ?? english[key] ?? key, params);
 }
 
+/**
+ * The keys with plural forms, by their base: `'dashboard.historyCount'` when the catalogue has
+ * `dashboard.historyCount.one` and `dashboard.historyCount.other` (English needs both; Vietnamese has
+ * one form, so its `.other` is the one used).
+ */
+export type PluralKey = MessageKey extends infer K ? (K extends `${infer Base}.other` ? Base : never) : never;
+
+const LOCALES: Record<Language, string> = { en: 'en-US', vi: 'vi-VN' };
+const pluralRules = new Map<Language, Intl.PluralRules>();
+const counters = new Map<Language, Intl.NumberFormat>();
+
+/**
+ * A count with its noun in a language: `{count}` is the count written as that language writes numbers
+ * (1,234 / 1.234) and the form is the one Intl.PluralRules picks ('1 rental', '2 rentals'). A language
+ * still loading speaks English, with English's forms.
+ */
+export function pluralIn(lang: Language, base: PluralKey, count: number, params?: Params): string {
+  const shown: Language = catalogues[lang] ? lang : 'en';
+  const rules = pluralRules.get(shown) ?? new Intl.PluralRules(LOCALES[shown]);
+  const counter = counters.get(shown) ?? new Intl.NumberFormat(LOCALES[shown]);
+  pluralRules.set(shown, rules);
+  counters.set(shown, counter);
+  const form = `${base}.${rules.select(count)}` as MessageKey;
+  const key =
+    catalogues[shown]?.[form] !== undefined || english[form] !== undefined
+      ? form
+      : (`${base}.other` as MessageKey);
+  return translateIn(shown, key, { ...params, count: counter.format(count) });
+}
+
 /** The language chosen earlier on this device (localStorage), else English. */
 export function storedLanguage(): Language {
   try {
@@ -118,6 +149,10 @@ let currentLang: Language = typeof window === 'undefined' ? 'en' : storedLanguag
 
 /** The current language's text, for code outside components. */
 export const translate: TFunction = (key, params) => translateIn(currentLang, key, params);
+
+/** The current language's count with its noun, for code outside components. */
+export const translatePlural = (base: PluralKey, count: number, params?: Params) =>
+  pluralIn(currentLang, base, count, params);
 
 /** The language the app shows now, for code outside components (the API client's messages). */
 export function currentLanguage(): Language {
@@ -137,6 +172,8 @@ interface I18nValue {
   lang: Language;
   setLang(lang: Language): void;
   t: TFunction;
+  /** A count with its noun: tn('dashboard.historyCount', 1) → '1 rental' (see `pluralIn`). */
+  tn(base: PluralKey, count: number, params?: Params): string;
   /** t() with React nodes as parameters: rich('register.agree', { terms: <Link …/> }). */
   rich(key: MessageKey, nodes: Record<string, ReactNode>): ReactNode[];
 }
@@ -190,6 +227,7 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
       lang,
       setLang,
       t: (key, params) => translateIn(lang, key, params),
+      tn: (base, count, params) => pluralIn(lang, base, count, params),
       rich: (key, nodes) => richText(translateIn(lang, key), nodes),
     }),
     [lang, setLang, loadedCount],

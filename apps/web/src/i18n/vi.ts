@@ -116,6 +116,7 @@ export const vi: Record<MessageKey, string> = {
   'rule.gatewayInvalid': 'Vui lòng nhập đúng tất cả các trường',
   'rule.invalidEmail': 'Email không hợp lệ',
   'rule.invalidRoles': 'Vai trò không hợp lệ',
+  'rule.rolesRequired': 'Chọn ít nhất một vai trò',
   'rule.balanceInvalid': 'Số dư phải là số ≥ 0, tối đa bốn chữ số thập phân',
 
   'unauthorized.title': 'Bạn không có quyền truy cập trang này',

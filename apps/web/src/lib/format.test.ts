@@ -5,6 +5,7 @@ import {
   formatDateTime,
   formatMoney,
   formatPercent,
+  formatPhone,
   formatRelative,
   shortId,
   toDate,
@@ -107,6 +108,13 @@ describe('other formats', () => {
   it('percent with one decimal', () => {
     expect(formatPercent(87.46)).toBe('87.5%');
     expect(formatPercent(100)).toBe('100.0%');
+  });
+  it("shows the spec's phone digits as +1 895-126-9067; other values as they are", () => {
+    expect(formatPhone('18951269067')).toBe('+1 895-126-9067');
+    expect(formatPhone('+18951269067')).toBe('+1 895-126-9067');
+    expect(formatPhone('447700900123')).toBe('447700900123');
+    expect(formatPhone('1310')).toBe('1310');
+    expect(formatPhone(null)).toBe('');
   });
   it('shortens long ids to first 6, dots, last 4', () => {
     expect(shortId('abcdef1234567890')).toBe('abcdef...7890');

@@ -1,13 +1,19 @@
-import type { MessageKey, Params } from '../i18n/index.tsx';
+import { currentLanguage, type Language, type MessageKey, type Params } from '../i18n/index.tsx';
 
 /**
- * Display formats (money, dates, relative times, percentages). Pure functions; the ones that produce words
- * take the `t` of useI18n().
- *   formatMoney(1234.5)            → '$1,234.50', formatMoney('9.9775') → '$9.9775'
- *   formatDateTime(iso | unixSec)  → '2026-11-22 14:05' (local time)
+ * Display formats (money, dates, relative times, percentages) in the language the app shows (i18n's
+ * current language unless `lang` is given); the ones that produce words take the `t` of useI18n().
+ *   formatMoney(1234.5)            → '$1,234.50' (vi: '1.234,50 US$'), formatMoney('9.9775') → '$9.9775'
+ *   formatDateTime(iso | unixSec)  → '2026-11-22 14:05' (vi: '22/11/2026 14:05', local time)
  *   formatRelative(target, now, t) → 'in 12 min' / '3 min ago'
- *   formatPercent(87.46)           → '87.5%'
+ *   formatPercent(87.46)           → '87.5%' (vi: '87,5%')
  */
+
+/** Separators per language: Vietnamese groups thousands with '.' and writes decimals after ','. */
+const SEPARATORS: Record<Language, { group: string; decimal: string }> = {
+  en: { group: ',', decimal: '.' },
+  vi: { group: '.', decimal: ',' },
+};
 
 /** Most decimals a money amount has (message prices, balances: PRICE_DECIMALS of the contract). */
 const MONEY_MAX_DECIMALS = 4;
@@ -43,33 +49,59 @@ function decimalDigits(
  */
 export function formatMoney(
   value: number | string | null | undefined,
-  opts: { signed?: boolean } = {},
+  opts: { signed?: boolean; lang?: Language } = {},
 ): string {
+  const lang = opts.lang ?? currentLanguage();
+  const { group, decimal } = SEPARATORS[lang];
+  // Vietnamese writes the currency after the amount, as Intl's vi-VN does: 1.234,50 US$ (a no-break
+  // space, so a narrow price column never puts US$ on a line of its own).
+  const money = (sign: string, amount: string) =>
+    lang === 'vi' ? `${sign}${amount}\u00a0US$` : `${sign}$${amount}`;
   const d = value === null || value === undefined ? undefined : decimalDigits(value);
-  if (!d) return '$0.00';
+  if (!d) return money('', `0${decimal}00`);
   const scale = 10n ** BigInt(MONEY_MAX_DECIMALS);
   const padded = d.frac.padEnd(MONEY_MAX_DECIMALS + 1, '0');
   let units = BigInt(d.whole) * scale + BigInt(padded.slice(0, MONEY_MAX_DECIMALS));
   if (padded.charCodeAt(MONEY_MAX_DECIMALS) >= 53 /* '5' */) units += 1n;
-  if (units === 0n) return '$0.00';
-  const whole = (units / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  if (units === 0n) return money('', `0${decimal}00`);
+  const whole = (units / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, group);
   let frac = (units % scale).toString().padStart(MONEY_MAX_DECIMALS, '0');
   while (frac.length > MONEY_MIN_DECIMALS && frac.endsWith('0')) frac = frac.slice(0, -1);
   const sign = d.negative ? '-' : opts.signed ? '+' : '';
-  return `${sign}$${whole}.${frac}`;
+  return money(sign, `${whole}${decimal}${frac}`);
 }
 
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
-/** Whole numbers with thousands separators: 12,345. */
-export function formatNumber(value: number): string {
-  return Number.isFinite(value) ? integer.format(value) : '0';
+/**
+ * An amount as a money field (MoneyInput) shows it: exact decimal text with a '.' and no "$" or
+ * separators, at least two decimals ("12.5" → "12.50", 1 → "1.00", "9.9775" stays). Text with more than
+ * `maxDecimals` decimals, or that is not a plain amount, comes back as typed (trimmed) for the form's
+ * rule to name.
+ */
+export function formatMoneyInput(value: number | string | null | undefined, maxDecimals = 4): string {
+  if (value === null || value === undefined) return '';
+  const typed = typeof value === 'string' ? value.trim() : String(value);
+  const text = typeof value === 'string' ? typed.replace(/^\$/, '') : typed;
+  // A comma stays as typed: it is a thousands separator in English but the decimal mark in Vietnamese.
+  if (typeof value === 'string' && !/^\d*(\.\d*)?$/.test(text)) return typed;
+  const d = decimalDigits(typeof value === 'string' ? text : value);
+  if (!d || d.negative || d.frac.length > maxDecimals) return typed;
+  return `${d.whole.replace(/^0+(?=\d)/, '')}.${d.frac.padEnd(MONEY_MIN_DECIMALS, '0')}`;
 }
 
-/** One decimal: 87.5%. `value` is already a percentage. */
-export function formatPercent(value: number): string {
+const integers: Record<Language, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
+  vi: new Intl.NumberFormat('vi-VN', { maximumFractionDigits: 0 }),
+};
+
+/** Whole numbers with thousands separators: 12,345 (vi: 12.345). */
+export function formatNumber(value: number, lang: Language = currentLanguage()): string {
+  return Number.isFinite(value) ? integers[lang].format(value) : '0';
+}
+
+/** One decimal: 87.5% (vi: 87,5%). `value` is already a percentage. */
+export function formatPercent(value: number, lang: Language = currentLanguage()): string {
   if (!Number.isFinite(value)) return '0%';
-  return `${(Math.round(value * 10) / 10).toFixed(1)}%`;
+  return `${(Math.round(value * 10) / 10).toFixed(1).replace('.', SEPARATORS[lang].decimal)}%`;
 }
 
 /**
@@ -85,22 +117,26 @@ export function toDate(value: string | number | Date | null | undefined): Date |
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** Local `YYYY-MM-DD HH:mm` ('-' when missing). `seconds` adds `:ss` (clocks). */
+/** Local `YYYY-MM-DD HH:mm` (vi: `DD/MM/YYYY HH:mm`; '-' when missing). `seconds` adds `:ss` (clocks). */
 export function formatDateTime(
   value: string | number | Date | null | undefined,
-  opts: { seconds?: boolean } = {},
+  opts: { seconds?: boolean; lang?: Language } = {},
 ) {
   const d = toDate(value);
   if (!d) return '-';
-  const base = `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const base = `${formatDate(d, opts.lang)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
   return opts.seconds ? `${base}:${pad(d.getSeconds())}` : base;
 }
 
-/** Local `YYYY-MM-DD` ('-' when missing). */
-export function formatDate(value: string | number | Date | null | undefined): string {
+/** Local `YYYY-MM-DD` (vi: `DD/MM/YYYY`, the order Vietnamese writes dates in; '-' when missing). */
+export function formatDate(
+  value: string | number | Date | null | undefined,
+  lang: Language = currentLanguage(),
+): string {
   const d = toDate(value);
   if (!d) return '-';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const [y, m, day] = [d.getFullYear(), pad(d.getMonth() + 1), pad(d.getDate())];
+  return lang === 'vi' ? `${day}/${m}/${y}` : `${y}-${m}-${day}`;
 }
 
 type Translate = (key: MessageKey, params?: Params) => string;
@@ -125,6 +161,17 @@ export function formatRelative(
   if (h < 48) return t(future ? 'time.inHours' : 'time.hoursAgo', { n: h });
   const days = Math.round(abs / 86_400_000);
   return t(future ? 'time.inDays' : 'time.daysAgo', { n: days });
+}
+
+/**
+ * A phone number as people read it: the spec's numbers (1 and 10 digits, stored and sent as digits)
+ * as `+1 895-126-9067`; anything else as it is. For display only: storage, the API and copying keep
+ * the digits.
+ */
+export function formatPhone(value: string | null | undefined): string {
+  if (!value) return '';
+  const nanp = /^\+?1(\d{3})(\d{3})(\d{4})$/.exec(value);
+  return nanp ? `+1 ${nanp[1]}-${nanp[2]}-${nanp[3]}` : value;
 }
 
 /**

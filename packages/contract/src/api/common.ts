@@ -69,6 +69,10 @@ export const ERROR_CODES = [
   'too_many_open_invoices',
   'payment_provider_unavailable',
   'payment_provider_refused',
+  /** No such top-up among the caller's own. */
+  'payment_not_found',
+  /** Only a PENDING invoice (nothing paid yet) can be cancelled. */
+  'payment_not_cancellable',
   // messaging
   'sending_disabled',
   'daily_limit_reached',

@@ -19,6 +19,8 @@ export const Order = z.object({
   expiresAt: z.string(),
   /** Earliest time a cancel is accepted. */
   cancelableAt: z.string(),
+  /** The user finished it (it takes no more codes); absent in older answers, read as false. */
+  finished: z.boolean().optional(),
 });
 export type Order = z.infer<typeof Order>;
 
@@ -43,6 +45,9 @@ export const CancelOrderBody = z.object({
   orderId: boundedText(L.orderId, 'Order id').pipe(z.string().min(1, 'Order id is required.')),
 });
 export const CancelOrderResponse = z.object({ code: z.literal(1), msg: z.string(), data: Order });
+/** Finish (a code arrived, take no more) and "another SMS" (repeatable services) name the order alike. */
+export const OrderActionBody = CancelOrderBody;
+export const OrderActionResponse = z.object({ code: z.literal(1), msg: z.string(), data: Order });
 
 export const AdminOrder = z.object({
   id: z.string(),

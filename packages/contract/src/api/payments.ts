@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_MAX } from '../limits.ts';
+import { boundedText, PAGE_MAX } from '../limits.ts';
 import { topupAmountProblem, topupMessages } from '../payments.ts';
 import { ADMIN_PAGE_SIZE } from './orders.ts';
 
@@ -15,6 +15,10 @@ export const CreatePaymentBody = z.object({
   }),
 });
 export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;
+
+/** POST /api/Payments/cancel {id}: the caller's own PENDING invoice. */
+export const CancelPaymentBody = z.object({ id: z.string().max(64) });
+export type CancelPaymentBody = z.infer<typeof CancelPaymentBody>;
 
 /** The hosted invoice to send the browser to (spec: `result.url`). */
 export const CreatePaymentResponse = z.object({
@@ -34,6 +38,8 @@ export const UserPayment = z.object({
   createdAt: z.string(),
   /** The hosted invoice ("Pay Now" while PENDING). */
   url: z.string(),
+  /** FAILED because its owner cancelled it (not the provider): the page says "Cancelled". */
+  cancelled: z.boolean(),
 });
 export type UserPayment = z.infer<typeof UserPayment>;
 
@@ -44,10 +50,38 @@ export const PaymentHistoryResponse = z.object({
 });
 export type PaymentHistoryResponse = z.infer<typeof PaymentHistoryResponse>;
 
-export const AdminPaymentsQuery = z.object({
-  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
-});
+/** A filter day, YYYY-MM-DD (a whole UTC day), that exists in the calendar. */
+const FilterDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date as YYYY-MM-DD.')
+  .refine((v) => {
+    const t = Date.parse(`${v}T00:00:00.000Z`);
+    // 2026-02-30 parses in some engines as March 2nd: the day must read back the same.
+    return Number.isFinite(t) && new Date(t).toISOString().startsWith(v);
+  }, 'Enter a real date.');
+
+/** The longest Payment Manager search: a username or an invoice id (ours or the provider's). */
+export const PAYMENT_SEARCH_MAX = 64;
+
+/**
+ * GET /api/Admin/payments: paging, and the optional filters Payment Manager offers: `search` (part of
+ * a username, or of an invoice id: SimDock's or the provider's), `status`, and the creation days `from`
+ * and `to` (inclusive, UTC).
+ */
+export const AdminPaymentsQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
+    pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
+    search: boundedText(PAYMENT_SEARCH_MAX, 'Search').optional(),
+    status: PaymentStatus.optional(),
+    from: FilterDay.optional(),
+    to: FilterDay.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: 'The From date must not be after the To date.',
+    path: ['to'],
+  });
+export type AdminPaymentsQuery = z.input<typeof AdminPaymentsQuery>;
 
 export const AdminPayment = z.object({
   id: z.string(),

@@ -8,6 +8,8 @@ import {
   CreateOrderResponse,
   DashboardStats,
   IdempotencyHeaders,
+  OrderActionBody,
+  OrderActionResponse,
   OrderFilterResponse,
   UserOrdersResponse,
 } from '../api/orders.ts';
@@ -39,6 +41,24 @@ export const order = {
     tag: 'orders',
     body: CancelOrderBody,
     response: { 200: CancelOrderResponse },
+  }),
+  /** Finishes a rental whose code arrived: it takes no more codes (the Dashboard's Finish). */
+  finish: endpoint({
+    method: 'POST',
+    path: '/api/Order/finish',
+    access: 'user',
+    tag: 'orders',
+    body: OrderActionBody,
+    response: { 200: OrderActionResponse },
+  }),
+  /** Asks for another SMS on the same number, free (repeatable services; the Dashboard's "Another SMS"). */
+  anotherSms: endpoint({
+    method: 'POST',
+    path: '/api/Order/anothersms',
+    access: 'user',
+    tag: 'orders',
+    body: OrderActionBody,
+    response: { 200: OrderActionResponse },
   }),
   stats: endpoint({
     method: 'POST',

@@ -3,6 +3,7 @@ import { ErrorBody, Ok } from '../api/common.ts';
 import {
   AdminPaymentsQuery,
   AdminPaymentsResponse,
+  CancelPaymentBody,
   CreatePaymentBody,
   CreatePaymentResponse,
   PageQuery,
@@ -20,6 +21,17 @@ export const payment = {
     tag: 'payments',
     body: CreatePaymentBody,
     response: { 200: CreatePaymentResponse },
+  }),
+  cancel: endpoint({
+    method: 'POST',
+    path: '/api/Payments/cancel',
+    access: 'user',
+    tag: 'payments',
+    summary: 'Cancel one of the caller’s unpaid (PENDING) invoices',
+    description:
+      'The invoice becomes FAILED and no longer counts toward the limit of 5 unpaid invoices. Money that still arrives for it is credited (docs/payments.md). Refusals: 404 `payment_not_found` (none of the caller’s), 409 `payment_not_cancellable` (not PENDING).',
+    body: CancelPaymentBody,
+    response: { 200: Ok, 404: ErrorBody, 409: ErrorBody },
   }),
   history: endpoint({
     method: 'GET',

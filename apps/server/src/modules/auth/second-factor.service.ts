@@ -16,7 +16,6 @@ import { DomainError, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/index.ts';
 import { findUserById, type UserRow } from '../users/index.ts';
-import { mustEnrol } from './second-factor.enrolment.ts';
 import {
   countChallengeAttempt,
   deleteChallenge,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_ROLE, MMS_FILE_NAME_MAX, MMS_FILE_NAME_PATTERN } from '@simdock/contract';
+import { ADMIN_ROLE, MMS_FILE_NAME_MAX, MMS_FILE_NAME_PATTERN, MMS_MAX_BYTES } from '@simdock/contract';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AppContext, AuthUser } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -24,8 +24,8 @@ export async function removeUnusedMedia(ctx: AppContext): Promise<number> {
   return total;
 }
 
-/** Largest upload: 5 MB (the route's multipart limit refuses more with 413). */
-export const MMS_MAX_BYTES = 5 * 1024 * 1024;
+/** Largest upload (the contract's, so the chat checks the same limit before uploading). */
+export { MMS_MAX_BYTES };
 
 /** What may be sent: detected type → stored extension. */
 const ALLOWED: Record<string, string> = {

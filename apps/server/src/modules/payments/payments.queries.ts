@@ -43,6 +43,34 @@ export async function insertPayment(
   );
 }
 
+/** The gw_status of a top-up its owner cancelled (status FAILED; money that arrives is still credited). */
+export const CANCELLED_BY_USER = 'cancelled_by_user';
+
+/**
+ * The owner cancels a PENDING invoice: FAILED, so it no longer counts as open. 'none' when it is not
+ * the owner's (or does not exist), 'not_pending' when it is past PENDING.
+ */
+export async function cancelPending(
+  q: Queryable,
+  p: { id: string; userId: string; at: Date },
+): Promise<'cancelled' | 'none' | 'not_pending'> {
+  if (!isUuid(p.id)) return 'none';
+  const rows = await q.query<{ status: PaymentStatus; cancelled: boolean }>(
+    `WITH mine AS (
+       SELECT id, status FROM payments WHERE id = $1 AND user_id = $2 FOR UPDATE
+     ), done AS (
+       UPDATE payments p SET status = 'FAILED', gw_status = $3, finished_at = $4, updated_at = $4
+         FROM mine WHERE p.id = mine.id AND mine.status = 'PENDING'
+       RETURNING p.id
+     )
+     SELECT mine.status, EXISTS (SELECT 1 FROM done) AS cancelled FROM mine`,
+    [p.id, p.userId, CANCELLED_BY_USER, p.at],
+  );
+  const row = rows[0];
+  if (!row) return 'none';
+  return row.cancelled ? 'cancelled' : 'not_pending';
+}
+
 /** Unpaid invoices of a user that can still be paid. */
 export async function countOpenInvoices(q: Queryable, userId: string): Promise<number> {
   const rows = await q.query<{ n: number }>(
@@ -201,16 +229,43 @@ export async function userPaymentsPage(
   return { rows, total: count[0]?.n ?? 0 };
 }
 
+/** Payment Manager's filters; `userIds` are the users whose name matched the search. */
+export interface PaymentFilter {
+  search?: { text: string; userIds: string[] };
+  status?: PaymentStatus;
+  /** Created at or after. */
+  from?: Date;
+  /** Created before. */
+  before?: Date;
+}
+
 export async function allPaymentsPage(
   q: Queryable,
   limit: number,
   offset: number,
+  filter: PaymentFilter = {},
 ): Promise<{ rows: PaymentRow[]; total: number }> {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const arg = (v: unknown) => {
+    args.push(v);
+    return `$${args.length}`;
+  };
+  if (filter.search) {
+    const like = arg(`%${filter.search.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(
+      `(user_id = ANY(${arg(filter.search.userIds)}::uuid[]) OR id::text LIKE ${like} OR lower(provider_invoice_id) LIKE ${like})`,
+    );
+  }
+  if (filter.status) where.push(`status = ${arg(filter.status)}`);
+  if (filter.from) where.push(`created_at >= ${arg(filter.from)}`);
+  if (filter.before) where.push(`created_at < ${arg(filter.before)}`);
+  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const count = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments ${cond}`, args);
   const rows = await q.query<PaymentRow>(
-    `SELECT ${COLUMNS} FROM payments ORDER BY created_at DESC, id LIMIT $1 OFFSET $2`,
-    [limit, offset],
+    `SELECT ${COLUMNS} FROM payments ${cond} ORDER BY created_at DESC, id LIMIT ${arg(limit)} OFFSET ${arg(offset)}`,
+    args,
   );
-  const count = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM payments');
   return { rows, total: count[0]?.n ?? 0 };
 }
 
@@ -226,18 +281,23 @@ export interface StalePayment {
 
 /**
  * Claims unfinished payments quiet since `before`, stamping them as checked now so that another
- * process (or the next run) skips them for a while.
+ * process (or the next run) skips them for a while. Invoices their owner cancelled are asked about
+ * too while they could still be paid (made after `payableSince`): the provider's page stays open, so
+ * money may still arrive, and a lost webhook must not lose it.
  */
 export async function claimStalePayments(
   q: Queryable,
   before: Date,
   now: Date,
   limit: number,
+  payableSince: Date = now,
 ): Promise<StalePayment[]> {
   return q.query<StalePayment>(
     `WITH picked AS (
        SELECT id FROM payments
-        WHERE status IN ('PENDING', 'PAID') AND coalesce(checked_at, created_at) < $1
+        WHERE (status IN ('PENDING', 'PAID')
+               OR (status = 'FAILED' AND gw_status = $4 AND created_at > $5))
+          AND coalesce(checked_at, created_at) < $1
         ORDER BY coalesce(checked_at, created_at)
         LIMIT $3 FOR UPDATE SKIP LOCKED
      ), stamped AS (
@@ -248,7 +308,7 @@ export async function claimStalePayments(
             coalesce((SELECT array_agg(DISTINCT e.provider_payment_id) FROM payment_events e
                        WHERE e.payment_id = s.id), '{}') AS "knownPaymentIds"
        FROM stamped s`,
-    [before, now, limit],
+    [before, now, limit, CANCELLED_BY_USER, payableSince],
   );
 }
 

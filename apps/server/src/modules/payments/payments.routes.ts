@@ -7,6 +7,7 @@ import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import {
   adminPayments,
+  cancelTopup,
   createTopup,
   paymentHistory,
   paymentOptions,
@@ -22,11 +23,16 @@ export async function paymentRoutes(app: App, ctx: AppContext): Promise<void> {
     result: await createTopup(ctx, currentUser(req).id, req.body.amount),
   }));
 
+  route(app, ctx, payment.cancel, async (req) => {
+    await cancelTopup(ctx, currentUser(req).id, req.body.id);
+    return { code: 1 as const, msg: 'cancelled' };
+  });
+
   route(app, ctx, payment.history, async (req) => paymentHistory(ctx, currentUser(req).id, req.query.page));
 
   route(app, ctx, payment.options, async () => paymentOptions(ctx));
 
-  route(app, ctx, payment.adminList, async (req) => adminPayments(ctx, req.query.page, req.query.pageSize));
+  route(app, ctx, payment.adminList, async (req) => adminPayments(ctx, req.query));
 
   await app.register(async (scope) => {
     webhookRoute(scope.withTypeProvider<ZodTypeProvider>() as unknown as App, ctx);

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches, openSse, startTestServer, type TestServer } from '../../test/index.ts';
 import { reconcile } from './payments.service.ts';
+import { providerOf, SandboxProvider } from './providers/index.ts';
 import { SANDBOX_SIGNATURE_HEADER } from './providers/sandbox.ts';
 
 let s: TestServer;
@@ -103,6 +104,76 @@ describe('top-up: creating an invoice', () => {
       maxAmount: 10_000,
       payCurrency: 'usdttrc20',
     });
+  });
+});
+
+describe('top-up: cancelling an unpaid invoice', () => {
+  const cancel = (id: string, token = user.token) => s.post('/api/Payments/cancel', { id }, token);
+
+  it('frees a place among the five unpaid invoices; the history shows it cancelled without Pay Now', async () => {
+    const u = await s.createUser();
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await createInvoice(10, u.token));
+    expect((await s.post('/api/Payments/create', { amount: 10 }, u.token)).status).toBe(409);
+    const res = await cancel(made[0]!.id, u.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ code: 1, msg: 'cancelled' });
+    expect(await payment(made[0]!.id, u.token)).toMatchObject({ status: 'FAILED', cancelled: true });
+    expect(await payment(made[1]!.id, u.token)).toMatchObject({ status: 'PENDING', cancelled: false });
+    expect(await adminRow(made[0]!.id)).toMatchObject({ status: 'FAILED', gwStatus: 'cancelled_by_user' });
+    expect((await s.post('/api/Payments/create', { amount: 10 }, u.token)).status).toBe(200);
+  });
+
+  it("another user's invoice, an unknown id and a malformed id answer 404 and change nothing", async () => {
+    const owner = await s.createUser();
+    const other = await s.createUser();
+    const { id } = await createInvoice(10, owner.token);
+    for (const bad of [id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const res = await cancel(bad, other.token);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 0, error: 'payment_not_found' });
+    }
+    expect(await payment(id, owner.token)).toMatchObject({ status: 'PENDING', cancelled: false });
+    expect((await s.post('/api/Payments/cancel', {}, owner.token)).status).toBe(400);
+  });
+
+  it('only a PENDING invoice can be cancelled: a paid or already cancelled one answers 409', async () => {
+    const u = await s.createUser();
+    const paid = await createInvoice(10, u.token);
+    expect((await choose(paid.url, 'exact')).status).toBe(303);
+    const res = await cancel(paid.id, u.token);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 0, error: 'payment_not_cancellable' });
+    expect(await payment(paid.id, u.token)).toMatchObject({ status: 'DONE', cancelled: false });
+    const open = await createInvoice(10, u.token);
+    expect((await cancel(open.id, u.token)).status).toBe(200);
+    expect((await cancel(open.id, u.token)).status).toBe(409);
+  });
+
+  it('money that still arrives for a cancelled invoice is credited (webhook), once', async () => {
+    const u = await s.createUser();
+    const { id, url } = await createInvoice(20, u.token);
+    expect((await cancel(id, u.token)).status).toBe(200);
+    expect((await choose(url, 'exact')).status).toBe(303);
+    expect(await balanceOf(u.token)).toBe(20);
+    expect(await payment(id, u.token)).toMatchObject({ status: 'DONE', cancelled: false });
+    expect(await ledger(u.id)).toHaveLength(1);
+    expect(await ledgerMismatches(s.db)).toEqual([]);
+  });
+
+  it('a lost webhook for a cancelled invoice that was paid is found by the reconciliation', async () => {
+    const u = await s.createUser();
+    const { id, url } = await createInvoice(15, u.token);
+    expect((await cancel(id, u.token)).status).toBe(200);
+    // The payer pays on the provider's page, but its webhook never arrives.
+    const sandbox = providerOf(s.ctx);
+    if (!(sandbox instanceof SandboxProvider)) throw new Error('the sandbox provider is expected');
+    await sandbox.pay(url.split('/').pop()!, 'exact');
+    expect(await balanceOf(u.token)).toBe(0);
+    s.clock.advance(11 * 60_000);
+    await reconcile(s.ctx);
+    expect(await balanceOf(u.token)).toBe(15);
+    expect(await payment(id, u.token)).toMatchObject({ status: 'DONE' });
   });
 });
 
@@ -279,6 +350,34 @@ describe('top-up: webhooks', () => {
     const theirs = await s.call('GET', '/api/Payments/history?page=1', undefined, other.token);
     expect((theirs.body.items as { id: string }[]).map((p) => p.id)).not.toContain(mine.id);
     expect(await ledgerMismatches(s.db)).toEqual([]);
+  });
+
+  it("Payment Manager's list filters by user or invoice id, status and creation days; refuses bad filters", async () => {
+    const u = await s.createUser({ username: 'payfilter_zed' });
+    const a = await createInvoice(11, u.token);
+    const b = await createInvoice(12, u.token);
+    await choose(b.url, 'exact');
+    const admin = await s.adminToken();
+    const list = async (query: string) => {
+      const res = await s.call('GET', `/api/Admin/payments?page=1&pageSize=500&${query}`, undefined, admin);
+      expect(res.status).toBe(200);
+      return res.body as { items: { id: string; status: string }[]; total: number };
+    };
+    const ids = async (query: string) => (await list(query)).items.map((p) => p.id).sort();
+    expect(await ids('search=PAYFILTER_Z')).toEqual([a.id, b.id].sort());
+    expect(await ids(`search=${a.id.slice(0, 13)}`)).toEqual([a.id]);
+    expect(await ids('search=payfilter_zed&status=DONE')).toEqual([b.id]);
+    expect((await list('search=payfilter_zed&status=PENDING')).total).toBe(1);
+    // The creation day, inclusive, in UTC.
+    const today = new Date(s.clock.now()).toISOString().slice(0, 10);
+    expect(await ids(`search=payfilter_zed&from=${today}&to=${today}`)).toEqual([a.id, b.id].sort());
+    expect(await ids('search=payfilter_zed&to=2000-01-01')).toEqual([]);
+    // A search text with LIKE's wildcards matches them literally.
+    expect(await ids('search=%25')).toEqual([]);
+    for (const bad of ['status=paid', 'from=2026-13-01', 'from=yesterday', 'from=2026-02-02&to=2026-02-01']) {
+      const res = await s.call('GET', `/api/Admin/payments?${bad}`, undefined, admin);
+      expect([bad, res.status, res.body.error]).toEqual([bad, 400, 'bad_input']);
+    }
   });
 
   it('pages the history (10 per page) and refuses a bad page number', async () => {

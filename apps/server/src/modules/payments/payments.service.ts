@@ -5,6 +5,7 @@ import {
   PAYMENT_HISTORY_PAGE_SIZE,
   type PaymentHistoryResponse,
   type PaymentOptions,
+  type PaymentStatus,
   TOPUP_MAX,
   TOPUP_MAX_OPEN,
   TOPUP_MIN,
@@ -12,13 +13,15 @@ import {
   type UserPayment,
 } from '@simdock/contract';
 import type { AppContext, LiveRenderer } from '../../context.ts';
-import { DomainError, unavailable } from '../../errors.ts';
+import { conflict, DomainError, notFound, unavailable } from '../../errors.ts';
 import { publish } from '../../events.ts';
 import { credit } from '../billing/index.ts';
-import { usernamesByIds } from '../users/index.ts';
+import { userIdsMatching, usernamesByIds } from '../users/index.ts';
 import { decide } from './payment-state.ts';
 import {
   allPaymentsPage,
+  CANCELLED_BY_USER,
+  cancelPending,
   claimCredit,
   claimStalePayments,
   countOpenInvoices,
@@ -28,6 +31,7 @@ import {
   lockPaymentFor,
   markCredited,
   movePayment,
+  type PaymentFilter,
   type PaymentRow,
   recordEvent,
   userPaymentsPage,
@@ -89,7 +93,7 @@ export async function createTopup(
   if ((await countOpenInvoices(ctx.db, userId)) >= TOPUP_MAX_OPEN) {
     throw new DomainError(
       'too_many_open_invoices',
-      `You already have ${TOPUP_MAX_OPEN} unpaid invoices. Pay one of them (Pay Now) or wait until they expire.`,
+      `You already have ${TOPUP_MAX_OPEN} unpaid invoices. Pay or cancel one of them first.`,
     );
   }
   const id = randomUUID();
@@ -122,6 +126,27 @@ export async function createTopup(
     'top-up invoice created',
   );
   return { id, url: invoice.url };
+}
+
+/**
+ * The owner gives up an unpaid invoice: it becomes FAILED (shown as cancelled) and frees a place
+ * among the open ones. The provider is not told (NOWPayments cannot close an invoice), so its page
+ * stays payable: a payment that still arrives is credited by the usual path ("credit what arrived").
+ */
+export async function cancelTopup(ctx: AppContext, userId: string, id: string): Promise<void> {
+  const outcome = await ctx.db.tx(async (q) => {
+    const r = await cancelPending(q, { id, userId, at: ctx.clock.now() });
+    if (r === 'cancelled') await publish(q, { type: 'payment', userId, paymentId: id });
+    return r;
+  });
+  if (outcome === 'none') throw notFound('No such invoice.', 'payment_not_found');
+  if (outcome === 'not_pending')
+    throw conflict(
+      'Only an unpaid (pending) invoice can be cancelled.',
+      undefined,
+      'payment_not_cancellable',
+    );
+  ctx.log.info({ paymentId: id }, 'top-up invoice cancelled by its owner');
 }
 
 function providerFailure(ctx: AppContext, err: unknown, what: string): DomainError {
@@ -277,7 +302,8 @@ export async function reconcile(ctx: AppContext, batch = 50): Promise<{ checked:
   if (!provider) return { checked: 0, changed: 0 };
   const now = ctx.clock.now();
   const quietSince = new Date(now.getTime() - ctx.config.PAYMENT_RECONCILE_AFTER_MINUTES * 60_000);
-  const stale = await ctx.db.tx((q) => claimStalePayments(q, quietSince, now, batch));
+  const payableSince = new Date(now.getTime() - ctx.config.PAYMENT_INVOICE_TTL_HOURS * 3600_000);
+  const stale = await ctx.db.tx((q) => claimStalePayments(q, quietSince, now, batch, payableSince));
   let changed = 0;
   for (const p of stale) {
     if (p.provider !== provider.name) continue; // made with a provider no longer configured
@@ -334,6 +360,7 @@ const userView = (r: PaymentRow): UserPayment => ({
   status: r.status,
   createdAt: r.createdAt.toISOString(),
   url: r.url,
+  cancelled: r.status === 'FAILED' && r.gwStatus === CANCELLED_BY_USER,
 });
 
 export async function paymentHistory(
@@ -346,12 +373,29 @@ export async function paymentHistory(
   return { items: rows.map(userView), page, totalPages: totalPages(total, size) };
 }
 
+/** Payment Manager's list: newest first, filtered by a search text, a status and creation days (UTC). */
 export async function adminPayments(
   ctx: AppContext,
-  page: number,
-  pageSize: number,
+  query: {
+    page: number;
+    pageSize: number;
+    search?: string;
+    status?: PaymentStatus;
+    from?: string;
+    to?: string;
+  },
 ): Promise<AdminPaymentsResponse> {
-  const { rows, total } = await allPaymentsPage(ctx.db, pageSize, (page - 1) * pageSize);
+  const { page, pageSize } = query;
+  const text = query.search?.trim();
+  const day = (d: string, plus = 0) => new Date(Date.parse(`${d}T00:00:00.000Z`) + plus * 86_400_000);
+  const filter: PaymentFilter = {
+    ...(text ? { search: { text, userIds: await userIdsMatching(ctx.db, text) } } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.from ? { from: day(query.from) } : {}),
+    // `to` is inclusive: everything before the next day.
+    ...(query.to ? { before: day(query.to, 1) } : {}),
+  };
+  const { rows, total } = await allPaymentsPage(ctx.db, pageSize, (page - 1) * pageSize, filter);
   const names = await usernamesByIds(
     ctx.db,
     rows.map((r) => r.userId),

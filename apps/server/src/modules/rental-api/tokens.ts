@@ -42,6 +42,8 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   too_many_open_invoices: 'ERROR_SQL',
   payment_provider_unavailable: 'ERROR_SQL',
   payment_provider_refused: 'ERROR_SQL',
+  payment_not_found: 'ERROR_SQL',
+  payment_not_cancellable: 'ERROR_SQL',
   // Bulk SMS codes never come out of a rental call; mapped for completeness.
   sending_disabled: 'ERROR_SQL',
   daily_limit_reached: 'ERROR_SQL',

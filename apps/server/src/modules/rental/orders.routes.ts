@@ -1,4 +1,4 @@
-import { endpoints, normalizeMac, ORDER_STATUSES, percent, totalPages } from '@simdock/contract';
+import { endpoints, normalizeMac, ORDER_STATUSES, type Order, percent, totalPages } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { currentUser, route, sendJsonText } from '../../http/route.ts';
@@ -12,11 +12,40 @@ import {
   serviceStatsOnGateway,
   userOrderStats,
 } from './orders.queries.ts';
-import { cancel, rent, userOrdersJson } from './orders.service.ts';
+import { cancel, finish, rent, requestAnotherSms, userOrdersJson } from './orders.service.ts';
 
 /** The rent's `Idempotency-Key` (the header schema allows one string at most). */
 const idempotencyKey = (req: { headers: Record<string, unknown> }) =>
   req.headers['idempotency-key'] as string | undefined;
+
+/** The Dashboard's Order out of the rental API's detail (the response schema would keep extra fields). */
+const toOrder = ({
+  id,
+  serviceCode,
+  serviceName,
+  phoneNumber,
+  codeText,
+  smsText,
+  status,
+  price,
+  createdAt,
+  expiresAt,
+  cancelableAt,
+  finished,
+}: Order) => ({
+  id,
+  serviceCode,
+  serviceName,
+  phoneNumber,
+  codeText,
+  smsText,
+  status,
+  price,
+  createdAt,
+  expiresAt,
+  cancelableAt,
+  finished,
+});
 
 export function orderRoutes(app: App, ctx: AppContext) {
   const { order } = endpoints;
@@ -36,6 +65,19 @@ export function orderRoutes(app: App, ctx: AppContext) {
     code: 1 as const,
     msg: 'Order cancelled and refunded.',
     data: await cancel(ctx, currentUser(req).id, req.body.orderId),
+  }));
+
+  // The Dashboard's Finish and "Another SMS": the rental API's rules, answered as the Dashboard's Order.
+  route(app, ctx, order.finish, async (req) => ({
+    code: 1 as const,
+    msg: 'Order finished.',
+    data: toOrder(await finish(ctx, currentUser(req).id, req.body.orderId)),
+  }));
+
+  route(app, ctx, order.anotherSms, async (req) => ({
+    code: 1 as const,
+    msg: 'Waiting for another SMS.',
+    data: toOrder(await requestAnotherSms(ctx, currentUser(req).id, req.body.orderId)),
   }));
 
   route(app, ctx, order.stats, async (req) => {

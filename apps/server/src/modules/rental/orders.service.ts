@@ -51,6 +51,7 @@ function asOrder(ctx: AppContext, r: OrderRow): Order {
     createdAt: r.created_at.toISOString(),
     expiresAt: r.expires_at.toISOString(),
     cancelableAt: new Date(r.created_at.getTime() + cancelMs).toISOString(),
+    finished: r.closed_at !== null,
   };
 }
 

@@ -12,6 +12,7 @@ export {
   type UserRow,
   updatePasswordHash,
   userCount,
+  userIdsMatching,
   usernamesByIds,
 } from './users.queries.ts';
 export { activeUserById, changePassword, signedInUser, userInfo } from './users.service.ts';

@@ -63,6 +63,7 @@ describe('User Manager API: add and edit', () => {
   it.each([
     [{ roles: ['Root'] }, 'roles', ruleMessages.invalidRoles],
     [{ roles: ['User', 'Admin9', 'x'] }, 'roles', ruleMessages.invalidRoles],
+    [{ roles: [] }, 'roles', ruleMessages.rolesRequired],
     [{ email: 'not-an-email' }, 'email', ruleMessages.invalidEmail],
     [{ username: '' }, 'username', ruleMessages.usernameRequired],
     [{ password: '' }, 'password', ruleMessages.passwordRequired],
@@ -258,7 +259,9 @@ describe('guard rails', () => {
 
   it('an admin cannot delete or deactivate themselves or drop their own Admin9 role', async () => {
     const me = { id: adminId, username: 'admin', email: await adminEmail(), roles: ['Admin9'] };
-    expect((await del(adminId)).body.error).toBe('self_protected');
+    const own = await del(adminId);
+    expect([own.status, own.body.error]).toEqual([409, 'self_protected']);
+    expect(own.body.msg).toBe('You cannot delete your own account.');
     expect((await save({ ...me, status: 'Inactive' })).body.error).toBe('self_protected');
     const r = await save({ ...me, roles: ['User'] });
     expect([r.status, r.body.error]).toEqual([409, 'self_protected']);

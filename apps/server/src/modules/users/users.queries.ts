@@ -92,6 +92,13 @@ export async function usernamesByIds(q: Queryable, ids: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.id, r.username]));
 }
 
+/** Ids of the users whose username contains `text` (case-insensitive; admin list searches). */
+export async function userIdsMatching(q: Queryable, text: string): Promise<string[]> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE lower(username) LIKE $1', [pattern]);
+  return rows.map((r) => r.id);
+}
+
 export async function userCount(q: Queryable): Promise<number> {
   return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!.n;
 }

@@ -2,9 +2,10 @@ import { Bell, KeyRound, Menu } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useMeta } from '../../api/meta.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatMoney, formatRelative } from '../../lib/format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { type AppNotification, notifications, useNotifications } from '../notifications.ts';
 import { useSession } from '../session.tsx';
 import { ICON_BUTTON, LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
@@ -48,7 +49,9 @@ function NotificationItem({ n, onOpen }: { n: AppNotification; onOpen: () => voi
           {t('notify.codeTitle', { code: n.params.code ?? '', service: n.params.service ?? '' })}
         </button>
         <p className="text-xs text-muted">
-          {t('notify.codeBody', { phone: n.params.phone ?? '' })} · {formatRelative(n.at, Date.now(), t)}
+          {t('notify.codeBody', { phone: n.params.phone ?? '' })} ·{' '}
+          {/* `at` is this browser's Date.now() (ms), not a server time in unix seconds. */}
+          <RelativeTime value={new Date(n.at)} />
         </p>
       </div>
       {n.params.code ? <CopyButton value={n.params.code} /> : null}
@@ -134,7 +137,8 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { t } = useI18n();
   const { user, home } = useSession();
   const username = user?.username ?? '';
-  const balance = formatMoney(user?.balance ?? 0);
+  // The shell shows before the user info arrives (a stored token is enough): no made-up $0.00 meanwhile.
+  const balance = user ? formatMoney(user.balance) : '…';
   return (
     <header className="fixed inset-x-0 top-0 z-30 flex h-14 items-center gap-2 border-b border-line bg-surface/95 px-3 backdrop-blur md:px-4">
       <button

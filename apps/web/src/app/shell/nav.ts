@@ -4,6 +4,7 @@ import {
   CreditCard,
   Gauge,
   History,
+  KeyRound,
   LayoutDashboard,
   type LucideIcon,
   MessagesSquare,
@@ -13,6 +14,7 @@ import {
   Settings,
   UserRound,
   Users,
+  Wallet,
 } from 'lucide-react';
 import type { MessageKey } from '../../i18n/index.tsx';
 
@@ -26,13 +28,18 @@ export interface NavItem {
   badge?: 'chatUnread';
 }
 
-/** Sidebar items for everyone (docs/product.md#screens-and-routes, in its order). */
+/**
+ * Sidebar items for everyone (docs/product.md#screens-and-routes, in its order), then Top up and API Key,
+ * which every signed-in user may open and should not have to find through the balance or a page.
+ */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/userinfo', label: 'nav.userInfo', icon: UserRound },
   { to: '/dashboard', label: 'nav.dashboard', icon: LayoutDashboard },
   { to: '/SMS_SendingPage', label: 'nav.smsSending', icon: Send },
   { to: '/ChatPage', label: 'nav.chat', icon: MessagesSquare, badge: 'chatUnread' },
   { to: '/History', label: 'nav.history', icon: History },
+  { to: '/topup', label: 'nav.topup', icon: Wallet },
+  { to: '/apikey', label: 'nav.apiKey', icon: KeyRound },
 ];
 
 /** Items Admin9 adds (the overview is the admin's home). */

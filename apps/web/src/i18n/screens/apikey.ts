@@ -16,6 +16,7 @@ export const apikeyEn = {
   'apikey.deleteConfirm': 'Delete apikey ?',
   'apikey.deleteTitle': 'Delete API Key',
   'apikey.resetSuccess': 'API key reset success!',
+  'apikey.created': 'API key created',
   'apikey.resetFailed': 'Reset API key failed!',
   'apikey.deleted': 'API key deleted!',
   'apikey.deleteFailed': 'Delete API key failed!',

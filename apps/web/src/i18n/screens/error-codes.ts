@@ -50,8 +50,9 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
   'errorCode.gateway_not_found': 'This gateway does not exist.',
   'errorCode.gateway_busy': 'The gateway is busy. Try again in a moment.',
   'errorCode.gateway_unreachable': 'The gateway did not answer. Check that it is online.',
-  'errorCode.too_many_open_invoices':
-    'You have too many unpaid invoices. Pay one or wait for it to expire first.',
+  'errorCode.too_many_open_invoices': 'You have too many unpaid invoices. Pay or cancel one of them first.',
+  'errorCode.payment_not_found': 'This invoice was not found.',
+  'errorCode.payment_not_cancellable': 'Only an unpaid (pending) invoice can be cancelled.',
   'errorCode.payment_provider_unavailable':
     'The payment provider is not available right now. Try again later.',
   'errorCode.payment_provider_refused': 'The payment provider refused the request.',

@@ -48,7 +48,9 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.gateway_unreachable':
     'Gateway không phản hồi. Hãy kiểm tra xem gateway có đang trực tuyến không.',
   'errorCode.too_many_open_invoices':
-    'Bạn có quá nhiều hóa đơn chưa thanh toán. Hãy thanh toán một hóa đơn hoặc đợi hóa đơn hết hạn trước.',
+    'Bạn có quá nhiều hóa đơn chưa thanh toán. Hãy thanh toán hoặc hủy một hóa đơn trước.',
+  'errorCode.payment_not_found': 'Không tìm thấy hóa đơn này.',
+  'errorCode.payment_not_cancellable': 'Chỉ có thể hủy hóa đơn chưa thanh toán (đang chờ).',
   'errorCode.payment_provider_unavailable': 'Nhà cung cấp thanh toán hiện không khả dụng. Hãy thử lại sau.',
   'errorCode.payment_provider_refused': 'Nhà cung cấp thanh toán đã từ chối yêu cầu.',
   'errorCode.sending_disabled': 'Chức năng gửi tin đang tắt.',

@@ -21,6 +21,7 @@ export const signedInEn = {
   'userInfo.changePasswordText': 'Use at least 8 characters. You stay signed in on this device.',
   'userInfo.oldPass': 'Old password',
   'userInfo.newPass': 'New password',
+  'userInfo.passwordHint': 'At least 8 characters.',
   'userInfo.confirmPass': 'Confirm new password',
   'userInfo.submit': 'Change Password',
   'userInfo.passwordChanged': 'Password changed successfully!',

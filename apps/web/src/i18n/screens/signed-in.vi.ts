@@ -17,6 +17,7 @@ export const signedInVi: Record<keyof typeof signedInEn, string> = {
   'userInfo.changePasswordText': 'Dùng ít nhất 8 ký tự. Bạn vẫn đăng nhập trên thiết bị này.',
   'userInfo.oldPass': 'Mật khẩu cũ',
   'userInfo.newPass': 'Mật khẩu mới',
+  'userInfo.passwordHint': 'Ít nhất 8 ký tự.',
   'userInfo.confirmPass': 'Xác nhận mật khẩu mới',
   'userInfo.submit': 'Đổi mật khẩu',
   'userInfo.passwordChanged': 'Đổi mật khẩu thành công!',

@@ -1,12 +1,13 @@
 import { endpoints } from '@simdock/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 
 /** POST /api/Admin/overview → the admin home's figures; refreshed every 30 s. */
 export const overviewQuery = queryOptions({
   queryKey: ['admin', 'overview'],
   queryFn: ({ signal }) => call(endpoints.overview.get, undefined, { signal }),
-  refetchInterval: 30_000,
+  refetchInterval: recoverInterval(30_000),
 });
 
 export const useOverview = () => useQuery(overviewQuery);

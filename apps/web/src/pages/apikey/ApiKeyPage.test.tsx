@@ -89,6 +89,8 @@ function serve(opts: Served = {}) {
         keys = [...keys, made];
         return { body: { code: 1, msg: 'API key created.', apiKey: NEW_KEY, key: made } };
       }
+      case '/api/user/reset-key':
+        return { body: { code: 1, msg: 'API key reset success!', apiKey: NEW_KEY } };
       case '/api/user/apikeys/delete':
         keys = keys.filter((k) => k.id !== body.id);
         return { body: { code: 1, msg: 'API key deleted!' } };
@@ -305,5 +307,43 @@ describe('API Key page: webhook events', () => {
     fireEvent.click(within(log).getByRole('button', { name: 'Send delivery 77 again' }));
     await waitFor(() => expect(bodiesTo(fetch, '/api/user/webhooks/redeliver')).toEqual([{ id: '77' }]));
     await screen.findByText('Sent again.');
+  });
+});
+
+describe('API Key page: the key of the spec', () => {
+  it("says 'API key created' for a first key and 'API key reset success!' when it replaces one", async () => {
+    serve();
+    renderApp('/apikey');
+    await screen.findByText('No Apikey');
+    fireEvent.click(screen.getByRole('button', { name: 'New API Key' }));
+    await screen.findByText('API key created');
+    expect(screen.queryByText('API key reset success!')).toBeNull();
+    expect(screen.getByTestId('api-key').textContent).toBe(NEW_KEY);
+    fireEvent.click(screen.getByRole('button', { name: 'New API Key' }));
+    await screen.findByText('API key reset success!');
+    expect(screen.queryByText('API key created')).toBeNull();
+  });
+});
+
+describe('API Key page: the key banner belongs to its own action', () => {
+  it('goes away once another action on the page starts (a webhook added, a key deleted)', async () => {
+    const fetch = serve({ webhooks: [] });
+    renderApp('/apikey');
+    await screen.findByText('No Apikey');
+    fireEvent.click(screen.getByRole('button', { name: 'New API Key' }));
+    await screen.findByText('API key created');
+    fireEvent.change(screen.getByLabelText('Webhook URL'), {
+      target: { value: 'https://hooks.example/new' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add URL' }));
+    await waitFor(() => expect(bodiesTo(fetch, '/api/user/webhooks/add')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText('API key created')).toBeNull());
+    // And again with a program key's deletion.
+    fireEvent.click(screen.getByRole('button', { name: 'New API Key' }));
+    await screen.findByText('API key reset success!');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete key ci runner' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this key?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByText('API key reset success!')).toBeNull());
   });
 });

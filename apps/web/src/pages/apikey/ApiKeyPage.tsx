@@ -1,5 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, KeyRound } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
   Button,
   buttonClass,
@@ -17,6 +18,22 @@ import { ProgramKeysCard } from './ProgramKeys.tsx';
 import { DeliveryLog, WebhooksCard } from './Webhooks.tsx';
 
 type Message = { tone: 'success' | 'error'; text: string } | null;
+
+/**
+ * Calls `onStart` when an action of another card of the page starts (a program key, a webhook):
+ * the key card's banner speaks of an earlier action, so it must not stay beside the new one's result.
+ */
+function useOtherActionStarts(ownKey: string, onStart: () => void) {
+  const qc = useQueryClient();
+  useEffect(
+    () =>
+      qc.getMutationCache().subscribe((e) => {
+        if (e.type !== 'updated' || e.action.type !== 'pending') return;
+        if (e.mutation.options.mutationKey?.[0] !== ownKey) onStart();
+      }),
+    [qc, ownKey, onStart],
+  );
+}
 
 /**
  * /apikey (docs/product.md): the key or 'No Apikey', New API Key, Delete API Key after 'Delete apikey ?'
@@ -55,20 +72,25 @@ export function ApiKeyPage() {
 }
 
 function KeyCard() {
+  const [message, setMessage] = useState<Message>(null);
+  const clearMessage = useCallback(() => setMessage(null), []);
   const { t } = useI18n();
   const key = useApiKeyQuery();
   const reset = useResetKeyMutation();
   const remove = useDeleteKeyMutation();
   const [confirming, setConfirming] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
+  useOtherActionStarts('api-key', clearMessage);
   const busy = reset.isPending || remove.isPending;
   const apiKey = key.data?.apiKey ?? null;
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
 
   const onReset = () => {
     setMessage(null);
+    // The spec's 'API key reset success!' is for replacing a key; a first key is created, not reset.
+    const replacing = apiKey !== null;
     reset.mutate(undefined, {
-      onSuccess: () => setMessage({ tone: 'success', text: t('apikey.resetSuccess') }),
+      onSuccess: () =>
+        setMessage({ tone: 'success', text: t(replacing ? 'apikey.resetSuccess' : 'apikey.created') }),
       onError: () => setMessage({ tone: 'error', text: t('apikey.resetFailed') }),
     });
   };

@@ -1,7 +1,5 @@
 import { AUDIT_KINDS, type AuditEntry, type AuditKind, USER_LIMITS } from '@simdock/contract';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { errorMessage } from '../../api/client.ts';
 import {
   Button,
   Card,
@@ -15,8 +13,10 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { codeLabel } from '../../lib/labels.ts';
+import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { type AuditParams, useAuditQuery } from './api.ts';
-import { describeChange } from './audit-format.ts';
+import { changedFields } from './audit-format.ts';
 
 interface Filters {
   actor: string;
@@ -24,7 +24,10 @@ interface Filters {
   from: string;
   to: string;
 }
-const NO_FILTERS: Filters = { actor: '', kind: '', from: '', to: '' };
+/** What the URL keeps (?actor&kind&from&to&page). */
+const URL_DEFAULTS = { actor: '', kind: '', from: '', to: '', page: '1' };
+
+const isKind = (k: string): k is AuditKind => (AUDIT_KINDS as readonly string[]).includes(k);
 
 function toParams(f: Filters, page: number): AuditParams {
   return {
@@ -36,13 +39,24 @@ function toParams(f: Filters, page: number): AuditParams {
   };
 }
 
-/** /audit (Admin9): every admin action with who, what, before/after and when; filters and paging. */
+/**
+ * /audit (Admin9): every admin action with who, what, before/after and when; filters and paging in the
+ * URL (reload and Back keep them). Actions and fields show by name; their raw codes are in the tooltips.
+ */
 export function AuditPage() {
   const { t } = useI18n();
-  const { register, handleSubmit, reset } = useForm<Filters>({ defaultValues: NO_FILTERS });
-  const [applied, setApplied] = useState<Filters>(NO_FILTERS);
-  const [page, setPage] = useState(1);
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const applied: Filters = {
+    actor: url.actor,
+    kind: isKind(url.kind) ? url.kind : '',
+    from: url.from,
+    to: url.to,
+  };
+  const page = pageNumber(url.page);
   const audit = useAuditQuery(toParams(applied, page));
+  const kindLabel = (k: string) => codeLabel(t, 'audit.kind.', k);
+  const fieldLabel = (f: string) => codeLabel(t, 'audit.field.', f);
+  const valueText = (v: string) => (v === 'true' ? t('audit.yes') : v === 'false' ? t('audit.no') : v);
 
   const columns: Column<AuditEntry>[] = [
     {
@@ -57,16 +71,30 @@ export function AuditPage() {
       header: t('audit.colWho'),
       cell: (e) => <span className="font-medium">{e.actorName}</span>,
     },
-    { key: 'kind', header: t('audit.colAction'), cellClassName: 'font-mono text-xs', cell: (e) => e.kind },
+    {
+      key: 'kind',
+      header: t('audit.colAction'),
+      cell: (e) => (
+        <span title={t('audit.rawCode', { code: e.kind })} data-code={e.kind}>
+          {kindLabel(e.kind)}
+        </span>
+      ),
+    },
     { key: 'target', header: t('audit.colTarget'), cell: (e) => e.targetLabel || e.targetId || '—' },
     {
       key: 'change',
       header: t('audit.colChange'),
       cell: (e) => (
         <ul className="space-y-0.5 text-xs text-muted">
-          {describeChange(e.before, e.after).map((line) => (
-            <li key={line} className="break-words">
-              {line}
+          {changedFields(e.before, e.after).map((c) => (
+            <li key={c.field} className="break-words">
+              <span className="text-fg" title={t('audit.rawCode', { code: c.field })}>
+                {fieldLabel(c.field)}
+              </span>
+              {': '}
+              {c.before === undefined
+                ? valueText(c.after ?? '')
+                : `${valueText(c.before)} → ${c.after === undefined ? '—' : valueText(c.after)}`}
             </li>
           ))}
         </ul>
@@ -74,70 +102,95 @@ export function AuditPage() {
     },
   ];
 
-  const apply = (filters: Filters) => {
-    setApplied(filters);
-    setPage(1);
-  };
+  const apply = (f: Filters) =>
+    setUrl({ actor: f.actor.trim(), kind: f.kind, from: f.from, to: f.to, page: '1' });
 
   return (
     <>
       <PageHeader title={t('audit.title')} subtitle={t('audit.subtitle')} count={audit.data?.total} />
       <Card flush>
-        <form
-          className="grid grid-cols-1 gap-3 border-b border-line p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
-          onSubmit={handleSubmit(apply)}
-        >
-          <FormField label={t('audit.filterActor')}>
-            <Input maxLength={USER_LIMITS.username} {...register('actor')} />
-          </FormField>
-          <FormField label={t('audit.filterKind')}>
-            <Select {...register('kind')}>
-              <option value="">{t('audit.allKinds')}</option>
-              {AUDIT_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-            </Select>
-          </FormField>
-          <FormField label={t('audit.filterFrom')}>
-            <Input type="date" {...register('from')} />
-          </FormField>
-          <FormField label={t('audit.filterTo')}>
-            <Input type="date" {...register('to')} />
-          </FormField>
-          <div className="flex gap-2">
-            <Button type="submit" variant="primary">
-              {t('audit.apply')}
-            </Button>
-            <Button
-              onClick={() => {
-                reset(NO_FILTERS);
-                apply(NO_FILTERS);
-              }}
-            >
-              {t('audit.reset')}
-            </Button>
-          </div>
-        </form>
+        <AuditFilterForm
+          // A new URL (Back, a link) starts the form from the filters it names.
+          key={[applied.actor, applied.kind, applied.from, applied.to].join('\u0000')}
+          applied={applied}
+          kindLabel={kindLabel}
+          onApply={apply}
+        />
         <DataTable
           caption={t('audit.tableCaption')}
           columns={columns}
           rows={audit.data?.entries}
           rowKey={(e) => e.id}
           loading={audit.isFetching}
-          error={audit.isError ? t('audit.loadFailed', { error: errorMessage(audit.error) }) : undefined}
+          error={audit.isError && !audit.data ? audit.error : undefined}
+          errorTitle={t('audit.loadFailedTitle')}
+          onRetry={() => audit.refetch()}
           emptyText={t('audit.empty')}
+          phoneCards
         />
         <div className="border-t border-line p-3">
           <Pager
             page={audit.data?.page ?? page}
             totalPages={audit.data?.totalPages ?? 1}
-            onPageChange={setPage}
+            onPageChange={(p) => setUrl({ page: String(p) })}
             disabled={audit.isFetching}
           />
         </div>
       </Card>
     </>
+  );
+}
+
+const NO_FILTERS: Filters = { actor: '', kind: '', from: '', to: '' };
+
+function AuditFilterForm({
+  applied,
+  kindLabel,
+  onApply,
+}: {
+  applied: Filters;
+  kindLabel: (k: string) => string;
+  onApply: (f: Filters) => void;
+}) {
+  const { t } = useI18n();
+  const { register, handleSubmit, reset } = useForm<Filters>({ defaultValues: applied });
+  return (
+    <form
+      className="grid grid-cols-1 gap-3 border-b border-line p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+      onSubmit={handleSubmit(onApply)}
+    >
+      <FormField label={t('audit.filterActor')}>
+        <Input maxLength={USER_LIMITS.username} {...register('actor')} />
+      </FormField>
+      <FormField label={t('audit.filterKind')}>
+        <Select {...register('kind')}>
+          <option value="">{t('audit.allKinds')}</option>
+          {AUDIT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {kindLabel(k)}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label={t('audit.filterFrom')}>
+        <Input type="date" {...register('from')} />
+      </FormField>
+      <FormField label={t('audit.filterTo')}>
+        <Input type="date" {...register('to')} />
+      </FormField>
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary">
+          {t('audit.apply')}
+        </Button>
+        <Button
+          onClick={() => {
+            reset(NO_FILTERS);
+            onApply(NO_FILTERS);
+          }}
+        >
+          {t('audit.reset')}
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -1,6 +1,7 @@
 import { type AuditListBody, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 
 export type AuditParams = NonNullable<AuditListBody>;
 
@@ -14,6 +15,7 @@ export const auditQuery = (params: AuditParams) =>
     queryKey: ['audit', params] as const,
     queryFn: ({ signal }) => fetchAudit(params, signal),
     placeholderData: keepPreviousData,
+    refetchInterval: recoverInterval(),
   });
 
 export function useAuditQuery(params: AuditParams) {

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { describeChange } from './audit-format.ts';
+import { changedFields } from './audit-format.ts';
 
-describe('describeChange', () => {
+describe('changedFields', () => {
   it('lists changed fields only', () => {
     expect(
-      describeChange(
+      changedFields(
         { username: 'a', roles: ['User'], balance: '10.00' },
         { username: 'a', roles: ['User', 'SMS'], balance: '25.75' },
       ),
-    ).toEqual(['roles: User → User, SMS', 'balance: 10.00 → 25.75']);
+    ).toEqual([
+      { field: 'roles', before: 'User', after: 'User, SMS' },
+      { field: 'balance', before: '10.00', after: '25.75' },
+    ]);
   });
 
   it('lists every field of a create and a delete', () => {
-    expect(describeChange(null, { name: 'X' })).toEqual(['name: X']);
-    expect(describeChange({ name: 'X' }, null)).toEqual(['name: X → —']);
+    expect(changedFields(null, { name: 'X' })).toEqual([{ field: 'name', after: 'X' }]);
+    expect(changedFields({ name: 'X' }, null)).toEqual([{ field: 'name', before: 'X' }]);
   });
 });

@@ -1,16 +1,21 @@
-/** One line per changed field: "balance: 10.00 → 25.75"; a create or delete lists its fields. */
-export function describeChange(before: unknown, after: unknown): string[] {
+/** One changed field: its raw name, and its values before and after as text (undefined: absent). */
+export interface ChangeLine {
+  field: string;
+  before?: string;
+  after?: string;
+}
+
+/** The changed fields of an entry, in order; a create or delete lists all its fields. */
+export function changedFields(before: unknown, after: unknown): ChangeLine[] {
   const b = asRecord(before);
   const a = asRecord(after);
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
-  const lines: string[] = [];
+  const lines: ChangeLine[] = [];
   for (const k of keys) {
     const bv = show(b[k]);
     const av = show(a[k]);
     if (bv === av) continue;
-    if (!(k in b)) lines.push(`${k}: ${av}`);
-    else if (!(k in a)) lines.push(`${k}: ${bv} → —`);
-    else lines.push(`${k}: ${bv} → ${av}`);
+    lines.push({ field: k, ...(k in b ? { before: bv } : {}), ...(k in a ? { after: av } : {}) });
   }
   return lines;
 }

@@ -384,6 +384,14 @@ describe('Chat (/ChatPage)', () => {
     });
     await screen.findByText('Only images (JPEG, PNG, GIF, WebP) and MP4 videos can be attached.');
 
+    // The limit is shown, and a picture over it is refused when picked, not on Send.
+    expect(screen.getByText('Attach images or MP4 videos up to 5 MB')).toBeTruthy();
+    const big = new File([new Uint8Array(12 * 1024 * 1024)], 'big.jpg', { type: 'image/jpeg' });
+    fireEvent.change(input, { target: { files: [big] } });
+    await screen.findByText('big.jpg is 12 MB: an attachment can be at most 5 MB.');
+    expect(screen.queryByTestId('chat-attachment')).toBeNull();
+    expect(calls(fetch, '/api/LiveChat/mmsUpload')).toHaveLength(0);
+
     fireEvent.change(input, { target: { files: [png] } });
     await screen.findByTestId('chat-attachment');
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));

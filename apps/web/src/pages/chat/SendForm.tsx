@@ -1,4 +1,4 @@
-import { CHAT_SMS_MAX_CHARS, type ChatMessage, type Conversation } from '@simdock/contract';
+import { CHAT_SMS_MAX_CHARS, type ChatMessage, type Conversation, MMS_MAX_BYTES } from '@simdock/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Paperclip, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -7,9 +7,10 @@ import { CONVERSATIONS_KEY, threadKey } from '../../api/chat.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Button, notify, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { formatBytes } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { appendToThread, reply, uploadMms } from './api.ts';
-import { ATTACH_ACCEPT, displayUrl, isAttachable } from './chat-logic.ts';
+import { ATTACH_ACCEPT, attachmentProblem, displayUrl } from './chat-logic.ts';
 
 interface Values {
   text: string;
@@ -49,6 +50,8 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
   });
   const picker = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  const hintId = useId();
+  const maxSize = formatBytes(MMS_MAX_BYTES);
   const id = conversation.conversationId;
   const file = watch('file');
   const error = fieldErrorText(t, errors.text) ?? fieldErrorText(t, errors.file);
@@ -117,8 +120,21 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
             const chosen = e.target.files?.[0];
             e.target.value = '';
             if (!chosen) return;
-            if (!isAttachable(chosen)) {
+            // Checked here, before any upload: a file the server would refuse never waits for Send.
+            const problem = attachmentProblem(chosen);
+            if (problem === 'type') {
               setError('file', { type: 'text', message: 'chat.attachType' });
+              return;
+            }
+            if (problem === 'size') {
+              setError('file', {
+                type: 'manual',
+                message: t('chat.attachTooLarge', {
+                  name: chosen.name,
+                  size: formatBytes(chosen.size),
+                  max: maxSize,
+                }),
+              });
               return;
             }
             clearErrors();
@@ -128,8 +144,8 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
         <Button
           variant="ghost"
           className="shrink-0 px-2.5"
-          aria-label={t('chat.attach')}
-          title={t('chat.attach')}
+          aria-label={t('chat.attachUpTo', { max: maxSize })}
+          title={t('chat.attachUpTo', { max: maxSize })}
           icon={<Paperclip className="size-4" aria-hidden />}
           onClick={() => picker.current?.click()}
           disabled={isSubmitting}
@@ -141,7 +157,7 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
             placeholder={t('chat.placeholder')}
             aria-label={t('chat.message')}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
+            aria-describedby={error ? `${errorId} ${hintId}` : hintId}
             className="max-h-40 min-h-10! resize-y"
             {...text}
             onKeyDown={(e) => {
@@ -168,6 +184,11 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
           {error}
         </p>
       ) : null}
+      {/* The keys hint needs a keyboard (not shown on phones); the attachment limit is always shown. */}
+      <p id={hintId} className="text-xs text-muted">
+        <span className="hidden sm:inline">{t('chat.keysHint')} · </span>
+        {t('chat.attachLimit', { max: maxSize })}
+      </p>
     </form>
   );
 }

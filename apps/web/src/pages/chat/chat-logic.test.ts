@@ -1,5 +1,7 @@
+import { MMS_MAX_BYTES } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
 import {
+  attachmentProblem,
   badgeText,
   conversationTitle,
   displayText,
@@ -224,5 +226,18 @@ describe('displayUrl (under the CSP)', () => {
       URL.createObjectURL = orig.create;
       URL.revokeObjectURL = orig.revoke;
     }
+  });
+});
+
+describe('attachmentProblem: checked when a file is picked, before any upload', () => {
+  const file = (name: string, type: string, size: number) => ({ name, type, size });
+  it("refuses a picture larger than the server's limit, and takes one at the limit", () => {
+    expect(attachmentProblem(file('big.jpg', 'image/jpeg', 12 * 1024 * 1024))).toBe('size');
+    expect(attachmentProblem(file('edge.jpg', 'image/jpeg', MMS_MAX_BYTES + 1))).toBe('size');
+    expect(attachmentProblem(file('ok.jpg', 'image/jpeg', MMS_MAX_BYTES))).toBeUndefined();
+    expect(attachmentProblem(file('clip.mp4', 'video/mp4', 1024))).toBeUndefined();
+  });
+  it('names a wrong type first, whatever its size', () => {
+    expect(attachmentProblem(file('a.pdf', 'application/pdf', 12 * 1024 * 1024))).toBe('type');
   });
 });

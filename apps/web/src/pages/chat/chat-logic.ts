@@ -3,6 +3,7 @@ import {
   type Conversation,
   type ConversationFilter,
   cleanText,
+  MMS_MAX_BYTES,
   UP_DOWN_OUTGOING,
 } from '@simdock/contract';
 
@@ -143,6 +144,16 @@ export const ATTACH_ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,video/mp
 export function isAttachable(file: Pick<File, 'type' | 'name'>): boolean {
   if (file.type.startsWith('image/') || file.type === 'video/mp4') return true;
   return !file.type && /\.(jpe?g|png|gif|webp|mp4)$/i.test(file.name);
+}
+
+/**
+ * What is wrong with a chosen attachment before it is uploaded: not an image or MP4, or larger than
+ * the server takes (the contract's MMS_MAX_BYTES). undefined: fine to send.
+ */
+export function attachmentProblem(file: Pick<File, 'type' | 'name' | 'size'>): 'type' | 'size' | undefined {
+  if (!isAttachable(file)) return 'type';
+  if (file.size > MMS_MAX_BYTES) return 'size';
+  return undefined;
 }
 
 /** Pixels from the bottom within which the reader counts as "at the bottom". */

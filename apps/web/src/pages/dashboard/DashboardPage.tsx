@@ -7,7 +7,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { LiveClock } from './LiveClock.tsx';
-import { ActiveRentals, OrderList } from './OrderList.tsx';
+
+export { prefetchDashboard } from './api.ts';
+
+import { OrderList } from './OrderList.tsx';
+import { CodeAlertsControl, PinnedRentals } from './RentalCards.tsx';
 import { ServiceList } from './ServiceList.tsx';
 import { StatCards } from './StatCards.tsx';
 
@@ -78,9 +82,9 @@ function Onboarding() {
 }
 
 /**
- * /dashboard (docs/product.md#screens-and-routes): the compact figures, the rentals waiting for a code (above
- * the list, so a phone sees them first), the searchable service list with Rent, and "My numbers", updated
- * live.
+ * /dashboard (docs/product.md#screens-and-routes): the active rentals pinned first (each with its countdown
+ * and, the moment it arrives, its code, large), the compact figures, the searchable service list with Rent,
+ * and "My numbers", updated live.
  */
 export function DashboardPage() {
   const { t } = useI18n();
@@ -95,6 +99,7 @@ export function DashboardPage() {
           <>
             <LiveIndicator status={live} />
             <LiveClock />
+            <CodeAlertsControl />
           </>
         }
       />
@@ -104,9 +109,9 @@ export function DashboardPage() {
             {t('notify.liveDown')}
           </p>
         ) : null}
+        <PinnedRentals />
         <StatCards />
         {user && user.balance <= 0 ? <Onboarding /> : null}
-        <ActiveRentals />
         <ServiceList />
         <OrderList />
       </div>

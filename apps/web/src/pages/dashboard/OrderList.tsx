@@ -12,7 +12,7 @@ import {
 } from '../../components/index.ts';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatMoney, formatRelative } from '../../lib/format.ts';
+import { formatDateTime, formatMoney, formatPhone, formatRelative } from '../../lib/format.ts';
 import { useCancelMutation, useMyOrders, useServices } from './api.ts';
 
 /** Whether the Cancel button applies to an order at `now`: still waiting, no code, past the minimum time. */
@@ -69,7 +69,9 @@ export function useOrderColumns(now: number): Column<Order>[] {
       key: 'phone',
       header: t('dashboard.colPhone'),
       className: 'whitespace-nowrap',
-      cell: (o) => <CopyableText value={o.phoneNumber} testId="order-phone" />,
+      cell: (o) => (
+        <CopyableText value={o.phoneNumber} display={formatPhone(o.phoneNumber)} testId="order-phone" />
+      ),
     },
     {
       key: 'code',
@@ -120,7 +122,7 @@ export function useOrderColumns(now: number): Column<Order>[] {
       cell: (o) =>
         isActiveRental(o, repeatable(o.serviceCode), now) ? (
           <time dateTime={o.expiresAt} className="tabular">
-            {formatRelative(o.expiresAt, now, t)}
+            {t('dashboard.expiresIn', { time: formatRelative(o.expiresAt, now, t) })}
           </time>
         ) : (
           <span className="text-muted">
@@ -160,56 +162,11 @@ export function useOrderColumns(now: number): Column<Order>[] {
   ];
 }
 
-/** One rental as a card (waiting rentals, and the history on phones). */
-export function OrderCard({ order: o, columns }: { order: Order; columns: Column<Order>[] }) {
-  const cell = (key: string) => columns.find((c) => c.key === key)!.cell(o, 0);
-  return (
-    <div className="flex min-w-0 flex-col gap-1.5">
-      <div className="flex items-center justify-between gap-2">
-        <span className="truncate font-medium text-fg">{o.serviceName}</span>
-        {cell('status')}
-      </div>
-      {cell('phone')}
-      {cell('code')}
-      <div className="flex items-center justify-between gap-2 text-sm">
-        {cell('left')}
-        {cell('actions')}
-      </div>
-    </div>
-  );
-}
-
-/** The user's rentals that can still receive a code: above the service list, where they are seen. */
-export function ActiveRentals() {
-  const { t } = useI18n();
-  const orders = useMyOrders();
-  const now = useNow();
-  const repeatable = useRepeatable();
-  const columns = useOrderColumns(now);
-  const active = (orders.data ?? []).filter((o) => isActiveRental(o, repeatable(o.serviceCode), now));
-  if (active.length === 0) return null;
-  return (
-    <Card title={t('dashboard.activeTitle')} description={t('dashboard.activeText')} flush>
-      <ul
-        className="grid gap-3 p-3 sm:grid-cols-2 xl:grid-cols-3"
-        aria-label={t('dashboard.activeTitle')}
-        data-testid="active-rentals"
-      >
-        {active.map((o) => (
-          <li key={o.id} className="min-w-0 rounded-md border border-line px-3 py-2.5">
-            <OrderCard order={o} columns={columns} />
-          </li>
-        ))}
-      </ul>
-    </Card>
-  );
-}
-
 export const HISTORY_PAGE_SIZE = 10;
 
 /** "My numbers": every rental (the latest 100), newest first, with its date, 10 per page. */
 export function OrderList() {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const orders = useMyOrders();
   const now = useNow();
   const columns = useOrderColumns(now);
@@ -225,9 +182,7 @@ export function OrderList() {
       description={t('dashboard.ordersText')}
       actions={
         all?.length ? (
-          <span className="text-xs text-muted tabular">
-            {t('dashboard.historyCount', { count: all.length })}
-          </span>
+          <span className="text-xs text-muted tabular">{tn('dashboard.historyCount', all.length)}</span>
         ) : undefined
       }
       flush

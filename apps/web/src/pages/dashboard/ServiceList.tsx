@@ -9,6 +9,7 @@ import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { useRentMutation, useServices } from './api.ts';
+import { focusRentalCard } from './RentalCards.tsx';
 
 /** Case-insensitive match on name, code or description. Pure, for the search box. */
 export function filterServices(services: PublicService[], query: string): PublicService[] {
@@ -35,12 +36,15 @@ export function ServiceList() {
   const shown = useMemo(() => filterServices(services.data ?? [], query), [services.data, query]);
   const onSearch = handleSubmit(() => setFocus('query'));
 
-  // The result shows as a toast where the user is looking (the new number also tops the page).
+  // The result shows as a toast where the user is looking, and the new number's card, pinned at the
+  // top, takes the focus (the keyboard goes on from there, not from the page's start).
   const onRent = (s: PublicService) => {
     setRenting(s.code);
     rent.mutate(s.code, {
-      onSuccess: (order) =>
-        notify.success(t('dashboard.rented', { phone: order.phoneNumber, service: s.name })),
+      onSuccess: (order) => {
+        focusRentalCard(order.id);
+        notify.success(t('dashboard.rented', { phone: order.phoneNumber, service: s.name }));
+      },
       onError: (err) => {
         const text = t('dashboard.rentFailed', { msg: errorMessage(err) });
         if ((err as { status?: number }).status === 402)

@@ -1,5 +1,5 @@
 import { endpoints, type Order } from '@simdock/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
 import { useLiveStatus } from '../../app/live.tsx';
@@ -15,6 +15,13 @@ export {
 } from '../../api/orders.ts';
 
 export const useServices = () => useQuery(servicesQuery);
+
+/** Asks for the Dashboard's three lists together, before the page renders (the router calls it). */
+export function prefetchDashboard(qc: QueryClient): void {
+  void qc.prefetchQuery(servicesQuery);
+  void qc.prefetchQuery(myOrdersQuery);
+  void qc.prefetchQuery(statsQuery);
+}
 
 /** The user's orders: live events keep them current; the 5-second refresh runs only while they are down. */
 export function useMyOrders() {
@@ -64,6 +71,34 @@ export function useCancelMutation() {
   return useMutation({
     mutationKey: ['order', 'cancel'],
     mutationFn: cancelOrder,
+    onSuccess: (order) => void applyOrder(qc, order),
+  });
+}
+
+/** Finish: the code arrived, the number takes no more (it leaves the pinned rentals). */
+export async function finishOrder(orderId: string): Promise<Order> {
+  return requireCode1(await call(endpoints.order.finish, { orderId })).data;
+}
+
+export function useFinishMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['order', 'finish'],
+    mutationFn: finishOrder,
+    onSuccess: (order) => void applyOrder(qc, order),
+  });
+}
+
+/** "Another SMS" on a repeatable service's number, free: the next code arrives like the first. */
+export async function requestAnotherSms(orderId: string): Promise<Order> {
+  return requireCode1(await call(endpoints.order.anotherSms, { orderId })).data;
+}
+
+export function useAnotherSmsMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['order', 'anotherSms'],
+    mutationFn: requestAnotherSms,
     onSuccess: (order) => void applyOrder(qc, order),
   });
 }

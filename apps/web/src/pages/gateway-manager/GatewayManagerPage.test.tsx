@@ -73,7 +73,7 @@ const failure = (status: number, msg: string) => () => ({
   body: { code: 0, error: status === 409 ? 'conflict' : 'unavailable', msg },
 });
 
-/** The table is shown at ≥ 1280 px and the cards below; jsdom renders both, so look in the table. */
+/** The table is shown from 1280 px and one card per gateway below (jsdom has no media queries: the table). */
 async function tableRow(name: string): Promise<HTMLElement> {
   const table = await screen.findByRole('table');
   return (await within(table).findByText(name)).closest('tr')!;
@@ -284,6 +284,10 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(await screen.findByText('Scan failed')).toBeTruthy();
     expect(screen.getByText('Rack A: Gateway did not answer: connection refused.')).toBeTruthy();
     await waitFor(() => expect(within(row).getByTestId('gateway-sim-count').textContent).toBe('16'));
+    // The row itself says the scan failed and when, above the last report it still has.
+    const failed = within(row).getByText('Scan failed just now');
+    expect(failed.getAttribute('title')).toMatch(/: Gateway did not answer: connection refused\.$/);
+    expect(within(row).getByText('Last report 1 min ago')).toBeTruthy();
   });
 
   it('delete: the spec confirmation; Delete failed shows the server message', async () => {
@@ -369,10 +373,24 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(screen.getByRole('columnheader', { name: 'MAC or device / User name' })).toBeTruthy();
     const menu = await openMore(row);
     expect(within(menu).getByRole('menuitem', { name: 'Details' }).getAttribute('href')).toBe('/details/g7');
-    // The cards (narrow screens) show the same.
-    const card = screen.getByRole('article', { name: 'Pixel 7' });
+  });
+
+  it('on a phone or tablet: one card per gateway, with the same fields and its actions inside', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width: 1279.98px'),
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    signInAdmin({ '/api/Admin/getSettings': settings([gw, phoneGw]) });
+    renderApp('/gatewaymanager');
+    const card = await screen.findByRole('listitem', { name: 'Pixel 7' });
+    expect(screen.queryByRole('table')).toBeNull();
     expect(within(card).getByTestId('gateway-kind').textContent).toBe('Phone · Cloud');
     expect(within(card).getByText('PyDmBQZZXYmyxMwED8Fzy')).toBeTruthy();
+    expect(within(card).getByText('Last report 1 min ago')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Scan' })).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'SIMs' })).toBeTruthy();
+    expect(screen.getByRole('listitem', { name: 'Rack A' })).toBeTruthy();
   });
 
   it('add a phone: mode help, Cloud URL may stay blank, signing key required; sends kind/mode/key, no MAC', async () => {

@@ -6,16 +6,19 @@ import { Card } from '../../components/Card.tsx';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { RowActions } from '../../components/RowActions.tsx';
 import { EmptyState, ErrorState } from '../../components/StateViews.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { failureText } from '../../lib/errors.ts';
-import { formatNumber, formatRelative } from '../../lib/format.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { useSearchState } from '../../lib/useSearchState.ts';
 import {
   useDeleteGatewayMutation,
   useGatewaySettings,
+  useScanFailures,
   useScanGatewayMutation,
   useScanningIds,
 } from './api.ts';
@@ -28,11 +31,13 @@ import { SimPanel } from './SimPanel.tsx';
  * /gatewaymanager (docs/product.md#screens-and-routes): the device gateways (Ejoin boxes and SMSGate
  * phones, each with its kind) with their SIM count, Online/Offline and Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions);
  * the add/edit modal; the messages of docs/product.md#errors-and-messages as toasts where the admin acted. A
- * failed load shows 'Load failed' with Retry, never the empty text. A table on wide screens, one card per
- * gateway below 1280 px. The list refetches every 30 s and after every change.
+ * failed load shows 'Load failed' with Retry, never the empty text. A table, one card per
+ * gateway below 1280 px (the shared DataTable pattern). The list refetches every 30 s and after every change.
  */
+const URL_DEFAULTS = { sims: '' };
+
 export function GatewayManagerPage() {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const settings = useGatewaySettings();
   const scan = useScanGatewayMutation();
   const remove = useDeleteGatewayMutation();
@@ -42,16 +47,22 @@ export function GatewayManagerPage() {
   /** Open form: `{}` adds, `{ gateway }` edits. */
   const [form, setForm] = useState<{ gateway?: Gateway }>();
   const [deleting, setDeleting] = useState<Gateway>();
-  const [simsFor, setSimsFor] = useState<string>();
+  // The open SIM panel is in the URL (?sims=<id>): reload and Back keep it.
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const simsFor = url.sims || undefined;
+  const setSimsFor = (id: string | undefined) => setUrl({ sims: id ?? '' });
 
   const gateways = settings.data?.gateways;
   const serverTime = settings.data?.serverTime;
+  // The server's clock minus ours when the list arrived: "Last report" counts on the server's clock.
+  const skewMs = serverTime ? new Date(serverTime).getTime() - settings.dataUpdatedAt : 0;
+  const scanFailures = useScanFailures();
   const simsGateway = gateways?.find((g) => g.id === simsFor);
 
   const startScan = (g: Gateway) => {
     // mutateAsync: each scan reports its own outcome, even when several run at once.
     scan.mutateAsync(g.id).then(
-      (res) => notify.success(t('gateways.scanDone', { name: res.name, count: res.totalSIM })),
+      (res) => notify.success(tn('gateways.scanDone', res.totalSIM, { name: res.name })),
       (err: unknown) => notify.error(t('gateways.scanFailed'), `${g.name}: ${failureText(err, t)}`),
     );
   };
@@ -85,13 +96,32 @@ export function GatewayManagerPage() {
       {g.onlineStatus === 'Online' ? t('gateways.online') : t('gateways.offline')}
     </StatusBadge>
   );
-  const lastSeen = (g: Gateway) => (
-    <span className="whitespace-nowrap text-xs text-muted">
-      {g.lastUpdate && serverTime
-        ? t('gateways.lastSeen', { time: formatRelative(g.lastUpdate, new Date(serverTime), t) })
-        : t('gateways.neverSeen')}
-    </span>
-  );
+  const lastSeen = (g: Gateway) => {
+    const failure = scanFailures.get(g.id);
+    const lastReport = g.lastUpdate ? new Date(g.lastUpdate).getTime() : undefined;
+    // A failed scan newer than the last report is the news; an older one was overtaken by a report.
+    const showFailure = failure && (lastReport === undefined || failure.at + skewMs > lastReport);
+    return (
+      <span className="flex flex-col items-start text-xs text-muted">
+        {showFailure ? (
+          <RelativeTime
+            value={new Date(failure.at)}
+            title={`${formatDateTime(failure.at / 1000, { seconds: true })}: ${failureText(failure.error, t)}`}
+            className="whitespace-nowrap text-bad"
+          >
+            {(time) => t('gateways.scanFailedAt', { time })}
+          </RelativeTime>
+        ) : null}
+        {g.lastUpdate ? (
+          <RelativeTime value={g.lastUpdate} skewMs={skewMs} className="whitespace-nowrap">
+            {(time) => t('gateways.lastSeen', { time })}
+          </RelativeTime>
+        ) : showFailure ? null : (
+          <span className="whitespace-nowrap">{t('gateways.neverSeen')}</span>
+        )}
+      </span>
+    );
+  };
   const enabledBadge = (g: Gateway) => (
     <StatusBadge tone={g.isEnable ? 'green' : 'grey'}>
       {g.isEnable ? t('gateways.enabled') : t('gateways.disabled')}
@@ -226,41 +256,23 @@ export function GatewayManagerPage() {
       </Card>
     );
   } else {
+    // The shared table pattern: a table, one card per gateway on narrow screens (its actions inside).
     list = (
-      <>
-        <Card flush className="hidden xl:block">
-          <DataTable
-            columns={columns}
-            rows={gateways}
-            rowKey={(g) => g.id}
-            loading={settings.isPending}
-            caption={t('gateways.tableCaption')}
-            skeletonRows={3}
-          />
-        </Card>
-        <ul className="grid gap-3 md:grid-cols-2 xl:hidden" aria-label={t('gateways.tableCaption')}>
-          {gateways
-            ? gateways.map((g) => (
-                <li key={g.id} className="min-w-0">
-                  <GatewayCard
-                    gateway={g}
-                    simCount={simCount(g)}
-                    onlineBadge={onlineBadge(g)}
-                    lastSeen={lastSeen(g)}
-                    enabledBadge={enabledBadge(g)}
-                    actions={actions(g, 'justify-start')}
-                  />
-                </li>
-              ))
-            : [0, 1].map((i) => (
-                <li
-                  key={i}
-                  aria-hidden
-                  className="h-44 animate-pulse rounded-lg border border-line bg-surface"
-                />
-              ))}
-        </ul>
-      </>
+      <Card flush>
+        <DataTable
+          columns={columns}
+          rows={gateways}
+          rowKey={(g) => g.id}
+          loading={settings.isPending}
+          caption={t('gateways.tableCaption')}
+          skeletonRows={3}
+          phoneCards
+          // Five columns and the actions: cards until the table fits without scrolling.
+          cardsBelow={1280}
+          cardName={(g) => g.name}
+          stickyFirst
+        />
+      </Card>
     );
   }
 
@@ -300,69 +312,5 @@ export function GatewayManagerPage() {
         onCancel={() => setDeleting(undefined)}
       />
     </>
-  );
-}
-
-/** One gateway on narrow screens: the same fields and actions as a table row. */
-function GatewayCard({
-  gateway: g,
-  simCount,
-  onlineBadge,
-  lastSeen,
-  enabledBadge,
-  actions,
-}: {
-  gateway: Gateway;
-  simCount: ReactNode;
-  onlineBadge: ReactNode;
-  lastSeen: ReactNode;
-  enabledBadge: ReactNode;
-  actions: ReactNode;
-}) {
-  const { t } = useI18n();
-  const titleId = useId();
-  return (
-    <article
-      aria-labelledby={titleId}
-      className="flex h-full flex-col gap-3 rounded-lg border border-line bg-surface p-4 shadow-xs"
-    >
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id={titleId} className="truncate text-[15px] font-semibold text-fg">
-            {g.name}
-          </h2>
-          <p className="truncate text-xs text-muted" title={gatewayUrl(g)}>
-            {gatewayUrl(g)}
-          </p>
-          <KindBadge gateway={g} className="mt-1.5" />
-        </div>
-        <div className="flex shrink-0 flex-col items-end gap-1">
-          {onlineBadge}
-          {enabledBadge}
-        </div>
-      </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-[13px]">
-        <dt className="text-muted">{t('gateways.colTotalSim')}</dt>
-        <dd className="font-medium">{simCount}</dd>
-        {g.kind === 'smsgate' ? (
-          <>
-            <dt className="text-muted">{t('gateways.device')}</dt>
-            <dd className="min-w-0">
-              <PhoneIdentity gateway={g} />
-            </dd>
-          </>
-        ) : (
-          <>
-            <dt className="text-muted">{t('gateways.mac')}</dt>
-            <dd className="break-all font-mono text-xs leading-5">{g.mac}</dd>
-          </>
-        )}
-        <dt className="text-muted">{t('gateways.userName')}</dt>
-        <dd>{g.userName}</dd>
-        <dt className="text-muted">{t('gateways.colStatus')}</dt>
-        <dd>{lastSeen}</dd>
-      </dl>
-      <div className="mt-auto">{actions}</div>
-    </article>
   );
 }

@@ -23,13 +23,15 @@ import { FormDialog } from '../../components/FormDialog.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, Select, Textarea } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { RowActions } from '../../components/RowActions.tsx';
 import { EmptyState } from '../../components/StateViews.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
 import { type MessageKey, type TFunction, useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatRelative } from '../../lib/format.ts';
+import { formatDateTime, formatPhone } from '../../lib/format.ts';
 import { bodyResolver, fieldErrorText, keyResolver } from '../../lib/forms.ts';
+import { useNow } from '../../lib/useNow.ts';
 import {
   useGatewayReport,
   useLockSimMutation,
@@ -54,11 +56,14 @@ export interface SimPanelProps {
  * masked, so a number set by hand is what makes such a SIM rentable.
  */
 export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const report = useGatewayReport(gateway.id);
   /** The SIM dialog that is open, if any. */
   const [dialog, setDialog] = useState<{ kind: SimDialogKind; sim: Sim }>();
   const roleMutation = useSetSimRoleMutation();
+  // Lock countdowns keep counting while the panel is open: a render every 15 s, each reading the time
+  // afresh (the shared clock's value can be up to 15 s old, a minute off in "59 min left").
+  useNow(15_000);
   const now = Date.now();
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -102,7 +107,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       cell: (s) => (
         <span className="flex flex-col items-start">
           {s.number ? (
-            <CopyableText value={s.number} />
+            <CopyableText value={s.number} display={formatPhone(s.number)} />
           ) : phone ? (
             // Not rentable without a number: say what makes it so, where the dash would be.
             <span className="whitespace-nowrap text-xs text-warn">{t('gateways.simNeedsNumber')}</span>
@@ -172,7 +177,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
     {
       key: 'health',
       header: t('gateways.colHealth'),
-      cell: (s) => <HealthFigures sim={s} now={now} />,
+      cell: (s) => <HealthFigures sim={s} />,
     },
     {
       key: 'role',
@@ -250,7 +255,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
             </h2>
             <p className="mt-0.5 text-[13px] text-muted">
               {t('gateways.simsText')}
-              {sims && sims.length > 0 ? ` ${t('gateways.simsCount', { count: sims.length, usable })}` : null}
+              {sims && sims.length > 0 ? ` ${tn('gateways.simsCount', sims.length, { usable })}` : null}
               {locked > 0 ? ` · ${t('gateways.simsLocked', { locked })}` : null}
             </p>
             {phoneHint ? (
@@ -348,7 +353,7 @@ function LockBadge({ sim, now }: { sim: Sim; now: number }) {
 }
 
 /** The SIM's figures: sent today and this month (UTC), failures, received, rentals, last success. */
-function HealthFigures({ sim, now }: { sim: Sim; now: number }) {
+function HealthFigures({ sim }: { sim: Sim }) {
   const { t } = useI18n();
   const h = sim.health;
   return (
@@ -358,11 +363,13 @@ function HealthFigures({ sim, now }: { sim: Sim; now: number }) {
         {t('gateways.healthFailed', { failed: h.failed, inRow: h.consecutiveFailures })}
       </span>
       <span>{t('gateways.healthReceived', { received: h.received, rentals: h.rentalsToday })}</span>
-      <span className="text-muted" title={h.lastSuccess ? formatDateTime(h.lastSuccess) : undefined}>
-        {h.lastSuccess
-          ? t('gateways.healthLastSuccess', { time: formatRelative(h.lastSuccess, now, t) })
-          : t('gateways.healthNever')}
-      </span>
+      {h.lastSuccess ? (
+        <RelativeTime value={h.lastSuccess} className="text-muted">
+          {(time) => t('gateways.healthLastSuccess', { time })}
+        </RelativeTime>
+      ) : (
+        <span className="text-muted">{t('gateways.healthNever')}</span>
+      )}
       {h.atCap ? (
         <StatusBadge tone="yellow">
           {h.atCap === 'day' ? t('gateways.atCapDay') : t('gateways.atCapMonth')}

@@ -21,8 +21,10 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import { call, requireCode1 } from '../../api/client.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 
 /**
  * Gateway Manager calls (all POST, Admin9): per call a fetcher, query options where it is a read,
@@ -52,7 +54,7 @@ export function gatewaySettingsQuery() {
   return queryOptions({
     queryKey: GATEWAY_SETTINGS_KEY,
     queryFn: ({ signal }) => fetchGatewaySettings(signal),
-    refetchInterval: GATEWAY_POLL_MS,
+    refetchInterval: recoverInterval(GATEWAY_POLL_MS),
   });
 }
 
@@ -104,13 +106,51 @@ export function useScanGatewayMutation() {
   return useMutation({
     mutationKey: SCAN_KEY,
     mutationFn: scanGateway,
+    onError: (error, id) => scanFailures.set(id, { at: Date.now(), error }),
     onSuccess: (gateway) => {
+      scanFailures.clear(gateway.id);
       qc.setQueryData<GatewaySettings>(GATEWAY_SETTINGS_KEY, (old) =>
         old ? { ...old, gateways: old.gateways.map((g) => (g.id === gateway.id ? gateway : g)) } : old,
       );
     },
     onSettled: () => refetchGateways(qc),
   });
+}
+
+/**
+ * The last failed scan of each gateway (this browser's time and the error), kept for the session: the
+ * list says "Scan failed 2 min ago" instead of "Not scanned yet" until a scan succeeds.
+ */
+export interface ScanFailure {
+  at: number;
+  error: unknown;
+}
+const failed = new Map<string, ScanFailure>();
+const failureListeners = new Set<() => void>();
+let failedSnapshot: ReadonlyMap<string, ScanFailure> = new Map();
+const scanFailures = {
+  set(id: string, f: ScanFailure) {
+    failed.set(id, f);
+    scanFailures.emit();
+  },
+  clear(id: string) {
+    if (failed.delete(id)) scanFailures.emit();
+  },
+  emit() {
+    failedSnapshot = new Map(failed);
+    for (const fn of failureListeners) fn();
+  },
+};
+
+export function useScanFailures(): ReadonlyMap<string, ScanFailure> {
+  return useSyncExternalStore(
+    (fn) => {
+      failureListeners.add(fn);
+      return () => void failureListeners.delete(fn);
+    },
+    () => failedSnapshot,
+    () => failedSnapshot,
+  );
 }
 
 /** Ids of the gateways whose scan is running (a row shows 'Scanning' and 0 SIMs meanwhile). */
@@ -133,7 +173,7 @@ export function gatewayReportQuery(id: string) {
   return queryOptions({
     queryKey: gatewayReportKey(id),
     queryFn: ({ signal }) => fetchGatewayReport(id, signal),
-    refetchInterval: GATEWAY_POLL_MS,
+    refetchInterval: recoverInterval(GATEWAY_POLL_MS),
   });
 }
 

@@ -2,6 +2,7 @@ import type { DailyStatsPoint } from '@simdock/contract';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
+import { SERIES, seriesRank } from './chart-series.ts';
 
 /**
  * Sent, delivered and replies per day (recharts; this file is loaded only by the History page). A
@@ -26,15 +27,10 @@ export default function HistoryChart({ days }: { days: DailyStatsPoint[] }) {
               contentStyle={{ background: 'var(--color-surface)', border: '1px solid var(--color-line)' }}
               formatter={(v) => formatNumber(Number(v))}
             />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
-            <Bar dataKey="sent" name={t('sending.sent')} fill="var(--color-info)" radius={[3, 3, 0, 0]} />
-            <Bar
-              dataKey="delivered"
-              name={t('sending.delivered')}
-              fill="var(--color-ok)"
-              radius={[3, 3, 0, 0]}
-            />
-            <Bar dataKey="replies" name={t('history.reply')} fill="var(--color-warn)" radius={[3, 3, 0, 0]} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={seriesRank} />
+            {SERIES.map((s) => (
+              <Bar key={s.key} dataKey={s.key} name={t(s.label)} fill={s.color} radius={[3, 3, 0, 0]} />
+            ))}
           </BarChart>
         </ResponsiveContainer>
       </div>
@@ -44,18 +40,20 @@ export default function HistoryChart({ days }: { days: DailyStatsPoint[] }) {
         <thead>
           <tr>
             <th scope="col">{t('history.colTime')}</th>
-            <th scope="col">{t('sending.sent')}</th>
-            <th scope="col">{t('sending.delivered')}</th>
-            <th scope="col">{t('history.reply')}</th>
+            {SERIES.map((s) => (
+              <th key={s.key} scope="col">
+                {t(s.label)}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.dayStart}>
               <th scope="row">{r.day}</th>
-              <td>{r.sent}</td>
-              <td>{r.delivered}</td>
-              <td>{r.replies}</td>
+              {SERIES.map((s) => (
+                <td key={s.key}>{r[s.key]}</td>
+              ))}
             </tr>
           ))}
         </tbody>

@@ -15,9 +15,9 @@ import {
   Card,
   type Column,
   DataTable,
+  ErrorState,
   FormField,
   Input,
-  Notice,
   notify,
   PageHeader,
   Pager,
@@ -27,11 +27,26 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { failureText } from '../../lib/errors.ts';
-import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatPhone,
+} from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
-import { dayBounds, todayText } from './history-range.ts';
+import {
+  dayBounds,
+  presetOf,
+  presetRange,
+  RANGE_PRESETS,
+  type RangePreset,
+  todayText,
+} from './history-range.ts';
+import { plainReason } from './reason-text.ts';
 
 const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 
@@ -60,6 +75,7 @@ export function HistoryPage() {
     register,
     handleSubmit,
     watch,
+    reset,
     formState: { errors },
   } = useForm<Range>({ defaultValues: range, mode: 'onChange', resolver: rangeResolver });
   const draft = watch();
@@ -72,12 +88,28 @@ export function HistoryPage() {
   const draftBounds = dayBounds(draft.start, draft.end);
   const rangeError = fieldErrorText(t, errors.end);
   const rangeBad = draftBounds !== null && draftBounds.endTime < draftBounds.strTime;
-  const sum = history.data?.data.sum;
+  // A failed load shows no figures of an earlier one: the page says it failed, with a retry.
+  const sum = history.isError ? undefined : history.data?.data.sum;
   const daily = useQuery({
     ...dailyStatsQuery(bounds ?? { strTime: 0, endTime: 0 }),
     enabled: bounds !== null,
   });
   const days = daily.data?.data.days;
+  const retryAll = () => Promise.all([history.refetch(), bounds ? daily.refetch() : null]);
+
+  /** Shows `next`; the same range again loads it again (after a failure, Apply is the retry too). */
+  const apply = (next: Range) => {
+    if (!dayBounds(next.start, next.end)) return;
+    if (next.start === range.start && next.end === range.end && current === 1) void retryAll();
+    setRange(next);
+    setCurrent(1);
+  };
+  const choosePreset = (preset: RangePreset) => {
+    const next = presetRange(preset);
+    reset(next);
+    apply(next);
+  };
+  const chosenPreset = presetOf(range);
   const pages = historyTotalPages(history.data?.data.total, sum?.numCnt, size);
 
   const statusOf = (r: HistoryRecord) =>
@@ -112,7 +144,7 @@ export function HistoryPage() {
       key: 'receiver',
       header: t('history.colReceiver'),
       cellClassName: 'font-mono text-xs',
-      cell: (r) => r.receiver,
+      cell: (r) => formatPhone(r.receiver),
     },
     {
       key: 'sms',
@@ -134,7 +166,7 @@ export function HistoryPage() {
       key: 'reason',
       header: t('history.colReason'),
       cellClassName: 'text-muted',
-      cell: (r) => r.statusReason ?? '',
+      cell: (r) => <ReasonCell text={r.statusReason} />,
     },
     ...(isAdmin
       ? ([
@@ -165,14 +197,21 @@ export function HistoryPage() {
       <PageHeader title={t('history.title')} subtitle={t('history.subtitle')} />
       <div className="flex flex-col gap-5">
         <Card>
-          <form
-            className="flex flex-col gap-3 sm:flex-row sm:items-end"
-            onSubmit={handleSubmit((v) => {
-              if (!dayBounds(v.start, v.end)) return;
-              setRange(v);
-              setCurrent(1);
-            })}
-          >
+          <fieldset className="mb-3 flex flex-wrap gap-2">
+            <legend className="sr-only">{t('history.presets')}</legend>
+            {RANGE_PRESETS.map((p) => (
+              <Button
+                key={p}
+                size="sm"
+                variant={chosenPreset === p ? 'primary' : 'secondary'}
+                aria-pressed={chosenPreset === p}
+                onClick={() => choosePreset(p)}
+              >
+                {t(`history.preset.${p}`)}
+              </Button>
+            ))}
+          </fieldset>
+          <form className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={handleSubmit(apply)}>
             <FormField label={t('history.start')}>
               {/* A new start can put the end before it: check the end again. */}
               <Input type="date" {...register('start', { deps: ['end'] })} />
@@ -184,17 +223,31 @@ export function HistoryPage() {
               {t('history.apply')}
             </Button>
           </form>
+          {/* The date boxes follow the browser's own format; the range shown is in the app's. */}
+          <p className="mt-3 text-[13px] text-muted" aria-live="polite">
+            {range.start === range.end
+              ? t('history.showingDay', { day: formatDate(`${range.start}T00:00:00`) })
+              : t('history.showing', {
+                  start: formatDate(`${range.start}T00:00:00`),
+                  end: formatDate(`${range.end}T00:00:00`),
+                })}
+          </p>
         </Card>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
           <StatTile label={t('history.total')} value={sum ? formatNumber(sum.numCnt) : '—'} />
           <StatTile label={t('history.success')} value={sum ? formatNumber(sum.success) : '—'} />
           <StatTile label={t('history.successRate')} value={sum ? formatPercent(sum.successRate) : '—'} />
-          <StatTile label={t('history.reply')} value={sum ? formatNumber(sum.replyUserCnt) : '—'} />
+          <StatTile label={t('history.repliedPeople')} value={sum ? formatNumber(sum.replyUserCnt) : '—'} />
           <StatTile label={t('history.replyRate')} value={sum ? formatPercent(sum.replyRate) : '—'} />
         </div>
         <Card title={t('history.chartTitle')}>
           {daily.isError ? (
-            <Notice tone="error">{t('history.loadFailed')}</Notice>
+            <ErrorState
+              compact
+              title={t('history.loadFailed')}
+              error={daily.error}
+              onRetry={() => daily.refetch()}
+            />
           ) : !days ? (
             <SkeletonLines />
           ) : days.every((d) => d.sent === 0 && d.replies === 0) ? (
@@ -221,18 +274,13 @@ export function HistoryPage() {
             </Button>
           }
         >
-          {history.isError && history.data ? (
-            <Notice tone="error" className="m-3">
-              {t('history.loadFailed')}
-            </Notice>
-          ) : null}
           <DataTable
             caption={t('history.details')}
             columns={columns}
-            rows={history.data?.data.records}
+            rows={history.isError ? undefined : history.data?.data.records}
             rowKey={(r) => r.id}
             loading={history.isFetching}
-            error={history.isError && !history.data ? history.error : undefined}
+            error={history.isError ? history.error : undefined}
             errorTitle={t('history.loadFailed')}
             onRetry={() => history.refetch()}
             emptyText={t('history.empty')}
@@ -255,5 +303,27 @@ export function HistoryPage() {
         </Card>
       </div>
     </>
+  );
+}
+
+/**
+ * A failed message's reason: a plain sentence, with what the device said as its detail (opened on
+ * demand, so that the table stays readable and the device's words are still there for support).
+ */
+function ReasonCell({ text }: { text: string | null }) {
+  const { t } = useI18n();
+  const reason = plainReason(text);
+  if (!reason) return null;
+  if (!reason.kind) return <>{reason.detail}</>;
+  return (
+    <details className="group">
+      <summary className="cursor-pointer text-fg" title={reason.detail}>
+        {t(`history.reason.${reason.kind}`)}
+      </summary>
+      <p className="mt-1 text-xs">
+        <span className="sr-only">{t('history.reasonDetail')}: </span>
+        <span className="font-mono">{reason.detail}</span>
+      </p>
+    </details>
   );
 }

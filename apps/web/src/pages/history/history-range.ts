@@ -21,3 +21,23 @@ function parseDay(text: DayText): Date | null {
   const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   return Number.isNaN(d.getTime()) || d.getDate() !== Number(m[3]) ? null : d;
 }
+
+export const RANGE_PRESETS = ['today', 'days7', 'days30'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+const PRESET_DAYS: Record<RangePreset, number> = { today: 1, days7: 7, days30: 30 };
+
+/** A preset's days, today included: 7 days = the 6 days before today and today. */
+export function presetRange(preset: RangePreset, now = new Date()): { start: DayText; end: DayText } {
+  const first = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (PRESET_DAYS[preset] - 1));
+  return { start: todayText(first), end: todayText(now) };
+}
+
+/** The preset a range is, if any (the matching button shows as chosen). */
+export function presetOf(range: { start: DayText; end: DayText }, now = new Date()): RangePreset | null {
+  return (
+    RANGE_PRESETS.find((p) => {
+      const r = presetRange(p, now);
+      return r.start === range.start && r.end === range.end;
+    }) ?? null
+  );
+}

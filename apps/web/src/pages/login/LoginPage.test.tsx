@@ -53,4 +53,23 @@ describe('login form', () => {
       { username: 'alice', password: 'right-pass' },
     ]);
   });
+
+  it('tabs Username → Password → Sign In, then "Forgot your password?" (DOM order, no tabindex jumps)', async () => {
+    mockFetch(() => ({ status: 500, body: {} }));
+    renderApp('/login');
+    const username = await screen.findByLabelText('Username');
+    const form = username.closest('form')!;
+    const focusable = [
+      ...form.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea'),
+    ].filter((el) => !el.hasAttribute('disabled') && el.tabIndex >= 0);
+    expect(focusable.map((el) => el.tabIndex).every((i) => i === 0)).toBe(true);
+    expect(focusable.map((el) => el.getAttribute('name') ?? el.textContent)).toEqual([
+      'username',
+      'password',
+      'Sign In',
+      'Forgot your password?',
+    ]);
+    expect(focusable[1]).toBe(screen.getByLabelText('Password'));
+    expect(focusable[2]).toBe(screen.getByRole('button', { name: 'Sign In' }));
+  });
 });

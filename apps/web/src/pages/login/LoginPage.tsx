@@ -10,7 +10,7 @@ import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { homePath, useSession } from '../../app/session.tsx';
-import { readToken } from '../../app/session-core.ts';
+import { NEXT_PARAM, readToken, safeNextPath } from '../../app/session-core.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
@@ -34,8 +34,11 @@ export function LoginPage() {
   const { t } = useI18n();
   const session = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   // Set by the reset-password page after a new password was saved.
-  const passwordReset = (useLocation().state as { passwordReset?: boolean } | null)?.passwordReset === true;
+  const passwordReset = (location.state as { passwordReset?: boolean } | null)?.passwordReset === true;
+  // The page a signed-out visit was sent here from (RequireAuth): back there after signing in.
+  const next = safeNextPath(new URLSearchParams(location.search).get(NEXT_PARAM));
   const mutation = useLoginMutation();
   useDocumentTitle(t('login.submit'));
   const [values, setValues] = useState<LoginForm>({ username: '', password: '' });
@@ -44,7 +47,7 @@ export function LoginPage() {
   const signIn = (token: string) => {
     session.login(token);
     const state = readToken(token, Date.now());
-    navigate(homePath(state.kind === 'valid' ? state.roles : []), { replace: true });
+    navigate(next ?? homePath(state.kind === 'valid' ? state.roles : []), { replace: true });
   };
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -106,15 +109,7 @@ export function LoginPage() {
               onChange={lowerCaseInput(change('username'))}
             />
           </FormField>
-          <FormField
-            label={t('login.password')}
-            error={errorText(errors.password)}
-            labelAside={
-              <Link to="/forgot-password" className="text-xs font-medium text-accent-text hover:underline">
-                {t('login.forgot')}
-              </Link>
-            }
-          >
+          <FormField label={t('login.password')} error={errorText(errors.password)}>
             <PasswordInput
               ref={passwordRef}
               name="password"
@@ -131,6 +126,13 @@ export function LoginPage() {
           <Button type="submit" variant="primary" busy={mutation.isPending} busyLabel={t('login.submitting')}>
             {t('login.submit')}
           </Button>
+          {/* After Sign In, so Tab goes Username → Password → Sign In. */}
+          <Link
+            to="/forgot-password"
+            className="self-center text-[13px] font-medium text-accent-text hover:underline"
+          >
+            {t('login.forgot')}
+          </Link>
         </form>
       )}
       <p className="mt-5 text-center text-[13px] text-muted">

@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, PageHeader, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatNumber } from '../../lib/format.ts';
 import { useAdminOrdersQuery, useOrderFilterQuery } from './api.ts';
 import { GatewayStats } from './GatewayStats.tsx';
 import { OrderFilterForm } from './OrderFilterForm.tsx';
@@ -16,7 +15,7 @@ import { UnmatchedSms } from './UnmatchedSms.tsx';
  * Back keep them).
  */
 export function OrderManagerPage() {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const [searchParams, setSearchParams] = useSearchParams();
   const params = readOrderParams(searchParams);
   const filter = useOrderFilterQuery();
@@ -58,13 +57,7 @@ export function OrderManagerPage() {
       <Card
         flush
         title={t('orders.listTitle')}
-        description={
-          total === undefined
-            ? undefined
-            : total === 1
-              ? t('orders.totalOne')
-              : t('orders.total', { total: formatNumber(total) })
-        }
+        description={total === undefined ? undefined : tn('orders.total', total)}
       >
         <OrderFilterForm
           key={appliedKey}

@@ -1,7 +1,7 @@
 import type { AdminOrder } from '@simdock/contract';
 import { type Column, DataTable, OrderStatusBadge } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatPhone } from '../../lib/format.ts';
 
 /**
  * The orders table (docs/product.md#screens-and-routes): ID, Gateway, Port, User, Phone, Service, OTP,
@@ -34,7 +34,7 @@ export function OrderTable({
       key: 'phone',
       header: t('orders.colPhone'),
       className: nowrap,
-      cell: (o) => <span className="font-mono text-[13px]">{o.phoneNumber}</span>,
+      cell: (o) => <span className="font-mono text-[13px]">{formatPhone(o.phoneNumber)}</span>,
     },
     { key: 'service', header: t('orders.colService'), className: nowrap, cell: (o) => o.serviceCode },
     {

@@ -1,6 +1,7 @@
 import { ADMIN_PAGE_SIZE, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 import type { OrderParams } from './order-params.ts';
 
 const ADMIN_ORDERS_KEY = ['orders', 'admin'] as const;
@@ -14,6 +15,7 @@ export const orderFilterQuery = () =>
   queryOptions({
     queryKey: [...ADMIN_ORDERS_KEY, 'filter'] as const,
     queryFn: ({ signal }) => fetchOrderFilter(signal),
+    refetchInterval: recoverInterval(),
   });
 
 export function useOrderFilterQuery() {
@@ -40,6 +42,7 @@ export const adminOrdersQuery = (p: OrderParams) =>
     queryFn: ({ signal }) => fetchAdminOrders(p, signal),
     // The previous page stays on screen (dimmed) while the next one loads: no jump, no flash.
     placeholderData: keepPreviousData,
+    refetchInterval: recoverInterval(),
   });
 
 export function useAdminOrdersQuery(p: OrderParams) {
@@ -61,7 +64,7 @@ export const unmatchedSmsQuery = (page: number) =>
     queryKey: [...ADMIN_ORDERS_KEY, 'unmatched', page] as const,
     queryFn: ({ signal }) => fetchUnmatchedSms(page, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: 15_000,
+    refetchInterval: recoverInterval(15_000),
   });
 
 export function useUnmatchedSmsQuery(page: number) {

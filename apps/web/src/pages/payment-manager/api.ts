@@ -1,24 +1,31 @@
-import { ADMIN_PAGE_SIZE, endpoints } from '@simdock/contract';
+import { ADMIN_PAGE_SIZE, type AdminPaymentsQuery, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { ADMIN_PAYMENTS_KEY } from '../../api/payments.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 
-/** GET /api/Admin/payments?page&pageSize=100 → one page of every user's payments, newest first. */
-export function fetchAdminPayments(page: number, signal?: AbortSignal) {
+/** Payment Manager's filters (none: every payment). */
+export type PaymentFilters = Pick<AdminPaymentsQuery, 'search' | 'status' | 'from' | 'to'>;
+
+/**
+ * GET /api/Admin/payments?page&pageSize=100[&search&status&from&to] → one page of every user's payments,
+ * newest first.
+ */
+export function fetchAdminPayments(page: number, filters: PaymentFilters = {}, signal?: AbortSignal) {
   return call(endpoints.payment.adminList, undefined, {
-    query: { page, pageSize: ADMIN_PAGE_SIZE },
+    query: { page, pageSize: ADMIN_PAGE_SIZE, ...filters },
     signal,
   });
 }
 
-export const adminPaymentsQuery = (page: number) =>
+export const adminPaymentsQuery = (page: number, filters: PaymentFilters = {}) =>
   queryOptions({
-    queryKey: [...ADMIN_PAYMENTS_KEY, page] as const,
-    queryFn: ({ signal }) => fetchAdminPayments(page, signal),
+    queryKey: [...ADMIN_PAYMENTS_KEY, page, filters] as const,
+    queryFn: ({ signal }) => fetchAdminPayments(page, filters, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: 30_000,
+    refetchInterval: recoverInterval(30_000),
   });
 
-export function useAdminPayments(page: number) {
-  return useQuery(adminPaymentsQuery(page));
+export function useAdminPayments(page: number, filters: PaymentFilters = {}) {
+  return useQuery(adminPaymentsQuery(page, filters));
 }

@@ -1,7 +1,7 @@
 import { SERVICE_DEFAULTS, type Service, TEXT_LIMITS } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
-import { FormDialog, FormField, Input, Switch } from '../../components/index.ts';
+import { FormDialog, FormField, Input, MoneyInput, Switch } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { useSaveServiceMutation } from './api.ts';
@@ -80,7 +80,7 @@ export function ServiceFormModal({ service, onClose, onSaved }: ServiceFormModal
         </FormField>
         <div className="grid grid-cols-1 gap-4 sm:col-span-2 sm:grid-cols-3">
           <FormField label={t('services.fieldPrice')} error={err('price')}>
-            <Input type="number" inputMode="decimal" step="0.01" className="tabular" {...register('price')} />
+            <MoneyInput decimals={2} {...register('price')} />
           </FormField>
           <FormField label={t('services.fieldStock')} hint={t('services.stockHint')} error={err('stock')}>
             <Input type="number" inputMode="numeric" step="1" className="tabular" {...register('stock')} />

@@ -7,7 +7,7 @@ import { calls, serveAdmin, tg } from './test-fixtures.ts';
 describe('Service Manager (docs/product.md)', () => {
   it('lists services with the spec columns and filters them as one types', async () => {
     serveAdmin([tg, { ...tg, id: '2', name: 'Google', code: 'go', description: '', isEnable: false }]);
-    renderApp('/servicemanager');
+    const { router } = renderApp('/servicemanager');
     await screen.findByRole('heading', { level: 1, name: 'Service Manager' });
     const table = await screen.findByRole('table', { name: 'Services' });
     for (const h of ['Name', 'Code', 'Price', 'Stock', 'Available', 'Rent (min)', 'Repeatable', 'Actions']) {
@@ -20,10 +20,12 @@ describe('Service Manager (docs/product.md)', () => {
     expect(within(within(table).getByText('Google').closest('tr')!).getByText('Disabled')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Search services'), { target: { value: 'LOGIN' } });
-    expect(within(table).queryByText('Google')).toBeNull();
+    await waitFor(() => expect(within(table).queryByText('Google')).toBeNull());
     expect(within(table).getByText('Telegram')).toBeTruthy();
+    // The search is in the URL: a reload or Back shows the same list.
+    expect(router.state.location.search).toBe('?q=LOGIN');
     fireEvent.change(screen.getByLabelText('Search services'), { target: { value: 'zzz' } });
-    expect(within(table).getByText('No services found')).toBeTruthy();
+    expect(await within(table).findByText('No services found')).toBeTruthy();
   });
 
   it('validates before sending, then creates with the coerced values', async () => {
@@ -33,7 +35,13 @@ describe('Service Manager (docs/product.md)', () => {
     await screen.findByText('No services found');
     fireEvent.click(screen.getByRole('button', { name: 'Add Service' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Service' });
-    expect((within(dialog).getByLabelText('Price (USD)') as HTMLInputElement).value).toBe('1');
+    const price = within(dialog).getByLabelText('Price (USD)') as HTMLInputElement;
+    expect(price.value).toBe('1.00');
+    // The shared money field: a decimal keyboard, no float spinner, amounts tidied on leaving it.
+    expect([price.type, price.inputMode]).toEqual(['text', 'decimal']);
+    fireEvent.change(price, { target: { value: '2.5' } });
+    fireEvent.blur(price);
+    expect(price.value).toBe('2.50');
     expect((within(dialog).getByLabelText('Rent time (minutes)') as HTMLInputElement).value).toBe('20');
     fireEvent.change(within(dialog).getByLabelText('Price (USD)'), { target: { value: '0' } });
     fireEvent.change(within(dialog).getByLabelText('Pattern'), { target: { value: '(\\d' } });

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { AddButton, Card, ConfirmDialog, Input, notify, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { useSearchState } from '../../lib/useSearchState.ts';
 import { useAdminServicesQuery, useDeleteServiceMutation, useSpentCountsQuery } from './api.ts';
 import { ServiceFormModal } from './ServiceFormModal.tsx';
 import { ServiceTable } from './ServiceTable.tsx';
@@ -11,6 +12,7 @@ import { SpentNumbersDialog } from './SpentNumbersDialog.tsx';
 import { filterServices } from './service-form.ts';
 
 type Editing = { service?: Service } | null;
+const URL_DEFAULTS = { q: '' };
 
 /**
  * /servicemanager (docs/product.md#screens-and-routes): search by name, code or description; '+ Add Service';
@@ -21,7 +23,9 @@ export function ServiceManagerPage() {
   const { t } = useI18n();
   const services = useAdminServicesQuery();
   const remove = useDeleteServiceMutation();
-  const [query, setQuery] = useState('');
+  // The search lives in the URL (?q): reload and Back keep it; typing replaces the entry, not stacking.
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const query = url.q;
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Service | null>(null);
   const [spentOf, setSpentOf] = useState<Service | null>(null);
@@ -66,7 +70,7 @@ export function ServiceManagerPage() {
             <Input
               type="search"
               value={query}
-              onChange={(e) => setQuery(e.target.value)}
+              onChange={(e) => setUrl({ q: e.target.value }, { replace: true })}
               placeholder={t('services.searchPlaceholder')}
               aria-label={t('services.search')}
               className="pl-8"

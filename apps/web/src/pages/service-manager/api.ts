@@ -7,6 +7,7 @@ import {
 } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, requireCode1 } from '../../api/client.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 
 /** Every query about services starts with this key; a mutation refreshes them all (the Dashboard's too). */
 export const SERVICES_KEY = ['services'] as const;
@@ -26,6 +27,7 @@ export const adminServicesQuery = () =>
   queryOptions({
     queryKey: [...SERVICES_KEY, 'admin'] as const,
     queryFn: ({ signal }) => fetchAdminServices(signal),
+    refetchInterval: recoverInterval(),
   });
 
 export function useAdminServicesQuery() {

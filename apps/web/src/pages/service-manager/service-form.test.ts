@@ -32,7 +32,8 @@ const resolve = (values: ReturnType<typeof emptyServiceForm>) =>
 describe('service form (docs/product.md)', () => {
   it('starts with the spec defaults: price 1, rent time 20, the digits pattern', () => {
     const v = emptyServiceForm();
-    expect(v.price).toBe('1');
+    // Written as every money field shows amounts (formatMoneyInput).
+    expect(v.price).toBe('1.00');
     expect(v.rentTimeMinutes).toBe('20');
     expect(v.pattern).toBe(SERVICE_DEFAULTS.pattern);
     expect(v.isEnable).toBe(true);

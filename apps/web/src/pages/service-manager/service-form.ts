@@ -8,6 +8,7 @@ import {
   validateService,
 } from '@simdock/contract';
 import type { Resolver } from 'react-hook-form';
+import { formatMoneyInput } from '../../lib/format.ts';
 import { ruleResolver, serverFieldErrorOf } from '../../lib/forms.ts';
 
 /** The modal's values: numbers stay the typed text until they are sent (coerced, docs/product.md#forms). */
@@ -34,7 +35,7 @@ export function emptyServiceForm(): ServiceFormValues {
     name: '',
     code: '',
     description: '',
-    price: String(SERVICE_DEFAULTS.price),
+    price: formatMoneyInput(SERVICE_DEFAULTS.price, 2),
     stock: String(SERVICE_DEFAULTS.stock),
     rentTimeMinutes: String(SERVICE_DEFAULTS.rentTimeMinutes),
     pattern: SERVICE_DEFAULTS.pattern,
@@ -49,7 +50,7 @@ export function formFromService(s: Service): ServiceFormValues {
     name: s.name,
     code: s.code,
     description: s.description,
-    price: String(s.price),
+    price: formatMoneyInput(s.price, 2),
     stock: String(s.stock),
     rentTimeMinutes: String(s.rentTimeMinutes),
     pattern: s.pattern,

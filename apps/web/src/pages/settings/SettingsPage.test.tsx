@@ -1,5 +1,5 @@
 import type { AdminOutreachSettings } from '@simdock/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
@@ -52,7 +52,11 @@ describe('Settings: message prices', () => {
     fireEvent.change(sms, { target: { value: '0.0100' } });
     fireEvent.change(mms, { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
-    await screen.findByText('✅ Success!');
+    // The spec's text, its mark drawn as an icon (no emoji glyph to fall back to an empty box).
+    const notice = (await screen.findByText('Success!')).closest('[role="status"]') as HTMLElement;
+    expect(notice.textContent).toBe('✅ Success!');
+    expect(within(notice).getByText('✅').className).toContain('sr-only');
+    expect(notice.querySelector('svg.lucide-circle-check')).not.toBeNull();
     expect(JSON.parse(String(saves()[0]![1]?.body))).toMatchObject({
       MaxBatchSendSms: 100,
       SmsPricePerSegment: '0.0100',

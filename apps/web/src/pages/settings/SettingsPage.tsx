@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UpdateSettingsBody } from '@simdock/contract';
+import { CircleCheck, CircleX } from 'lucide-react';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -8,6 +9,22 @@ import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { useAdminSettings, useSaveSettings } from './api.ts';
+
+/**
+ * The spec's results start with an emoji mark ('✅ Success!', '❌ Error saving settings'), which shows as
+ * an empty box where no emoji font is installed: the notice draws the mark as its icon, and the
+ * character stays in the text for screen readers only, so the text is still the spec's.
+ */
+function SpecResult({ text }: { text: string }) {
+  const mark = /^(✅|❌)\uFE0F?\s*/u.exec(text);
+  if (!mark) return text;
+  return (
+    <>
+      <span className="sr-only">{mark[1]} </span>
+      {text.slice(mark[0].length)}
+    </>
+  );
+}
 
 /** The form's values are the save payload: the contract's schema checks them as the server does. */
 type Values = z.input<typeof UpdateSettingsBody>;
@@ -132,8 +149,16 @@ export function SettingsPage() {
                   </FormField>
                 ))}
               </fieldset>
-              {save.isSuccess && !isDirty ? <Notice tone="success">{t('settings.saved')}</Notice> : null}
-              {save.isError ? <Notice tone="error">{t('settings.saveFailed')}</Notice> : null}
+              {save.isSuccess && !isDirty ? (
+                <Notice tone="success" icon={CircleCheck}>
+                  <SpecResult text={t('settings.saved')} />
+                </Notice>
+              ) : null}
+              {save.isError ? (
+                <Notice tone="error" icon={CircleX}>
+                  <SpecResult text={t('settings.saveFailed')} />
+                </Notice>
+              ) : null}
               {current.updatedAt ? (
                 <p className="text-xs text-muted">
                   {t('settings.lastChanged', {

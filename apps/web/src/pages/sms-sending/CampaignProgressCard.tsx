@@ -13,14 +13,14 @@ import { cancelCampaign } from './api.ts';
  * polled every 3 s while it runs as a fallback.
  */
 export function CampaignProgressCard({ campaignId }: { campaignId: string }) {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const qc = useQueryClient();
   const query = useQuery(campaignQuery(campaignId));
   const cancel = useMutation({
     mutationKey: ['campaign', 'cancel'],
     mutationFn: () => cancelCampaign(campaignId),
     onSuccess: (res) => {
-      notify.success(t('sending.cancelled', { count: formatNumber(res.data.cancelled) }));
+      notify.success(tn('sending.cancelled', res.data.cancelled));
       void qc.invalidateQueries({ queryKey: campaignQuery(campaignId).queryKey });
     },
     onError: (err) =>

@@ -29,7 +29,7 @@ export interface ContentInputProps {
  * is refused as it is typed; each line shows its SMS parts (GSM-7 160/153, UCS-2 70/67) live.
  */
 export function ContentInput({ value, onChange, error, disabled }: ContentInputProps) {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const [tab, setTab] = useState<Tab>('fixed');
   const [refused, setRefused] = useState<string>();
   const [file, setFile] = useState<LoadedFile>();
@@ -101,7 +101,7 @@ export function ContentInput({ value, onChange, error, disabled }: ContentInputP
             <UploadPanel
               label={t('sending.contentFile')}
               file={file}
-              loaded={(f) => t('sending.messagesLoaded', { count: formatNumber(f.count), name: f.name })}
+              loaded={(f) => tn('sending.messagesLoaded', f.count, { name: f.name })}
               onFile={(f) => void onFile(f)}
               onClear={() => setFile(undefined)}
               error={error}

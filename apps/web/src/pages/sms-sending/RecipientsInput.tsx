@@ -35,7 +35,7 @@ export interface RecipientsInputProps {
  * are dropped and listed.
  */
 export function RecipientsInput({ value, onChange, parsed, limit, error, disabled }: RecipientsInputProps) {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const [tab, setTab] = useState<Tab>('input');
   const [file, setFile] = useState<LoadedFile>();
   const over = recipientsOverLimit(parsed.valid.length, limit);
@@ -103,7 +103,7 @@ export function RecipientsInput({ value, onChange, parsed, limit, error, disable
               file={file}
               loaded={(f) =>
                 [
-                  t('sending.numbersLoaded', { count: formatNumber(f.count), name: f.name }),
+                  tn('sending.numbersLoaded', f.count, { name: f.name }),
                   f.column ? t('sending.numbersColumn', { column: f.column }) : '',
                 ]
                   .filter(Boolean)

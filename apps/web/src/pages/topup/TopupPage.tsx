@@ -6,7 +6,7 @@ import {
   type UserPayment,
   userPaymentTone,
 } from '@simdock/contract';
-import { ExternalLink } from 'lucide-react';
+import { ExternalLink, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
@@ -16,6 +16,7 @@ import {
   buttonClass,
   Card,
   type Column,
+  ConfirmDialog,
   DataTable,
   FormField,
   Input,
@@ -26,10 +27,10 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
-import { serverText } from '../../lib/errors.ts';
+import { failureText, serverText } from '../../lib/errors.ts';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
-import { useCreatePayment, usePaymentHistory, usePaymentOptions } from './api.ts';
+import { useCancelPayment, useCreatePayment, usePaymentHistory, usePaymentOptions } from './api.ts';
 
 interface Values {
   amount: string;
@@ -40,6 +41,9 @@ function createFailure(err: unknown, t: TFunction): string {
   const reason = serverText(err);
   return reason ? t('topup.createFailed', { error: reason }) : t('topup.apiError');
 }
+
+/** The status a user reads: a FAILED invoice they cancelled themselves says so. */
+const shownStatus = (p: UserPayment) => (p.cancelled ? 'CANCELLED' : p.status);
 
 /** The amount as a number for the contract's rule: '' and junk are NaN (→ "enter a number"). */
 const amountNumber = (text: string) => (/^\s*\d+(\.\d*)?\s*$/.test(text) ? Number(text) : Number.NaN);
@@ -72,12 +76,13 @@ export function TopupPage() {
     formState: { errors },
   } = useForm<Values>({ defaultValues: { amount: String(TOPUP_DEFAULT) }, resolver: amountResolver });
 
+  // A failure shows once, inline under the form (not also as a toast); a new attempt clears it.
   const onSubmit = handleSubmit((v) =>
     create.mutate(amountNumber(v.amount), {
       onSuccess: (res) => window.location.assign(res.result.url),
-      onError: (err) => notify.error(createFailure(err, t)),
     }),
   );
+  const [cancelling, setCancelling] = useState<UserPayment | null>(null);
 
   useBalanceFollowsHistory(history.data?.items);
 
@@ -99,7 +104,9 @@ export function TopupPage() {
       key: 'status',
       header: t('topup.colStatus'),
       cell: (p) => (
-        <StatusBadge tone={userPaymentTone(p.status)}>{t(`topup.status.${p.status}`)}</StatusBadge>
+        <StatusBadge tone={p.cancelled ? 'grey' : userPaymentTone(p.status)}>
+          {t(`topup.status.${shownStatus(p)}`)}
+        </StatusBadge>
       ),
     },
     {
@@ -116,14 +123,24 @@ export function TopupPage() {
       cardLabel: false,
       cell: (p) =>
         p.status === 'PENDING' ? (
-          <a
-            href={p.url}
-            className={buttonClass('primary', 'sm')}
-            aria-label={t('topup.payNowFor', { id: shortPaymentId(p.id) })}
-          >
-            <ExternalLink className="size-3.5" aria-hidden />
-            {t('topup.payNow')}
-          </a>
+          <div className="flex justify-end gap-2">
+            <a
+              href={p.url}
+              className={buttonClass('primary', 'sm')}
+              aria-label={t('topup.payNowFor', { id: shortPaymentId(p.id) })}
+            >
+              <ExternalLink className="size-3.5" aria-hidden />
+              {t('topup.payNow')}
+            </a>
+            <Button
+              size="sm"
+              onClick={() => setCancelling(p)}
+              aria-label={t('topup.cancelFor', { id: shortPaymentId(p.id) })}
+            >
+              <X className="size-3.5" aria-hidden />
+              {t('topup.cancel')}
+            </Button>
+          </div>
         ) : null,
     },
   ];
@@ -208,7 +225,41 @@ export function TopupPage() {
           </div>
         </Card>
       </div>
+      <CancelInvoiceDialog payment={cancelling} onClose={() => setCancelling(null)} />
     </>
+  );
+}
+
+/** Asks before cancelling a PENDING invoice; a refusal shows in the dialog, success as a toast. */
+function CancelInvoiceDialog({ payment, onClose }: { payment: UserPayment | null; onClose: () => void }) {
+  const { t } = useI18n();
+  const cancel = useCancelPayment();
+  const close = () => {
+    cancel.reset();
+    onClose();
+  };
+  const id = payment ? shortPaymentId(payment.id) : '';
+  return (
+    <ConfirmDialog
+      open={payment !== null}
+      title={t('topup.cancelTitle')}
+      message={payment ? t('topup.cancelConfirm', { id, amount: formatMoney(payment.amount) }) : undefined}
+      confirmLabel={t('topup.cancelYes')}
+      cancelLabel={t('topup.cancelNo')}
+      busyLabel={t('topup.cancelling')}
+      busy={cancel.isPending}
+      error={cancel.isError ? t('topup.cancelFailed', { error: failureText(cancel.error, t) }) : undefined}
+      onConfirm={() => {
+        if (!payment) return;
+        cancel.mutate(payment.id, {
+          onSuccess: () => {
+            notify.success(t('topup.cancelled', { id }));
+            close();
+          },
+        });
+      }}
+      onCancel={close}
+    />
   );
 }
 
@@ -219,6 +270,7 @@ function ReturnNotice({ id, items }: { id: string; items: UserPayment[] | undefi
   if (!p) return null;
   if (p.status === 'DONE')
     return <Notice tone="success">{t('topup.returnDone', { amount: formatMoney(p.amount) })}</Notice>;
+  if (p.cancelled) return <Notice tone="info">{t('topup.returnCancelled')}</Notice>;
   if (p.status === 'FAILED') return <Notice tone="error">{t('topup.returnFailed')}</Notice>;
   return <Notice tone="info">{t(p.status === 'PAID' ? 'topup.returnPaid' : 'topup.returnPending')}</Notice>;
 }

@@ -1,5 +1,5 @@
 import { endpoints } from '@simdock/contract';
-import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { MY_PAYMENTS_KEY } from '../../api/payments.ts';
 
@@ -40,4 +40,14 @@ export function createPayment(amount: number) {
 
 export function useCreatePayment() {
   return useMutation({ mutationKey: ['payments', 'create'], mutationFn: createPayment });
+}
+
+/** POST /api/Payments/cancel {id}: the user's own PENDING invoice; the history refreshes after. */
+export function useCancelPayment() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['payments', 'cancel'],
+    mutationFn: (id: string) => call(endpoints.payment.cancel, { id }),
+    onSettled: () => qc.invalidateQueries({ queryKey: MY_PAYMENTS_KEY }),
+  });
 }

@@ -1,13 +1,14 @@
 import { type AdminUser, EMAIL_MAX, ROLES, USERNAME_MAX } from '@simdock/contract';
 import { type FieldError, useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
-import { FormDialog, FormField, Input, PasswordInput, Select } from '../../components/index.ts';
+import { FormDialog, FormField, Input, MoneyInput, PasswordInput, Select } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText, lowerCaseInput } from '../../lib/forms.ts';
 import { useSaveUserMutation } from './api.ts';
 import {
   emptyUserForm,
   formFromUser,
+  roleLabel,
   serverUserFieldError,
   toUserInput,
   type UserFormValues,
@@ -22,7 +23,7 @@ export interface UserFormModalProps {
 }
 
 /**
- * 'Add User' / 'Edit User' (docs/product.md): username, email, password, roles, status, balance (step 0.0001: balances have up to four decimals).
+ * 'Add User' / 'Edit User' (docs/product.md): username, email, password, roles, status, balance (up to four decimals: messages are priced per segment).
  */
 export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const { t } = useI18n();
@@ -102,7 +103,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
                 className="flex cursor-pointer items-center gap-2 rounded-md border border-line px-3 py-1.5 text-[13px] hover:bg-subtle/50"
               >
                 <input type="checkbox" value={role} className="size-4 accent-accent" {...register('roles')} />
-                {role}
+                <span title={role}>{roleLabel(t, role)}</span>
               </label>
             ))}
           </div>
@@ -118,14 +119,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           error={fieldErrorText(t, errors.balance)}
           className="sm:col-span-2"
         >
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="0.0001"
-            min="0"
-            className="tabular"
-            {...register('balance')}
-          />
+          <MoneyInput decimals={4} {...register('balance')} />
         </FormField>
       </div>
     </FormDialog>

@@ -1,6 +1,6 @@
 import type { AdminUser, AdminUserListResponse } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 
@@ -100,5 +100,132 @@ describe('User Manager (/usermanager): reset two-factor', () => {
     expect(await screen.findByText('Two-factor authentication was reset.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(resets).toEqual([{ id: bob.id }]);
+  }, 20_000);
+});
+
+const ann: AdminUser = {
+  ...bob,
+  id: '0a0a0a0a-0000-4000-8000-000000000002',
+  username: 'ann',
+  roles: ['Admin9'],
+};
+const bodiesOf = (fetch: ReturnType<typeof mockFetch>, path: string) =>
+  fetch.mock.calls
+    .filter(([p]) => p === path)
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
+
+describe('User Manager (/usermanager): list, URL, rows', () => {
+  it('keeps search, sort and page in the URL; a reload asks for the same list', async () => {
+    const fetch = signInAdmin({ '/api/Admin/getUser': () => ({ body: { ...list, users: [bob, ann] } }) });
+    const { router } = renderApp('/usermanager?q=bo&sort=balance&dir=desc&page=2&size=100');
+    await screen.findByRole('table', { name: 'Users' });
+    expect((screen.getByRole('searchbox', { name: 'Search users' }) as HTMLInputElement).value).toBe('bo');
+    await waitFor(() =>
+      expect(bodiesOf(fetch, '/api/Admin/getUser')[0]).toEqual({
+        search: 'bo',
+        sort: 'balance',
+        dir: 'desc',
+        page: 2,
+        pageSize: 100,
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Email' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?q=bo&sort=email&size=100'));
+    await waitFor(() =>
+      expect(bodiesOf(fetch, '/api/Admin/getUser').at(-1)).toMatchObject({
+        sort: 'email',
+        dir: 'asc',
+        page: 1,
+      }),
+    );
+  }, 20_000);
+
+  it("names roles for people, and offers no Delete on one's own row", async () => {
+    signInAdmin({ '/api/Admin/getUser': () => ({ body: { ...list, users: [ann, bob] } }) });
+    renderApp('/usermanager');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const own = (await within(table).findByText('ann')).closest('tr')!;
+    const badge = within(own).getByText('Administrator');
+    expect(badge.closest('[title]')?.getAttribute('title')).toBe('Admin9');
+    expect(within(own).queryByRole('button', { name: /Delete/ })).toBeNull();
+    expect(within(own).queryByRole('button', { name: /^More actions/ })).toBeNull();
+    const other = within(table).getByText('bob').closest('tr')!;
+    expect(within(other).getByRole('button', { name: /Delete/ })).toBeTruthy();
+  }, 20_000);
+
+  it('asks to select at least one role; a created user shows where the current sort puts it', async () => {
+    let users = [bob];
+    const fetch = signInAdmin({
+      '/api/Admin/getUser': () => ({ body: { ...list, users } }),
+      '/api/Admin/updateUser': () => {
+        const carl = { ...bob, id: '0c0c0c0c-0000-4000-8000-000000000003', username: 'carl', balance: 5 };
+        // The server sorts: by balance, descending, carl comes first.
+        users = [carl, bob];
+        return { body: { code: 1, msg: 'User carl created.', user: carl } };
+      },
+    });
+    renderApp('/usermanager?sort=balance&dir=desc');
+    await screen.findByRole('table', { name: 'Users' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    fireEvent.change(within(dialog).getByLabelText('Username'), { target: { value: 'carl' } });
+    fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'carl@example.com' } });
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'password-123' } });
+    fireEvent.click(within(dialog).getByLabelText('User'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('Select at least one role')).toBeTruthy();
+    expect(bodiesOf(fetch, '/api/Admin/updateUser')).toEqual([]);
+    fireEvent.click(within(dialog).getByLabelText('User'));
+    fireEvent.change(within(dialog).getByLabelText('Balance'), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await screen.findByText('User carl added.');
+    const table = screen.getByRole('table', { name: 'Users' });
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('row')
+          .map((r) => (r as HTMLTableRowElement).cells[0]?.textContent),
+      ).toEqual(['Username', 'carl', 'bob']),
+    );
+    expect(bodiesOf(fetch, '/api/Admin/getUser').at(-1)).toMatchObject({ sort: 'balance', dir: 'desc' });
+  }, 20_000);
+
+  it('comes back by itself when the server is back after an outage', async () => {
+    let up = false;
+    signInAdmin({
+      '/api/Admin/getUser': () =>
+        up ? { body: list } : { status: 503, body: { code: 0, error: 'unavailable', msg: 'Restarting.' } },
+    });
+    renderApp('/usermanager');
+    await screen.findByRole('heading', { level: 1, name: /User Manager/ });
+    // From here on the clock can be moved: the retries and the recovery poll are set up after this.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await vi.advanceTimersByTimeAsync(4_000);
+      expect(await screen.findByText('Could not load users')).toBeTruthy();
+      up = true;
+      // No click on Retry: the page asks again by itself.
+      await vi.advanceTimersByTimeAsync(11_000);
+      const table = await screen.findByRole('table', { name: 'Users' });
+      expect(await within(table).findByText('bob')).toBeTruthy();
+      expect(screen.queryByText('Could not load users')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 20_000);
+
+  it('shows one card per user on a phone, with its actions inside the card', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width: 639.98px'),
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    signInAdmin({ '/api/Admin/getUser': () => ({ body: { ...list, users: [ann, bob] } }) });
+    renderApp('/usermanager');
+    const cards = await screen.findByRole('list', { name: 'Users' });
+    expect(screen.queryByRole('table', { name: 'Users' })).toBeNull();
+    const bobCard = within(cards).getByText('bob').closest('li')!;
+    expect(within(bobCard).getByRole('button', { name: /Edit/ })).toBeTruthy();
+    expect(within(bobCard).getByRole('button', { name: /Delete/ })).toBeTruthy();
   }, 20_000);
 });

@@ -1,4 +1,10 @@
-import { type AdminUser, USER_LIMITS, USER_PAGE_SIZES, type UserSortField } from '@simdock/contract';
+import {
+  ADMIN_ROLE,
+  type AdminUser,
+  USER_LIMITS,
+  USER_PAGE_SIZES,
+  type UserSortField,
+} from '@simdock/contract';
 import { Pencil, Search, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
@@ -21,11 +27,15 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useDeleteUserMutation, useResetSecondFactorMutation, useUsersQuery } from './api.ts';
 import { UserFormModal } from './UserFormModal.tsx';
+import { roleLabel } from './user-form.ts';
 
 type Editing = { user?: AdminUser } | null;
 const SORTABLE: readonly string[] = ['username', 'email', 'roles', 'status', 'balance'];
+/** What the URL keeps (?q&sort&dir&page&size): reload and Back show the same list. */
+const URL_DEFAULTS = { q: '', sort: 'username', dir: 'asc', page: '1', size: String(USER_PAGE_SIZES[0]) };
 
 /** Waits `ms` after the last change (search typed into the box). */
 function useDebounced<T>(value: T, ms: number): T {
@@ -44,11 +54,17 @@ function useDebounced<T>(value: T, ms: number): T {
 export function UserManagerPage() {
   const { t } = useI18n();
   const session = useSession();
-  const [search, setSearch] = useState('');
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const sort: SortState = {
+    key: SORTABLE.includes(url.sort) ? url.sort : URL_DEFAULTS.sort,
+    dir: url.dir === 'desc' ? 'desc' : 'asc',
+  };
+  const page = pageNumber(url.page);
+  const pageSize = (USER_PAGE_SIZES as readonly number[]).includes(Number(url.size))
+    ? Number(url.size)
+    : USER_PAGE_SIZES[0];
+  const [search, setSearch] = useState(url.q);
   const debounced = useDebounced(search.trim(), 300);
-  const [sort, setSort] = useState<SortState>({ key: 'username', dir: 'asc' });
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(USER_PAGE_SIZES[0]);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -58,18 +74,26 @@ export function UserManagerPage() {
   const [resetting, setResetting] = useState<AdminUser | null>(null);
   const reset = useResetSecondFactorMutation();
 
-  // A new search starts at page 1.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a new search term only
-  useEffect(() => setPage(1), [debounced]);
+  // The typed search reaches the URL once typing pauses (replacing, not stacking history entries); a new
+  // search starts at page 1. A URL changed from outside (Back, a link) refills the box.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the debounced text changes
+  useEffect(() => {
+    if (debounced !== url.q) setUrl({ q: debounced, page: '1' }, { replace: true });
+  }, [debounced]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the URL's search changes
+  useEffect(() => {
+    if (url.q !== search.trim()) setSearch(url.q);
+  }, [url.q]);
 
   const users = useUsersQuery({
-    search: debounced || undefined,
+    search: url.q || undefined,
     sort: sort.key as UserSortField,
     dir: sort.dir,
     page,
     pageSize: pageSize as (typeof USER_PAGE_SIZES)[number],
   });
   const data = users.data;
+  const isSelf = (u: AdminUser) => u.username === session.user?.username;
   const stats = data?.stats;
 
   const columns: Column<AdminUser>[] = [
@@ -93,8 +117,8 @@ export function UserManagerPage() {
       cell: (u) => (
         <span className="flex flex-wrap gap-1">
           {u.roles.map((r) => (
-            <StatusBadge key={r} tone={r === 'Admin9' ? 'yellow' : 'grey'}>
-              {r}
+            <StatusBadge key={r} tone={r === ADMIN_ROLE ? 'yellow' : 'grey'} title={r}>
+              {roleLabel(t, r)}
             </StatusBadge>
           ))}
         </span>
@@ -136,16 +160,21 @@ export function UserManagerPage() {
                 setEditing({ user: u });
               },
             },
-            {
-              key: 'delete',
-              label: t('users.delete'),
-              icon: <Trash2 className="size-4" aria-hidden />,
-              destructive: true,
-              onSelect: () => {
-                remove.reset();
-                setDeleting(u);
-              },
-            },
+            // No Delete on one's own row (the server refuses it too).
+            ...(isSelf(u)
+              ? []
+              : [
+                  {
+                    key: 'delete',
+                    label: t('users.delete'),
+                    icon: <Trash2 className="size-4" aria-hidden />,
+                    destructive: true,
+                    onSelect: () => {
+                      remove.reset();
+                      setDeleting(u);
+                    },
+                  },
+                ]),
             {
               key: 'resetSecondFactor',
               label: t('sf.reset'),
@@ -160,15 +189,6 @@ export function UserManagerPage() {
       ),
     },
   ];
-
-  const loadError = users.isError ? (
-    <span className="inline-flex flex-wrap items-center justify-center gap-3">
-      {t('users.loadFailed', { error: errorMessage(users.error) })}
-      <Button size="sm" onClick={() => void users.refetch()}>
-        {t('common.retry')}
-      </Button>
-    </span>
-  ) : undefined;
 
   const confirmDelete = () => {
     if (!deleting) return;
@@ -265,27 +285,26 @@ export function UserManagerPage() {
           rows={data?.users}
           rowKey={(u) => u.id}
           loading={users.isFetching}
-          error={loadError}
+          error={users.isError && !data ? users.error : undefined}
+          errorTitle={t('users.loadFailedTitle')}
+          onRetry={() => users.refetch()}
           emptyText={t('users.empty')}
           sort={sort}
           onSortChange={(s) => {
             if (!SORTABLE.includes(s.key)) return;
-            setSort(s);
-            setPage(1);
+            setUrl({ sort: s.key, dir: s.dir, page: '1' });
           }}
+          phoneCards
         />
         <div className="border-t border-line p-3">
           <Pager
             page={data?.page ?? page}
             totalPages={data?.totalPages ?? 1}
-            onPageChange={setPage}
+            onPageChange={(p) => setUrl({ page: String(p) })}
             disabled={users.isFetching}
             pageSize={pageSize}
             pageSizes={USER_PAGE_SIZES}
-            onPageSizeChange={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
+            onPageSizeChange={(size) => setUrl({ size: String(size), page: '1' })}
           />
         </div>
       </Card>

@@ -1,6 +1,7 @@
 import { type AdminUserInput, type AdminUserListBody, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 
 /** Every query about users starts with this key; a mutation refreshes them all (and the audit log). */
 export const USERS_KEY = ['admin-users'] as const;
@@ -18,6 +19,7 @@ export const usersQuery = (params: UserListParams) =>
     queryKey: [...USERS_KEY, params] as const,
     queryFn: ({ signal }) => fetchUsers(params, signal),
     placeholderData: keepPreviousData,
+    refetchInterval: recoverInterval(),
   });
 
 export function useUsersQuery(params: UserListParams) {

@@ -5,7 +5,9 @@ import {
   type UserStatus,
   validateAdminUser,
 } from '@simdock/contract';
+import type { MessageKey, Params } from '../../i18n/index.tsx';
 import { ruleResolver, serverFieldErrorOf } from '../../lib/forms.ts';
+import { codeLabel } from '../../lib/labels.ts';
 
 export interface UserFormValues {
   username: string;
@@ -59,4 +61,9 @@ export type UserFormField = (typeof FIELDS)[number];
 /** A refusal the server pinned on a form field: a rule key when it is a rule text, else its message. */
 export function serverUserFieldError(err: unknown) {
   return serverFieldErrorOf<UserFormField>(err, FIELDS);
+}
+
+/** A role's name for people ("Administrator" for Admin9); the role value itself stays as it is. */
+export function roleLabel(t: (key: MessageKey, params?: Params) => string, role: string): string {
+  return codeLabel(t, 'users.role.', role);
 }

@@ -1,4 +1,5 @@
 import { validateChangePassword } from '@simdock/contract';
+import type { FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSession } from '../../app/session.tsx';
 import { Button } from '../../components/Button.tsx';
@@ -35,9 +36,19 @@ export function ChangePasswordForm() {
     resolver: ruleResolver((v: Values) => validateChangePassword(v)),
   });
 
-  const onSubmit = handleSubmit((v) =>
+  // A result belongs to the attempt that caused it: a new attempt (even one the form refuses before
+  // sending) or an edit of a field clears the last one's message.
+  const clearResult = () => {
+    if (!mutation.isIdle) mutation.reset();
+  };
+  const send = handleSubmit((v) =>
     mutation.mutate({ oldPass: v.oldPass, newPass: v.newPass }, { onSuccess: () => reset(EMPTY) }),
   );
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    clearResult();
+    return send(e);
+  };
+  const field = (name: keyof Values) => register(name, { onChange: clearResult });
   const failure = serverText(mutation.error) ?? t('userInfo.passwordChangeFailed');
 
   return (
@@ -57,17 +68,17 @@ export function ChangePasswordForm() {
         hidden
       />
       <FormField label={t('userInfo.oldPass')} error={fieldErrorText(t, errors.oldPass)}>
-        <PasswordInput autoComplete="current-password" {...register('oldPass')} />
+        <PasswordInput autoComplete="current-password" {...field('oldPass')} />
       </FormField>
       <FormField
         label={t('userInfo.newPass')}
-        hint={t('register.passwordHint')}
+        hint={t('userInfo.passwordHint')}
         error={fieldErrorText(t, errors.newPass)}
       >
-        <PasswordInput autoComplete="new-password" {...register('newPass')} />
+        <PasswordInput autoComplete="new-password" {...field('newPass')} />
       </FormField>
       <FormField label={t('userInfo.confirmPass')} error={fieldErrorText(t, errors.confirmPass)}>
-        <PasswordInput autoComplete="new-password" {...register('confirmPass')} />
+        <PasswordInput autoComplete="new-password" {...field('confirmPass')} />
       </FormField>
       {mutation.isSuccess ? <Notice tone="success">{t('userInfo.passwordChanged')}</Notice> : null}
       {mutation.isError ? <Notice tone="error">{failure}</Notice> : null}

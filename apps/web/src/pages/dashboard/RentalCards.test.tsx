@@ -1,0 +1,251 @@
+import { ReadableStream, type ReadableStreamDefaultController, TextDecoderStream } from 'node:stream/web';
+import type { Order, PublicService } from '@simdock/contract';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { myOrdersQuery, servicesQuery } from '../../api/orders.ts';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { createQueryClient } from '../../app/queryClient.ts';
+import { I18nProvider } from '../../i18n/index.tsx';
+import { claimsFor, fakeToken, renderApp, userInfoFor } from '../../test/utils.tsx';
+import { formatCountdown, isPinnedRental, PinnedRentals } from './RentalCards.tsx';
+
+const T0 = Date.parse('2026-11-22T10:00:00.000Z');
+
+const order = (o: Partial<Order> = {}): Order => ({
+  id: '7',
+  serviceCode: 'tg',
+  serviceName: 'Telegram',
+  phoneNumber: '15550000001',
+  codeText: null,
+  smsText: null,
+  status: 'WAIT_CODE',
+  price: 0.5,
+  createdAt: '2026-11-22T10:00:00.000Z',
+  expiresAt: '2026-11-22T10:20:00.000Z',
+  cancelableAt: '2026-11-22T10:02:00.000Z',
+  finished: false,
+  ...o,
+});
+
+/** An expiry 20 minutes from now (real time). */
+const soon = () => new Date(Date.now() + 20 * 60_000).toISOString();
+
+const service = (code: string, name: string, isRepeatable: boolean): PublicService => ({
+  id: code,
+  code,
+  name,
+  description: '',
+  price: 0.5,
+  available: 3,
+  rentTimeMinutes: 20,
+  isRepeatable,
+});
+const SERVICES = [service('tg', 'Telegram', false), service('go', 'Google', true)];
+
+type Handler = (path: string, body: unknown) => { status?: number; body: unknown } | undefined;
+
+/** fetch answering JSON per path (recording each call); the live stream takes events from `push`. */
+function stubFetch(handler: Handler) {
+  // The test DOM lacks web streams: Node's serve the live stream.
+  vi.stubGlobal('TextDecoderStream', TextDecoderStream);
+  let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const calls: { path: string; body: unknown }[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ path, body });
+    if (path === '/api/Order/stream') {
+      const live = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          stream = c;
+        },
+      });
+      return new Response(live as unknown as BodyInit, { headers: { 'content-type': 'text/event-stream' } });
+    }
+    const answer = handler(path, body) ?? { body: { code: 1 } };
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fn);
+  const push = (event: string, data: unknown) =>
+    stream?.enqueue(new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  return { calls, push, streamOpen: () => stream !== undefined };
+}
+
+function renderPinned(orders: Order[]) {
+  const qc = createQueryClient();
+  qc.setQueryData(myOrdersQuery.queryKey, orders);
+  qc.setQueryData(servicesQuery.queryKey, SERVICES);
+  render(
+    <I18nProvider initial="en">
+      <QueryClientProvider client={qc}>
+        <PinnedRentals />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+  return qc;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('isPinnedRental and formatCountdown', () => {
+  it('pins waiting rentals and rentals with a code until finished or expired', () => {
+    expect(isPinnedRental(order(), T0)).toBe(true);
+    expect(isPinnedRental(order({ status: 'SUCCESS', codeText: '1' }), T0)).toBe(true);
+    expect(isPinnedRental(order({ status: 'SUCCESS', codeText: '1', finished: true }), T0)).toBe(false);
+    expect(isPinnedRental(order({ status: 'CANCEL' }), T0)).toBe(false);
+    expect(isPinnedRental(order(), Date.parse('2026-11-22T10:20:00.000Z'))).toBe(false);
+  });
+  it('counts down as m:ss, h:mm:ss from an hour, never below zero', () => {
+    expect(formatCountdown(20 * 60_000)).toBe('20:00');
+    expect(formatCountdown(61_500)).toBe('1:01');
+    expect(formatCountdown(3_600_000 + 5_000)).toBe('1:00:05');
+    expect(formatCountdown(-3000)).toBe('0:00');
+  });
+});
+
+describe('the pinned rental card', () => {
+  it('ticks its countdown every second until the rental expires', () => {
+    vi.useFakeTimers({ now: T0, toFake: ['Date', 'setInterval', 'clearInterval'] });
+    stubFetch((path) =>
+      path === '/api/Order/getbyuser' ? { body: { code: 1, orders: [order()] } } : undefined,
+    );
+    renderPinned([order()]);
+    const countdown = screen.getByTestId('rental-countdown');
+    expect(countdown.textContent).toBe('20:00');
+    expect(countdown.getAttribute('role')).toBe('timer');
+    act(() => vi.advanceTimersByTime(1000));
+    expect(countdown.textContent).toBe('19:59');
+    act(() => vi.advanceTimersByTime(59_000));
+    expect(countdown.textContent).toBe('19:00');
+    expect(screen.getByText('Waiting for SMS…')).toBeTruthy();
+  });
+
+  it('shows an arrived code large, in the same card, with Copy and Finish; Finish closes the rental', async () => {
+    const done = order({
+      status: 'SUCCESS',
+      codeText: '48213',
+      smsText: 'Telegram code: 48213',
+      expiresAt: soon(),
+    });
+    const { calls } = stubFetch((path) =>
+      path === '/api/Order/finish'
+        ? { body: { code: 1, msg: 'Order finished.', data: { ...done, finished: true } } }
+        : undefined,
+    );
+    renderPinned([done]);
+    const card = screen.getByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    const code = within(card).getByTestId('rental-code');
+    expect(code.textContent).toBe('48213');
+    expect(code.className).toMatch(/text-4xl/);
+    expect(within(card).getByRole('button', { name: 'Copy code' })).toBeTruthy();
+    // One code per number on this service: no "Another SMS".
+    expect(within(card).queryByRole('button', { name: 'Another SMS' })).toBeNull();
+    expect(within(card).queryByRole('button', { name: 'Cancel' })).toBeNull();
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Finish' }));
+    await waitFor(() => expect(screen.queryByTestId('rental-card')).toBeNull());
+    expect(calls.find((c) => c.path === '/api/Order/finish')?.body).toEqual({ orderId: '7' });
+  });
+
+  it('offers "Another SMS" only on a repeatable service, then waits for the next code', async () => {
+    const withCode = order({
+      id: '8',
+      serviceCode: 'go',
+      serviceName: 'Google',
+      status: 'SUCCESS',
+      codeText: '100001',
+      expiresAt: soon(),
+    });
+    const { calls } = stubFetch((path) =>
+      path === '/api/Order/anothersms' ? { body: { code: 1, msg: 'ok', data: withCode } } : undefined,
+    );
+    renderPinned([withCode, order({ id: '9', status: 'SUCCESS', codeText: '55555', expiresAt: soon() })]);
+    const google = screen.getByRole('article', { name: 'Google number +1 555-000-0001' });
+    const telegram = screen.getByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    expect(within(telegram).queryByRole('button', { name: 'Another SMS' })).toBeNull();
+    fireEvent.click(within(google).getByRole('button', { name: 'Another SMS' }));
+    await within(google).findByText('Waiting for another SMS…');
+    expect(calls.find((c) => c.path === '/api/Order/anothersms')?.body).toEqual({ orderId: '8' });
+    expect((within(google).getByRole('button', { name: 'Another SMS' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    // The last code stays in view meanwhile.
+    expect(within(google).getByTestId('rental-code').textContent).toBe('100001');
+  });
+});
+
+describe('on the Dashboard', () => {
+  const signIn = () => localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann')));
+
+  it('moves the focus to the new rental’s card after Rent', async () => {
+    signIn();
+    const rented = order({ id: '21', expiresAt: soon() });
+    let orders: Order[] = [];
+    stubFetch((path) => {
+      if (path === '/api/user/info') return { body: userInfoFor('ann', ['User'], 5) };
+      if (path === '/api/Service/getall') return { body: { code: 1, services: SERVICES } };
+      if (path === '/api/Order/getbyuser') return { body: { code: 1, orders } };
+      if (path === '/api/Order/create') {
+        orders = [rented];
+        return { body: { code: 1, data: rented } };
+      }
+      if (path === '/api/Order/stats') return { body: { activeNumbers: 0, dailyRentals: 0, uptime: null } };
+      return undefined;
+    });
+    renderApp('/dashboard');
+    const rent = await screen.findByRole('button', { name: 'Rent a Telegram number' });
+    rent.focus();
+    fireEvent.click(rent);
+    const card = await screen.findByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    await waitFor(() => expect(document.activeElement).toBe(card));
+  });
+
+  it('badges the tab title and favicon when a code arrives in a hidden tab, and clears them when shown', async () => {
+    signIn();
+    const waiting = order({ id: '31', expiresAt: soon() });
+    const live = stubFetch((path) => {
+      if (path === '/api/user/info') return { body: userInfoFor('ann', ['User'], 5) };
+      if (path === '/api/Service/getall') return { body: { code: 1, services: SERVICES } };
+      if (path === '/api/Order/getbyuser') return { body: { code: 1, orders: [waiting] } };
+      if (path === '/api/Order/stats') return { body: { activeNumbers: 1, dailyRentals: 1, uptime: null } };
+      return undefined;
+    });
+    const icon = document.createElement('link');
+    icon.rel = 'icon';
+    icon.href = '/favicon.svg';
+    document.head.append(icon);
+    renderApp('/dashboard');
+    await screen.findByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    await waitFor(() => expect(live.streamOpen()).toBe(true));
+    const title = document.title;
+
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    document.dispatchEvent(new Event('visibilitychange'));
+    await act(async () => {
+      live.push('order', {
+        ...waiting,
+        status: 'SUCCESS',
+        codeText: '48213',
+        smsText: 'Telegram code 48213',
+      });
+    });
+    await waitFor(() => expect(document.title).toBe('(1) New code 48213'));
+    expect(icon.getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    // The code is in the pinned card, large.
+    expect(screen.getByTestId('rental-code').textContent).toBe('48213');
+
+    hidden.mockReturnValue(false);
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(document.title).toBe(title);
+    expect(icon.getAttribute('href')).toBe('/favicon.svg');
+    icon.remove();
+  });
+});

@@ -1,0 +1,138 @@
+import type { HistoryRecord } from '@simdock/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TOKEN_KEY } from '../../api/token.ts';
+import { formatDate } from '../../lib/format.ts';
+import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
+import { presetRange } from './history-range.ts';
+
+const FAILED: HistoryRecord = {
+  id: '1',
+  receiver: '15550001111',
+  sms: 'hello',
+  userAlias: 'ann',
+  status: 0,
+  statusReason: '6 Timeout; 21 Short message transfer rejected',
+  smsGateway: null,
+  smsPort: null,
+  timestamp: 1_772_600_000,
+  cost: 0.02,
+  refunded: true,
+};
+
+const OK_BODY = {
+  code: 1,
+  data: {
+    sum: { numCnt: 1, success: 0, replyUserCnt: 3, successRate: 0, replyRate: 0 },
+    records: [FAILED],
+    total: 1,
+  },
+};
+
+type Answer = { status?: number; body: unknown };
+
+function serve(history: () => Answer, daily?: () => Answer) {
+  localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann')));
+  return mockFetch((path) => {
+    if (path === '/api/user/info') return { body: userInfoFor('ann', ['User']) };
+    if (path === '/api/MassOutreach/querymsg') return history();
+    if (path === '/api/MassOutreach/dailyStats' && daily) return daily();
+    if (path === '/api/MassOutreach/dailyStats')
+      // An empty period: the chart itself (recharts) does not load in this test environment.
+      return {
+        body: { code: 1, data: { days: [{ dayStart: 1_772_600_000, sent: 0, delivered: 0, replies: 0 }] } },
+      };
+    return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
+  });
+}
+
+const sentBodies = (fetch: ReturnType<typeof serve>) =>
+  fetch.mock.calls
+    .filter(([p]) => p === '/api/MassOutreach/querymsg')
+    .map(([, init]) => JSON.parse(String(init?.body)) as { params: { strTime: number; endTime: number } });
+
+describe('History page', () => {
+  it('names the tile by people (the chart names its bars by messages: chart-series.test.ts)', async () => {
+    serve(() => ({ body: OK_BODY }));
+    renderApp('/History');
+    const label = await screen.findByText('Replied (people)');
+    await waitFor(() => expect(label.closest('div')?.parentElement?.textContent).toContain('3'));
+    expect(screen.queryByText('Reply')).toBeNull();
+  });
+
+  it("shows a device's reason in plain words, with the device's text as its detail", async () => {
+    serve(() => ({ body: OK_BODY }));
+    renderApp('/History');
+    const table = await screen.findByRole('table', { name: 'Message Details' });
+    const summary = await within(table).findByText("The recipient's network refused it");
+    expect(summary.tagName).toBe('SUMMARY');
+    expect(summary.getAttribute('title')).toBe(FAILED.statusReason);
+    expect(within(summary.closest('details')!).getByText(FAILED.statusReason!)).toBeTruthy();
+  });
+
+  it('says a failed load failed, with a retry that loads it', async () => {
+    let fail = true;
+    serve(() =>
+      fail
+        ? { status: 400, body: { code: 0, error: 'bad_input', msg: 'The history could not be read.' } }
+        : { body: OK_BODY },
+    );
+    renderApp('/History');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load the history');
+    // No figures of nothing: the tiles stay empty while the load failed.
+    expect(screen.queryByText('Replied (people)')?.parentElement?.textContent).not.toContain('3');
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    await screen.findByText('hello');
+  });
+
+  it("says the chart's failed load failed, with a retry that loads it", async () => {
+    let fail = true;
+    serve(
+      () => ({ body: OK_BODY }),
+      () =>
+        fail
+          ? { status: 400, body: { code: 0, error: 'bad_input', msg: 'The chart could not be read.' } }
+          : {
+              body: {
+                code: 1,
+                data: { days: [{ dayStart: 1_772_600_000, sent: 0, delivered: 0, replies: 0 }] },
+              },
+            },
+    );
+    renderApp('/History');
+    await screen.findByText('hello');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The chart could not be read.');
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    await screen.findByText('Nothing was sent in this period.');
+  });
+
+  it('Apply with the same range loads it again (after a failure it is a retry too)', async () => {
+    const fetch = serve(() => ({ body: OK_BODY }));
+    renderApp('/History');
+    await screen.findByText('hello');
+    const before = sentBodies(fetch).length;
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(sentBodies(fetch).length).toBe(before + 1));
+  });
+
+  it('offers Today, 7 days and 30 days, and shows the range in the app format', async () => {
+    const fetch = serve(() => ({ body: OK_BODY }));
+    renderApp('/History');
+    await screen.findByText('hello');
+    const presets = screen.getByRole('group', { name: 'Quick ranges' });
+    expect(within(presets).getByRole('button', { name: 'Today' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(within(presets).getByRole('button', { name: '7 days' }));
+    const week = presetRange('days7');
+    const start = new Date(`${week.start}T00:00:00`);
+    await waitFor(() => expect(sentBodies(fetch).at(-1)?.params.strTime).toBe(start.getTime() / 1000));
+    expect(within(presets).getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+    expect((screen.getByLabelText('Start date') as HTMLInputElement).value).toBe(week.start);
+    expect(
+      screen.getByText(`Showing ${formatDate(start)} to ${formatDate(new Date(`${week.end}T00:00:00`))}`),
+    ).toBeTruthy();
+  });
+});
