@@ -1,7 +1,7 @@
 import { DEMO_USER } from '@simdock/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginWithToken, shot, startE2E, watchErrors } from './harness.ts';
+import { ADMIN, type E2E, loginWithToken, shot, shownPhone, startE2E, watchErrors } from './harness.ts';
 
 // The Chat page in the browser at desktop and phone widths — select, edit
 // contact, send text, attach and remove an image, send an MMS, a reply appearing without reload.
@@ -64,7 +64,7 @@ const fits = (page: Page) =>
   page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
 
 /** Selects the test's conversation through the search box. */
-async function openConversation(page: Page, name: string | RegExp = PHONE) {
+async function openConversation(page: Page, name: string | RegExp = shownPhone(PHONE)) {
   await page.getByRole('searchbox', { name: 'Search by name or number' }).fill(PHONE.slice(-6));
   await page.getByTestId('conversation').filter({ hasText: name }).first().click();
   await page.getByRole('log').getByText('Hi back from the recipient').waitFor();
@@ -187,7 +187,10 @@ describe('Chat in the browser', () => {
     await panel.waitFor();
     await shot(page, 'chat-list-390');
     await panel.getByRole('searchbox', { name: 'Search by name or number' }).fill(PHONE.slice(-6));
-    await panel.getByTestId('conversation').filter({ hasText: PHONE }).click();
+    await panel
+      .getByTestId('conversation')
+      .filter({ hasText: shownPhone(PHONE) })
+      .click();
     await panel.waitFor({ state: 'hidden' });
     await page.getByRole('log').getByText('Hi back from the recipient').waitFor();
     await page.getByRole('textbox', { name: 'Message' }).fill('From the phone');

@@ -2,6 +2,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
 
+/** The Dashboard's stat labels whose text is cut off (wider than their box). */
+const clippedStatLabels = (page: Page) =>
+  page.evaluate(
+    `[...document.querySelectorAll('[data-testid="stat-cards"] dt')].filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent)`,
+  );
+
 // The foundation: register → login → shell → user info → change password → logout, the guards,
 // and signing out from another tab, in Chromium against the built app served by the real server.
 
@@ -169,8 +175,17 @@ describe('foundation in the browser', () => {
   it('on a 390 px screen the sidebar is a drawer; the language switch is kept after a reload', async () => {
     const user = await e.createUser({ balance: 12.3 });
     const page = await e.newPage({ viewport: { width: 390, height: 844 } });
+    // An uptime in the Dashboard's stats, so its narrowest layout (three columns) shows.
+    await page.route('**/api/Order/stats', async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ status: res.status(), json: { ...(await res.json()), uptime: 99.5 } });
+    });
     await loginViaUi(page, user);
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
+    // The stat labels wrap rather than clip (Vietnamese checked below).
+    await page.getByTestId('stat-cards').getByText('99.5%').waitFor();
+    expect(await clippedStatLabels(page)).toEqual([]);
+    await shot(page, 'foundation-mobile-dashboard-en');
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$12.30');
 
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -192,6 +207,10 @@ describe('foundation in the browser', () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Thông tin tài khoản' }).waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('vi');
+    await page.goto('/dashboard');
+    await page.getByTestId('stat-cards').getByText('99,5%').waitFor();
+    expect(await clippedStatLabels(page)).toEqual([]);
+    await shot(page, 'foundation-mobile-dashboard-vi');
   });
 
   it('a signed-out visit to a deep link signs in and returns there', async () => {

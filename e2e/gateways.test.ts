@@ -111,7 +111,8 @@ describe('Gateway Manager in the browser', () => {
     await expect.poll(() => simRows.count()).toBe(8);
     for (const slot of sim.slots()) {
       expect(slot.sn).not.toBe('');
-      await panel.getByText(slot.sn, { exact: true }).waitFor();
+      // Shown formatted (+1 555-…); the cell keeps the digits it copies.
+      await panel.locator(`[data-value="${slot.sn}"]`).waitFor();
     }
     const portRow = (port: string) =>
       simRows.filter({ has: page.getByRole('cell', { name: port, exact: true }) });
@@ -126,7 +127,7 @@ describe('Gateway Manager in the browser', () => {
     await setNumber.getByLabel('Phone number').fill('1 (555) 000-1234');
     await setNumber.getByRole('button', { name: 'Save' }).click();
     await setNumber.waitFor({ state: 'detached' });
-    await portRow('1.01').getByText('15550001234', { exact: true }).waitFor();
+    await portRow('1.01').getByText('+1 555-000-1234', { exact: true }).waitFor();
     await portRow('1.01').getByText('Set by hand', { exact: true }).waitFor();
     await page.getByText('Number 15550001234 saved for port 1.01.').waitFor(); // a toast, where the admin acted
     expect(sim.slot('1.01')?.sn).toBe('15550001234');

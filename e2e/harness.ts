@@ -33,6 +33,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where tests write screenshots for a look (gitignored): test-results/screens/ at the repo root. */
 export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? join(ROOT, 'test-results/screens');
 
+/** A number as the web app shows it (apps/web/src/lib/format.ts formatPhone): 13105551023 → +1 310-555-1023. */
+export const shownPhone = (digits: string) => digits.replace(/^1(\d{3})(\d{3})(\d{4})$/, '+1 $1-$2-$3');
+
 /** The admin account the server creates on first start (ADMIN_PASSWORD below). */
 export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
 

@@ -232,7 +232,9 @@ describe('bulk SMS in the browser', () => {
     expect(await table.locator('tbody tr').first().locator('td').first().textContent()).toMatch(
       new RegExp(`^${year}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`),
     );
-    const series = page.getByRole('table', { name: 'Messages sent, delivered and replied to per day' });
+    const series = page.getByRole('table', {
+      name: 'Messages sent and delivered, and replies received, per day',
+    });
     expect(await series.locator('tbody th').first().textContent()).toMatch(new RegExp(`^${year}-`));
     expect(await table.getByRole('columnheader', { name: 'Gateway' }).count()).toBe(0);
     const total = Number(

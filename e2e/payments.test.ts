@@ -28,7 +28,7 @@ describe('top-up with the sandbox provider', () => {
 
     // The contract's rules before anything is sent.
     const amount = page.getByLabel('Amount (USD)');
-    expect(await amount.inputValue()).toBe('10');
+    expect(await amount.inputValue()).toBe('10.00');
     await amount.fill('9.5');
     await page.getByRole('button', { name: 'Create Invoice' }).click();
     await page.getByText('The minimum top-up is 10 USD.').waitFor();

@@ -1,7 +1,7 @@
 import { amountText } from '@simdock/contract';
 import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginViaUi, loginWithToken, shot, startE2E } from './harness.ts';
+import { ADMIN, type E2E, loginViaUi, loginWithToken, shot, shownPhone, startE2E } from './harness.ts';
 
 // Renting: the demo user rents a number on the Dashboard and the code appears without a reload.
 // The server runs in demo mode: the simulated gateway, the seeded services and the demo user.
@@ -114,7 +114,7 @@ describe('OTP rental on the Dashboard', () => {
     // A code can't be missed: a toast with the code and a copy button, and the bell counts it.
     const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Code 48213 for Telegram' });
     await toast.waitFor();
-    expect(await toast.textContent()).toContain(`Number ${phone}`);
+    expect(await toast.textContent()).toContain(`Number ${shownPhone(phone)}`);
     expect(await toast.getByRole('button', { name: 'Copy Code' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByTestId('bell-count').textContent()).toBe('1');
     await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
@@ -150,7 +150,11 @@ describe('OTP rental on the Dashboard', () => {
 });
 
 describe('the Dashboard on a slow network', () => {
-  it('shows the shell at once and its content after one round trip of 2.5 s (calls in parallel)', async () => {
+  // A timing bound on a shared 2-core machine: the app's start (parsing the entry chunk) takes 0.3 s
+  // idle and up to 0.9 s when other tests load both cores, so a run under load may get a second try.
+  it('shows the shell at once and its content after one round trip of 2.5 s (calls in parallel)', {
+    retry: 2,
+  }, async () => {
     const page = await e.newPage();
     await loginWithToken(page, e, DEMO_USER);
     const DELAY = 2500;
@@ -179,10 +183,9 @@ describe('the Dashboard on a slow network', () => {
     for (const path of ['/api/Service/getall', '/api/Order/getbyuser', '/api/Order/stats'])
       expect(at(path), timeline).toBeLessThan(at('/api/user/info') + DELAY);
     expect(answeredBeforeShell, timeline).toBe(0);
-    // One round trip, not two or three in a row (7.5 s before): 2.5 s plus the app's own start. That
-    // start (parse, chunks) took 0.3-1.3 s on a shared 2-core machine, so the bound leaves it 2 s; an
-    // idle machine shows the content in about 3.3 s.
-    expect(contentAt, timeline).toBeLessThanOrEqual(DELAY + 2000);
+    // One round trip, not two or three in a row (7.5 s before): 2.5 s plus the app's own start
+    // (HTML, the entry chunk, the page's chunk while the calls are out); content within 3.5 s.
+    expect(contentAt, `content at ${contentAt} ms\n${timeline}`).toBeLessThanOrEqual(DELAY + 1000);
     await page.unroute('**/api/**');
     await page.close();
   });

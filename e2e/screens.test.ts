@@ -21,7 +21,8 @@ import {
 // Every page of the web router (public, user and admin) at desktop (1280×800) and
 // phone (390×844) widths, light and dark — never a sideways scroll — with a screenshot of each in
 // test-results/screens/ (see README); a failed list load shows the error with Retry and never the empty
-// text; statuses read as words in Vietnamese.
+// text; statuses read as words in Vietnamese. Every page is also visited at 390 px in Vietnamese (longer
+// words and labels): no sideways scroll, no catalogue key, a screenshot (*-390-vi-*).
 // The same visits carry the accessibility check (axe-core, WCAG 2 A/AA rules; serious and critical
 // findings fail): every screen at 1280 px in light and dark, with the states that matter opened on
 // it (dialogs and menus, the bell, form errors, a conversation open in the chat), and at 390 px the
@@ -411,6 +412,40 @@ describe('every built screen, both widths and themes', () => {
       expect(findings).toEqual([]);
     }, 360_000);
   }
+
+  // Vietnamese texts and labels run longer than English: the narrow width is where they overflow.
+  it('never scrolls sideways at 390 px in Vietnamese nor shows a catalogue key, and is screenshotted', async () => {
+    const problems: string[] = [];
+    for (const who of ['anon', 'user', 'zero', 'admin'] as const) {
+      const { page } = await visitor(who);
+      await page.setViewportSize(WIDTHS[1].viewport);
+      if (page.url() === 'about:blank') await page.goto('/home');
+      await page.evaluate("localStorage.setItem('simdock.lang', 'vi')");
+    }
+    try {
+      for (const [path, , who] of SCREENS) {
+        const v = await visitor(who);
+        const { page, errors, consoleErrors } = v;
+        const key = `${who} ${path}`;
+        errors.length = 0;
+        consoleErrors.length = 0;
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await settle(page);
+        const keys = await rawKeys(page);
+        if (keys.length) problems.push(`${path} (${who}): catalogue keys shown as text: ${keys.join(', ')}`);
+        const over = await sideways(page);
+        if (over > 0) problems.push(`${path} (${who}): ${over}px sideways`);
+        await shot(page, shotName(path, who, '390', `vi-${v.theme}`));
+        if (errors.length) problems.push(`${path} (${who}): ${errors.join('; ')}`);
+        const unexpected = consoleErrors.filter((m) => !EXPECTED_CONSOLE[key]?.test(m));
+        if (unexpected.length) problems.push(`${path} (${who}) console: ${unexpected.join('; ')}`);
+      }
+    } finally {
+      for (const v of visitors.values()) await v.page.evaluate("localStorage.removeItem('simdock.lang')");
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
 });
 
 describe('failure is never an empty state', () => {

@@ -15,7 +15,10 @@ import { gzipSync } from 'node:zlib';
 // 153 KB since 2026-11-27: account security on the sign-in page (the second-factor answer and its
 // texts, the device token that lets an owner past the per-account sign-in limit, the recovery link)
 // took it to 152.3 KB; the second step itself loads only when an account needs it.
-export const BUDGET_KB = 153;
+// 157 KB since 2026-11-27, later: a signed-in start on /dashboard asks for the Dashboard's lists from
+// the entry chunk (api/dashboard-data.ts: the fetchers and their answers' schemas), so on a slow network
+// the content needs one round trip instead of waiting for the page's chunk first (156.6 KB).
+export const BUDGET_KB = 157;
 const LOGIN_PAGE = 'src/pages/login/LoginPage.tsx';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,6 +6,7 @@ import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { prefetchDashboard } from './api/dashboard-data.ts';
 import { createQueryClient } from './app/queryClient.ts';
 import { createAppRouter, preloadShell } from './app/router.tsx';
 import { prefetchSession } from './app/session.tsx';
@@ -19,8 +20,11 @@ if (nonce) setNonce(nonce);
 
 const queryClient = createQueryClient();
 // Signed in: the user info and the shell's chunk load at once, beside the page's chunk and data,
-// instead of one after another.
-if (prefetchSession(queryClient)) void preloadShell();
+// instead of one after another; the Dashboard's lists too (no wait for its chunk).
+if (prefetchSession(queryClient)) {
+  void preloadShell();
+  if (/^\/dashboard\/?$/i.test(window.location.pathname)) prefetchDashboard(queryClient);
+}
 const router = createAppRouter(queryClient);
 
 function render() {

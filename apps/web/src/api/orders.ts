@@ -1,6 +1,6 @@
-import { endpoints, type Order, type PublicService } from '@simdock/contract';
+import type { Order } from '@simdock/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { call, requireCode1 } from './client.ts';
+import { DASHBOARD_KEYS, fetchMyOrders, fetchServices, fetchStats } from './dashboard-data.ts';
 import { SESSION_QUERY_KEY } from './user.ts';
 
 /**
@@ -11,33 +11,25 @@ import { SESSION_QUERY_KEY } from './user.ts';
  * or the answer arriving after its event) changes nothing.
  */
 
+export { fetchMyOrders, fetchServices, prefetchDashboard } from './dashboard-data.ts';
+
 /** The dashboard's orders refresh every 5 s (only while live events are down). */
 export const ORDERS_REFRESH_MS = 5000;
 
-/** POST /api/Service/getall without a token (a public call) → the services without the admin fields. */
-export async function fetchServices(signal?: AbortSignal): Promise<PublicService[]> {
-  const res = await call(endpoints.service.getAll, undefined, { signal });
-  return res.services;
-}
-
 export const servicesQuery = queryOptions({
-  queryKey: ['dashboard', 'services'],
+  queryKey: DASHBOARD_KEYS.services,
   queryFn: ({ signal }) => fetchServices(signal),
   refetchInterval: 15_000,
 });
 
-export async function fetchMyOrders(signal?: AbortSignal): Promise<Order[]> {
-  return requireCode1(await call(endpoints.order.getByUser, undefined, { signal })).orders;
-}
-
 export const myOrdersQuery = queryOptions({
-  queryKey: ['dashboard', 'orders'],
+  queryKey: DASHBOARD_KEYS.orders,
   queryFn: ({ signal }) => fetchMyOrders(signal),
 });
 
 export const statsQuery = queryOptions({
-  queryKey: ['dashboard', 'stats'],
-  queryFn: ({ signal }) => call(endpoints.order.stats, undefined, { signal }),
+  queryKey: DASHBOARD_KEYS.stats,
+  queryFn: ({ signal }) => fetchStats(signal),
   refetchInterval: 30_000,
 });
 

@@ -17,6 +17,7 @@ import { getToken } from '../api/token.ts';
 import { SESSION_QUERY_KEY } from '../api/user.ts';
 import { notify } from '../components/toast.tsx';
 import { translate } from '../i18n/index.tsx';
+import { formatPhone } from '../lib/format.ts';
 import { followSse } from '../lib/sse.ts';
 import { signalCode } from './attention.ts';
 import { notifications } from './notifications.ts';
@@ -126,6 +127,7 @@ function announceCode(code: string, phone: string, service: string, orderId: str
     id: `code-${orderId}-${code}`,
     kind: 'code',
     href: '/dashboard',
+    // The digits: the bell and the toast format them as they show them.
     params: { code, phone, service },
   });
   notify.code({ code, phone, service, id: n.id });
@@ -133,7 +135,7 @@ function announceCode(code: string, phone: string, service: string, orderId: str
     title: (count) => translate('notify.tabTitle', { count, code }),
     notification: {
       title: translate('notify.codeTitle', { code, service }),
-      body: translate('notify.codeBody', { phone }),
+      body: translate('notify.codeBody', { phone: formatPhone(phone) }),
       tag: `code-${orderId}`,
     },
   });

@@ -313,10 +313,12 @@ function DataCards<T>({
         >
           {first ? <div className="min-w-0 font-medium text-fg">{first.cell(row, i)}</div> : null}
           {fields.length ? (
-            <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 gap-y-1 text-[13px]">
+            // Labels take at most 40% (a long one wraps) and values the rest, breaking long words: a
+            // card never widens the page (Vietnamese labels are long).
+            <dl className="grid grid-cols-[fit-content(40%)_minmax(0,1fr)] gap-x-3 gap-y-1 text-[13px]">
               {fields.map((c) => (
                 <div key={c.key} className="contents">
-                  <dt className="text-muted">{c.cardLabel ?? c.header}</dt>
+                  <dt className="min-w-24 text-muted">{c.cardLabel ?? c.header}</dt>
                   <dd className={cx('min-w-0 break-words', c.cellClassName)}>{c.cell(row, i)}</dd>
                 </div>
               ))}

@@ -6,6 +6,7 @@ import { Toaster as Sonner, toast } from 'sonner';
 import 'sonner/dist/styles.css';
 import { useTheme } from '../app/theme.tsx';
 import { translate } from '../i18n/index.tsx';
+import { formatPhone } from '../lib/format.ts';
 import { copyText } from './CopyButton.tsx';
 
 /**
@@ -44,7 +45,7 @@ export const notify = {
   code: ({ code, phone, service, id }: { code: string; phone: string; service: string; id: string }) =>
     toast.success(translate('notify.codeTitle', { code, service }), {
       id,
-      description: translate('notify.codeBody', { phone }),
+      description: translate('notify.codeBody', { phone: formatPhone(phone) }),
       duration: 20_000,
       action: {
         label: translate('notify.copyCode'),

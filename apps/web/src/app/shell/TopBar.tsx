@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatMoney } from '../../lib/format.ts';
+import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { type AppNotification, notifications, useNotifications } from '../notifications.ts';
 import { useSession } from '../session.tsx';
 import { ICON_BUTTON, LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
@@ -49,7 +49,7 @@ function NotificationItem({ n, onOpen }: { n: AppNotification; onOpen: () => voi
           {t('notify.codeTitle', { code: n.params.code ?? '', service: n.params.service ?? '' })}
         </button>
         <p className="text-xs text-muted">
-          {t('notify.codeBody', { phone: n.params.phone ?? '' })} ·{' '}
+          {t('notify.codeBody', { phone: formatPhone(n.params.phone) })} ·{' '}
           {/* `at` is this browser's Date.now() (ms), not a server time in unix seconds. */}
           <RelativeTime value={new Date(n.at)} />
         </p>

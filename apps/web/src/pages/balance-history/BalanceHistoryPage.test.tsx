@@ -74,7 +74,9 @@ describe('Balance history', () => {
     expect(amounts[1]!.className).toContain('text-bad');
     expect(screen.getByTestId('balance-current').textContent).toBe('Current balance: $9.9775');
     // The way to add money is one click away; the top bar's balance leads here.
-    expect(screen.getByRole('link', { name: 'Top up' }).getAttribute('href')).toBe('/topup');
+    // (The page's own link, beside the sidebar's.)
+    const main = screen.getByRole('main');
+    expect(within(main).getByRole('link', { name: 'Top up' }).getAttribute('href')).toBe('/topup');
     expect(screen.getByTestId('shell-balance').getAttribute('href')).toBe('/balance');
   });
 

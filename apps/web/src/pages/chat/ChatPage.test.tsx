@@ -128,7 +128,10 @@ describe('Chat (/ChatPage)', () => {
     expect(items[0]!.getAttribute('aria-current')).toBe('true');
     expect(items[0]?.textContent).toContain('Ann Lee');
     expect(items[0]?.textContent).toContain('see you');
-    expect(items[1]?.textContent).toContain('13105550202');
+    // Numbers as people read them: under a contact's name, and as the title of one without a name.
+    expect(items[0]?.textContent).toContain('+1 310-555-0101');
+    expect(items[1]?.textContent).toContain('+1 310-555-0202');
+    expect(items[1]?.textContent).not.toContain('13105550202');
 
     const log = await screen.findByRole('log', { name: 'Messages with Ann Lee' });
     await within(log).findByText('hi there');

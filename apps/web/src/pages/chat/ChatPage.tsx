@@ -7,12 +7,14 @@ import { useSearchParams } from 'react-router';
 import { Button, EmptyState, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
+import { formatPhone } from '../../lib/format.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { CONVERSATIONS_POLL_MS, markReadInList, useConversations, useThread, useUnreadCount } from './api.ts';
 import { ConversationList, emptyListTitle } from './ConversationList.tsx';
 import {
   badgeText,
   conversationTitle,
+  hasContactName,
   inboxOrder,
   parseChatFilter,
   pickSelection,
@@ -165,13 +167,11 @@ export function ChatPage() {
                 <div className="min-w-0 flex-1">
                   <h2 className="truncate font-semibold text-fg">{title}</h2>
                   <p className="truncate text-xs text-muted">
-                    {title !== selected.receiver ? (
-                      <span className="font-mono">{selected.receiver}</span>
+                    {hasContactName(selected) ? (
+                      <span className="font-mono">{formatPhone(selected.receiver)}</span>
                     ) : null}
                     {selected.note ? (
-                      <span
-                        className={cx(title !== selected.receiver && 'before:mx-1.5 before:content-["·"]')}
-                      >
+                      <span className={cx(hasContactName(selected) && 'before:mx-1.5 before:content-["·"]')}>
                         {previewText(selected.note)}
                       </span>
                     ) : null}

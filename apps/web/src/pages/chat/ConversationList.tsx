@@ -4,8 +4,15 @@ import { MessagesSquare, Search } from 'lucide-react';
 import { EmptyState, Input, QueryState } from '../../components/index.ts';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { badgeText, conversationTitle, filterConversations, previewText, unreadOf } from './chat-logic.ts';
+import { formatDateTime, formatPhone } from '../../lib/format.ts';
+import {
+  badgeText,
+  conversationTitle,
+  filterConversations,
+  hasContactName,
+  previewText,
+  unreadOf,
+} from './chat-logic.ts';
 
 const FILTER_LABEL: Record<ConversationFilter, MessageKey> = {
   all: 'chat.filterAll',
@@ -167,7 +174,9 @@ function Row({
         </span>
         <span className="shrink-0 text-xs text-muted tabular">{formatDateTime(c.latestTime)}</span>
       </span>
-      {title !== c.receiver ? <span className="font-mono text-xs text-muted">{c.receiver}</span> : null}
+      {hasContactName(c) ? (
+        <span className="font-mono text-xs text-muted">{formatPhone(c.receiver)}</span>
+      ) : null}
       <span className="flex items-center gap-2">
         <span className={cx('min-w-0 flex-1 truncate text-[13px]', unread > 0 ? 'text-fg' : 'text-muted')}>
           {previewText(c.latestSms)}

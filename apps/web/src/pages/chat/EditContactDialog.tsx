@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { errorMessage } from '../../api/client.ts';
 import { FormDialog, FormField, Input, notify, Textarea } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { formatPhone } from '../../lib/format.ts';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { useUpdateConversation } from './api.ts';
 
@@ -80,7 +81,7 @@ export function EditContactDialog({
       pendingLabel={t('chat.saving')}
     >
       <div className="flex flex-col gap-4">
-        <p className="font-mono text-[13px] text-muted">{conversation.receiver}</p>
+        <p className="font-mono text-[13px] text-muted">{formatPhone(conversation.receiver)}</p>
         <FormField label={t('chat.name')} error={fieldErrorText(t, errors.contactName)}>
           <Input autoComplete="off" maxLength={CONTACT_NAME_MAX} {...register('contactName')} />
         </FormField>

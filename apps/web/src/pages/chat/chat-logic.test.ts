@@ -152,9 +152,9 @@ describe('displayText (docs/product.md#forms: control characters stripped)', () 
 });
 
 describe('conversationTitle', () => {
-  it('is the contact name, else the number', () => {
-    expect(conversationTitle({ contactName: ' Ann ', receiver: '1310' })).toBe('Ann');
-    expect(conversationTitle({ contactName: '', receiver: '1310' })).toBe('1310');
+  it('is the contact name, else the number as people read it', () => {
+    expect(conversationTitle({ contactName: ' Ann ', receiver: '13105550101' })).toBe('Ann');
+    expect(conversationTitle({ contactName: '', receiver: '13105550101' })).toBe('+1 310-555-0101');
     expect(conversationTitle({ contactName: '\u0007', receiver: '1310' })).toBe('1310');
   });
 });

@@ -6,6 +6,7 @@ import {
   MMS_MAX_BYTES,
   UP_DOWN_OUTGOING,
 } from '@simdock/contract';
+import { formatPhone } from '../../lib/format.ts';
 
 /**
  * Pure rules of the Chat page (docs/product.md), kept out of the components so they are tested alone.
@@ -124,10 +125,15 @@ export function previewText(value: string | null | undefined): string {
   return displayText(value).replace(/\s+/g, ' ').trim();
 }
 
-/** The name to show for a conversation: the contact name, else the number. */
+/** The name to show for a conversation: the contact name, else the number (formatted for reading). */
 export function conversationTitle(c: Pick<Conversation, 'contactName' | 'receiver'>): string {
   const name = previewText(c.contactName);
-  return name || c.receiver;
+  return name || formatPhone(c.receiver);
+}
+
+/** Whether a conversation's title is a contact name (the number is then shown beside it). */
+export function hasContactName(c: Pick<Conversation, 'contactName'>): boolean {
+  return previewText(c.contactName) !== '';
 }
 
 export const isOutgoing = (m: Pick<ChatMessage, 'upDownType'>) => m.upDownType === UP_DOWN_OUTGOING;

@@ -1,5 +1,5 @@
 import type { Order, PublicService } from '@simdock/contract';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
   Button,
@@ -9,10 +9,12 @@ import {
   DataTable,
   OrderStatusBadge,
   Pager,
+  RelativeTime,
 } from '../../components/index.ts';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatMoney, formatPhone, formatRelative } from '../../lib/format.ts';
+import { formatDateTime, formatMoney, formatPhone } from '../../lib/format.ts';
+import { useNow } from '../../lib/useNow.ts';
 import { useCancelMutation, useMyOrders, useServices } from './api.ts';
 
 /** Whether the Cancel button applies to an order at `now`: still waiting, no code, past the minimum time. */
@@ -28,16 +30,6 @@ export function cancelState(order: Order, now: number): 'hidden' | 'wait' | 'rea
 export function isActiveRental(order: Order, repeatable: boolean, now: number): boolean {
   if (Date.parse(order.expiresAt) <= now) return false;
   return order.status === 'WAIT_CODE' || (order.status === 'SUCCESS' && repeatable);
-}
-
-/** Re-renders every second so the time left and the cancel window stay current. */
-export function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
 }
 
 /** Codes of the repeatable services (from the public list). */
@@ -121,9 +113,9 @@ export function useOrderColumns(now: number): Column<Order>[] {
       className: 'whitespace-nowrap',
       cell: (o) =>
         isActiveRental(o, repeatable(o.serviceCode), now) ? (
-          <time dateTime={o.expiresAt} className="tabular">
-            {t('dashboard.expiresIn', { time: formatRelative(o.expiresAt, now, t) })}
-          </time>
+          <RelativeTime value={o.expiresAt} className="tabular">
+            {(time) => t('dashboard.expiresIn', { time })}
+          </RelativeTime>
         ) : (
           <span className="text-muted">
             {o.status === 'SUCCESS' ? t('dashboard.done') : t('dashboard.ended')}
@@ -151,9 +143,9 @@ export function useOrderColumns(now: number): Column<Order>[] {
               {t('dashboard.cancel')}
             </Button>
             {state === 'wait' ? (
-              <span className="text-xs text-muted">
-                {t('dashboard.cancelAvailable', { time: formatRelative(o.cancelableAt, now, t) })}
-              </span>
+              <RelativeTime value={o.cancelableAt} className="text-xs text-muted">
+                {(time) => t('dashboard.cancelAvailable', { time })}
+              </RelativeTime>
             ) : null}
           </div>
         );
@@ -168,6 +160,8 @@ export const HISTORY_PAGE_SIZE = 10;
 export function OrderList() {
   const { t, tn } = useI18n();
   const orders = useMyOrders();
+  // The shared 1 s clock: which rentals are still active and when Cancel opens; the times' words tick
+  // by themselves (RelativeTime).
   const now = useNow();
   const columns = useOrderColumns(now);
   const [page, setPage] = useState(1);

@@ -185,6 +185,29 @@ describe('the pinned rental card', () => {
 describe('on the Dashboard', () => {
   const signIn = () => localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann')));
 
+  it('“My numbers” shows its times like every page: words, with the exact date and time as the tooltip', async () => {
+    signIn();
+    const waiting = order({
+      id: '41',
+      expiresAt: soon(),
+      cancelableAt: new Date(Date.now() + 90_000).toISOString(),
+    });
+    stubFetch((path) => {
+      if (path === '/api/user/info') return { body: userInfoFor('ann', ['User'], 5) };
+      if (path === '/api/Service/getall') return { body: { code: 1, services: SERVICES } };
+      if (path === '/api/Order/getbyuser') return { body: { code: 1, orders: [waiting] } };
+      if (path === '/api/Order/stats') return { body: { activeNumbers: 1, dailyRentals: 1, uptime: null } };
+      return undefined;
+    });
+    renderApp('/dashboard');
+    const table = await screen.findByRole('table', { name: 'My numbers' });
+    const left = await within(table).findByText('expires in 20 min');
+    expect(left.tagName).toBe('TIME');
+    expect(left.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const cancel = within(table).getByText(/^You can cancel in /);
+    expect(cancel.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
   it('moves the focus to the new rental’s card after Rent', async () => {
     signIn();
     const rented = order({ id: '21', expiresAt: soon() });
@@ -241,6 +264,10 @@ describe('on the Dashboard', () => {
     expect(icon.getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
     // The code is in the pinned card, large.
     expect(screen.getByTestId('rental-code').textContent).toBe('48213');
+    // The code toast and the bell's notification show the number as people read it.
+    expect(await screen.findByText('Number +1 555-000-0001')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /^Notifications/ }));
+    await waitFor(() => expect(screen.getAllByText(/^Number \+1 555-000-0001/)).toHaveLength(2));
 
     hidden.mockReturnValue(false);
     document.dispatchEvent(new Event('visibilitychange'));

@@ -9,13 +9,21 @@ import {
   useCodeAlerts,
 } from '../../app/attention.ts';
 import { Popover } from '../../app/shell/Popover.tsx';
-import { Button, CopyableText, CopyButton, OrderStatusBadge, Switch } from '../../components/index.ts';
+import {
+  Button,
+  CopyableText,
+  CopyButton,
+  OrderStatusBadge,
+  RelativeTime,
+  Switch,
+} from '../../components/index.ts';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatMoney, formatPhone, formatRelative } from '../../lib/format.ts';
+import { formatMoney, formatPhone } from '../../lib/format.ts';
+import { useNow } from '../../lib/useNow.ts';
 import { useAnotherSmsMutation, useCancelMutation, useFinishMutation, useMyOrders } from './api.ts';
-import { cancelState, useNow, useRepeatable } from './OrderList.tsx';
+import { cancelState, useRepeatable } from './OrderList.tsx';
 
 /**
  * A rental pinned at the top of the Dashboard: waiting for its code, or with its code and not yet
@@ -193,9 +201,9 @@ export function RentalCard({
         {cancelable !== 'hidden' ? (
           <>
             {cancelable === 'wait' ? (
-              <span className="mr-auto text-xs text-muted">
-                {t('dashboard.cancelAvailable', { time: formatRelative(o.cancelableAt, now, t) })}
-              </span>
+              <RelativeTime value={o.cancelableAt} className="mr-auto text-xs text-muted">
+                {(time) => t('dashboard.cancelAvailable', { time })}
+              </RelativeTime>
             ) : null}
             <Button
               size="sm"

@@ -60,7 +60,7 @@ export function ServiceList() {
       key: 'name',
       header: t('dashboard.colService'),
       cell: (s) => (
-        <div className="min-w-24">
+        <div>
           <div className="font-medium text-fg">{s.name}</div>
           {s.description ? <div className="text-xs text-muted">{s.description}</div> : null}
         </div>
@@ -74,7 +74,8 @@ export function ServiceList() {
     },
     {
       key: 'available',
-      header: t('dashboard.colAvailable'),
+      // Allowed to wrap: a long header (Vietnamese) must not push Rent out of a phone's view.
+      header: <span className="whitespace-normal">{t('dashboard.colAvailable')}</span>,
       align: 'right',
       cell: (s) => (
         <span className={s.available > 0 ? 'tabular text-fg' : 'tabular text-bad'}>

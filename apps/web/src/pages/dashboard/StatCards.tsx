@@ -18,14 +18,18 @@ function Figure({
   icon: ReactNode;
 }) {
   return (
-    <div className="min-w-0 px-3 py-2.5 sm:px-4 sm:py-3" title={hint}>
-      <dt className="flex items-center gap-1.5 truncate text-xs text-muted sm:text-[13px]">
-        <span className="hidden sm:inline" aria-hidden>
+    <div className="flex min-w-0 flex-col px-3 py-2.5 sm:px-4 sm:py-3" title={hint}>
+      {/* Labels wrap rather than clip: three columns on a 390 px phone, and Vietnamese labels are long. */}
+      <dt className="flex items-start gap-1.5 text-xs leading-snug break-words text-muted sm:text-[13px]">
+        <span className="hidden shrink-0 sm:mt-px sm:inline" aria-hidden>
           {icon}
         </span>
         {label}
       </dt>
-      <dd className="mt-0.5 text-lg font-semibold tracking-tight text-fg tabular sm:text-xl">{value}</dd>
+      {/* At the bottom: the figures stay on one line when one label takes two. */}
+      <dd className="mt-auto pt-0.5 text-lg font-semibold tracking-tight text-fg tabular sm:text-xl">
+        {value}
+      </dd>
       <dd className="hidden truncate text-xs text-muted md:block">{hint}</dd>
     </div>
   );

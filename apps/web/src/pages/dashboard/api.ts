@@ -1,5 +1,5 @@
 import { endpoints, type Order } from '@simdock/contract';
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
 import { useLiveStatus } from '../../app/live.tsx';
@@ -10,18 +10,12 @@ export {
   mergeOrder,
   myOrdersQuery,
   ORDERS_REFRESH_MS,
+  prefetchDashboard,
   servicesQuery,
   statsQuery,
 } from '../../api/orders.ts';
 
 export const useServices = () => useQuery(servicesQuery);
-
-/** Asks for the Dashboard's three lists together, before the page renders (the router calls it). */
-export function prefetchDashboard(qc: QueryClient): void {
-  void qc.prefetchQuery(servicesQuery);
-  void qc.prefetchQuery(myOrdersQuery);
-  void qc.prefetchQuery(statsQuery);
-}
 
 /** The user's orders: live events keep them current; the 5-second refresh runs only while they are down. */
 export function useMyOrders() {

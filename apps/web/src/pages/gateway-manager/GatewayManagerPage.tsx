@@ -101,23 +101,24 @@ export function GatewayManagerPage() {
     const lastReport = g.lastUpdate ? new Date(g.lastUpdate).getTime() : undefined;
     // A failed scan newer than the last report is the news; an older one was overtaken by a report.
     const showFailure = failure && (lastReport === undefined || failure.at + skewMs > lastReport);
+    // These lines wrap: in a phone card ("Báo cáo gần nhất vừa xong") they would widen the page.
     return (
       <span className="flex flex-col items-start text-xs text-muted">
         {showFailure ? (
           <RelativeTime
             value={new Date(failure.at)}
             title={`${formatDateTime(failure.at / 1000, { seconds: true })}: ${failureText(failure.error, t)}`}
-            className="whitespace-nowrap text-bad"
+            className="text-bad"
           >
             {(time) => t('gateways.scanFailedAt', { time })}
           </RelativeTime>
         ) : null}
         {g.lastUpdate ? (
-          <RelativeTime value={g.lastUpdate} skewMs={skewMs} className="whitespace-nowrap">
+          <RelativeTime value={g.lastUpdate} skewMs={skewMs}>
             {(time) => t('gateways.lastSeen', { time })}
           </RelativeTime>
         ) : showFailure ? null : (
-          <span className="whitespace-nowrap">{t('gateways.neverSeen')}</span>
+          <span>{t('gateways.neverSeen')}</span>
         )}
       </span>
     );

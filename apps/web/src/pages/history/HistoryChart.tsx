@@ -35,29 +35,33 @@ export default function HistoryChart({ days }: { days: DailyStatsPoint[] }) {
         </ResponsiveContainer>
       </div>
       <figcaption className="sr-only">{t('history.chartCaption')}</figcaption>
-      <table className="sr-only">
-        <caption>{t('history.chartCaption')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('history.colTime')}</th>
-            {SERIES.map((s) => (
-              <th key={s.key} scope="col">
-                {t(s.label)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.dayStart}>
-              <th scope="row">{r.day}</th>
+      {/* The wrapper, not the table, is sr-only: a table keeps its content width whatever its own width
+          and overflow say, so an sr-only table widened the page at 390 px. */}
+      <div className="sr-only">
+        <table>
+          <caption>{t('history.chartCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('history.colTime')}</th>
               {SERIES.map((s) => (
-                <td key={s.key}>{r[s.key]}</td>
+                <th key={s.key} scope="col">
+                  {t(s.label)}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.dayStart}>
+                <th scope="row">{r.day}</th>
+                {SERIES.map((s) => (
+                  <td key={s.key}>{r[s.key]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -46,19 +46,23 @@ describe('Service Manager: spent numbers', () => {
     const dialog = await openDialog();
     expect(await within(dialog).findByText(/more than 3 times/)).toBeTruthy();
     const list = await within(dialog).findByRole('table', { name: 'Spent numbers' });
+    // Numbers shown as people read them (the raw digits stay on the cell).
     const row = (n: string) => within(list).getByText(n).closest('tr')!;
-    expect(within(row('15550000001')).getByText('Received a code')).toBeTruthy();
-    expect(within(row('15550000002')).getByText('Reuse limit reached (4 empty rentals)')).toBeTruthy();
-    expect(within(row('15550000003')).getByText('Marked by root: Banned by Telegram')).toBeTruthy();
-    expect(within(row('15550000001')).queryByRole('button')).toBeNull();
-    expect(within(row('15550000002')).queryByRole('button')).toBeNull();
-    fireEvent.click(within(row('15550000003')).getByRole('button', { name: 'Undo the mark on 15550000003' }));
+    expect(within(list).getByText('+1 555-000-0001').getAttribute('data-value')).toBe('15550000001');
+    expect(within(row('+1 555-000-0001')).getByText('Received a code')).toBeTruthy();
+    expect(within(row('+1 555-000-0002')).getByText('Reuse limit reached (4 empty rentals)')).toBeTruthy();
+    expect(within(row('+1 555-000-0003')).getByText('Marked by root: Banned by Telegram')).toBeTruthy();
+    expect(within(row('+1 555-000-0001')).queryByRole('button')).toBeNull();
+    expect(within(row('+1 555-000-0002')).queryByRole('button')).toBeNull();
+    fireEvent.click(
+      within(row('+1 555-000-0003')).getByRole('button', { name: 'Undo the mark on +1 555-000-0003' }),
+    );
     await waitFor(() =>
       expect(calls(fetch, '/api/service/unmarkSpent')).toEqual([
         { serviceId: tg.id, phoneNumber: '15550000003' },
       ]),
     );
-    expect(await screen.findByText('The mark on 15550000003 is removed.')).toBeTruthy();
+    expect(await screen.findByText('The mark on +1 555-000-0003 is removed.')).toBeTruthy();
   });
 
   it('checks the number and the reason before marking, then sends them cleaned', async () => {
@@ -83,7 +87,7 @@ describe('Service Manager: spent numbers', () => {
         { serviceId: tg.id, phoneNumber: '+15550000009', reason: 'Banned' },
       ]),
     );
-    expect(await screen.findByText('+15550000009 is marked spent for Telegram.')).toBeTruthy();
+    expect(await screen.findByText('+1 555-000-0009 is marked spent for Telegram.')).toBeTruthy();
     expect((within(dialog).getByLabelText('Phone number') as HTMLInputElement).value).toBe('');
   });
 

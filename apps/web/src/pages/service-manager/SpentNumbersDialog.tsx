@@ -14,7 +14,7 @@ import {
   notify,
 } from '../../components/index.ts';
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatPhone } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useMarkSpentMutation, useSpentNumbersQuery, useUnmarkSpentMutation } from './api.ts';
 
@@ -76,7 +76,7 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
       {
         onSuccess: () => {
           reset(EMPTY_MARK);
-          notify.success(t('services.spentMarked', { number, name: service.name }));
+          notify.success(t('services.spentMarked', { number: formatPhone(number), name: service.name }));
         },
         onError: (err) => {
           if (err instanceof ApiError && (err.field === 'phoneNumber' || err.field === 'reason')) {
@@ -95,7 +95,7 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
     unmark.mutate(
       { serviceId: service.id, phoneNumber: n.phoneNumber },
       {
-        onSuccess: () => notify.success(t('services.spentUnmarked', { number: n.phoneNumber })),
+        onSuccess: () => notify.success(t('services.spentUnmarked', { number: formatPhone(n.phoneNumber) })),
         onError: (err) => notify.error(errorMessage(err)),
       },
     );
@@ -105,7 +105,11 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
       key: 'number',
       header: t('services.spentColNumber'),
       className: 'whitespace-nowrap',
-      cell: (n) => <span className="font-mono text-[13px]">{n.phoneNumber}</span>,
+      cell: (n) => (
+        <span className="font-mono text-[13px]" data-value={n.phoneNumber}>
+          {formatPhone(n.phoneNumber)}
+        </span>
+      ),
     },
     {
       key: 'why',
@@ -137,7 +141,7 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
           <Button
             size="sm"
             icon={<Undo2 className="size-3.5" aria-hidden />}
-            aria-label={t('services.spentUndoNamed', { number: n.phoneNumber })}
+            aria-label={t('services.spentUndoNamed', { number: formatPhone(n.phoneNumber) })}
             disabled={unmark.isPending}
             onClick={() => undo(n)}
           >

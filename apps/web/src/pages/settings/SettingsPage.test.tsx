@@ -43,6 +43,13 @@ describe('Settings: message prices', () => {
     expect(mms.value).toBe('0.02');
     expect(screen.getByText(/160 GSM-7 characters/)).toBeTruthy();
 
+    // Money fields: "$" in front, a decimal keyboard, the amount tidied on leaving the field.
+    expect(sms.inputMode).toBe('decimal');
+    expect(sms.parentElement?.textContent).toBe('$');
+    fireEvent.change(mms, { target: { value: '.5' } });
+    fireEvent.blur(mms);
+    expect(mms.value).toBe('0.50');
+
     fireEvent.change(sms, { target: { value: '0.00751' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Price per SMS segment must be an amount ≥ 0 with at most four decimals (USD).');

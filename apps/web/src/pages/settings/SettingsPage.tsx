@@ -4,9 +4,18 @@ import { CircleCheck, CircleX } from 'lucide-react';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button, Card, FormField, Input, Notice, PageHeader, QueryState } from '../../components/index.ts';
+import {
+  Button,
+  Card,
+  FormField,
+  Input,
+  MoneyInput,
+  Notice,
+  PageHeader,
+  QueryState,
+} from '../../components/index.ts';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatMoneyInput } from '../../lib/format.ts';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { useAdminSettings, useSaveSettings } from './api.ts';
 
@@ -83,8 +92,8 @@ export function SettingsPage() {
         SimMaxSmsPerMonth: d.simMaxSmsPerMonth,
         SimLockAfterFailures: d.simLockAfterFailures,
         SimCooldownMinutes: d.simCooldownMinutes,
-        SmsPricePerSegment: String(d.smsPricePerSegment),
-        MmsPrice: String(d.mmsPrice),
+        SmsPricePerSegment: formatMoneyInput(d.smsPricePerSegment, 4),
+        MmsPrice: formatMoneyInput(d.mmsPrice, 4),
       });
   }, [settings.data, isDirty, reset]);
 
@@ -145,7 +154,7 @@ export function SettingsPage() {
                     hint={t(f.hint)}
                     error={fieldErrorText(t, errors[f.name])}
                   >
-                    <Input type="text" inputMode="decimal" autoComplete="off" {...register(f.name)} />
+                    <MoneyInput decimals={4} {...register(f.name)} />
                   </FormField>
                 ))}
               </fieldset>

@@ -120,3 +120,24 @@ describe('Top up: a failed invoice creation', () => {
     expect(screen.getAllByText(text)).toHaveLength(1);
   });
 });
+
+describe('Top up: the amount field', () => {
+  it('is a money field: "$" in front, 10.00 to start, tidied on leaving it, the minimum still checked', async () => {
+    const fetch = serve({});
+    renderApp('/topup');
+    const amount = (await screen.findByLabelText('Amount (USD)')) as HTMLInputElement;
+    expect(amount.type).toBe('text');
+    expect(amount.inputMode).toBe('decimal');
+    expect(amount.parentElement?.textContent).toBe('$');
+    expect(amount.value).toBe('10.00');
+    fireEvent.change(amount, { target: { value: '12.5' } });
+    fireEvent.blur(amount);
+    expect(amount.value).toBe('12.50');
+    fireEvent.change(amount, { target: { value: '9.99' } });
+    const create = screen.getByRole('button', { name: 'Create Invoice' }) as HTMLButtonElement;
+    await waitFor(() => expect(create.disabled).toBe(false));
+    fireEvent.click(create);
+    expect(await screen.findByText('The minimum top-up is 10 USD.')).toBeTruthy();
+    expect(fetch.mock.calls.filter(([p]) => p === '/api/Payments/create')).toHaveLength(0);
+  });
+});

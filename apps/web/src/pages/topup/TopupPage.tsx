@@ -19,7 +19,7 @@ import {
   ConfirmDialog,
   DataTable,
   FormField,
-  Input,
+  MoneyInput,
   Notice,
   notify,
   PageHeader,
@@ -28,7 +28,7 @@ import {
 } from '../../components/index.ts';
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
 import { failureText, serverText } from '../../lib/errors.ts';
-import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { formatDateTime, formatMoney, formatMoneyInput } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useCancelPayment, useCreatePayment, usePaymentHistory, usePaymentOptions } from './api.ts';
 
@@ -74,7 +74,10 @@ export function TopupPage() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<Values>({ defaultValues: { amount: String(TOPUP_DEFAULT) }, resolver: amountResolver });
+  } = useForm<Values>({
+    defaultValues: { amount: formatMoneyInput(TOPUP_DEFAULT, 2) },
+    resolver: amountResolver,
+  });
 
   // A failure shows once, inline under the form (not also as a toast); a new attempt clears it.
   const onSubmit = handleSubmit((v) =>
@@ -176,14 +179,7 @@ export function TopupPage() {
               error={fieldErrorText(t, errors.amount)}
               className="sm:w-72"
             >
-              <Input
-                type="number"
-                inputMode="decimal"
-                min={TOPUP_MIN}
-                step="0.01"
-                disabled={off}
-                {...register('amount')}
-              />
+              <MoneyInput decimals={2} disabled={off} {...register('amount')} />
             </FormField>
             <Button
               type="submit"
