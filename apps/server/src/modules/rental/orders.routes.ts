@@ -1,4 +1,4 @@
-import { endpoints, normalizeMac, ORDER_STATUSES, type Order, percent, totalPages } from '@simdock/contract';
+import { endpoints, normalizeMac, ORDER_STATUSES, Order, percent, totalPages } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { currentUser, route, sendJsonText } from '../../http/route.ts';
@@ -18,34 +18,8 @@ import { cancel, finish, rent, requestAnotherSms, userOrdersJson } from './order
 const idempotencyKey = (req: { headers: Record<string, unknown> }) =>
   req.headers['idempotency-key'] as string | undefined;
 
-/** The Dashboard's Order out of the rental API's detail (the response schema would keep extra fields). */
-const toOrder = ({
-  id,
-  serviceCode,
-  serviceName,
-  phoneNumber,
-  codeText,
-  smsText,
-  status,
-  price,
-  createdAt,
-  expiresAt,
-  cancelableAt,
-  finished,
-}: Order) => ({
-  id,
-  serviceCode,
-  serviceName,
-  phoneNumber,
-  codeText,
-  smsText,
-  status,
-  price,
-  createdAt,
-  expiresAt,
-  cancelableAt,
-  finished,
-});
+/** The Dashboard's Order out of the rental API's detail: the contract's fields, no extra ones. */
+const toOrder = (detail: Order): Order => Order.parse(detail);
 
 export function orderRoutes(app: App, ctx: AppContext) {
   const { order } = endpoints;
