@@ -42,10 +42,15 @@ afterAll(async () => {
   await e?.close();
 });
 
-/** The gateway and port that last wrote to `phone`. */
+/**
+ * The gateway and port that last wrote to `phone`, once the device has sent it: a claimed message
+ * has its port before the send is recorded, and a reply can only come after the SMS went out (the
+ * conversation learns its SIM when the send is recorded).
+ */
 async function simOf(phone: string) {
   const [row] = await e.db.query<{ gateway_id: string | null; port: string | null }>(
-    `SELECT gateway_id, port FROM messages WHERE recipient = $1 AND port IS NOT NULL
+    `SELECT gateway_id, port FROM messages
+      WHERE recipient = $1 AND port IS NOT NULL AND status IN ('sent', 'delivered')
       ORDER BY id DESC LIMIT 1`,
     [phone],
   );

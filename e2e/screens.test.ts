@@ -56,7 +56,9 @@ beforeAll(async () => {
   let sim: { gateway_id: string | null; port: string | null } | undefined;
   for (const until = Date.now() + 30_000; !sim && Date.now() < until; ) {
     [sim] = await e.db.query<{ gateway_id: string | null; port: string | null }>(
-      'SELECT gateway_id, port FROM messages WHERE recipient = $1 AND port IS NOT NULL LIMIT 1',
+      // Sent, not only claimed: a reply before the send is recorded finds no conversation.
+      `SELECT gateway_id, port FROM messages
+        WHERE recipient = $1 AND port IS NOT NULL AND status IN ('sent', 'delivered') LIMIT 1`,
       [PHONE],
     );
     if (!sim) await new Promise((r) => setTimeout(r, 100));
