@@ -95,6 +95,9 @@ export default defineConfig({
           env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits like a locator does (10 s), not 1 s: after a reload the app's chunks,
+          // the session and the list can take longer than a second while other tests load both cores.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
