@@ -53,6 +53,7 @@ export type PaymentHistoryResponse = z.infer<typeof PaymentHistoryResponse>;
 /** A filter day, YYYY-MM-DD (a whole UTC day), that exists in the calendar. */
 const FilterDay = z
   .string()
+  .max(10, 'Enter the date as YYYY-MM-DD.')
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date as YYYY-MM-DD.')
   .refine((v) => {
     const t = Date.parse(`${v}T00:00:00.000Z`);

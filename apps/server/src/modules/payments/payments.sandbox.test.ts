@@ -174,6 +174,8 @@ describe('top-up: cancelling an unpaid invoice', () => {
     await reconcile(s.ctx);
     expect(await balanceOf(u.token)).toBe(15);
     expect(await payment(id, u.token)).toMatchObject({ status: 'DONE' });
+    expect(await ledger(u.id)).toHaveLength(1);
+    expect(await ledgerMismatches(s.db)).toEqual([]);
   });
 });
 
