@@ -25,6 +25,20 @@ beforeAll(async () => {
   e = await startE2E({ workers: true, env: { DEMO: 'true', SMS_PER_SIM_PER_MINUTE: '600' } });
   adminToken = await e.token(ADMIN.username, ADMIN.password);
   userToken = await e.token(DEMO_USER.username, DEMO_USER.password);
+  // The demo's phone cannot send MMS, and a conversation keeps the SIM that first wrote: the phone's
+  // SIMs serve rentals only here, so the first send (and the MMS later) goes through the gateway.
+  const phoneSims = await e.db.query<{ gateway_id: string; port: string }>(
+    `SELECT s.gateway_id, s.port FROM sims s JOIN gateways g ON g.id = s.gateway_id WHERE g.driver <> 'ejoin'`,
+  );
+  expect(phoneSims.length).toBeGreaterThan(0);
+  for (const s of phoneSims) {
+    const r = await e.api(
+      '/api/Admin/setSimRole',
+      { gatewayId: s.gateway_id, port: s.port, role: 'rental' },
+      adminToken,
+    );
+    expect(r.status).toBe(200);
+  }
   const sent = await e.api(
     '/api/MassOutreach/sendMassSMS',
     { number: PHONE, mess: 'Hello from the chat test' },
