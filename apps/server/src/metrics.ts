@@ -78,6 +78,13 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  readonly signInPasswordChecks = new Counter({
+    name: 'simdock_sign_in_password_checks_total',
+    help: 'Sign-ins that reached the password check (argon2), by whether the username exists: the guesses the sign-in limits let through (an unknown username costs the same check)',
+    labelNames: ['account'] as const,
+    registers: [this.registry],
+  });
+
   /** Counts one dispatcher tick's messages by outcome. */
   dispatched(r: DispatchCounts): void {
     const unanswered = r.claimed - r.accepted - r.retried - r.failed - r.requeued;

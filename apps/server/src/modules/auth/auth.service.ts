@@ -84,6 +84,7 @@ export async function login(
   const ok = user
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyUnknownUser(input.password);
+  ctx.metrics.signInPasswordChecks.inc({ account: user ? 'known' : 'unknown' });
   if (!user || !ok) {
     const delay = slowdownMs(gate.accountFailures, ctx.config);
     if (delay > 0) await sleep(delay);

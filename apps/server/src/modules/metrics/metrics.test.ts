@@ -4,6 +4,7 @@ import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, recvSmsPush, seedGateway, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { scrape } from '../../test/metrics.ts';
 import { openSse } from '../../test/sse.ts';
 import { dispatchOnce } from '../messaging/index.ts';
 import { deliverDue } from '../webhooks/index.ts';
@@ -11,56 +12,6 @@ import { deliverDue } from '../webhooks/index.ts';
 // GET /metrics on the real server after real work: a rental whose code arrives by a device push,
 // a campaign handed to a simulated gateway, a refused payment webhook, a failing outgoing webhook,
 // an open live stream; and who may scrape in production.
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses the Prometheus text exposition format (version 0.0.4); throws on a line it cannot read. */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+-?\d+)?$/.exec(line);
-    if (!m) throw new Error(`not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    }
-    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
-  }
-  return samples;
-}
-
-class Scrape {
-  constructor(
-    readonly text: string,
-    readonly samples: Sample[],
-  ) {}
-  /** Samples of a metric whose labels include these. */
-  find(name: string, labels: Record<string, string> = {}): Sample[] {
-    return this.samples.filter(
-      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-    );
-  }
-  /** The value of the one sample with these labels; undefined when there is none. */
-  value(name: string, labels: Record<string, string> = {}): number | undefined {
-    const found = this.find(name, labels);
-    if (found.length > 1)
-      throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
-    return found[0]?.value;
-  }
-}
-
-async function scrape(s: TestServer, token?: string): Promise<Scrape> {
-  const res = await fetch(`${s.url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  const text = await res.text();
-  return new Scrape(text, parseExposition(text));
-}
 
 const HTTP = 'simdock_http_request_duration_seconds';
 
@@ -101,6 +52,7 @@ describe('GET /metrics after real work (development: open)', () => {
       ['simdock_sms_dispatched_total', 'counter'],
       ['simdock_otp_latency_seconds', 'histogram'],
       ['simdock_webhook_failures_total', 'counter'],
+      ['simdock_sign_in_password_checks_total', 'counter'],
     ]) {
       expect(m.text).toContain(`# TYPE ${name} ${type}\n`);
       expect(m.text).toMatch(new RegExp(`^# HELP ${name} \\S`, 'm'));

@@ -13,12 +13,17 @@ export async function verifyPassword(stored: string, plain: string): Promise<boo
 
 let dummy: Promise<string> | undefined;
 
+/** The fixed hash unknown usernames are checked against: made once (lazily), like any stored hash. */
+export function unknownUserHash(): Promise<string> {
+  dummy ??= hash(`no such user ${Math.random()}`);
+  return dummy;
+}
+
 /**
- * The work of a real check for a user that does not exist: the same argon2 verify, against a fixed
- * hash made once (lazily), so an unknown username costs as long as a wrong password. Always false.
+ * The work of a real check for a user that does not exist: the same argon2 verify, against
+ * `unknownUserHash()`, so an unknown username costs as long as a wrong password. Always false.
  */
 export async function verifyUnknownUser(plain: string): Promise<false> {
-  dummy ??= hash(`no such user ${Math.random()}`);
-  await verifyPassword(await dummy, plain);
+  await verifyPassword(await unknownUserHash(), plain);
   return false;
 }
