@@ -62,4 +62,21 @@ describe('accessibility', () => {
     }
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('drops transitions for a visitor who asks for less motion, and only then', async () => {
+    const transition = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const page = await (await e.newContext({ reducedMotion })).newPage();
+      await page.goto('/login');
+      const signIn = page.getByRole('button', { name: 'Sign In', exact: true });
+      return signIn.evaluate((el) => {
+        const { getComputedStyle } = globalThis as unknown as {
+          getComputedStyle(e: unknown): { transitionProperty: string; transitionDuration: string };
+        };
+        const style = getComputedStyle(el);
+        return `${style.transitionProperty} ${style.transitionDuration}`;
+      });
+    };
+    expect(await transition('no-preference')).toMatch(/^color, background-color.* 0\.15s$/);
+    expect(await transition('reduce')).toMatch(/ 0s$/);
+  });
 });

@@ -57,7 +57,10 @@ export interface E2E {
   /** A page in a fresh context (own storage). Default viewport 1280×800. */
   newPage(opts?: { viewport?: { width: number; height: number } }): Promise<Page>;
   /** A fresh context, for several tabs sharing one localStorage (context.newPage()). */
-  newContext(opts?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
+  newContext(opts?: {
+    viewport?: { width: number; height: number };
+    reducedMotion?: 'reduce' | 'no-preference';
+  }): Promise<BrowserContext>;
   /** POST JSON to the server; returns status and parsed body. */
   api<T = Record<string, unknown>>(
     path: string,
@@ -132,6 +135,9 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
     const ctx = await browser.newContext({
       baseURL: url,
       viewport: o.viewport ?? { width: 1280, height: 800 },
+      // As a visitor who asked for less motion: no transitions to wait out before a page is settled
+      // (apps/web/src/index.css); e2e/a11y.test.ts checks both settings.
+      reducedMotion: o.reducedMotion ?? 'reduce',
     });
     ctx.setDefaultTimeout(10_000);
     contexts.push(ctx);
@@ -207,14 +213,17 @@ export async function loginViaUi(page: Page, user: { username: string; password:
 /** Signs in without the form: stores a token from the API before the app starts. */
 export async function loginWithToken(page: Page, e: E2E, user: { username: string; password: string }) {
   const token = await e.token(user.username, user.password);
-  await page.goto('/home');
+  // Any page of the origin holds its storage: the health check, not the app (a load of the app
+  // costs the browser about half a second of CPU, and the test's next step loads it anyway).
+  await page.goto('/healthz');
   // A string expression: the e2e code is typechecked without the DOM library.
   await page.evaluate(`localStorage.setItem('jwtToken', ${JSON.stringify(token)})`);
 }
 
-/** Saves a full-page screenshot under SHOTS_DIR and returns its path. */
+/** Saves a full-page screenshot under SHOTS_DIR and returns its path (nothing with E2E_SHOTS=off, as in CI). */
 export async function shot(page: Page, name: string): Promise<string> {
   const path = join(SHOTS_DIR, `${name}.png`);
+  if (process.env.E2E_SHOTS === 'off') return path;
   await page.screenshot({ path, fullPage: true });
   return path;
 }

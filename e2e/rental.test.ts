@@ -150,8 +150,7 @@ describe('OTP rental on the Dashboard', () => {
 });
 
 describe('the Dashboard on a slow network', () => {
-  // A timing bound on a shared 2-core machine: the app's start (parsing the entry chunk) takes 0.3 s
-  // idle and up to 0.9 s when other tests load both cores, so a run under load may get a second try.
+  // A timing bound on a shared 2-core machine: a run under heavy load may get a second try.
   it('shows the shell at once and its content after one round trip of 2.5 s (calls in parallel)', {
     retry: 2,
   }, async () => {
@@ -184,8 +183,9 @@ describe('the Dashboard on a slow network', () => {
       expect(at(path), timeline).toBeLessThan(at('/api/user/info') + DELAY);
     expect(answeredBeforeShell, timeline).toBe(0);
     // One round trip, not two or three in a row (7.5 s before): 2.5 s plus the app's own start
-    // (HTML, the entry chunk, the page's chunk while the calls are out); content within 3.5 s.
-    expect(contentAt, `content at ${contentAt} ms\n${timeline}`).toBeLessThanOrEqual(DELAY + 1000);
+    // (HTML, the entry chunk, the page's chunk while the calls are out), which is 0.3 s idle and can
+    // pass 1.5 s while other tests load both cores; two round trips in a row would take 5 s.
+    expect(contentAt, `content at ${contentAt} ms\n${timeline}`).toBeLessThan(2 * DELAY);
     await page.unroute('**/api/**');
     await page.close();
   });
