@@ -1,4 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import { ingestIncomingSms } from '../modules/gateways/index.ts';
+
+/** A gateway put in by seedGateway: its SIMs' numbers and ports, index for index. */
+export interface SeededGateway {
+  id: string;
+  numbers: string[];
+  ports: string[];
+}
 
 /**
  * Puts an online gateway with `sims` registered SIMs straight into the database, for rental
@@ -8,7 +17,7 @@ import type { Db } from '../db/db.ts';
 export async function seedGateway(
   db: Db,
   opts: { name?: string; sims?: number; lastUpdate: Date; numberBase?: number },
-): Promise<{ id: string; numbers: string[]; ports: string[] }> {
+): Promise<SeededGateway> {
   const name = opts.name ?? `gw-${Math.random().toString(36).slice(2, 8)}`;
   const mac = Array.from({ length: 6 }, () =>
     Math.floor(Math.random() * 256)
@@ -34,6 +43,27 @@ export async function seedGateway(
     );
   }
   return { id: gw!.id, numbers, ports };
+}
+
+/** An SMS from "Service" to one of a seeded gateway's numbers, stored as a device push would be. */
+export async function smsToNumber(
+  ctx: Parameters<typeof ingestIncomingSms>[0],
+  gw: SeededGateway,
+  phone: string,
+  text: string,
+): Promise<void> {
+  await ingestIncomingSms(ctx, [
+    {
+      gatewayId: gw.id,
+      port: gw.ports[gw.numbers.indexOf(phone)]!,
+      isReport: false,
+      ts: null,
+      sender: 'Service',
+      recipient: null,
+      text,
+      dedupeKey: randomUUID(),
+    },
+  ]);
 }
 
 export async function addService(

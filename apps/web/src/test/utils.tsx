@@ -1,4 +1,4 @@
-import type { Role, UserInfo } from '@simdock/contract';
+import type { Order, Role, UserInfo } from '@simdock/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -7,6 +7,23 @@ import { createQueryClient } from '../app/queryClient.ts';
 import { routes } from '../app/router.tsx';
 import { ThemeProvider } from '../app/theme.tsx';
 import { I18nProvider } from '../i18n/index.tsx';
+
+/** A Telegram rental waiting for its code (created 10:00, cancellable at 10:02, expiring 10:20 UTC). */
+export const orderFor = (o: Partial<Order> = {}): Order => ({
+  id: '1',
+  serviceCode: 'tg',
+  serviceName: 'Telegram',
+  phoneNumber: '15550000001',
+  codeText: null,
+  smsText: null,
+  status: 'WAIT_CODE',
+  price: 0.5,
+  createdAt: '2026-11-22T10:00:00.000Z',
+  expiresAt: '2026-11-22T10:20:00.000Z',
+  cancelableAt: '2026-11-22T10:02:00.000Z',
+  finished: false,
+  ...o,
+});
 
 /** An unsigned JWT with the given claims (the web app only decodes tokens; the server verifies them). */
 export function fakeToken(claims: Record<string, unknown>): string {

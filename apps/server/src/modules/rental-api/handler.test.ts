@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { addService, ledgerMismatches, seedGateway, smsToNumber } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { ingestIncomingSms } from '../gateways/index.ts';
 
 // The SMS-Activate handler, byte for byte: every action and every error token it answers, over
 // GET with a query, POST with a form body and POST with the query string.
@@ -77,20 +75,7 @@ async function keyedUser(balance = 10) {
   return { ...u, key };
 }
 
-async function deliver(phone: string, text: string) {
-  await ingestIncomingSms(s.ctx, [
-    {
-      gatewayId: gw.id,
-      port: gw.ports[gw.numbers.indexOf(phone)]!,
-      isReport: false,
-      ts: null,
-      sender: 'Service',
-      recipient: null,
-      text,
-      dedupeKey: randomUUID(),
-    },
-  ]);
-}
+const deliver = (phone: string, text: string) => smsToNumber(s.ctx, gw, phone, text);
 
 async function getNumber(key: string, service: string, extra: Record<string, string> = {}) {
   const r = await get({ api_key: key, action: 'getNumber', service, country: 187, ...extra });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { addService, ledgerMismatches, seedGateway, smsToNumber } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { ingestIncomingSms } from '../gateways/index.ts';
 
 // The REST API for programs (/api/v1, Bearer API key): services, idempotent create, get, list,
 // cancel, finish, another SMS, balance and ledger; per-key rate limits with X-RateLimit-* and 429.
@@ -52,20 +51,7 @@ async function api(
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-async function deliver(phone: string, text: string) {
-  await ingestIncomingSms(s.ctx, [
-    {
-      gatewayId: gw.id,
-      port: gw.ports[gw.numbers.indexOf(phone)]!,
-      isReport: false,
-      ts: null,
-      sender: 'Service',
-      recipient: null,
-      text,
-      dedupeKey: randomUUID(),
-    },
-  ]);
-}
+const deliver = (phone: string, text: string) => smsToNumber(s.ctx, gw, phone, text);
 
 describe('/api/v1', () => {
   it('lists services with price and availability', async () => {

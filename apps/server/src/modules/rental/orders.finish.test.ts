@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { UserOrdersResponse } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { addService, ledgerMismatches, seedGateway, smsToNumber } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { ingestIncomingSms } from '../gateways/index.ts';
 
 // The Dashboard's Finish and "Another SMS" (session token): the rental API's rules, answered as the
 // Dashboard's Order, whose `finished` the order list carries too.
@@ -22,20 +20,7 @@ afterAll(async () => {
   await s.close();
 });
 
-async function deliver(phone: string, text: string) {
-  await ingestIncomingSms(s.ctx, [
-    {
-      gatewayId: gw.id,
-      port: gw.ports[gw.numbers.indexOf(phone)]!,
-      isReport: false,
-      ts: null,
-      sender: 'Service',
-      recipient: null,
-      text,
-      dedupeKey: randomUUID(),
-    },
-  ]);
-}
+const deliver = (phone: string, text: string) => smsToNumber(s.ctx, gw, phone, text);
 
 describe('POST /api/Order/finish and /api/Order/anothersms', () => {
   it('finishes a rental with a code; refuses one without, and another user’s', async () => {

@@ -7,26 +7,12 @@ import { myOrdersQuery, servicesQuery } from '../../api/orders.ts';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { createQueryClient } from '../../app/queryClient.ts';
 import { I18nProvider } from '../../i18n/index.tsx';
-import { claimsFor, fakeToken, renderApp, userInfoFor } from '../../test/utils.tsx';
+import { claimsFor, fakeToken, orderFor, renderApp, userInfoFor } from '../../test/utils.tsx';
 import { formatCountdown, isPinnedRental, PinnedRentals } from './RentalCards.tsx';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 
-const order = (o: Partial<Order> = {}): Order => ({
-  id: '7',
-  serviceCode: 'tg',
-  serviceName: 'Telegram',
-  phoneNumber: '15550000001',
-  codeText: null,
-  smsText: null,
-  status: 'WAIT_CODE',
-  price: 0.5,
-  createdAt: '2026-11-22T10:00:00.000Z',
-  expiresAt: '2026-11-22T10:20:00.000Z',
-  cancelableAt: '2026-11-22T10:02:00.000Z',
-  finished: false,
-  ...o,
-});
+const order = (o: Partial<Order> = {}) => orderFor({ id: '7', ...o });
 
 /** An expiry 20 minutes from now (real time). */
 const soon = () => new Date(Date.now() + 20 * 60_000).toISOString();

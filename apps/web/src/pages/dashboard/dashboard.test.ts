@@ -1,23 +1,11 @@
-import type { Order, PublicService } from '@simdock/contract';
+import type { PublicService } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
+import { orderFor } from '../../test/utils.tsx';
 import { mergeOrder } from './api.ts';
 import { cancelState } from './OrderList.tsx';
 import { filterServices } from './ServiceList.tsx';
 
-const order = (o: Partial<Order>): Order => ({
-  id: '1',
-  serviceCode: 'tg',
-  serviceName: 'Telegram',
-  phoneNumber: '15550000001',
-  codeText: null,
-  smsText: null,
-  status: 'WAIT_CODE',
-  price: 0.5,
-  createdAt: '2026-11-22T10:00:00.000Z',
-  expiresAt: '2026-11-22T10:20:00.000Z',
-  cancelableAt: '2026-11-22T10:02:00.000Z',
-  ...o,
-});
+const order = orderFor;
 
 describe('cancelState', () => {
   const at = (iso: string) => Date.parse(iso);
