@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { type Db, openDatabase } from '@simdock/server';
 import pg from 'pg';
 import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
-import { type Json, jsonPoster } from './http.ts';
+import { type Json, jsonPoster, serveArgs } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CANNON = join(ROOT, 'bench/cannon.ts');
@@ -88,7 +88,7 @@ async function startServer(db: { url?: string; dataDir?: string }): Promise<Chil
   if (db.url) env.DATABASE_URL = db.url;
   if (db.dataDir) env.DATA_DIR = db.dataDir;
   const prof = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(OUT, 'prof')] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [...prof, ...serveArgs()], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -38,3 +38,35 @@ export function postgresCpuSince(before: Map<number, number>): number {
   for (const [pid, now] of postgresCpuMs()) ms += now - (before.get(pid) ?? 0);
   return ms;
 }
+
+/**
+ * CPU time (ms) of a process by thread: `main` (the JavaScript thread), the others by name
+ * (/proc/<pid>/task/<tid>/comm: V8's workers, libuv's pool), summed per name; a difference of two readings is where the process's CPU
+ * went between them.
+ */
+export function threadCpuMs(pid: number | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const name = tid === String(pid) ? 'main' : comm;
+        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+        out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // The thread ended while the list was read.
+      }
+    }
+  } catch {
+    // The process ended.
+  }
+  return out;
+}
+
+/** `threadCpuMs` now minus an earlier reading, by thread name. */
+export function threadCpuSince(pid: number | undefined, before: Map<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, now] of threadCpuMs(pid)) out.set(name, now - (before.get(name) ?? 0));
+  return out;
+}

@@ -24,12 +24,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SimFleet } from '@simdock/gateway-sim';
 import pg from 'pg';
+import { serveArgs } from './http.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Number(process.env.RUNS ?? 10);
 const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
@@ -80,7 +78,7 @@ async function main() {
   let server: ChildProcess | undefined;
   const db = new pg.Client({ connectionString: dbUrl.toString() });
   try {
-    server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    server = spawn(process.execPath, serveArgs(), {
       env: {
         ...process.env,
         PORT: String(PORT),

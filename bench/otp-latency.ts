@@ -17,6 +17,7 @@
  *
  * STATEMENTS=1: per rate, the statements PostgreSQL ran for the server (pg_stat_statements, which must be
  * in shared_preload_libraries; track_planning on adds planning time): calls and time per SMS, top first.
+ * THREADS=1: per rate, the server's CPU by thread (its main thread, V8's workers, libuv's pool).
  * PROFILE=1: the server writes a CPU profile to bench/out/prof/ (read it with bench/profile-summary.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,8 +29,8 @@ import { fileURLToPath } from 'node:url';
 import { SimFleet } from '@simdock/gateway-sim';
 import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
-import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
-import { jsonPoster } from './http.ts';
+import { cpuMs, postgresCpuMs, postgresCpuSince, threadCpuMs, threadCpuSince } from './cpu.ts';
+import { jsonPoster, serveArgs } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -133,27 +134,23 @@ async function main() {
     const prof = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(ROOT, 'bench/out/prof')] : [];
     // SERVER_NODE_FLAGS: extra node flags for the server alone (say --trace-gc, with BENCH_SERVER_LOG).
     const flags = (process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    server = spawn(
-      process.execPath,
-      [...flags, ...prof, '--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')],
-      {
-        env: {
-          ...process.env,
-          PORT: String(PORT),
-          HOST: '127.0.0.1',
-          DATABASE_URL: dbUrl.toString(),
-          ADMIN_PASSWORD: 'bench-admin-pass',
-          APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-          NODE_ENV: 'development',
-          DEMO: 'false',
-          LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
-          LOGIN_MAX_FAILURES_PER_IP: '1000',
-          // The benchmark registers its users from one address.
-          REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
-        },
-        stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
+    server = spawn(process.execPath, [...flags, ...prof, ...serveArgs()], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATABASE_URL: dbUrl.toString(),
+        ADMIN_PASSWORD: 'bench-admin-pass',
+        APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+        NODE_ENV: 'development',
+        DEMO: 'false',
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
+        LOGIN_MAX_FAILURES_PER_IP: '1000',
+        // The benchmark registers its users from one address.
+        REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
       },
-    );
+      stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
+    });
     if (process.env.BENCH_SERVER_LOG) {
       const { createWriteStream } = await import('node:fs');
       server.stdout?.pipe(createWriteStream(process.env.BENCH_SERVER_LOG));
@@ -332,7 +329,12 @@ async function main() {
       received = 0;
       if (statements) await statements.reset();
       // CPU of each side over the sending phase and the drain after it (from /proc, Linux).
-      const cpu0 = { server: cpuMs(server!.pid), bench: process.cpuUsage(), pg: postgresCpuMs() };
+      const cpu0 = {
+        server: cpuMs(server!.pid),
+        threads: threadCpuMs(server!.pid),
+        bench: process.cpuUsage(),
+        pg: postgresCpuMs(),
+      };
       const t0 = performance.now();
       started = t0;
       if (total > 0) await send(rate, total, codeBase, (code) => sentAt.set(code, performance.now()));
@@ -345,6 +347,12 @@ async function main() {
       const pgMs = postgresCpuSince(cpu0.pg);
       const benchMs = (benchCpu.user + benchCpu.system) / 1000;
       const per = (ms: number) => (total > 0 ? +(ms / total).toFixed(3) : null);
+      if (process.env.THREADS) {
+        const byThread = [...threadCpuSince(server!.pid, cpu0.threads)].filter(([, ms]) => ms > 0);
+        console.log(
+          `\n${rate} SMS/s, server CPU by thread: ${byThread.map(([name, ms]) => `${name} ${ms} ms${total > 0 ? ` (${per(ms)} ms/SMS)` : ''}`).join(', ')}`,
+        );
+      }
       if (statements)
         console.log(
           `\n${rate} SMS/s:\n${await statements.report(Math.max(total, 1), total > 0 ? 'SMS' : 'run')}`,

@@ -48,6 +48,16 @@ describe('extractCode on RE2', () => {
     expect(extractCode('abc 123', '(x)?(\\d+)')).toBe('123');
   });
 
+  it('gives the same answers when patterns are reused, invalid ones and past the compiled-pattern bound', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(extractCode('Your code: 123456', 'code: (\\d{6})')).toBe('123456');
+      expect(extractCode('code: 654321', 'code: (\\d{6})')).toBe('654321');
+      expect(extractCode('code: 1', '(\\d')).toBeUndefined();
+      // More distinct patterns than the server keeps compiled.
+      for (let n = 0; n < 600; n++) expect(extractCode(`id ${n}-42`, `${n}-(\\d+)`)).toBe('42');
+    }
+  });
+
   it.each(REDOS)('matches %s against a hostile text in milliseconds', (pattern, text) => {
     expect(patternProblem(pattern)).toBeUndefined();
     const started = performance.now();

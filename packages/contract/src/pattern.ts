@@ -18,6 +18,27 @@ export function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+/** At most this many compiled patterns are kept (services are few; a flood of distinct ones starts over). */
+const COMPILED_MAX = 500;
+const compiledPatterns = new Map<string, RE2JS | null>();
+
+/**
+ * A pattern compiled once and reused: compiling costs more than matching an SMS, and a server
+ * matches every incoming SMS against the same few service patterns. Null: it does not compile.
+ */
+function compiled(pattern: string): RE2JS | null {
+  let re = compiledPatterns.get(pattern);
+  if (re !== undefined) return re;
+  try {
+    re = RE2JS.compile(pattern);
+  } catch {
+    re = null;
+  }
+  if (compiledPatterns.size >= COMPILED_MAX) compiledPatterns.clear();
+  compiledPatterns.set(pattern, re);
+  return re;
+}
+
 /** SMS longer than this are cut before matching (an SMS is far shorter; bounds work per message). */
 export const PATTERN_SCAN_MAX = 2000;
 
@@ -26,12 +47,8 @@ export const PATTERN_SCAN_MAX = 2000;
  * the whole match. Undefined when the SMS holds no code or the pattern does not compile.
  */
 export function extractCode(text: string, pattern: string): string | undefined {
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(pattern);
-  } catch {
-    return undefined;
-  }
+  const re = compiled(pattern);
+  if (re === null) return undefined;
   const m = re.matcher(text.slice(0, PATTERN_SCAN_MAX));
   if (!m.find()) return undefined;
   let code: string | null = m.group(0);

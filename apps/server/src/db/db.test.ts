@@ -1,47 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { openTestDb } from '../test/harness.ts';
-import { inlineParams } from './db.ts';
-
-describe('inlineParams', () => {
-  it('writes values as quoted literals, NULL as NULL, and leaves other text alone', () => {
-    expect(inlineParams('SELECT $1, $2, $10', ['a', null, 'x', 0, 0, 0, 0, 0, 0, 7])).toBe(
-      "SELECT 'a', NULL, '7'",
-    );
-    expect(inlineParams(`SELECT $1`, ["it's"])).toBe(`SELECT 'it''s'`);
-    expect(inlineParams(`SELECT $1`, ['a\\b'])).toBe(`SELECT  E'a\\\\b'`);
-  });
-
-  it('refuses a missing value and binary data', () => {
-    expect(() => inlineParams('SELECT $2', ['a'])).toThrow(/no value for \$2/);
-    expect(() => inlineParams('SELECT $1', [Buffer.from('x')])).toThrow(/binary/);
-  });
-
-  it('gives PostgreSQL the same values a parameter would, however awkward', async () => {
-    const t = await openTestDb();
-    try {
-      const values: unknown[] = [
-        "quote ' and '' and \\ backslash",
-        'unicode ✓ 𝄞 and tab\tand newline\n',
-        '-- not a comment; DROP TABLE users; $2',
-        null,
-        42,
-        -1.5,
-        true,
-        new Date('2026-11-25T04:05:06.789Z'),
-        { nested: { a: [1, 'b'] } },
-        ['x', "y'z", null],
-      ];
-      const sql = `SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::text AS d, $5::int AS e,
-        $6::numeric::text AS f, $7::boolean AS g, $8::timestamptz AS h, $9::jsonb AS i, $10::text[] AS j`;
-      const viaParams = await t.db.query(sql, values);
-      const inline = await t.db.query(inlineParams(sql, values));
-      expect(inline).toEqual(viaParams);
-      expect(inline[0]!.c).toBe('-- not a comment; DROP TABLE users; $2');
-    } finally {
-      await t.drop();
-    }
-  });
-});
 
 describe('deferred writes', () => {
   it('are written with the commit, in order, and (on PostgreSQL) not before it', async () => {

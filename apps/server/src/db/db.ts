@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-// prepareValue: how node-postgres turns a parameter into its text (for inlineParams).
-import pgUtils from 'pg/lib/utils.js';
 
 // numeric and int8 arrive as strings from node-postgres; we cast in SQL where a number is wanted.
 
@@ -24,7 +22,7 @@ export interface Queryable {
 }
 
 /** `savepoint` on a transaction's connection; `deferred` (if any) loses what fn deferred on failure. */
-function savepointOn(run: (sql: string) => Promise<unknown>, deferred?: string[]) {
+function savepointOn(run: (sql: string) => Promise<unknown>, deferred?: unknown[]) {
   return async <T>(fn: () => Promise<T>): Promise<T> => {
     const mark = deferred?.length ?? 0;
     await run('SAVEPOINT sd_savepoint');
@@ -124,27 +122,40 @@ function statement(text: string, values: unknown[] | undefined): pg.QueryConfig 
   return { name, text, values };
 }
 
+/** A write held for the COMMIT. */
+interface Deferred {
+  sql: string;
+  params: unknown[] | undefined;
+}
+
 /**
- * A statement with its parameters written in as literals, for the simple-query protocol (several
- * statements in one round trip). Each value becomes the same text node-postgres would send as a
- * parameter (dates, arrays, JSON alike), quoted, so PostgreSQL types it from context exactly as it
- * types a parameter; NULL stays NULL. The `$n` placeholders must sit outside quoted text, as they do
- * in every statement of this code base. Binary values are refused.
+ * Issues several statements on a pipelined connection so that they leave in one socket write (one
+ * wake-up for PostgreSQL instead of one per statement); their answers, in order.
  */
-export function inlineParams(sql: string, params: readonly unknown[] = []): string {
-  return sql.replace(/\$(\d+)/g, (_, n: string) => {
-    const i = Number(n) - 1;
-    if (i < 0 || i >= params.length) throw new Error(`no value for $${n}`);
-    const text = pgUtils.prepareValue(params[i]);
-    if (text === null || text === undefined) return 'NULL';
-    if (typeof text !== 'string') throw new Error(`$${n} cannot be written inline (binary value)`);
-    return pg.escapeLiteral(text);
-  });
+function inOneWrite(
+  client: pg.PoolClient,
+  issue: () => Promise<pg.QueryResult>[],
+): Promise<pg.QueryResult>[] {
+  // node-postgres writes each statement when issued; corking the socket around them makes one write.
+  const { stream } = (client as unknown as { connection: { stream: import('node:net').Socket } }).connection;
+  stream.cork();
+  try {
+    return issue();
+  } finally {
+    stream.uncork();
+  }
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // A database that does not answer fails requests after 5 s (503) instead of hanging them.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // Pipeline mode: a statement is written as soon as it is issued, without waiting for the answer
+  // to the one before (only transactions issue several at once: see tx).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    pipeline: true,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const listeners = new Map<string, Set<(payload: string) => void>>();
@@ -185,23 +196,46 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     savepoint: noSavepoint,
     async tx(fn) {
       const client = await pool.connect();
+      // Nothing goes out until the first statement, which carries the BEGIN in the same write;
+      // the deferred writes go with the COMMIT. A transaction of one statement and some deferred
+      // writes is two round trips.
+      let begun = false;
+      const deferred: Deferred[] = [];
+      const run = async (config: pg.QueryConfig) => {
+        if (begun) return client.query(config);
+        begun = true;
+        const [, result] = await Promise.all(
+          inOneWrite(client, () => [client.query('BEGIN'), client.query(config)]),
+        );
+        return result!;
+      };
       try {
-        await client.query('BEGIN');
-        // Deferred writes, sent with the COMMIT as one simple query: one round trip for all.
-        const deferred: string[] = [];
         const result = await fn({
           query: async <T>(sql: string, params?: unknown[]) =>
-            (await client.query(statement(sql, params))).rows as T[],
+            (await run(statement(sql, params))).rows as T[],
           defer: async (sql, params) => {
-            deferred.push(inlineParams(sql, params));
+            deferred.push({ sql, params });
           },
-          savepoint: savepointOn((sql) => client.query(sql), deferred),
+          savepoint: savepointOn((sql) => run({ text: sql }), deferred),
         });
-        deferred.push('COMMIT');
-        await client.query(deferred.join(';\n'));
+        if (!begun && deferred.length === 0) return result; // nothing was written
+        const sent = inOneWrite(client, () => [
+          ...(begun ? [] : [client.query('BEGIN')]),
+          ...deferred.map((d) => client.query(statement(d.sql, d.params))),
+          client.query('COMMIT'),
+        ]);
+        begun = true;
+        const settled = await Promise.allSettled(sent);
+        // The first failure is the cause (the statements after it met an aborted transaction, and
+        // its COMMIT rolled back).
+        const failed = settled.find((s) => s.status === 'rejected');
+        if (failed) throw failed.reason;
+        const commit = settled.at(-1) as PromiseFulfilledResult<pg.QueryResult>;
+        if (commit.value.command !== 'COMMIT')
+          throw new Error('The transaction was rolled back at its commit.');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (begun) await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
         client.release();

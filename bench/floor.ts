@@ -1,0 +1,114 @@
+/**
+ * The floor under the cost of one SMS push on this machine: what a bare Fastify server (no product
+ * code: `bench/floor-server.ts`) spends per push that makes N round trips to PostgreSQL, with and
+ * without a NOTIFY heard back, at light rates. The OTP benchmark's CPU per SMS is read against it:
+ * a push path cannot cost less than the bare server making the same round trips.
+ *
+ *   npm run bench:floor
+ *   # options: RATES=20,100 RTS=0,1,2,3,5 SECONDS=15 FLOOR_DATABASE_URL=postgres://…
+ *
+ * Pushes come from this process over one keep-alive connection per simulated gateway (20, as the
+ * gateway simulator's pusher), evenly spaced. CPU is read from /proc (user + system) for the server
+ * and for all PostgreSQL processes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const list = (s: string | undefined, d: string) => (s ?? d).split(',').map(Number);
+const RATES = list(process.env.RATES, '20,100');
+const RTS = list(process.env.RTS, '0,1,2,3,5');
+const SECONDS = Number(process.env.SECONDS ?? 15);
+const GATEWAYS = 20;
+
+async function startServer(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'floor-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', () => reject(new Error('floor server exited at start')));
+  });
+  return { child, port };
+}
+
+const agents = Array.from({ length: GATEWAYS }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+
+function push(port: number, agent: http.Agent, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end('{"type":"recv-sms","sms_num":1,"sms":[[0,"1.01",1700000000,"+100","+200","aGVsbG8="]]}');
+  });
+}
+
+/** Pushes at `rate` for `seconds`; the server's and PostgreSQL's CPU per push (ms). */
+async function measure(
+  server: { child: ChildProcess; port: number },
+  rate: number,
+  path: string,
+  seconds: number,
+) {
+  const total = Math.round(rate * seconds);
+  const serverBefore = cpuMs(server.child.pid);
+  const pgBefore = postgresCpuMs();
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(push(server.port, agents[i % GATEWAYS]!, path));
+  }
+  await Promise.all(pending);
+  return {
+    server: (cpuMs(server.child.pid) - serverBefore) / total,
+    postgres: postgresCpuSince(pgBefore) / total,
+  };
+}
+
+const server = await startServer();
+try {
+  await measure(server, 100, '/push?rts=3&notify=1', 3); // warm-up: JIT, prepared statements, connections
+  const rows: string[] = [];
+  for (const rate of RATES)
+    for (const rts of RTS)
+      for (const notify of [false, true]) {
+        const r = await measure(server, rate, `/push?rts=${rts}${notify ? '&notify=1' : ''}`, SECONDS);
+        rows.push(
+          `| ${rate} | ${rts} | ${notify ? 'yes' : 'no'} | ${r.server.toFixed(3)} ms | ${r.postgres.toFixed(3)} ms |`,
+        );
+        console.log(rows.at(-1));
+      }
+  console.log(
+    '\n| rate (pushes/s) | round trips | NOTIFY heard back | server CPU / push | PostgreSQL CPU / push |',
+  );
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const row of rows) console.log(row);
+} finally {
+  server.child.kill('SIGTERM');
+  for (const a of agents) a.destroy();
+}
