@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { type Db, openDatabase } from '@simdock/server';
 import pg from 'pg';
 import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
-import { type Json, jsonPoster, serveArgs } from './http.ts';
+import { type Json, jsonPoster, serveArgs, startReference } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CANNON = join(ROOT, 'bench/cannon.ts');
@@ -101,19 +101,7 @@ async function startServer(db: { url?: string; dataDir?: string }): Promise<Chil
 }
 
 async function startBare(bodyFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/bare-server.ts')], {
-    env: { ...process.env, BODY_FILE: bodyFile },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening (\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error('bare server exited at start')));
-  });
+  const { child, port } = await startReference('bare-server.ts', { ...process.env, BODY_FILE: bodyFile });
   return { child, url: `http://127.0.0.1:${port}` };
 }
 

@@ -11,34 +11,16 @@
  * gateway simulator's pusher), evenly spaced. CPU is read from /proc (user + system) for the server
  * and for all PostgreSQL processes.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cpuMs, postgresCpuMs, postgresCpuSince } from './cpu.ts';
+import { startReference } from './http.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const list = (s: string | undefined, d: string) => (s ?? d).split(',').map(Number);
 const RATES = list(process.env.RATES, '20,100');
 const RTS = list(process.env.RTS, '0,1,2,3,5');
 const SECONDS = Number(process.env.SECONDS ?? 15);
 const GATEWAYS = 20;
-
-async function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'floor-server.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', () => reject(new Error('floor server exited at start')));
-  });
-  return { child, port };
-}
 
 const agents = Array.from({ length: GATEWAYS }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
 
@@ -90,7 +72,7 @@ async function measure(
   };
 }
 
-const server = await startServer();
+const server = await startReference('floor-server.ts');
 try {
   await measure(server, 100, '/push?rts=3&notify=1', 3); // warm-up: JIT, prepared statements, connections
   const rows: string[] = [];

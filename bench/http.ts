@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,4 +32,49 @@ export function jsonPoster(base: string) {
       throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     return res.body;
   };
+}
+
+/**
+ * The environment of a benchmark's server on PostgreSQL: a development server without the demo,
+ * logging warnings only, and with the limits that would refuse the benchmark's own setup turned off.
+ */
+export function benchServerEnv(port: number, databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    ADMIN_PASSWORD: 'bench-admin-pass',
+    APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
+    NODE_ENV: 'development',
+    DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    LOGIN_MAX_FAILURES_PER_IP: '1000',
+    // The benchmarks register their users from one address.
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
+  };
+}
+
+/**
+ * Starts a reference server script of `bench/` (it prints `listening <port>` once it accepts
+ * connections) and resolves with the process and its port.
+ */
+export async function startReference(
+  script: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script)], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', () => reject(new Error(`${script} exited at start`)));
+  });
+  return { child, port };
 }

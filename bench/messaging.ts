@@ -26,7 +26,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { SimFleet } from '@simdock/gateway-sim';
 import pg from 'pg';
-import { serveArgs } from './http.ts';
+import { benchServerEnv, serveArgs } from './http.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -80,18 +80,7 @@ async function main() {
   try {
     server = spawn(process.execPath, serveArgs(), {
       env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATABASE_URL: dbUrl.toString(),
-        ADMIN_PASSWORD: 'bench-admin-pass',
-        APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-        NODE_ENV: 'development',
-        DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        LOGIN_MAX_FAILURES_PER_IP: '1000',
-        // The benchmark registers its users from one address.
-        REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
+        ...benchServerEnv(PORT, dbUrl.toString()),
         SMS_PER_SIM_PER_MINUTE: String(SIM_RATE),
         SMS_DISPATCH_INTERVAL_MS: String(TICK_MS),
       },

@@ -30,7 +30,7 @@ import { SimFleet } from '@simdock/gateway-sim';
 import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
 import { cpuMs, postgresCpuMs, postgresCpuSince, threadCpuMs, threadCpuSince } from './cpu.ts';
-import { jsonPoster, serveArgs } from './http.ts';
+import { benchServerEnv, jsonPoster, serveArgs } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -136,18 +136,8 @@ async function main() {
     const flags = (process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     server = spawn(process.execPath, [...flags, ...prof, ...serveArgs()], {
       env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATABASE_URL: dbUrl.toString(),
-        ADMIN_PASSWORD: 'bench-admin-pass',
-        APP_SECRET: 'bench-secret-bench-secret-bench-secret!!',
-        NODE_ENV: 'development',
-        DEMO: 'false',
+        ...benchServerEnv(PORT, dbUrl.toString()),
         LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
-        LOGIN_MAX_FAILURES_PER_IP: '1000',
-        // The benchmark registers its users from one address.
-        REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
       },
       stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
     });
