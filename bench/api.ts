@@ -88,7 +88,7 @@ async function startServer(db: { url?: string; dataDir?: string }): Promise<Chil
   if (db.url) env.DATABASE_URL = db.url;
   if (db.dataDir) env.DATA_DIR = db.dataDir;
   const prof = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(OUT, 'prof')] : [];
-  const child = spawn(process.execPath, [...prof, ...serveArgs()], {
+  const child = spawn(process.execPath, serveArgs(prof), {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

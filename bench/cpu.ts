@@ -70,3 +70,13 @@ export function threadCpuSince(pid: number | undefined, before: Map<string, numb
   for (const [name, now] of threadCpuMs(pid)) out.set(name, now - (before.get(name) ?? 0));
   return out;
 }
+
+/** Resident memory of a process in MB (/proc/<pid>/status, VmRSS); NaN once it has ended. */
+export function rssMb(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? Number.NaN : Math.round(Number(kb) / 1024);
+  } catch {
+    return Number.NaN;
+  }
+}

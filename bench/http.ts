@@ -9,16 +9,17 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Node's arguments for a server process exactly as `npm run serve` starts it (the script in the root
  * package.json, node flags included), with the entry point made absolute; the benchmarks measure
- * that process.
+ * that process. `extraNodeFlags` go after the script's own flags, so they can override them.
  */
-export function serveArgs(): string[] {
+export function serveArgs(extraNodeFlags: readonly string[] = []): string[] {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<
     string,
     string
   >;
   const [node, ...args] = scripts.serve!.split(/\s+/);
-  if (node !== 'node') throw new Error(`npm run serve does not start node: ${scripts.serve}`);
-  return args.map((a) => (a.endsWith('.ts') ? join(ROOT, a) : a));
+  if (node !== 'node' || !args.at(-1)?.endsWith('.ts'))
+    throw new Error(`npm run serve does not start node on a script: ${scripts.serve}`);
+  return [...args.slice(0, -1), ...extraNodeFlags, join(ROOT, args.at(-1)!)];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the benches read API JSON loosely

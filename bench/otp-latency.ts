@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { SimFleet } from '@simdock/gateway-sim';
 import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
-import { cpuMs, postgresCpuMs, postgresCpuSince, threadCpuMs, threadCpuSince } from './cpu.ts';
+import { cpuMs, postgresCpuMs, postgresCpuSince, rssMb, threadCpuMs, threadCpuSince } from './cpu.ts';
 import { benchServerEnv, jsonPoster, serveArgs } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,15 +60,16 @@ function sweepTable(
     p99: number | null;
     cpu: { serverMsPerSms: number | null; postgresMsPerSms: number | null; benchMsPerSms: number | null };
     cpuPercentOfCore: { server: number; postgres: number };
+    serverRssMb: number;
   }[],
 ): string {
   const cell = (v: number | null, unit = '') => (v === null ? '–' : `${v}${unit}`);
   return [
-    '| rate (SMS/s) | p50 | p99 | server CPU / SMS | PostgreSQL CPU / SMS | bench CPU / SMS | server CPU | PostgreSQL CPU |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| rate (SMS/s) | p50 | p99 | server CPU / SMS | PostgreSQL CPU / SMS | bench CPU / SMS | server CPU | PostgreSQL CPU | server RSS |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...runs.map(
       (r) =>
-        `| ${r.rate === 0 ? 'idle' : r.rate} | ${cell(r.p50, ' ms')} | ${cell(r.p99, ' ms')} | ${cell(r.cpu.serverMsPerSms, ' ms')} | ${cell(r.cpu.postgresMsPerSms, ' ms')} | ${cell(r.cpu.benchMsPerSms, ' ms')} | ${r.cpuPercentOfCore.server} % | ${r.cpuPercentOfCore.postgres} % |`,
+        `| ${r.rate === 0 ? 'idle' : r.rate} | ${cell(r.p50, ' ms')} | ${cell(r.p99, ' ms')} | ${cell(r.cpu.serverMsPerSms, ' ms')} | ${cell(r.cpu.postgresMsPerSms, ' ms')} | ${cell(r.cpu.benchMsPerSms, ' ms')} | ${r.cpuPercentOfCore.server} % | ${r.cpuPercentOfCore.postgres} % | ${r.serverRssMb} MB |`,
     ),
   ].join('\n');
 }
@@ -134,7 +135,7 @@ async function main() {
     const prof = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(ROOT, 'bench/out/prof')] : [];
     // SERVER_NODE_FLAGS: extra node flags for the server alone (say --trace-gc, with BENCH_SERVER_LOG).
     const flags = (process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    server = spawn(process.execPath, [...flags, ...prof, ...serveArgs()], {
+    server = spawn(process.execPath, serveArgs([...flags, ...prof]), {
       env: {
         ...benchServerEnv(PORT, dbUrl.toString()),
         LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
@@ -358,6 +359,8 @@ async function main() {
         p99: q(0.99),
         max: latencies.length ? +latencies[latencies.length - 1]!.toFixed(1) : null,
         cpu: { serverMsPerSms: per(serverMs), postgresMsPerSms: per(pgMs), benchMsPerSms: per(benchMs) },
+        /** The server's resident memory at the end of the run. */
+        serverRssMb: rssMb(server!.pid),
         /** CPU per second of the run, in % of one core: what the traffic (or idleness) costs. */
         cpuPercentOfCore: {
           server: +((serverMs / wallMs) * 100).toFixed(2),
