@@ -45,17 +45,17 @@ export async function seedGateway(
   return { id: gw!.id, numbers, ports };
 }
 
-/** An SMS from "Service" to one of a seeded gateway's numbers, stored as a device push would be. */
-export async function smsToNumber(
+/** An SMS from "Service" on a gateway port, stored as a device push would be (then the consumers). */
+export function smsToPort(
   ctx: Parameters<typeof ingestIncomingSms>[0],
-  gw: SeededGateway,
-  phone: string,
+  gatewayId: string,
+  port: string,
   text: string,
-): Promise<void> {
-  await ingestIncomingSms(ctx, [
+): ReturnType<typeof ingestIncomingSms> {
+  return ingestIncomingSms(ctx, [
     {
-      gatewayId: gw.id,
-      port: gw.ports[gw.numbers.indexOf(phone)]!,
+      gatewayId,
+      port,
       isReport: false,
       ts: null,
       sender: 'Service',
@@ -64,6 +64,16 @@ export async function smsToNumber(
       dedupeKey: randomUUID(),
     },
   ]);
+}
+
+/** An SMS from "Service" to one of a seeded gateway's numbers, stored as a device push would be. */
+export async function smsToNumber(
+  ctx: Parameters<typeof ingestIncomingSms>[0],
+  gw: SeededGateway,
+  phone: string,
+  text: string,
+): Promise<void> {
+  await smsToPort(ctx, gw.id, gw.ports[gw.numbers.indexOf(phone)]!, text);
 }
 
 export async function addService(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyOrderChange } from '../api/orders.ts';
+import { orderFor } from '../test/utils.tsx';
 import { notifications } from './notifications.ts';
 
 afterEach(() => notifications.setOwner(null));
@@ -21,19 +22,7 @@ describe('notifications store', () => {
 });
 
 describe('classifyOrderChange (one refetch per change)', () => {
-  const o = {
-    id: '1',
-    serviceCode: 'tg',
-    serviceName: 'Telegram',
-    phoneNumber: '15550000001',
-    codeText: null,
-    smsText: null,
-    status: 'WAIT_CODE' as const,
-    price: 1,
-    createdAt: '2026-01-01T00:00:00Z',
-    expiresAt: '2026-01-01T00:20:00Z',
-    cancelableAt: '2026-01-01T00:02:00Z',
-  };
+  const o = orderFor({ price: 1 });
   it('the live echo of a rent answer changes nothing; a code or a cancel does', () => {
     expect(classifyOrderChange(undefined, o)).toBe('new');
     expect(classifyOrderChange(o, { ...o })).toBe('echo');

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { UserOrdersResponse } from '@simdock/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
+import { addService, ledgerMismatches, seedGateway, smsToPort } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { ingestIncomingSms } from '../gateways/index.ts';
 import { expireOverdue } from './orders.service.ts';
 
 let s: TestServer;
@@ -33,18 +31,7 @@ const balanceOf = async (token: string) => (await s.post('/api/user/info', {}, t
 
 /** An SMS arriving on a gateway port, through the real ingestion (stored once, then consumers). */
 async function deliver(port: string, text: string): Promise<boolean> {
-  const { stored } = await ingestIncomingSms(s.ctx, [
-    {
-      gatewayId: gw.id,
-      port,
-      isReport: false,
-      ts: null,
-      sender: 'Service',
-      recipient: null,
-      text,
-      dedupeKey: randomUUID(),
-    },
-  ]);
+  const { stored } = await smsToPort(s.ctx, gw.id, port, text);
   const [row] = await s.db.query<{ matched: boolean }>('SELECT matched FROM incoming_sms WHERE id = $1', [
     stored[0],
   ]);
