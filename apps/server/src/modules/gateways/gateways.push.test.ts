@@ -8,6 +8,7 @@ import { startWorkers } from '../../workers/index.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
 import { insertIncomingSmsMany } from './inbox.queries.ts';
 import { sampleUptime } from './jobs.ts';
+import { LAST_SEEN_EVERY_MS } from './last-seen.ts';
 
 const DEVICE_PW = 'Dev1ce-Pa55-push';
 
@@ -125,6 +126,28 @@ describe('online status', () => {
     );
     expect(row!.online).toBe(false);
     await sim.setFaults({ dropPushes: false });
+  });
+
+  it('keeps a gateway with traffic Online, writing lastUpdate from its SMS once per window', async () => {
+    const { sim, gw } = await scannedGateway({ pushIntervalMs: 3_600_000 });
+    const lastUpdate = async () => (await gatewayRow(gw.id)).last_update?.getTime();
+    const sms = async (text: string) => {
+      sim.injectSms({ port: '1.01', from: '+15550001', text });
+      await sim.pushesSettled();
+    };
+    s.clock.advance(60_000);
+    const first = s.clock.now().getTime();
+    await sms('take: seen 1');
+    expect(await lastUpdate()).toBe(first);
+    // Within the window the SMS is stored, and lastUpdate is not written again.
+    s.clock.advance(LAST_SEEN_EVERY_MS - 1);
+    await sms('take: seen 2');
+    expect(await lastUpdate()).toBe(first);
+    s.clock.advance(1);
+    await sms('take: seen 3');
+    expect(await lastUpdate()).toBe(s.clock.now().getTime());
+    expect((await smsOf(gw.id)).map((r) => r.body)).toEqual(['take: seen 1', 'take: seen 2', 'take: seen 3']);
+    expect(await onlineStatus(gw.id)).toBe('Online');
   });
 });
 

@@ -26,6 +26,7 @@ import {
 } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDeviceStatus, applySimStatus } from './inventory.service.ts';
+import { lastSeenToWrite } from './last-seen.ts';
 import { pushTargets } from './push-targets.ts';
 
 export interface PushSource {
@@ -78,7 +79,8 @@ export async function handlePush(ctx: AppContext, src: PushSource, raw: RawPush)
 
 async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Promise<PushResult> {
   const gatewayId = src.gw.id;
-  const touch = { gatewayId, at: ctx.clock.now() };
+  // Traffic pushes (SMS, MMS, reports) write lastUpdate at most once per window (last-seen.ts).
+  const seenAt = () => lastSeenToWrite(ctx, gatewayId);
   switch (push.kind) {
     case 'status': {
       if (src.gw.external_id !== null && push.status.externalId !== src.gw.external_id) {
@@ -94,10 +96,11 @@ async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Pr
       await applySimStatus(ctx, gatewayId, push.sim);
       return { kind: push.kind };
     case 'sms': {
+      const at = seenAt();
       const res = await ingestIncomingSms(
         ctx,
         push.items.map((i) => ({ ...i, gatewayId })),
-        { touch },
+        at ? { touch: { gatewayId, at } } : {},
       );
       return { kind: push.kind, stored: res.stored.length, duplicates: res.duplicates };
     }
@@ -106,6 +109,7 @@ async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Pr
       // with its files handed to the SMS consumers (a chat reply keeps the picture).
       const { mms } = push;
       const port = mms.recipient ? await portOfNumber(ctx.db, gatewayId, mms.recipient) : undefined;
+      const at = seenAt();
       const res = await ingestIncomingSms(
         ctx,
         [
@@ -121,17 +125,19 @@ async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Pr
             attachments: mms.attachments,
           },
         ],
-        { touch },
+        at ? { touch: { gatewayId, at } } : {},
       );
       return { kind: push.kind, stored: res.stored.length, duplicates: res.duplicates };
     }
-    case 'report':
+    case 'report': {
       // Send results go to every registered report consumer (messaging), after lastUpdate is set.
-      await touchGateway(ctx.db, gatewayId, touch.at);
+      const at = seenAt();
+      if (at) await touchGateway(ctx.db, gatewayId, at);
       for (const consume of ctx.registry.reportConsumers) await consume(ctx, gatewayId, push.results);
       return { kind: push.kind, stored: push.results.length };
+    }
     case 'alive':
-      await touchGateway(ctx.db, gatewayId, touch.at);
+      await touchGateway(ctx.db, gatewayId, ctx.clock.now());
       return { kind: push.kind };
   }
 }
