@@ -151,12 +151,14 @@ describe('OTP rental on the Dashboard', () => {
 
 describe('the Dashboard on a slow network', () => {
   // A timing bound on a shared 2-core machine: a run under heavy load may get a second try.
-  it('shows the shell at once and its content after one round trip of 2.5 s (calls in parallel)', {
+  it('shows the shell at once and its content after one round trip of 5 s (calls in parallel)', {
     retry: 2,
   }, async () => {
     const page = await e.newPage();
     await loginWithToken(page, e, DEMO_USER);
-    const DELAY = 2500;
+    // Longer than the app's own start can take on a loaded machine (its shell ran 2.9–4.2 s after the
+    // start once while other browser tests loaded both cores), so "before any answer" tests the app.
+    const DELAY = 5000;
     const started: { path: string; at: number }[] = [];
     let answered = 0;
     const t0 = Date.now();
@@ -182,9 +184,9 @@ describe('the Dashboard on a slow network', () => {
     for (const path of ['/api/Service/getall', '/api/Order/getbyuser', '/api/Order/stats'])
       expect(at(path), timeline).toBeLessThan(at('/api/user/info') + DELAY);
     expect(answeredBeforeShell, timeline).toBe(0);
-    // One round trip, not two or three in a row (7.5 s before): 2.5 s plus the app's own start
-    // (HTML, the entry chunk, the page's chunk while the calls are out), which is 0.3 s idle and can
-    // pass 1.5 s while other tests load both cores; two round trips in a row would take 5 s.
+    // One round trip, not two or three in a row: 5 s plus the app's own start (HTML, the entry chunk,
+    // the page's chunk while the calls are out), which is 0.3 s idle and can pass 3 s while other
+    // tests load both cores; two round trips in a row would take 10 s.
     expect(contentAt, `content at ${contentAt} ms\n${timeline}`).toBeLessThan(2 * DELAY);
     await page.unroute('**/api/**');
     await page.close();
