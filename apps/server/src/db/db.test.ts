@@ -114,6 +114,27 @@ describe('savepoints', () => {
 });
 
 describe('a transaction', () => {
+  it('fails a statement with the stack of the code that ran it', async () => {
+    const t = await openTestDb();
+    try {
+      async function recordTheThing() {
+        await t.db.tx(async (q) => {
+          await q.query('SELECT $1::int', [1]);
+          await q.query('SELECT no_such_column FROM pg_class WHERE oid = $1', [1]);
+        });
+      }
+      const err = await recordTheThing().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/no_such_column/);
+      // Where to look when it is logged: the code that ran it, not only the driver's reader (and on
+      // PostgreSQL, whose transaction awaits it, the callers up the chain).
+      expect((err as Error).stack).toContain('db.test.ts');
+      if (t.db.kind === 'pg') expect((err as Error).stack).toContain('recordTheThing');
+    } finally {
+      await t.drop();
+    }
+  });
+
   it('is one: its first statement and the rest commit or undo together', async () => {
     const t = await openTestDb();
     try {

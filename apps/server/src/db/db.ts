@@ -62,15 +62,28 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * A driver's error is made where the database's answer was read; this gives it the stack of the code
+ * that ran the statement (V8's async stack), which is what a log of it needs.
+ */
+async function withCallerStack<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (err instanceof Error) Error.captureStackTrace(err);
+    throw err;
+  }
+}
+
 export async function openPglite(dataDir?: string): Promise<Db> {
   const pgl = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   // In-process: a round trip costs nothing here, so deferred writes run at once.
   const asQueryable = (q: Pick<PGlite, 'query'>, inTx = false): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      return (await q.query<T>(sql, params)).rows;
+      return (await withCallerStack(q.query<T>(sql, params))).rows;
     },
     async defer(sql: string, params?: unknown[]) {
-      await q.query(sql, params);
+      await withCallerStack(q.query(sql, params));
     },
     savepoint: inTx ? savepointOn((sql) => q.query(sql)) : noSavepoint,
   });
@@ -139,11 +152,16 @@ function statement(
   return query;
 }
 
-/** Runs a statement on a connection of its own (a transaction's, a session's). */
+/**
+ * Runs a statement on a connection of its own (a transaction's, a session's). Issued at once (a
+ * caller's cork holds it for the same write).
+ */
 function runOn(client: pg.ClientBase, text: string, values?: unknown[]): Promise<pg.QueryResult> {
-  return new Promise((resolve, reject) => {
-    client.query(statement(text, values, (err, res) => (err ? reject(err) : resolve(res))));
-  });
+  return withCallerStack(
+    new Promise((resolve, reject) => {
+      client.query(statement(text, values, (err, res) => (err ? reject(err) : resolve(res))));
+    }),
+  );
 }
 
 /** Runs a statement on any pooled connection (the pool takes it and gives it back). */
