@@ -138,7 +138,7 @@ function preparedName(text: string, values: unknown[] | undefined): string | und
 /**
  * A statement as node-postgres's own query object. Handed a plain config object instead,
  * node-postgres copies it property by property for every statement, which showed in the server's
- * CPU profile (2 µs of about 17 per statement, bench/RESULTS.md). Without a callback, the pool's
+ * CPU profile (1–8 µs of 20–30 per statement, bench/RESULTS.md). Without a callback, the pool's
  * query attaches its own and answers with a promise.
  */
 function statement(
