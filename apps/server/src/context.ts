@@ -66,7 +66,17 @@ export type SmsConsumer = ((q: Queryable, sms: StoredSms, ctx: AppContext) => Pr
    * over the whole batch before the next consumer sees what is left.
    */
   many?: (q: Queryable, list: readonly StoredSms[], ctx: AppContext) => Promise<boolean[]>;
+  /**
+   * Optional: issues the consumer's reads for SMS about to be stored, without waiting for them, so
+   * they travel with the SMS's insert (statements issued together leave in one write: one round
+   * trip); the consumer uses them when the SMS reach it, and reads afresh for any it has no read
+   * for. Called only where consumers run without savepoints (a failed read fails the transaction).
+   */
+  readAhead?: (q: Queryable, arriving: readonly ArrivingSms[], ctx: AppContext) => void;
 };
+
+/** An SMS about to be stored: what is known of it before its insert answers. */
+export type ArrivingSms = Pick<StoredSms, 'gatewayId' | 'port' | 'receivedAt' | 'deviceTs'>;
 
 /**
  * The final result of one recipient of one send task, as a device reported it, in the platform's

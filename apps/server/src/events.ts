@@ -21,8 +21,9 @@ export type AppEvent =
 
 /**
  * Publishes an event inside the caller's transaction: PostgreSQL delivers it when the transaction
- * commits, and drops it on rollback. The one way modules publish events. The NOTIFY is deferred:
- * it travels with the COMMIT (it could only be delivered then anyway), in event order.
+ * commits, and drops it on rollback. The one way modules publish events. The NOTIFY is deferred
+ * (`q.defer`: no round trip of its own; it could only be delivered at the commit anyway), in event
+ * order.
  */
 export async function publish(q: Queryable, event: AppEvent): Promise<void> {
   await q.defer('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventPayload(event)]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openTestDb } from '../test/harness.ts';
 
 describe('deferred writes', () => {
-  it('are written with the commit, in order, and (on PostgreSQL) not before it', async () => {
+  it('are written in order and seen by every later statement of the transaction', async () => {
     const t = await openTestDb();
     try {
       await t.db.exec('CREATE TABLE deferred_t (n int, note text)');
@@ -10,15 +10,42 @@ describe('deferred writes', () => {
         await q.defer('INSERT INTO deferred_t VALUES ($1, $2)', [1, "first's"]);
         await q.defer('UPDATE deferred_t SET note = note || $1 WHERE n = 1', ['+second']);
         await q.query('INSERT INTO deferred_t VALUES ($1, $2)', [2, 'at once']);
-        return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM deferred_t'))[0]!.n;
+        const seen = await q.query<{ n: number; note: string }>('SELECT n, note FROM deferred_t ORDER BY n');
+        await q.defer('UPDATE deferred_t SET note = note || $1 WHERE n = 2', ['+with the commit']);
+        return seen;
       });
-      // PostgreSQL holds them for the COMMIT's round trip; PGlite (in process) writes them at once.
-      expect(seenInside).toBe(t.db.kind === 'pg' ? 1 : 2);
-      const rows = await t.db.query<{ n: number; note: string }>('SELECT n, note FROM deferred_t ORDER BY n');
-      expect(rows).toEqual([
+      // PostgreSQL sends them with the next statement (no round trip of their own); PGlite at once.
+      expect(seenInside).toEqual([
         { n: 1, note: "first's+second" },
         { n: 2, note: 'at once' },
       ]);
+      const rows = await t.db.query<{ n: number; note: string }>('SELECT n, note FROM deferred_t ORDER BY n');
+      expect(rows).toEqual([
+        { n: 1, note: "first's+second" },
+        { n: 2, note: 'at once+with the commit' },
+      ]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('that fail fail the statement after them with their own error', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE deferred_e (n int PRIMARY KEY)');
+      const err = await t.db
+        .tx(async (q) => {
+          await q.defer('INSERT INTO deferred_e VALUES ($1)', [1]);
+          await q.defer('INSERT INTO deferred_e VALUES ($1)', [1]);
+          await q.query('SELECT count(*) FROM deferred_e');
+        })
+        .then(
+          () => new Error('it committed'),
+          (e: unknown) => e as Error,
+        );
+      // The cause, not PostgreSQL's "current transaction is aborted" for the statement after it.
+      expect(err.message).toMatch(/duplicate key/);
+      expect(await t.db.query('SELECT n FROM deferred_e')).toEqual([]);
     } finally {
       await t.drop();
     }
@@ -72,6 +99,8 @@ describe('savepoints', () => {
           .savepoint(async () => {
             await q.query('INSERT INTO sp_t VALUES ($1)', [2]);
             await q.defer('INSERT INTO sp_t VALUES ($1)', [3]);
+            await q.query('SELECT 1'); // 3 is sent with it: undone by the rollback to the savepoint
+            await q.defer('INSERT INTO sp_t VALUES ($1)', [5]); // not sent: dropped
             throw new Error('consumer failed');
           })
           .catch((err: Error) => err.message);

@@ -7,10 +7,11 @@ import pg from 'pg';
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
-   * A write whose result nobody reads and that nothing later in the transaction depends on (an
-   * event's NOTIFY, a queued delivery, a flag): inside a PostgreSQL transaction it travels with the
-   * COMMIT, all such writes in one round trip; anywhere else it runs at once. It fails the
-   * transaction exactly as the same query would.
+   * A write whose result nobody reads (an event's NOTIFY, a queued delivery, a flag, a row whose new
+   * values the caller already knows): inside a PostgreSQL transaction it travels with the next
+   * statement the transaction sends, or with the COMMIT, so it costs no round trip of its own and
+   * every later statement sees it; anywhere else it runs at once. It fails the transaction (or the
+   * savepoint it was made in) exactly as the same query would.
    */
   defer(sql: string, params?: unknown[]): Promise<void>;
   /**
@@ -21,11 +22,14 @@ export interface Queryable {
   savepoint<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** `savepoint` on a transaction's connection; `deferred` (if any) loses what fn deferred on failure. */
+/**
+ * `savepoint` on a transaction's connection. `deferred` (if any) holds the writes not yet sent: on
+ * failure, those fn deferred are dropped (the ones already sent are undone by the rollback).
+ */
 function savepointOn(run: (sql: string) => Promise<unknown>, deferred?: unknown[]) {
   return async <T>(fn: () => Promise<T>): Promise<T> => {
+    await run('SAVEPOINT sd_savepoint'); // sends what was deferred before it
     const mark = deferred?.length ?? 0;
-    await run('SAVEPOINT sd_savepoint');
     try {
       const result = await fn();
       await run('RELEASE SAVEPOINT sd_savepoint');
@@ -170,28 +174,23 @@ function runOnPool(pool: pg.Pool, text: string, values?: unknown[]): Promise<pg.
   return pool.query(statement(text, values)) as unknown as Promise<pg.QueryResult>;
 }
 
-/** A write held for the COMMIT. */
+/** A write held for the transaction's next statement or its COMMIT. */
 interface Deferred {
   sql: string;
   params: unknown[] | undefined;
 }
 
 /**
- * Issues several statements on a pipelined connection so that they leave in one socket write (one
- * wake-up for PostgreSQL instead of one per statement); their answers, in order.
+ * Holds a pipelined connection's writes until the end of this turn of the event loop, so the
+ * statements issued together (a BEGIN and the first statement, a read issued beside a write, the
+ * deferred writes and the COMMIT) leave in one socket write: one wake-up for PostgreSQL instead of
+ * one per statement. Node's HTTP responses are written the same way.
  */
-function inOneWrite(
-  client: pg.PoolClient,
-  issue: () => Promise<pg.QueryResult>[],
-): Promise<pg.QueryResult>[] {
-  // node-postgres writes each statement when issued; corking the socket around them makes one write.
+function holdWritesForTick(client: pg.PoolClient): void {
   const { stream } = (client as unknown as { connection: { stream: import('node:net').Socket } }).connection;
+  if (stream.writableCorked > 0) return;
   stream.cork();
-  try {
-    return issue();
-  } finally {
-    stream.uncork();
-  }
+  process.nextTick(() => stream.uncork());
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
@@ -244,18 +243,26 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     savepoint: noSavepoint,
     async tx(fn) {
       const client = await pool.connect();
-      // Nothing goes out until the first statement, which carries the BEGIN in the same write;
-      // the deferred writes go with the COMMIT. A transaction of one statement and some deferred
-      // writes is two round trips.
+      // Nothing goes out until the first statement, which carries the BEGIN in the same write. A
+      // deferred write goes out with the next statement (in the same write, before it) or with the
+      // COMMIT: a transaction of one statement and some deferred writes is two round trips.
       let begun = false;
       const deferred: Deferred[] = [];
-      const run = async (sql: string, params?: unknown[]) => {
-        if (begun) return runOn(client, sql, params);
+      /** Issues the deferred writes held so far and the BEGIN if not yet sent; their answers. */
+      const sendHeld = (): Promise<pg.QueryResult>[] => {
+        holdWritesForTick(client);
+        const sent = begun ? [] : [runOn(client, 'BEGIN')];
         begun = true;
-        const [, result] = await Promise.all(
-          inOneWrite(client, () => [runOn(client, 'BEGIN'), runOn(client, sql, params)]),
-        );
-        return result!;
+        for (const d of deferred.splice(0)) sent.push(runOn(client, d.sql, d.params));
+        return sent;
+      };
+      const run = async (sql: string, params?: unknown[]) => {
+        const held = sendHeld();
+        const result = runOn(client, sql, params);
+        if (held.length === 0) return result;
+        // Answers come in order: a held statement that failed is the cause (the ones after it met an
+        // aborted transaction), and Promise.all rejects with the first failure to arrive.
+        return (await Promise.all([...held, result])).at(-1)!;
       };
       try {
         const result = await fn({
@@ -266,12 +273,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           savepoint: savepointOn((sql) => run(sql), deferred),
         });
         if (!begun && deferred.length === 0) return result; // nothing was written
-        const sent = inOneWrite(client, () => [
-          ...(begun ? [] : [runOn(client, 'BEGIN')]),
-          ...deferred.map((d) => runOn(client, d.sql, d.params)),
-          runOn(client, 'COMMIT'),
-        ]);
-        begun = true;
+        const sent = [...sendHeld(), runOn(client, 'COMMIT')];
         const settled = await Promise.allSettled(sent);
         // The first failure is the cause (the statements after it met an aborted transaction, and
         // its COMMIT rolled back).

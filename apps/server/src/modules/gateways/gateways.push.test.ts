@@ -1,7 +1,8 @@
 import type { Gateway, GatewayReport } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportConsumer, SendResult, SmsConsumer, StoredSms } from '../../context.ts';
+import type { ArrivingSms, ReportConsumer, SendResult, SmsConsumer, StoredSms } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { recvSmsPush, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { startWorkers } from '../../workers/index.ts';
@@ -322,6 +323,46 @@ describe('incoming SMS arriving together (group commit)', () => {
       simNumber: a.sim.slot('2.01')!.sn,
     });
     expect((await gatewayRow(a.gw.id)).last_update).not.toBeNull();
+  });
+
+  it("issues a consumer's reads ahead with the SMS's insert, in its transaction, before handing it on", async () => {
+    const { gw } = await scannedGateway();
+    const seen: string[] = [];
+    const reads: Promise<{ n: number }[]>[] = [];
+    let arrived: ArrivingSms[] = [];
+    const reader: SmsConsumer = Object.assign(
+      async (_q: Queryable, sms: StoredSms) => {
+        seen.push(`handed ${sms.text}`);
+        // The read went out after the insert, in the same transaction: it sees the uncommitted row.
+        expect(await reads.shift()).toEqual([{ n: 1 }]);
+        expect(arrived).toEqual([
+          { gatewayId: gw.id, port: '3.01', receivedAt: sms.receivedAt, deviceTs: sms.deviceTs },
+        ]);
+        return false;
+      },
+      {
+        readAhead: (q: Queryable, arriving: readonly ArrivingSms[]) => {
+          seen.push('read ahead');
+          arrived = [...arriving];
+          reads.push(
+            q.query<{ n: number }>(
+              'SELECT count(*)::int AS n FROM incoming_sms WHERE gateway_id = $1 AND port = $2',
+              [gw.id, '3.01'],
+            ),
+          );
+        },
+      },
+    );
+    s.ctx.registry.smsConsumers.unshift(reader);
+    const at = new Date(Date.now() - 30_000);
+    try {
+      expect((await push(gw.pushUrls.sms, recvSmsPush('3.01', 'read me ahead', at))).status).toBe(200);
+    } finally {
+      s.ctx.registry.smsConsumers.splice(s.ctx.registry.smsConsumers.indexOf(reader), 1);
+    }
+    expect(seen).toEqual(['read ahead', 'handed read me ahead']);
+    // The device's own time: what the matching needs to know which rentals the SMS may go to.
+    expect(arrived[0]?.deviceTs).toBe(Math.floor(at.getTime() / 1000));
   });
 
   it('inserts a batch in one statement: new rows with their SIM, known and repeated keys left out', async () => {

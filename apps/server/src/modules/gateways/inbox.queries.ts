@@ -108,7 +108,7 @@ export async function findRecentRepeat(
   return rows.length > 0;
 }
 
-/** Deferred: travels with the COMMIT (nothing in the transaction reads it). */
+/** Deferred (`q.defer`): no round trip of its own. */
 export async function markMatched(q: Queryable, id: string): Promise<void> {
   await q.defer('UPDATE incoming_sms SET matched = true WHERE id = $1', [id]);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cleanText } from '@simdock/contract';
-import type { AppContext, SmsConsumer, StoredSms } from '../../context.ts';
+import type { AppContext, ArrivingSms, SmsConsumer, StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
 import { type GroupCommit, groupCommit } from '../../db/group-commit.ts';
@@ -232,6 +232,8 @@ const portKey = (p: SinglePush) => `${p.item.gatewayId}\u0000${p.item.port}`;
 interface HandOff {
   one: (sms: StoredSms) => Promise<boolean>;
   many?: (list: readonly StoredSms[]) => Promise<boolean[]>;
+  /** If given: the consumers' reads for SMS about to be stored, issued beside their insert. */
+  readAhead?: (arriving: readonly ArrivingSms[]) => void;
 }
 
 /**
@@ -247,6 +249,9 @@ function handOffTogether(ctx: AppContext, q: Queryable): HandOff {
       return false;
     },
     many: (list) => handOffMany(ctx, q, list, consumers),
+    readAhead: (arriving) => {
+      for (const consume of consumers) consume.readAhead?.(q, arriving, ctx);
+    },
   };
 }
 
@@ -277,7 +282,10 @@ async function storeOne(
 ): Promise<string | undefined> {
   const key = m.dedupeKey ?? (await dedupeKey(q, m, receivedAt));
   if (key === undefined) return undefined;
-  const row = await insertIncomingSms(q, rowOf(m, receivedAt, key));
+  // The consumers' reads go out with the insert (same write, one round trip).
+  const inserting = insertIncomingSms(q, rowOf(m, receivedAt, key));
+  if (!m.isReport) handOff.readAhead?.([arriving(m, receivedAt)]);
+  const row = await inserting;
   if (!row) return undefined;
   // A receipt is stored, never handed on; a new SMS taken by a consumer is marked matched.
   if (!m.isReport && (await handOff.one(storedSms(m, receivedAt, row)))) await markMatched(q, row.id);
@@ -309,7 +317,9 @@ async function storeMany(
   const rows: InsertSms[] = [];
   for (const p of batch)
     rows.push(rowOf(p.item, p.receivedAt, p.item.dedupeKey ?? (await dedupeKey(q, p.item, p.receivedAt))!));
-  const inserted = await insertIncomingSmsMany(q, rows);
+  const inserting = insertIncomingSmsMany(q, rows);
+  handOff.readAhead?.(batch.flatMap((p) => (p.item.isReport ? [] : [arriving(p.item, p.receivedAt)])));
+  const inserted = await inserting;
   const fresh: StoredSms[] = [];
   for (const [i, p] of batch.entries()) {
     const key = rows[i]!.dedupeKey;
@@ -371,6 +381,10 @@ function rowOf(m: IncomingSms, receivedAt: Date, key: string): InsertSms {
     receivedAt,
     dedupeKey: key,
   };
+}
+
+function arriving(m: IncomingSms, receivedAt: Date): ArrivingSms {
+  return { gatewayId: m.gatewayId, port: m.port, receivedAt, deviceTs: m.ts };
 }
 
 function storedSms(m: IncomingSms, receivedAt: Date, row: InsertedSms): StoredSms {

@@ -193,10 +193,9 @@ export async function cancelExpired(q: Queryable, now: Date, batch: number): Pro
   );
 }
 
-export interface OpenOrderForSms {
-  id: string;
-  user_id: string;
-  status: Order['status'];
+/** An order that may take an arriving SMS, as the matching needs it, locked for its transaction. */
+export interface OpenOrderForSms extends OrderRow {
+  finished_at: Date | null;
   pattern: string;
   text_contains: string;
   is_repeatable: boolean;
@@ -215,28 +214,31 @@ function inputRows<T>(
   alias: string,
   columns: readonly (readonly [name: string, type: string, value: (item: T) => unknown])[],
   items: readonly T[],
+  firstParam = 1,
 ): { sql: string; params: unknown[] } {
   const names = `${alias} (${columns.map(([name]) => name).join(', ')}, n)`;
+  const param = (i: number) => `$${firstParam + i}`;
   if (items.length === 1) {
     const item = items[0]!;
     return {
-      sql: `(SELECT ${columns.map(([, type], i) => `$${i + 1}::${type}`).join(', ')}, 1::bigint) AS ${names}`,
+      sql: `(SELECT ${columns.map(([, type], i) => `${param(i)}::${type}`).join(', ')}, 1::bigint) AS ${names}`,
       params: columns.map(([, , value]) => value(item)),
     };
   }
   return {
-    sql: `unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) WITH ORDINALITY AS ${names}`,
+    sql: `unnest(${columns.map(([, type], i) => `${param(i)}::${type}[]`).join(', ')}) WITH ORDINALITY AS ${names}`,
     params: columns.map(([, , value]) => items.map(value)),
   };
 }
 
-type SmsAtPort = { gatewayId: string; port: string; phoneNumber: string; receivedAt: Date };
+type SmsAtPort = { gatewayId: string; port: string; receivedAt: Date };
 
 /**
- * Orders on each SMS's gateway port for its number that can still take a code, locked for the
- * matching transaction, in one statement for any number of SMS: each row says which SMS (`n`, its
- * index in `sms`) it is open for. Locked in order id order. The number guards against a SIM swapped
- * in the port since the rental.
+ * Orders on each SMS's gateway port that can still take a code, locked for the matching
+ * transaction, in one statement for any number of SMS: each row says which SMS (`n`, its index in
+ * `sms`) it is open for. Locked in order id order. The SIM's number is not asked for: this read
+ * goes out with the SMS's insert, before the SIM is known, and the matching checks the number (a
+ * SIM swapped in the port since the rental must not give its SMS to the renter).
  */
 export async function openOrdersForSms(
   q: Queryable,
@@ -247,47 +249,46 @@ export async function openOrdersForSms(
     [
       ['gateway_id', 'uuid', (m) => m.gatewayId],
       ['port', 'text', (m) => m.port],
-      ['phone', 'text', (m) => m.phoneNumber],
       ['at', 'timestamptz', (m) => m.receivedAt],
     ],
     sms,
   );
   return q.query<OpenOrderForSms & { n: number }>(
-    `SELECT t.n::int - 1 AS n, o.id::text AS id, o.user_id, o.status, s.pattern, s.text_contains, s.is_repeatable
+    `SELECT t.n::int - 1 AS n, ${ORDER_FIELDS}, o.finished_at, s.pattern, s.text_contains, s.is_repeatable
        FROM ${input.sql}
-       JOIN orders o ON o.phone_number = t.phone AND o.gateway_id = t.gateway_id AND o.port = t.port
-        AND o.created_at <= t.at AND o.expires_at > t.at AND o.closed_at IS NULL
+       JOIN orders o ON o.gateway_id = t.gateway_id AND o.port = t.port
+        AND o.status IN ('WAIT_CODE', 'SUCCESS') AND o.closed_at IS NULL
+        AND o.created_at <= t.at AND o.expires_at > t.at
        JOIN services s ON s.id = o.service_id
-      WHERE o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND s.is_repeatable)
+      WHERE o.status = 'WAIT_CODE' OR s.is_repeatable
       ORDER BY o.id, t.n
       FOR UPDATE OF o`,
     input.params,
   );
 }
 
-/** openOrdersForSms for one SMS (the same statement). */
-export async function openOrdersOnPort(
-  q: Queryable,
-  gatewayId: string,
-  port: string,
-  phoneNumber: string,
-  receivedAt: Date,
-): Promise<OpenOrderForSms[]> {
-  return openOrdersForSms(q, [{ gatewayId, port, phoneNumber, receivedAt }]);
-}
-
-type CodeToRecord = { orderId: string; smsId: string; code: string | undefined; text: string; at: Date };
+/** An SMS given to an order: kept in order_codes (one row per order and SMS). */
+export type CodeToRecord = {
+  orderId: string;
+  smsId: string;
+  code: string | undefined;
+  text: string;
+  at: Date;
+};
+/** An order's fields after the SMS it took (the matching works them out; this writes them). */
+export type OrderAfterSms = Pick<OpenOrderForSms, 'id' | 'code_text' | 'sms_text' | 'status' | 'finished_at'>;
 
 /**
- * Records codes (or code-less SMS) on orders, for several (order, SMS) pairs in one statement; each
- * order at most once. An order is updated once per SMS (order_codes' unique pair). Returns the
- * updated orders, by id.
+ * Records the SMS orders took and the orders as they are after them, in one statement written
+ * with the transaction's next statement or its commit (the matching already knows the orders' new
+ * values: they are locked and it worked them out, so nothing waits for an answer). Each order once.
  */
 export async function recordCodes(
   q: Queryable,
   codes: readonly CodeToRecord[],
-): Promise<Map<string, OrderRow>> {
-  const input = inputRows<CodeToRecord>(
+  orders: readonly OrderAfterSms[],
+): Promise<void> {
+  const given = inputRows<CodeToRecord>(
     'i',
     [
       ['order_id', 'bigint', (c) => c.orderId],
@@ -298,38 +299,30 @@ export async function recordCodes(
     ],
     codes,
   );
-  const rows = await q.query<OrderRow>(
-    `WITH input AS (
-       SELECT * FROM ${input.sql}
-     ), c AS (
-       INSERT INTO order_codes (order_id, sms_id, code_text, sms_text, received_at)
-       SELECT order_id, sms_id, code, text, at FROM input ORDER BY n
-       ON CONFLICT DO NOTHING RETURNING order_id, sms_id
-     ), o AS (
-       UPDATE orders SET sms_text = i.text,
-              code_text = COALESCE(i.code, orders.code_text),
-              status = CASE WHEN i.code IS NULL THEN orders.status ELSE 'SUCCESS' END,
-              finished_at = CASE WHEN i.code IS NULL THEN orders.finished_at ELSE COALESCE(orders.finished_at, i.at) END
-         FROM input i JOIN c ON c.order_id = i.order_id AND c.sms_id = i.sms_id
-        WHERE orders.id = i.order_id
-        RETURNING orders.*
-     )
-     SELECT ${ORDER_FIELDS} FROM o`,
-    input.params,
+  const after = inputRows<OrderAfterSms>(
+    'u',
+    [
+      ['id', 'bigint', (o) => o.id],
+      ['code_text', 'text', (o) => o.code_text],
+      ['sms_text', 'text', (o) => o.sms_text],
+      ['status', 'text', (o) => o.status],
+      ['finished_at', 'timestamptz', (o) => o.finished_at],
+    ],
+    orders,
+    given.params.length + 1,
   );
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** recordCodes for one pair (the same statement); the updated order, once per SMS. */
-export async function recordCode(
-  q: Queryable,
-  orderId: string,
-  smsId: string,
-  code: string | undefined,
-  text: string,
-  at: Date,
-): Promise<OrderRow | undefined> {
-  return (await recordCodes(q, [{ orderId, smsId, code, text, at }])).get(orderId);
+  await q.defer(
+    `WITH c AS (
+       INSERT INTO order_codes (order_id, sms_id, code_text, sms_text, received_at)
+       SELECT order_id, sms_id, code, text, at FROM ${given.sql} ORDER BY n
+       ON CONFLICT DO NOTHING
+     )
+     UPDATE orders SET code_text = u.code_text, sms_text = u.sms_text, status = u.status,
+            finished_at = u.finished_at
+       FROM ${after.sql}
+      WHERE orders.id = u.id`,
+    [...given.params, ...after.params],
+  );
 }
 
 // ---- the rental API: finish, another SMS, details and pages ----

@@ -1,5 +1,5 @@
 import type { Order } from '@simdock/contract';
-import type { AppContext, LiveRenderer, SmsConsumer, StoredSms } from '../../context.ts';
+import type { AppContext, ArrivingSms, LiveRenderer, SmsConsumer, StoredSms } from '../../context.ts';
 import { batchLoaderPerServer } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
 import { conflict, DomainError, notFound } from '../../errors.ts';
@@ -8,7 +8,9 @@ import { isUuid } from '../../ids.ts';
 import { charge, refund, refundMany } from '../billing/index.ts';
 import { countSimRental, usableSims } from '../gateways/index.ts';
 import { extractCode, smsMatchesService } from './code-extraction.ts';
+import { afterSms, takesSms } from './matching.ts';
 import {
+  type CodeToRecord,
   cancelExpired,
   cancelIfAllowed,
   closeOrder,
@@ -20,16 +22,15 @@ import {
   lockRequestKey,
   lockServiceForRent,
   markRetry,
+  type OpenOrderForSms,
   type OrderDetailRow,
   type OrderPageFilter,
   type OrderRow,
   openOrderCount,
   openOrdersForSms,
-  openOrdersOnPort,
   orderDetailsPage,
   orderListsJson,
   pickSim,
-  recordCode,
   recordCodes,
   saveRequest,
 } from './orders.queries.ts';
@@ -348,77 +349,92 @@ export function smsTime(sms: Pick<StoredSms, 'receivedAt' | 'deviceTs'>): Date {
   return new Date(Math.min(sms.receivedAt.getTime(), sms.deviceTs * 1000 + DEVICE_CLOCK_TOLERANCE_MS));
 }
 
+/** The open orders an arriving SMS may go to: the read of the matching, keyed by what it reads. */
+type OpenOrders = Promise<OpenOrderForSms[]>;
+const readKey = (gatewayId: string, port: string, at: Date) =>
+  `${gatewayId}\u0000${port}\u0000${at.getTime()}`;
+
+/** Reads issued ahead per transaction (readAheadOrders), taken by the matching. */
+const readsAhead = new WeakMap<Queryable, Map<string, OpenOrders>>();
+
+/**
+ * Issues the open-orders read for SMS about to be stored, so it goes out with their insert; the
+ * matching takes it (matchMany). Not awaited here: a failed read fails the transaction there, or at
+ * its next statement.
+ */
+function readAheadOrders(q: Queryable, arriving: readonly ArrivingSms[]): void {
+  const items = arriving.flatMap((a) =>
+    a.gatewayId ? [{ gatewayId: a.gatewayId, port: a.port, receivedAt: smsTime(a) }] : [],
+  );
+  if (items.length === 0) return;
+  const rows = openOrdersForSms(q, items);
+  const reads = readsAhead.get(q) ?? new Map<string, OpenOrders>();
+  readsAhead.set(q, reads);
+  items.forEach((it, n) => {
+    const read = rows.then((all) => all.filter((o) => o.n === n));
+    read.catch(() => {}); // a read nobody takes (a duplicate SMS) must not be an unhandled rejection
+    reads.set(readKey(it.gatewayId, it.port, it.receivedAt), read);
+  });
+}
+
+/** The open orders for each SMS: the reads issued ahead where there are, else one read now. */
+async function openOrdersOf(
+  q: Queryable,
+  list: readonly { gatewayId: string; port: string; receivedAt: Date }[],
+): Promise<OpenOrderForSms[][]> {
+  const reads = readsAhead.get(q);
+  const keys = list.map((m) => readKey(m.gatewayId, m.port, m.receivedAt));
+  const ahead = keys.map((k) => reads?.get(k));
+  for (const k of keys) reads?.delete(k);
+  if (ahead.every((r) => r !== undefined)) return Promise.all(ahead as OpenOrders[]);
+  const rows = await openOrdersForSms(q, list);
+  return list.map((_, n) => rows.filter((o) => o.n === n));
+}
+
 /**
  * Incoming-SMS consumer: gives the SMS to the open orders on its SIM whose service text it holds.
  * Runs inside the SMS's storing transaction, so a code is recorded exactly once.
  */
 async function matchOne(q: Queryable, sms: StoredSms, ctx: AppContext): Promise<boolean> {
-  // The SIM in the port must still carry the rented number: a swapped card's SMS is not the renter's.
-  if (!sms.gatewayId || !sms.simNumber) return false;
-  const orders = await openOrdersOnPort(q, sms.gatewayId, sms.port, sms.simNumber, smsTime(sms));
-  let matched = false;
-  for (const o of orders) {
-    if (!smsMatchesService(sms.text, o.text_contains)) continue;
-    const code = extractCode(sms.text, o.pattern);
-    const updated = await recordCode(q, o.id, sms.id, code, sms.text, sms.receivedAt);
-    if (updated) await codeRecorded(q, ctx, updated, sms, code);
-    matched = true;
-  }
-  return matched;
+  return (await matchMany(q, [sms], ctx))[0]!;
 }
 
 /**
- * matchOne over several SMS in turn, in three statements whatever their number: the open orders of
- * all of them, then (in memory, in order) which SMS each order takes, then every code recorded. An
- * order that takes a code and does not repeat is not open for the SMS after it, as in matchOne. If
- * one order takes two SMS of the batch, the codes are recorded one by one, in order.
+ * Gives each SMS in turn to the open orders of its port in one read (issued ahead with the SMS's
+ * insert when the inbox could) and one write whatever their number: which SMS each order takes is
+ * worked out in memory, in order, on the orders as the SMS before changed them (an order that took
+ * a code and does not repeat is not open for the SMS after it). The SIM in the port must still carry
+ * the rented number: a swapped card's SMS is not the renter's.
  */
 async function matchMany(q: Queryable, list: readonly StoredSms[], ctx: AppContext): Promise<boolean[]> {
   const taken = list.map(() => false);
-  const eligible = list.flatMap((sms, i) => (sms.gatewayId && sms.simNumber ? [{ sms, i }] : []));
-  if (eligible.length === 0) return taken;
-  const open = await openOrdersForSms(
-    q,
-    eligible.map(({ sms }) => ({
-      gatewayId: sms.gatewayId!,
-      port: sms.port,
-      phoneNumber: sms.simNumber!,
-      receivedAt: smsTime(sms),
-    })),
+  const eligible = list.flatMap((sms, i) =>
+    sms.gatewayId && sms.simNumber ? [{ sms, i, gatewayId: sms.gatewayId, simNumber: sms.simNumber }] : [],
   );
-  const ordersOf = new Map<number, typeof open>();
-  for (const o of open) ordersOf.set(o.n, [...(ordersOf.get(o.n) ?? []), o]);
-  const done = new Set<string>(); // orders that took a code and do not repeat
-  const codes: { orderId: string; sms: StoredSms; code: string | undefined }[] = [];
-  eligible.forEach(({ sms, i }, n) => {
-    for (const o of ordersOf.get(n) ?? []) {
-      if (done.has(o.id) || !smsMatchesService(sms.text, o.text_contains)) continue;
+  if (eligible.length === 0) return taken;
+  const open = await openOrdersOf(
+    q,
+    eligible.map(({ sms, gatewayId }) => ({ gatewayId, port: sms.port, receivedAt: smsTime(sms) })),
+  );
+  const now = new Map<string, OpenOrderForSms>(); // orders as this batch left them
+  const codes: CodeToRecord[] = [];
+  const recorded: { order: OpenOrderForSms; sms: StoredSms; code: string | undefined }[] = [];
+  eligible.forEach(({ sms, i, simNumber }, n) => {
+    for (const read of open[n]!) {
+      const o = now.get(read.id) ?? read;
+      if (o.phone_number !== simNumber || !takesSms(o) || !smsMatchesService(sms.text, o.text_contains))
+        continue;
       const code = extractCode(sms.text, o.pattern);
-      codes.push({ orderId: o.id, sms, code });
-      if (code !== undefined && !o.is_repeatable) done.add(o.id);
+      const after = afterSms(o, sms.text, code, sms.receivedAt);
+      now.set(o.id, after);
+      codes.push({ orderId: o.id, smsId: sms.id, code, text: sms.text, at: sms.receivedAt });
+      recorded.push({ order: after, sms, code });
       taken[i] = true;
     }
   });
-  const record = (c: (typeof codes)[number]) => ({
-    orderId: c.orderId,
-    smsId: c.sms.id,
-    code: c.code,
-    text: c.sms.text,
-    at: c.sms.receivedAt,
-  });
-  if (new Set(codes.map((c) => c.orderId)).size === codes.length) {
-    const updated = await recordCodes(q, codes.map(record));
-    for (const c of codes) {
-      const row = updated.get(c.orderId);
-      if (row) await codeRecorded(q, ctx, row, c.sms, c.code);
-    }
-  } else {
-    for (const c of codes) {
-      const r = record(c);
-      const row = await recordCode(q, r.orderId, r.smsId, r.code, r.text, r.at);
-      if (row) await codeRecorded(q, ctx, row, c.sms, c.code);
-    }
-  }
+  if (codes.length === 0) return taken;
+  await recordCodes(q, codes, [...now.values()]);
+  for (const r of recorded) await codeRecorded(q, ctx, r.order, r.sms, r.code);
   return taken;
 }
 
@@ -451,7 +467,10 @@ async function codeRecorded(
   }
 }
 
-export const matchRentalOrders: SmsConsumer = Object.assign(matchOne, { many: matchMany });
+export const matchRentalOrders: SmsConsumer = Object.assign(matchOne, {
+  many: matchMany,
+  readAhead: (q: Queryable, arriving: readonly ArrivingSms[]) => readAheadOrders(q, arriving),
+});
 
 /**
  * The live stream's reads of orders, per server: the events of a burst (many SMS at once) are read
