@@ -118,6 +118,30 @@ describe('savepoints', () => {
     }
   });
 
+  it('fail when a deferred write made in them fails, and the transaction goes on', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE sp_d (n int PRIMARY KEY)');
+      const failed = await t.db.tx(async (q) => {
+        await q.query('INSERT INTO sp_d VALUES ($1)', [1]);
+        const outcome = await q
+          .savepoint(async () => {
+            await q.defer('INSERT INTO sp_d VALUES ($1)', [2]);
+            await q.defer('INSERT INTO sp_d VALUES ($1)', [1]); // the duplicate: sent with the savepoint's end
+            return 'kept';
+          })
+          .catch((err: Error) => err.message);
+        await q.defer('INSERT INTO sp_d VALUES ($1)', [3]);
+        return outcome;
+      });
+      expect(failed).toMatch(/duplicate key/);
+      const rows = await t.db.query<{ n: number }>('SELECT n FROM sp_d ORDER BY n');
+      expect(rows.map((r) => r.n)).toEqual([1, 3]);
+    } finally {
+      await t.drop();
+    }
+  });
+
   it('nest', async () => {
     const t = await openTestDb();
     try {
