@@ -367,11 +367,11 @@ function readAheadOrders(q: Queryable, arriving: readonly ArrivingSms[]): void {
     a.gatewayId ? [{ gatewayId: a.gatewayId, port: a.port, receivedAt: smsTime(a) }] : [],
   );
   if (items.length === 0) return;
-  const rows = openOrdersForSms(q, items);
+  const split = openOrdersForSms(q, items).then((rows) => perSms(rows, items.length));
   const reads = readsAhead.get(q) ?? new Map<string, OpenOrders>();
   readsAhead.set(q, reads);
   items.forEach((it, n) => {
-    const read = rows.then((all) => all.filter((o) => o.n === n));
+    const read = split.then((orders) => orders[n]!);
     read.catch(() => {}); // a read nobody takes (a duplicate SMS) must not be an unhandled rejection
     reads.set(readKey(it.gatewayId, it.port, it.receivedAt), read);
   });
@@ -387,8 +387,14 @@ async function openOrdersOf(
   const ahead = keys.map((k) => reads?.get(k));
   for (const k of keys) reads?.delete(k);
   if (ahead.every((r) => r !== undefined)) return Promise.all(ahead as OpenOrders[]);
-  const rows = await openOrdersForSms(q, list);
-  return list.map((_, n) => rows.filter((o) => o.n === n));
+  return perSms(await openOrdersForSms(q, list), list.length);
+}
+
+/** The rows of openOrdersForSms split by the SMS (`n`) they are open for. */
+function perSms(rows: readonly (OpenOrderForSms & { n: number })[], count: number): OpenOrderForSms[][] {
+  const out = Array.from({ length: count }, (): OpenOrderForSms[] => []);
+  for (const o of rows) out[o.n]!.push(o);
+  return out;
 }
 
 /**
@@ -469,7 +475,7 @@ async function codeRecorded(
 
 export const matchRentalOrders: SmsConsumer = Object.assign(matchOne, {
   many: matchMany,
-  readAhead: (q: Queryable, arriving: readonly ArrivingSms[]) => readAheadOrders(q, arriving),
+  readAhead: readAheadOrders,
 });
 
 /**
