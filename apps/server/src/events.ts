@@ -20,13 +20,12 @@ export type AppEvent =
   | { type: 'gateway'; gatewayId: string };
 
 /**
- * Publishes an event inside the caller's transaction: PostgreSQL delivers it when the transaction
- * commits, and drops it on rollback. The one way modules publish events. The NOTIFY is deferred
- * (`q.defer`: no round trip of its own; it could only be delivered at the commit anyway), in event
- * order.
+ * Publishes an event inside the caller's transaction: every server process's listeners hear it when
+ * the transaction commits, none if it rolls back (`q.notify`: a NOTIFY when another process listens,
+ * else handed over in this process). The one way modules publish events.
  */
 export async function publish(q: Queryable, event: AppEvent): Promise<void> {
-  await q.defer('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, eventPayload(event)]);
+  await q.notify(EVENTS_CHANNEL, eventPayload(event));
 }
 
 /** NOTIFY's payload limit is 8,000 bytes; a little is kept for the channel name and framing. */

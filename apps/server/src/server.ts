@@ -13,9 +13,10 @@ export interface RunningServer extends ServerParts {
 
 /** Migrates, makes sure an admin exists, starts background workers and listens. */
 export async function startServer(opts: ServerOptions & { workers?: boolean }): Promise<RunningServer> {
+  // Migrated first: the modules start listening for events as the server is made (db_listeners).
+  const applied = await migrate(opts.db);
   const parts = await createServer(opts);
   const { app, ctx } = parts;
-  const applied = await migrate(opts.db);
   if (applied.length) ctx.log.info({ migrations: applied }, 'database migrated');
   const admin = await ensureAdmin(ctx);
   if (admin.created) {

@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openTestDb } from '../test/harness.ts';
+import { openTestDb, TEST_DB } from '../test/harness.ts';
+import { openPostgres } from './db.ts';
 
 describe('deferred writes', () => {
   it('are written in order and seen by every later statement of the transaction', async () => {
@@ -271,6 +273,187 @@ describe('a transaction', () => {
       expect(await t.db.query('SELECT n FROM tx_lock')).toEqual([{ n: 11 }]);
     } finally {
       await t.drop();
+    }
+  });
+});
+
+/** What a listener heard, and a way to wait until it heard something. */
+function hearing() {
+  const heard: string[] = [];
+  const waiting: [string, () => void][] = [];
+  const fn = (payload: string) => {
+    if (payload.startsWith('mark ')) return; // the test's own raw NOTIFYs (wireSettled)
+    heard.push(payload);
+    for (const [want, done] of waiting) if (payload === want) done();
+  };
+  const until = (payload: string) =>
+    heard.includes(payload)
+      ? Promise.resolve()
+      : new Promise<void>((done, fail) => {
+          const timer = setTimeout(() => fail(new Error(`"${payload}" never heard; heard ${heard}`)), 5000);
+          waiting.push([payload, () => (clearTimeout(timer), done())]);
+        });
+  return { heard, fn, until };
+}
+
+describe('notifications', () => {
+  it('are heard once the transaction commits, in order; not from a rollback or an undone savepoint', async () => {
+    const t = await openTestDb({ migrated: true });
+    try {
+      const h = hearing();
+      await t.db.listen('test_events', h.fn);
+      await t.db.tx(async (q) => {
+        await q.notify('test_events', 'first');
+        await q.query('SELECT 1');
+        await q
+          .savepoint(async () => {
+            await q.notify('test_events', 'undone with its savepoint');
+            await q.query('SELECT 1');
+            throw new Error('undo');
+          })
+          .catch(() => {});
+        await q.notify('test_events', 'second');
+        expect(h.heard).toEqual([]); // nothing before the commit
+      });
+      await t.db
+        .tx(async (q) => {
+          await q.notify('test_events', 'rolled back');
+          await q.query('SELECT 1');
+          throw new Error('roll back');
+        })
+        .catch(() => {});
+      await t.db.notify('test_events', 'outside a transaction');
+      await h.until('outside a transaction');
+      expect(h.heard).toEqual(['first', 'second', 'outside a transaction']);
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
+describe.runIf(TEST_DB === 'pg')('notifications between processes on one PostgreSQL', () => {
+  /** A second "process": its own pool and listening connection on the same database. */
+  async function pair() {
+    const t = await openTestDb({ migrated: true });
+    const other = await openPostgres(t.url!, 2);
+    // A plain LISTEN, not registered as a listener: it hears only what went out as a NOTIFY.
+    const raw = new pg.Client({ connectionString: t.url! });
+    await raw.connect();
+    await raw.query('LISTEN test_events');
+    const wire: string[] = [];
+    raw.on('notification', (n) => wire.push(n.payload ?? ''));
+    /** Sends a NOTIFY after everything before it and waits for it: what went on the wire is in. */
+    const wireSettled = async () => {
+      const mark = `mark ${Math.random()}`;
+      await t.db.query('SELECT pg_notify($1, $2)', ['test_events', mark]);
+      while (!wire.includes(mark)) await new Promise((r) => setTimeout(r, 10));
+      wire.splice(wire.indexOf(mark), 1);
+    };
+    return {
+      t,
+      other,
+      wire,
+      wireSettled,
+      async close() {
+        await raw.end();
+        await other.close().catch(() => {});
+        await t.drop();
+      },
+    };
+  }
+
+  it('a process alone sends no NOTIFY; with another listening, each hears every notification once', async () => {
+    const p = await pair();
+    try {
+      const a = hearing();
+      await p.t.db.listen('test_events', a.fn);
+      await p.t.db.tx((q) => q.notify('test_events', 'a alone'));
+      await a.until('a alone');
+      await p.wireSettled();
+      expect(p.wire).toEqual([]);
+
+      const b = hearing();
+      await p.other.listen('test_events', b.fn);
+      await p.t.db.tx((q) => q.notify('test_events', 'from a'));
+      await p.other.tx((q) => q.notify('test_events', 'from b'));
+      await Promise.all([a.until('from a'), a.until('from b'), b.until('from a'), b.until('from b')]);
+      await p.wireSettled();
+      expect(p.wire).toEqual(['from a', 'from b']);
+      expect(a.heard).toEqual(['a alone', 'from a', 'from b']);
+      expect(b.heard).toEqual(['from a', 'from b']);
+
+      // The other process stops: this one is alone again.
+      await p.other.close();
+      await p.t.db.tx((q) => q.notify('test_events', 'a alone again'));
+      await a.until('a alone again');
+      await p.wireSettled();
+      expect(p.wire).toEqual(['from a', 'from b']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a process starting to listen waits for a transaction that kept its notification in memory', async () => {
+    const p = await pair();
+    try {
+      const a = hearing();
+      await p.t.db.listen('test_events', a.fn);
+      let commit!: () => void;
+      const committing = new Promise<void>((r) => {
+        commit = r;
+      });
+      const inFlight = p.t.db.tx(async (q) => {
+        await q.notify('test_events', 'decided before b listened');
+        await q.query('SELECT 1'); // the notification's statement has run: no one else listens
+        await committing;
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      const b = hearing();
+      let bListening = false;
+      const listening = p.other.listen('test_events', b.fn).then(() => {
+        bListening = true;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(bListening).toBe(false);
+      commit();
+      await inFlight;
+      await listening;
+      // Everything committed from now on reaches b.
+      await p.t.db.tx((q) => q.notify('test_events', 'after b listened'));
+      await b.until('after b listened');
+      await a.until('after b listened');
+      expect(a.heard).toEqual(['decided before b listened', 'after b listened']);
+      expect(b.heard).toEqual(['after b listened']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a listener whose connection is gone (a crashed process) is forgotten', async () => {
+    const p = await pair();
+    try {
+      const a = hearing();
+      await p.t.db.listen('test_events', a.fn);
+      // A row as a crashed process leaves it: no such backend.
+      await p.t.db.query(
+        `INSERT INTO db_listeners (channel, pid, backend_start) VALUES ('test_events', -1, now())`,
+      );
+      await p.t.db.tx((q) => q.notify('test_events', 'sent for the crashed one'));
+      await a.until('sent for the crashed one');
+      await p.wireSettled();
+      expect(p.wire).toEqual(['sent for the crashed one']);
+      // Seeing another listener, the process checks the rows and removes the gone one.
+      for (let i = 0; i < 100; i++) {
+        if ((await p.t.db.query('SELECT pid FROM db_listeners WHERE pid = -1')).length === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await p.t.db.tx((q) => q.notify('test_events', 'alone'));
+      await a.until('alone');
+      await p.wireSettled();
+      expect(p.wire).toEqual(['sent for the crashed one']);
+      expect(a.heard).toEqual(['sent for the crashed one', 'alone']);
+    } finally {
+      await p.close();
     }
   });
 });

@@ -15,6 +15,12 @@ export interface Queryable {
    */
   defer(sql: string, params?: unknown[]): Promise<void>;
   /**
+   * Tells `channel`'s listeners (`Db.listen`) in every server process, once the transaction commits
+   * (nothing if it rolls back; outside a transaction at once). Like a deferred write it costs no round
+   * trip of its own, and listeners hear a process's notifications in the order it committed them.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
    * Runs fn in a savepoint of the current transaction: when fn throws, its writes (deferred ones
    * included) are undone and the error is rethrown, and the transaction goes on. Outside a
    * transaction fn just runs.
@@ -23,20 +29,27 @@ export interface Queryable {
 }
 
 /**
- * `savepoint` on a transaction's connection. `deferred` (if any) holds the writes not yet sent: on
- * failure, those fn deferred are dropped (the ones already sent are undone by the rollback).
+ * `savepoint` on a transaction's connection. `held` (if any) lists what the transaction keeps for
+ * later: its writes not yet sent and its notifications for this process's listeners. On failure,
+ * what fn added to them is dropped (writes already sent are undone by the rollback).
  */
-function savepointOn(run: (sql: string) => Promise<unknown>, deferred?: unknown[]) {
+function savepointOn(run: (sql: string) => Promise<unknown>, held: unknown[][] = []) {
   return async <T>(fn: () => Promise<T>): Promise<T> => {
     await run('SAVEPOINT sd_savepoint'); // sends what was deferred before it
-    const mark = deferred?.length ?? 0;
+    const marks = held.map((list) => list.length);
     try {
       const result = await fn();
       await run('RELEASE SAVEPOINT sd_savepoint');
       return result;
     } catch (err) {
-      if (deferred) deferred.length = mark;
+      held.forEach((list, i) => {
+        list.length = Math.min(list.length, marks[i]!);
+      });
       await run('ROLLBACK TO SAVEPOINT sd_savepoint');
+      // Answers of writes sent inside fn are in now: their notifications kept for here go too.
+      held.forEach((list, i) => {
+        list.length = Math.min(list.length, marks[i]!);
+      });
       await run('RELEASE SAVEPOINT sd_savepoint');
       throw err;
     }
@@ -61,8 +74,11 @@ export interface Db extends Queryable {
    * taken and released on the same connection as the work they guard).
    */
   session<T>(fn: (c: Session) => Promise<T>): Promise<T>;
+  /**
+   * Calls onPayload with every notification on channel (`Queryable.notify`) from any server process
+   * on this database, this one included, once it is committed.
+   */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
-  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,6 +105,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     async defer(sql: string, params?: unknown[]) {
       await withCallerStack(q.query(sql, params));
     },
+    // One process: PGlite hands NOTIFYs to its listeners itself, at the commit.
+    async notify(channel: string, payload: string) {
+      await withCallerStack(q.query('SELECT pg_notify($1, $2)', [channel, payload]));
+    },
     savepoint: inTx ? savepointOn((sql) => q.query(sql)) : noSavepoint,
   });
   return {
@@ -107,9 +127,6 @@ export async function openPglite(dataDir?: string): Promise<Db> {
         },
       }),
     listen: async (channel, onPayload) => pgl.listen(channel, onPayload),
-    notify: async (channel, payload) => {
-      await pgl.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
     close: () => pgl.close(),
   };
 }
@@ -178,7 +195,44 @@ function runOnPool(pool: pg.Pool, text: string, values?: unknown[]): Promise<pg.
 interface Deferred {
   sql: string;
   params: unknown[] | undefined;
+  /** Called with its answer (a notification reads whether it went as a NOTIFY). */
+  answered?: (result: pg.QueryResult) => void;
 }
+
+/**
+ * A notification is a NOTIFY only when another process listens on its channel; otherwise it returns
+ * no row and this process hands it to its own listeners after the commit. A NOTIFY would cost
+ * PostgreSQL a write to its notification queue and a wake-up of the listening backend, and this
+ * process a wake-up to read it back: about a fifth of PostgreSQL's CPU per SMS at light traffic
+ * (bench/RESULTS.md). Reading `db_listeners` takes a lock that a process registering as a listener
+ * waits for (REGISTER_LISTENER), so no notification committed after a registration misses that process.
+ */
+const NOTIFY_IF_HEARD_ELSEWHERE = `SELECT pg_notify($1, $2)
+  FROM (SELECT FROM db_listeners WHERE channel = $1 AND pid <> $3 LIMIT 1) AS another_process`;
+
+/**
+ * Registers the listening connection for channel. The lock waits for every transaction that has
+ * read the listeners (and so may have chosen to keep its notification in its own process) to end,
+ * and holds new ones until this commits; the connection LISTENs already. Rows of listening
+ * connections that are gone are removed on the way.
+ */
+const REGISTER_LISTENER = [
+  'BEGIN',
+  "SET LOCAL lock_timeout = '2s'",
+  'LOCK TABLE db_listeners IN ACCESS EXCLUSIVE MODE',
+  `INSERT INTO db_listeners (channel, pid, backend_start)
+     SELECT $1, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
+     ON CONFLICT (channel, pid) DO UPDATE SET backend_start = EXCLUDED.backend_start`,
+  'COMMIT',
+];
+
+/** Listening connections that are gone (a process that crashed; a connection that dropped). */
+const FORGET_GONE_LISTENERS = `DELETE FROM db_listeners l WHERE NOT EXISTS (
+    SELECT FROM pg_stat_activity a
+     WHERE a.pid = l.pid AND (a.backend_start = l.backend_start OR a.backend_start IS NULL OR l.backend_start IS NULL))`;
+
+/** While other processes listen, how often their rows are checked for ones that are gone. */
+const GONE_LISTENERS_CHECK_MS = 60_000;
 
 /**
  * Holds a pipelined connection's writes until the end of this turn of the event loop, so the
@@ -206,27 +260,89 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const listeners = new Map<string, Set<(payload: string) => void>>();
-  let listenClient: pg.Client | undefined;
+  /** Per channel: LISTEN sent and the connection registered (every `listen` call waits for it). */
+  const subscribed = new Map<string, Promise<void>>();
+  let listenClient: Promise<pg.Client> | undefined;
+  /** The backend of this process's listening connection, once registered for each channel. */
+  const registeredAs = new Map<string, number>();
+  let goneCheckedAt = 0;
 
-  async function ensureListenClient(): Promise<pg.Client> {
-    if (listenClient) return listenClient;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    client.on('notification', (n) => {
-      for (const fn of listeners.get(n.channel) ?? []) fn(n.payload ?? '');
+  /** Hands a notification to this process's listeners of its channel. */
+  function hear(channel: string, payload: string) {
+    for (const fn of listeners.get(channel) ?? []) {
+      try {
+        fn(payload);
+      } catch (err) {
+        // A listener's failure is its own, not the committed transaction's (as from a NOTIFY).
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  /** The notification's statement; `sentAsNotify` reads its answer. */
+  const notifyArgs = (channel: string, payload: string) => [channel, payload, registeredAs.get(channel) ?? 0];
+  function sentAsNotify(result: pg.QueryResult): boolean {
+    if (result.rows.length === 0) return false;
+    // Another process listens. One that crashed stays in db_listeners (and NOTIFYs go on for
+    // nothing) until a registration or this check removes it.
+    if (Date.now() - goneCheckedAt > GONE_LISTENERS_CHECK_MS) {
+      goneCheckedAt = Date.now();
+      pool.query(FORGET_GONE_LISTENERS).catch(() => {});
+    }
+    return true;
+  }
+
+  /** `notify` outside a transaction: the statement at once, then this process's listeners if it is alone. */
+  const notifyNow =
+    (run: (sql: string, params: unknown[]) => Promise<pg.QueryResult>) =>
+    async (channel: string, payload: string) => {
+      if (!sentAsNotify(await run(NOTIFY_IF_HEARD_ELSEWHERE, notifyArgs(channel, payload))))
+        hear(channel, payload);
+    };
+
+  /** The one listening connection (made once, however many channels ask for it at once). */
+  function ensureListenClient(): Promise<pg.Client> {
+    listenClient ??= (async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('notification', (n) => hear(n.channel, n.payload ?? ''));
+      client.on('error', () => {
+        // Reconnect and re-subscribe; events in the gap are covered by the clients' polling fallback.
+        listenClient = undefined;
+        registeredAs.clear();
+        setTimeout(() => void resubscribe(), 1000).unref();
+      });
+      await client.connect();
+      return client;
+    })();
+    const made = listenClient;
+    made.catch(() => {
+      if (listenClient === made) listenClient = undefined;
     });
-    client.on('error', () => {
-      // Reconnect and re-subscribe; events in the gap are covered by the clients' polling fallback.
-      listenClient = undefined;
-      setTimeout(() => void resubscribe(), 1000).unref();
-    });
-    listenClient = client;
-    return client;
+    return made;
+  }
+  /** LISTENs on channel and registers the connection in db_listeners (see REGISTER_LISTENER). */
+  async function subscribe(client: pg.Client, channel: string) {
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(FORGET_GONE_LISTENERS);
+        for (const sql of REGISTER_LISTENER)
+          await client.query(sql, sql.includes('$1') ? [channel] : undefined);
+        break;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        // 55P03: a long transaction that notifies held the lock; try again rather than stall others.
+        if ((err as { code?: string }).code !== '55P03' || attempt >= 10) throw err;
+      }
+    }
+    registeredAs.set(channel, (client as unknown as { processID: number }).processID);
   }
   async function resubscribe() {
     try {
       const c = await ensureListenClient();
-      for (const ch of listeners.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
+      for (const ch of subscribed.keys()) await subscribe(c, ch);
     } catch {
       setTimeout(() => void resubscribe(), 2000).unref();
     }
@@ -240,6 +356,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     async defer(sql, params) {
       await runOnPool(pool, sql, params);
     },
+    notify: notifyNow((sql, params) => runOnPool(pool, sql, params)),
     savepoint: noSavepoint,
     async tx(fn) {
       const client = await pool.connect();
@@ -248,12 +365,17 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
       // COMMIT: a transaction of one statement and some deferred writes is two round trips.
       let begun = false;
       const deferred: Deferred[] = [];
+      /** Notifications for this process's listeners only, heard once the transaction commits. */
+      const hereAfterCommit: [channel: string, payload: string][] = [];
       /** Issues the deferred writes held so far and the BEGIN if not yet sent; their answers. */
       const sendHeld = (): Promise<pg.QueryResult>[] => {
         holdWritesForTick(client);
         const sent = begun ? [] : [runOn(client, 'BEGIN')];
         begun = true;
-        for (const d of deferred.splice(0)) sent.push(runOn(client, d.sql, d.params));
+        for (const d of deferred.splice(0)) {
+          const answer = runOn(client, d.sql, d.params);
+          sent.push(d.answered ? answer.then((res) => (d.answered!(res), res)) : answer);
+        }
         return sent;
       };
       const run = async (sql: string, params?: unknown[]) => {
@@ -270,7 +392,16 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           defer: async (sql, params) => {
             deferred.push({ sql, params });
           },
-          savepoint: savepointOn((sql) => run(sql), deferred),
+          notify: async (channel, payload) => {
+            deferred.push({
+              sql: NOTIFY_IF_HEARD_ELSEWHERE,
+              params: notifyArgs(channel, payload),
+              answered: (res) => {
+                if (!sentAsNotify(res)) hereAfterCommit.push([channel, payload]);
+              },
+            });
+          },
+          savepoint: savepointOn((sql) => run(sql), [deferred, hereAfterCommit]),
         });
         if (!begun && deferred.length === 0) return result; // nothing was written
         const sent = [...sendHeld(), runOn(client, 'COMMIT')];
@@ -282,6 +413,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
         const commit = settled.at(-1) as PromiseFulfilledResult<pg.QueryResult>;
         if (commit.value.command !== 'COMMIT')
           throw new Error('The transaction was rolled back at its commit.');
+        for (const [channel, payload] of hereAfterCommit) hear(channel, payload);
         return result;
       } catch (err) {
         if (begun) await client.query('ROLLBACK').catch(() => {});
@@ -301,6 +433,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           defer: async (sql, params) => {
             await runOn(client, sql, params);
           },
+          // A session's statements commit one by one (it runs the migrations).
+          notify: notifyNow((sql, params) => runOn(client, sql, params)),
           savepoint: noSavepoint,
           exec: async (sql: string) => {
             await client.query(sql);
@@ -311,23 +445,30 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
       }
     },
     async listen(channel, onPayload) {
-      const client = await ensureListenClient();
+      let ready = subscribed.get(channel);
+      if (!ready) {
+        ready = ensureListenClient().then((client) => subscribe(client, channel));
+        subscribed.set(channel, ready);
+        ready.catch(() => subscribed.delete(channel));
+      }
+      await ready;
       let set = listeners.get(channel);
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       }
       set.add(onPayload);
       return async () => {
         set.delete(onPayload);
       };
     },
-    async notify(channel, payload) {
-      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
     async close() {
-      await listenClient?.end().catch(() => {});
+      const client = await listenClient?.catch(() => undefined);
+      if (client) {
+        // Others stop sending this process NOTIFYs it would no longer read.
+        await client.query('DELETE FROM db_listeners WHERE pid = pg_backend_pid()').catch(() => {});
+        await client.end().catch(() => {});
+      }
       await pool.end();
     },
   };
