@@ -277,6 +277,51 @@ describe('a transaction', () => {
   });
 });
 
+describe.runIf(TEST_DB === 'pg')('statements sent together (one write, one Sync)', () => {
+  it('after a failure, the skipped statements are prepared again when next used', async () => {
+    const t = await openTestDb();
+    // One connection, so the next transaction runs where the skipped statement was never parsed.
+    const one = await openPostgres(t.url!, 1);
+    try {
+      await one.exec('CREATE TABLE batch_skip (n int PRIMARY KEY)');
+      const skipped = 'INSERT INTO batch_skip SELECT $1::int + 100';
+      const err = await one
+        .tx(async (q) => {
+          await q.query('INSERT INTO batch_skip VALUES ($1)', [1]);
+          await q.defer('INSERT INTO batch_skip VALUES ($1)', [1]); // fails: duplicate key
+          await q.defer(skipped, [2]); // skipped by PostgreSQL, in the same write
+        })
+        .catch((e: Error) => e);
+      expect(String(err)).toMatch(/duplicate key/);
+      await one.tx(async (q) => {
+        await q.query(skipped, [3]);
+      });
+      expect(await one.query('SELECT n FROM batch_skip')).toEqual([{ n: 103 }]);
+    } finally {
+      await one.close();
+      await t.drop();
+    }
+  });
+
+  it('a value the driver cannot convert fails the transaction before anything of its write is sent', async () => {
+    const t = await openTestDb();
+    try {
+      await t.db.exec('CREATE TABLE batch_value (n int, doc jsonb)');
+      const err = await t.db
+        .tx(async (q) => {
+          await q.query('INSERT INTO batch_value (n) VALUES ($1)', [1]);
+          await q.defer('INSERT INTO batch_value (n, doc) VALUES ($1, $2)', [2, { big: 10n }]);
+        })
+        .catch((e: Error) => e);
+      expect(String(err)).toMatch(/BigInt/);
+      // The COMMIT was in that write: nothing of the transaction stays.
+      expect(await t.db.query('SELECT n FROM batch_value')).toEqual([]);
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
 /** What a listener heard, and a way to wait until it heard something. */
 function hearing() {
   const heard: string[] = [];
@@ -291,7 +336,13 @@ function hearing() {
       ? Promise.resolve()
       : new Promise<void>((done, fail) => {
           const timer = setTimeout(() => fail(new Error(`"${payload}" never heard; heard ${heard}`)), 5000);
-          waiting.push([payload, () => (clearTimeout(timer), done())]);
+          waiting.push([
+            payload,
+            () => {
+              clearTimeout(timer);
+              done();
+            },
+          ]);
         });
   return { heard, fn, until };
 }

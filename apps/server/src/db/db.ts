@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { type Answer, batchStatement, StatementBatch } from './statement-batch.ts';
 
 // numeric and int8 arrive as strings from node-postgres; we cast in SQL where a number is wanted.
 
@@ -235,16 +236,38 @@ const FORGET_GONE_LISTENERS = `DELETE FROM db_listeners l WHERE NOT EXISTS (
 const GONE_LISTENERS_CHECK_MS = 60_000;
 
 /**
- * Holds a pipelined connection's writes until the end of this turn of the event loop, so the
- * statements issued together (a BEGIN and the first statement, a read issued beside a write, the
- * deferred writes and the COMMIT) leave in one socket write: one wake-up for PostgreSQL instead of
- * one per statement. Node's HTTP responses are written the same way.
+ * Issues a transaction's statements: those issued in one turn of the event loop (a BEGIN and the
+ * first statement, a read issued beside a write, the deferred writes and the COMMIT) leave at its
+ * end in one socket write with one Sync (`StatementBatch`), so PostgreSQL wakes once for them and
+ * answers them in one flush. `answered` sees a statement's answer before its caller does.
  */
-function holdWritesForTick(client: pg.PoolClient): void {
-  const { stream } = (client as unknown as { connection: { stream: import('node:net').Socket } }).connection;
-  if (stream.writableCorked > 0) return;
-  stream.cork();
-  process.nextTick(() => stream.uncork());
+function statementIssuer(client: pg.PoolClient) {
+  let waiting: { statement: ReturnType<typeof batchStatement>; answer: Answer }[] = [];
+  const send = () => {
+    const batch = waiting;
+    waiting = [];
+    // A value node-postgres cannot convert fails the whole batch before anything is written.
+    const unsendable = batch.find((b) => b.statement instanceof Error)?.statement as Error | undefined;
+    if (unsendable) {
+      for (const b of batch) b.answer(unsendable, undefined as unknown as pg.QueryResult);
+      return;
+    }
+    client.query(
+      new StatementBatch(batch.map((b) => b.statement as Exclude<typeof b.statement, Error>)) as never,
+    );
+  };
+  return (text: string, values?: unknown[], answered?: (result: pg.QueryResult) => void) =>
+    withCallerStack(
+      new Promise<pg.QueryResult>((resolve, reject) => {
+        const answer: Answer = (err, result) => {
+          if (err) return reject(err);
+          answered?.(result);
+          resolve(result);
+        };
+        if (waiting.length === 0) process.nextTick(send);
+        waiting.push({ statement: batchStatement(text, values, preparedName(text, values), answer), answer });
+      }),
+    );
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
@@ -360,6 +383,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     savepoint: noSavepoint,
     async tx(fn) {
       const client = await pool.connect();
+      const issue = statementIssuer(client);
       // Nothing goes out until the first statement, which carries the BEGIN in the same write. A
       // deferred write goes out with the next statement (in the same write, before it) or with the
       // COMMIT: a transaction of one statement and some deferred writes is two round trips.
@@ -369,18 +393,14 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
       const hereAfterCommit: [channel: string, payload: string][] = [];
       /** Issues the deferred writes held so far and the BEGIN if not yet sent; their answers. */
       const sendHeld = (): Promise<pg.QueryResult>[] => {
-        holdWritesForTick(client);
-        const sent = begun ? [] : [runOn(client, 'BEGIN')];
+        const sent = begun ? [] : [issue('BEGIN')];
         begun = true;
-        for (const d of deferred.splice(0)) {
-          const answer = runOn(client, d.sql, d.params);
-          sent.push(d.answered ? answer.then((res) => (d.answered!(res), res)) : answer);
-        }
+        for (const d of deferred.splice(0)) sent.push(issue(d.sql, d.params, d.answered));
         return sent;
       };
       const run = async (sql: string, params?: unknown[]) => {
         const held = sendHeld();
-        const result = runOn(client, sql, params);
+        const result = issue(sql, params);
         if (held.length === 0) return result;
         // Answers come in order: a held statement that failed is the cause (the ones after it met an
         // aborted transaction), and Promise.all rejects with the first failure to arrive.
@@ -404,7 +424,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           savepoint: savepointOn((sql) => run(sql), [deferred, hereAfterCommit]),
         });
         if (!begun && deferred.length === 0) return result; // nothing was written
-        const sent = [...sendHeld(), runOn(client, 'COMMIT')];
+        const sent = [...sendHeld(), issue('COMMIT')];
         const settled = await Promise.allSettled(sent);
         // The first failure is the cause (the statements after it met an aborted transaction, and
         // its COMMIT rolled back).
