@@ -12,7 +12,10 @@
  * the idle server), SECONDS (20 per rate), GATEWAYS (20 simulated devices of 64 SIMs), USERS (50),
  * WARMUP (seconds of traffic at the first rate, at least 100/s, before the measured runs; 0. For CPU per
  * SMS use 60: V8 compiles the SMS path over its first thousands of SMS, and a shorter warm-up counts
- * that compiling as the SMS's cost; THREADS=1 shows it in V8's threads), RENT=http (rent through
+ * that compiling as the SMS's cost; THREADS=1 shows it in V8's threads), SETTLE (seconds of traffic at
+ * each rate before it is measured, not counted; 0. For CPU per SMS in a sweep use 60: the catch-up reads
+ * each gateway's last minute again, so without it a rate is billed the previous rate's re-reads, five
+ * times as many when 20 SMS/s follows 100), RENT=http (rent through
  * POST /api/Order/create, as the runs before 2026-11-25 did; by default the open orders are inserted
  * in SQL, one per SIM and service, which takes seconds instead of minutes). There are as many
  * services as the SIMs need to carry ORDERS open orders (a number serves a service once), at least 4.
@@ -51,6 +54,8 @@ if (SERVICES.length * GATEWAYS * PORTS < ORDERS) throw new Error('more GATEWAYS 
 const USERS = Number(process.env.USERS ?? 50);
 /** Seconds of the same traffic before the measured run (JIT, plan caches), not counted. 0: from cold. */
 const WARMUP = Number(process.env.WARMUP ?? 0);
+/** Seconds at each rate before it is measured, not counted (steady state: see the loop). 0: none. */
+const SETTLE = Number(process.env.SETTLE ?? 0);
 
 const post = jsonPoster(BASE);
 
@@ -374,7 +379,16 @@ async function main() {
     };
 
     const runs = [];
-    for (const [i, rate] of RATES.entries()) runs.push(await measure(rate, 100_000 + i * 100_000));
+    for (const [i, rate] of RATES.entries()) {
+      // SETTLE: the same rate, not measured, so the background work the traffic causes (the catch-up
+      // reading each gateway's last minute again) is the measured rate's, not the previous one's.
+      // Codes from codeBase + 50,000 on are not in sentAt, so they are not counted.
+      if (SETTLE > 0) {
+        if (rate > 0) await send(rate, Math.round(rate * SETTLE), 150_000 + i * 100_000, () => {});
+        else await new Promise((r) => setTimeout(r, SETTLE * 1000));
+      }
+      runs.push(await measure(rate, 100_000 + i * 100_000));
+    }
     for (const s of streams) s.close();
     await statements?.close();
 
@@ -388,6 +402,7 @@ async function main() {
       openOrders: ORDERS,
       seconds: SECONDS,
       warmupSeconds: WARMUP,
+      settleSeconds: SETTLE,
       load: loadavg().map((l) => +l.toFixed(1)),
     };
     mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
