@@ -174,10 +174,7 @@ function statement(
   return query;
 }
 
-/**
- * Runs a statement on a connection of its own (a transaction's, a session's). Issued at once (a
- * caller's cork holds it for the same write).
- */
+/** Runs a statement at once on a connection of its own (a session's; a transaction's go by `statementIssuer`). */
 function runOn(client: pg.ClientBase, text: string, values?: unknown[]): Promise<pg.QueryResult> {
   return withCallerStack(
     new Promise((resolve, reject) => {
@@ -402,8 +399,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
         const held = sendHeld();
         const result = issue(sql, params);
         if (held.length === 0) return result;
-        // Answers come in order: a held statement that failed is the cause (the ones after it met an
-        // aborted transaction), and Promise.all rejects with the first failure to arrive.
+        // Answers come in order: a held statement that failed is the cause (the ones after it in the
+        // same write were skipped and fail with its error), and Promise.all rejects with the first.
         return (await Promise.all([...held, result])).at(-1)!;
       };
       try {
@@ -426,8 +423,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
         if (!begun && deferred.length === 0) return result; // nothing was written
         const sent = [...sendHeld(), issue('COMMIT')];
         const settled = await Promise.allSettled(sent);
-        // The first failure is the cause (the statements after it met an aborted transaction, and
-        // its COMMIT rolled back).
+        // The first failure is the cause (PostgreSQL skipped the statements after it, the COMMIT
+        // too).
         const failed = settled.find((s) => s.status === 'rejected');
         if (failed) throw failed.reason;
         const commit = settled.at(-1) as PromiseFulfilledResult<pg.QueryResult>;

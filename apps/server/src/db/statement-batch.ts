@@ -4,7 +4,7 @@ import pgUtils from 'pg/lib/utils.js';
 // Several statements of one transaction sent with one Sync, so PostgreSQL answers them in one flush.
 // node-postgres ends every statement with a Sync, and PostgreSQL flushes its output at each one: the
 // statements of one write came back in several reads, each one a wake-up of this process (an SMS's
-// transaction: six reads instead of three, bench/RESULTS.md). This is a node-postgres "submittable"
+// two round trips: five reads instead of two, bench/RESULTS.md). This is a node-postgres "submittable"
 // (the extension point pg-cursor uses): the client hands it every message until the ReadyForQuery
 // that answers its one Sync, and it hands each statement's messages to that statement's own query.
 
