@@ -3,6 +3,7 @@ import {
   createDecipheriv,
   createHash,
   createSecretKey,
+  hash,
   type KeyObject,
   randomBytes,
   timingSafeEqual,
@@ -62,8 +63,9 @@ function open(secret: string, sealed: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
+/** Hex SHA-256 of the text's UTF-8. One call, no Hash object: a third of createHash's cost (it is on every SMS). */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function safeEqual(a: string, b: string): boolean {

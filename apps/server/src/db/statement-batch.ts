@@ -56,11 +56,11 @@ export function batchStatement(
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
   }
-  const query = new UnsyncedQuery(
-    { text, values: converted, queryMode: 'extended' } as pg.QueryConfig,
-    answer,
-  );
-  if (name !== undefined) (query as unknown as { name: string }).name = name;
+  // From the text, not a config object: node-postgres copies a config object property by property.
+  const query = new UnsyncedQuery(text, converted, answer);
+  const internals = query as unknown as { name?: string; queryMode: string };
+  internals.queryMode = 'extended';
+  if (name !== undefined) internals.name = name;
   return query as unknown as QueryInternals;
 }
 
@@ -75,7 +75,7 @@ export class StatementBatch extends pg.Query {
   private readonly statements: QueryInternals[];
 
   constructor(statements: QueryInternals[]) {
-    super({ text: '' });
+    super('');
     this.statements = statements;
   }
 

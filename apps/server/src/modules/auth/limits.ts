@@ -3,9 +3,10 @@
 // and only then does its work; an attempt refused by a limit gives its units back, so only checked
 // attempts ever count (a burst against one account cannot lock the address out for other accounts).
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { normalizeIpRange, parseIp } from '@simdock/contract';
 import type { AppContext, AuthUser } from '../../context.ts';
+import { sha256 } from '../../crypto.ts';
 import type { Queryable } from '../../db/db.ts';
 import { type DomainError, tooManyRequests } from '../../errors.ts';
 import { recordAudit } from '../audit/index.ts';
@@ -79,7 +80,7 @@ async function take(
 /** Device tokens kept per user (most recently used first); older ones stop exempting their browser. */
 export const DEVICE_TOKENS_PER_USER = 20;
 
-const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const hashToken = sha256;
 
 /** A new device token: 32 random bytes, base64url. */
 export const newDeviceToken = () => randomBytes(32).toString('base64url');

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   FORGOT_NEUTRAL_MESSAGE,
   type ForgotResponse,
@@ -9,6 +9,7 @@ import {
   ruleMessages,
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
+import { sha256 } from '../../crypto.ts';
 import { badInput, tooManyRequests } from '../../errors.ts';
 import { mailMode, sendMail } from '../../mail/index.ts';
 import { runtimeKey } from '../../runtime.ts';
@@ -29,7 +30,7 @@ export const FORGOT_PER_ACCOUNT_PER_HOUR = 5;
 const HOUR_MS = 3600_000;
 
 /** Only a hash of a link's token is stored: a copy of the database opens no account. */
-export const hashResetToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashResetToken = sha256;
 
 /** `${PUBLIC_URL}/reset-password?token=…` */
 export function resetLink(publicUrl: string, token: string): string {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { cleanText } from '@simdock/contract';
 import type { AppContext, ArrivingSms, SmsConsumer, StoredSms } from '../../context.ts';
+import { sha256 } from '../../crypto.ts';
 import type { Queryable } from '../../db/db.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
 import { type GroupCommit, groupCommit } from '../../db/group-commit.ts';
@@ -28,8 +28,6 @@ export interface IngestResult {
   /** Rows the database refused; each is logged and skipped, the others are stored. */
   failed: number;
 }
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
  * An SMS without a device time (the plain-text forward) counts as a repeat of an identical one

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   type MessageEventBody,
   smsSegments,
@@ -7,6 +7,7 @@ import {
   type WebhookFormat,
 } from '@simdock/contract';
 import type { MessageEvent } from '../../context.ts';
+import { sha256 } from '../../crypto.ts';
 import type { QueuedEvent } from './webhooks.queries.ts';
 
 // The bodies of webhook events, as pure functions: SimDock's own (`MessageEventBody`) and SMSGate's
@@ -17,7 +18,7 @@ import type { QueuedEvent } from './webhooks.queries.ts';
  * for every URL, so a receiver de-duplicates on it. Migration 020 gives logged deliveries the same.
  */
 export function eventIdOf(ref: string): string {
-  return `evt_${createHash('sha256').update(ref).digest('hex').slice(0, 24)}`;
+  return `evt_${sha256(ref).slice(0, 24)}`;
 }
 
 /** SimDock's signature header: `sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`. */
