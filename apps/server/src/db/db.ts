@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { sha256 } from '../crypto.ts';
 import { listenerRegistry, NOTIFY_IF_HEARD_ELSEWHERE } from './listeners.ts';
 import { type Answer, batchStatement, StatementBatch } from './statement-batch.ts';
 
@@ -152,7 +152,7 @@ function preparedName(text: string, values: unknown[] | undefined): string | und
   let name = preparedNames.get(text);
   if (name === undefined) {
     if (preparedNames.size >= PREPARED_MAX) return undefined;
-    name = `sd_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    name = `sd_${sha256(text).slice(0, 24)}`;
     preparedNames.set(text, name);
   }
   return name;

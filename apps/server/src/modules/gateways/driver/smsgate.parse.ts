@@ -1,8 +1,9 @@
 // Pure readers and writers for SMSGate's third-party API and webhooks (docs/devices-smsgate.md).
 // App and server versions differ, so readers tolerate unknown fields, events and missing values.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { cleanText } from '@simdock/contract';
 import type { SendResult } from '../../../context.ts';
+import { sha256 } from '../../../crypto.ts';
 import {
   type DeviceStatus,
   GatewayError,
@@ -226,7 +227,7 @@ export const EVENTS = [
  * webhook instead of adding one, and two gateways (two URLs) never share one.
  */
 export function webhookId(base: string, event: string): string {
-  const h = createHash('sha256').update(base).digest('hex').slice(0, 16);
+  const h = sha256(base).slice(0, 16);
   return `sd-${h}-${event.replace(/[^a-z]+/gi, '-')}`.slice(0, 36);
 }
 
