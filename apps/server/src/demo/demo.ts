@@ -121,15 +121,23 @@ function pick(number: string, salt: number): number {
 const DEMO_REPLIES = ['Yes, interested!', 'Who is this?', 'Thanks', 'What time?', 'Call me later please'];
 
 /**
- * How the demo gateway's "carrier" behaves: about 1 recipient in 20 cannot be reached (every SIM
- * times out: the message fails with the device's reason after its retries), about 1 in 20 first
- * hits a SIM that drops off the network (the message is retried on another SIM and arrives).
+ * About 1 demo recipient in 20 cannot be reached, whatever sends to it: the gateway's SIMs time out
+ * and the phone reports Android's failure, so the message fails with the device's reason.
+ */
+export function demoUnreachable(number: string): boolean {
+  return pick(number.replace(/\D/g, ''), 7) < 5;
+}
+
+/**
+ * How the demo gateway's "carrier" behaves: unreachable recipients fail on every SIM (after the
+ * retries), about 1 in 20 first hits a SIM that drops off the network (the message is retried on
+ * another SIM and arrives).
  */
 function demoOutcomes(): OutcomeFn {
   const unregisteredOnce = new Set<string>();
   return ({ to }) => {
+    if (demoUnreachable(to)) return 'fail';
     const p = pick(to, 7);
-    if (p < 5) return 'fail';
     if (p < 10 && !unregisteredOnce.has(to)) {
       unregisteredOnce.add(to);
       return 'unregistered';
@@ -238,6 +246,8 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
       }),
     );
     ctx.log.info(`Demo phone (simulated) at ${phone.url}`);
+    // The same carrier behind the phone: a recipient the gateway cannot reach, the phone cannot either.
+    phone.setOutcome(({ phoneNumber }) => (demoUnreachable(phoneNumber) ? 'failed' : 'delivered'));
     if (await setLimitsIfUnset(ctx, DEMO_OUTREACH_LIMITS)) ctx.log.info('Demo bulk SMS limits set');
     if (await isEmpty(ctx)) {
       for (const s of DEMO_SERVICES) await saveService(ctx, { ...s, stock: 100 });
