@@ -82,7 +82,11 @@ describe('the android-sms-gateway client against SimDock', () => {
       recipients: [{ phoneNumber: '+13035557001', state: 'Delivered' }],
     });
 
-    const got = await waitFor(async () => receiver.got.find((g) => g.path === '/hook'));
+    // The delivery report may land after the last delivery pass: the job runs until it is sent.
+    const got = await waitFor(async () => {
+      await deliverDue(s.ctx);
+      return receiver.got.find((g) => g.path === '/hook');
+    });
     const body = JSON.parse(got.raw);
     expect(body).toMatchObject({ event: 'sms:delivered', payload: { messageId: 'order-1234' } });
     expect(typeof body.id).toBe('string');
