@@ -17,6 +17,7 @@ const SERVER_DB_FREE = [
   'apps/server/src/runtime.test.ts',
   'apps/server/src/db/batch.test.ts',
   'apps/server/src/db/group-commit.test.ts',
+  'apps/server/src/db/shaped-query.test.ts',
   'apps/server/src/modules/boundaries.test.ts',
   'apps/server/src/modules/gateways/driver/contract.test.ts',
   'apps/server/src/modules/gateways/driver/ejoin.mms.test.ts',

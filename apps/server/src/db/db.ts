@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sha256 } from '../crypto.ts';
 import { listenerRegistry, NOTIFY_IF_HEARD_ELSEWHERE } from './listeners.ts';
+import { ShapedQuery } from './shaped-query.ts';
 import { type Answer, batchStatement, StatementBatch } from './statement-batch.ts';
 
 // numeric and int8 arrive as strings from node-postgres; we cast in SQL where a number is wanted.
@@ -169,7 +170,7 @@ function statement(
   values?: unknown[],
   callback?: (err: Error | undefined, res: pg.QueryResult) => void,
 ): pg.Query {
-  const query = new pg.Query(text, values, callback);
+  const query = new ShapedQuery(text, values, callback);
   const name = preparedName(text, values);
   if (name !== undefined) (query as pg.Query & { name?: string }).name = name;
   return query;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
+import { ShapedQuery } from './shaped-query.ts';
 
 // Several statements of one transaction sent with one Sync, so PostgreSQL answers them in one flush.
 // node-postgres ends every statement with a Sync, and PostgreSQL flushes its output at each one: the
@@ -30,7 +31,7 @@ interface QueryInternals {
 }
 
 /** A node-postgres query that leaves out its Sync: the batch sends one after its last statement. */
-class UnsyncedQuery extends pg.Query {
+class UnsyncedQuery extends ShapedQuery {
   _getRows(connection: { execute(config: { portal: string; rows: number | undefined }): void }): void {
     const self = this as unknown as { portal: string; rows: number | undefined };
     connection.execute({ portal: self.portal, rows: self.rows });
