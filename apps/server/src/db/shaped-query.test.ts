@@ -81,16 +81,25 @@ describe('ShapedQuery', () => {
     expect(answer(new ShapedQuery('SELECT'), name, [column('m', TEXT)], [['8']]).rows).toEqual([{ m: '8' }]);
   });
 
-  it('leaves a query with its own type parsers to node-postgres', () => {
+  it('keeps the parsers of each source apart (a connection gives its queries its own)', () => {
     const name = `shape_${names++}`;
     answer(new ShapedQuery('SELECT'), name, [column('n', INT4)], [['5']]);
-    const own = new ShapedQuery({
-      text: 'SELECT',
-      types: { getTypeParser: () => (v: string) => `own:${v}` },
-    } as pg.QueryConfig);
-    expect(answer(own, name, [column('n', INT4)], [['5']]).rows).toEqual([{ n: 'own:5' }]);
-    // …and its parsers do not become the statement's.
-    expect(answer(new ShapedQuery('SELECT'), name, [column('n', INT4)], [['6']]).rows).toEqual([{ n: 6 }]);
+    const own = { getTypeParser: () => (v: string) => `own:${v}` };
+    const withOwn = () => new ShapedQuery({ text: 'SELECT', types: own } as pg.QueryConfig);
+    const first = answer(withOwn(), name, [column('n', INT4)], [['5']]);
+    expect(first.rows).toEqual([{ n: 'own:5' }]);
+    // The same source again: its shape is reused.
+    const again = answer(withOwn(), name, [column('n', INT4)], [['6']]);
+    expect(again.rows).toEqual([{ n: 'own:6' }]);
+    expect(again.parsers).toBe(first.parsers);
+    // A connection sets its parsers on the query's result after construction, as node-postgres does.
+    const viaClient = new ShapedQuery('SELECT');
+    (viaClient as unknown as { _result: { _types: unknown } })._result._types = {
+      getTypeParser: () => (v: string) => `client:${v}`,
+    };
+    expect(answer(viaClient, name, [column('n', INT4)], [['7']]).rows).toEqual([{ n: 'client:7' }]);
+    // …and none of them became the default parsers' shape.
+    expect(answer(new ShapedQuery('SELECT'), name, [column('n', INT4)], [['8']]).rows).toEqual([{ n: 8 }]);
   });
 
   it('treats an unnamed query as node-postgres does', () => {

@@ -28,8 +28,23 @@ interface Shape {
   emptyRow: Record<string, null> | null;
 }
 
-/** One shape per prepared statement name (the names are bounded, see `preparedName`). */
-const shapes = new Map<string, Shape>();
+/**
+ * One shape per prepared statement name (the names are bounded, see `preparedName`) and source of
+ * type parsers: a connection gives its queries its own (node-postgres's defaults unless it was
+ * configured otherwise); a statement of a batch has none, node-postgres's defaults.
+ */
+const defaultShapes = new Map<string, Shape>();
+const shapesByTypes = new WeakMap<object, Map<string, Shape>>();
+
+function shapesOf(types: unknown): Map<string, Shape> {
+  if (typeof types !== 'object' || types === null) return defaultShapes;
+  let shapes = shapesByTypes.get(types);
+  if (!shapes) {
+    shapes = new Map();
+    shapesByTypes.set(types, shapes);
+  }
+  return shapes;
+}
 
 function sameColumns(a: readonly FieldDescription[], b: readonly FieldDescription[]): boolean {
   if (a.length !== b.length) return false;
@@ -47,11 +62,12 @@ export class ShapedQuery extends pg.Query {
     const self = this as unknown as { name?: string; _result: ResultInternals };
     const result = self._result;
     const name = self.name;
-    // A query with its own type parsers, or a second result of one query, goes node-postgres's way.
-    if (name === undefined || result._types !== undefined || result.command !== null) {
+    // An unnamed statement, or a second result of one query, goes node-postgres's way.
+    if (name === undefined || result.command !== null) {
       pgHandleRowDescription.call(this, msg);
       return;
     }
+    const shapes = shapesOf(result._types);
     const known = shapes.get(name);
     if (known && sameColumns(known.fields, msg.fields)) {
       result.fields = msg.fields;
