@@ -220,6 +220,8 @@ function inputTable<T>(
   const names = `${alias} (${columns.map(([name]) => name).join(', ')}, n)`;
   const param = (i: number) => `$${firstParam + i}`;
   return {
+    /** How many parameters it takes: a statement's next input numbers its parameters after them. */
+    paramCount: columns.length,
     one: `(SELECT ${columns.map(([, type], i) => `${param(i)}::${type}`).join(', ')}, 1::bigint) AS ${names}`,
     many: `unnest(${columns.map(([, type], i) => `${param(i)}::${type}[]`).join(', ')}) WITH ORDINALITY AS ${names}`,
     params: (items: readonly T[]): unknown[] =>
@@ -294,10 +296,10 @@ const ORDERS_AFTER = inputTable<OrderAfterSms>(
     ['status', 'text', (o) => o.status],
     ['finished_at', 'timestamptz', (o) => o.finished_at],
   ],
-  6, // after CODES_GIVEN's five parameters
+  CODES_GIVEN.paramCount + 1,
 );
 
-const recordCodesSql = (given: string) => (after: string) =>
+const recordCodesSql = (given: string, after: string) =>
   `WITH c AS (
        INSERT INTO order_codes (order_id, sms_id, code_text, sms_text, received_at)
        SELECT order_id, sms_id, code, text, at FROM ${given} ORDER BY n
@@ -309,12 +311,12 @@ const recordCodesSql = (given: string) => (after: string) =>
       WHERE orders.id = u.id`;
 const RECORD_CODES_SQL = {
   one: {
-    one: recordCodesSql(CODES_GIVEN.one)(ORDERS_AFTER.one),
-    many: recordCodesSql(CODES_GIVEN.one)(ORDERS_AFTER.many),
+    one: recordCodesSql(CODES_GIVEN.one, ORDERS_AFTER.one),
+    many: recordCodesSql(CODES_GIVEN.one, ORDERS_AFTER.many),
   },
   many: {
-    one: recordCodesSql(CODES_GIVEN.many)(ORDERS_AFTER.one),
-    many: recordCodesSql(CODES_GIVEN.many)(ORDERS_AFTER.many),
+    one: recordCodesSql(CODES_GIVEN.many, ORDERS_AFTER.one),
+    many: recordCodesSql(CODES_GIVEN.many, ORDERS_AFTER.many),
   },
 };
 
