@@ -194,6 +194,11 @@ describe('User Manager', () => {
   });
 
   it('fits a phone screen', async () => {
+    // Its own audit entry, not the first test's: a user with a balance, deleted, so deactivated.
+    const holder = await e.createUser({ username: 'phoneholder', balance: 1 });
+    const adminToken = await e.token(ADMIN.username, ADMIN.password);
+    const removed = await e.api('/api/Admin/deleteUser', { id: holder.id }, adminToken);
+    expect(removed.body).toMatchObject({ outcome: 'deactivated' });
     const { page, errors } = await adminPage('/usermanager', { width: 390, height: 844 });
     await page.getByRole('heading', { level: 1, name: 'User Manager' }).waitFor();
     // One card per user with its actions inside: nothing to scroll sideways to.

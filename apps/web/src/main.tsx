@@ -5,10 +5,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import { prefetchDashboard } from './api/dashboard-data.ts';
 import { createQueryClient } from './app/queryClient.ts';
-import { createAppRouter, preloadShell } from './app/router.tsx';
+import { AppRouterProvider, createAppRouter, preloadShell } from './app/router.tsx';
 import { prefetchSession } from './app/session.tsx';
 import { ThemeProvider } from './app/theme.tsx';
 import { I18nProvider, loadLanguage, storedLanguage } from './i18n/index.tsx';
@@ -33,7 +32,7 @@ function render() {
       <I18nProvider>
         <ThemeProvider>
           <QueryClientProvider client={queryClient}>
-            <RouterProvider router={router} />
+            <AppRouterProvider router={router} />
           </QueryClientProvider>
         </ThemeProvider>
       </I18nProvider>

@@ -1,7 +1,8 @@
 import { ADMIN_ROLE } from '@simdock/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { flushSync } from 'react-dom';
+import { createBrowserRouter, type DataRouter, Outlet, type RouteObject, RouterProvider } from 'react-router';
 import { getToken } from '../api/token.ts';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { loadTexts, type TextGroup } from '../i18n/index.tsx';
@@ -233,4 +234,17 @@ export const routes: RouteObject[] = [
 export function createAppRouter(queryClient?: QueryClient) {
   appQueryClient = queryClient;
   return createBrowserRouter(routes);
+}
+
+/** react-dom's flushSync in the shape the router takes: navigations that ask for it render at once. */
+const renderNow = (fn: () => unknown): undefined => {
+  flushSync(fn);
+};
+
+/**
+ * The router's provider as the app (and its tests) use it: able to render a navigation at once instead of
+ * in a transition (lib/useSearchState.ts asks for that, so a click right after another sees its list).
+ */
+export function AppRouterProvider({ router }: { router: DataRouter }) {
+  return <RouterProvider router={router} flushSync={renderNow} />;
 }

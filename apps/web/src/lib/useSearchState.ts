@@ -6,6 +6,9 @@ import { useSearchParams } from 'react-router';
  * show the same list. Every value is text; a value equal to its default is left out of the URL.
  * Pass `defaults` as a module constant (a new object each render would recompute the state).
  * `set(patch)` pushes a history entry; `{ replace: true }` does not (typing into a search box).
+ * The new URL renders at once (flushSync), not in a transition: a click right after another (a double
+ * click on a sort header, Next twice) must see the list the first one asked for, not the one before it.
+ * Needs the app's router provider (app/router.tsx, AppRouterProvider).
  */
 export function useSearchState<T extends Record<string, string>>(
   defaults: T,
@@ -30,7 +33,7 @@ export function useSearchState<T extends Record<string, string>>(
           }
           return next;
         },
-        { replace: opts.replace },
+        { replace: opts.replace, flushSync: true },
       );
     },
     [setParams, defaults],

@@ -1,10 +1,10 @@
 import type { Order, Role, UserInfo } from '@simdock/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient } from '../app/queryClient.ts';
-import { routes } from '../app/router.tsx';
+import { AppRouterProvider, routes } from '../app/router.tsx';
 import { ThemeProvider } from '../app/theme.tsx';
 import { I18nProvider } from '../i18n/index.tsx';
 
@@ -68,10 +68,33 @@ export function renderApp(path: string) {
     <I18nProvider initial="en">
       <ThemeProvider>
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
+          <AppRouterProvider router={router} />
         </QueryClientProvider>
       </ThemeProvider>
     </I18nProvider>,
   );
   return { ...view, router, queryClient };
+}
+
+/**
+ * Two clicks on the same control as quick as a browser can deliver them: plain DOM clicks outside the
+ * test's act() (so React schedules renders as in a browser), the second as soon as the first's navigation
+ * has settled. A page that renders navigations in a transition would still show the old state then, and
+ * the second click would build on it.
+ */
+export async function clickTwiceQuickly(
+  router: ReturnType<typeof createMemoryRouter>,
+  target: () => HTMLElement,
+) {
+  const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  const wasAct = env.IS_REACT_ACT_ENVIRONMENT;
+  env.IS_REACT_ACT_ENVIRONMENT = false;
+  try {
+    const before = router.state.location;
+    target().click();
+    while (router.state.location === before) await Promise.resolve();
+    target().click();
+  } finally {
+    env.IS_REACT_ACT_ENVIRONMENT = wasAct;
+  }
 }

@@ -91,7 +91,7 @@ export function ChatPage() {
       query={conversations}
       list={list}
       filter={filter}
-      onFilter={(f) => setParams((p) => withChatFilter(p, f))}
+      onFilter={(f) => setParams((p) => withChatFilter(p, f), { flushSync: true })}
       unread={unread}
       selectedId={selectedId}
       onSelect={select}

@@ -2,7 +2,14 @@ import type { AdminOrder } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
+import {
+  claimsFor,
+  clickTwiceQuickly,
+  fakeToken,
+  mockFetch,
+  renderApp,
+  userInfoFor,
+} from '../../test/utils.tsx';
 
 const admin = userInfoFor('root', ['Admin9']);
 
@@ -76,6 +83,9 @@ describe('Order Manager (docs/product.md#screens-and-routes)', () => {
     fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=3'));
     expect(await within(table).findByText('31')).toBeTruthy();
+    // Next twice in quick succession: two pages on, not the same page twice.
+    await clickTwiceQuickly(router, () => within(pager).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=5'));
 
     const form = screen.getByRole('form', { name: 'Order filters' });
     fireEvent.change(within(form).getByLabelText('Status'), { target: { value: 'SUCCESS' } });

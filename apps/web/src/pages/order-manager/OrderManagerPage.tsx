@@ -22,7 +22,9 @@ export function OrderManagerPage() {
   const orders = useAdminOrdersQuery(params);
   const listTop = useRef<HTMLDivElement>(null);
 
-  const go = (next: OrderParams, replace = false) => setSearchParams(writeOrderParams(next), { replace });
+  // Rendered at once, not in a transition: a second click (Next twice) builds on the first's page.
+  const go = (next: OrderParams, replace = false) =>
+    setSearchParams(writeOrderParams(next), { replace, flushSync: true });
   const apply = (f: OrderFilters) => go({ ...f, page: 1 });
   const changePage = (page: number) => {
     go({ ...params, page });

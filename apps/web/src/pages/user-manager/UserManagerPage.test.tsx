@@ -2,7 +2,14 @@ import type { AdminUser, AdminUserListResponse } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
+import {
+  claimsFor,
+  clickTwiceQuickly,
+  fakeToken,
+  mockFetch,
+  renderApp,
+  userInfoFor,
+} from '../../test/utils.tsx';
 
 const admin = userInfoFor('ann', ['Admin9']);
 
@@ -138,6 +145,14 @@ describe('User Manager (/usermanager): list, URL, rows', () => {
         page: 1,
       }),
     );
+  }, 20_000);
+
+  it('a second click on a header right after the first sorts descending (the URL has rendered by then)', async () => {
+    signInAdmin({ '/api/Admin/getUser': () => ({ body: { ...list, users: [bob, ann] } }) });
+    const { router } = renderApp('/usermanager');
+    await screen.findByRole('table', { name: 'Users' });
+    await clickTwiceQuickly(router, () => screen.getByRole('button', { name: 'Sort by Balance' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=balance&dir=desc'));
   }, 20_000);
 
   it("names roles for people, and offers no Delete on one's own row", async () => {
