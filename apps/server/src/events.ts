@@ -1,5 +1,5 @@
 import type { Order } from '@simdock/contract';
-import type { Queryable } from './db/db.ts';
+import type { Db, Queryable } from './db/db.ts';
 
 /** The one PostgreSQL channel every module's events travel on. */
 export const EVENTS_CHANNEL = 'app_events';
@@ -25,7 +25,23 @@ export type AppEvent =
  * else handed over in this process). The one way modules publish events.
  */
 export async function publish(q: Queryable, event: AppEvent): Promise<void> {
-  await q.notify(EVENTS_CHANNEL, eventPayload(event));
+  // This process's listeners are handed the event itself: parsing its JSON back showed in the
+  // server's profile of the SMS path (bench/RESULTS.md).
+  await q.notify(EVENTS_CHANNEL, eventPayload(event), event);
+}
+
+/**
+ * Calls onEvent with every event published by any server process, once committed (`publish`). An
+ * event from this process is the object its publisher built: read it, never change it.
+ */
+export function listenEvents(
+  db: Db,
+  onEvent: (event: Readonly<AppEvent>) => void,
+): Promise<() => Promise<void>> {
+  return db.listen(EVENTS_CHANNEL, (payload, value) => {
+    const event = (value as AppEvent | undefined) ?? parseEvent(payload);
+    if (event) onEvent(event);
+  });
 }
 
 /** NOTIFY's payload limit is 8,000 bytes; a little is kept for the channel name and framing. */

@@ -444,6 +444,32 @@ describe.runIf(TEST_DB === 'pg')('notifications between processes on one Postgre
     }
   });
 
+  it("hands this process's listeners the notification's value while alone; a NOTIFY carries the text only", async () => {
+    const p = await pair();
+    try {
+      const aHeard: [string, unknown][] = [];
+      await p.t.db.listen('test_events', (payload, value) => aHeard.push([payload, value]));
+      const value = { said: 'alone' };
+      await p.t.db.tx((q) => q.notify('test_events', 'alone', value));
+      await p.t.db.notify('test_events', 'alone, outside a transaction', value);
+      expect(aHeard).toEqual([
+        ['alone', value],
+        ['alone, outside a transaction', value],
+      ]);
+      expect(aHeard[0]![1]).toBe(value); // the object itself, not a copy
+
+      const b = hearing();
+      await p.other.listen('test_events', b.fn);
+      await p.t.db.tx((q) => q.notify('test_events', 'both hear', { said: 'both' }));
+      await b.until('both hear');
+      for (let i = 0; aHeard.length < 3 && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
+      // Sent as a NOTIFY, this process reads it back like any other: text, no value.
+      expect(aHeard[2]).toEqual(['both hear', undefined]);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('a process starting to listen waits for a transaction that kept its notification in memory', async () => {
     const p = await pair();
     try {

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sha256 } from '../crypto.ts';
-import { listenerRegistry, NOTIFY_IF_HEARD_ELSEWHERE } from './listeners.ts';
+import { type Listener, listenerRegistry, NOTIFY_IF_HEARD_ELSEWHERE } from './listeners.ts';
 import { ShapedQuery } from './shaped-query.ts';
 import { type Answer, batchStatement, StatementBatch } from './statement-batch.ts';
 
@@ -21,8 +21,10 @@ export interface Queryable {
    * Tells `channel`'s listeners (`Db.listen`) in every server process, once the transaction commits
    * (nothing if it rolls back; outside a transaction at once). Like a deferred write it costs no round
    * trip of its own, and listeners hear a process's notifications in the order it committed them.
+   * `value`, if given, is what the payload says as an object: this process's own listeners are handed
+   * it beside the payload (no parse), so they must not change it; other processes get the text only.
    */
-  notify(channel: string, payload: string): Promise<void>;
+  notify(channel: string, payload: string, value?: unknown): Promise<void>;
   /**
    * Runs fn in a savepoint of the current transaction: when fn throws, its writes (deferred ones
    * included) are undone and the error is rethrown, and the transaction goes on. Outside a
@@ -79,9 +81,10 @@ export interface Db extends Queryable {
   session<T>(fn: (c: Session) => Promise<T>): Promise<T>;
   /**
    * Calls onPayload with every notification on channel (`Queryable.notify`) from any server process
-   * on this database, this one included, once it is committed.
+   * on this database, this one included, once it is committed; with its `value` when this process
+   * sent it with one.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: Listener): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -250,9 +253,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   /** `notify` outside a transaction: the statement at once, then this process's listeners if it is alone. */
   const notifyNow =
     (run: (sql: string, params: unknown[]) => Promise<pg.QueryResult>) =>
-    async (channel: string, payload: string) => {
+    async (channel: string, payload: string, value?: unknown) => {
       if (!registry.sentAsNotify(await run(NOTIFY_IF_HEARD_ELSEWHERE, registry.notifyArgs(channel, payload))))
-        registry.hear(channel, payload);
+        registry.hear(channel, payload, value);
     };
 
   return {
@@ -274,7 +277,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
       let begun = false;
       const deferred: Deferred[] = [];
       /** Notifications for this process's listeners only, heard once the transaction commits. */
-      const hereAfterCommit: [channel: string, payload: string][] = [];
+      const hereAfterCommit: [channel: string, payload: string, value: unknown][] = [];
       /** Issues the deferred writes held so far and the BEGIN if not yet sent; their answers. */
       const sendHeld = (): Promise<pg.QueryResult>[] => {
         const sent = begun ? [] : [issue('BEGIN')];
@@ -296,12 +299,12 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
           defer: async (sql, params) => {
             deferred.push({ sql, params });
           },
-          notify: async (channel, payload) => {
+          notify: async (channel, payload, value) => {
             deferred.push({
               sql: NOTIFY_IF_HEARD_ELSEWHERE,
               params: registry.notifyArgs(channel, payload),
               answered: (res) => {
-                if (!registry.sentAsNotify(res)) hereAfterCommit.push([channel, payload]);
+                if (!registry.sentAsNotify(res)) hereAfterCommit.push([channel, payload, value]);
               },
             });
           },
@@ -317,7 +320,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
         const commit = settled.at(-1) as PromiseFulfilledResult<pg.QueryResult>;
         if (commit.value.command !== 'COMMIT')
           throw new Error('The transaction was rolled back at its commit.');
-        for (const [channel, payload] of hereAfterCommit) registry.hear(channel, payload);
+        for (const [channel, payload, value] of hereAfterCommit) registry.hear(channel, payload, value);
         return result;
       } catch (err) {
         if (begun) await client.query('ROLLBACK').catch(() => {});

@@ -38,12 +38,15 @@ const FORGET_GONE_LISTENERS = `DELETE FROM db_listeners l WHERE NOT EXISTS (
 /** While other processes listen, how often their rows are checked for ones that are gone. */
 const GONE_LISTENERS_CHECK_MS = 60_000;
 
+/** A listener of a channel: the notification's text, and its value when this process sent it with one. */
+export type Listener = (payload: string, value?: unknown) => void;
+
 /**
  * This process's listeners on a PostgreSQL database: its one listening connection, registered in
  * db_listeners for each channel, and the reading of a notification's answer (`sentAsNotify`).
  */
 export function listenerRegistry(url: string, pool: pg.Pool) {
-  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const listeners = new Map<string, Set<Listener>>();
   /** Per channel: LISTEN sent and the connection registered (every `listen` call waits for it). */
   const subscribed = new Map<string, Promise<void>>();
   let listenClient: Promise<pg.Client> | undefined;
@@ -51,11 +54,11 @@ export function listenerRegistry(url: string, pool: pg.Pool) {
   const registeredAs = new Map<string, number>();
   let goneCheckedAt = 0;
 
-  /** Hands a notification to this process's listeners of its channel. */
-  function hear(channel: string, payload: string) {
+  /** Hands a notification to this process's listeners of its channel (`value`: sent by this process). */
+  function hear(channel: string, payload: string, value?: unknown) {
     for (const fn of listeners.get(channel) ?? []) {
       try {
-        fn(payload);
+        fn(payload, value);
       } catch (err) {
         // A listener's failure is its own, not the committed transaction's (as from a NOTIFY).
         queueMicrotask(() => {
@@ -124,7 +127,7 @@ export function listenerRegistry(url: string, pool: pg.Pool) {
     }
   }
 
-  async function listen(channel: string, onPayload: (payload: string) => void) {
+  async function listen(channel: string, onPayload: Listener) {
     let ready = subscribed.get(channel);
     if (!ready) {
       ready = ensureListenClient().then((client) => subscribe(client, channel));

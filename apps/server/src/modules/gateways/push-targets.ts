@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { batchLoader } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
-import { EVENTS_CHANNEL, parseEvent, publish } from '../../events.ts';
+import { listenEvents, publish } from '../../events.ts';
 import { runtimeKey } from '../../runtime.ts';
 import { findPushTargets, type PushTarget } from './gateways.queries.ts';
 
@@ -58,8 +58,7 @@ export async function gatewayChanged(q: Queryable, gatewayId: string): Promise<v
 
 /** Listens for `gateway` events (from any process); returns the stopper. */
 export async function watchGatewayChanges(ctx: AppContext): Promise<() => Promise<void>> {
-  return ctx.db.listen(EVENTS_CHANNEL, (payload) => {
-    const event = parseEvent(payload);
-    if (event?.type === 'gateway') pushTargets(ctx).forget(event.gatewayId);
+  return listenEvents(ctx.db, (event) => {
+    if (event.type === 'gateway') pushTargets(ctx).forget(event.gatewayId);
   });
 }

@@ -1,6 +1,6 @@
 import type { LiveMessage } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { type AppEvent, EVENTS_CHANNEL, parseEvent } from '../../events.ts';
+import { type AppEvent, listenEvents } from '../../events.ts';
 
 type Listener = (message: LiveMessage) => void;
 
@@ -18,9 +18,8 @@ export class LiveHub {
   constructor(private readonly ctx: AppContext) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.ctx.db.listen(EVENTS_CHANNEL, (payload) => {
-      const event = parseEvent(payload);
-      if (event && 'userId' in event && this.byUser.has(event.userId)) {
+    this.unlisten = await listenEvents(this.ctx.db, (event) => {
+      if ('userId' in event && this.byUser.has(event.userId)) {
         const userId = event.userId;
         const next = (this.chains.get(userId) ?? Promise.resolve()).then(() =>
           this.deliver(event as AppEvent & { userId: string }),
