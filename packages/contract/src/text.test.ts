@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LoginBody, RegisterBody, SimulateSmsBody } from './index.ts';
 import { boundedText, nulMessage, surrogateMessage, tooLongMessage } from './limits.ts';
 import { ruleMessages } from './messages.ts';
 import { EMAIL_MAX, emailError, isEmailLike, parseFormNumber, usernameError } from './rules.ts';
-import { cleanText, hasNul } from './text.ts';
+import { cleanText, hasLoneSurrogate, hasNul } from './text.ts';
 
 describe('cleanText', () => {
   it('leaves valid text alone, emoji and all', () => {
@@ -25,6 +25,25 @@ describe('cleanText', () => {
   it('gives text every UTF-8 encoder round-trips', () => {
     const out = cleanText('\u0000\uD800a\uDFFF');
     expect(Buffer.from(out, 'utf8').toString('utf8')).toBe(out);
+  });
+  it('gives the same results in an engine without isWellFormed (an older browser)', async () => {
+    const samples = ['ok 😀', 'x\uD800y', 'x\uDC00y', 'end\uD83D', '\uDE00\uD83D', 'a\u0000b\uD800'];
+    const expected = samples.map((s) => [cleanText(s), hasLoneSurrogate(s)]);
+    const proto = String.prototype as { isWellFormed?: unknown; toWellFormed?: unknown };
+    const saved = Object.getOwnPropertyDescriptors(proto);
+    delete proto.isWellFormed;
+    delete proto.toWellFormed;
+    let got: unknown[];
+    try {
+      vi.resetModules();
+      const old = await import('./text.ts');
+      got = samples.map((s) => [old.cleanText(s), old.hasLoneSurrogate(s)]);
+    } finally {
+      Object.defineProperty(proto, 'isWellFormed', saved.isWellFormed!);
+      Object.defineProperty(proto, 'toWellFormed', saved.toWellFormed!);
+    }
+    expect(got).toEqual(expected);
+    expect(expected[1]).toEqual(['x\uFFFDy', true]);
   });
 });
 
