@@ -60,14 +60,23 @@ export function benchServerEnv(port: number, databaseUrl: string): NodeJS.Proces
  * Starts a reference server script of `bench/` (it prints `listening <port>` once it accepts
  * connections) and resolves with the process and its port.
  */
-export async function startReference(
+export function startReference(
   script: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script)], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  return startListening(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script)], env);
+}
+
+/**
+ * Starts a server program that prints `listening <port>` once it accepts connections, and resolves
+ * with the process and its port; rejects if it exits first.
+ */
+export async function startListening(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -75,7 +84,8 @@ export async function startReference(
       const m = /listening (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
     });
-    child.once('exit', () => reject(new Error(`${script} exited at start`)));
+    child.once('error', reject);
+    child.once('exit', () => reject(new Error(`${[command, ...args].join(' ')} exited at start`)));
   });
   return { child, port };
 }
