@@ -96,28 +96,32 @@ function start(ref: string): Promise<Server> {
 }
 
 const rows: string[] = [];
-for (const ref of REFS) {
-  const server = await start(ref);
-  try {
-    // Warm-up (JIT, prepared statements, connections): a short one leaves the JIT compiling through
-    // the measured rows, which counts its work as the floor's.
-    const fastify = ref === 'fastify';
-    await measure(server, 100, fastify ? '/push?rts=3&notify=1' : '/push', WARMUP);
-    for (const rate of RATES)
-      for (const rts of fastify ? RTS : [0])
-        for (const notify of fastify ? [false, true] : [false]) {
-          const path = `/push?rts=${rts}${notify ? '&notify=1' : ''}`;
-          const r = await measure(server, rate, path, SECONDS);
-          rows.push(
-            `| ${ref} | ${rate} | ${rts} | ${notify ? 'yes' : 'no'} | ${r.server.toFixed(3)} ms | ${r.postgres.toFixed(3)} ms |`,
-          );
-          console.log(rows.at(-1));
-        }
-  } finally {
-    server.child.kill('SIGTERM');
+try {
+  for (const ref of REFS) {
+    const server = await start(ref);
+    try {
+      // Warm-up (JIT, prepared statements, connections): a short one leaves the JIT compiling through
+      // the measured rows, which counts its work as the floor's.
+      const fastify = ref === 'fastify';
+      await measure(server, 100, fastify ? '/push?rts=3&notify=1' : '/push', WARMUP);
+      for (const rate of RATES)
+        for (const rts of fastify ? RTS : [0])
+          for (const notify of fastify ? [false, true] : [false]) {
+            const path = `/push?rts=${rts}${notify ? '&notify=1' : ''}`;
+            const r = await measure(server, rate, path, SECONDS);
+            rows.push(
+              `| ${ref} | ${rate} | ${rts} | ${notify ? 'yes' : 'no'} | ${r.server.toFixed(3)} ms | ${r.postgres.toFixed(3)} ms |`,
+            );
+            console.log(rows.at(-1));
+          }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
   }
+} finally {
+  // Also when a server fails to start: open keep-alive sockets would keep this process running.
+  for (const a of agents) a.destroy();
 }
-for (const a of agents) a.destroy();
 console.log(
   '\n| server | rate (pushes/s) | round trips | NOTIFY heard back | server CPU / push | PostgreSQL CPU / push |',
 );
