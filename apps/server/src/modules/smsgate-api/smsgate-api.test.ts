@@ -139,3 +139,31 @@ describe('the android-sms-gateway client against SimDock', () => {
     expect(await client.getHealth()).toMatchObject({ status: 'pass' });
   });
 });
+
+describe('input rules', () => {
+  it('a NUL in an id (path or body) or a webhook field is a 400 in SMSGate’s shape, never a 500', async () => {
+    const auth = `Basic ${Buffer.from(`${user.username}:${key}`).toString('base64')}`;
+    const cases: [string, string, unknown?][] = [
+      ['GET', '/3rdparty/v1/message/%00'],
+      ['GET', '/3rdparty/v1/messages/a%00b'],
+      ['DELETE', '/3rdparty/v1/webhooks/%00'],
+      ['POST', '/3rdparty/v1/message', { id: 'a\u0000', message: 'x', phoneNumbers: ['+13035557001'] }],
+      ['POST', '/3rdparty/v1/messages', { id: '\u0000', message: 'x', phoneNumbers: ['+13035557001'] }],
+      ['POST', '/3rdparty/v1/webhooks', { id: 'a\u0000', url: `${receiver.url}/x`, event: 'sms:sent' }],
+      ['POST', '/3rdparty/v1/webhooks', { url: `${receiver.url}/x\u0000`, event: 'sms:sent' }],
+      ['POST', '/3rdparty/v1/webhooks', { url: `${receiver.url}/x`, event: 'sms:sent', deviceId: '\u0000' }],
+    ];
+    const logged = s.logs.length;
+    for (const [method, path, body] of cases) {
+      const res = await fetch(`${s.url}${path}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect([res.status, path, body]).toEqual([400, path, body]);
+      expect((await res.json()).message).toMatch(/NUL/);
+    }
+    expect(s.logs.slice(logged).some((l) => l.includes('"level":50'))).toBe(false);
+    expect((await client.getWebhooks()).some((w) => w.url.startsWith(`${receiver.url}/x`))).toBe(false);
+  });
+});
