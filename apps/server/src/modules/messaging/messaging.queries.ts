@@ -36,23 +36,32 @@ export async function readSettingsForUpdate(q: Queryable): Promise<SettingsRow> 
 }
 
 /** Saves the limits; a price left undefined keeps its value. */
+/** Writes the settings given; a value left undefined keeps the stored one. */
 export async function writeSettings(
   q: Queryable,
   s: {
-    maxBatchSendSms: number;
-    maxMsgPerDay: number;
-    smsPricePerSegment?: string;
-    mmsPrice?: string;
+    maxBatchSendSms?: number | undefined;
+    maxMsgPerDay?: number | undefined;
+    smsPricePerSegment?: string | undefined;
+    mmsPrice?: string | undefined;
     at: Date;
     by: string;
   },
 ): Promise<SettingsRow> {
   const rows = await q.query<SettingsRow>(
-    `UPDATE messaging_settings SET max_batch_send_sms = $1, max_msg_per_day = $2, updated_at = $3, updated_by = $4,
+    `UPDATE messaging_settings SET max_batch_send_sms = coalesce($1::int, max_batch_send_sms),
+            max_msg_per_day = coalesce($2::int, max_msg_per_day), updated_at = $3, updated_by = $4,
             sms_price_per_segment = coalesce($5::numeric, sms_price_per_segment),
             mms_price = coalesce($6::numeric, mms_price)
       WHERE id RETURNING ${SETTINGS}`,
-    [s.maxBatchSendSms, s.maxMsgPerDay, s.at, s.by, s.smsPricePerSegment ?? null, s.mmsPrice ?? null],
+    [
+      s.maxBatchSendSms ?? null,
+      s.maxMsgPerDay ?? null,
+      s.at,
+      s.by,
+      s.smsPricePerSegment ?? null,
+      s.mmsPrice ?? null,
+    ],
   );
   return rows[0]!;
 }

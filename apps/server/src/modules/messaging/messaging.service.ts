@@ -99,12 +99,12 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminOutreachSe
 
 /**
  * The admin's save (docs/product.md#calls): whole numbers ≥ 0 (the schema checked them), audited. The SIM
- * settings are saved in the same transaction by the gateways module; a SIM field left out keeps
- * its value.
+ * settings are saved in the same transaction by the gateways module; any field left out keeps its
+ * value.
  */
 export async function updateSettings(
   ctx: AppContext,
-  body: Required<UpdateSettingsBody>,
+  body: UpdateSettingsBody,
   actor: AuditActor,
 ): Promise<MassOutreachSettings> {
   const at = ctx.clock.now();
