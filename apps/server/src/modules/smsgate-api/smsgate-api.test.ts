@@ -167,3 +167,28 @@ describe('input rules', () => {
     expect((await client.getWebhooks()).some((w) => w.url.startsWith(`${receiver.url}/x`))).toBe(false);
   });
 });
+
+describe('scopes', () => {
+  it('a messaging:read key lists webhooks but cannot register or delete one (403); messaging:send can', async () => {
+    const keyWith = async (scope: string) =>
+      (await s.post('/api/user/apikeys/create', { name: scope, scopes: [scope] }, user.token)).body
+        .apiKey as string;
+    const reader = new Client(user.username, await keyWith('messaging:read'), http, `${s.url}/3rdparty/v1`);
+    const writer = new Client(user.username, await keyWith('messaging:send'), http, `${s.url}/3rdparty/v1`);
+    const url = `${receiver.url}/scoped`;
+    const refused = await reader
+      .registerWebhook({ url, event: WebHookEventType.SmsReceived })
+      .catch((e) => e);
+    expect((refused as HttpError).status).toBe(403);
+    expect(JSON.parse((refused as HttpError).body).message).toMatch(/messaging:send/);
+    expect((await client.getWebhooks()).some((w) => w.url === url)).toBe(false);
+
+    const hook = await writer.registerWebhook({ url, event: WebHookEventType.SmsReceived });
+    expect((await reader.getWebhooks()).map((w) => w.id)).toContain(hook.id);
+    const notDeleted = await reader.deleteWebhook(String(hook.id)).catch((e) => e);
+    expect((notDeleted as HttpError).status).toBe(403);
+    expect((await reader.getWebhooks()).map((w) => w.id)).toContain(hook.id);
+    await writer.deleteWebhook(String(hook.id));
+    expect((await reader.getWebhooks()).map((w) => w.id)).not.toContain(hook.id);
+  });
+});
