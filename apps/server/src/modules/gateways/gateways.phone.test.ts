@@ -270,6 +270,61 @@ describe('adding and scanning a phone', () => {
     expect(twice.status).toBe(409);
   });
 
+  it('a Scan that would leave the phone without a working signing key fails and says what to set', async () => {
+    // Cloud: the phone signs with its own key; with none stored every webhook would be refused.
+    const cloud = await startPhone({ mode: 'cloud' });
+    const { id } = await addPhone(cloud);
+    await s.db.query('UPDATE gateways SET signing_key_enc = NULL WHERE id = $1', [id]);
+    const scan = await s.post('/api/Admin/gatewayScan', { id }, admin);
+    expect(scan.status).toBe(503);
+    expect(String(scan.body.msg)).toContain('No signing key is stored for this phone');
+    expect(String(scan.body.msg)).toContain("gateway's Signing Key field");
+
+    // Local mode pointed at a server that cannot take SimDock's key.
+    const server = await startPhone({ mode: 'private' });
+    const local = await s.post(
+      '/api/Admin/updateGateway',
+      {
+        gateway: {
+          kind: 'smsgate',
+          mode: 'local',
+          name: 'local at a server',
+          url: server.baseUrl,
+          userName: 'sms',
+          password: 'phone-pass',
+        },
+      },
+      admin,
+    );
+    expect(local.status).toBe(200);
+    const refused = await s.post('/api/Admin/gatewayScan', { id: String(local.body.id) }, admin);
+    expect(refused.status).toBe(503);
+    expect(String(refused.body.msg)).toContain("The phone did not take SimDock's signing key");
+
+    // Leaving Local mode keeps no SimDock-made key: the phone's own key is required.
+    const phone = await startPhone();
+    const added = await addPhone(phone, { signingKey: '' });
+    expect(added.scan.status).toBe(200);
+    const toCloud = await s.post(
+      '/api/Admin/updateGateway',
+      {
+        gateway: {
+          id: added.id,
+          kind: 'smsgate',
+          mode: 'cloud',
+          name: 'now cloud',
+          url: phone.baseUrl,
+          userName: 'sms',
+          password: '',
+          signingKey: '',
+        },
+      },
+      admin,
+    );
+    expect(toCloud.status).toBe(400);
+    expect(toCloud.body).toMatchObject({ field: 'signingKey' });
+  });
+
   it('a wrong password is a 503 the admin can act on', async () => {
     const phone = await startPhone();
     const { scan } = await addPhone(phone, { password: 'wrong' });
