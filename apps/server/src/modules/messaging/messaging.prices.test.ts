@@ -152,9 +152,10 @@ describe('saving settings', () => {
         expect(saved.status, left).toBe(200);
         const want = read({ ...b, [left]: a[left] });
         expect(saved.body, `${left} left out`).toMatchObject(want);
-        expect((await s.post('/api/Admin/getOutreachSettings', {}, admin)).body, `${left} left out`).toMatchObject(
-          want,
-        );
+        expect(
+          (await s.post('/api/Admin/getOutreachSettings', {}, admin)).body,
+          `${left} left out`,
+        ).toMatchObject(want);
       }
       // An empty save changes nothing at all.
       expect((await s.post('/api/Admin/updateSettings', a, admin)).status).toBe(200);
