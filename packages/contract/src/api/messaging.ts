@@ -176,7 +176,10 @@ export const HistoryRecord = z.object({
   sms: z.string(),
   /** Sender's name (username) as the row shows it. */
   userAlias: z.string(),
-  /** 1 = success, 0 = failed, other values = not final yet (queued, sending). */
+  /**
+   * 1 = delivered, 0 = failed, 3 = sent (the carrier took it; the handset's delivery report has not
+   * come: devices that report the two apart), other values = not final yet (queued, sending).
+   */
   status: z.number().int(),
   statusReason: z.string().nullable(),
   /** Admin9 only (docs/product.md#roles); null for other users. */

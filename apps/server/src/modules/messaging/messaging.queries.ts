@@ -258,20 +258,32 @@ export async function latestCampaign(q: Queryable, userId: string): Promise<Camp
 
 export type MessageStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'cancelled';
 
-export async function campaignCounts(q: Queryable, id: string): Promise<Record<MessageStatus, number>> {
-  const rows = await q.query<{ status: MessageStatus; n: number }>(
-    'SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1::bigint GROUP BY status',
+/**
+ * A campaign's messages by status, and `sentUnconfirmed`: the `sent` ones no carrier report has
+ * reached (still in flight; one the carrier took waits only for the handset's report).
+ */
+export async function campaignCounts(
+  q: Queryable,
+  id: string,
+): Promise<Record<MessageStatus, number> & { sentUnconfirmed: number }> {
+  const rows = await q.query<{ status: MessageStatus; n: number; unconfirmed: number }>(
+    `SELECT status, count(*)::int AS n, count(*) FILTER (WHERE carrier_at IS NULL)::int AS unconfirmed
+       FROM messages WHERE campaign_id = $1::bigint GROUP BY status`,
     [id],
   );
-  const out: Record<MessageStatus, number> = {
+  const out = {
     queued: 0,
     sending: 0,
     sent: 0,
     delivered: 0,
     failed: 0,
     cancelled: 0,
+    sentUnconfirmed: 0,
   };
-  for (const r of rows) out[r.status] = r.n;
+  for (const r of rows) {
+    out[r.status] = r.n;
+    if (r.status === 'sent') out.sentUnconfirmed = r.unconfirmed;
+  }
   return out;
 }
 

@@ -324,7 +324,8 @@ async function progressOf(ctx: AppContext, c: CampaignRow): Promise<CampaignProg
     delivered: n.delivered,
     failed: n.failed,
     cancelled: n.cancelled,
-    finished: n.queued + n.sending + n.sent === 0,
+    // A message the carrier took waits only for the handset's report: the send itself is over.
+    finished: n.queued + n.sending + n.sentUnconfirmed === 0,
     // Said plainly on the sending page: queued messages and not one SIM that can take them.
     waitingForSim: n.queued > 0 && (await noFreeSim(ctx)),
     cost: Number(c.cost),

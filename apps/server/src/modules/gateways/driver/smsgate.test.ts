@@ -307,7 +307,7 @@ describe.each(MODES)('SmsGateDriver, %s mode', (mode) => {
     const results = kinds('report').flatMap((p) => (p as { results: SendResult[] }).results);
     // sms:sent then sms:delivered for task 7, sms:failed for task 8.
     expect(results.filter((x) => x.tid === 7)).toEqual([
-      { tid: 7, outcome: 'delivered', number: '+84901111111', port: '1', deviceText: '' },
+      { tid: 7, outcome: 'sent', number: '+84901111111', port: '1', deviceText: '' },
       { tid: 7, outcome: 'delivered', number: '+84901111111', port: '1', deviceText: '' },
     ]);
     expect(results.filter((x) => x.tid === 8)).toEqual([
