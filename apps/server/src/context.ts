@@ -85,7 +85,12 @@ export type ArrivingSms = Pick<StoredSms, 'gatewayId' | 'port' | 'receivedAt' | 
  */
 export interface SendResult {
   tid: number;
-  outcome: 'delivered' | 'sim_cannot_send' | 'failed';
+  /**
+   * `sent`: the carrier took it, from a device that reports the handset's delivery apart (SMSGate's
+   * `sms:sent`); `delivered`: the handset got it, or the device's success report when it does not
+   * tell the two apart (an Ejoin box).
+   */
+  outcome: 'sent' | 'delivered' | 'sim_cannot_send' | 'failed';
   /** The recipient. */
   number: string;
   /** The SIM that sent it: its port (the driver's slot key, as stored on the SIM). */

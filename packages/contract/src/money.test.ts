@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isMoney, moneyText } from './money.ts';
+import { isDecimalText, isMoney, moneyText } from './money.ts';
 import { topupAmountProblem } from './payments.ts';
 import { assertProperty } from './property-seeds.ts';
 import { validateService } from './rules.ts';
@@ -94,5 +94,33 @@ describe('moneyText', () => {
     );
     expect(parseBalance(0.1 + 0.2)).toBeUndefined();
     expect(topupAmountProblem(10.005)).toBe('decimals');
+  });
+});
+
+describe('isDecimalText', () => {
+  it('accepts plain decimal text and refuses every other form', () => {
+    for (const ok of ['0', '10', '0.048', '10.50', '123456789012345', '0.000000000000000001'])
+      expect([ok, isDecimalText(ok)]).toEqual([ok, true]);
+    for (const bad of [
+      '',
+      '1e3',
+      '1E3',
+      '1.5e-7',
+      '-1',
+      '+1',
+      ' 1',
+      '1 ',
+      '.5',
+      '5.',
+      '1,000',
+      '1_000',
+      '0x10',
+      'Infinity',
+      'NaN',
+      '١٠',
+      '1234567890123456',
+      '0.0000000000000000001',
+    ])
+      expect([bad, isDecimalText(bad)]).toEqual([bad, false]);
   });
 });

@@ -32,3 +32,16 @@ export function moneyText(value: unknown, decimals: number = MONEY_DECIMALS): st
 /** Whether a number or decimal text is an amount ≥ 0 with at most `decimals` places. */
 export const isMoney = (value: unknown, decimals: number = MONEY_DECIMALS): boolean =>
   moneyText(value, decimals) !== undefined;
+
+/** Most integer and fractional digits of an amount a payment provider reports (crypto has 18 places). */
+const PROVIDER_WHOLE_DIGITS = 15;
+const PROVIDER_DECIMALS = 18;
+const PROVIDER_DECIMAL = new RegExp(`^\\d{1,${PROVIDER_WHOLE_DIGITS}}(?:\\.\\d{1,${PROVIDER_DECIMALS}})?$`);
+
+/**
+ * Whether a text is an amount in the one fixed form a provider's decimal text may take: digits,
+ * optionally a point and digits ("10", "0.048", "10.50"). No sign, exponent ("1e3"), spaces,
+ * thousands separators, "Infinity", or more digits than any real amount has. A text in any other form
+ * is refused, never guessed at.
+ */
+export const isDecimalText = (text: string): boolean => PROVIDER_DECIMAL.test(text);

@@ -215,6 +215,24 @@ describe('webhooks', () => {
     expect((await client.getState('s-1')).state).toBe('Sent');
   });
 
+  it('a delivery report that fails after Sent: sms:sent, then sms:failed with the reason; the state ends Failed', async () => {
+    const { sim, client } = await phone('local');
+    const r = await receiver();
+    for (const event of [WebHookEventType.SmsSent, WebHookEventType.SmsDelivered, WebHookEventType.SmsFailed])
+      await client.registerWebhook({ event, url: r.url });
+    sim.setOutcome(() => ({ failAfterSentMs: 20 }));
+    await client.send({ id: 'late-1', message: 'x', phoneNumbers: ['+84901111111'] });
+    await sim.webhooksSettled();
+    const bodies = r.got.map((w) => JSON.parse(w.raw));
+    expect(bodies.map((b) => b.event)).toEqual(['sms:sent', 'sms:failed']);
+    expect(bodies[1].payload).toMatchObject({
+      messageId: 'late-1',
+      reason: expect.stringMatching(/^Delivery report: /),
+    });
+    const state = await client.getState('late-1');
+    expect(state.state).toBe('Failed');
+  });
+
   it('system:ping carries the Local health object', async () => {
     const { sim, client } = await phone('cloud', { allowHttpWebhooks: true });
     const r = await receiver();

@@ -78,7 +78,9 @@ export type Outcome =
   | 'sent'
   | 'failed'
   | { failed: string }
-  | { deliverAfterMs: number };
+  | { deliverAfterMs: number }
+  /** Sent (the carrier took it), then its delivery report fails: `sms:sent`, later `sms:failed`. */
+  | { failAfterSentMs: number; reason?: string };
 
 export interface OutgoingSms {
   messageId: string;
@@ -139,6 +141,8 @@ const LOCAL_ONLY = [
 const WRITE_ONLY = new Set(LOCAL_ONLY);
 
 const DEFAULT_FAILURE = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
+/** The reason of a failed delivery report (the carrier took the SMS, the handset never got it). */
+const LATE_FAILURE = 'Delivery report: STATUS_FAILED (the recipient was not reached)';
 const MAX_BODY = 1024 * 1024;
 
 interface Req {
@@ -456,6 +460,14 @@ export class PhoneSim {
     this.setState(m, r, 'Sent');
     this.fire('sms:sent', { ...this.shared(m, r, sender), partsCount: parts, sentAt: this.time() });
     if (!m.withDeliveryReport || o === 'sent') return;
+    if (typeof o === 'object' && 'failAfterSentMs' in o) {
+      const reason = o.reason ?? LATE_FAILURE;
+      this.later(o.failAfterSentMs, () => {
+        this.setState(m, r, 'Failed', reason);
+        this.fire('sms:failed', { ...this.shared(m, r, sender), failedAt: this.time(), reason });
+      });
+      return;
+    }
     const delay = typeof o === 'object' ? o.deliverAfterMs : this.o.stepMs;
     this.later(delay, () => {
       this.setState(m, r, 'Delivered');

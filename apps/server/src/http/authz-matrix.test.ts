@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, type Role } from '@simdock/contract';
+import { ADMIN_ROLE, API_KEY_SCOPES, allEndpoints, endpointMethods, type Role } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../modules/auth/index.ts';
 import { seedGateway } from '../test/fixtures.ts';
@@ -350,6 +350,66 @@ describe('the authorization matrix, from the OpenAPI document', () => {
           failures.push(
             `${op.method} ${op.path} [public] depends on the caller: ${[...answers].map(([c, a]) => `${c}=${a.status}`).join(', ')}`,
           );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('gives a key each apikey operation exactly when it holds the declared scope; every write needs a write scope', async () => {
+    const declarations = allEndpoints().filter((e) => e.access === 'apikey');
+    const failures: string[] = [];
+    // Reading is `messaging:read`; anything that changes state (a send, a rental, a webhook) needs
+    // `rental` or `messaging:send`, so a read-only key can never act.
+    for (const e of declarations) {
+      for (const method of endpointMethods(e)) {
+        if (!e.scope) failures.push(`${method} ${e.path} declares no scope`);
+        else if (method !== 'GET' && e.scope === 'messaging:read' && !e.path.startsWith('/stubs/'))
+          failures.push(`${method} ${e.path} writes with the read scope`);
+      }
+    }
+    const holder = await s.createUser();
+    const keyOf = new Map<string, string>();
+    for (const scope of API_KEY_SCOPES) {
+      const made = await s.post(
+        '/api/user/apikeys/create',
+        { name: `only ${scope}`, scopes: [scope] },
+        holder.token,
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      keyOf.set(scope, made.body.apiKey);
+    }
+    for (const e of declarations) {
+      const path = toOpenApi(e.path);
+      for (const method of endpointMethods(e).filter((m) => m !== 'HEAD')) {
+        for (const scope of API_KEY_SCOPES) {
+          const key = keyOf.get(scope)!;
+          let url = s.url + concrete(path);
+          if (path.startsWith('/stubs/'))
+            url += `?${new URLSearchParams({ action: 'getBalance', api_key: key })}`;
+          const res = await fetch(url, {
+            method,
+            headers: {
+              ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+              ...(path.startsWith('/stubs/')
+                ? {}
+                : {
+                    authorization: isSmsGateDoor(path)
+                      ? `Basic ${Buffer.from(`${holder.username}:${key}`).toString('base64')}`
+                      : `Bearer ${key}`,
+                  }),
+            },
+            body: method === 'POST' ? '{}' : undefined,
+          });
+          const text = await res.text();
+          const refused = path.startsWith('/stubs/')
+            ? text === 'BAD_KEY'
+            : // SMSGate's error body has no code: its message names the scope.
+              res.status === 403 && /api_key_scope_missing|does not have the [\w:]+ scope/.test(text);
+          if (refused !== (scope !== e.scope))
+            failures.push(
+              `${method} ${path} (${e.scope}) with a ${scope} key: ${res.status} ${text.slice(0, 80)}`,
+            );
         }
       }
     }

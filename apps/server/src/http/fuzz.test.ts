@@ -298,6 +298,69 @@ describe('fuzzing the public and user routes', () => {
     );
   });
 
+  it('the SMSGate-compatible API (/3rdparty/v1) never answers 500, whatever its ids, paths and bodies', async () => {
+    // A caller of its own with no money: a send that passes every rule is refused for the balance,
+    // so nothing this test sends can move money.
+    const gate = await s.createUser({ balance: 0 });
+    const gateKey = (await s.post('/api/user/reset-key', {}, gate.token)).body.apiKey as string;
+    const basic = (name: string, key: string) => `Basic ${Buffer.from(`${name}:${key}`).toString('base64')}`;
+    const auth = fc.oneof(
+      { weight: 4, arbitrary: fc.constant(basic(gate.username, gateKey)) },
+      fc.constant(undefined),
+      nasty.map((t) => basic(t, gateKey)),
+      nasty.map((t) => basic(gate.username, t)),
+    );
+    const clean = (x: string) => encodeURIComponent(x.replace(/[\ud800-\udfff]/g, '?'));
+    const sendKeys = ['id', 'message', 'textMessage', 'phoneNumbers', 'simNumber', 'deviceId', 'isEncrypted'];
+    const hookKeys = ['id', 'url', 'event', 'deviceId'];
+    const request = fc.oneof(
+      fc
+        .tuple(fc.constantFrom('/3rdparty/v1/message', '/3rdparty/v1/messages'), body(sendKeys))
+        .map(([path, raw]) => ({ method: 'POST', path, raw })),
+      fc
+        .tuple(fc.constantFrom('/3rdparty/v1/message/', '/3rdparty/v1/messages/'), nasty)
+        .map(([path, id]) => ({ method: 'GET', path: `${path}${clean(id)}`, raw: '' })),
+      body(hookKeys).map((raw) => ({ method: 'POST', path: '/3rdparty/v1/webhooks', raw })),
+      fc.constant({ method: 'GET', path: '/3rdparty/v1/webhooks', raw: '' }),
+      nasty.map((id) => ({ method: 'DELETE', path: `/3rdparty/v1/webhooks/${clean(id)}`, raw: '' })),
+      fc
+        .tuple(fc.constantFrom('GET', 'POST', 'DELETE'), nasty)
+        .map(([method, tail]) => ({ method, path: `/3rdparty/v1/${clean(tail)}`, raw: '{}' })),
+    );
+    await assertProperty(
+      fc.asyncProperty(request, auth, async (r, authorization) => {
+        const logged = s.logs.length;
+        const res = await fetch(`${s.url}${r.path}`, {
+          method: r.method,
+          headers: {
+            ...(r.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+            ...(authorization ? { authorization } : {}),
+          },
+          body: r.method === 'POST' ? r.raw : undefined,
+        });
+        const text = await res.text();
+        const what = `${r.method} ${r.path} ${r.raw.slice(0, 300)}`;
+        const tooLong = r.path.length > MAX_URL_LENGTH;
+        if (res.status >= 500 || (tooLong && res.status !== 414))
+          throw new Error(`${what}: ${res.status} ${text}`);
+        if (res.status >= 400) {
+          // SMSGate's error body ({message}); a path no route matches gets the app's 404 ({msg}).
+          const b = JSON.parse(text) as { message?: unknown; msg?: unknown };
+          if (typeof (b.message ?? b.msg) !== 'string')
+            throw new Error(`${what}: ${res.status} without a message`);
+        }
+        const net = s.logs.slice(logged).find((l) => l.includes('database refused a value'));
+        if (net) throw new Error(`${what}: the database refused it: ${net}`);
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    expect(
+      (
+        await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE user_id = $1', [gate.id])
+      )[0]!.n,
+    ).toBe(0);
+  });
+
   it('GET /api/media/:fileName never answers 500 and never serves a file it does not hold', async () => {
     await assertProperty(
       fc.asyncProperty(nasty, tokens(), async (name, token) => {

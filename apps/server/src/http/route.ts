@@ -61,7 +61,8 @@ function keyParam(req: FastifyRequest): string | undefined {
     if (source && typeof source === 'object' && 'api_key' in source) {
       const v = (source as Record<string, unknown>).api_key;
       if (typeof v === 'string') return v;
-      if (v !== undefined) return '';
+      // Given twice, or not text: no key can match it (BAD_KEY, not NO_KEY: a key was sent).
+      if (v !== undefined) return 'not-a-key';
     }
   }
   return undefined;

@@ -91,11 +91,7 @@ describe('settings', () => {
   });
 
   it('updateSettings: the SIM settings are optional whole numbers with their own messages', () => {
-    expect(UpdateSettingsBody.parse({ SimLockAfterFailures: 3 })).toEqual({
-      MaxBatchSendSms: 0,
-      MaxMsgPerDay: 0,
-      SimLockAfterFailures: 3,
-    });
+    expect(UpdateSettingsBody.parse({ SimLockAfterFailures: 3 })).toEqual({ SimLockAfterFailures: 3 });
     expect(firstIssue(UpdateSettingsBody.safeParse({ SimMaxSmsPerDay: -1 }))).toBe(
       'SIM Max SMS Per Day must be a whole number from 0 to 100000.',
     );
@@ -110,8 +106,9 @@ describe('settings', () => {
     );
   });
 
-  it('updateSettings: capitalised names, defaults 0', () => {
-    expect(UpdateSettingsBody.parse({})).toEqual({ MaxBatchSendSms: 0, MaxMsgPerDay: 0 });
+  it('updateSettings: capitalised names; a field left out stays out (the stored value is kept)', () => {
+    expect(UpdateSettingsBody.parse({})).toEqual({});
+    expect(UpdateSettingsBody.parse({ MaxMsgPerDay: 7 })).toEqual({ MaxMsgPerDay: 7 });
     expect(UpdateSettingsBody.parse({ MaxBatchSendSms: 500, MaxMsgPerDay: 0 })).toEqual({
       MaxBatchSendSms: 500,
       MaxMsgPerDay: 0,

@@ -104,20 +104,23 @@ function priceSetting(template: string) {
     .optional();
 }
 
-/** Save payload (docs/product.md#calls): capitalised names; whole numbers ≥ 0, missing = 0. */
+/**
+ * Save payload (docs/product.md#calls): capitalised names; whole numbers ≥ 0. Every field is
+ * optional: one left out keeps its stored value (a partial save never turns sending off).
+ */
 export const UpdateSettingsBody = z.object({
   MaxBatchSendSms: z
     .number({ error: batchInvalid })
     .int(batchInvalid)
     .min(0, batchInvalid)
     .max(MASS_SEND_MAX_RECIPIENTS, batchInvalid)
-    .default(0),
+    .optional(),
   MaxMsgPerDay: z
     .number({ error: dailyInvalid })
     .int(dailyInvalid)
     .min(0, dailyInvalid)
     .max(MAX_MSG_PER_DAY_CAP, dailyInvalid)
-    .default(0),
+    .optional(),
   SimMaxSmsPerDay: wholeSetting(messagingMessages.simMaxSmsPerDayInvalid, SIM_MAX_SMS_PER_DAY_CAP),
   SimMaxSmsPerMonth: wholeSetting(messagingMessages.simMaxSmsPerMonthInvalid, SIM_MAX_SMS_PER_MONTH_CAP),
   SimLockAfterFailures: wholeSetting(
@@ -173,7 +176,10 @@ export const HistoryRecord = z.object({
   sms: z.string(),
   /** Sender's name (username) as the row shows it. */
   userAlias: z.string(),
-  /** 1 = success, 0 = failed, other values = not final yet (queued, sending). */
+  /**
+   * 1 = delivered, 0 = failed, 3 = sent (the carrier took it; the handset's delivery report has not
+   * come: devices that report the two apart), other values = not final yet (queued, sending).
+   */
   status: z.number().int(),
   statusReason: z.string().nullable(),
   /** Admin9 only (docs/product.md#roles); null for other users. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText } from '../limits.ts';
 
 // SMSGate's third-party API as SimDock serves it (docs/api.md): tools made for SMSGate send
 // through SimDock by changing their base URL to `<SimDock>/3rdparty/v1`, with Basic auth as the
@@ -16,7 +17,7 @@ export const SMSGATE_WEBHOOK_EVENTS = ['sms:received', 'sms:sent', 'sms:delivere
 export const SmsGateSendBody = z
   .object({
     /** The caller's message id (≤ 36): a repeat answers 409. */
-    id: z.string().min(1).max(36).optional(),
+    id: boundedText(36, 'id').pipe(z.string().min(1)).optional(),
     message: z.string().max(65535).optional(),
     textMessage: z.object({ text: z.string().max(65535) }).optional(),
     dataMessage: z.unknown().optional(),
@@ -27,7 +28,7 @@ export const SmsGateSendBody = z
     ttl: z.number().optional(),
     validUntil: z.string().optional(),
     priority: z.number().optional(),
-    deviceId: z.string().optional(),
+    deviceId: boundedText(64, 'deviceId').optional(),
   })
   .loose();
 export type SmsGateSendBody = z.input<typeof SmsGateSendBody>;
@@ -50,7 +51,9 @@ export const SmsGateMessageState = z.object({
 });
 export type SmsGateMessageState = z.infer<typeof SmsGateMessageState>;
 
-export const SmsGateMessageParams = z.object({ id: z.string().min(1).max(36) });
+// Ids in the path and the body obey the rules of every other text input (no NUL, no lone
+// surrogate): they are looked up in the database, which refuses a NUL.
+export const SmsGateMessageParams = z.object({ id: boundedText(36, 'id').pipe(z.string().min(1)) });
 
 export const SmsGateWebhook = z.object({
   id: z.string(),
@@ -62,13 +65,13 @@ export type SmsGateWebhook = z.infer<typeof SmsGateWebhook>;
 
 export const SmsGateWebhookBody = z
   .object({
-    id: z.string().max(36).optional(),
-    url: z.string().min(1).max(2048),
-    event: z.string().max(64),
-    deviceId: z.string().optional(),
+    id: boundedText(36, 'id').pipe(z.string().min(1)).optional(),
+    url: boundedText(2048, 'url').pipe(z.string().min(1)),
+    event: boundedText(64, 'event'),
+    deviceId: boundedText(64, 'deviceId').optional(),
   })
   .loose();
-export const SmsGateWebhookParams = z.object({ id: z.string().min(1).max(200) });
+export const SmsGateWebhookParams = z.object({ id: boundedText(200, 'id').pipe(z.string().min(1)) });
 
 export const SmsGateHealth = z.object({
   status: z.enum(['pass', 'warn', 'fail']),

@@ -14,9 +14,11 @@ import { ErrorBody } from '../api/common.ts';
 import { IdempotencyHeaders } from '../api/orders.ts';
 import { endpoint } from '../endpoint.ts';
 
+// Each parameter is text; one given more than once (or as `name[]`) arrives as a list, which the
+// handler answers with that parameter's token.
 const p = (description: string, example?: string) =>
   z
-    .string()
+    .union([z.string(), z.array(z.string())])
     .optional()
     .meta({ description, ...(example !== undefined ? { example } : {}) });
 

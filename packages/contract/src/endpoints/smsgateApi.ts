@@ -68,11 +68,12 @@ export const smsgateApi = {
     path: '/3rdparty/v1/webhooks',
     access: 'apikey',
     keyIn: 'basic',
-    scope: 'messaging:read',
+    // A write: a key that may only read must not point the user's events at a URL of its choosing.
+    scope: 'messaging:send',
     tag,
     summary: 'Register a webhook for one event (`sms:received`, `sms:sent`, `sms:delivered`, `sms:failed`)',
     description:
-      'Deliveries use SMSGate’s webhook body and its `X-Signature` (hex HMAC-SHA256 of the body followed by `X-Timestamp`) keyed with the URL’s signing secret, shown on SimDock’s API Key page. The same URL may be registered for several events.',
+      'Needs the messaging:send scope (a key with only messaging:read may list webhooks, not change them). Deliveries use SMSGate’s webhook body and its `X-Signature` (hex HMAC-SHA256 of the body followed by `X-Timestamp`) keyed with the URL’s signing secret, shown on SimDock’s API Key page. The same URL may be registered for several events.',
     body: SmsGateWebhookBody,
     response: { 201: SmsGateWebhook, ...ERRORS },
   }),
@@ -81,7 +82,7 @@ export const smsgateApi = {
     path: '/3rdparty/v1/webhooks/:id',
     access: 'apikey',
     keyIn: 'basic',
-    scope: 'messaging:read',
+    scope: 'messaging:send',
     tag,
     summary: 'Remove a webhook registration',
     params: SmsGateWebhookParams,

@@ -6,7 +6,7 @@ import { addSimGateway, ledgerMismatches, waitFor } from '../../test/fixtures.ts
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { PNG } from '../../test/media.ts';
 import { openSse } from '../../test/sse.ts';
-import { dispatchOnce } from '../messaging/index.ts';
+import { dispatchOnce, failOverdueResults } from '../messaging/index.ts';
 
 // Android phones running SMSGate as gateways, through the phone simulator over the real protocol
 // (REST API, signed webhooks): adding and scanning in each mode, the webhook signature checks on
@@ -270,6 +270,61 @@ describe('adding and scanning a phone', () => {
     expect(twice.status).toBe(409);
   });
 
+  it('a Scan that would leave the phone without a working signing key fails and says what to set', async () => {
+    // Cloud: the phone signs with its own key; with none stored every webhook would be refused.
+    const cloud = await startPhone({ mode: 'cloud' });
+    const { id } = await addPhone(cloud);
+    await s.db.query('UPDATE gateways SET signing_key_enc = NULL WHERE id = $1', [id]);
+    const scan = await s.post('/api/Admin/gatewayScan', { id }, admin);
+    expect(scan.status).toBe(503);
+    expect(String(scan.body.msg)).toContain('No signing key is stored for this phone');
+    expect(String(scan.body.msg)).toContain("gateway's Signing Key field");
+
+    // Local mode pointed at a server that cannot take SimDock's key.
+    const server = await startPhone({ mode: 'private' });
+    const local = await s.post(
+      '/api/Admin/updateGateway',
+      {
+        gateway: {
+          kind: 'smsgate',
+          mode: 'local',
+          name: 'local at a server',
+          url: server.baseUrl,
+          userName: 'sms',
+          password: 'phone-pass',
+        },
+      },
+      admin,
+    );
+    expect(local.status).toBe(200);
+    const refused = await s.post('/api/Admin/gatewayScan', { id: String(local.body.id) }, admin);
+    expect(refused.status).toBe(503);
+    expect(String(refused.body.msg)).toContain("The phone did not take SimDock's signing key");
+
+    // Leaving Local mode keeps no SimDock-made key: the phone's own key is required.
+    const phone = await startPhone();
+    const added = await addPhone(phone, { signingKey: '' });
+    expect(added.scan.status).toBe(200);
+    const toCloud = await s.post(
+      '/api/Admin/updateGateway',
+      {
+        gateway: {
+          id: added.id,
+          kind: 'smsgate',
+          mode: 'cloud',
+          name: 'now cloud',
+          url: phone.baseUrl,
+          userName: 'sms',
+          password: '',
+          signingKey: '',
+        },
+      },
+      admin,
+    );
+    expect(toCloud.status).toBe(400);
+    expect(toCloud.body).toMatchObject({ field: 'signingKey' });
+  });
+
   it('a wrong password is a 503 the admin can act on', async () => {
     const phone = await startPhone();
     const { scan } = await addPhone(phone, { password: 'wrong' });
@@ -403,6 +458,119 @@ describe('through a phone', () => {
       await new Promise((r) => setTimeout(r, 40));
       await p.webhooksSettled();
     },
+  });
+
+  it("keeps the carrier's acceptance and the handset's delivery apart; a failed delivery report after Sent fails and refunds once", async () => {
+    await s.post('/api/Admin/updateSettings', { SmsPricePerSegment: 0.05 }, admin);
+    try {
+      const phone = await startPhone();
+      // ...01 is delivered; ...02 is sent and its delivery report fails later; ...03 is sent and no
+      // delivery report ever comes.
+      phone.setOutcome((m) =>
+        m.phoneNumber.endsWith('01')
+          ? { deliverAfterMs: 4000 }
+          : m.phoneNumber.endsWith('02')
+            ? { failAfterSentMs: 4000 }
+            : 'sent',
+      );
+      await addPhone(phone);
+      const u = await s.createUser({ balance: 1 });
+      const key = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey as string;
+      const hook = await s.post(
+        '/api/user/webhooks/add',
+        { url: 'http://127.0.0.1:9/hook', events: ['message.sent', 'message.delivered', 'message.failed'] },
+        u.token,
+      );
+      expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+      const numbers = ['12025552201', '12025552202', '12025552203'];
+      const res = await s.post(
+        '/api/MassOutreach/sendMassSMS',
+        { number: numbers.join('\n'), mess: 'Hi' },
+        u.token,
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const campaignId = res.body.data.campaignId as string;
+      const state = async () =>
+        Object.fromEntries(
+          (
+            await s.db.query<{ recipient: string; status: string; carrier: boolean; id: string }>(
+              `SELECT recipient, status, carrier_at IS NOT NULL AS carrier, id::text AS id
+                 FROM messages WHERE campaign_id = $1::bigint`,
+              [campaignId],
+            )
+          ).map((r) => [r.recipient.slice(-2), r]),
+        );
+      const api = async (id: string) =>
+        (
+          await fetch(`${s.url}/api/v1/messages/o${id}`, {
+            headers: { authorization: `Bearer ${key}` },
+          }).then((r) => r.json())
+        ).message.status as string;
+      const history = async () =>
+        Object.fromEntries(
+          (
+            (await s.post('/api/MassOutreach/querymsg', { current: 1, size: 50, params: {} }, u.token)).body
+              .data.records as { receiver: string; status: number }[]
+          ).map((r) => [r.receiver.slice(-2), r.status]),
+        );
+      const balance = async () => (await s.post('/api/user/info', {}, u.token)).body.balance as number;
+      const events = async (id: string) =>
+        (
+          await s.db.query<{ event: string }>(
+            `SELECT event FROM webhook_deliveries WHERE user_id = $1 AND body LIKE '%' || $2 || '%' ORDER BY id`,
+            [u.id, `"o${id}"`],
+          )
+        ).map((r) => r.event);
+
+      // Every SIM answer recorded and the carrier's acceptances in: all three are sent, none delivered.
+      // (Not settle(): the phone-sim's settle waits for the late reports too.)
+      await waitFor(async () => {
+        await dispatchOnce(s.ctx);
+        await new Promise((r) => setTimeout(r, 50));
+        const st = await state();
+        return Object.values(st).every((r) => r.carrier) ? st : undefined;
+      });
+      const sentNow = await state();
+      expect(Object.values(sentNow).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+      expect(await history()).toEqual({ '01': 3, '02': 3, '03': 3 });
+      expect(await api(sentNow['01']!.id)).toBe('sent');
+      expect(await balance()).toBeCloseTo(0.85, 10);
+
+      // The handset's reports: ...01 delivered, ...02's delivery failed.
+      const settled = await waitFor(async () => {
+        await phone.webhooksSettled();
+        const st = await state();
+        return st['01']!.status === 'delivered' && st['02']!.status === 'failed' ? st : undefined;
+      });
+      expect(settled['03']!.status).toBe('sent');
+      expect(await history()).toEqual({ '01': 1, '02': 0, '03': 3 });
+      expect(await api(settled['01']!.id)).toBe('delivered');
+      expect(await api(settled['02']!.id)).toBe('failed');
+      expect(await events(settled['01']!.id)).toEqual(['message.sent', 'message.delivered']);
+      expect(await events(settled['02']!.id)).toEqual(['message.sent', 'message.failed']);
+      expect(await events(settled['03']!.id)).toEqual(['message.sent']);
+      // Refunded once, through billing: one message_refund row, ledger = balance.
+      await waitFor(async () => ((await balance()) === 0.9 ? true : undefined));
+      const refunds = await s.db.query<{ amount: string }>(
+        `SELECT amount::text AS amount FROM ledger WHERE user_id = $1 AND kind = 'message_refund'`,
+        [u.id],
+      );
+      expect(refunds).toEqual([{ amount: '0.05' }]);
+      expect(await ledgerMismatches(s.db)).toEqual([]);
+      // The campaign is over (what is left waits only for a handset's report); the result timeout
+      // does not fail the message the carrier took.
+      // (A later clock for this job only: the shared clock stays where the other tests need it.)
+      const later = new Date(
+        s.clock.now().getTime() + (s.ctx.config.SMS_RESULT_TIMEOUT_MINUTES + 5) * 60_000,
+      );
+      await failOverdueResults({ ...s.ctx, clock: { ...s.ctx.clock, now: () => later } });
+      expect((await state())['03']!.status).toBe('sent');
+      const progress = await s.post('/api/MassOutreach/campaign', { campaignId }, u.token);
+      expect(progress.body.data).toMatchObject({ delivered: 1, failed: 1, sent: 1, finished: true });
+      expect(await balance()).toBe(0.9);
+    } finally {
+      await s.post('/api/Admin/updateSettings', { SmsPricePerSegment: 0 }, admin);
+    }
   });
 
   it('bulk SMS: sends go out through the phone SIMs, results come back by webhook', async () => {

@@ -261,6 +261,14 @@ export async function saveGateway(
     if (before.driver !== kind) {
       throw badInput('The device kind of a gateway cannot change: add the device as a new gateway.', 'kind');
     }
+    // The key SimDock made for a Local phone is not the one the phone signs with through a server:
+    // leaving Local mode needs the phone's own key, or every webhook would be refused.
+    if (kind === 'smsgate' && before.mode === 'local' && fields.mode !== 'local' && signingKey === null) {
+      throw badInput(
+        "Enter the phone's signing key (in the app: Settings → Webhooks → Signing Key) when leaving Local mode: SimDock checks every webhook with it.",
+        'signingKey',
+      );
+    }
     if (fields.externalId !== null && (await deviceTakenByOther(q, kind, fields.externalId, id))) {
       throw deviceTaken(kind, fields.externalId);
     }

@@ -334,6 +334,34 @@ export async function markDelivered(
 }
 
 /**
+ * The carrier took it (a device that reports this apart from the handset's delivery): the message is
+ * `sent` with `carrier_at`, waiting for the handset's report. Once per message: a repeated report,
+ * or one after the final report, changes nothing.
+ */
+export async function markCarrierAccepted(
+  q: Queryable,
+  key: ResultKey,
+  rows: ResultRow[],
+  at: Date,
+): Promise<Touched[]> {
+  if (rows.length === 0) return [];
+  const k = keyed(key);
+  return q.query<Touched>(
+    `WITH o AS (
+       SELECT m.id, m.status AS prev_status, a.port
+         FROM messages m JOIN jsonb_to_recordset($2::jsonb) AS a(id bigint, tid int, port text) ON true
+        WHERE ${k.where} AND m.carrier_at IS NULL
+        FOR UPDATE OF m
+     )
+     UPDATE messages m SET status = 'sent', carrier_at = $3, sent_at = coalesce(m.sent_at, $3),
+            port = coalesce(o.port, m.port), lease_until = NULL
+       FROM o WHERE m.id = o.id
+      RETURNING ${TOUCHED}, o.prev_status`,
+    [k.param, JSON.stringify(rows), at],
+  );
+}
+
+/**
  * A failure this SIM is to blame for: back to the queue for another SIM (attempt + 1, this SIM
  * remembered) while attempts are left, else failed with the reason.
  */
@@ -347,12 +375,13 @@ export async function retryOrFail(
   if (rows.length === 0) return [];
   const k = keyed(key);
   return q.query<Touched>(
+    // Once the carrier took it (carrier_at), a failure is the delivery's: final, never sent again.
     `UPDATE messages m SET
-            status = CASE WHEN m.attempt + 1 < $4 THEN 'queued' ELSE 'failed' END,
-            attempt = CASE WHEN m.attempt + 1 < $4 THEN m.attempt + 1 ELSE m.attempt END,
+            status = CASE WHEN m.attempt + 1 < $4 AND m.carrier_at IS NULL THEN 'queued' ELSE 'failed' END,
+            attempt = CASE WHEN m.attempt + 1 < $4 AND m.carrier_at IS NULL THEN m.attempt + 1 ELSE m.attempt END,
             tried_sims = CASE WHEN m.sim_id IS NULL THEN m.tried_sims ELSE array_append(m.tried_sims, m.sim_id) END,
-            done_at = CASE WHEN m.attempt + 1 < $4 THEN NULL ELSE $3::timestamptz END,
-            sent_at = CASE WHEN m.attempt + 1 < $4 THEN NULL ELSE m.sent_at END,
+            done_at = CASE WHEN m.attempt + 1 < $4 AND m.carrier_at IS NULL THEN NULL ELSE $3::timestamptz END,
+            sent_at = CASE WHEN m.attempt + 1 < $4 AND m.carrier_at IS NULL THEN NULL ELSE m.sent_at END,
             port = coalesce(a.port, m.port), status_reason = a.reason,
             claim_id = NULL, lease_until = NULL, not_before = NULL
        FROM jsonb_to_recordset($2::jsonb) AS a(id bigint, tid int, port text, reason text)
@@ -437,7 +466,10 @@ export async function failStalePinned(
   );
 }
 
-/** Accepted messages whose result never came: failed, in batches. */
+/**
+ * Accepted messages whose result never came: failed, in batches. One the carrier took (carrier_at)
+ * is not lost: it waits for the handset's report as long as the phone keeps it.
+ */
 export async function failOverdue(
   q: Queryable,
   sentBefore: Date,
@@ -447,7 +479,8 @@ export async function failOverdue(
 ): Promise<Touched[]> {
   return q.query<Touched>(
     `WITH due AS (
-       SELECT id FROM messages WHERE status = 'sent' AND sent_at < $1 ORDER BY sent_at LIMIT $4 FOR UPDATE SKIP LOCKED
+       SELECT id FROM messages WHERE status = 'sent' AND carrier_at IS NULL AND sent_at < $1
+        ORDER BY sent_at LIMIT $4 FOR UPDATE SKIP LOCKED
      )
      UPDATE messages m SET status = 'failed', status_reason = $2, done_at = $3
        FROM due WHERE m.id = due.id AND m.status = 'sent'
@@ -513,6 +546,13 @@ export async function lockOpenCampaigns(q: Queryable, ids: string[]): Promise<vo
   );
 }
 
+/**
+ * A message still in flight for its campaign: waiting, being handed over, or taken by a device with
+ * no result yet. One the carrier took (carrier_at) has its result for the campaign; a late delivery
+ * failure still fails and refunds it.
+ */
+const IN_FLIGHT = `(m.status IN ('queued', 'sending') OR (m.status = 'sent' AND m.carrier_at IS NULL))`;
+
 export interface FinishedCampaign {
   id: string;
   user_id: string;
@@ -534,7 +574,7 @@ export async function finishCampaigns(q: Queryable, ids: string[], at: Date): Pr
        UPDATE campaigns c SET finished_at = $2
         WHERE c.id = ANY($1::bigint[]) AND c.finished_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM messages m
-                           WHERE m.campaign_id = c.id AND m.status IN ('queued', 'sending', 'sent'))
+                           WHERE m.campaign_id = c.id AND ${IN_FLIGHT})
        RETURNING c.id, c.user_id, c.client_ref
      )
      SELECT done.id::text AS id, done.user_id, done.client_ref,
@@ -554,7 +594,7 @@ export async function openCampaignsWithNothingLeft(q: Queryable, limit: number):
     `SELECT c.id::text AS id FROM campaigns c
       WHERE c.finished_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM messages m
-                         WHERE m.campaign_id = c.id AND m.status IN ('queued', 'sending', 'sent'))
+                         WHERE m.campaign_id = c.id AND ${IN_FLIGHT})
       ORDER BY c.id LIMIT $1`,
     [limit],
   );

@@ -24,6 +24,7 @@ import {
   lockExpiredClaims,
   lockQueued,
   lockReadySims,
+  markCarrierAccepted,
   markClaimed,
   markDelivered,
   markFailed,
@@ -361,16 +362,19 @@ async function announce(q: Queryable, touched: Touched[]): Promise<void> {
 }
 
 /**
- * Report consumer: a device's send results. Success rows deliver; a failure this
+ * Report consumer: a device's send results. The carrier's acceptance marks a message sent (it then
+ * waits for the handset's report); success rows deliver; a failure this
  * SIM is to blame for goes to another SIM while attempts are left; other failures are final. Rows
  * are matched by gateway and task id among messages in flight, so a repeated report changes nothing.
  */
 export const recordSendReports: ReportConsumer = async (ctx, gatewayId, results: SendResult[]) => {
   const ok: ResultRow[] = [];
+  const carrier: ResultRow[] = [];
   const retry: ResultRow[] = [];
   const failed: ResultRow[] = [];
   for (const r of results) {
     if (r.outcome === 'delivered') ok.push({ tid: r.tid, port: r.port });
+    else if (r.outcome === 'sent') carrier.push({ tid: r.tid, port: r.port });
     else
       (r.outcome === 'sim_cannot_send' ? retry : failed).push({
         tid: r.tid,
@@ -378,12 +382,14 @@ export const recordSendReports: ReportConsumer = async (ctx, gatewayId, results:
         reason: r.deviceText,
       });
   }
-  if (ok.length + retry.length + failed.length === 0) return;
+  if (ok.length + carrier.length + retry.length + failed.length === 0) return;
   const now = ctx.clock.now();
   const key: ResultKey = { gatewayId };
   const ended = await ctx.db.tx(async (q) => {
+    // The carrier's acceptance first: a report that carries both keeps them in order.
+    const taken = await markCarrierAccepted(q, key, carrier, now);
     const delivered = await markDelivered(q, key, ok, now);
-    await rememberConversationSims(q, delivered);
+    await rememberConversationSims(q, [...taken, ...delivered]);
     const retried = await retryOrFail(q, key, retry, ctx.config.SMS_MAX_ATTEMPTS, now);
     const dead = await markFailed(q, key, failed, now);
     // Only rows that changed a message count (a repeated report changes nothing).
@@ -396,8 +402,8 @@ export const recordSendReports: ReportConsumer = async (ctx, gatewayId, results:
     }
     for (const t of dead) if (t.sim_id) health.of(t.sim_id).failed++;
     await recordSimOutcomes(ctx, q, health.list(), now);
-    await announce(q, [...delivered, ...retried, ...dead]);
-    await messagesChanged(q, ctx, [...delivered, ...retried, ...dead], now);
+    await announce(q, [...taken, ...delivered, ...retried, ...dead]);
+    await messagesChanged(q, ctx, [...taken, ...delivered, ...retried, ...dead], now);
     return endedAny(retried) || dead.length > 0;
   });
   if (ended) await refundEndedMessages(ctx);

@@ -8,8 +8,8 @@ export interface HistoryScope {
 }
 
 export interface HistoryFilter extends HistoryScope {
-  /** 'delivered' | 'failed' | 'pending' (queued or in flight). */
-  status: 'delivered' | 'failed' | 'pending' | null;
+  /** 'delivered' | 'failed' | 'sent' (the carrier took it, no handset report yet) | 'pending' (queued or in flight). */
+  status: 'delivered' | 'failed' | 'sent' | 'pending' | null;
   /** Receiver starts with these digits. */
   receiverPrefix: string | null;
 }
@@ -19,7 +19,8 @@ const SCOPE = `status <> 'cancelled' AND ($1::uuid IS NULL OR user_id = $1)
   AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)`;
 const FILTER = `${SCOPE}
   AND ($4::text IS NULL OR CASE $4 WHEN 'delivered' THEN status = 'delivered' WHEN 'failed' THEN status = 'failed'
-                                   ELSE status IN ('queued', 'sending', 'sent') END)
+                                   WHEN 'sent' THEN status = 'sent' AND carrier_at IS NOT NULL
+                                   ELSE status IN ('queued', 'sending') OR (status = 'sent' AND carrier_at IS NULL) END)
   AND ($5::text IS NULL OR recipient LIKE $5 || '%')`;
 
 const scopeParams = (s: HistoryScope) => [s.userId, s.from, s.to];
@@ -39,10 +40,13 @@ export interface HistoryRow {
   cost: string;
   /** Its cost was given back. */
   refunded: boolean;
+  /** The carrier took it (the device reports that apart from the handset's delivery). */
+  carrier: boolean;
 }
 
 const ROW = `id::text AS id, user_id, recipient, body, status, status_reason, gateway_name, port,
-  coalesce(sent_at, created_at) AS at, cost::text AS cost, refunded_at IS NOT NULL AS refunded`;
+  coalesce(sent_at, created_at) AS at, cost::text AS cost, refunded_at IS NOT NULL AS refunded,
+  carrier_at IS NOT NULL AS carrier`;
 
 export async function historyPage(
   q: Queryable,

@@ -26,8 +26,12 @@ const fromSeconds = (s: number | undefined) => (s === undefined ? null : new Dat
 /** endTime is the last second of the last day: everything before the next second. */
 const untilSeconds = (s: number | undefined) => (s === undefined ? null : new Date((s + 1) * 1000));
 
-/** History status: 1 success, 0 failed, 2 not final yet (queued, being sent, awaiting the result). */
-export const historyStatus = (status: string) => (status === 'delivered' ? 1 : status === 'failed' ? 0 : 2);
+/**
+ * History status: 1 delivered, 0 failed, 3 sent (the carrier took it; the handset's report has not
+ * come), 2 not final yet (queued, being sent, awaiting the device's result).
+ */
+export const historyStatus = (status: string, carrier = false) =>
+  status === 'delivered' ? 1 : status === 'failed' ? 0 : status === 'sent' && carrier ? 3 : 2;
 
 function statusFilter(v: number | string | undefined): HistoryFilter['status'] {
   const s = typeof v === 'string' ? v.trim() : v;
@@ -35,6 +39,7 @@ function statusFilter(v: number | string | undefined): HistoryFilter['status'] {
   if (s === 1 || s === '1') return 'delivered';
   if (s === 0 || s === '0') return 'failed';
   if (s === 2 || s === '2') return 'pending';
+  if (s === 3 || s === '3') return 'sent';
   return null;
 }
 
@@ -78,7 +83,7 @@ async function toRecords(ctx: AppContext, user: AuthUser, rows: HistoryRow[]): P
     receiver: r.recipient,
     sms: r.body,
     userAlias: names ? (names.get(r.user_id) ?? '') : user.username,
-    status: historyStatus(r.status),
+    status: historyStatus(r.status, r.carrier),
     statusReason: r.status_reason,
     smsGateway: admin ? r.gateway_name : null,
     smsPort: admin ? r.port : null,

@@ -18,7 +18,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 // the history.
 
 export { queuedMessageCount } from './dispatch.queries.ts';
-export { dispatchOnce, queueFigures } from './dispatch.service.ts';
+export { dispatchOnce, failOverdueResults, queueFigures } from './dispatch.service.ts';
 export { apiSend, messagesOfSend } from './message-api.service.ts';
 export {
   campaignProgress,

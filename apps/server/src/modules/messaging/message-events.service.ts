@@ -39,8 +39,10 @@ const outgoing = (t: Touched, type: MessageEvent['type'], status: string, at: Da
 export function outgoingEvents(rows: readonly Touched[], at: Date): MessageEvent[] {
   const out: MessageEvent[] = [];
   for (const t of rows) {
-    if (t.status === 'sent') out.push(outgoing(t, 'message.sent', 'sent', at));
-    else if (t.status === 'delivered') {
+    if (t.status === 'sent') {
+      // The carrier's acceptance of a message already sent is no new event.
+      if (t.prev_status !== 'sent') out.push(outgoing(t, 'message.sent', 'sent', at));
+    } else if (t.status === 'delivered') {
       if (t.prev_status === 'sending') out.push(outgoing(t, 'message.sent', 'sent', at));
       out.push(outgoing(t, 'message.delivered', 'delivered', at));
     } else if (t.status === 'failed') out.push(outgoing(t, 'message.failed', 'failed', at));

@@ -119,6 +119,61 @@ describe('prices', () => {
   });
 });
 
+describe('saving settings', () => {
+  it('a field left out of a save keeps its stored value, for each field', async () => {
+    const a = {
+      MaxBatchSendSms: 1000,
+      MaxMsgPerDay: 100000,
+      SimMaxSmsPerDay: 300,
+      SimMaxSmsPerMonth: 5000,
+      SimLockAfterFailures: 7,
+      SimCooldownMinutes: 45,
+      SmsPricePerSegment: 0.0075,
+      MmsPrice: 0.02,
+    };
+    const b = {
+      MaxBatchSendSms: 20,
+      MaxMsgPerDay: 30,
+      SimMaxSmsPerDay: 40,
+      SimMaxSmsPerMonth: 50,
+      SimLockAfterFailures: 6,
+      SimCooldownMinutes: 70,
+      SmsPricePerSegment: 0.01,
+      MmsPrice: 0.05,
+    };
+    /** The read-back name of a saved field: `MaxMsgPerDay` is read as `maxMsgPerDay`. */
+    const read = (o: Record<string, number>) =>
+      Object.fromEntries(Object.entries(o).map(([k, v]) => [k[0]!.toLowerCase() + k.slice(1), v]));
+    try {
+      for (const left of Object.keys(a) as (keyof typeof a)[]) {
+        expect((await s.post('/api/Admin/updateSettings', a, admin)).status).toBe(200);
+        const { [left]: _out, ...partial } = b;
+        const saved = await s.post('/api/Admin/updateSettings', partial, admin);
+        expect(saved.status, left).toBe(200);
+        const want = read({ ...b, [left]: a[left] });
+        expect(saved.body, `${left} left out`).toMatchObject(want);
+        expect(
+          (await s.post('/api/Admin/getOutreachSettings', {}, admin)).body,
+          `${left} left out`,
+        ).toMatchObject(want);
+      }
+      // An empty save changes nothing at all.
+      expect((await s.post('/api/Admin/updateSettings', a, admin)).status).toBe(200);
+      expect((await s.post('/api/Admin/updateSettings', {}, admin)).body).toMatchObject(read(a));
+    } finally {
+      // Back to the defaults the other tests here run with.
+      await setPrices({
+        SmsPricePerSegment: 0,
+        MmsPrice: 0,
+        SimMaxSmsPerDay: 0,
+        SimMaxSmsPerMonth: 0,
+        SimLockAfterFailures: 5,
+        SimCooldownMinutes: 60,
+      });
+    }
+  });
+});
+
 describe('charging a send', () => {
   beforeAll(async () => {
     await setPrices({ SmsPricePerSegment: '0.0075', MmsPrice: '0.02' });

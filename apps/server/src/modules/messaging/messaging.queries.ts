@@ -36,23 +36,32 @@ export async function readSettingsForUpdate(q: Queryable): Promise<SettingsRow> 
 }
 
 /** Saves the limits; a price left undefined keeps its value. */
+/** Writes the settings given; a value left undefined keeps the stored one. */
 export async function writeSettings(
   q: Queryable,
   s: {
-    maxBatchSendSms: number;
-    maxMsgPerDay: number;
-    smsPricePerSegment?: string;
-    mmsPrice?: string;
+    maxBatchSendSms?: number | undefined;
+    maxMsgPerDay?: number | undefined;
+    smsPricePerSegment?: string | undefined;
+    mmsPrice?: string | undefined;
     at: Date;
     by: string;
   },
 ): Promise<SettingsRow> {
   const rows = await q.query<SettingsRow>(
-    `UPDATE messaging_settings SET max_batch_send_sms = $1, max_msg_per_day = $2, updated_at = $3, updated_by = $4,
+    `UPDATE messaging_settings SET max_batch_send_sms = coalesce($1::int, max_batch_send_sms),
+            max_msg_per_day = coalesce($2::int, max_msg_per_day), updated_at = $3, updated_by = $4,
             sms_price_per_segment = coalesce($5::numeric, sms_price_per_segment),
             mms_price = coalesce($6::numeric, mms_price)
       WHERE id RETURNING ${SETTINGS}`,
-    [s.maxBatchSendSms, s.maxMsgPerDay, s.at, s.by, s.smsPricePerSegment ?? null, s.mmsPrice ?? null],
+    [
+      s.maxBatchSendSms ?? null,
+      s.maxMsgPerDay ?? null,
+      s.at,
+      s.by,
+      s.smsPricePerSegment ?? null,
+      s.mmsPrice ?? null,
+    ],
   );
   return rows[0]!;
 }
@@ -249,20 +258,32 @@ export async function latestCampaign(q: Queryable, userId: string): Promise<Camp
 
 export type MessageStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'cancelled';
 
-export async function campaignCounts(q: Queryable, id: string): Promise<Record<MessageStatus, number>> {
-  const rows = await q.query<{ status: MessageStatus; n: number }>(
-    'SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1::bigint GROUP BY status',
+/**
+ * A campaign's messages by status, and `sentUnconfirmed`: the `sent` ones no carrier report has
+ * reached (still in flight; one the carrier took waits only for the handset's report).
+ */
+export async function campaignCounts(
+  q: Queryable,
+  id: string,
+): Promise<Record<MessageStatus, number> & { sentUnconfirmed: number }> {
+  const rows = await q.query<{ status: MessageStatus; n: number; unconfirmed: number }>(
+    `SELECT status, count(*)::int AS n, count(*) FILTER (WHERE carrier_at IS NULL)::int AS unconfirmed
+       FROM messages WHERE campaign_id = $1::bigint GROUP BY status`,
     [id],
   );
-  const out: Record<MessageStatus, number> = {
+  const out = {
     queued: 0,
     sending: 0,
     sent: 0,
     delivered: 0,
     failed: 0,
     cancelled: 0,
+    sentUnconfirmed: 0,
   };
-  for (const r of rows) out[r.status] = r.n;
+  for (const r of rows) {
+    out[r.status] = r.n;
+    if (r.status === 'sent') out.sentUnconfirmed = r.unconfirmed;
+  }
   return out;
 }
 

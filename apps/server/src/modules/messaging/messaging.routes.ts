@@ -1,9 +1,4 @@
-import {
-  endpoints,
-  MASS_SEND_TEXT_MAX_CHARS,
-  messagingMessages,
-  type UpdateSettingsBody,
-} from '@simdock/contract';
+import { endpoints, MASS_SEND_TEXT_MAX_CHARS, messagingMessages } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
@@ -31,9 +26,7 @@ export function messagingRoutes(app: App, ctx: AppContext) {
 
   route(app, ctx, settings.get, async () => getAdminSettings(ctx));
 
-  route(app, ctx, settings.update, async (req) =>
-    updateSettings(ctx, req.body as Required<UpdateSettingsBody>, currentUser(req)),
-  );
+  route(app, ctx, settings.update, async (req) => updateSettings(ctx, req.body, currentUser(req)));
 
   route(
     app,

@@ -99,12 +99,12 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminOutreachSe
 
 /**
  * The admin's save (docs/product.md#calls): whole numbers ≥ 0 (the schema checked them), audited. The SIM
- * settings are saved in the same transaction by the gateways module; a SIM field left out keeps
- * its value.
+ * settings are saved in the same transaction by the gateways module; any field left out keeps its
+ * value.
  */
 export async function updateSettings(
   ctx: AppContext,
-  body: Required<UpdateSettingsBody>,
+  body: UpdateSettingsBody,
   actor: AuditActor,
 ): Promise<MassOutreachSettings> {
   const at = ctx.clock.now();
@@ -324,7 +324,8 @@ async function progressOf(ctx: AppContext, c: CampaignRow): Promise<CampaignProg
     delivered: n.delivered,
     failed: n.failed,
     cancelled: n.cancelled,
-    finished: n.queued + n.sending + n.sent === 0,
+    // A message the carrier took waits only for the handset's report: the send itself is over.
+    finished: n.queued + n.sending + n.sentUnconfirmed === 0,
     // Said plainly on the sending page: queued messages and not one SIM that can take them.
     waitingForSim: n.queued > 0 && (await noFreeSim(ctx)),
     cost: Number(c.cost),

@@ -177,6 +177,37 @@ describe('NOWPayments top-up against payment-sim', () => {
     expect(await balance(u.token)).toBe(10);
   });
 
+  it('an IPN whose amount is not decimal text of the fixed form is refused (400) and moves nothing', async () => {
+    // "1e3" was credited as 1,000 once, and junk answered 200: every signed IPN below is refused whole.
+    for (const bad of ['1e3', '1E2', 'abc', '-5', '', ' 10', '0x10', 'Infinity', true, { value: 10 }, [10]]) {
+      sim.setModes({ extraFields: { actually_paid: bad } });
+      try {
+        const { u, id, iid } = await invoice(10);
+        await pay(iid, 'exact');
+        const ipns = sim.ipnLog().filter((d) => d.invoiceId === Number(iid));
+        expect(ipns.length, JSON.stringify(bad)).toBeGreaterThan(0);
+        expect(
+          ipns.map((d) => d.httpStatus),
+          JSON.stringify(bad),
+        ).toEqual(ipns.map(() => 400));
+        expect(await row(id), JSON.stringify(bad)).toMatchObject({ status: 'PENDING', gwStatus: null });
+        expect(await balance(u.token)).toBe(0);
+        expect(await ledger(u.id)).toEqual([]);
+      } finally {
+        sim.setModes({ extraFields: {} });
+      }
+    }
+    // The same payment with a well-formed amount as text is credited exactly.
+    sim.setModes({ extraFields: { actually_paid: '10.50' } });
+    try {
+      const { u, iid } = await invoice(10);
+      await pay(iid, 'exact');
+      expect(await ledger(u.id)).toEqual([{ amount: '10.50', kind: 'topup' }]);
+    } finally {
+      sim.setModes({ extraFields: {} });
+    }
+  });
+
   it('a refund after the credit keeps DONE, never debits, and flags the top-up', async () => {
     const { u, id, iid } = await invoice(10);
     const p = await pay(iid, 'exact');

@@ -8,6 +8,8 @@ import type { App } from '../../http/types.ts';
 import { type Answer, type Params, refusal, runAction } from './handler.service.ts';
 
 export const HANDLER_PATH = endpoints.rentalApi.handler.path;
+/** Largest body the handler reads (its parameters are a few short values). */
+const BODY_LIMIT = 64 * 1024;
 
 function send(reply: FastifyReply, a: Answer) {
   if ('empty' in a) return reply.status(204).send();
@@ -29,14 +31,36 @@ export function lenientJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The parameters, from the query string and a form or JSON body; the query wins. Arrays: the last value. */
-function params(query: unknown, body: unknown): Params {
+/**
+ * The value a parameter given more than once gets (repeated, `name[]`, a JSON array): a value no
+ * parameter rule accepts (it holds a NUL), so each action answers it with its own token (BAD_ACTION,
+ * BAD_SERVICE, NO_ACTIVATION, BAD_STATUS, WRONG_MAX_PRICE…) and paging reads it as absent. Taking one
+ * of the values instead would let `service[]=tg&service[]=wa` rent a number nobody asked for.
+ */
+export const REPEATED = '\u0000repeated';
+
+/** The form body's parameters; a name given more than once keeps all its values (an array). */
+function formParams(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const had = out[k];
+    out[k] = had === undefined ? v : [had, v].flat();
+  }
+  return out;
+}
+
+/**
+ * The parameters, from the query string and a form or JSON body; the query wins. A parameter given
+ * more than once, as `name[]` or as an array is REPEATED; objects and other types are absent.
+ */
+export function params(query: unknown, body: unknown): Params {
   const out: Params = {};
   for (const source of [body, query]) {
     if (!source || typeof source !== 'object' || Array.isArray(source)) continue;
     for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
-      const value = Array.isArray(v) ? v[v.length - 1] : v;
-      if (typeof value === 'string' || typeof value === 'number') out[k] = String(value);
+      const name = k.endsWith('[]') ? k.slice(0, -2) : k;
+      if (Array.isArray(v) || name !== k) out[name] = REPEATED;
+      else if (typeof v === 'string' || typeof v === 'number') out[name] = String(v);
     }
   }
   return out;
@@ -75,6 +99,11 @@ Money is USD (currency 840).
 Activation states in list rows (\`activationStatus\`, getHistory \`status\`): \`1\` waiting for the code,
 \`3\` waiting for another SMS, \`6\` code received, \`8\` cancelled. Times are UTC.
 
+A parameter given more than once (repeated, \`name[]\`, a JSON array) is answered with that
+parameter's token (\`BAD_ACTION\`, \`BAD_SERVICE\`, \`NO_ACTIVATION\`, \`BAD_STATUS\`, \`WRONG_MAX_PRICE\`,
+\`BAD_KEY\`; paging values are read as absent). A body over 64 KB: HTTP 413
+\`{"title":"BODY_TOO_LARGE","details":"…"}\`.
+
 Error tokens (HTTP 200): \`NO_KEY\`, \`BAD_KEY\`, \`ACCOUNT_INACTIVE\`, \`BAD_ACTION\`, \`BAD_SERVICE\`,
 \`NO_NUMBERS\`, \`NO_BALANCE\`, \`WRONG_MAX_PRICE:<price>\`, \`NO_ACTIVATION\`, \`BAD_STATUS\`,
 \`EARLY_CANCEL_DENIED\`, \`OPERATORS_NOT_FOUND\`, \`ERROR_SQL\` (a server fault; bad input gets the tokens above, and
@@ -90,16 +119,16 @@ export async function handlerRoutes(app: App, ctx: AppContext): Promise<void> {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/json',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      { parseAs: 'string', bodyLimit: BODY_LIMIT },
       (_req, body, done) => done(null, lenientJson(String(body))),
     );
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, _body, done) =>
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, _body, done) =>
       done(null, undefined),
     );
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      { parseAs: 'string', bodyLimit: BODY_LIMIT },
+      (_req, body, done) => done(null, formParams(String(body))),
     );
     route(
       scope,
@@ -115,9 +144,23 @@ export async function handlerRoutes(app: App, ctx: AppContext): Promise<void> {
         errorHandler: (err, req, reply) => {
           if (err instanceof DomainError) return send(reply, refusal(err));
           const status = (err as { statusCode?: number }).statusCode;
-          // A client's malformed input (bad JSON, a value of the wrong type): SA's "invalid parameter".
-          if (status && status >= 400 && status < 500) req.log.info({ err }, 'handler input refused');
-          else req.log.error({ err }, 'handler action failed');
+          // A body over the limit: a real status in Hero's envelope (like RATE_LIMIT), as no
+          // parameter of it was read.
+          if (status === 413) {
+            return send(reply, {
+              status: 413,
+              json: {
+                title: 'BODY_TOO_LARGE',
+                details: `The request body is larger than ${BODY_LIMIT / 1024} KB: send the parameters in the query string or a short form.`,
+              },
+            });
+          }
+          // Any other request that cannot be read names no action. ERROR_SQL is for server faults.
+          if (status && status >= 400 && status < 500) {
+            req.log.info({ err }, 'handler input refused');
+            return send(reply, { status: 200, text: 'BAD_ACTION' });
+          }
+          req.log.error({ err }, 'handler action failed');
           return send(reply, { status: 200, text: 'ERROR_SQL' });
         },
       },

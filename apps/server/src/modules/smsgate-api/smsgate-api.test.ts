@@ -139,3 +139,56 @@ describe('the android-sms-gateway client against SimDock', () => {
     expect(await client.getHealth()).toMatchObject({ status: 'pass' });
   });
 });
+
+describe('input rules', () => {
+  it('a NUL in an id (path or body) or a webhook field is a 400 in SMSGate’s shape, never a 500', async () => {
+    const auth = `Basic ${Buffer.from(`${user.username}:${key}`).toString('base64')}`;
+    const cases: [string, string, unknown?][] = [
+      ['GET', '/3rdparty/v1/message/%00'],
+      ['GET', '/3rdparty/v1/messages/a%00b'],
+      ['DELETE', '/3rdparty/v1/webhooks/%00'],
+      ['POST', '/3rdparty/v1/message', { id: 'a\u0000', message: 'x', phoneNumbers: ['+13035557001'] }],
+      ['POST', '/3rdparty/v1/messages', { id: '\u0000', message: 'x', phoneNumbers: ['+13035557001'] }],
+      ['POST', '/3rdparty/v1/webhooks', { id: 'a\u0000', url: `${receiver.url}/x`, event: 'sms:sent' }],
+      ['POST', '/3rdparty/v1/webhooks', { url: `${receiver.url}/x\u0000`, event: 'sms:sent' }],
+      ['POST', '/3rdparty/v1/webhooks', { url: `${receiver.url}/x`, event: 'sms:sent', deviceId: '\u0000' }],
+    ];
+    const logged = s.logs.length;
+    for (const [method, path, body] of cases) {
+      const res = await fetch(`${s.url}${path}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect([res.status, path, body]).toEqual([400, path, body]);
+      expect((await res.json()).message).toMatch(/NUL/);
+    }
+    expect(s.logs.slice(logged).some((l) => l.includes('"level":50'))).toBe(false);
+    expect((await client.getWebhooks()).some((w) => w.url.startsWith(`${receiver.url}/x`))).toBe(false);
+  });
+});
+
+describe('scopes', () => {
+  it('a messaging:read key lists webhooks but cannot register or delete one (403); messaging:send can', async () => {
+    const keyWith = async (scope: string) =>
+      (await s.post('/api/user/apikeys/create', { name: scope, scopes: [scope] }, user.token)).body
+        .apiKey as string;
+    const reader = new Client(user.username, await keyWith('messaging:read'), http, `${s.url}/3rdparty/v1`);
+    const writer = new Client(user.username, await keyWith('messaging:send'), http, `${s.url}/3rdparty/v1`);
+    const url = `${receiver.url}/scoped`;
+    const refused = await reader
+      .registerWebhook({ url, event: WebHookEventType.SmsReceived })
+      .catch((e) => e);
+    expect((refused as HttpError).status).toBe(403);
+    expect(JSON.parse((refused as HttpError).body).message).toMatch(/messaging:send/);
+    expect((await client.getWebhooks()).some((w) => w.url === url)).toBe(false);
+
+    const hook = await writer.registerWebhook({ url, event: WebHookEventType.SmsReceived });
+    expect((await reader.getWebhooks()).map((w) => w.id)).toContain(hook.id);
+    const notDeleted = await reader.deleteWebhook(String(hook.id)).catch((e) => e);
+    expect((notDeleted as HttpError).status).toBe(403);
+    expect((await reader.getWebhooks()).map((w) => w.id)).toContain(hook.id);
+    await writer.deleteWebhook(String(hook.id));
+    expect((await reader.getWebhooks()).map((w) => w.id)).not.toContain(hook.id);
+  });
+});

@@ -121,7 +121,7 @@ export const apikeyEn = {
   'apikey.scope.messaging:send': 'Send messages',
   'apikey.scope.messaging:read': 'Read messages',
   'apikey.scopeHint.rental': 'Rent numbers and read codes: /api/v1 and the SMS-Activate handler.',
-  'apikey.scopeHint.messaging:send': 'Send SMS through the messaging API.',
+  'apikey.scopeHint.messaging:send': 'Send SMS and register webhooks through the messaging API.',
   'apikey.scopeHint.messaging:read': 'Read messages and their status through the messaging API.',
   'apikey.createTitle': 'New key for a program',
   'apikey.createSubmit': 'Create key',

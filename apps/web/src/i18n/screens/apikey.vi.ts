@@ -120,7 +120,7 @@ export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.scope.messaging:send': 'Gửi tin nhắn',
   'apikey.scope.messaging:read': 'Đọc tin nhắn',
   'apikey.scopeHint.rental': 'Thuê số và đọc mã: /api/v1 và trình xử lý SMS-Activate.',
-  'apikey.scopeHint.messaging:send': 'Gửi SMS qua API tin nhắn.',
+  'apikey.scopeHint.messaging:send': 'Gửi SMS và đăng ký webhook qua API tin nhắn.',
   'apikey.scopeHint.messaging:read': 'Đọc tin nhắn và trạng thái qua API tin nhắn.',
   'apikey.createTitle': 'Khóa mới cho chương trình',
   'apikey.createSubmit': 'Tạo khóa',

@@ -166,6 +166,7 @@ export const messagingEn = {
   'history.statusSuccess': 'Success',
   'history.statusFailed': 'Failed',
   'history.statusPending': 'Pending',
+  'history.statusSent': 'Sent',
   'history.empty': 'No Record',
   'history.loadFailed': 'Could not load the history',
   'history.export': 'Export CSV',

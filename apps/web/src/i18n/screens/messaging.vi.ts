@@ -158,6 +158,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'history.statusSuccess': 'Thành công',
   'history.statusFailed': 'Thất bại',
   'history.statusPending': 'Đang chờ',
+  'history.statusSent': 'Đã gửi',
   'history.empty': 'Không có bản ghi',
   'history.loadFailed': 'Không tải được lịch sử',
   'history.export': 'Xuất CSV',

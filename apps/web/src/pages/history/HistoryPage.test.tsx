@@ -60,6 +60,38 @@ describe('History page', () => {
     expect(screen.queryByText('Reply')).toBeNull();
   });
 
+  it('tells delivered (handset), sent (carrier took it, no delivery report yet), pending and failed apart', async () => {
+    const row = (id: string, status: number): HistoryRecord => ({
+      ...FAILED,
+      id,
+      receiver: `1555000${id.padStart(4, '0')}`,
+      status,
+      statusReason: null,
+      refunded: false,
+    });
+    serve(() => ({
+      body: {
+        code: 1,
+        data: { ...OK_BODY.data, records: [row('1', 1), row('2', 3), row('3', 2), row('4', 0)], total: 4 },
+      },
+    }));
+    renderApp('/History');
+    const table = await screen.findByRole('table', { name: 'Message Details' });
+    const rows = async () => {
+      await waitFor(() => expect(within(table).getAllByRole('row').length).toBeGreaterThan(4), {
+        timeout: 5000,
+      });
+      return within(table)
+        .getAllByRole('row')
+        .map((r) => r.textContent ?? '');
+    };
+    const statusIn = async (receiver: string) => (await rows()).find((r) => r.includes(receiver)) ?? '';
+    expect(await statusIn('0001')).toContain('Success');
+    expect(await statusIn('0002')).toContain('Sent');
+    expect(await statusIn('0003')).toContain('Pending');
+    expect(await statusIn('0004')).toContain('Failed');
+  });
+
   it("shows a device's reason in plain words, with the device's text as its detail", async () => {
     serve(() => ({ body: OK_BODY }));
     renderApp('/History');

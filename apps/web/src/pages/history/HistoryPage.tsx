@@ -117,6 +117,9 @@ export function HistoryPage() {
       <StatusBadge tone="green">{t('history.statusSuccess')}</StatusBadge>
     ) : r.status === 0 ? (
       <StatusBadge tone="red">{t('history.statusFailed')}</StatusBadge>
+    ) : r.status === 3 ? (
+      // The carrier took it; the handset's delivery report has not come (it may still fail).
+      <StatusBadge tone="yellow">{t('history.statusSent')}</StatusBadge>
     ) : (
       <StatusBadge tone="grey">{t('history.statusPending')}</StatusBadge>
     );

@@ -177,8 +177,15 @@ describe.each(DRIVERS)('driver contract: $name', ({ start }) => {
       const got = pushesOf(driver, receiver!).flatMap((p) => (p.kind === 'report' ? p.results : []));
       return got.length > 0 ? got : undefined;
     });
+    // A device that tells the carrier's acceptance apart reports it first (`sent`); the success
+    // report, or the handset's, is `delivered`.
+    expect(results.at(-1)).toMatchObject({ outcome: 'delivered' });
     for (const r of results) {
-      expect(r).toMatchObject({ tid: 4242, outcome: 'delivered', port: from });
+      expect(r).toMatchObject({
+        tid: 4242,
+        outcome: expect.stringMatching(/^(sent|delivered)$/),
+        port: from,
+      });
       expect(r.number.replace(/\D/g, '')).toBe('12025550999');
     }
   });

@@ -393,8 +393,11 @@ describe('parseWebhook', () => {
     expect(mms('', null)).toMatchObject({ items: [{ text: '' }] });
   });
 
-  it('sms:sent and sms:delivered report our task as delivered', () => {
-    for (const event of ['sms:sent', 'sms:delivered']) {
+  it('sms:sent reports our task as sent (the carrier took it), sms:delivered as delivered (the handset)', () => {
+    for (const [event, outcome] of [
+      ['sms:sent', 'sent'],
+      ['sms:delivered', 'delivered'],
+    ] as const) {
       const r = parseWebhook(
         hook(event, { messageId: 'sd-42', sender: null, recipient: '+84901111111', simNumber: 2 }),
         'dev1',
@@ -403,7 +406,7 @@ describe('parseWebhook', () => {
         eventId: 'evt-1',
         push: {
           kind: 'report',
-          results: [{ tid: 42, outcome: 'delivered', number: '+84901111111', port: '2', deviceText: '' }],
+          results: [{ tid: 42, outcome, number: '+84901111111', port: '2', deviceText: '' }],
         },
       });
     }

@@ -465,7 +465,10 @@ export function parseWebhook(body: Buffer, externalId: string | null): ReadPush 
       const text = bodyText || (subject ? `[MMS] ${subject}` : '');
       return withId({ kind: 'sms', items: [incoming(deviceId, event, pl, text, mmsParts(pl.attachments))] });
     }
+    // The phone tells the carrier's acceptance (`sms:sent`) and the handset's delivery report
+    // (`sms:delivered`, or `sms:failed` after "Sent") apart: so does the platform.
     case 'sms:sent':
+      return withId(report(payload(), 'sent', ''));
     case 'sms:delivered':
       return withId(report(payload(), 'delivered', ''));
     case 'sms:failed': {

@@ -307,7 +307,7 @@ describe.each(MODES)('SmsGateDriver, %s mode', (mode) => {
     const results = kinds('report').flatMap((p) => (p as { results: SendResult[] }).results);
     // sms:sent then sms:delivered for task 7, sms:failed for task 8.
     expect(results.filter((x) => x.tid === 7)).toEqual([
-      { tid: 7, outcome: 'delivered', number: '+84901111111', port: '1', deviceText: '' },
+      { tid: 7, outcome: 'sent', number: '+84901111111', port: '1', deviceText: '' },
       { tid: 7, outcome: 'delivered', number: '+84901111111', port: '1', deviceText: '' },
     ]);
     expect(results.filter((x) => x.tid === 8)).toEqual([
@@ -416,25 +416,28 @@ describe('SmsGateDriver, connect problems', () => {
     expect(err.message).toContain('url must be https://');
   });
 
-  it('no stored signing key is a warning', async () => {
-    const sim = await phone('cloud');
-    const { warnings } = await driverFor(sim, { signingKey: null }).connect(
-      pushUrls('http://127.0.0.1:9/p/x'),
-    );
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/signing key/);
-    expect(sim.webhooks()).toHaveLength(6);
+  it('no stored signing key fails connect with what to set, before any webhook is registered', async () => {
+    for (const mode of ['cloud', 'private', 'local'] as const) {
+      const sim = await phone(mode);
+      const err = await failure(
+        driverFor(sim, { signingKey: null }).connect(pushUrls('http://127.0.0.1:9/p/x')),
+      );
+      expect(err.kind, mode).toBe('refused');
+      expect(err.message, mode).toMatch(/No signing key is stored for this phone/);
+      expect(err.message, mode).toMatch(/Settings → Webhooks → Signing Key/);
+      expect(sim.webhooks(), mode).toHaveLength(0);
+    }
   });
 
-  it('settings the phone refuses are warnings, not failures', async () => {
+  it('a signing key the phone does not take (Local) fails connect; other refused settings are warnings', async () => {
     // A Local-mode driver given a server's full API URL: the server refuses the Local-only key.
     const sim = await phone('private');
     const driver = driverFor(sim, { url: sim.baseUrl, mode: 'local', signingKey: 'simdockKey' });
-    const { warnings } = await driver.connect(pushUrls('http://127.0.0.1:9/p/x'));
-    expect(warnings).toEqual([
-      "Could not set the phone's signing key: webhooks.signing_key can only be set on the phone",
-    ]);
-    expect(sim.webhooks()).toHaveLength(6);
+    const err = await failure(driver.connect(pushUrls('http://127.0.0.1:9/p/x')));
+    expect(err.kind).toBe('refused');
+    expect(err.message).toContain("The phone did not take SimDock's signing key");
+    expect(err.message).toContain('webhooks.signing_key can only be set on the phone');
+    expect(err.message).toContain("gateway's Signing Key field");
     expect(sim.settings().ping).toEqual({ interval_seconds: 60 });
   });
 
@@ -465,7 +468,7 @@ describe('SmsGateDriver, transport', () => {
         password: 'S3cretPw',
         mode: 'local',
         externalId: null,
-        signingKey: null,
+        signingKey: 'k3y',
       },
       { timeoutMs: 1000 },
     );

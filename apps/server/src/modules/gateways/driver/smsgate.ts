@@ -100,6 +100,17 @@ export class SmsGateDriver implements GatewayDriver {
 
   async connect(urls: PushUrls): Promise<ConnectResult> {
     const deviceId = this.target.externalId;
+    // Every webhook is checked with the stored key: without one, each would be refused (401), so
+    // the Scan fails and says what to set instead of "succeeding" into silence.
+    const key = this.target.signingKey;
+    if (!key) {
+      throw new GatewayError(
+        'refused',
+        this.modeOf() === 'local'
+          ? "No signing key is stored for this phone: save the gateway again (SimDock then sets a key on the phone at the next Scan), or enter the phone's own key (SMSGate app: Settings → Webhooks → Signing Key)"
+          : "No signing key is stored for this phone: enter the phone's signing key (SMSGate app: Settings → Webhooks → Signing Key) in the gateway's Signing Key field, then Scan again",
+      );
+    }
     for (const event of EVENTS) {
       const res = await this.call('POST', '/webhooks', {
         id: webhookId(urls.base, event),
@@ -118,16 +129,16 @@ export class SmsGateDriver implements GatewayDriver {
     const warnings: string[] = [];
     const ping = await this.patchSettings({ ping: { interval_seconds: PING_INTERVAL_S } });
     if (ping) warnings.push(`Could not set the phone's ping interval: ${ping}`);
-    const key = this.target.signingKey;
-    if (!key) {
-      warnings.push(
-        "No signing key is stored for this phone: enter the phone's signing key (SMSGate: Settings → " +
-          'Webhooks → Signing Key), or its pushes will be refused.',
-      );
-    } else if (this.modeOf() === 'local') {
+    if (this.modeOf() === 'local') {
       // Only the phone's own API can set the key; in Cloud/Private the admin enters the phone's key.
+      // A phone that keeps another key would sign every webhook with it: a failure, not a warning.
       const failed = await this.patchSettings({ webhooks: { signing_key: key } });
-      if (failed) warnings.push(`Could not set the phone's signing key: ${failed}`);
+      if (failed) {
+        throw new GatewayError(
+          'refused',
+          `The phone did not take SimDock's signing key (${failed}), so its webhooks would be refused: enter the phone's own key (SMSGate app: Settings → Webhooks → Signing Key) in the gateway's Signing Key field, then Scan again`,
+        );
+      }
     }
     return { warnings };
   }

@@ -2,12 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { centsOf, decimalFromJson, floorToCents, mulDivFloorCents, parseDecimal } from './money.ts';
 
 describe('provider money helpers', () => {
-  it('reads JSON amounts exactly, including exponent forms', () => {
+  it('reads JSON numbers exactly (a tiny one in its exponent form), and decimal text only in its fixed form', () => {
     expect(decimalFromJson(0.04781784)).toBe('0.04781784');
     expect(decimalFromJson(10)).toBe('10');
     expect(decimalFromJson(1e-7)).toBe('0.0000001');
     expect(decimalFromJson('12.3400')).toBe('12.34');
-    expect(decimalFromJson(1.5e21)).toBe('1500000000000000000000');
+    // No amount is that large: past 1e15 a number is refused, not read.
+    expect(decimalFromJson(1.5e21)).toBeNull();
+    expect(decimalFromJson(1e15)).toBeNull();
+    expect(decimalFromJson(999999999999999)).toBe('999999999999999');
+    // Text: "1e3" is no amount (it was credited as 1,000 once), nor a sign, spaces or hex.
+    for (const bad of [
+      '1e3',
+      '1E3',
+      '1.5e-7',
+      '-1',
+      '+5',
+      ' 10',
+      '10 ',
+      '0x10',
+      '',
+      'Infinity',
+      '.5',
+      '1,000',
+    ])
+      expect([bad, decimalFromJson(bad)]).toEqual([bad, null]);
+    expect(decimalFromJson(Number.POSITIVE_INFINITY)).toBeNull();
+    expect(decimalFromJson(true)).toBeNull();
+    expect(decimalFromJson({ amount: 1 })).toBeNull();
     expect(decimalFromJson(-1)).toBeNull();
     expect(decimalFromJson('abc')).toBeNull();
     expect(decimalFromJson(null)).toBeNull();

@@ -1,5 +1,6 @@
 // Exact decimal helpers for provider amounts: strings in, strings out, BigInt in between.
 // Never float arithmetic on money (docs/payments.md#partial-and-over-payments).
+import { isDecimalText } from '@simdock/contract';
 
 export interface Decimal {
   /** The value times 10^scale. */
@@ -30,13 +31,21 @@ export function parseDecimal(text: string): Decimal | null {
   return null;
 }
 
-/** A JSON amount (number or numeric string) as a plain decimal string; null when absent or invalid. */
+/** JSON numbers past this are no amount any provider reports (and JavaScript writes them as "1e+21"). */
+const MAX_JSON_AMOUNT = 1e15;
+
+/**
+ * A JSON amount as a plain decimal string; null when absent or invalid. A number is read through its
+ * shortest round-trip text (which is what the provider wrote, "1e-7" for a tiny one); a string must be
+ * decimal text of the contract's fixed form (`isDecimalText`): "1e3", "-1", " 10" or "0x10" are invalid,
+ * never guessed at.
+ */
 export function decimalFromJson(value: unknown): string | null {
   let text: string;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) return null;
+    if (!Number.isFinite(value) || value < 0 || value >= MAX_JSON_AMOUNT) return null;
     text = String(value); // shortest round-trip form of what the provider wrote (e.g. "0.04781784", "1e-7")
-  } else if (typeof value === 'string') {
+  } else if (typeof value === 'string' && isDecimalText(value)) {
     text = value;
   } else {
     return null;

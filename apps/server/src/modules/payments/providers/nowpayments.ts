@@ -100,6 +100,23 @@ const ListSchema = z.looseObject({
   total: z.number().int().nonnegative().optional(),
 });
 
+/**
+ * An amount of a payment object as exact decimal text; null when the provider left it out. Anything
+ * else than a non-negative number or decimal text of the fixed form makes the whole payment malformed
+ * (its IPN is refused with 400 and nothing moves), never an amount of 0 or a guess.
+ */
+function amountOf(
+  p: Record<'price_amount' | 'pay_amount' | 'actually_paid', unknown>,
+  field: 'price_amount' | 'pay_amount' | 'actually_paid',
+): string | null {
+  const value = p[field];
+  if (value === null || value === undefined) return null;
+  const text = decimalFromJson(value);
+  if (text === null)
+    throw new Error(`${field} is not a decimal amount: ${JSON.stringify(value).slice(0, 40)}`);
+  return text;
+}
+
 const AMOUNT_USD = /^(?:0|[1-9]\d{0,8})(?:\.\d{1,2})?$/;
 const PAGE_LIMIT = 100;
 const MAX_PAGES = 50;
@@ -216,9 +233,9 @@ export class NowPaymentsProvider implements PaymentProvider {
     if (!parsed.success) throw new Error(`not a NOWPayments payment: ${z.prettifyError(parsed.error)}`);
     const p = parsed.data;
     const mapped = mapNowPaymentsStatus(p.payment_status);
-    const priceAmount = decimalFromJson(p.price_amount);
-    const payAmount = decimalFromJson(p.pay_amount);
-    const actuallyPaid = decimalFromJson(p.actually_paid);
+    const priceAmount = amountOf(p, 'price_amount');
+    const payAmount = amountOf(p, 'pay_amount');
+    const actuallyPaid = amountOf(p, 'actually_paid');
     const payCurrency = p.pay_currency?.toLowerCase() ?? null;
     return {
       provider: 'nowpayments',
