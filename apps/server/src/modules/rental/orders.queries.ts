@@ -167,12 +167,30 @@ export async function cancelIfAllowed(
   earliestCreatedAt: Date,
 ): Promise<OrderRow | undefined> {
   const rows = await q.query<OrderRow>(
-    `UPDATE orders o SET status = 'CANCEL', finished_at = $3
+    `UPDATE orders o SET status = 'CANCEL', finished_at = $3, cancelled_by_user = true
       WHERE id = $1::bigint AND user_id = $2 AND status = 'WAIT_CODE' AND code_text IS NULL AND created_at <= $4
       RETURNING ${ORDER_FIELDS}`,
     [orderId, userId, now, earliestCreatedAt],
   );
   return rows[0];
+}
+
+/**
+ * The user's own cancellations since `since`, and when the oldest of them was; serialised per
+ * user for this transaction so parallel cancels cannot all pass the hourly cap.
+ */
+export async function recentCancels(
+  q: Queryable,
+  userId: string,
+  since: Date,
+): Promise<{ n: number; oldest: Date | null }> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('cancel:' || $1::text))`, [userId]);
+  const rows = await q.query<{ n: number; oldest: Date | null }>(
+    `SELECT count(*)::int AS n, min(finished_at) AS oldest FROM orders
+      WHERE user_id = $1 AND cancelled_by_user AND finished_at > $2`,
+    [userId, since],
+  );
+  return rows[0]!;
 }
 
 /**

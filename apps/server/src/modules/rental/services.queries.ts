@@ -21,27 +21,48 @@ const SERVICE_COLUMNS = `s.id, s.name, s.code, s.description, s.price::text AS p
   s.text_contains, s.rent_time_minutes, s.is_repeatable, s.is_enable`;
 
 /**
+ * Over the orders `o` of one (number, service) pair LEFT JOINed to its number_returns row `nr`:
+ * whether an order came after the admin last returned the number to the pool (orders before do not
+ * count toward the limit, nor does their SMS without a code).
+ */
+export const SINCE_RETURN = '(nr.after_order_id IS NULL OR o.id > nr.after_order_id)';
+
+/**
+ * The empty rentals of a pair that count toward NUMBER_REUSE_LIMIT (since the last return): every
+ * expired one, and at most one cancellation per user. A renter's own cancellations cannot spend a
+ * number for everyone (renting and cancelling it again and again counts once), while a number that
+ * several people found useless and cancelled still leaves the pool.
+ */
+export const COUNTED_EMPTY_RENTALS = `(
+  count(*) FILTER (WHERE ${SINCE_RETURN} AND o.status = 'CANCEL' AND NOT o.cancelled_by_user)
+  + count(DISTINCT o.user_id) FILTER (WHERE ${SINCE_RETURN} AND o.status = 'CANCEL' AND o.cancelled_by_user))`;
+
+/**
  * The SIMs a rent may pick for a service: from the gateways' usable SIMs (passed in as JSON), those
  * whose number is not spent for this service and has no open order for it. Shared by the
  * availability count and by the rent itself so they can never disagree. `$SIMS` is the jsonb
  * parameter, `$SERVICE` the service id, `$LIMIT` NUMBER_REUSE_LIMIT.
  *
- * The number reuse rule: a number is rentable for a service while every earlier order of it for
- * that service ended without any SMS (status CANCEL, no sms_text: cancelled or expired, refunded)
- * and there are at most `$LIMIT` of them, the newest ended before `$FREE_BEFORE` (now minus
- * NUMBER_REUSE_COOLDOWN_MINUTES: a service's SMS that comes late for the earlier rental must not
- * reach the next renter), and no admin marked it spent (number_spent). Any order
- * that is open (WAIT_CODE, or SUCCESS) or received an SMS (a code, or the service's text without
- * one) keeps it out. So it returns to the pool at most `$LIMIT` times: 1 + `$LIMIT` rentals in all.
- * The orders of a pair are read through orders_number_service; number_spent by its primary key.
+ * The number reuse rule: a number is rentable for a service while no order of it for that service
+ * is open or got a code (status other than CANCEL), no order since the admin last returned it
+ * (number_returns) received the service's SMS, at most `$LIMIT` empty rentals since then count
+ * (COUNTED_EMPTY_RENTALS: expired ones, one cancellation per user), the newest order ended before
+ * `$FREE_BEFORE` (now minus NUMBER_REUSE_COOLDOWN_MINUTES: a service's SMS that comes late for the
+ * earlier rental must not reach the next renter), and no admin marked it spent (number_spent).
+ * The orders of a pair are read through orders_number_service; number_spent and number_returns by
+ * their primary keys.
  */
 export const RENTABLE_SIMS_SQL = `
   SELECT sim.id, sim.gateway_id, sim.port, sim.number, sim.gateway_name
     FROM jsonb_to_recordset($SIMS::jsonb)
          AS sim(id uuid, gateway_id uuid, port text, number text, gateway_name text)
    WHERE NOT EXISTS (
-     SELECT 1 FROM orders o WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
-     HAVING count(*) > $LIMIT OR bool_or(o.status <> 'CANCEL' OR o.sms_text IS NOT NULL)
+     SELECT 1 FROM orders o
+       LEFT JOIN number_returns nr ON nr.service_id = $SERVICE AND nr.phone_number = sim.number
+      WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
+     HAVING bool_or(o.status <> 'CANCEL')
+         OR bool_or(o.sms_text IS NOT NULL AND ${SINCE_RETURN})
+         OR ${COUNTED_EMPTY_RENTALS} > $LIMIT
          OR max(o.finished_at) > $FREE_BEFORE
    )
      AND NOT EXISTS (
