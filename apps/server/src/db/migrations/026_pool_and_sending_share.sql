@@ -20,3 +20,8 @@ CREATE TABLE number_returns (
   returned_at timestamptz NOT NULL,
   PRIMARY KEY (service_id, phone_number)
 );
+
+-- SIMs kept for sending: the share (percent, rounded down) of the online SIMs with role Both that
+-- rentals may not take; bulk SMS and chat always have them (roles still reserve SIMs outright).
+ALTER TABLE sim_settings ADD COLUMN kept_for_sending_percent integer NOT NULL DEFAULT 20
+  CHECK (kept_for_sending_percent BETWEEN 0 AND 100);

@@ -24,7 +24,7 @@ export {
   userOrderDetail,
   userOrderDetails,
 } from './orders.service.ts';
-export { saveService, servicesWithAvailability } from './services.service.ts';
+export { saveService, sendingShare, servicesWithAvailability } from './services.service.ts';
 
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',

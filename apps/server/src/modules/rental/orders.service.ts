@@ -20,6 +20,7 @@ import {
   findRequest,
   insertOrder,
   lockRequestKey,
+  lockSendingShare,
   lockServiceForRent,
   markRetry,
   type OpenOrderForSms,
@@ -84,6 +85,7 @@ export async function rent(
 ): Promise<Order> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
+  const rule = await reuseRuleAt(ctx, now, sims);
   return ctx.db.tx(async (q) => {
     if (idempotencyKey !== undefined) {
       // A retry (same user, same key) gets the order the first request made, never a second one.
@@ -109,7 +111,10 @@ export async function rent(
     }
     await lockServiceForRent(q, service.id);
     if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name);
-    const sim = await pickSim(q, service.id, sims, reuseRuleAt(ctx, now));
+    // SIMs kept for sending: rents that may take a free SIM with role Both are serialised across
+    // services, so the spare count pickSim reads cannot be spent twice.
+    if (rule.keptForSending > 0) await lockSendingShare(q);
+    const sim = await pickSim(q, service.id, sims, rule);
     if (!sim) throw noNumbers(service.name);
     const orderId = await insertOrder(q, {
       userId,
