@@ -80,7 +80,7 @@ describe('SIMs kept for sending', () => {
     expect((await s.post('/api/Admin/overview', {}, admin)).body.simsKeptForSending).toBe(1);
     await s.db.query(`UPDATE sims SET role = 'both' WHERE gateway_id = $1`, [gw.id]);
     await freeAll();
-  });
+  }, 120_000);
 
   it('is a setting saved with the limits (a field left out keeps its value); 0 lets rentals take every SIM', async () => {
     const u = await s.createUser({ balance: 100 });
@@ -117,7 +117,7 @@ describe('SIMs kept for sending', () => {
     // (kd's numbers wait out the reuse cooldown now: ke has never rented.)
     expect(await counts('ke', key)).toEqual({ getall: 5, sa: 5, v1: 5 });
     await s.post('/api/Admin/updateSettings', { ...limits(before), SimsKeptForSendingPercent: 20 }, admin);
-  });
+  }, 120_000);
 
   it('holds under parallel rents of several services', async () => {
     await freeAll();
@@ -137,6 +137,7 @@ describe('SIMs kept for sending', () => {
 });
 
 /** The bulk SMS limits as read, to send back with a change (this helper's field only is the point). */
-function limits(r: { maxBatchSendSms: number; maxMsgPerDay: number }) {
-  return { MaxBatchSendSms: r.maxBatchSendSms, MaxMsgPerDay: r.maxMsgPerDay };
+function limits(r: { maxBatchSendSms: number; maxMsgPerDay: number } | Record<string, unknown>) {
+  const v = r as { maxBatchSendSms: number; maxMsgPerDay: number };
+  return { MaxBatchSendSms: v.maxBatchSendSms, MaxMsgPerDay: v.maxMsgPerDay };
 }
