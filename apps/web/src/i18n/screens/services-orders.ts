@@ -88,6 +88,7 @@ export const servicesOrdersEn = {
   'services.spentUnmarked': 'The mark on {number} is removed.',
   'services.spentShowing': 'Showing the newest {shown} of {total}.',
   'services.returnToPool': 'Return to pool',
+  'services.returnShort': 'Return',
   'services.returnNamed': 'Return {number} to the pool',
   'services.returnAll': 'Return all spent by the reuse limit',
   'services.returnTitle': 'Return {number} to the pool?',

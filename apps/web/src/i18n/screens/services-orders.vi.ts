@@ -86,6 +86,7 @@ export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
   'services.spentUnmarked': 'Đã bỏ đánh dấu {number}.',
   'services.spentShowing': 'Hiển thị {shown} số mới nhất trên tổng {total}.',
   'services.returnToPool': 'Trả về kho',
+  'services.returnShort': 'Trả về',
   'services.returnNamed': 'Trả {number} về kho',
   'services.returnAll': 'Trả mọi số hết lượt dùng lại',
   'services.returnTitle': 'Trả {number} về kho?',

@@ -199,7 +199,7 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
               aria-label={t('services.returnNamed', { number: formatPhone(n.phoneNumber) })}
               onClick={() => setConfirming(n)}
             >
-              {t('services.returnToPool')}
+              {t('services.returnShort')}
             </Button>
           ) : null}
           {n.mark ? (
