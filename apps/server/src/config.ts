@@ -47,6 +47,11 @@ export const ConfigSchema = z.object({
    */
   NUMBER_REUSE_LIMIT: z.coerce.number().int().min(0).max(1000).default(3),
   /**
+   * Rental: cancellations one user may make in any hour (refused with 429 beyond); 0 = no cap.
+   * Refunded cancellations cost nothing, so they are capped rather than free to repeat.
+   */
+  RENTAL_CANCELS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(20),
+  /**
    * Rental: minutes a number stays out of the service's pool after an empty rental of it ended, so
    * a service's SMS that arrives late for that rental cannot reach the next renter.
    */

@@ -70,6 +70,7 @@ export const messagingMessages = {
   smsPriceInvalid: 'Price per SMS segment must be an amount ≥ 0 with at most four decimals (USD).',
   mmsPriceInvalid: 'Price per MMS must be an amount ≥ 0 with at most four decimals (USD).',
   simCooldownMinutesInvalid: 'SIM Cooldown (minutes) must be a whole number from 0 to {max}.',
+  simsKeptForSendingInvalid: 'SIMs Kept For Sending (%) must be a whole number from 0 to {max}.',
   historyRangeInvalid: 'The end date must not be before the start date.',
 } as const;
 

@@ -68,8 +68,17 @@ describe('demo mode', () => {
       const list = (await (await fetch(`${first.url}/api/Service/getall`, { method: 'POST' })).json()) as {
         services: { code: string; available: number }[];
       };
-      // The box's 16 SIMs and the phone's 2.
-      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(18);
+      // The box's 16 SIMs and the phone's 2, less the 3 kept for sending (20 % of 18, rounded down).
+      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(15);
+      const adminToken = await login(first.url, 'admin', 'admin-password-1');
+      const overview = (await (
+        await fetch(`${first.url}/api/Admin/overview`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${adminToken}` },
+        })
+      ).json()) as { simsKeptForSending: number };
+      // The demo's Overview shows the share.
+      expect(overview.simsKeptForSending).toBe(3);
     } finally {
       await first.stop();
     }

@@ -101,6 +101,9 @@ export const ERROR_CODES = [
   'second_factor_challenge_invalid',
   /** Enrolment asked while the factor is on, or a code asked while it is off. */
   'second_factor_state',
+  // rental
+  /** The user cancelled RENTAL_CANCELS_PER_HOUR rentals in the last hour (429 with Retry-After). */
+  'cancel_limit_reached',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -71,6 +71,12 @@ export const MassOutreachSettings = z.object({
   /** How long an automatic lock lasts (0 = until an admin unlocks it). */
   simCooldownMinutes: z.number().int().min(0),
   /**
+   * SIMs kept for sending: this percent (rounded down) of the online, unlocked SIMs with role Both
+   * is never taken by rentals, so bulk SMS and chat always have them (default 20; 0 = rentals may
+   * take every SIM). Roles still reserve SIMs outright.
+   */
+  simsKeptForSendingPercent: z.number().int().min(0).max(100),
+  /**
    * No SIM can send right now (each is busy with a rental, locked, reserved for rentals, at its cap
    * or offline): messages sent now wait in the queue for a free SIM.
    */
@@ -128,6 +134,7 @@ export const UpdateSettingsBody = z.object({
     SIM_LOCK_AFTER_FAILURES_CAP,
   ),
   SimCooldownMinutes: wholeSetting(messagingMessages.simCooldownMinutesInvalid, SIM_COOLDOWN_MINUTES_CAP),
+  SimsKeptForSendingPercent: wholeSetting(messagingMessages.simsKeptForSendingInvalid, 100),
   SmsPricePerSegment: priceSetting(messagingMessages.smsPriceInvalid),
   MmsPrice: priceSetting(messagingMessages.mmsPriceInvalid),
 });

@@ -16,6 +16,12 @@ export const AdminOverview = z.object({
   /** Bulk and chat messages waiting in the queue, and those of them no SIM can take now. */
   messagesQueued: z.number().int(),
   messagesWaitingForSim: z.number().int(),
+  /**
+   * SIMs kept for sending now: this many free SIMs with role Both are never rented
+   * (`simsKeptForSendingPercent` of the usable ones, rounded down; 0 % = rentals may take every SIM).
+   */
+  simsKeptForSending: z.number().int(),
+  simsKeptForSendingPercent: z.number().int(),
   /** Orders created since midnight UTC, and those of them that received a code. */
   ordersToday: z.number().int(),
   ordersTodaySuccess: z.number().int(),

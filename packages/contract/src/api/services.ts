@@ -138,3 +138,27 @@ export const UnmarkSpentBody = z.object({
   phoneNumber: boundedText(L.phoneNumber, 'Phone number'),
 });
 export type UnmarkSpentBody = z.infer<typeof UnmarkSpentBody>;
+
+/**
+ * POST /api/service/returnToPool: an admin gives a number its orders spent back to the service's
+ * pool (its empty rentals so far no longer count toward the reuse limit). A number that received an
+ * SMS of the service without a code is returned only with `includeSms: true` (the admin confirmed
+ * it); one that received a code never is (the service's account on it is its renter's).
+ */
+export const ReturnToPoolBody = z.object({
+  serviceId: serviceIdField,
+  phoneNumber: boundedText(L.phoneNumber, 'Phone number'),
+  includeSms: z.boolean().optional(),
+});
+export type ReturnToPoolBody = z.infer<typeof ReturnToPoolBody>;
+
+/** POST /api/service/returnAllToPool: returns every number the reuse limit spent for the service. */
+export const ReturnAllToPoolBody = z.object({ serviceId: serviceIdField });
+export type ReturnAllToPoolBody = z.infer<typeof ReturnAllToPoolBody>;
+export const ReturnAllToPoolResponse = z.object({
+  code: z.literal(1),
+  msg: z.string(),
+  /** How many numbers went back to the pool. */
+  returned: z.number().int(),
+});
+export type ReturnAllToPoolResponse = z.infer<typeof ReturnAllToPoolResponse>;

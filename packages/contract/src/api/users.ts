@@ -106,6 +106,8 @@ export const AUDIT_KINDS = [
   'service.delete',
   'service.numberSpent',
   'service.numberUnspent',
+  'service.numberReturned',
+  'service.numbersReturned',
   'gateway.create',
   'gateway.update',
   'gateway.delete',

@@ -139,7 +139,7 @@ export const rentalApi = {
   cancelOrder: orderAction(
     'cancel',
     'Cancel and refund an order without a code',
-    'Refused with 409 `cancel_too_early` in the first minutes (see `cancelableAt`), `order_has_code` after a code, `order_already_cancelled`.',
+    'Refused with 409 `cancel_too_early` in the first minutes (see `cancelableAt`), `order_has_code` after a code, `order_already_cancelled`; 429 `cancel_limit_reached` (with Retry-After) once the user cancelled RENTAL_CANCELS_PER_HOUR rentals in the last hour.',
   ),
   finishOrder: orderAction(
     'finish',

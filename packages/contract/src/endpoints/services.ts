@@ -2,6 +2,9 @@ import { Empty, Ok } from '../api/common.ts';
 import {
   DeleteServiceBody,
   MarkSpentBody,
+  ReturnAllToPoolBody,
+  ReturnAllToPoolResponse,
+  ReturnToPoolBody,
   Service,
   ServiceInput,
   ServiceListResponse,
@@ -73,5 +76,24 @@ export const service = {
     summary: 'Remove an admin’s spent mark (a number spent by its orders stays spent; audited)',
     body: UnmarkSpentBody,
     response: { 200: Ok },
+  }),
+  returnToPool: endpoint({
+    method: 'POST',
+    path: '/api/service/returnToPool',
+    access: 'admin',
+    tag: 'services',
+    summary:
+      'Return a number spent by the reuse limit (or, confirmed, by an SMS) to a service’s pool (audited)',
+    body: ReturnToPoolBody,
+    response: { 200: Ok },
+  }),
+  returnAllToPool: endpoint({
+    method: 'POST',
+    path: '/api/service/returnAllToPool',
+    access: 'admin',
+    tag: 'services',
+    summary: 'Return every number the reuse limit spent to a service’s pool (audited)',
+    body: ReturnAllToPoolBody,
+    response: { 200: ReturnAllToPoolResponse },
   }),
 };

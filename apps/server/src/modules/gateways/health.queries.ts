@@ -39,14 +39,22 @@ export interface SimSettingsRow {
   max_sms_per_month: number;
   lock_after_failures: number;
   cooldown_minutes: number;
+  kept_for_sending_percent: number;
 }
 
-const SETTINGS_COLUMNS = 'max_sms_per_day, max_sms_per_month, lock_after_failures, cooldown_minutes';
+const SETTINGS_COLUMNS =
+  'max_sms_per_day, max_sms_per_month, lock_after_failures, cooldown_minutes, kept_for_sending_percent';
 
 export async function readSimSettings(q: Queryable): Promise<SimSettingsRow> {
   const rows = await q.query<SimSettingsRow>(`SELECT ${SETTINGS_COLUMNS} FROM sim_settings WHERE id`);
   return (
-    rows[0] ?? { max_sms_per_day: 0, max_sms_per_month: 0, lock_after_failures: 5, cooldown_minutes: 60 }
+    rows[0] ?? {
+      max_sms_per_day: 0,
+      max_sms_per_month: 0,
+      lock_after_failures: 5,
+      cooldown_minutes: 60,
+      kept_for_sending_percent: 20,
+    }
   );
 }
 
@@ -61,9 +69,15 @@ export async function readSimSettingsForUpdate(q: Queryable): Promise<SimSetting
 export async function writeSimSettings(q: Queryable, s: SimSettingsRow): Promise<SimSettingsRow> {
   const rows = await q.query<SimSettingsRow>(
     `UPDATE sim_settings SET max_sms_per_day = $1, max_sms_per_month = $2, lock_after_failures = $3,
-            cooldown_minutes = $4
+            cooldown_minutes = $4, kept_for_sending_percent = $5
       WHERE id RETURNING ${SETTINGS_COLUMNS}`,
-    [s.max_sms_per_day, s.max_sms_per_month, s.lock_after_failures, s.cooldown_minutes],
+    [
+      s.max_sms_per_day,
+      s.max_sms_per_month,
+      s.lock_after_failures,
+      s.cooldown_minutes,
+      s.kept_for_sending_percent,
+    ],
   );
   return rows[0]!;
 }

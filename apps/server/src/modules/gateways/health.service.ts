@@ -23,6 +23,8 @@ export interface SimSettings {
   simMaxSmsPerMonth: number;
   simLockAfterFailures: number;
   simCooldownMinutes: number;
+  /** SIMs kept for sending: this percent (rounded down) of the online SIMs with role Both is never rented. */
+  simsKeptForSendingPercent: number;
 }
 
 const toSimSettings = (r: SimSettingsRow): SimSettings => ({
@@ -30,6 +32,7 @@ const toSimSettings = (r: SimSettingsRow): SimSettings => ({
   simMaxSmsPerMonth: r.max_sms_per_month,
   simLockAfterFailures: r.lock_after_failures,
   simCooldownMinutes: r.cooldown_minutes,
+  simsKeptForSendingPercent: r.kept_for_sending_percent,
 });
 
 export async function readSimSettingsOf(q: Queryable): Promise<SimSettings> {
@@ -51,6 +54,7 @@ export async function saveSimSettings(
       max_sms_per_month: values.simMaxSmsPerMonth ?? before.simMaxSmsPerMonth,
       lock_after_failures: values.simLockAfterFailures ?? before.simLockAfterFailures,
       cooldown_minutes: values.simCooldownMinutes ?? before.simCooldownMinutes,
+      kept_for_sending_percent: values.simsKeptForSendingPercent ?? before.simsKeptForSendingPercent,
     }),
   );
   return { before, after };

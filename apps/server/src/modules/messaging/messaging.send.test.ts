@@ -41,6 +41,7 @@ describe('settings', () => {
       simMaxSmsPerMonth: 0,
       simLockAfterFailures: 5,
       simCooldownMinutes: 60,
+      simsKeptForSendingPercent: 20,
       noFreeSim: true,
       smsPricePerSegment: 0,
       mmsPrice: 0,

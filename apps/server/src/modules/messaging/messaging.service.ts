@@ -125,6 +125,9 @@ export async function updateSettings(
       ...(body.SimMaxSmsPerMonth !== undefined ? { simMaxSmsPerMonth: body.SimMaxSmsPerMonth } : {}),
       ...(body.SimLockAfterFailures !== undefined ? { simLockAfterFailures: body.SimLockAfterFailures } : {}),
       ...(body.SimCooldownMinutes !== undefined ? { simCooldownMinutes: body.SimCooldownMinutes } : {}),
+      ...(body.SimsKeptForSendingPercent !== undefined
+        ? { simsKeptForSendingPercent: body.SimsKeptForSendingPercent }
+        : {}),
     });
     await recordAudit(q, {
       actor,

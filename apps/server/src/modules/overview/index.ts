@@ -6,7 +6,7 @@ import type { ModuleDescriptor } from '../../module.ts';
 import { totalHeld } from '../billing/index.ts';
 import { gatewayFigures } from '../gateways/index.ts';
 import { queueFigures } from '../messaging/index.ts';
-import { orderFigures } from '../rental/index.ts';
+import { orderFigures, sendingShare } from '../rental/index.ts';
 import { userCount } from '../users/index.ts';
 
 // Overview: the admin's home screen, figures gathered from each module's own use case.
@@ -16,12 +16,13 @@ function overviewRoutes(app: App, ctx: AppContext) {
     const now = ctx.clock.now();
     const dayStart = new Date(now);
     dayStart.setUTCHours(0, 0, 0, 0);
-    const [users, held, devices, orders, queue] = await Promise.all([
+    const [users, held, devices, orders, queue, share] = await Promise.all([
       userCount(ctx.db),
       totalHeld(ctx.db),
       gatewayFigures(ctx.db, now),
       orderFigures(ctx.db, dayStart),
       queueFigures(ctx),
+      sendingShare(ctx),
     ]);
     return {
       users,
@@ -29,6 +30,7 @@ function overviewRoutes(app: App, ctx: AppContext) {
       ...devices,
       ...orders,
       ...queue,
+      ...share,
       serverTime: now.toISOString(),
     };
   });

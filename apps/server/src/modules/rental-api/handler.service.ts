@@ -337,7 +337,8 @@ export const ACTIONS: Record<string, Action> = {
       return { status: 204, empty: true };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      return envelope(err, err.code === 'order_not_found' ? 404 : 409);
+      const status = err.code === 'order_not_found' ? 404 : err.code === 'cancel_limit_reached' ? 429 : 409;
+      return envelope(err, status);
     }
   },
 };

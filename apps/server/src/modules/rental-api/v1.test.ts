@@ -64,7 +64,7 @@ describe('/api/v1', () => {
         name: 'Google',
         description: '',
         price: 0.5,
-        available: 8,
+        available: 7, // 8 SIMs, 1 kept for sending (20 %)
         rentTimeMinutes: 20,
         isRepeatable: true,
       },
@@ -73,7 +73,7 @@ describe('/api/v1', () => {
         name: 'Telegram',
         description: '',
         price: 1.25,
-        available: 8,
+        available: 7, // 8 SIMs, 1 kept for sending (20 %)
         rentTimeMinutes: 20,
         isRepeatable: false,
       },

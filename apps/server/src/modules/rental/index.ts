@@ -24,11 +24,11 @@ export {
   userOrderDetail,
   userOrderDetails,
 } from './orders.service.ts';
-export { saveService, servicesWithAvailability } from './services.service.ts';
+export { saveService, sendingShare, servicesWithAvailability } from './services.service.ts';
 
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',
-  tables: ['services', 'orders', 'order_codes', 'order_requests', 'number_spent'],
+  tables: ['services', 'orders', 'order_codes', 'order_requests', 'number_spent', 'number_returns'],
   routes: (app, ctx) => {
     serviceRoutes(app, ctx);
     spentRoutes(app, ctx);

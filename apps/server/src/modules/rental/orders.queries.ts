@@ -1,7 +1,13 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import type { UsableSim } from '../gateways/index.ts';
-import { type ReuseRule, rentableSql } from './services.queries.ts';
+import {
+  type ReuseRule,
+  type RuleParams,
+  rentableSql,
+  ruleValues,
+  spareBothSql,
+} from './services.queries.ts';
 
 export interface OrderRow {
   id: string;
@@ -104,8 +110,21 @@ export async function openOrderCount(q: Queryable, serviceId: string): Promise<n
 export type RentableSim = UsableSim;
 
 /**
+ * Serialises, across services and processes, the rents that may take a free SIM with role Both
+ * while SIMs are kept for sending: two services' rents must not each take the last spare one.
+ * Taken after the service's lock (always in that order).
+ */
+export async function lockSendingShare(q: Queryable): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('rent:sending-share'))`);
+}
+
+const PICK_PARAMS: RuleParams = { limit: '$3', freeBefore: '$4', now: '$5', kept: '$6' };
+
+/**
  * Picks the rentable SIM (number reuse rule: RENTABLE_SIMS_SQL) with the fewest open rentals (spreads
- * load), at random among equals. Call it under lockServiceForRent.
+ * load), at random among equals; a free SIM with role Both only while more of them are free than
+ * the SIMs kept for sending. Call it under lockServiceForRent (and lockSendingShare when SIMs are
+ * kept).
  */
 export async function pickSim(
   q: Queryable,
@@ -114,10 +133,12 @@ export async function pickSim(
   rule: ReuseRule,
 ): Promise<RentableSim | undefined> {
   const rows = await q.query<RentableSim>(
-    `SELECT r.* FROM (${rentableSql('$1', '$2', ['$3', '$4'])}) r
+    `SELECT r.id, r.gateway_id, r.port, r.number, r.gateway_name, r.role
+       FROM (${rentableSql('$1', '$2', PICK_PARAMS)}) r
+      WHERE NOT r.free_both OR ${spareBothSql('$2', PICK_PARAMS)} > 0
       ORDER BY (SELECT count(*) FROM orders o WHERE o.sim_id = r.id AND o.status = 'WAIT_CODE'), random()
       LIMIT 1`,
-    [serviceId, JSON.stringify(sims), rule.limit, rule.freeBefore],
+    [serviceId, JSON.stringify(sims), ...ruleValues(rule)],
   );
   return rows[0];
 }
@@ -167,12 +188,30 @@ export async function cancelIfAllowed(
   earliestCreatedAt: Date,
 ): Promise<OrderRow | undefined> {
   const rows = await q.query<OrderRow>(
-    `UPDATE orders o SET status = 'CANCEL', finished_at = $3
+    `UPDATE orders o SET status = 'CANCEL', finished_at = $3, cancelled_by_user = true
       WHERE id = $1::bigint AND user_id = $2 AND status = 'WAIT_CODE' AND code_text IS NULL AND created_at <= $4
       RETURNING ${ORDER_FIELDS}`,
     [orderId, userId, now, earliestCreatedAt],
   );
   return rows[0];
+}
+
+/**
+ * The user's own cancellations since `since`, and when the oldest of them was; serialised per
+ * user for this transaction so parallel cancels cannot all pass the hourly cap.
+ */
+export async function recentCancels(
+  q: Queryable,
+  userId: string,
+  since: Date,
+): Promise<{ n: number; oldest: Date | null }> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('cancel:' || $1::text))`, [userId]);
+  const rows = await q.query<{ n: number; oldest: Date | null }>(
+    `SELECT count(*)::int AS n, min(finished_at) AS oldest FROM orders
+      WHERE user_id = $1 AND cancelled_by_user AND finished_at > $2`,
+    [userId, since],
+  );
+  return rows[0]!;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   findRequest,
   insertOrder,
   lockRequestKey,
+  lockSendingShare,
   lockServiceForRent,
   markRetry,
   type OpenOrderForSms,
@@ -31,6 +32,7 @@ import {
   orderDetailsPage,
   orderListsJson,
   pickSim,
+  recentCancels,
   recordCodes,
   saveRequest,
 } from './orders.queries.ts';
@@ -83,6 +85,7 @@ export async function rent(
 ): Promise<Order> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
+  const rule = await reuseRuleAt(ctx, now, sims);
   return ctx.db.tx(async (q) => {
     if (idempotencyKey !== undefined) {
       // A retry (same user, same key) gets the order the first request made, never a second one.
@@ -108,7 +111,10 @@ export async function rent(
     }
     await lockServiceForRent(q, service.id);
     if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name);
-    const sim = await pickSim(q, service.id, sims, reuseRuleAt(ctx, now));
+    // SIMs kept for sending: rents that may take a free SIM with role Both are serialised across
+    // services, so the spare count pickSim reads cannot be spent twice.
+    if (rule.keptForSending > 0) await lockSendingShare(q);
+    const sim = await pickSim(q, service.id, sims, rule);
     if (!sim) throw noNumbers(service.name);
     const orderId = await insertOrder(q, {
       userId,
@@ -161,6 +167,28 @@ export async function userOrder(
   return row && row.user_id === userId ? asOrder(ctx, row) : undefined;
 }
 
+/**
+ * The hourly cap on a user's cancellations (RENTAL_CANCELS_PER_HOUR): a refunded cancellation costs
+ * nothing, so without it a renter could churn a service's numbers for free.
+ */
+async function assertCancelAllowed(ctx: AppContext, q: Queryable, userId: string, now: Date): Promise<void> {
+  const cap = ctx.config.RENTAL_CANCELS_PER_HOUR;
+  if (cap === 0) return;
+  // Counts this cancellation too (its row is updated already); a refusal rolls it back.
+  const { n, oldest } = await recentCancels(q, userId, new Date(now.getTime() - 3_600_000));
+  if (n <= cap) return;
+  const waitS = Math.max(
+    1,
+    Math.ceil(((oldest?.getTime() ?? now.getTime()) + 3_600_000 - now.getTime()) / 1000),
+  );
+  const err = new DomainError(
+    'cancel_limit_reached',
+    `You have cancelled ${cap} rentals in the last hour, the most allowed. You can cancel again in ${Math.ceil(waitS / 60)} min; until then, wait for the code or let the rental expire (it is refunded then too).`,
+  );
+  err.retryAfterSeconds = waitS;
+  throw err;
+}
+
 /** Cancels an order that has no code yet, after the minimum time, with a refund. */
 export async function cancel(ctx: AppContext, userId: string, orderId: string): Promise<Order> {
   if (!/^\d{1,18}$/.test(orderId)) throw notFound('Order not found.', 'order_not_found');
@@ -169,6 +197,7 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
   return ctx.db.tx(async (q) => {
     const cancelled = await cancelIfAllowed(q, orderId, userId, now, new Date(now.getTime() - minMs));
     if (cancelled) {
+      await assertCancelAllowed(ctx, q, userId, now);
       await refund(q, { userId, amount: cancelled.price, ref: `order:${cancelled.id}`, at: now });
       await orderChanged(q, ctx, cancelled);
       return asOrder(ctx, cancelled);

@@ -21,50 +21,122 @@ const SERVICE_COLUMNS = `s.id, s.name, s.code, s.description, s.price::text AS p
   s.text_contains, s.rent_time_minutes, s.is_repeatable, s.is_enable`;
 
 /**
+ * Over the orders `o` of one (number, service) pair LEFT JOINed to its number_returns row `nr`:
+ * whether an order came after the admin last returned the number to the pool (orders before do not
+ * count toward the limit, nor does their SMS without a code).
+ */
+export const SINCE_RETURN = '(nr.after_order_id IS NULL OR o.id > nr.after_order_id)';
+
+/**
+ * The empty rentals of a pair that count toward NUMBER_REUSE_LIMIT (since the last return): every
+ * expired one, and at most one cancellation per user. A renter's own cancellations cannot spend a
+ * number for everyone (renting and cancelling it again and again counts once), while a number that
+ * several people found useless and cancelled still leaves the pool.
+ */
+export const COUNTED_EMPTY_RENTALS = `(
+  count(*) FILTER (WHERE ${SINCE_RETURN} AND o.status = 'CANCEL' AND NOT o.cancelled_by_user)
+  + count(DISTINCT o.user_id) FILTER (WHERE ${SINCE_RETURN} AND o.status = 'CANCEL' AND o.cancelled_by_user))`;
+
+/**
+ * Whether SIM `$X` (a row with id and role) has role Both and holds no rental now: such a SIM counts
+ * toward the SIMs kept for sending; a SIM that holds one (for any service) sends nothing anyway
+ * (simsInOpenRentals: the same "open"), so renting it for another service costs the share nothing.
+ * Reads through orders_sim_open.
+ */
+const FREE_BOTH = `($X.role = 'both' AND NOT EXISTS (
+    SELECT 1 FROM orders h JOIN services hs ON hs.id = h.service_id
+     WHERE h.sim_id = $X.id AND h.status IN ('WAIT_CODE', 'SUCCESS')
+       AND (h.status = 'WAIT_CODE' OR (hs.is_repeatable AND h.expires_at > $NOW))))`;
+
+/**
  * The SIMs a rent may pick for a service: from the gateways' usable SIMs (passed in as JSON), those
  * whose number is not spent for this service and has no open order for it. Shared by the
  * availability count and by the rent itself so they can never disagree. `$SIMS` is the jsonb
  * parameter, `$SERVICE` the service id, `$LIMIT` NUMBER_REUSE_LIMIT.
  *
- * The number reuse rule: a number is rentable for a service while every earlier order of it for
- * that service ended without any SMS (status CANCEL, no sms_text: cancelled or expired, refunded)
- * and there are at most `$LIMIT` of them, the newest ended before `$FREE_BEFORE` (now minus
- * NUMBER_REUSE_COOLDOWN_MINUTES: a service's SMS that comes late for the earlier rental must not
- * reach the next renter), and no admin marked it spent (number_spent). Any order
- * that is open (WAIT_CODE, or SUCCESS) or received an SMS (a code, or the service's text without
- * one) keeps it out. So it returns to the pool at most `$LIMIT` times: 1 + `$LIMIT` rentals in all.
- * The orders of a pair are read through orders_number_service; number_spent by its primary key.
+ * The number reuse rule: a number is rentable for a service while no order of it for that service
+ * is open or got a code (status other than CANCEL), no order since the admin last returned it
+ * (number_returns) received the service's SMS, at most `$LIMIT` empty rentals since then count
+ * (COUNTED_EMPTY_RENTALS: expired ones, one cancellation per user), the newest order ended before
+ * `$FREE_BEFORE` (now minus NUMBER_REUSE_COOLDOWN_MINUTES: a service's SMS that comes late for the
+ * earlier rental must not reach the next renter), and no admin marked it spent (number_spent).
+ * The orders of a pair are read through orders_number_service; number_spent and number_returns by
+ * their primary keys. `free_both` says whether taking the SIM uses up one of the free SIMs with role
+ * Both (FREE_BOTH): the sending share (SPARE_BOTH_SQL) limits those.
  */
 export const RENTABLE_SIMS_SQL = `
-  SELECT sim.id, sim.gateway_id, sim.port, sim.number, sim.gateway_name
+  SELECT sim.id, sim.gateway_id, sim.port, sim.number, sim.gateway_name, sim.role,
+         ${FREE_BOTH.replaceAll('$X', 'sim')} AS free_both
     FROM jsonb_to_recordset($SIMS::jsonb)
-         AS sim(id uuid, gateway_id uuid, port text, number text, gateway_name text)
+         AS sim(id uuid, gateway_id uuid, port text, number text, gateway_name text, role text)
    WHERE NOT EXISTS (
-     SELECT 1 FROM orders o WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
-     HAVING count(*) > $LIMIT OR bool_or(o.status <> 'CANCEL' OR o.sms_text IS NOT NULL)
+     SELECT 1 FROM orders o
+       LEFT JOIN number_returns nr ON nr.service_id = $SERVICE AND nr.phone_number = sim.number
+      WHERE o.phone_number = sim.number AND o.service_id = $SERVICE
+     HAVING bool_or(o.status <> 'CANCEL')
+         OR bool_or(o.sms_text IS NOT NULL AND ${SINCE_RETURN})
+         OR ${COUNTED_EMPTY_RENTALS} > $LIMIT
          OR max(o.finished_at) > $FREE_BEFORE
    )
      AND NOT EXISTS (
      SELECT 1 FROM number_spent ns WHERE ns.service_id = $SERVICE AND ns.phone_number = sim.number
    )`;
 
-/** The reuse rule's settings at the moment of a rent or count. */
+/**
+ * How many more free SIMs with role Both rents may take now, over the usable SIMs `$SIMS`: those
+ * free beyond the SIMs kept for sending (`$KEPT`), never below 0.
+ */
+export const SPARE_BOTH_SQL = `(SELECT GREATEST(0, count(*) - $KEPT)
+    FROM jsonb_to_recordset($SIMS::jsonb) AS s(id uuid, role text) WHERE ${FREE_BOTH.replaceAll('$X', 's')})`;
+
+/** The reuse rule's settings (and the sending share) at the moment of a rent or count. */
 export interface ReuseRule {
   /** NUMBER_REUSE_LIMIT. */
   limit: number;
   /** Empty rentals that ended after this still hold their number (now − the cooldown). */
   freeBefore: Date;
+  now: Date;
+  /** SIMs kept for sending: free SIMs with role Both rents leave alone. */
+  keptForSending: number;
 }
 
-/** RENTABLE_SIMS_SQL with its parameters: `ruleParams` are the positions of limit and freeBefore. */
-export function rentableSql(serviceRef: string, simsParam: string, ruleParams: [string, string]) {
-  return RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef)
+/** The positions of a ReuseRule's parameters in a statement. */
+export interface RuleParams {
+  limit: string;
+  freeBefore: string;
+  now: string;
+  kept: string;
+}
+
+const withRule = (sql: string, simsParam: string, p: RuleParams) =>
+  sql
     .replaceAll('$SIMS', simsParam)
-    .replaceAll('$LIMIT', `${ruleParams[0]}::int`)
-    .replaceAll('$FREE_BEFORE', `${ruleParams[1]}::timestamptz`);
+    .replaceAll('$LIMIT', `${p.limit}::int`)
+    .replaceAll('$FREE_BEFORE', `${p.freeBefore}::timestamptz`)
+    .replaceAll('$NOW', `${p.now}::timestamptz`)
+    .replaceAll('$KEPT', `${p.kept}::int`);
+
+/** RENTABLE_SIMS_SQL with its parameters. */
+export function rentableSql(serviceRef: string, simsParam: string, p: RuleParams) {
+  return withRule(RENTABLE_SIMS_SQL.replaceAll('$SERVICE', serviceRef), simsParam, p);
 }
 
-/** Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable SIMs). */
+/** SPARE_BOTH_SQL with its parameters. */
+export function spareBothSql(simsParam: string, p: RuleParams) {
+  return withRule(SPARE_BOTH_SQL, simsParam, p);
+}
+
+/** The rule's values in RuleParams order: limit, freeBefore, now, kept. */
+export const ruleValues = (rule: ReuseRule) => [rule.limit, rule.freeBefore, rule.now, rule.keptForSending];
+
+/**
+ * Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable
+ * SIMs), where the rentable SIMs that are free with role Both count at most up to the spare ones
+ * beyond the SIMs kept for sending: exactly what rents could take.
+ */
+/** Rule parameters from $4 on. */
+const P4: RuleParams = { limit: '$4', freeBefore: '$5', now: '$6', kept: '$7' };
+
 export async function listServices(
   q: Queryable,
   sims: UsableSim[],
@@ -73,15 +145,18 @@ export async function listServices(
   onlyId?: string,
 ): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
-    `SELECT ${SERVICE_COLUMNS},
+    `WITH share AS (SELECT ${spareBothSql('$1', P4)} AS spare)
+     SELECT ${SERVICE_COLUMNS},
             GREATEST(0, LEAST(
               s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
-              (SELECT count(*) FROM (${rentableSql('s.id', '$1', ['$4', '$5'])}) r)
+              (SELECT count(*) FILTER (WHERE NOT r.free_both)
+                      + LEAST(count(*) FILTER (WHERE r.free_both), (SELECT spare FROM share))
+                 FROM (${rentableSql('s.id', '$1', P4)}) r)
             ))::int AS available
        FROM services s
       WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
       ORDER BY s.name`,
-    [JSON.stringify(sims), onlyEnabled, onlyId ?? null, rule.limit, rule.freeBefore],
+    [JSON.stringify(sims), onlyEnabled, onlyId ?? null, ...ruleValues(rule)],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));
 }

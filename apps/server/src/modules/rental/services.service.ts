@@ -11,7 +11,8 @@ import type { AppContext } from '../../context.ts';
 import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
-import { usableSims } from '../gateways/index.ts';
+import { simSettings, type UsableSim, usableSims } from '../gateways/index.ts';
+import { keptForSending } from './sending-share.ts';
 import {
   codeTakenByOther,
   deleteService,
@@ -105,11 +106,34 @@ export async function saveService(
   return saved!;
 }
 
-/** The number reuse rule as configured, at `now` (NUMBER_REUSE_LIMIT, NUMBER_REUSE_COOLDOWN_MINUTES). */
-export const reuseRuleAt = (ctx: AppContext, now: Date): ReuseRule => ({
-  limit: ctx.config.NUMBER_REUSE_LIMIT,
-  freeBefore: new Date(now.getTime() - ctx.config.NUMBER_REUSE_COOLDOWN_MINUTES * 60_000),
-});
+/**
+ * The number reuse rule as configured, at `now` (NUMBER_REUSE_LIMIT, NUMBER_REUSE_COOLDOWN_MINUTES),
+ * with the SIMs kept for sending among these usable SIMs (the SIM setting's percent).
+ */
+export async function reuseRuleAt(
+  ctx: AppContext,
+  now: Date,
+  sims: readonly UsableSim[],
+): Promise<ReuseRule> {
+  const { simsKeptForSendingPercent } = await simSettings(ctx.db);
+  return {
+    limit: ctx.config.NUMBER_REUSE_LIMIT,
+    freeBefore: new Date(now.getTime() - ctx.config.NUMBER_REUSE_COOLDOWN_MINUTES * 60_000),
+    now,
+    keptForSending: keptForSending(sims, simsKeptForSendingPercent),
+  };
+}
+
+/** The sending share now (the admin Overview): its percent and the SIMs it keeps from rentals. */
+export async function sendingShare(
+  ctx: AppContext,
+): Promise<{ simsKeptForSending: number; simsKeptForSendingPercent: number }> {
+  const [sims, settings] = await Promise.all([usableSims(ctx.db, ctx.clock.now()), simSettings(ctx.db)]);
+  return {
+    simsKeptForSending: keptForSending(sims, settings.simsKeptForSendingPercent),
+    simsKeptForSendingPercent: settings.simsKeptForSendingPercent,
+  };
+}
 
 /** Services with their live `available` count (all, only enabled ones, or one). */
 export async function servicesWithAvailability(
@@ -119,7 +143,7 @@ export async function servicesWithAvailability(
 ): Promise<Service[]> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
-  return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now), onlyId);
+  return listServices(ctx.db, sims, onlyEnabled, await reuseRuleAt(ctx, now, sims), onlyId);
 }
 
 export async function removeService(

@@ -1,5 +1,6 @@
 import type { SpentNumber, SpentReason } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { COUNTED_EMPTY_RENTALS, SINCE_RETURN } from './services.queries.ts';
 
 // Spent numbers (the number reuse rule, see RENTABLE_SIMS_SQL): a number is spent for a service by
 // its orders for that service (an SMS, or more empty rentals than NUMBER_REUSE_LIMIT allows: derived
@@ -8,15 +9,17 @@ import type { Queryable } from '../../db/db.ts';
 /**
  * Per (service, number) with orders: why its orders spent it (`code`, `sms`, `limit`), or null while
  * they did not (still rentable, or open now). The same conditions as RENTABLE_SIMS_SQL, less "open".
- * `$LIMIT` is NUMBER_REUSE_LIMIT.
+ * `$LIMIT` is NUMBER_REUSE_LIMIT. `counted` is how many empty rentals count toward it.
  */
 const SPENT_BY_ORDERS = `
-  SELECT o.service_id, o.phone_number, count(*)::int AS rentals,
+  SELECT o.service_id, o.phone_number, count(*)::int AS rentals, max(o.id) AS last_id,
          max(COALESCE(o.finished_at, o.created_at)) AS last_at,
+         ${COUNTED_EMPTY_RENTALS}::int AS counted,
          CASE WHEN bool_or(o.code_text IS NOT NULL) THEN 'code'
-              WHEN bool_or(o.sms_text IS NOT NULL) THEN 'sms'
-              WHEN bool_and(o.status = 'CANCEL') AND count(*) > $LIMIT::int THEN 'limit' END AS reason
-    FROM orders o`;
+              WHEN bool_or(o.sms_text IS NOT NULL AND ${SINCE_RETURN}) THEN 'sms'
+              WHEN bool_and(o.status = 'CANCEL') AND ${COUNTED_EMPTY_RENTALS} > $LIMIT::int THEN 'limit' END AS reason
+    FROM orders o
+    LEFT JOIN number_returns nr ON nr.service_id = o.service_id AND nr.phone_number = o.phone_number`;
 
 interface SpentRow {
   phone_number: string;
@@ -142,4 +145,45 @@ export async function deleteMark(
     [serviceId, phoneNumber],
   );
   return rows[0];
+}
+
+const RETURN_UPSERT = `ON CONFLICT (service_id, phone_number) DO UPDATE
+       SET after_order_id = EXCLUDED.after_order_id, returned_by = EXCLUDED.returned_by,
+           returned_by_name = EXCLUDED.returned_by_name, returned_at = EXCLUDED.returned_at`;
+
+/**
+ * Returns one number to a service's pool: its orders so far no longer count (the reuse limit, an SMS
+ * without a code). The caller checked that none of them got a code.
+ */
+export async function returnNumber(
+  q: Queryable,
+  r: { serviceId: string; phoneNumber: string; byId: string; byName: string; at: Date },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO number_returns (service_id, phone_number, after_order_id, returned_by, returned_by_name, returned_at)
+     SELECT $1, $2, COALESCE(max(o.id), 0), $3, $4, $5
+       FROM orders o WHERE o.service_id = $1 AND o.phone_number = $2
+     ${RETURN_UPSERT}`,
+    [r.serviceId, r.phoneNumber, r.byId, r.byName, r.at],
+  );
+}
+
+/** Returns every number the reuse limit spent for a service to its pool; the numbers, sorted. */
+export async function returnNumbersSpentByLimit(
+  q: Queryable,
+  r: { serviceId: string; reuseLimit: number; byId: string; byName: string; at: Date },
+): Promise<string[]> {
+  const rows = await q.query<{ phone_number: string }>(
+    `WITH derived AS (
+       ${SPENT_BY_ORDERS.replace('$LIMIT', '$2')}
+        WHERE o.service_id = $1
+        GROUP BY o.service_id, o.phone_number
+     )
+     INSERT INTO number_returns (service_id, phone_number, after_order_id, returned_by, returned_by_name, returned_at)
+     SELECT service_id, phone_number, last_id, $3, $4, $5 FROM derived WHERE reason = 'limit'
+     ${RETURN_UPSERT}
+     RETURNING phone_number`,
+    [r.serviceId, r.reuseLimit, r.byId, r.byName, r.at],
+  );
+  return rows.map((x) => x.phone_number).sort();
 }

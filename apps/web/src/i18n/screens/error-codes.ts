@@ -76,4 +76,6 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
     'This sign-in has expired or had too many wrong codes. Please sign in again.',
   'errorCode.second_factor_state':
     'Two-factor authentication is not in the state this needs. Reload the page.',
+  'errorCode.cancel_limit_reached':
+    'You have cancelled too many rentals in the last hour. Wait for the code or let the rental expire (it is refunded then too), or cancel again later.',
 };

@@ -72,4 +72,6 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.second_factor_challenge_invalid':
     'Lượt đăng nhập này đã hết hạn hoặc nhập sai quá nhiều lần. Vui lòng đăng nhập lại.',
   'errorCode.second_factor_state': 'Trạng thái xác thực hai bước không phù hợp. Hãy tải lại trang.',
+  'errorCode.cancel_limit_reached':
+    'Bạn đã hủy quá nhiều đơn thuê trong một giờ qua. Hãy chờ mã hoặc để đơn hết hạn (khi đó cũng được hoàn tiền), hoặc hủy lại sau.',
 };

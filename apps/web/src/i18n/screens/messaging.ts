@@ -36,6 +36,7 @@ const rulesEn: Record<`messaging.${MessagingMessageKey}`, string> = {
     'Price per SMS segment must be an amount ≥ 0 with at most four decimals (USD).',
   'messaging.mmsPriceInvalid': 'Price per MMS must be an amount ≥ 0 with at most four decimals (USD).',
   'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (minutes) must be a whole number from 0 to {max}.',
+  'messaging.simsKeptForSendingInvalid': 'SIMs Kept For Sending (%) must be a whole number from 0 to {max}.',
 };
 
 export const messagingEn = {
@@ -66,6 +67,9 @@ export const messagingEn = {
     'Failed sends in a row (the SIM cannot send) that lock a SIM. 0 = never lock automatically.',
   'settings.simCooldown': 'SIM Cooldown (minutes)',
   'settings.simCooldownHint': 'How long an automatic lock lasts. 0 = until an admin unlocks the SIM.',
+  'settings.simsKept': 'SIMs Kept For Sending (%)',
+  'settings.simsKeptHint':
+    'This share of the usable SIMs with role Both is never rented, so bulk SMS and chat always have SIMs (rounded down: fewer than 5 such SIMs keep none at 20 %). 0 = rentals may take every SIM.',
   'settings.pricesTitle': 'Message prices',
   'settings.pricesText':
     'Charged to the sender’s balance when a send is accepted; messages that fail or are cancelled are refunded. 0 = free.',

@@ -33,6 +33,7 @@ const rulesVi: Record<`messaging.${MessagingMessageKey}`, string> = {
     'Giá mỗi phân đoạn SMS phải là số tiền ≥ 0 với tối đa bốn chữ số thập phân (USD).',
   'messaging.mmsPriceInvalid': 'Giá mỗi MMS phải là số tiền ≥ 0 với tối đa bốn chữ số thập phân (USD).',
   'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (phút) phải là số nguyên từ 0 đến {max}.',
+  'messaging.simsKeptForSendingInvalid': 'SIM giữ lại để gửi (%) phải là số nguyên từ 0 đến {max}.',
 };
 
 export const messagingVi: Record<keyof typeof messagingEn, string> = {
@@ -62,6 +63,9 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
     'Số lần gửi lỗi liên tiếp (SIM không gửi được) thì khóa SIM. 0 = không bao giờ tự khóa.',
   'settings.simCooldown': 'SIM Cooldown (phút)',
   'settings.simCooldownHint': 'Thời gian khóa tự động. 0 = đến khi quản trị viên mở khóa.',
+  'settings.simsKept': 'SIM giữ lại để gửi (%)',
+  'settings.simsKeptHint':
+    'Tỷ lệ này trong số SIM dùng được có vai trò Cả hai không bao giờ bị thuê, để gửi SMS hàng loạt và chat luôn có SIM (làm tròn xuống: dưới 5 SIM như vậy thì không giữ SIM nào ở mức 20 %). 0 = việc thuê có thể lấy mọi SIM.',
   'settings.pricesTitle': 'Giá tin nhắn',
   'settings.pricesText':
     'Trừ vào số dư người gửi khi lần gửi được chấp nhận; tin gửi lỗi hoặc bị hủy được hoàn tiền. 0 = miễn phí.',

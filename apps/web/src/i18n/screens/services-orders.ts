@@ -61,7 +61,7 @@ export const servicesOrdersEn = {
   'services.spentOpen': 'Spent numbers of {name}: {count}',
   'services.spentTitle': 'Spent numbers — {name}',
   'services.spentIntro':
-    'A spent number is never rented for this service again. A number is spent when one of its rentals received a code or an SMS of the service, when it came back empty (cancelled or expired without any SMS) more than {limit} times, or when an admin marks it. Other services can still rent it.',
+    'A spent number is not rented for this service again. A number is spent when one of its rentals received a code or an SMS of the service, when it came back empty more than {limit} times (every expired rental counts, and one cancellation per user), or when an admin marks it. Other services can still rent it. Return to pool gives a number spent by the reuse limit or by an SMS back to this service.',
   'services.spentMarkTitle': 'Mark a number spent',
   'services.spentPhone': 'Phone number',
   'services.spentReason': 'Reason',
@@ -87,6 +87,20 @@ export const servicesOrdersEn = {
   'services.spentUndoNamed': 'Undo the mark on {number}',
   'services.spentUnmarked': 'The mark on {number} is removed.',
   'services.spentShowing': 'Showing the newest {shown} of {total}.',
+  'services.returnToPool': 'Return to pool',
+  'services.returnShort': 'Return',
+  'services.returnNamed': 'Return {number} to the pool',
+  'services.returnAll': 'Return all spent by the reuse limit',
+  'services.returnTitle': 'Return {number} to the pool?',
+  'services.returnText':
+    'Its empty rentals so far no longer count: {name} can rent it again (after the usual pause since its last rental).',
+  'services.returnSmsText':
+    'This number received an SMS of {name}, so the service may already know it. Return it only if you are sure the next renter can still use it.',
+  'services.returnAllTitle': 'Return every number spent by the reuse limit?',
+  'services.returnAllText':
+    'Every number {name} spent by the reuse limit goes back to its pool. Numbers that received a code or an SMS, and numbers an admin marked, stay spent.',
+  'services.returnDone': '{number} is back in the pool of {name}.',
+  'services.returnAllDone': '{count} numbers are back in the pool of {name}.',
 
   // Order Manager (docs/product.md#screens-and-routes).
   'orders.title': 'Order Manager',

@@ -59,7 +59,7 @@ export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
   'services.spentOpen': 'Số đã dùng của {name}: {count}',
   'services.spentTitle': 'Số đã dùng — {name}',
   'services.spentIntro':
-    'Số đã dùng sẽ không bao giờ được cho thuê lại cho dịch vụ này. Một số bị coi là đã dùng khi một lượt thuê nhận được mã hoặc SMS của dịch vụ, khi số được trả lại mà không có SMS (hủy hoặc hết hạn) quá {limit} lần, hoặc khi quản trị viên đánh dấu. Các dịch vụ khác vẫn có thể thuê số này.',
+    'Số đã dùng sẽ không được cho thuê lại cho dịch vụ này. Một số bị coi là đã dùng khi một lượt thuê nhận được mã hoặc SMS của dịch vụ, khi số được trả lại mà không có SMS quá {limit} lần (mọi lượt hết hạn đều tính, và mỗi người dùng tính một lần hủy), hoặc khi quản trị viên đánh dấu. Các dịch vụ khác vẫn có thể thuê số này. Trả về kho đưa số hết lượt dùng lại hoặc đã nhận SMS trở lại cho dịch vụ này.',
   'services.spentMarkTitle': 'Đánh dấu số đã dùng',
   'services.spentPhone': 'Số điện thoại',
   'services.spentReason': 'Lý do',
@@ -85,6 +85,20 @@ export const servicesOrdersVi: Record<keyof typeof servicesOrdersEn, string> = {
   'services.spentUndoNamed': 'Bỏ đánh dấu {number}',
   'services.spentUnmarked': 'Đã bỏ đánh dấu {number}.',
   'services.spentShowing': 'Hiển thị {shown} số mới nhất trên tổng {total}.',
+  'services.returnToPool': 'Trả về kho',
+  'services.returnShort': 'Trả về',
+  'services.returnNamed': 'Trả {number} về kho',
+  'services.returnAll': 'Trả mọi số hết lượt dùng lại',
+  'services.returnTitle': 'Trả {number} về kho?',
+  'services.returnText':
+    'Các lượt thuê trống trước đây của số này không còn được tính: {name} có thể thuê lại (sau khoảng chờ thường lệ kể từ lượt thuê cuối).',
+  'services.returnSmsText':
+    'Số này đã nhận SMS của {name}, nên dịch vụ có thể đã biết số này. Chỉ trả về kho nếu bạn chắc người thuê tiếp theo vẫn dùng được.',
+  'services.returnAllTitle': 'Trả mọi số hết lượt dùng lại về kho?',
+  'services.returnAllText':
+    'Mọi số của {name} đã hết lượt dùng lại sẽ trở về kho. Số đã nhận mã hoặc SMS, và số do quản trị viên đánh dấu, vẫn là đã dùng.',
+  'services.returnDone': '{number} đã trở về kho của {name}.',
+  'services.returnAllDone': '{count} số đã trở về kho của {name}.',
 
   'orders.title': 'Quản lý đơn hàng',
   'orders.subtitle': 'Mọi lượt thuê trên mọi gateway. Lọc theo số điện thoại, gateway hoặc trạng thái.',

@@ -86,6 +86,10 @@ export const signedInEn = {
   'overview.lockedHint': 'Neither rented nor sending (failed sends, device or admin)',
   'overview.queue': 'Messages waiting for a SIM',
   'overview.queueHint': 'Of {queued} queued, those no SIM that may send can take now',
+  'overview.share': 'SIMs kept for sending',
+  'overview.shareHint':
+    '{count} SIMs kept for sending: {percent} % of the usable SIMs with role Both are never rented',
+  'overview.shareOff': 'None: rentals may take every SIM (set a share in Settings)',
   'overview.loadFailed': 'The overview could not be loaded',
   'overview.shortcuts': 'Shortcuts',
   'overview.openOrders': 'Open Order Manager',

@@ -82,6 +82,10 @@ export const signedInVi: Record<keyof typeof signedInEn, string> = {
   'overview.lockedHint': 'Không cho thuê, không gửi (gửi lỗi, thiết bị hoặc quản trị viên)',
   'overview.queue': 'Tin chờ SIM',
   'overview.queueHint': 'Trong {queued} tin đang chờ, số tin hiện chưa SIM nào nhận được',
+  'overview.share': 'SIM giữ lại để gửi',
+  'overview.shareHint':
+    'Giữ {count} SIM để gửi tin: {percent} % số SIM dùng được có vai trò Cả hai không bao giờ bị thuê',
+  'overview.shareOff': 'Không: việc thuê số có thể lấy mọi SIM (đặt tỷ lệ trong Cài đặt)',
   'overview.loadFailed': 'Không tải được trang tổng quan',
   'overview.shortcuts': 'Lối tắt',
   'overview.openOrders': 'Mở Quản lý đơn hàng',

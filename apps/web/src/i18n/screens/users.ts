@@ -86,6 +86,8 @@ export const usersEn = {
   'audit.kind.service.delete': 'Service deleted',
   'audit.kind.service.numberSpent': 'Number marked as spent',
   'audit.kind.service.numberUnspent': 'Spent number released',
+  'audit.kind.service.numberReturned': 'Spent number returned to the pool',
+  'audit.kind.service.numbersReturned': 'Numbers spent by the reuse limit returned to the pool',
   'audit.kind.gateway.create': 'Gateway added',
   'audit.kind.gateway.update': 'Gateway edited',
   'audit.kind.gateway.delete': 'Gateway deleted',

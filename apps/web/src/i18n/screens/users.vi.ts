@@ -83,6 +83,8 @@ export const usersVi: Record<keyof typeof usersEn, string> = {
   'audit.kind.service.delete': 'Xóa dịch vụ',
   'audit.kind.service.numberSpent': 'Đánh dấu số đã dùng',
   'audit.kind.service.numberUnspent': 'Bỏ đánh dấu số đã dùng',
+  'audit.kind.service.numberReturned': 'Trả số đã dùng về kho',
+  'audit.kind.service.numbersReturned': 'Trả các số hết lượt dùng lại về kho',
   'audit.kind.gateway.create': 'Thêm gateway',
   'audit.kind.gateway.update': 'Sửa gateway',
   'audit.kind.gateway.delete': 'Xóa gateway',

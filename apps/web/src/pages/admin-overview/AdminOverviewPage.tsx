@@ -7,6 +7,7 @@ import {
   Lock,
   MessageSquareWarning,
   Router,
+  Send,
   Users,
   Wallet,
 } from 'lucide-react';
@@ -91,6 +92,17 @@ function tiles(o: AdminOverview, t: TFunction): (StatTileProps & { key: string }
       delta: t('overview.queueHint', { queued: formatNumber(o.messagesQueued) }),
       icon: <Hourglass className="size-4" />,
       tone: warnIf(o.messagesWaitingForSim > 0),
+    },
+    {
+      key: 'share',
+      label: t('overview.share'),
+      value: formatNumber(o.simsKeptForSending),
+      delta:
+        o.simsKeptForSendingPercent === 0
+          ? t('overview.shareOff')
+          : t('overview.shareHint', { count: o.simsKeptForSending, percent: o.simsKeptForSendingPercent }),
+      icon: <Send className="size-4" />,
+      to: '/settings',
     },
   ];
 }

@@ -29,6 +29,8 @@ const serve = (overrides: Record<string, Answer> = {}) =>
     '/api/service/spentNumbers': { body: spent },
     '/api/service/markSpent': { body: { code: 1, msg: 'ok' } },
     '/api/service/unmarkSpent': { body: { code: 1, msg: 'ok' } },
+    '/api/service/returnToPool': { body: { code: 1, msg: 'ok' } },
+    '/api/service/returnAllToPool': { body: { code: 1, msg: 'ok', returned: 1 } },
     ...overrides,
   });
 
@@ -41,6 +43,34 @@ async function openDialog() {
 }
 
 describe('Service Manager: spent numbers', () => {
+  it('returns a number spent by the reuse limit to the pool after a confirmation; all of them too', async () => {
+    const fetch = serve();
+    const dialog = await openDialog();
+    const list = await within(dialog).findByRole('table', { name: 'Spent numbers' });
+    const row = (n: string) => within(list).getByText(n).closest('tr')!;
+    // A number with a code can never go back; an admin's mark is undone instead.
+    expect(within(row('+1 555-000-0001')).queryByRole('button', { name: /pool/ })).toBeNull();
+    expect(within(row('+1 555-000-0003')).queryByRole('button', { name: /pool/ })).toBeNull();
+    fireEvent.click(
+      within(row('+1 555-000-0002')).getByRole('button', { name: 'Return +1 555-000-0002 to the pool' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Return +1 555-000-0002 to the pool?' });
+    expect(calls(fetch, '/api/service/returnToPool')).toEqual([]);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Return to pool' }));
+    await waitFor(() =>
+      expect(calls(fetch, '/api/service/returnToPool')).toEqual([
+        { serviceId: tg.id, phoneNumber: '15550000002' },
+      ]),
+    );
+    expect(await screen.findByText('+1 555-000-0002 is back in the pool of Telegram.')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Return all spent by the reuse limit' }));
+    const all = await screen.findByRole('dialog', { name: 'Return every number spent by the reuse limit?' });
+    fireEvent.click(within(all).getByRole('button', { name: 'Return all spent by the reuse limit' }));
+    await waitFor(() => expect(calls(fetch, '/api/service/returnAllToPool')).toEqual([{ serviceId: tg.id }]));
+    expect(await screen.findByText('1 numbers are back in the pool of Telegram.')).toBeTruthy();
+  });
+
   it('lists every spent number with why, and undoes only admin marks', async () => {
     const fetch = serve();
     const dialog = await openDialog();
@@ -53,7 +83,8 @@ describe('Service Manager: spent numbers', () => {
     expect(within(row('+1 555-000-0002')).getByText('Reuse limit reached (4 empty rentals)')).toBeTruthy();
     expect(within(row('+1 555-000-0003')).getByText('Marked by root: Banned by Telegram')).toBeTruthy();
     expect(within(row('+1 555-000-0001')).queryByRole('button')).toBeNull();
-    expect(within(row('+1 555-000-0002')).queryByRole('button')).toBeNull();
+    // Spent by the reuse limit: Return to pool (tested below); no Undo mark.
+    expect(within(row('+1 555-000-0002')).queryByRole('button', { name: /Undo/ })).toBeNull();
     fireEvent.click(
       within(row('+1 555-000-0003')).getByRole('button', { name: 'Undo the mark on +1 555-000-0003' }),
     );

@@ -1,11 +1,12 @@
 import { normalizePhoneNumber, type Service, type SpentNumber, TEXT_LIMITS } from '@simdock/contract';
-import { Ban, Search, Undo2 } from 'lucide-react';
+import { Ban, RotateCcw, Search, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import {
   Button,
   type Column,
+  ConfirmDialog,
   DataTable,
   FormField,
   Input,
@@ -16,7 +17,13 @@ import {
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatPhone } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
-import { useMarkSpentMutation, useSpentNumbersQuery, useUnmarkSpentMutation } from './api.ts';
+import {
+  useMarkSpentMutation,
+  useReturnAllToPoolMutation,
+  useReturnToPoolMutation,
+  useSpentNumbersQuery,
+  useUnmarkSpentMutation,
+} from './api.ts';
 
 export interface SpentNumbersDialogProps {
   service: Pick<Service, 'id' | 'name'>;
@@ -53,7 +60,9 @@ const markResolver = keyResolver<MarkValues>((v) => {
 
 /**
  * Service Manager → a service's spent numbers (the number reuse rule): why each is spent, a form to
- * mark one spent with a reason (e.g. the service banned it), and "Undo mark" on admins' marks.
+ * mark one spent with a reason (e.g. the service banned it), "Undo mark" on admins' marks, and
+ * "Return to pool" (one number, or all the reuse limit spent), each after a confirmation. A number
+ * that received an SMS of the service is returned only after a warning; one with a code never.
  */
 export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps) {
   const { t } = useI18n();
@@ -61,6 +70,10 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
   const list = useSpentNumbersQuery(service.id, search.trim());
   const mark = useMarkSpentMutation();
   const unmark = useUnmarkSpentMutation();
+  const giveBack = useReturnToPoolMutation();
+  const giveAllBack = useReturnAllToPoolMutation();
+  /** The number whose return is being confirmed, or 'all' for every number the reuse limit spent. */
+  const [confirming, setConfirming] = useState<SpentNumber | 'all' | null>(null);
   const {
     register,
     handleSubmit,
@@ -100,6 +113,47 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
       },
     );
 
+  const closeConfirm = () => {
+    giveBack.reset();
+    giveAllBack.reset();
+    setConfirming(null);
+  };
+  const confirmReturn = () => {
+    if (confirming === 'all') {
+      giveAllBack.mutate(
+        { serviceId: service.id },
+        {
+          onSuccess: (res) => {
+            notify.success(t('services.returnAllDone', { count: res.returned, name: service.name }));
+            setConfirming(null);
+          },
+        },
+      );
+    } else if (confirming) {
+      const n = confirming;
+      giveBack.mutate(
+        {
+          serviceId: service.id,
+          phoneNumber: n.phoneNumber,
+          ...(n.reason === 'sms' ? { includeSms: true } : {}),
+        },
+        {
+          onSuccess: () => {
+            notify.success(
+              t('services.returnDone', { number: formatPhone(n.phoneNumber), name: service.name }),
+            );
+            setConfirming(null);
+          },
+        },
+      );
+    }
+  };
+  const returnError = giveBack.isError
+    ? errorMessage(giveBack.error)
+    : giveAllBack.isError
+      ? errorMessage(giveAllBack.error)
+      : undefined;
+
   const columns: Column<SpentNumber>[] = [
     {
       key: 'number',
@@ -136,18 +190,31 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
       header: t('services.colActions'),
       align: 'right',
       className: 'whitespace-nowrap',
-      cell: (n) =>
-        n.mark ? (
-          <Button
-            size="sm"
-            icon={<Undo2 className="size-3.5" aria-hidden />}
-            aria-label={t('services.spentUndoNamed', { number: formatPhone(n.phoneNumber) })}
-            disabled={unmark.isPending}
-            onClick={() => undo(n)}
-          >
-            {t('services.spentUndo')}
-          </Button>
-        ) : null,
+      cell: (n) => (
+        <div className="flex flex-wrap justify-end gap-2">
+          {n.reason === 'limit' || n.reason === 'sms' ? (
+            <Button
+              size="sm"
+              icon={<RotateCcw className="size-3.5" aria-hidden />}
+              aria-label={t('services.returnNamed', { number: formatPhone(n.phoneNumber) })}
+              onClick={() => setConfirming(n)}
+            >
+              {t('services.returnShort')}
+            </Button>
+          ) : null}
+          {n.mark ? (
+            <Button
+              size="sm"
+              icon={<Undo2 className="size-3.5" aria-hidden />}
+              aria-label={t('services.spentUndoNamed', { number: formatPhone(n.phoneNumber) })}
+              disabled={unmark.isPending}
+              onClick={() => undo(n)}
+            >
+              {t('services.spentUndo')}
+            </Button>
+          ) : null}
+        </div>
+      ),
     },
   ];
 
@@ -201,20 +268,29 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
           ) : null}
         </form>
 
-        <div className="relative sm:max-w-xs">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
-            aria-hidden
-          />
-          <Input
-            type="search"
-            value={search}
-            maxLength={TEXT_LIMITS.phoneNumber}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder={t('services.spentSearchPlaceholder')}
-            aria-label={t('services.spentSearch')}
-            className="pl-8"
-          />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <div className="relative sm:max-w-xs sm:flex-1">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
+              aria-hidden
+            />
+            <Input
+              type="search"
+              value={search}
+              maxLength={TEXT_LIMITS.phoneNumber}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder={t('services.spentSearchPlaceholder')}
+              aria-label={t('services.spentSearch')}
+              className="pl-8"
+            />
+          </div>
+          <Button
+            icon={<RotateCcw className="size-4" aria-hidden />}
+            onClick={() => setConfirming('all')}
+            disabled={!data || data.total === 0}
+          >
+            {t('services.returnAll')}
+          </Button>
         </div>
         <div className="rounded-md border border-line">
           <DataTable
@@ -236,6 +312,27 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
           </p>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={confirming !== null}
+        tone={confirming !== 'all' && confirming?.reason === 'sms' ? 'danger' : 'primary'}
+        title={
+          confirming === 'all'
+            ? t('services.returnAllTitle', { name: service.name })
+            : t('services.returnTitle', { number: confirming ? formatPhone(confirming.phoneNumber) : '' })
+        }
+        message={
+          confirming === 'all'
+            ? t('services.returnAllText', { name: service.name })
+            : confirming?.reason === 'sms'
+              ? t('services.returnSmsText', { name: service.name })
+              : t('services.returnText', { name: service.name })
+        }
+        confirmLabel={confirming === 'all' ? t('services.returnAll') : t('services.returnToPool')}
+        busy={giveBack.isPending || giveAllBack.isPending}
+        error={returnError}
+        onConfirm={confirmReturn}
+        onCancel={closeConfirm}
+      />
     </Modal>
   );
 }

@@ -2,6 +2,8 @@ import {
   AdminServiceListResponse,
   endpoints,
   type MarkSpentBody,
+  type ReturnAllToPoolBody,
+  type ReturnToPoolBody,
   type ServiceInput,
   type UnmarkSpentBody,
 } from '@simdock/contract';
@@ -104,6 +106,28 @@ export function useUnmarkSpentMutation() {
     mutationKey: ['services', 'unmarkSpent'],
     mutationFn: async (body: UnmarkSpentBody) =>
       requireCode1(await call(endpoints.service.unmarkSpent, body)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
+  });
+}
+
+/** POST /api/service/returnToPool {serviceId, phoneNumber, includeSms?} → {code: 1, msg}. */
+export function useReturnToPoolMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['services', 'returnToPool'],
+    mutationFn: async (body: ReturnToPoolBody) =>
+      requireCode1(await call(endpoints.service.returnToPool, body)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
+  });
+}
+
+/** POST /api/service/returnAllToPool {serviceId} → {code: 1, msg, returned}. */
+export function useReturnAllToPoolMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['services', 'returnAllToPool'],
+    mutationFn: async (body: ReturnAllToPoolBody) =>
+      requireCode1(await call(endpoints.service.returnAllToPool, body)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
   });
 }

@@ -11,6 +11,7 @@ const SETTINGS: AdminOutreachSettings = {
   simMaxSmsPerMonth: 0,
   simLockAfterFailures: 5,
   simCooldownMinutes: 60,
+  simsKeptForSendingPercent: 20,
   noFreeSim: false,
   smsPricePerSegment: 0.0075,
   mmsPrice: 0.02,

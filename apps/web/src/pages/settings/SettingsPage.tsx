@@ -44,6 +44,7 @@ const SIM_FIELDS: { name: keyof Values; label: MessageKey; hint: MessageKey }[] 
   { name: 'SimMaxSmsPerMonth', label: 'settings.simPerMonth', hint: 'settings.simPerMonthHint' },
   { name: 'SimLockAfterFailures', label: 'settings.simLockAfter', hint: 'settings.simLockAfterHint' },
   { name: 'SimCooldownMinutes', label: 'settings.simCooldown', hint: 'settings.simCooldownHint' },
+  { name: 'SimsKeptForSendingPercent', label: 'settings.simsKept', hint: 'settings.simsKeptHint' },
 ];
 
 const DEFAULTS: Values = {
@@ -53,6 +54,7 @@ const DEFAULTS: Values = {
   SimMaxSmsPerMonth: 0,
   SimLockAfterFailures: 5,
   SimCooldownMinutes: 60,
+  SimsKeptForSendingPercent: 20,
   SmsPricePerSegment: '0',
   MmsPrice: '0',
 };
@@ -92,6 +94,7 @@ export function SettingsPage() {
         SimMaxSmsPerMonth: d.simMaxSmsPerMonth,
         SimLockAfterFailures: d.simLockAfterFailures,
         SimCooldownMinutes: d.simCooldownMinutes,
+        SimsKeptForSendingPercent: d.simsKeptForSendingPercent,
         SmsPricePerSegment: formatMoneyInput(d.smsPricePerSegment, 4),
         MmsPrice: formatMoneyInput(d.mmsPrice, 4),
       });

@@ -14,6 +14,7 @@ const settings = (over: Partial<MassOutreachSettings> = {}): MassOutreachSetting
   simMaxSmsPerMonth: 0,
   simLockAfterFailures: 5,
   simCooldownMinutes: 60,
+  simsKeptForSendingPercent: 20,
   noFreeSim: false,
   smsPricePerSegment: 0.0075,
   mmsPrice: 0.02,
