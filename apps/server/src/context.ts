@@ -235,6 +235,8 @@ export interface Registry {
   messageEventListeners: MessageEventListener[];
   authenticate: Authenticator;
   authenticateApiKey: ApiKeyAuthenticator;
+  /** Whether `proof` (the X-Reauth header) is a fresh re-authentication of this user: filled by auth. */
+  verifyReauth: (ctx: AppContext, user: AuthUser, proof: string | undefined) => Promise<boolean>;
   /** The user's API key as its owner sees it (user info), or null: filled by the apikey module. */
   apiKeyOf: (ctx: AppContext, userId: string) => Promise<string | null>;
   /** The message prices (the admin's settings read shows them): filled by the messaging module. */
@@ -255,6 +257,7 @@ export function emptyRegistry(): Registry {
       throw new Error('no authenticator registered');
     },
     apiKeyOf: async () => null,
+    verifyReauth: async () => false,
     messagePrices: async () => ({ smsPricePerSegment: 0, mmsPrice: 0 }),
     authenticateApiKey: async () => {
       throw new Error('no API key authenticator registered');

@@ -76,6 +76,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   second_factor_invalid: 400,
   second_factor_challenge_invalid: 401,
   second_factor_state: 409,
+  reauth_required: 403,
 };
 
 /** Codes for the framework's own 4xx answers; anything else it refuses is bad input. */

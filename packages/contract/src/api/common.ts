@@ -101,6 +101,8 @@ export const ERROR_CODES = [
   'second_factor_challenge_invalid',
   /** Enrolment asked while the factor is on, or a code asked while it is off. */
   'second_factor_state',
+  /** The call needs a fresh re-authentication (`POST /api/Auth/reauth`, then the `X-Reauth` header). */
+  'reauth_required',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

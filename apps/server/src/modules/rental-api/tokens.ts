@@ -76,4 +76,5 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   second_factor_invalid: 'ERROR_SQL',
   second_factor_challenge_invalid: 'ERROR_SQL',
   second_factor_state: 'ERROR_SQL',
+  reauth_required: 'ERROR_SQL',
 };

@@ -76,4 +76,5 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
     'This sign-in has expired or had too many wrong codes. Please sign in again.',
   'errorCode.second_factor_state':
     'Two-factor authentication is not in the state this needs. Reload the page.',
+  'errorCode.reauth_required': 'Confirm your password to continue.',
 };

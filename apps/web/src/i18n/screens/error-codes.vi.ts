@@ -72,4 +72,5 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.second_factor_challenge_invalid':
     'Lượt đăng nhập này đã hết hạn hoặc nhập sai quá nhiều lần. Vui lòng đăng nhập lại.',
   'errorCode.second_factor_state': 'Trạng thái xác thực hai bước không phù hợp. Hãy tải lại trang.',
+  'errorCode.reauth_required': 'Hãy xác nhận mật khẩu để tiếp tục.',
 };
