@@ -194,12 +194,14 @@ function reauthCheck(ctx: AppContext): onRequestHookHandler {
     const user = currentUser(req);
     const header = req.headers[REAUTH_HEADER];
     const proof = typeof header === 'string' ? header : undefined;
-    if (!(await ctx.registry.verifyReauth(ctx, user, proof))) {
+    const fresh = await ctx.registry.verifyReauth(ctx, user, proof);
+    if (!fresh) {
       throw new DomainError(
         'reauth_required',
         'Confirm your password to continue (this needs a fresh sign-in check).',
       );
     }
+    user.reauth = fresh;
   };
 }
 

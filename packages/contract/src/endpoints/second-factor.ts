@@ -40,7 +40,10 @@ export const secondFactor = {
     body: SecondFactorCodeBody,
     response: { 200: RecoveryCodesResponse },
   }),
-  /** New recovery codes (the old ones stop working); needs a current code. */
+  /**
+   * New recovery codes (the old ones stop working); needs a current code, or an empty one when the
+   * re-authentication of the call checked a code.
+   */
   regenerate: endpoint({
     method: 'POST',
     reauth: true,
@@ -50,7 +53,10 @@ export const secondFactor = {
     body: SecondFactorCodeBody,
     response: { 200: RecoveryCodesResponse },
   }),
-  /** Turns the factor off; needs a current code or a recovery code. */
+  /**
+   * Turns the factor off; needs a current code or a recovery code, or an empty one when the
+   * re-authentication of the call checked a code.
+   */
   disable: endpoint({
     method: 'POST',
     reauth: true,

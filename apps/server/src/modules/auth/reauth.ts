@@ -23,10 +23,10 @@ function reauthKey(secret: string): Uint8Array {
 
 export async function signReauth(
   ctx: AppContext,
-  user: { id: string; tokenVersion: number },
+  user: { id: string; tokenVersion: number; withCode: boolean },
 ): Promise<string> {
   const now = Math.floor(ctx.clock.now().getTime() / 1000);
-  return new SignJWT({ ver: user.tokenVersion, purpose: PURPOSE })
+  return new SignJWT({ ver: user.tokenVersion, purpose: PURPOSE, otp: user.withCode })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(user.id)
     .setIssuedAt(now)
@@ -39,7 +39,7 @@ export async function verifyReauth(
   ctx: AppContext,
   user: AuthUser,
   proof: string | undefined,
-): Promise<boolean> {
+): Promise<false | { withCode: boolean }> {
   if (!proof || proof.length > 2000) return false;
   try {
     const { payload } = await jwtVerify(proof, reauthKey(ctx.config.APP_SECRET), {
@@ -48,7 +48,8 @@ export async function verifyReauth(
     });
     if (payload.purpose !== PURPOSE || payload.sub !== user.id) return false;
     const row = await activeUserById(ctx, user.id);
-    return row !== undefined && payload.ver === row.token_version;
+    if (row === undefined || payload.ver !== row.token_version) return false;
+    return { withCode: payload.otp === true };
   } catch {
     return false;
   }
@@ -70,12 +71,13 @@ export async function reauthenticate(
     }
     return found;
   });
-  if (await secondFactorEnabled(ctx.db, user.id)) {
+  const withCode = await secondFactorEnabled(ctx.db, user.id);
+  if (withCode) {
     if (!input.code?.trim()) throw badInput('Enter the code from your authenticator app.', 'code');
     await verifyUserCode(ctx, user, input.code, { ip: input.ip, recovery: true });
   }
   return {
-    reauth: await signReauth(ctx, { id: user.id, tokenVersion: row.token_version }),
+    reauth: await signReauth(ctx, { id: user.id, tokenVersion: row.token_version, withCode }),
     expiresIn: REAUTH_SECONDS,
   };
 }

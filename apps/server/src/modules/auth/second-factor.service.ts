@@ -151,6 +151,23 @@ export async function verifyUserCode(
   throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
 }
 
+/**
+ * The code of a call that turns the factor off or makes new recovery codes: checked (and counted)
+ * when given; left empty, it is the code the request's re-authentication checked moments ago (a
+ * TOTP code works once, so the person is not asked for two in one step).
+ */
+async function callCode(
+  ctx: AppContext,
+  user: AuthUser,
+  input: string,
+  opts: { ip: string; recovery: boolean },
+): Promise<void> {
+  if (input.trim()) return verifyUserCode(ctx, user, input, opts);
+  if (!user.reauth?.withCode) {
+    throw new DomainError('second_factor_invalid', 'Enter the code from your authenticator app.', 'code');
+  }
+}
+
 async function assertEnabled(ctx: AppContext, userId: string): Promise<void> {
   if (!(await secondFactorEnabled(ctx.db, userId))) {
     throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
@@ -164,7 +181,7 @@ export async function regenerateRecoveryCodes(
   ip: string,
 ): Promise<string[]> {
   await assertEnabled(ctx, user.id);
-  await verifyUserCode(ctx, user, input, { ip, recovery: false });
+  await callCode(ctx, user, input, { ip, recovery: false });
   const codes = await ctx.db.tx(async (q) => {
     const made = await freshRecoveryCodes(q, user.id);
     await audit(q, ctx, user, 'user.secondFactorRecoveryCodes', user);
@@ -181,7 +198,7 @@ export async function disableSecondFactor(
   ip: string,
 ): Promise<void> {
   await assertEnabled(ctx, user.id);
-  await verifyUserCode(ctx, user, input, { ip, recovery: true });
+  await callCode(ctx, user, input, { ip, recovery: true });
   await ctx.db.tx(async (q) => {
     if (!(await deleteSecondFactor(q, user.id))) {
       throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
