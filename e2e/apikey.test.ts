@@ -1,7 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeFindings, type E2E, loginWithToken, settle, shot, startE2E, watchErrors } from './harness.ts';
+import {
+  answerReauth,
+  axeFindings,
+  type E2E,
+  loginWithToken,
+  settle,
+  shot,
+  startE2E,
+  watchErrors,
+} from './harness.ts';
 
 // The API key page in the browser: it shows the key or 'No Apikey', makes a new one
 // ('Processing...' while busy), deletes it after 'Delete apikey ?', says when a call failed, links
@@ -70,6 +79,8 @@ describe('API key page', () => {
     expect(await busy.isDisabled()).toBe(true);
     expect(await deleteKey.isDisabled()).toBe(true);
     release();
+    // The session alone is refused: the shared dialog asks for the password, then the call goes again.
+    await answerReauth(page, user.password);
     // A first key is created; 'API key reset success!' is for replacing one.
     await page.getByText('API key created').waitFor();
     await page.unroute('**/api/user/reset-key');
@@ -127,6 +138,7 @@ describe('API key page', () => {
     await page.getByText('Reset API key failed!').waitFor();
     await page.unroute('**/api/user/reset-key');
     await page.getByRole('button', { name: 'New API Key' }).click();
+    await answerReauth(page, user.password);
     await page.getByText('API key created').waitFor();
     await page.route('**/api/user/delete-key', (route) =>
       route.fulfill({
@@ -154,6 +166,7 @@ describe('API key page', () => {
     await page.getByText(/Could not add the webhook: Webhook URLs must start with http/).waitFor();
     await page.getByLabel('Webhook URL').fill(hookUrl);
     await page.getByRole('button', { name: 'Add URL' }).click();
+    await answerReauth(page, user.password);
     await page.getByRole('list', { name: 'Webhooks' }).getByText(hookUrl).waitFor();
     // The toast is styled (its stylesheet is bundled; the CSP refuses sonner's runtime <style>):
     // it floats over the page instead of pushing the layout down.
@@ -203,6 +216,7 @@ describe('API key page', () => {
     await dialog.getByText('"not-an-address" is not an IPv4 or IPv6 address or CIDR range.').waitFor();
     await ips.fill('127.0.0.1\n2001:DB8::/32');
     await dialog.getByRole('button', { name: 'Create key' }).click();
+    await answerReauth(page, user.password);
 
     const shown = page.getByRole('dialog', { name: 'Your new key' });
     await shown.getByText(/you will not see it again/).waitFor();

@@ -66,7 +66,10 @@ export interface E2E {
     path: string,
     body?: unknown,
     token?: string,
+    headers?: Record<string, string>,
   ): Promise<{ status: number; body: T }>;
+  /** A fresh re-authentication of a signed-in user: the header the guarded calls need. */
+  reauth(token: string, password: string): Promise<Record<string, string>>;
   /**
    * Registers a user through POST /api/Auth/register; `roles` and `balance` are then set in the
    * database (there is no API for that yet). Unique username by default.
@@ -144,8 +147,8 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
     return ctx;
   };
 
-  const api = <T>(path: string, body?: unknown, token?: string) =>
-    requestJson<T>(url, 'POST', path, body ?? {}, token);
+  const api = <T>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) =>
+    requestJson<T>(url, 'POST', path, body ?? {}, token, headers);
 
   async function token(username: string, password: string) {
     const res = await api<{ token?: string }>('/api/Auth/login', { username, password });
@@ -159,6 +162,11 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
     server,
     db,
     browser,
+    async reauth(token: string, password: string) {
+      const res = await api<{ reauth: string }>('/api/Auth/reauth', { password }, token);
+      if (res.status !== 200) throw new Error(`reauth failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { 'x-reauth': res.body.reauth };
+    },
     logs,
     newContext,
     async newPage(o) {
@@ -288,4 +296,18 @@ export async function axeFindings(page: Page, label: string): Promise<string[]> 
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Answers the shared re-authentication dialog ("Confirm it is you") that a guarded call opens: the
+ * password, and `code` when two-factor authentication is on. Waits for it to close (the call is then
+ * sent again). A page holds the proof for some minutes: only its first guarded call asks.
+ */
+export async function answerReauth(page: Page, password: string, code?: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await dialog.waitFor();
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  if (code !== undefined) await dialog.getByLabel('Code from the app, or a recovery code').fill(code);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'detached' });
 }

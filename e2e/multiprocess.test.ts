@@ -47,8 +47,14 @@ let hookServer: Server;
 let hookUrl: string;
 
 /** Through the proxy (either process), or straight to one process with `base`. */
-function api<T = Record<string, unknown>>(path: string, body: unknown, token?: string, base = proxy.url) {
-  return requestJson<T>(base, 'POST', path, body ?? {}, token);
+function api<T = Record<string, unknown>>(
+  path: string,
+  body: unknown,
+  token?: string,
+  base = proxy.url,
+  headers?: Record<string, string>,
+) {
+  return requestJson<T>(base, 'POST', path, body ?? {}, token, headers);
 }
 
 async function ok<T = Record<string, unknown>>(path: string, body: unknown, token?: string, base?: string) {
@@ -205,7 +211,11 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
 
   it('rents in the browser; the SMS pushed to B shows live on the page streaming from A; one webhook', async () => {
     dumpLogsOnFailure();
-    await ok('/api/user/webhooks/add', { url: hookUrl }, user.token);
+    const reauth = await ok<{ reauth: string }>('/api/Auth/reauth', { password: user.password }, user.token);
+    const added = await api('/api/user/webhooks/add', { url: hookUrl }, user.token, undefined, {
+      'x-reauth': reauth.reauth,
+    });
+    expect(added.status).toBe(200);
     const ctx = await browser.newContext({ baseURL: proxy.url, viewport: { width: 1280, height: 800 } });
     ctx.setDefaultTimeout(15_000);
     page = await ctx.newPage();

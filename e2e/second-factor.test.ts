@@ -1,7 +1,16 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginWithToken, settle, shot, startE2E, watchErrors } from './harness.ts';
+import {
+  ADMIN,
+  answerReauth,
+  type E2E,
+  loginWithToken,
+  settle,
+  shot,
+  startE2E,
+  watchErrors,
+} from './harness.ts';
 
 // Two-factor authentication in the browser: a user enrols on User Info by typing the key shown
 // there into an "app" (this test computes the codes with the same TOTP maths), keeps the recovery
@@ -82,6 +91,8 @@ describe('two-factor authentication', () => {
     const section = page.getByTestId('second-factor');
     await section.getByText('Off', { exact: true }).waitFor();
     await section.getByRole('button', { name: 'Turn on' }).click();
+    // A session alone does not reach it: the shared dialog asks for the password first.
+    await answerReauth(page, user.password);
     const enrol = page.getByRole('dialog', { name: 'Set up two-factor authentication' });
     await enrol.getByRole('img', { name: 'QR code for the authenticator app' }).waitFor();
     const secret = ((await enrol.getByTestId('manual-key').textContent()) ?? '').trim();
@@ -147,6 +158,24 @@ describe('two-factor authentication', () => {
     await page.goto('/userinfo');
     await section.getByText('Recovery codes left: 8').waitFor();
 
+    // Turning it off: the re-authentication dialog asks for the password and a code, once.
+    await section.getByRole('button', { name: 'Turn off' }).click();
+    const off = page.getByRole('dialog', { name: 'Turn off two-factor authentication' });
+    await off.getByRole('button', { name: 'Turn off' }).click();
+    const reauth = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await reauth.getByLabel('Code from the app, or a recovery code').waitFor();
+    // A wrong password is said in the dialog, which stays open.
+    await reauth.getByLabel('Password', { exact: true }).fill('not-my-password');
+    used = Math.max(used + 1, stepNow());
+    await reauth.getByLabel('Code from the app, or a recovery code').fill(codeAt(secret, used));
+    await reauth.getByRole('button', { name: 'Confirm' }).click();
+    await reauth.getByText('The password is not correct.').waitFor();
+    await reauth.getByLabel('Password', { exact: true }).fill(user.password);
+    await shotsAt(page, 'reauth-dialog');
+    await reauth.getByRole('button', { name: 'Confirm' }).click();
+    await reauth.waitFor({ state: 'detached' });
+    await section.getByText('Off', { exact: true }).waitFor();
+
     expect(errors).toEqual([]);
   }, 120_000);
 
@@ -154,11 +183,18 @@ describe('two-factor authentication', () => {
     const user = await e.createUser();
     // Enrol through the API, as the page does.
     const token = await e.token(user.username, user.password);
-    const { body: setup } = await e.api<{ secret: string }>('/api/user/secondFactor/start', {}, token);
+    const reauth = await e.reauth(token, user.password);
+    const { body: setup } = await e.api<{ secret: string }>(
+      '/api/user/secondFactor/start',
+      {},
+      token,
+      reauth,
+    );
     const confirmed = await e.api(
       '/api/user/secondFactor/confirm',
       { code: codeAt(setup.secret, stepNow()) },
       token,
+      reauth,
     );
     expect(confirmed.status).toBe(200);
     const login = await e.api<{ secondFactor?: boolean }>('/api/Auth/login', {

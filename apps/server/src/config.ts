@@ -35,6 +35,17 @@ export const ConfigSchema = z.object({
    * browser that signed in before (its device token) is exempt, so the owner is not locked out.
    */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  /**
+   * Wrong second-factor codes one account may have per SECOND_FACTOR_WINDOW_MINUTES, across sign-in
+   * challenges, turning the factor off, new recovery codes and re-authentication; then 429: no new
+   * challenge, no code checked, until the window ends (audited and mailed to the owner once a window).
+   */
+  SECOND_FACTOR_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  /** The same per client address (IPv6: its /64), across accounts. */
+  SECOND_FACTOR_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
+  SECOND_FACTOR_WINDOW_MINUTES: z.coerce.number().positive().default(60),
+  /** Password resets (`POST /api/Auth/reset`) one client address (IPv6: its /64) may try per hour. */
+  RESETS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
   /** Accounts one client address (IPv6: its /64) may register per hour; 0 = no limit. */
   REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
   /** Accounts registered per hour in all; 0 = no limit. */

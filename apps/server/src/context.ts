@@ -28,6 +28,8 @@ export interface AuthUser {
   roles: Role[];
   /** An admin who must enrol a second factor first: only routes marked `secondFactorSetup` answer. */
   secondFactorPending?: boolean;
+  /** This request carried a fresh re-authentication (routes that need one); `withCode`: with a code. */
+  reauth?: { withCode: boolean };
 }
 
 // ---- extension points: what modules contribute, read by the code that runs them ----------------
@@ -240,6 +242,15 @@ export interface Registry {
   messageEventListeners: MessageEventListener[];
   authenticate: Authenticator;
   authenticateApiKey: ApiKeyAuthenticator;
+  /**
+   * Whether `proof` (the X-Reauth header) is a fresh re-authentication of this user, and whether a
+   * second-factor code was part of it; false when it is not. Filled by auth.
+   */
+  verifyReauth: (
+    ctx: AppContext,
+    user: AuthUser,
+    proof: string | undefined,
+  ) => Promise<false | { withCode: boolean }>;
   /** The user's API key as its owner sees it (user info), or null: filled by the apikey module. */
   apiKeyOf: (ctx: AppContext, userId: string) => Promise<string | null>;
   /** The message prices (the admin's settings read shows them): filled by the messaging module. */
@@ -260,6 +271,7 @@ export function emptyRegistry(): Registry {
       throw new Error('no authenticator registered');
     },
     apiKeyOf: async () => null,
+    verifyReauth: async () => false,
     messagePrices: async () => ({ smsPricePerSegment: 0, mmsPrice: 0 }),
     authenticateApiKey: async () => {
       throw new Error('no API key authenticator registered');

@@ -34,5 +34,6 @@ export interface ModuleDescriptor {
   authenticate?: Authenticator;
   authenticateApiKey?: ApiKeyAuthenticator;
   apiKeyOf?: Registry['apiKeyOf'];
+  verifyReauth?: Registry['verifyReauth'];
   messagePrices?: Registry['messagePrices'];
 }

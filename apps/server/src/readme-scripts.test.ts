@@ -44,7 +44,7 @@ afterAll(async () => {
 describe('README: Send from a script', () => {
   it('sends, waits for the result and lists replies, as written', async () => {
     const u = await s.createUser({ balance: 1 });
-    const key: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     const script = block('send-from-a-script');
     const first = script.split('\n')[0]!;
     expect(first).toMatch(/^KEY=sd_…; HOST=\S+; TO=\d+$/);

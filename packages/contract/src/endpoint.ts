@@ -32,6 +32,12 @@ export interface EndpointDeclaration {
    * `messaging:read`); a key without it is refused with 403.
    */
   scope?: 'rental' | 'messaging:send' | 'messaging:read';
+  /**
+   * `user` endpoints: the call also needs a fresh re-authentication proof in the `X-Reauth` header
+   * (`POST /api/Auth/reauth`: the password again, and a code when the second factor is on);
+   * without one it is refused with 403 `reauth_required`.
+   */
+  reauth?: boolean;
   /** The OpenAPI tag: the screen or area the endpoint serves. */
   tag: string;
   summary?: string;

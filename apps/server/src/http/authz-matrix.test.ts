@@ -51,6 +51,8 @@ interface Operation {
   /** The OpenAPI path, `{param}` style. */
   path: string;
   access: Access;
+  /** A session alone is refused with 403 `reauth_required`: it needs a fresh re-authentication. */
+  reauth: boolean;
   security: unknown;
 }
 
@@ -106,7 +108,7 @@ beforeAll(async () => {
 
   // Deactivated by an admin; the token is signed afresh after, so only the status can refuse it.
   const gone = await s.createUser({ roles: ['User', 'Admin9'] });
-  const goneKey = await s.post('/api/user/reset-key', {}, gone.token);
+  const goneKey = await s.post('/api/user/reset-key', {}, gone.token, await s.reauth(gone));
   expect(goneKey.status).toBe(200);
   const off = await s.post(
     '/api/Admin/updateUser',
@@ -138,7 +140,7 @@ beforeAll(async () => {
   // The API key belongs to a user of its own, so no session call in the matrix can reset it.
   const keyHolder = await s.createUser();
   keyHolderName = keyHolder.username;
-  const key = await s.post('/api/user/reset-key', {}, keyHolder.token);
+  const key = await s.post('/api/user/reset-key', {}, keyHolder.token, await s.reauth(keyHolder));
   expect(key.status).toBe(200);
   creds.set('API key', key.body.apiKey);
 
@@ -174,7 +176,13 @@ function operations(): Operation[] {
     for (const [method, op] of Object.entries(methods)) {
       const route = byKey.get(`${method.toUpperCase()} ${path}`);
       if (!route) throw new Error(`${method.toUpperCase()} ${path} is documented but declares no access`);
-      ops.push({ method: method.toUpperCase(), path, access: route.access, security: op.security });
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        access: route.access,
+        reauth: route.reauth === true,
+        security: op.security,
+      });
     }
   }
   return ops;
@@ -269,6 +277,20 @@ function problem(op: Operation, caller: Caller, a: Answer): string | undefined {
     return a.status === 403 ? undefined : `expected 403, got ${a.status}`;
   }
   if (!ACTIVE_ROLES.includes(caller)) return `no expectation for ${caller}`;
+  if (op.reauth) {
+    // A session alone, however privileged, does not reach these: a fresh re-authentication does
+    // (the next test).
+    const error = (() => {
+      try {
+        return (JSON.parse(a.text) as { error?: string }).error;
+      } catch {
+        return undefined;
+      }
+    })();
+    return a.status === 403 && error === 'reauth_required'
+      ? undefined
+      : `a session without re-authentication got ${a.status} ${a.text.slice(0, 80)}`;
+  }
   return allowed(a.status) ? undefined : `an active ${caller} got ${a.status}`;
 }
 
@@ -369,12 +391,14 @@ describe('the authorization matrix, from the OpenAPI document', () => {
       }
     }
     const holder = await s.createUser();
+    const proof = await s.reauth(holder);
     const keyOf = new Map<string, string>();
     for (const scope of API_KEY_SCOPES) {
       const made = await s.post(
         '/api/user/apikeys/create',
         { name: `only ${scope}`, scopes: [scope] },
         holder.token,
+        proof,
       );
       expect(made.status, JSON.stringify(made.body)).toBe(200);
       keyOf.set(scope, made.body.apiKey);
@@ -412,6 +436,44 @@ describe('the authorization matrix, from the OpenAPI document', () => {
             );
         }
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets a fresh re-authentication through each guarded operation, for its own user only', async () => {
+    const guarded = operations().filter((o) => o.reauth);
+    expect(guarded.map((o) => o.path).sort()).toEqual(
+      [
+        '/api/user/apikeys/create',
+        '/api/user/reset-key',
+        '/api/user/secondFactor/confirm',
+        '/api/user/secondFactor/disable',
+        '/api/user/secondFactor/recoveryCodes',
+        '/api/user/secondFactor/start',
+        '/api/user/webhooks/add',
+        '/api/user/webhooks/events',
+      ].sort(),
+    );
+    const owner = await s.createUser();
+    const other = await s.createUser();
+    const proof = await s.reauth(owner);
+    const failures: string[] = [];
+    for (const op of guarded) {
+      const send = (token: string) =>
+        fetch(s.url + concrete(op.path), {
+          method: op.method,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...proof },
+          body: '{}',
+        }).then(async (r) => ({ status: r.status, text: await r.text() }));
+      const fresh = await send(owner.token);
+      if (!allowed(fresh.status) || fresh.status >= 500)
+        failures.push(
+          `${op.method} ${op.path} with a fresh re-authentication: ${fresh.status} ${fresh.text}`,
+        );
+      // Another user's proof is no proof.
+      const borrowed = await send(other.token);
+      if (borrowed.status !== 403)
+        failures.push(`${op.method} ${op.path} with another user's proof: ${borrowed.status}`);
     }
     expect(failures).toEqual([]);
   });

@@ -10,8 +10,9 @@ let apiKey: string;
 
 beforeAll(async () => {
   s = await startTestServer();
-  userToken = (await s.createUser()).token;
-  apiKey = (await s.post('/api/user/reset-key', {}, userToken)).body.apiKey;
+  const user = await s.createUser();
+  userToken = user.token;
+  apiKey = (await s.post('/api/user/reset-key', {}, userToken, await s.reauth(user))).body.apiKey;
 });
 afterAll(async () => {
   await s.close();

@@ -40,7 +40,7 @@ describe('concurrent signed-in reads', () => {
     ];
     const keys = new Map<string, string>();
     for (const u of users.slice(0, 2)) {
-      keys.set(u.id, (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey);
+      keys.set(u.id, (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey);
     }
     const gone = await userWithOrders(50, 1);
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [gone.id]);
@@ -97,7 +97,8 @@ describe('concurrent signed-in reads', () => {
 
   it('in one batch (lookups made in the same turn), each caller gets its own user, key and orders', async () => {
     const users = [await userWithOrders(10, 2), await userWithOrders(20, 0), await userWithOrders(30, 1)];
-    const key = (await s.post('/api/user/reset-key', {}, users[0]!.token)).body.apiKey;
+    const key = (await s.post('/api/user/reset-key', {}, users[0]!.token, await s.reauth(users[0]!))).body
+      .apiKey;
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [users[2]!.id]);
     // All started in the same synchronous turn, so each kind of read is one statement.
     const ids = [...users.map((u) => u.id), users[0]!.id.toUpperCase(), 'not-a-uuid'];

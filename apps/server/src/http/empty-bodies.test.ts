@@ -61,6 +61,8 @@ const FORMS: Form[] = ['no body', '{}', 'json, empty'];
 
 let s: TestServer;
 let userToken: string;
+/** A fresh re-authentication of that user, for the calls that need one. */
+let reauth: Record<string, string>;
 let adminToken: string;
 let apiKey: string;
 let gateway: { id: string };
@@ -69,7 +71,9 @@ let receiver: Server;
 beforeAll(async () => {
   s = await startTestServer({ env: { API_RATE_LIMIT: '100000' } });
   gateway = await seedGateway(s.db, { lastUpdate: s.clock.now() });
-  userToken = (await s.createUser()).token;
+  const user = await s.createUser();
+  userToken = user.token;
+  reauth = await s.reauth(user);
   // A webhook that answers, so the webhook test (all of the user's URLs when the body is empty) runs.
   receiver = createServer((req, res) => {
     req.resume();
@@ -77,11 +81,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  expect((await s.post('/api/user/webhooks/add', { url }, userToken)).status).toBe(200);
+  expect((await s.post('/api/user/webhooks/add', { url }, userToken, reauth)).status).toBe(200);
   adminToken = await s.adminToken();
   // A user of its own for the API key: the user above resets and deletes its key.
   const programs = await s.createUser();
-  apiKey = (await s.post('/api/user/reset-key', {}, programs.token)).body.apiKey;
+  apiKey = (await s.post('/api/user/reset-key', {}, programs.token, await s.reauth(programs))).body.apiKey;
 });
 afterAll(async () => {
   await s.close();
@@ -93,6 +97,7 @@ async function send(e: EndpointDeclaration, form: Form): Promise<{ status: numbe
   const credential =
     e.access === 'admin' ? adminToken : e.access === 'apikey' ? apiKey : e.access === 'user' ? userToken : '';
   const headers: Record<string, string> = credential ? { authorization: `Bearer ${credential}` } : {};
+  if (e.reauth) Object.assign(headers, reauth);
   if (form !== 'no body') headers['content-type'] = 'application/json';
   const path = e.path.replace(/:[A-Za-z_]+/g, PARAM_VALUE[e.path] ?? '1');
   const res = await fetch(s.url + path, {

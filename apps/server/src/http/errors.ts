@@ -77,6 +77,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   second_factor_challenge_invalid: 401,
   second_factor_state: 409,
   cancel_limit_reached: 429,
+  reauth_required: 403,
 };
 
 /** Codes for the framework's own 4xx answers; anything else it refuses is bad input. */

@@ -1,3 +1,4 @@
+import { allEndpoints, REAUTH_HEADER } from '@simdock/contract';
 import { assertProperty } from '@simdock/contract/property-seeds';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,14 @@ let s: TestServer;
 let user: { id: string; username: string; password: string; token: string };
 let adminToken: string;
 let apiKey: string;
+/** A fresh re-authentication of `user`: the guarded calls are fuzzed past it, not stopped by it. */
+let reauth: Record<string, string>;
+/** Paths of the calls that need a fresh re-authentication (contract `reauth`). */
+const GUARDED = new Set(
+  allEndpoints()
+    .filter((e) => e.reauth)
+    .map((e) => e.path),
+);
 const RUNS = 120;
 /** Seeds that found a failure once; the property that found them runs them on every run. */
 const FOUND_SEEDS = [798834478];
@@ -30,7 +39,8 @@ beforeAll(async () => {
     },
   });
   user = await s.createUser({ balance: 25 });
-  apiKey = (await s.post('/api/user/reset-key', {}, user.token)).body.apiKey;
+  reauth = await s.reauth(user);
+  apiKey = (await s.post('/api/user/reset-key', {}, user.token, reauth)).body.apiKey;
   const admin = await s.adminToken();
   adminToken = admin;
   // Sending limits, so a fuzzed send reaches the rules and the store (no SIM: nothing leaves).
@@ -122,10 +132,20 @@ const tokens = (own = () => user.token) =>
     fc.constant(`${user.token.slice(0, -3)}abc`),
   );
 
-async function send(path: string, raw: string, token: string | undefined, method = 'POST') {
+async function send(
+  path: string,
+  raw: string,
+  token: string | undefined,
+  method = 'POST',
+  headers: Record<string, string> = token === user.token && GUARDED.has(path) ? reauth : {},
+) {
   const res = await fetch(`${s.url}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: method === 'GET' ? undefined : raw,
   });
   const text = await res.text();
@@ -173,6 +193,11 @@ const routes: [string, string[], boolean][] = [
   ['/api/user/apikey', [], true],
   ['/api/user/webhooks', [], true],
   ['/api/user/webhooks/add', ['url'], true],
+  ['/api/user/webhooks/events', ['id', 'events'], true],
+  ['/api/user/apikeys/create', ['name', 'scopes', 'allowedIps', 'expiresAt'], true],
+  ['/api/user/secondFactor/disable', ['code'], true],
+  ['/api/user/secondFactor/recoveryCodes', ['code'], true],
+  ['/api/Auth/reauth', ['password', 'code'], true],
   ['/api/user/webhooks/delete', ['id'], true],
   ['/api/user/webhooks/test', ['id'], true],
   ['/api/user/webhooks/deliveries', [], true],
@@ -416,6 +441,31 @@ describe('fuzzing the public and user routes', () => {
           throw new Error(`${path} answered ${res.status} to ${raw.slice(0, 300)}: ${res.text}`);
       }),
       { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('refuses every guarded call without a fresh re-authentication, whatever X-Reauth holds (403, never 500)', async () => {
+    const guarded = [...GUARDED];
+    await assertProperty(
+      fc.asyncProperty(
+        fc.constantFrom(...guarded),
+        nasty.map((t) => t.replace(/[^\x21-\x7e]/g, '')),
+        fc.boolean(),
+        async (path, proof, withHeader) => {
+          const res = await send(
+            path,
+            '{}',
+            user.token,
+            'POST',
+            withHeader && proof ? { [REAUTH_HEADER]: proof } : {},
+          );
+          if (res.status !== 403 || JSON.parse(res.text).error !== 'reauth_required')
+            throw new Error(
+              `${path} with X-Reauth ${JSON.stringify(proof)} answered ${res.status}: ${res.text}`,
+            );
+        },
+      ),
+      { numRuns: RUNS },
     );
   });
 

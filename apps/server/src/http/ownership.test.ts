@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../test/harness.ts';
 interface Party {
   id: string;
   token: string;
+  password: string;
   key: string;
 }
 
@@ -23,9 +24,9 @@ const PNG = Buffer.from(
 
 async function party(): Promise<Party> {
   const u = await s.createUser({ balance: 20 });
-  const key = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey as string;
+  const key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey as string;
   expect(key).toBeTruthy();
-  return { id: u.id, token: u.token, key };
+  return { id: u.id, token: u.token, password: u.password, key };
 }
 
 async function v1(key: string, method: string, path: string, body?: unknown) {
@@ -121,7 +122,12 @@ beforeAll(async () => {
   expect(up.status).toBe(200);
   mediaName = ((await up.json()) as { fileName: string }).fileName;
 
-  const hook = await s.post('/api/user/webhooks/add', { url: 'http://127.0.0.1:9/hook-a' }, a.token);
+  const hook = await s.post(
+    '/api/user/webhooks/add',
+    { url: 'http://127.0.0.1:9/hook-a' },
+    a.token,
+    await s.reauth(a),
+  );
   expect(hook.status).toBe(200);
   webhookId = String(hook.body.webhook.id);
 });
@@ -264,7 +270,7 @@ describe("user B and user A's things", () => {
     // B reads and resets B's key: A's key is untouched and still works.
     const bKey = await s.post('/api/user/apikey', {}, b.token);
     expect(bKey.body.apiKey).not.toBe(aKey);
-    expect((await s.post('/api/user/reset-key', {}, b.token)).status).toBe(200);
+    expect((await s.post('/api/user/reset-key', {}, b.token, await s.reauth(b))).status).toBe(200);
     expect((await s.post('/api/user/delete-key', {}, b.token)).status).toBe(200);
     expect((await s.post('/api/user/apikey', {}, a.token)).body.apiKey).toBe(aKey);
     expect((await v1(aKey, 'GET', '/balance')).status).toBe(200);

@@ -9,6 +9,7 @@ import {
   type EndpointReply,
   endpointMethods,
   ipAllowed,
+  REAUTH_HEADER,
 } from '@simdock/contract';
 import type {
   FastifyBodyParser,
@@ -44,6 +45,8 @@ declare module 'fastify' {
     emptyBody?: boolean;
     /** An admin who must still enrol a second factor may call it (User Info, enrolment). */
     secondFactorSetup?: boolean;
+    /** The call needs a fresh re-authentication (the contract's `reauth`). */
+    reauth?: boolean;
   }
 }
 
@@ -183,6 +186,26 @@ export function access(
   return { config: { access: level }, onRequest: [check] };
 }
 
+/**
+ * A route that needs a fresh re-authentication: after the session check (the hooks run in order),
+ * before the body is read, so a stolen session gets the same 403 whatever it sends.
+ */
+function reauthCheck(ctx: AppContext): onRequestHookHandler {
+  return async (req) => {
+    const user = currentUser(req);
+    const header = req.headers[REAUTH_HEADER];
+    const proof = typeof header === 'string' ? header : undefined;
+    const fresh = await ctx.registry.verifyReauth(ctx, user, proof);
+    if (!fresh) {
+      throw new DomainError(
+        'reauth_required',
+        'Confirm your password to continue (this needs a fresh sign-in check).',
+      );
+    }
+    user.reauth = fresh;
+  };
+}
+
 /** The signed-in user of a `user`, `admin` or `apikey` route. */
 export function currentUser(req: FastifyRequest): AuthUser {
   if (!req.user) throw unauthorized();
@@ -201,6 +224,8 @@ export interface DeclaredRoute {
   url: string;
   access: Access;
   keyIn?: KeyIn;
+  /** It needs a fresh re-authentication besides the session. */
+  reauth?: boolean;
 }
 
 /**
@@ -212,7 +237,7 @@ export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
   const routes: DeclaredRoute[] = [];
   app.addHook('onRoute', (opts) => {
     if (!/^\/(api|stubs|admin|3rdparty)\//i.test(opts.url)) return;
-    const config = opts.config as { access?: Access; keyIn?: KeyIn } | undefined;
+    const config = opts.config as { access?: Access; keyIn?: KeyIn; reauth?: boolean } | undefined;
     const level = config?.access;
     if (!level) throw new Error(`Route ${String(opts.method)} ${opts.url} does not declare its access`);
     const security =
@@ -225,6 +250,7 @@ export function enforceDeclaredAccess(app: App): DeclaredRoute[] {
           url: opts.url,
           access: level,
           ...(level === 'apikey' ? { keyIn: config?.keyIn ?? 'bearer' } : {}),
+          ...(config?.reauth ? { reauth: true } : {}),
         });
       }
     }
@@ -340,6 +366,10 @@ export function route<E extends EndpointDeclaration>(
     const needs = `Needs an API key with the \`${d.scope}\` scope.`;
     merged.description = merged.description ? `${String(merged.description)}\n\n${needs}` : needs;
   }
+  if (d.reauth) {
+    const needs = `Needs a fresh re-authentication: the \`X-Reauth\` header from \`POST /api/Auth/reauth\` (403 \`reauth_required\` without it).`;
+    merged.description = merged.description ? `${String(merged.description)}\n\n${needs}` : needs;
+  }
   const emptyBody = readsEmptyBody(d, extras);
   const preValidation = [
     ...(emptyBody && d.body ? [absentBodyAsObject] : []),
@@ -349,8 +379,17 @@ export function route<E extends EndpointDeclaration>(
     method: endpointMethods(d),
     url: d.path,
     ...rest,
-    config: { ...guard.config, emptyBody, ...(config as object | undefined) },
-    onRequest: [...(guard.onRequest ?? []), ...([onRequest ?? []].flat() as onRequestHookHandler[])],
+    config: {
+      ...guard.config,
+      emptyBody,
+      ...(d.reauth ? { reauth: true } : {}),
+      ...(config as object | undefined),
+    },
+    onRequest: [
+      ...(guard.onRequest ?? []),
+      ...(d.reauth ? [reauthCheck(ctx)] : []),
+      ...([onRequest ?? []].flat() as onRequestHookHandler[]),
+    ],
     ...(preValidation.length ? { preValidation } : {}),
     ...(preHandler ? { preHandler } : {}),
     schema: merged as FastifySchema,

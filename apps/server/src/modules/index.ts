@@ -57,6 +57,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     if (m.authenticate) r.authenticate = m.authenticate;
     if (m.authenticateApiKey) r.authenticateApiKey = m.authenticateApiKey;
     if (m.apiKeyOf) r.apiKeyOf = m.apiKeyOf;
+    if (m.verifyReauth) r.verifyReauth = m.verifyReauth;
     if (m.messagePrices) r.messagePrices = m.messagePrices;
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REAUTH_HEADER } from '@simdock/contract';
 import pg from 'pg';
 import { ManualClock } from '../clock.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -94,8 +95,25 @@ export interface TestServer extends RunningServer {
   db: Db;
   clock: ManualClock;
   logs: string[];
-  call<T = Loose>(method: string, path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
-  post<T = Loose>(path: string, body?: unknown, token?: string): Promise<ApiResult<T>>;
+  call<T = Loose>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<ApiResult<T>>;
+  post<T = Loose>(
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<ApiResult<T>>;
+  /**
+   * Re-authenticates a signed-in user (`POST /api/Auth/reauth`: the password, and `code` when the
+   * second factor is on) and answers the header the guarded calls need:
+   * `s.post('/api/user/reset-key', {}, user.token, await s.reauth(user))`.
+   */
+  reauth(user: { token: string; password: string }, code?: string): Promise<Record<string, string>>;
   createUser(opts?: { username?: string; password?: string; roles?: string[]; balance?: number }): Promise<{
     id: string;
     username: string;
@@ -130,8 +148,13 @@ export async function startTestServer(
   // Push URLs must point at the real port, known only once listening.
   server.ctx.config.PUBLIC_URL = server.url;
 
-  const call = <T>(method: string, path: string, body?: unknown, token?: string) =>
-    requestJson<T>(server.url, method, path, body, token);
+  const call = <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ) => requestJson<T>(server.url, method, path, body, token, headers);
 
   async function login(username: string, password: string) {
     const res = await call<{ token: string }>('POST', '/api/Auth/login', { username, password });
@@ -145,7 +168,17 @@ export async function startTestServer(
     clock,
     logs,
     call,
-    post: (path, body, token) => call('POST', path, body ?? {}, token),
+    post: (path, body, token, headers) => call('POST', path, body ?? {}, token, headers),
+    async reauth(user, code) {
+      const res = await call<{ reauth: string }>(
+        'POST',
+        '/api/Auth/reauth',
+        { password: user.password, ...(code ? { code } : {}) },
+        user.token,
+      );
+      if (res.status !== 200) throw new Error(`reauth failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { [REAUTH_HEADER]: res.body.reauth };
+    },
     login,
     adminToken: () => login('admin', 'admin-password-1'),
     async createUser(o = {}) {

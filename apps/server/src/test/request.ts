@@ -10,12 +10,14 @@ export async function requestJson<T>(
   path: string,
   body?: unknown,
   token?: string,
+  headers: Record<string, string> = {},
 ): Promise<ApiResult<T>> {
   const res = await fetch(baseUrl + path, {
     method,
     headers: {
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });

@@ -12,6 +12,7 @@ import {
 import type { z } from 'zod';
 import { currentLanguage, translate } from '../i18n/index.tsx';
 import { serverErrorText } from '../i18n/server-messages.ts';
+import { promptReauth, reauthHeaders } from './reauth.ts';
 import { clearToken, getToken } from './token.ts';
 
 /**
@@ -80,8 +81,27 @@ function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Sends one request; a failure throws an ApiError. Answers the status and the body (text and JSON). */
+/**
+ * Sends one request; a call refused with `reauth_required` asks for a fresh re-authentication (the
+ * shared dialog) and is sent once more with its proof. A cancelled dialog leaves the refusal.
+ */
 async function send(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body: unknown,
+  opts: RequestOptions,
+  asBlob = false,
+): Promise<{ res: Response; text: string; json: unknown; blob?: Blob }> {
+  try {
+    return await sendOnce(method, path, body, opts, asBlob);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.kind !== 'reauth_required' || !(await promptReauth())) throw err;
+    return sendOnce(method, path, body, opts, asBlob);
+  }
+}
+
+/** Sends one request; a failure throws an ApiError. Answers the status and the body (text and JSON). */
+async function sendOnce(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body: unknown,
@@ -92,7 +112,7 @@ async function send(
   const auth = opts.auth ?? true;
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   const token = auth ? getToken() : null;
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (token) Object.assign(headers, { authorization: `Bearer ${token}` }, reauthHeaders());
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
 

@@ -60,6 +60,8 @@ export type UserInfo = z.infer<typeof UserInfo>;
 export const ChangePassBody = z.object({
   newPass: boundedText(PASSWORD_MAX, 'New password', ruleMessages.passwordTooLong),
   oldPass: boundedText(PASSWORD_MAX, 'Old password', ruleMessages.passwordTooLong),
+  /** Also delete every API key of the account (a stolen key stops working; the user makes new ones). */
+  revokeKeys: z.boolean().optional(),
 });
 export type ChangePassBody = z.infer<typeof ChangePassBody>;
 

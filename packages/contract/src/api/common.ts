@@ -104,6 +104,8 @@ export const ERROR_CODES = [
   // rental
   /** The user cancelled RENTAL_CANCELS_PER_HOUR rentals in the last hour (429 with Retry-After). */
   'cancel_limit_reached',
+  /** The call needs a fresh re-authentication (`POST /api/Auth/reauth`, then the `X-Reauth` header). */
+  'reauth_required',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

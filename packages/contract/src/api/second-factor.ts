@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedText } from '../limits.ts';
+import { PASSWORD_MAX } from '../rules.ts';
 
 // A TOTP second factor (RFC 6238): enrolment on User Info, the second sign-in step.
 
@@ -59,6 +60,31 @@ export const SecondFactorChallenge = z.object({
   attemptsLeft: z.number().int(),
 });
 export type SecondFactorChallenge = z.infer<typeof SecondFactorChallenge>;
+
+// ---- re-authentication ------------------------------------------------------------------------------
+
+/**
+ * The request header that carries a re-authentication proof (`POST /api/Auth/reauth`) to a call
+ * that needs a fresh one: the second factor, API keys, webhooks.
+ */
+export const REAUTH_HEADER = 'x-reauth';
+/** How long a re-authentication proof is valid. */
+export const REAUTH_SECONDS = 600;
+
+/** The password again, and a code (or a recovery code) when the second factor is on. */
+export const ReauthBody = z.object({
+  password: boundedText(PASSWORD_MAX, 'Password'),
+  code: boundedText(SECOND_FACTOR_CODE_MAX, 'Code').optional(),
+});
+export type ReauthBody = z.infer<typeof ReauthBody>;
+
+export const ReauthResponse = z.object({
+  code: z.literal(1),
+  /** Send it as the `X-Reauth` header with the guarded call; valid `expiresIn` seconds. */
+  reauth: z.string(),
+  expiresIn: z.number().int(),
+});
+export type ReauthResponse = z.infer<typeof ReauthResponse>;
 
 export const ResetSecondFactorBody = z.object({ id: z.string().max(64) });
 export const SecondFactorOk = z.object({ code: z.literal(1), msg: z.string() });

@@ -127,6 +127,8 @@ export const AUDIT_KINDS = [
   'user.secondFactorReset',
   // A user set a new password with an emailed link (the actor is that user).
   'user.passwordReset',
+  // Too many wrong second-factor codes for the account (once per window; the owner is mailed).
+  'user.secondFactorLimited',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_PAGE_SIZE = 50;

@@ -24,6 +24,7 @@ export const apikey = {
   }),
   reset: endpoint({
     method: 'POST',
+    reauth: true,
     path: '/api/user/reset-key',
     access: 'user',
     tag: 'api key',
@@ -48,6 +49,7 @@ export const apikey = {
   }),
   createKey: endpoint({
     method: 'POST',
+    reauth: true,
     path: '/api/user/apikeys/create',
     access: 'user',
     tag: 'api key',

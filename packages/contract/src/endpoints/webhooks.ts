@@ -37,6 +37,7 @@ export const webhooks = {
   }),
   add: endpoint({
     method: 'POST',
+    reauth: true,
     path: '/api/user/webhooks/add',
     access: 'user',
     tag: 'api key',
@@ -47,6 +48,7 @@ export const webhooks = {
   }),
   events: endpoint({
     method: 'POST',
+    reauth: true,
     path: '/api/user/webhooks/events',
     access: 'user',
     tag: 'api key',

@@ -40,13 +40,14 @@ const inAnHour = (srv: Srv) => new Date(srv.clock.now().getTime() + 3600_000).to
 
 async function createKey(
   srv: Srv,
-  token: string,
+  user: { token: string; password: string },
   body: { name?: string; scopes?: string[]; allowedIps?: string[]; expiresAt?: string } = {},
 ) {
   const res = await srv.post(
     '/api/user/apikeys/create',
     { name: 'script', scopes: [...API_KEY_SCOPES], ...body },
-    token,
+    user.token,
+    await srv.reauth(user),
   );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { apiKey: string; key: Record<string, unknown> & { id: string } };
@@ -68,7 +69,7 @@ describe('named keys', () => {
     const u = await s.createUser({ balance: 2 });
     const other = await s.createUser();
     const expiresAt = inAnHour(s);
-    const made = await createKey(s, u.token, {
+    const made = await createKey(s, u, {
       name: '  ci runner  ',
       scopes: ['rental', 'rental'],
       allowedIps: ['127.0.0.1', ' 10.1.2.3/8 ', '2001:DB8::/32', '10.0.0.0/8'],
@@ -130,6 +131,7 @@ describe('named keys', () => {
         '/api/user/apikeys/create',
         { name: 'x', scopes: ['rental'], ...body },
         u.token,
+        await s.reauth(u),
       );
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('bad_input');
@@ -155,23 +157,35 @@ describe('named keys', () => {
 
   it(`keeps at most ${API_KEYS_MAX} keys per user, the default key included`, async () => {
     const u = await s.createUser();
-    for (let i = 0; i < API_KEYS_MAX; i++) await createKey(s, u.token, { name: `k${i}` });
-    const over = await s.post('/api/user/apikeys/create', { name: 'one more', scopes: ['rental'] }, u.token);
+    for (let i = 0; i < API_KEYS_MAX; i++) await createKey(s, u, { name: `k${i}` });
+    const over = await s.post(
+      '/api/user/apikeys/create',
+      { name: 'one more', scopes: ['rental'] },
+      u.token,
+      await s.reauth(u),
+    );
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ error: 'api_key_limit' });
     // No room for a default key either.
-    const reset = await s.post('/api/user/reset-key', {}, u.token);
+    const reset = await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
     expect(reset.status).toBe(409);
     expect(reset.body.error).toBe('api_key_limit');
 
     const keys = (await s.post('/api/user/apikeys', {}, u.token)).body.keys as { id: string }[];
     await s.post('/api/user/apikeys/delete', { id: keys[0]!.id }, u.token);
-    expect((await s.post('/api/user/reset-key', {}, u.token)).status).toBe(200);
+    expect((await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).status).toBe(200);
     // Replacing the default key needs no room.
-    expect((await s.post('/api/user/reset-key', {}, u.token)).status).toBe(200);
+    expect((await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).status).toBe(200);
     expect((await s.post('/api/user/apikeys', {}, u.token)).body.keys).toHaveLength(API_KEYS_MAX);
     expect(
-      (await s.post('/api/user/apikeys/create', { name: 'x', scopes: ['rental'] }, u.token)).status,
+      (
+        await s.post(
+          '/api/user/apikeys/create',
+          { name: 'x', scopes: ['rental'] },
+          u.token,
+          await s.reauth(u),
+        )
+      ).status,
     ).toBe(409);
   });
 });
@@ -188,8 +202,8 @@ describe('scopes', () => {
 
   it('a rental key calls the rental API; a messaging-only key is refused with the reason', async () => {
     const u = await s.createUser({ balance: 1 });
-    const rental = await createKey(s, u.token, { scopes: ['rental'] });
-    const reader = await createKey(s, u.token, { scopes: ['messaging:read'] });
+    const rental = await createKey(s, u, { scopes: ['rental'] });
+    const reader = await createKey(s, u, { scopes: ['messaging:read'] });
     expect((await balance(s.url, rental.apiKey)).status).toBe(200);
     expect(await handler(s, rental.apiKey)).toBe('ACCESS_BALANCE:1.00');
 
@@ -214,8 +228,8 @@ describe('scopes', () => {
 describe('allowed addresses', () => {
   it('IPv4: a call from an allowed address works, from another is refused with both addresses', async () => {
     const u = await s.createUser();
-    const here = await createKey(s, u.token, { allowedIps: ['198.51.100.0/24', '127.0.0.1'] });
-    const elsewhere = await createKey(s, u.token, { allowedIps: ['203.0.113.0/24', '10.0.0.1'] });
+    const here = await createKey(s, u, { allowedIps: ['198.51.100.0/24', '127.0.0.1'] });
+    const elsewhere = await createKey(s, u, { allowedIps: ['203.0.113.0/24', '10.0.0.1'] });
     const ok = await balance(s.url, here.apiKey);
     expect(ok.status).toBe(200);
     expect(ok.limit).not.toBeNull();
@@ -236,8 +250,8 @@ describe('allowed addresses', () => {
   it('IPv6: a caller on ::1 matches an IPv6 range, and is refused outside one', async () => {
     const u = await dual.createUser();
     const v6base = dual.url.replace('127.0.0.1', '[::1]');
-    const loop = await createKey(dual, u.token, { allowedIps: ['::/120'] });
-    const doc = await createKey(dual, u.token, { allowedIps: ['2001:db8::/32'] });
+    const loop = await createKey(dual, u, { allowedIps: ['::/120'] });
+    const doc = await createKey(dual, u, { allowedIps: ['2001:db8::/32'] });
     expect((await balance(v6base, loop.apiKey)).status).toBe(200);
     const refused = await balance(v6base, doc.apiKey);
     expect(refused.status).toBe(403);
@@ -250,8 +264,8 @@ describe('allowed addresses', () => {
 
   it('an IPv4-mapped caller (::ffff:127.0.0.1 on a dual-stack listener) matches IPv4 rules', async () => {
     const u = await dual.createUser();
-    const v4 = await createKey(dual, u.token, { allowedIps: ['127.0.0.0/8'] });
-    const other = await createKey(dual, u.token, { allowedIps: ['192.0.2.1'] });
+    const v4 = await createKey(dual, u, { allowedIps: ['127.0.0.0/8'] });
+    const other = await createKey(dual, u, { allowedIps: ['192.0.2.1'] });
     expect((await balance(dual.url, v4.apiKey)).status).toBe(200);
     const refused = await balance(dual.url, other.apiKey);
     expect(refused.status).toBe(403);
@@ -263,7 +277,7 @@ describe('allowed addresses', () => {
 
   it('behind a trusted proxy (TRUST_PROXY=true) the forwarded address is the caller', async () => {
     const u = await proxied.createUser();
-    const key = await createKey(proxied, u.token, { allowedIps: ['198.51.100.0/24', '2001:db8::/32'] });
+    const key = await createKey(proxied, u, { allowedIps: ['198.51.100.0/24', '2001:db8::/32'] });
     const from = (address: string) => balance(proxied.url, key.apiKey, { 'x-forwarded-for': address });
     expect((await from('198.51.100.20')).status).toBe(200);
     expect((await from('2001:db8::7')).status).toBe(200);
@@ -283,7 +297,7 @@ describe('allowed addresses', () => {
 describe('expiry and last use', () => {
   it('a key works until its expiry, then is refused with 401 api_key_expired and listed as expired', async () => {
     const u = await s.createUser();
-    const key = await createKey(s, u.token, { expiresAt: inAnHour(s) });
+    const key = await createKey(s, u, { expiresAt: inAnHour(s) });
     expect((await balance(s.url, key.apiKey)).status).toBe(200);
     s.clock.advance(3600_000 - 1000);
     expect((await balance(s.url, key.apiKey)).status).toBe(200);
@@ -302,7 +316,7 @@ describe('expiry and last use', () => {
 
   it('notes the last use, at most once a minute', async () => {
     const u = await s.createUser();
-    const key = await createKey(s, u.token);
+    const key = await createKey(s, u);
     const lastUsed = async () =>
       (await s.post('/api/user/apikeys', {}, u.token)).body.keys[0].lastUsedAt as string | null;
     expect(await lastUsed()).toBeNull();
@@ -321,8 +335,8 @@ describe('expiry and last use', () => {
 describe('the default key (the spec’s calls)', () => {
   it('reset makes a default key with every scope; get shows it; delete-key deletes it alone', async () => {
     const u = await s.createUser({ balance: 1 });
-    const named = await createKey(s, u.token, { name: 'bot', scopes: ['rental'] });
-    const reset = await s.post('/api/user/reset-key', {}, u.token);
+    const named = await createKey(s, u, { name: 'bot', scopes: ['rental'] });
+    const reset = await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
     expect(reset.body).toEqual({ code: 1, msg: 'API key reset success!', apiKey: expect.any(String) });
     const first: string = reset.body.apiKey;
     expect((await s.post('/api/user/apikey', {}, u.token)).body).toEqual({ code: 1, apiKey: first });
@@ -340,7 +354,7 @@ describe('the default key (the spec’s calls)', () => {
     // The spec's get shows the default key, and only the list has the others (never in clear).
     expect(JSON.stringify(keys)).not.toContain(first);
 
-    const second = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const second = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     expect((await balance(s.url, first)).status).toBe(401);
     expect((await balance(s.url, second)).status).toBe(200);
     const after = (await s.post('/api/user/apikeys', {}, u.token)).body.keys;
@@ -359,7 +373,7 @@ describe('the default key (the spec’s calls)', () => {
 
   it('keeps one default key per user in the database', async () => {
     const u = await s.createUser();
-    await s.post('/api/user/reset-key', {}, u.token);
+    await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
     await expect(
       s.db.query(
         `INSERT INTO api_keys (user_id, name, key_hash, key_enc, scopes, is_default, created_at)
@@ -373,12 +387,12 @@ describe('the default key (the spec’s calls)', () => {
 describe('audit', () => {
   it('records creation, reset and deletion by their owner, never the key', async () => {
     const u = await s.createUser();
-    const made = await createKey(s, u.token, {
+    const made = await createKey(s, u, {
       name: 'audited',
       scopes: ['rental'],
       allowedIps: ['10.0.0.0/8'],
     });
-    const reset = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey as string;
+    const reset = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey as string;
     await s.post('/api/user/apikeys/delete', { id: made.key.id }, u.token);
     await s.post('/api/user/delete-key', {}, u.token);
     const rows = await s.db.query<{

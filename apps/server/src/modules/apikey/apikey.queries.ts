@@ -139,6 +139,15 @@ export async function deleteKeyById(
   return rows[0];
 }
 
+/** Deletes every key of a user (a password reset, or a change that asks for it). */
+export async function deleteKeysOf(q: Queryable, userId: string): Promise<DeletedKey[]> {
+  return q.query<DeletedKey>(
+    `DELETE FROM api_keys WHERE user_id = $1
+     RETURNING id::text AS id, name, prefix, is_default`,
+    [userId],
+  );
+}
+
 export async function deleteDefaultKey(q: Queryable, userId: string): Promise<DeletedKey | undefined> {
   const rows = await q.query<DeletedKey>(
     `DELETE FROM api_keys WHERE user_id = $1 AND is_default

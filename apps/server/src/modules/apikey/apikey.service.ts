@@ -18,13 +18,14 @@ import type { Queryable } from '../../db/db.ts';
 import { badInput, conflict, DomainError, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
-import { findUserById } from '../users/index.ts';
+import { findUserById, mailOwner } from '../users/index.ts';
 import {
   countCall,
   countKeys,
   type DeletedKey,
   deleteDefaultKey,
   deleteKeyById,
+  deleteKeysOf,
   findKeyByHash,
   insertKey,
   type KeyRow,
@@ -165,6 +166,7 @@ export async function createApiKey(
     });
     return inserted;
   });
+  await mailOwner(ctx, userId, 'apiKeyCreated');
   return { apiKey, key: keyInfo(ctx, row, now) };
 }
 
@@ -203,6 +205,7 @@ export async function resetApiKey(ctx: AppContext, userId: string): Promise<stri
       at: now,
     });
   });
+  await mailOwner(ctx, userId, 'apiKeyCreated');
   return apiKey;
 }
 
@@ -221,6 +224,20 @@ async function auditDeletion(
     before: deletedAudit(old),
     at,
   });
+}
+
+/**
+ * Deletes every key of a user, each audited, inside the caller's transaction (a password reset, a
+ * change that asks for it): keys made with a stolen session stop working. Answers how many went.
+ */
+export async function revokeAllApiKeys(
+  q: Queryable,
+  user: { id: string; username: string },
+  at: Date,
+): Promise<number> {
+  const gone = await deleteKeysOf(q, user.id);
+  for (const old of gone) await auditDeletion(q, { id: user.id, username: user.username }, old, at);
+  return gone.length;
 }
 
 /** Deletes the default key (the spec's delete-key); false when there is none. */

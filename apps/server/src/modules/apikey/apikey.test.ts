@@ -24,7 +24,7 @@ describe('API key lifecycle', () => {
     const other = await s.createUser();
     expect((await s.post('/api/user/apikey', {}, u.token)).body).toEqual({ code: 1, apiKey: null });
 
-    const reset = await s.post('/api/user/reset-key', {}, u.token);
+    const reset = await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
     expect(reset.status).toBe(200);
     expect(reset.body.msg).toBe('API key reset success!');
     const key: string = reset.body.apiKey;
@@ -46,16 +46,17 @@ describe('API key lifecycle', () => {
     expect(row!.key_enc.startsWith('v1.')).toBe(true);
 
     // Another user's key is another key.
-    const otherKey = (await s.post('/api/user/reset-key', {}, other.token)).body.apiKey;
+    const otherKey = (await s.post('/api/user/reset-key', {}, other.token, await s.reauth(other))).body
+      .apiKey;
     expect(otherKey).not.toBe(key);
     expect((await balanceWith(key)).status).toBe(200);
   });
 
   it('a reset invalidates the old key at once; a delete leaves none', async () => {
     const u = await s.createUser({ balance: 3 });
-    const first = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const first = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     expect((await balanceWith(first)).status).toBe(200);
-    const second = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const second = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     expect(second).not.toBe(first);
     const old = await balanceWith(first);
     expect(old.status).toBe(401);
@@ -74,7 +75,7 @@ describe('API key lifecycle', () => {
 
   it('refuses the key of an inactive account', async () => {
     const u = await s.createUser();
-    const key = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [u.id]);
     const res = await balanceWith(key);
     expect(res.status).toBe(401);

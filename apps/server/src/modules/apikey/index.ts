@@ -12,6 +12,7 @@ export {
   getApiKey,
   listApiKeys,
   resetApiKey,
+  revokeAllApiKeys,
 } from './apikey.service.ts';
 
 export const apikeyModule: ModuleDescriptor = {

@@ -2,7 +2,8 @@ import { endpoints, passwordError, rolesFromClaim } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { changePassword } from '../users/index.ts';
+import { revokeAllApiKeys } from '../apikey/index.ts';
+import { changePassword, mailOwner } from '../users/index.ts';
 import { login, register } from './auth.service.ts';
 import { assertPasswordNotCommon } from './common-passwords.ts';
 import { limitPasswordChange } from './limits.ts';
@@ -35,8 +36,17 @@ export function authRoutes(app: App, ctx: AppContext) {
       if (!passwordError(req.body.newPass)) assertPasswordNotCommon(req.body.newPass, 'newPass');
       return changePassword(ctx, user.id, req.body);
     });
+    // The new token version voids every other session, re-authentication proof and sign-in
+    // challenge; the keys go only when asked (programs would stop).
+    const revoked = req.body.revokeKeys
+      ? await ctx.db.tx((q) => revokeAllApiKeys(q, user, ctx.clock.now()))
+      : 0;
+    await mailOwner(ctx, user.id, 'passwordChanged');
     const token = await signToken(ctx, { ...user, roles: rolesFromClaim(user.roles), tokenVersion });
-    return { code: 1 as const, msg: 'Password changed.', token };
+    const msg = revoked
+      ? `Password changed. ${revoked} API ${revoked === 1 ? 'key was' : 'keys were'} deleted.`
+      : 'Password changed.';
+    return { code: 1 as const, msg, token };
   });
   recoveryRoutes(app, ctx);
 }

@@ -32,6 +32,7 @@ export async function register(
   const email = normalizeLogin(input.email);
   assertNoFieldErrors(validateRegister({ username, email, password: input.password }));
   assertPasswordNotCommon(input.password, 'password');
+  // Counted first, and kept when the name is taken: a refusal costs budget like an account does.
   const undo = await reserveRegistration(ctx, input.ip);
   const result = await insertUser(ctx.db, {
     username,
@@ -42,8 +43,6 @@ export async function register(
     await undo();
     throw err;
   });
-  // A refused registration created no account: it does not use up the budget.
-  if (result.taken) await undo();
   if (result.taken === 'username')
     throw conflict('This username is already taken.', 'username', 'username_taken');
   if (result.taken === 'email')
@@ -93,9 +92,11 @@ export async function login(
   if (user.status !== 'Active')
     throw new DomainError('account_inactive', 'This account is inactive. Please contact support.');
   // The password was right: this browser gets (or keeps) its device token.
-  const deviceToken = await gate.succeeded(user.id);
+  const deviceToken = await gate.deviceToken(user.id);
+  // With the factor on, the attempt stays counted until the code is right (answerChallenge).
   const challenge = await challengeFor(ctx, user);
   if (challenge) return { ...challenge, deviceToken };
+  await gate.succeeded();
   const token = await signToken(ctx, {
     id: user.id,
     username: user.username,

@@ -1,5 +1,6 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { authRoutes } from './auth.routes.ts';
+import { verifyReauth } from './reauth.ts';
 import { authenticate } from './tokens.ts';
 
 // Auth: sign-in, registration, sessions (tokens) and the first admin account.
@@ -20,4 +21,5 @@ export const authModule: ModuleDescriptor = {
   ],
   routes: authRoutes,
   authenticate,
+  verifyReauth,
 };

@@ -44,6 +44,16 @@ export async function release(q: Queryable, keys: string[]): Promise<void> {
   );
 }
 
+/** A key's count in the window that started after `windowStart` (undefined: none). */
+export async function peek(q: Queryable, key: string, windowStart: Date): Promise<Counted | undefined> {
+  const rows = await q.query<{ failures: number; window_start: Date }>(
+    'SELECT failures, window_start FROM auth_throttle WHERE key = $1 AND window_start > $2',
+    [key, windowStart],
+  );
+  const r = rows[0];
+  return r ? { failures: r.failures, windowStart: new Date(r.window_start) } : undefined;
+}
+
 /** Forgets these keys' windows (a success clears its own pair counter). */
 export async function clearKeys(q: Queryable, keys: string[]): Promise<void> {
   if (keys.length === 0) return;

@@ -235,8 +235,21 @@ describe('password change limit', () => {
       `SELECT actor_id FROM audit_log WHERE kind = 'user.passwordChangeLimited' AND target_id = $1`,
       [u.id],
     );
-    expect(audit.length).toBeGreaterThanOrEqual(1);
+    // Audited once for the window, however many refusals: a caller cannot flood the admin log.
+    expect(audit).toHaveLength(1);
     expect(audit[0]!.actor_id).toBe(u.id);
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await s.post('/api/user/changepass', { oldPass: 'x-guess-1', newPass: 'fresh-pass-42' }, u.token))
+          .status,
+      ).toBe(429);
+    }
+    expect(
+      await s.db.query(
+        `SELECT 1 FROM audit_log WHERE kind = 'user.passwordChangeLimited' AND target_id = $1`,
+        [u.id],
+      ),
+    ).toHaveLength(1);
     s.clock.advance(16 * 60_000);
     const later = await s.post(
       '/api/user/changepass',
@@ -309,14 +322,23 @@ describe('registration limits', () => {
     expect(refused.body).toMatchObject({ error: 'too_many_requests' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('cache-control')).toBe('no-store');
-    // A taken name uses no budget.
+    // A taken name uses budget like an account (4 of 5), or usernames could be probed freely.
     expect((await reg('198.51.100.10', 'burst_0')).status).toBe(409);
     expect((await reg('198.51.100.10', 'other_1')).status).toBe(200);
-    expect((await reg('2001:db8:5::1', 'other_2')).status).toBe(200);
     // Global ceiling of 5 reached: a new address is refused too.
     expect((await reg('2001:db8:6::1', 'other_3')).status).toBe(429);
     s.clock.advance(61 * 60_000);
     expect((await reg('2001:db8:6::1', 'other_3')).status).toBe(200);
+  });
+
+  it('counts a refused registration (name taken): probing usernames from one address stops at the limit', async () => {
+    s.clock.advance(61 * 60_000);
+    const ip = '203.0.113.77';
+    for (let i = 0; i < 3; i++) expect((await reg(ip, 'burst_0')).status).toBe(409);
+    const probe = await reg(ip, 'burst_1');
+    expect(probe.status).toBe(429);
+    expect(probe.body.msg).not.toMatch(/taken/);
+    expect(Number(probe.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

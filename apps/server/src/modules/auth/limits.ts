@@ -10,11 +10,12 @@ import { sha256 } from '../../crypto.ts';
 import type { Queryable } from '../../db/db.ts';
 import { type DomainError, tooManyRequests } from '../../errors.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findUserByUsername } from '../users/index.ts';
+import { findUserByUsername, mailOwner } from '../users/index.ts';
 import {
   type Counted,
   clearKeys,
   deviceTokenBelongs,
+  peek,
   release,
   reserve,
   saveDeviceToken,
@@ -102,8 +103,19 @@ export async function deviceTokenValid(
 export interface SignInGate {
   /** Failures of this account in the window, this attempt included (0 when it was exempt). */
   accountFailures: number;
-  /** The attempt succeeded: take it back from the counts; returns the browser's device token. */
-  succeeded(userId: string): Promise<string>;
+  /** The password was right: the browser's device token (kept, or a new one saved). */
+  deviceToken(userId: string): Promise<string>;
+  /**
+   * The sign-in succeeded: take the attempt back from the counts. With a second factor this waits
+   * for the right code (`forgiveSignIn`): a right password alone clears nothing.
+   */
+  succeeded(): Promise<void>;
+}
+
+/** The sign-in limits' keys of a username from an address. */
+function signInKeys(username: string, ip: string) {
+  const address = clientGroup(ip);
+  return { pairKey: `pair:${username}|${address}`, ipKey: `ip:${address}`, accountKey: `acct:${username}` };
 }
 
 /**
@@ -121,10 +133,7 @@ export async function signInGate(
   const { config } = ctx;
   const now = ctx.clock.now();
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
-  const address = clientGroup(input.ip);
-  const pairKey = `pair:${input.username}|${address}`;
-  const ipKey = `ip:${address}`;
-  const accountKey = `acct:${input.username}`;
+  const { pairKey, ipKey, accountKey } = signInKeys(input.username, input.ip);
   const trusted = await deviceTokenValid(ctx.db, input.deviceToken, input.username);
   const limits: Limit[] = [
     { key: pairKey, max: config.LOGIN_MAX_FAILURES_PER_USER_IP },
@@ -140,36 +149,143 @@ export async function signInGate(
   }
   return {
     accountFailures: counts.get(accountKey)?.failures ?? 0,
-    async succeeded(userId) {
-      await clearKeys(ctx.db, [pairKey]);
-      await release(ctx.db, trusted ? [ipKey] : [ipKey, accountKey]);
+    async deviceToken(userId) {
       const token = trusted && input.deviceToken ? input.deviceToken : newDeviceToken();
       await saveDeviceToken(ctx.db, userId, hashToken(token), now, DEVICE_TOKENS_PER_USER);
       return token;
     },
+    async succeeded() {
+      await clearKeys(ctx.db, [pairKey]);
+      await release(ctx.db, trusted ? [ipKey] : [ipKey, accountKey]);
+    },
   };
+}
+
+/** The second sign-in step succeeded: the password's attempt is taken back now (see `succeeded`). */
+export async function forgiveSignIn(ctx: AppContext, username: string, ip: string): Promise<void> {
+  const { pairKey, ipKey, accountKey } = signInKeys(username, ip);
+  await clearKeys(ctx.db, [pairKey]);
+  await release(ctx.db, [ipKey, accountKey]);
+}
+
+// ---- once per window ------------------------------------------------------------------------------
+
+/**
+ * Whether this is the first time `key` happens in its window (counted in the same table): what a
+ * caller could repeat (a refused attempt) is audited and mailed once a window, counted after.
+ */
+export async function firstInWindow(ctx: AppContext, key: string, windowMs: number): Promise<boolean> {
+  const now = ctx.clock.now();
+  const counts = await reserve(ctx.db, [key], now, new Date(now.getTime() - windowMs));
+  return counts.get(key)?.failures === 1;
+}
+
+// ---- second factor --------------------------------------------------------------------------------
+
+export interface CodeGate {
+  /** The code was right: its attempt is no failure. */
+  passed(): Promise<void>;
+  /** The code was wrong: it stays counted; reaching the limit locks (and tells the owner). */
+  failed(): Promise<void>;
+}
+
+function secondFactorLimits(ctx: AppContext, userId: string, ip: string): Limit[] {
+  return [
+    { key: `2fa:${userId}`, max: ctx.config.SECOND_FACTOR_MAX_FAILURES },
+    { key: `2fa-ip:${clientGroup(ip)}`, max: ctx.config.SECOND_FACTOR_MAX_FAILURES_PER_IP },
+  ];
+}
+
+const secondFactorWindowMs = (ctx: AppContext) => ctx.config.SECOND_FACTOR_WINDOW_MINUTES * 60_000;
+
+const secondFactorLimited = (retryAfter: number) =>
+  limited(
+    `Too many wrong codes. Two-factor codes are refused for ${Math.ceil(retryAfter / 60)} minutes.`,
+    retryAfter,
+  );
+
+/**
+ * The account has reached its wrong-code limit: audited (`user.secondFactorLimited`) and mailed to
+ * the owner once a window, however often the locked calls are repeated.
+ */
+async function secondFactorLocked(ctx: AppContext, user: { id: string; username: string }): Promise<void> {
+  if (!(await firstInWindow(ctx, `2fa-locked:${user.id}`, secondFactorWindowMs(ctx)))) return;
+  await recordAudit(ctx.db, {
+    actor: { id: user.id, username: user.username },
+    kind: 'user.secondFactorLimited',
+    targetId: user.id,
+    targetLabel: user.username,
+    after: { failures: ctx.config.SECOND_FACTOR_MAX_FAILURES },
+    at: ctx.clock.now(),
+  });
+  await mailOwner(ctx, user.id, 'secondFactorLimited');
+}
+
+/**
+ * Counts a second-factor code before it is checked (per account across challenges and calls:
+ * SECOND_FACTOR_MAX_FAILURES; per client address: SECOND_FACTOR_MAX_FAILURES_PER_IP, in windows of
+ * SECOND_FACTOR_WINDOW_MINUTES), or refuses it (429) unchecked.
+ */
+export async function secondFactorGate(
+  ctx: AppContext,
+  user: { id: string; username: string },
+  ip: string,
+): Promise<CodeGate> {
+  const limits = secondFactorLimits(ctx, user.id, ip);
+  const { counts, retryAfter } = await take(ctx.db, limits, ctx.clock.now(), secondFactorWindowMs(ctx));
+  if (retryAfter !== undefined) {
+    if ((counts.get(limits[0]!.key)?.failures ?? 0) > limits[0]!.max) await secondFactorLocked(ctx, user);
+    throw secondFactorLimited(retryAfter);
+  }
+  return {
+    passed: () =>
+      release(
+        ctx.db,
+        limits.map((l) => l.key),
+      ),
+    async failed() {
+      if ((counts.get(limits[0]!.key)?.failures ?? 0) >= limits[0]!.max) await secondFactorLocked(ctx, user);
+    },
+  };
+}
+
+/**
+ * Refuses (429) a new sign-in challenge for an account whose wrong-code limit is reached: a right
+ * password does not buy fresh attempts.
+ */
+export async function assertSecondFactorOpen(ctx: AppContext, user: { id: string; username: string }) {
+  const now = ctx.clock.now();
+  const windowMs = secondFactorWindowMs(ctx);
+  const key = `2fa:${user.id}`;
+  const count = await peek(ctx.db, key, new Date(now.getTime() - windowMs));
+  if (count && count.failures >= ctx.config.SECOND_FACTOR_MAX_FAILURES) {
+    await secondFactorLocked(ctx, user);
+    throw secondFactorLimited(secondsLeft(count.windowStart, windowMs, now));
+  }
 }
 
 // ---- password change ------------------------------------------------------------------------------
 
 /**
- * Guards a password change like a sign-in: at most LOGIN_MAX_FAILURES_PER_USER_IP wrong old
- * passwords per account per LOGIN_WINDOW_MINUTES, then 429 without checking (the first refusal of a
- * window is audited as `user.passwordChangeLimited`). `change` throws a bad_input on `oldPass` for
- * a wrong old password; any other outcome gives the attempt back, a success clears the count.
+ * Guards a check of the signed-in user's password (a password change, a re-authentication) like a
+ * sign-in: at most LOGIN_MAX_FAILURES_PER_USER_IP wrong passwords per account per
+ * LOGIN_WINDOW_MINUTES, then 429 without checking. The first refusal of a window is audited as
+ * `user.passwordChangeLimited`; the rest are only counted (a caller cannot flood the audit log).
+ * `check` throws a bad_input on `oldPass` or `password` for a wrong password; any other outcome
+ * gives the attempt back, a success clears the count.
  */
 export async function limitPasswordChange<T>(
   ctx: AppContext,
   user: AuthUser,
-  change: () => Promise<T>,
+  check: () => Promise<T>,
 ): Promise<T> {
   const now = ctx.clock.now();
   const windowMs = ctx.config.LOGIN_WINDOW_MINUTES * 60_000;
   const key = `chpass:${user.id}`;
   const max = ctx.config.LOGIN_MAX_FAILURES_PER_USER_IP;
-  const { counts, retryAfter } = await take(ctx.db, [{ key, max }], now, windowMs);
+  const { retryAfter } = await take(ctx.db, [{ key, max }], now, windowMs);
   if (retryAfter !== undefined) {
-    if (counts.get(key)?.failures === max + 1) {
+    if (await firstInWindow(ctx, `chpass-limited:${user.id}`, windowMs)) {
       await recordAudit(ctx.db, {
         actor: { id: user.id, username: user.username },
         kind: 'user.passwordChangeLimited',
@@ -180,21 +296,21 @@ export async function limitPasswordChange<T>(
       });
     }
     throw limited(
-      `Too many wrong old passwords. Please try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+      `Too many wrong passwords. Please try again in ${Math.ceil(retryAfter / 60)} minutes.`,
       retryAfter,
     );
   }
   try {
-    const result = await change();
+    const result = await check();
     await clearKeys(ctx.db, [key]);
     return result;
   } catch (err) {
-    const wrongOld =
+    const wrongPassword =
       typeof err === 'object' &&
       err !== null &&
       (err as DomainError).code === 'bad_input' &&
-      (err as DomainError).field === 'oldPass';
-    if (!wrongOld) await release(ctx.db, [key]);
+      ['oldPass', 'password'].includes((err as DomainError).field ?? '');
+    if (!wrongPassword) await release(ctx.db, [key]);
     throw err;
   }
 }
@@ -205,8 +321,8 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Takes one registration from the per-address (REGISTRATIONS_PER_ADDRESS_PER_HOUR) and global
- * (REGISTRATIONS_PER_HOUR) hourly budgets, or refuses with 429. Returns the undo for a
- * registration that then did not create an account (name or email taken).
+ * (REGISTRATIONS_PER_HOUR) hourly budgets, or refuses with 429. A registration refused because the
+ * name or email is taken keeps its unit: otherwise anyone could probe usernames without limit.
  */
 export async function reserveRegistration(ctx: AppContext, ip: string): Promise<() => Promise<void>> {
   const limits: Limit[] = [
@@ -222,4 +338,30 @@ export async function reserveRegistration(ctx: AppContext, ip: string): Promise<
   }
   const counted = limits.filter((l) => l.max > 0).map((l) => l.key);
   return () => release(ctx.db, counted);
+}
+
+/**
+ * Takes one try from an hourly per-address budget (`prefix` names it: forgot, reset), or refuses
+ * with 429 and a Retry-After that matches the message.
+ */
+export async function hourlyAddressLimit(
+  ctx: AppContext,
+  prefix: string,
+  ip: string,
+  max: number,
+  what: string,
+): Promise<void> {
+  const { retryAfter } = await take(
+    ctx.db,
+    [{ key: `${prefix}:${clientGroup(ip)}`, max }],
+    ctx.clock.now(),
+    HOUR_MS,
+  );
+  if (retryAfter !== undefined) {
+    const minutes = Math.ceil(retryAfter / 60);
+    throw limited(
+      `Too many ${what}. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+      retryAfter,
+    );
+  }
 }

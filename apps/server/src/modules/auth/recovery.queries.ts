@@ -12,6 +12,15 @@ export async function replaceResetToken(
   );
 }
 
+/** Whether a link is live (unused, unexpired): checked before any work on the new password. */
+export async function resetTokenLive(q: Queryable, tokenHash: string, now: Date): Promise<boolean> {
+  const rows = await q.query(
+    'SELECT 1 FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2',
+    [tokenHash, now],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Takes a link for use: marks it used and returns its user, only when it exists, is unused and has
  * not expired at `now`. One statement, so two requests with one link cannot both use it.

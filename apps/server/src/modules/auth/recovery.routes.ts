@@ -10,7 +10,7 @@ export function recoveryRoutes(app: App, ctx: AppContext) {
   const { auth } = endpoints;
   route(app, ctx, auth.forgot, async (req) => requestReset(ctx, { login: req.body.login, ip: req.ip }));
   route(app, ctx, auth.reset, async (req) => {
-    await resetPassword(ctx, req.body);
+    await resetPassword(ctx, { ...req.body, ip: req.ip });
     return { code: 1 as const, msg: 'Your password was changed. Sign in with the new one.' };
   });
   route(app, ctx, auth.mailOutbox, async () => ({

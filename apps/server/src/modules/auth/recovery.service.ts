@@ -10,13 +10,22 @@ import {
 } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { sha256 } from '../../crypto.ts';
-import { badInput, tooManyRequests } from '../../errors.ts';
+import { badInput } from '../../errors.ts';
 import { mailMode, sendMail } from '../../mail/index.ts';
 import { runtimeKey } from '../../runtime.ts';
+import { revokeAllApiKeys } from '../apikey/index.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findUserById, findUserByLogin, hashPassword, updatePasswordHash } from '../users/index.ts';
+import {
+  findUserById,
+  findUserByLogin,
+  hashPassword,
+  mailOwner,
+  updatePasswordHash,
+} from '../users/index.ts';
 import { assertPasswordNotCommon } from './common-passwords.ts';
-import { countRequest, replaceResetToken, useResetToken } from './recovery.queries.ts';
+import { hourlyAddressLimit } from './limits.ts';
+import { countRequest, replaceResetToken, resetTokenLive, useResetToken } from './recovery.queries.ts';
+import { deleteChallengesOf } from './second-factor.queries.ts';
 
 // Password recovery by email. The request answers at once with the same words for every login;
 // looking the account up and mailing happen after the answer, so neither the words nor the time
@@ -77,9 +86,7 @@ export async function requestReset(
   input: { login: string; ip: string },
 ): Promise<ForgotResponse> {
   const now = ctx.clock.now();
-  const ipKey = `forgot-ip:${input.ip}`;
-  if ((await countRequest(ctx.db, ipKey, now, new Date(now.getTime() - HOUR_MS))) > FORGOT_PER_IP_PER_HOUR)
-    throw tooManyRequests('Too many password reset requests. Please try again in an hour.');
+  await hourlyAddressLimit(ctx, 'forgot-ip', input.ip, FORGOT_PER_IP_PER_HOUR, 'password reset requests');
   const mailEnabled = mailMode(ctx.config) !== 'off';
   const login = normalizeLogin(input.login);
   if (mailEnabled && login) {
@@ -121,35 +128,51 @@ async function mailResetLink(ctx: AppContext, login: string, now: Date): Promise
 }
 
 /**
- * POST /api/Auth/reset: checks the password rule, then in one transaction takes the link (unused,
- * unexpired), sets the password and its token version (every session ends, as a change does) and
- * records the audit row. An unknown, used, superseded or expired link gets one clear message.
+ * POST /api/Auth/reset: counted per client address first (RESETS_PER_ADDRESS_PER_HOUR, 429), then
+ * the link is looked at before any work on the password (an unknown link costs no hashing), then
+ * the password rule; then in one transaction it takes the link (unused, unexpired), sets the
+ * password and its token version (every session and every pending sign-in challenge ends), deletes
+ * every API key (keys a thief made keep no foothold; the user makes new ones) and records the audit
+ * row. The owner is mailed. An unknown, used, superseded or expired link gets one clear message.
  */
 export async function resetPassword(
   ctx: AppContext,
-  input: { token: string; password: string },
+  input: { token: string; password: string; ip: string },
 ): Promise<void> {
+  await hourlyAddressLimit(
+    ctx,
+    'reset-ip',
+    input.ip,
+    ctx.config.RESETS_PER_ADDRESS_PER_HOUR,
+    'password resets',
+  );
+  const tokenHash = hashResetToken(input.token);
+  if (!(await resetTokenLive(ctx.db, tokenHash, ctx.clock.now())))
+    throw badInput(RESET_LINK_INVALID, 'token');
   const problem = passwordError(input.password);
   if (problem) throw badInput(ruleMessages[problem], 'password');
   // The same rule as a change and a registration.
   assertPasswordNotCommon(input.password, 'password');
   const hash = await hashPassword(input.password);
-  const tokenHash = hashResetToken(input.token);
-  const done = await ctx.db.tx(async (q) => {
+  const userId = await ctx.db.tx(async (q) => {
     const now = ctx.clock.now();
     const link = await useResetToken(q, tokenHash, now);
-    if (!link) return false;
+    if (!link) return undefined;
     const user = await findUserById(q, link.userId);
-    if (user?.status !== 'Active') return false;
+    if (user?.status !== 'Active') return undefined;
     await updatePasswordHash(q, user.id, hash);
+    await deleteChallengesOf(q, user.id);
+    const keys = await revokeAllApiKeys(q, user, now);
     await recordAudit(q, {
       actor: { id: user.id, username: user.username },
       kind: 'user.passwordReset',
       targetId: user.id,
       targetLabel: user.username,
+      after: { apiKeysDeleted: keys },
       at: now,
     });
-    return true;
+    return user.id;
   });
-  if (!done) throw badInput(RESET_LINK_INVALID, 'token');
+  if (!userId) throw badInput(RESET_LINK_INVALID, 'token');
+  await mailOwner(ctx, userId, 'passwordReset');
 }

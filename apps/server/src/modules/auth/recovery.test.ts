@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
 import { recoveryIdle } from './index.ts';
 import { FORGOT_PER_ACCOUNT_PER_HOUR, FORGOT_PER_IP_PER_HOUR } from './recovery.service.ts';
+import { totpFor } from './second-factor.ts';
 
 // Password recovery through a real SMTP server listening on 127.0.0.1: the test reads the mail it
 // received and follows its link as a person would.
@@ -212,6 +213,82 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
     expect(limited.body.msg).toMatch(/Too many password reset requests/);
     expect((await forgot('ghost-last', nextIp())).status).toBe(200);
     await recoveryIdle(s.ctx);
+  });
+
+  it('says the same wait in the 429 as in Retry-After, and counts IPv6 clients by their /64', async () => {
+    const net = `2001:db8:${++ipSeq}:7`;
+    for (let i = 0; i < FORGOT_PER_IP_PER_HOUR; i++)
+      expect((await forgot(`ghost${i}`, `${net}::${i + 1}`)).status).toBe(200);
+    // Another address of the same /64: the same client.
+    const limited = await fetch(`${s.url}/api/Auth/forgot`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `${net}:ffff::1` },
+      body: JSON.stringify({ login: 'ghost-last' }),
+    });
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3000);
+    expect(((await limited.json()) as { msg: string }).msg).toContain(
+      `in ${Math.ceil(retryAfter / 60)} minutes`,
+    );
+    await recoveryIdle(s.ctx);
+  });
+
+  it('limits password resets per address (429 with Retry-After) and looks at the link before the password', async () => {
+    const ip = nextIp();
+    const resetFrom = (token: string, password: string) =>
+      fetch(`${s.url}/api/Auth/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({ token, password }),
+      }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }));
+    // An unknown link is answered as such before the password is judged (or hashed).
+    const first = await resetFrom('no-such-link', 'short');
+    expect(first.status).toBe(400);
+    expect(first.body).toMatchObject({ field: 'token', msg: RESET_LINK_INVALID });
+    for (let i = 1; i < s.ctx.config.RESETS_PER_ADDRESS_PER_HOUR; i++)
+      expect((await resetFrom(`guess-${i}`, 'a-long-pass-12')).status).toBe(400);
+    const limited = await resetFrom('guess-last', 'a-long-pass-12');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(60);
+    // Another address is not held back.
+    expect((await reset('guess-elsewhere', 'a-long-pass-12')).status).toBe(400);
+  });
+
+  it('a reset deletes every API key and voids a pending sign-in challenge; the owner is mailed', async () => {
+    const u = await s.createUser();
+    const key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey as string;
+    const balance = async () =>
+      String((await s.call('GET', `/stubs/handler_api.php?api_key=${key}&action=getBalance`)).body);
+    expect(await balance()).toMatch(/^ACCESS_BALANCE/);
+    // A second factor, and a challenge someone holds with the old password.
+    const reauth = await s.reauth(u);
+    const secret = (await s.post('/api/user/secondFactor/start', {}, u.token, reauth)).body.secret as string;
+    const totp = () => totpFor(secret, '').generate({ timestamp: s.clock.now().getTime() });
+    expect((await s.post('/api/user/secondFactor/confirm', { code: totp() }, u.token, reauth)).status).toBe(
+      200,
+    );
+    s.clock.advance(30_000);
+    const challenge = (await s.post('/api/Auth/login', { username: u.username, password: u.password })).body
+      .challenge as string;
+    expect(challenge).toBeTruthy();
+
+    const before = smtp.mails.length;
+    await forgot(u.username, nextIp());
+    const token = tokenIn((await smtp.waitForMail(before + 1)).text);
+    expect((await reset(token, 'after-reset-pass-9')).status).toBe(200);
+    expect(await balance()).toBe('BAD_KEY');
+    expect((await s.post('/api/Auth/secondFactor', { challenge, code: totp() })).body.error).toBe(
+      'second_factor_challenge_invalid',
+    );
+    const notice = await smtp.waitForMail(before + 2);
+    expect(notice.subject).toBe('Your SimDock password was reset');
+    expect(notice.text).not.toContain(token);
+    const audit = await s.db.query<{ kind: string }>(
+      `SELECT kind FROM audit_log WHERE kind = 'apikey.delete' AND actor_id = $1`,
+      [u.id],
+    );
+    expect(audit).toHaveLength(1);
   });
 
   it('never logs the link or the token', async () => {

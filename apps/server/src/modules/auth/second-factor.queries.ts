@@ -98,13 +98,14 @@ export async function recoveryCodesLeft(q: Queryable, userId: string): Promise<n
 
 export async function insertChallenge(
   q: Queryable,
-  c: { tokenHash: string; userId: string; expiresAt: Date; now: Date },
+  c: { tokenHash: string; userId: string; tokenVersion: number; expiresAt: Date; now: Date },
 ): Promise<void> {
   // Stale challenges go as new ones come: the table stays small without a job.
   await q.query('DELETE FROM second_factor_challenges WHERE expires_at <= $1', [c.now]);
   await q.query(
-    'INSERT INTO second_factor_challenges (token_hash, user_id, expires_at) VALUES ($1, $2, $3)',
-    [c.tokenHash, c.userId, c.expiresAt],
+    `INSERT INTO second_factor_challenges (token_hash, user_id, token_version, expires_at)
+     VALUES ($1, $2, $3, $4)`,
+    [c.tokenHash, c.userId, c.tokenVersion, c.expiresAt],
   );
 }
 
@@ -117,14 +118,19 @@ export async function countChallengeAttempt(
   tokenHash: string,
   now: Date,
   maxAttempts: number,
-): Promise<{ user_id: string; attempts: number } | undefined> {
-  const rows = await q.query<{ user_id: string; attempts: number }>(
+): Promise<{ user_id: string; attempts: number; token_version: number } | undefined> {
+  const rows = await q.query<{ user_id: string; attempts: number; token_version: number }>(
     `UPDATE second_factor_challenges SET attempts = attempts + 1
      WHERE token_hash = $1 AND expires_at > $2 AND attempts < $3
-     RETURNING user_id, attempts`,
+     RETURNING user_id, attempts, token_version`,
     [tokenHash, now, maxAttempts],
   );
   return rows[0];
+}
+
+/** Ends every open sign-in challenge of a user (a password reset). */
+export async function deleteChallengesOf(q: Queryable, userId: string): Promise<void> {
+  await q.query('DELETE FROM second_factor_challenges WHERE user_id = $1', [userId]);
 }
 
 export async function deleteChallenge(q: Queryable, tokenHash: string): Promise<void> {

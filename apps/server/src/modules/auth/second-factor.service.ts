@@ -15,7 +15,8 @@ import type { Queryable } from '../../db/db.ts';
 import { DomainError, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findUserById, type UserRow } from '../users/index.ts';
+import { findUserById, mailOwner, type UserRow } from '../users/index.ts';
+import { assertSecondFactorOpen, forgiveSignIn, secondFactorGate } from './limits.ts';
 import {
   countChallengeAttempt,
   deleteChallenge,
@@ -113,7 +114,7 @@ const audit = (
   });
 
 export async function confirmEnrolment(ctx: AppContext, user: AuthUser, input: string): Promise<string[]> {
-  return ctx.db.tx(async (q) => {
+  const recoveryCodes = await ctx.db.tx(async (q) => {
     const row = await findSecondFactor(q, user.id);
     if (!row) throw new DomainError('second_factor_state', 'Start the set-up first.');
     if (row.enabled_at)
@@ -126,37 +127,85 @@ export async function confirmEnrolment(ctx: AppContext, user: AuthUser, input: s
     await audit(q, ctx, user, 'user.secondFactorEnable', user);
     return codes;
   });
+  await mailOwner(ctx, user.id, 'secondFactorEnabled');
+  return recoveryCodes;
+}
+
+/**
+ * Checks a code of a user whose factor is on, counted by the per-account and per-address limits
+ * (secondFactorGate): a wrong one throws `second_factor_invalid` on `code`, past the limit 429.
+ * Every call that takes a code goes through here or answerChallenge.
+ */
+export async function verifyUserCode(
+  ctx: AppContext,
+  user: { id: string; username: string },
+  input: string,
+  opts: { ip: string; recovery: boolean },
+): Promise<void> {
+  const gate = await secondFactorGate(ctx, user, opts.ip);
+  if (await ctx.db.tx((q) => checkCode(ctx, q, user.id, input, opts.recovery))) {
+    await gate.passed();
+    return;
+  }
+  await gate.failed();
+  throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
+}
+
+/**
+ * The code of a call that turns the factor off or makes new recovery codes: checked (and counted)
+ * when given; left empty, it is the code the request's re-authentication checked moments ago (a
+ * TOTP code works once, so the person is not asked for two in one step).
+ */
+async function callCode(
+  ctx: AppContext,
+  user: AuthUser,
+  input: string,
+  opts: { ip: string; recovery: boolean },
+): Promise<void> {
+  if (input.trim()) return verifyUserCode(ctx, user, input, opts);
+  if (!user.reauth?.withCode) {
+    throw new DomainError('second_factor_invalid', 'Enter the code from your authenticator app.', 'code');
+  }
+}
+
+async function assertEnabled(ctx: AppContext, userId: string): Promise<void> {
+  if (!(await secondFactorEnabled(ctx.db, userId))) {
+    throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
+  }
 }
 
 export async function regenerateRecoveryCodes(
   ctx: AppContext,
   user: AuthUser,
   input: string,
+  ip: string,
 ): Promise<string[]> {
-  return ctx.db.tx(async (q) => {
-    if (!(await secondFactorEnabled(q, user.id))) {
-      throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
-    }
-    if (!(await checkCode(ctx, q, user.id, input, false))) {
-      throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
-    }
-    const codes = await freshRecoveryCodes(q, user.id);
+  await assertEnabled(ctx, user.id);
+  await callCode(ctx, user, input, { ip, recovery: false });
+  const codes = await ctx.db.tx(async (q) => {
+    const made = await freshRecoveryCodes(q, user.id);
     await audit(q, ctx, user, 'user.secondFactorRecoveryCodes', user);
-    return codes;
+    return made;
   });
+  await mailOwner(ctx, user.id, 'recoveryCodesReplaced');
+  return codes;
 }
 
-export async function disableSecondFactor(ctx: AppContext, user: AuthUser, input: string): Promise<void> {
+export async function disableSecondFactor(
+  ctx: AppContext,
+  user: AuthUser,
+  input: string,
+  ip: string,
+): Promise<void> {
+  await assertEnabled(ctx, user.id);
+  await callCode(ctx, user, input, { ip, recovery: true });
   await ctx.db.tx(async (q) => {
-    if (!(await secondFactorEnabled(q, user.id))) {
+    if (!(await deleteSecondFactor(q, user.id))) {
       throw new DomainError('second_factor_state', 'Two-factor authentication is off.');
     }
-    if (!(await checkCode(ctx, q, user.id, input, true))) {
-      throw new DomainError('second_factor_invalid', WRONG_CODE, 'code');
-    }
-    await deleteSecondFactor(q, user.id);
     await audit(q, ctx, user, 'user.secondFactorDisable', user);
   });
+  await mailOwner(ctx, user.id, 'secondFactorDisabled');
 }
 
 /** An admin turns another user's factor off (audited); the user can sign in with the password alone. */
@@ -168,6 +217,7 @@ export async function resetSecondFactor(ctx: AppContext, admin: AuthUser, userId
     if (!had) throw new DomainError('second_factor_state', 'This user has no two-factor authentication.');
     await audit(q, ctx, admin, 'user.secondFactorReset', target);
   });
+  await mailOwner(ctx, target.id, 'secondFactorReset');
 }
 
 /**
@@ -177,11 +227,14 @@ export async function resetSecondFactor(ctx: AppContext, admin: AuthUser, userId
  */
 export async function challengeFor(ctx: AppContext, user: UserRow): Promise<SecondFactorChallenge | null> {
   if (!(await secondFactorEnabled(ctx.db, user.id))) return null;
+  // Past the wrong-code limit a right password gets no new challenge (429).
+  await assertSecondFactorOpen(ctx, user);
   const challenge = randomToken(32);
   const now = ctx.clock.now();
   await insertChallenge(ctx.db, {
     tokenHash: sha256(challenge),
     userId: user.id,
+    tokenVersion: user.token_version,
     expiresAt: new Date(now.getTime() + SECOND_FACTOR_CHALLENGE_SECONDS * 1000),
     now,
   });
@@ -193,21 +246,29 @@ export async function challengeFor(ctx: AppContext, user: UserRow): Promise<Seco
   };
 }
 
-/** The second sign-in step: a code (or a recovery code) for the challenge → a session token. */
+/**
+ * The second sign-in step: a code (or a recovery code) for the challenge → a session token. Codes
+ * count toward the account's wrong-code limit across challenges (verifyUserCode); a challenge
+ * issued before a password change or reset is void; only a right code takes the password's
+ * attempt back from the sign-in limits.
+ */
 export async function answerChallenge(
   ctx: AppContext,
-  input: { challenge: string; code: string },
+  input: { challenge: string; code: string; ip: string },
 ): Promise<string> {
   const tokenHash = sha256(input.challenge);
   const counted = await countChallengeAttempt(ctx.db, tokenHash, ctx.clock.now(), SECOND_FACTOR_MAX_ATTEMPTS);
-  if (!counted) {
+  const user = counted ? await findUserById(ctx.db, counted.user_id) : undefined;
+  if (!counted || !user || user.token_version !== counted.token_version) {
     throw new DomainError(
       'second_factor_challenge_invalid',
       'This sign-in has expired or had too many wrong codes. Please sign in again.',
     );
   }
-  const ok = await ctx.db.tx((q) => checkCode(ctx, q, counted.user_id, input.code, true));
-  if (!ok) {
+  try {
+    await verifyUserCode(ctx, user, input.code, { ip: input.ip, recovery: true });
+  } catch (err) {
+    if (!(err instanceof DomainError) || err.code !== 'second_factor_invalid') throw err;
     const left = SECOND_FACTOR_MAX_ATTEMPTS - counted.attempts;
     if (left <= 0) await deleteChallenge(ctx.db, tokenHash);
     throw new DomainError(
@@ -219,10 +280,10 @@ export async function answerChallenge(
     );
   }
   await deleteChallenge(ctx.db, tokenHash);
-  const user = await findUserById(ctx.db, counted.user_id);
-  if (user?.status !== 'Active') {
+  if (user.status !== 'Active') {
     throw new DomainError('account_inactive', 'This account is inactive. Please contact support.');
   }
+  await forgiveSignIn(ctx, user.username, input.ip);
   return signToken(ctx, {
     id: user.id,
     username: user.username,

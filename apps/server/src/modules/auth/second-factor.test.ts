@@ -44,8 +44,12 @@ afterAll(async () => {
 /** Moves the test clock one step on, so the next code is a fresh one. */
 const nextStep = () => s.clock.advance(TOTP_PERIOD * 1000);
 
-async function enrol(token: string, username: string) {
-  const start = await s.post('/api/user/secondFactor/start', {}, token);
+type Signed = { token: string; password: string; username: string };
+
+async function enrol(u: Signed) {
+  const { token, username } = u;
+  const reauth = await s.reauth(u);
+  const start = await s.post('/api/user/secondFactor/start', {}, token, reauth);
   expect(start.status).toBe(200);
   const secret: string = start.body.secret;
   expect(start.body.uri).toContain(`otpauth://totp/SimDock:${username}`);
@@ -54,6 +58,7 @@ async function enrol(token: string, username: string) {
     '/api/user/secondFactor/confirm',
     { code: code(secret, s.clock.now()) },
     token,
+    reauth,
   );
   expect(confirm.status).toBe(200);
   nextStep();
@@ -74,13 +79,19 @@ const second = (challengeToken: string, c: string) =>
 describe('enrolment', () => {
   it('refuses a wrong code, enables with the right one, gives 10 recovery codes, is audited', async () => {
     const u = await s.createUser();
-    const start = await s.post('/api/user/secondFactor/start', {}, u.token);
+    const reauth = await s.reauth(u);
+    const start = await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
     const secret: string = start.body.secret;
-    const wrong = await s.post('/api/user/secondFactor/confirm', { code: '000000' }, u.token);
+    const wrong = await s.post('/api/user/secondFactor/confirm', { code: '000000' }, u.token, reauth);
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'second_factor_invalid', field: 'code' });
     expect((await s.post('/api/user/secondFactor/status', {}, u.token)).body.enabled).toBe(false);
-    const ok = await s.post('/api/user/secondFactor/confirm', { code: code(secret, s.clock.now()) }, u.token);
+    const ok = await s.post(
+      '/api/user/secondFactor/confirm',
+      { code: code(secret, s.clock.now()) },
+      u.token,
+      reauth,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.recoveryCodes).toHaveLength(10);
     const status = await s.post('/api/user/secondFactor/status', {}, u.token);
@@ -95,7 +106,7 @@ describe('enrolment', () => {
       u.id,
     ]);
     expect(audits.map((a) => a.kind)).toContain('user.secondFactorEnable');
-    const again = await s.post('/api/user/secondFactor/start', {}, u.token);
+    const again = await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
     expect(again.status).toBe(409);
     nextStep();
   });
@@ -104,7 +115,7 @@ describe('enrolment', () => {
 describe('sign-in with the factor', () => {
   it('gives no token after the password; the right code gives one; the same code is not taken twice', async () => {
     const u = await s.createUser();
-    const { secret } = await enrol(u.token, u.username);
+    const { secret } = await enrol(u);
     const c1 = await challenge(u.username, u.password);
     const now = code(secret, s.clock.now());
     const ok = await second(c1, now);
@@ -121,7 +132,7 @@ describe('sign-in with the factor', () => {
 
   it('counts wrong codes: 4 left … 0, then the 6th is refused even with the right code', async () => {
     const u = await s.createUser();
-    const { secret } = await enrol(u.token, u.username);
+    const { secret } = await enrol(u);
     const c = await challenge(u.username, u.password);
     for (let left = 4; left >= 0; left--) {
       const res = await second(c, '111111');
@@ -136,7 +147,7 @@ describe('sign-in with the factor', () => {
 
   it('refuses an expired challenge', async () => {
     const u = await s.createUser();
-    const { secret } = await enrol(u.token, u.username);
+    const { secret } = await enrol(u);
     const c = await challenge(u.username, u.password);
     s.clock.advance(301_000);
     const res = await second(c, code(secret, s.clock.now()));
@@ -155,23 +166,28 @@ describe('sign-in with the factor', () => {
 describe('recovery codes', () => {
   it('each works once; regenerating voids the old ones', async () => {
     const u = await s.createUser();
-    const { secret, recoveryCodes } = await enrol(u.token, u.username);
+    const { secret, recoveryCodes } = await enrol(u);
     const c1 = await challenge(u.username, u.password);
     expect((await second(c1, recoveryCodes[0]!.toUpperCase())).status).toBe(200);
     const c2 = await challenge(u.username, u.password);
     expect((await second(c2, recoveryCodes[0]!)).status).toBe(400);
     const status = await s.post('/api/user/secondFactor/status', {}, u.token);
     expect(status.body.recoveryCodesLeft).toBe(9);
+    // Re-authentication takes this step's code: the call below needs the next one.
+    const reauth = await s.reauth(u, code(secret, s.clock.now()));
+    nextStep();
     const badRegen = await s.post(
       '/api/user/secondFactor/recoveryCodes',
       { code: recoveryCodes[1] },
       u.token,
+      reauth,
     );
     expect(badRegen.status).toBe(400);
     const regen = await s.post(
       '/api/user/secondFactor/recoveryCodes',
       { code: code(secret, s.clock.now()) },
       u.token,
+      reauth,
     );
     expect(regen.status).toBe(200);
     expect(regen.body.recoveryCodes).toHaveLength(10);
@@ -185,9 +201,12 @@ describe('recovery codes', () => {
 describe('disable and admin reset', () => {
   it('disables with a recovery code; sign-in is the password alone again', async () => {
     const u = await s.createUser();
-    const { recoveryCodes } = await enrol(u.token, u.username);
-    expect((await s.post('/api/user/secondFactor/disable', { code: '123456' }, u.token)).status).toBe(400);
-    const off = await s.post('/api/user/secondFactor/disable', { code: recoveryCodes[2] }, u.token);
+    const { secret, recoveryCodes } = await enrol(u);
+    const reauth = await s.reauth(u, code(secret, s.clock.now()));
+    expect((await s.post('/api/user/secondFactor/disable', { code: '123456' }, u.token, reauth)).status).toBe(
+      400,
+    );
+    const off = await s.post('/api/user/secondFactor/disable', { code: recoveryCodes[2] }, u.token, reauth);
     expect(off.status).toBe(200);
     const login = await s.post('/api/Auth/login', { username: u.username, password: u.password });
     expect(typeof login.body.token).toBe('string');
@@ -200,7 +219,7 @@ describe('disable and admin reset', () => {
   it('lets an admin reset another user (audited) and refuses a non-admin', async () => {
     const u = await s.createUser();
     const other = await s.createUser();
-    await enrol(u.token, u.username);
+    await enrol(u);
     const refused = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, other.token);
     expect(refused.status).toBe(403);
     const admin = await s.adminToken();
@@ -236,11 +255,14 @@ describe('REQUIRE_ADMIN_2FA', () => {
     expect((await r.post('/api/user/info', {}, token)).status).toBe(200);
     const status = await r.post('/api/user/secondFactor/status', {}, token);
     expect(status.body.required).toBe(true);
-    const start = await r.post('/api/user/secondFactor/start', {}, token);
+    // Enrolment needs a fresh re-authentication, which such a session may also reach.
+    const reauth = await r.reauth({ token, password: 'admin-password-1' });
+    const start = await r.post('/api/user/secondFactor/start', {}, token, reauth);
     const ok = await r.post(
       '/api/user/secondFactor/confirm',
       { code: code(start.body.secret, r.clock.now()) },
       token,
+      reauth,
     );
     expect(ok.status).toBe(200);
     // The same session now reaches everything.
@@ -250,7 +272,7 @@ describe('REQUIRE_ADMIN_2FA', () => {
   it('does not touch plain users or API key calls', async () => {
     const u = await r.createUser();
     expect((await r.post('/api/user/info', {}, u.token)).status).toBe(200);
-    const key = await r.post('/api/user/reset-key', {}, u.token);
+    const key = await r.post('/api/user/reset-key', {}, u.token, await r.reauth(u));
     const apiKey: string = key.body.apiKey;
     expect(apiKey).toBeTruthy();
     const bal = await r.call('GET', `/stubs/handler_api.php?api_key=${apiKey}&action=getBalance`);

@@ -33,7 +33,7 @@ afterAll(async () => {
 
 async function programUser(balance = 5) {
   const u = await s.createUser({ balance });
-  const key: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+  const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
   return { ...u, key };
 }
 
@@ -313,6 +313,7 @@ describe('reading messages and conversations', () => {
         '/api/user/apikeys/create',
         { name: scopes.join('+'), scopes, allowedIps },
         u.token,
+        await s.reauth(u),
       );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.apiKey as string;

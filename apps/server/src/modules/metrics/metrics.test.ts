@@ -65,7 +65,9 @@ describe('GET /metrics after real work (development: open)', () => {
 
   it('counts a rental whose code arrives by a device push, by route template, and its OTP latency', async () => {
     const u = await s.createUser({ balance: 5 });
-    expect((await s.post('/api/user/webhooks/add', { url: hookUrl }, u.token)).status).toBe(200);
+    expect(
+      (await s.post('/api/user/webhooks/add', { url: hookUrl }, u.token, await s.reauth(u))).status,
+    ).toBe(200);
     const order = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
     const port = gw.ports[gw.numbers.indexOf(order.phoneNumber)]!;
     const push = await s.post(

@@ -168,7 +168,7 @@ describe('the Bearer scheme is case-insensitive', () => {
 
   it('an API key works with bearer on /api/v1', async () => {
     const u = await s.createUser({ balance: 3 });
-    const apiKey: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const apiKey: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     for (const scheme of ['Bearer', 'bearer', 'bEaReR']) {
       const res = await fetch(`${s.url}/api/v1/balance`, {
         headers: { authorization: `${scheme} ${apiKey}` },

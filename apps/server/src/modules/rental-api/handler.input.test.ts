@@ -14,7 +14,7 @@ beforeAll(async () => {
   await seedGateway(s.db, { sims: 2, lastUpdate: s.clock.now() });
   await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
   const u = await s.createUser({ balance: 10 });
-  key = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+  key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
 });
 afterAll(() => s.close());
 

@@ -71,7 +71,7 @@ function expectJson(r: Raw, value: unknown) {
 
 async function keyedUser(balance = 10) {
   const u = await s.createUser({ balance });
-  const key: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+  const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
   return { ...u, key };
 }
 

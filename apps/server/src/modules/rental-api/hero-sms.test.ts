@@ -43,7 +43,7 @@ beforeAll(async () => {
   );
   const u = await s.createUser({ balance: 5 });
   userId = u.id;
-  const apiKey = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+  const apiKey = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
   client = new HeroSMSClient({ apiKey, baseUrl: `${s.url}/stubs/handler_api.php`, timeout: 10_000 });
 });
 
@@ -108,7 +108,7 @@ describe('hero-sms against our handler', () => {
 
   it('maps our refusals to its typed errors', async () => {
     const poor = await s.createUser({ balance: 0.1 });
-    const key = (await s.post('/api/user/reset-key', {}, poor.token)).body.apiKey;
+    const key = (await s.post('/api/user/reset-key', {}, poor.token, await s.reauth(poor))).body.apiKey;
     const c = new HeroSMSClient({ apiKey: key, baseUrl: `${s.url}/stubs/handler_api.php` });
     // hero-sms 2.0.0 knows NO_BALANCE only in Hero's JSON envelope; the classic plain token (what
     // SA clients read) reaches it as an unparsed answer, still carrying the token.

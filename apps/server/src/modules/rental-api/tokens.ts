@@ -78,4 +78,5 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   second_factor_state: 'ERROR_SQL',
   // The protocol's refusal of a cancel (the message says when it can be cancelled again).
   cancel_limit_reached: 'EARLY_CANCEL_DENIED',
+  reauth_required: 'ERROR_SQL',
 };

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function keyed(balance = 10) {
   const u = await s.createUser({ balance });
-  const key: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+  const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
   return { ...u, key };
 }
 
@@ -221,9 +221,12 @@ describe('rate limits per key', () => {
     const limited = await startTestServer({ env: { API_RATE_LIMIT: '5', API_RATE_WINDOW_SECONDS: '60' } });
     try {
       const u = await limited.createUser({ balance: 1 });
-      const key = (await limited.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+      const key = (await limited.post('/api/user/reset-key', {}, u.token, await limited.reauth(u))).body
+        .apiKey;
       const other = await limited.createUser();
-      const otherKey = (await limited.post('/api/user/reset-key', {}, other.token)).body.apiKey;
+      const otherKey = (
+        await limited.post('/api/user/reset-key', {}, other.token, await limited.reauth(other))
+      ).body.apiKey;
       const call = (k: string) =>
         fetch(`${limited.url}/api/v1/balance`, { headers: { authorization: `Bearer ${k}` } });
       // The window is aligned to the clock: start at its beginning.
@@ -253,7 +256,8 @@ describe('rate limits per key', () => {
       expect(await handler.json()).toMatchObject({ title: 'RATE_LIMIT' });
       // Another key is not affected; a reset key keeps the count (it is per user).
       expect((await call(otherKey)).status).toBe(200);
-      const fresh = (await limited.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+      const fresh = (await limited.post('/api/user/reset-key', {}, u.token, await limited.reauth(u))).body
+        .apiKey;
       expect((await call(fresh)).status).toBe(429);
       // The next window starts again.
       limited.clock.advance(60_000);

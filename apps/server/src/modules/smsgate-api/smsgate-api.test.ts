@@ -21,7 +21,7 @@ import { deliverDue } from '../webhooks/index.ts';
 let s: TestServer;
 let sim: GatewaySim;
 let receiver: Receiver;
-let user: { id: string; username: string; token: string };
+let user: { id: string; username: string; password: string; token: string };
 let key: string;
 let client: InstanceType<typeof Client>;
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await addSimGateway(s, admin, sim, 'smsgate door box');
   receiver = await startReceiver();
   user = await s.createUser({ balance: 5 });
-  key = (await s.post('/api/user/reset-key', {}, user.token)).body.apiKey;
+  key = (await s.post('/api/user/reset-key', {}, user.token, await s.reauth(user))).body.apiKey;
   client = new Client(user.username, key, http, `${s.url}/3rdparty/v1`);
 });
 afterAll(async () => {

@@ -101,7 +101,12 @@ describe('in production (WEBHOOK_ALLOW_PRIVATE off)', () => {
   it('refuses webhook URLs whose IPv6 literal embeds or reaches a private address', async () => {
     const u = await s.createUser();
     for (const [ip, why] of refused.filter(([ip]) => ip.includes(':') && !ip.includes('%'))) {
-      const res = await s.post('/api/user/webhooks/add', { url: `http://[${ip}]:8080/hook` }, u.token);
+      const res = await s.post(
+        '/api/user/webhooks/add',
+        { url: `http://[${ip}]:8080/hook` },
+        u.token,
+        await s.reauth(u),
+      );
       expect(res.status, `${ip} (${why})`).toBe(400);
       expect(res.body.error).toBe('webhook_url_refused');
     }

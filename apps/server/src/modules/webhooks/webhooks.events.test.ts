@@ -135,11 +135,12 @@ async function deliverAll() {
   }
 }
 
-async function addHook(token: string, path: string, events?: string[]) {
+async function addHook(user: { token: string; password: string }, path: string, events?: string[]) {
   const res = await s.post(
     '/api/user/webhooks/add',
     { url: rx.url(path), ...(events ? { events } : {}) },
-    token,
+    user.token,
+    await s.reauth(user),
   );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.webhook as { id: string; secret: string; events: string[]; format: string };
@@ -152,7 +153,7 @@ const signature = (secret: string, r: Received) =>
 describe('messaging events', () => {
   it('each event arrives with its body: sent, delivered, failed (once, after the retries), received, campaign.finished', async () => {
     const u = await s.createUser();
-    const hook = await addHook(u.token, 'all');
+    const hook = await addHook(u, 'all');
     expect(hook.events).toEqual([
       'sms-incoming',
       'message.received',
@@ -265,8 +266,8 @@ describe('messaging events', () => {
 
   it('each URL receives the events it chose; the choice can be changed; the test event goes to every URL', async () => {
     const u = await s.createUser();
-    const a = await addHook(u.token, 'a', ['message.delivered']);
-    const b = await addHook(u.token, 'b', ['campaign.finished', 'message.received']);
+    const a = await addHook(u, 'a', ['message.delivered']);
+    const b = await addHook(u, 'b', ['campaign.finished', 'message.received']);
     expect(a.events).toEqual(['message.delivered']);
     expect(b.events).toEqual(['message.received', 'campaign.finished']);
     await runUntilDone(await send(u.token, fresh(1)));
@@ -278,6 +279,7 @@ describe('messaging events', () => {
       '/api/user/webhooks/events',
       { id: a.id, events: ['message.sent', 'message.sent'] },
       u.token,
+      await s.reauth(u),
     );
     expect(changed.status).toBe(200);
     expect(changed.body.webhook.events).toEqual(['message.sent']);
@@ -289,15 +291,26 @@ describe('messaging events', () => {
     expect(listed.find((w: { id: string }) => w.id === a.id).events).toEqual(['message.sent']);
 
     // Refused: no event, an unknown one, another user's URL.
-    expect((await s.post('/api/user/webhooks/events', { id: a.id, events: [] }, u.token)).status).toBe(400);
     expect(
-      (await s.post('/api/user/webhooks/events', { id: a.id, events: ['sms:sent'] }, u.token)).status,
+      (await s.post('/api/user/webhooks/events', { id: a.id, events: [] }, u.token, await s.reauth(u)))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await s.post(
+          '/api/user/webhooks/events',
+          { id: a.id, events: ['sms:sent'] },
+          u.token,
+          await s.reauth(u),
+        )
+      ).status,
     ).toBe(400);
     const other = await s.createUser();
     const stranger = await s.post(
       '/api/user/webhooks/events',
       { id: a.id, events: ['message.sent'] },
       other.token,
+      await s.reauth(other),
     );
     expect(stranger.status).toBe(404);
 
@@ -309,7 +322,7 @@ describe('messaging events', () => {
 
   it('one message’s events go out in order: its `delivered` waits while its `sent` is retried', async () => {
     const u = await s.createUser();
-    const hook = await addHook(u.token, 'ordered', ['message.sent', 'message.delivered']);
+    const hook = await addHook(u, 'ordered', ['message.sent', 'message.delivered']);
     // Reports are held back so that the `sent` delivery is queued (and failing) before `delivered`.
     await sim.setFaults({ dropPushes: true });
     const campaignId = await send(u.token, fresh(1));
@@ -364,7 +377,7 @@ describe('messaging events', () => {
 
   it('an earlier event that failed for good no longer holds the later ones', async () => {
     const u = await s.createUser();
-    await addHook(u.token, 'giveup', ['message.sent', 'message.failed']);
+    await addHook(u, 'giveup', ['message.sent', 'message.failed']);
     await sim.setFaults({ dropPushes: true });
     const campaignId = await send(u.token, fresh(1));
     await dispatchOnce(s.ctx);
@@ -392,7 +405,7 @@ describe('messaging events', () => {
 
   it('campaign.finished once, with reports processed at the same time; a cancelled message is not failed', async () => {
     const u = await s.createUser();
-    await addHook(u.token, 'finish', ['campaign.finished', 'message.failed']);
+    await addHook(u, 'finish', ['campaign.finished', 'message.failed']);
     await sim.setFaults({ dropPushes: true });
     const campaigns: string[] = [];
     for (let i = 0; i < 3; i++) campaigns.push(await send(u.token, fresh(4)));
@@ -455,7 +468,7 @@ describe('messaging events', () => {
 
   it('redelivers only the caller’s own deliveries', async () => {
     const u = await s.createUser();
-    await addHook(u.token, 'mine');
+    await addHook(u, 'mine');
     await s.post('/api/user/webhooks/test', {}, u.token);
     const [d] = (await s.post('/api/user/webhooks/deliveries', {}, u.token)).body.deliveries;
     const other = await s.createUser();

@@ -91,7 +91,7 @@ const verify = (secret: string, r: Received) =>
 describe('webhook deliveries', () => {
   it('signs each POST, retries failures with backoff, and records exactly one success', async () => {
     const u = await s.createUser({ balance: 5 });
-    const added = await s.post('/api/user/webhooks/add', { url: rx.url }, u.token);
+    const added = await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u));
     expect(added.status).toBe(200);
     const secret: string = added.body.webhook.secret;
     expect(secret).toMatch(/^whsec_/);
@@ -168,7 +168,7 @@ describe('webhook deliveries', () => {
 
   it('gives up after the last try and marks the delivery failed', async () => {
     const u = await s.createUser({ balance: 5 });
-    await s.post('/api/user/webhooks/add', { url: rx.url }, u.token);
+    await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u));
     rx.plan = Array.from({ length: 20 }, () => 503);
     await rentAndReceive(u.token, 'Telegram code 27182');
     expect(await deliverDue(s.ctx)).toBe(1);
@@ -188,7 +188,7 @@ describe('webhook deliveries', () => {
 
   it('two workers at once send each delivery once (claimed with SKIP LOCKED and a lease)', async () => {
     const u = await s.createUser({ balance: 5 });
-    await s.post('/api/user/webhooks/add', { url: rx.url }, u.token);
+    await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u));
     await rentAndReceive(u.token, 'Telegram code 11111');
     await rentAndReceive(u.token, 'Telegram code 22222');
     await rentAndReceive(u.token, 'Telegram code 33333');
@@ -205,12 +205,20 @@ describe('managing webhooks', () => {
     const u = await s.createUser();
     expect((await s.post('/api/user/webhooks/test', {}, u.token)).status).toBe(400);
     for (const n of [1, 2, 3]) {
-      expect((await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=${n}` }, u.token)).status).toBe(200);
+      expect(
+        (await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=${n}` }, u.token, await s.reauth(u)))
+          .status,
+      ).toBe(200);
       s.clock.advance(1000);
     }
-    const dup = await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=1` }, u.token);
+    const dup = await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=1` }, u.token, await s.reauth(u));
     expect(dup.status).toBe(409);
-    const fourth = await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=4` }, u.token);
+    const fourth = await s.post(
+      '/api/user/webhooks/add',
+      { url: `${rx.url}?n=4` },
+      u.token,
+      await s.reauth(u),
+    );
     expect(fourth).toMatchObject({ status: 409, body: { error: 'webhook_limit' } });
     const list = (await s.post('/api/user/webhooks', {}, u.token)).body;
     expect(list.max).toBe(3);
@@ -251,7 +259,9 @@ describe('managing webhooks', () => {
 
   it('a secret sealed under an earlier APP_SECRET: listed as null, its deliveries fail with a reason, no 500', async () => {
     const u = await s.createUser();
-    expect((await s.post('/api/user/webhooks/add', { url: rx.url }, u.token)).status).toBe(200);
+    expect((await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u))).status).toBe(
+      200,
+    );
     await s.db.query('UPDATE webhooks SET secret_enc = $2 WHERE user_id = $1', [
       u.id,
       seal('an-earlier-app-secret-of-32-characters', 'whsec_old'),
@@ -276,7 +286,7 @@ describe('managing webhooks', () => {
       'javascript:alert(1)',
       '',
     ]) {
-      const res = await s.post('/api/user/webhooks/add', { url }, u.token);
+      const res = await s.post('/api/user/webhooks/add', { url }, u.token, await s.reauth(u));
       expect(res.status, url).toBe(400);
     }
   });
@@ -317,7 +327,7 @@ describe('SSRF guard', () => {
         'http://[::1]:9/x',
         'http://169.254.169.254/latest',
       ]) {
-        const res = await prod.post('/api/user/webhooks/add', { url }, u.token);
+        const res = await prod.post('/api/user/webhooks/add', { url }, u.token, await prod.reauth(u));
         expect(res.status, url).toBe(400);
         expect(res.body.error).toBe('webhook_url_refused');
       }

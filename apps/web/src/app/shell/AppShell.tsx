@@ -1,6 +1,7 @@
 import { WifiOff, X } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
+import { ReauthDialog } from '../../components/ReauthDialog.tsx';
 import { Toaster } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useOnline } from '../../lib/online.ts';
@@ -147,6 +148,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
         ) : null}
         <TopBar onOpenMenu={() => setDrawer(true)} />
         <Toaster />
+        <ReauthDialog />
         <MobileDrawer open={drawer} onClose={closeDrawer} />
         <div className="flex pt-14">
           <Sidebar collapsed={collapsed} onToggle={toggle} />

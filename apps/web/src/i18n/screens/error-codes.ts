@@ -78,4 +78,5 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
     'Two-factor authentication is not in the state this needs. Reload the page.',
   'errorCode.cancel_limit_reached':
     'You have cancelled too many rentals in the last hour. Wait for the code or let the rental expire (it is refunded then too), or cancel again later.',
+  'errorCode.reauth_required': 'Confirm your password to continue.',
 };

@@ -74,4 +74,5 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.second_factor_state': 'Trạng thái xác thực hai bước không phù hợp. Hãy tải lại trang.',
   'errorCode.cancel_limit_reached':
     'Bạn đã hủy quá nhiều đơn thuê trong một giờ qua. Hãy chờ mã hoặc để đơn hết hạn (khi đó cũng được hoàn tiền), hoặc hủy lại sau.',
+  'errorCode.reauth_required': 'Hãy xác nhận mật khẩu để tiếp tục.',
 };

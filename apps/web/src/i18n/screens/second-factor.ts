@@ -25,9 +25,19 @@ export const secondFactorEn = {
   'sf.disableTitle': 'Turn off two-factor authentication',
   'sf.regenerateTitle': 'Make new recovery codes',
   'sf.regenerateText': 'The old recovery codes stop working.',
+  'sf.disableText':
+    'Sign-in will ask for your password alone. You confirm with your password and a code next.',
   'sf.failed': 'That did not work.',
   'sf.reset': 'Reset two-factor',
   'sf.resetConfirm':
     'Turn off two-factor authentication for {name}? They will sign in with the password alone.',
   'sf.resetDone': 'Two-factor authentication was reset.',
+  'reauth.title': 'Confirm it is you',
+  'reauth.text': 'Enter your password again to continue.',
+  'reauth.textWithCode': 'Enter your password again and a code from your authenticator app to continue.',
+  'reauth.password': 'Password',
+  'reauth.passwordRequired': 'Enter your password.',
+  'reauth.confirm': 'Confirm',
+  'reauth.checking': 'Checking…',
+  'userInfo.revokeKeys': 'Also delete every API key (programs using them stop; make new keys after)',
 } as const;

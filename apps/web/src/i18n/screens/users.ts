@@ -104,6 +104,7 @@ export const usersEn = {
   'audit.kind.user.secondFactorRecoveryCodes': 'New recovery codes',
   'audit.kind.user.secondFactorReset': 'Two-factor reset by an admin',
   'audit.kind.user.passwordReset': 'Password reset by email link',
+  'audit.kind.user.secondFactorLimited': 'Two-factor codes blocked (too many wrong codes)',
   'audit.field.id': 'ID',
   'audit.field.username': 'Username',
   'audit.field.email': 'Email',

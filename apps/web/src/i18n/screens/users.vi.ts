@@ -101,6 +101,7 @@ export const usersVi: Record<keyof typeof usersEn, string> = {
   'audit.kind.user.secondFactorRecoveryCodes': 'Mã khôi phục mới',
   'audit.kind.user.secondFactorReset': 'Quản trị viên đặt lại xác thực hai lớp',
   'audit.kind.user.passwordReset': 'Đặt lại mật khẩu qua email',
+  'audit.kind.user.secondFactorLimited': 'Chặn mã xác thực hai lớp (sai quá nhiều lần)',
   'audit.field.id': 'ID',
   'audit.field.username': 'Tên đăng nhập',
   'audit.field.email': 'Email',

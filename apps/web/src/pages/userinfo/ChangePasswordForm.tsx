@@ -15,8 +15,9 @@ interface Values {
   oldPass: string;
   newPass: string;
   confirmPass: string;
+  revokeKeys: boolean;
 }
-const EMPTY: Values = { oldPass: '', newPass: '', confirmPass: '' };
+const EMPTY: Values = { oldPass: '', newPass: '', confirmPass: '', revokeKeys: false };
 
 /**
  * Old, new and confirmation (docs/product.md). A mismatch shows 'Mật khẩu mới không khớp.' (vi) or its
@@ -42,7 +43,10 @@ export function ChangePasswordForm() {
     if (!mutation.isIdle) mutation.reset();
   };
   const send = handleSubmit((v) =>
-    mutation.mutate({ oldPass: v.oldPass, newPass: v.newPass }, { onSuccess: () => reset(EMPTY) }),
+    mutation.mutate(
+      { oldPass: v.oldPass, newPass: v.newPass, ...(v.revokeKeys ? { revokeKeys: true } : {}) },
+      { onSuccess: () => reset(EMPTY) },
+    ),
   );
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     clearResult();
@@ -80,6 +84,10 @@ export function ChangePasswordForm() {
       <FormField label={t('userInfo.confirmPass')} error={fieldErrorText(t, errors.confirmPass)}>
         <PasswordInput autoComplete="new-password" {...field('confirmPass')} />
       </FormField>
+      <label className="flex cursor-pointer items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5 size-4 shrink-0 accent-accent" {...field('revokeKeys')} />
+        <span>{t('userInfo.revokeKeys')}</span>
+      </label>
       {mutation.isSuccess ? <Notice tone="success">{t('userInfo.passwordChanged')}</Notice> : null}
       {mutation.isError ? <Notice tone="error">{failure}</Notice> : null}
       <div>

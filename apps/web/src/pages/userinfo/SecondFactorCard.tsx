@@ -2,6 +2,7 @@ import { endpoints, type SecondFactorStartResponse } from '@simdock/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, errorMessage } from '../../api/client.ts';
+import { forgetReauth } from '../../api/reauth.ts';
 import { Button } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -49,9 +50,17 @@ export function SecondFactorCard() {
   });
   const submit = useMutation({
     mutationFn: async (s: Exclude<Step, null>) => {
-      if (s === 'enrol') return (await call(endpoints.secondFactor.confirm, { code })).recoveryCodes;
-      if (s === 'regenerate') return (await call(endpoints.secondFactor.regenerate, { code })).recoveryCodes;
-      await call(endpoints.secondFactor.disable, { code });
+      if (s === 'enrol') {
+        const made = (await call(endpoints.secondFactor.confirm, { code })).recoveryCodes;
+        // The held re-authentication checked no code: the next guarded call asks for one.
+        forgetReauth();
+        return made;
+      }
+      // No code here: the re-authentication dialog asks for the password and a code, and the
+      // server takes that code for this call (a code works once).
+      if (s === 'regenerate')
+        return (await call(endpoints.secondFactor.regenerate, { code: '' })).recoveryCodes;
+      await call(endpoints.secondFactor.disable, { code: '' });
       return null;
     },
     onSuccess: (recoveryCodes) => {
@@ -112,7 +121,7 @@ export function SecondFactorCard() {
         }
         onClose={() => setStep(null)}
         busy={submit.isPending}
-        onSubmit={() => step && code.trim() && submit.mutate(step)}
+        onSubmit={() => step && (step !== 'enrol' || code.trim()) && submit.mutate(step)}
         footer={
           <>
             <Button
@@ -150,17 +159,20 @@ export function SecondFactorCard() {
             </>
           ) : null}
           {step === 'regenerate' ? <p className="text-sm text-muted">{t('sf.regenerateText')}</p> : null}
-          <FormField label={step === 'disable' ? t('sf.codeOrRecovery') : t('sf.code')}>
-            <Input
-              name="code"
-              autoComplete="one-time-code"
-              inputMode={step === 'disable' ? 'text' : 'numeric'}
-              data-autofocus
-              maxLength={64}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
-          </FormField>
+          {step === 'disable' ? <p className="text-sm text-muted">{t('sf.disableText')}</p> : null}
+          {step === 'enrol' ? (
+            <FormField label={t('sf.code')}>
+              <Input
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                data-autofocus
+                maxLength={64}
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            </FormField>
+          ) : null}
           {submit.isError ? (
             <Notice tone="error" title={t('sf.failed')}>
               {errorMessage(submit.error)}
