@@ -475,11 +475,13 @@ describe('through a phone', () => {
       );
       await addPhone(phone);
       const u = await s.createUser({ balance: 1 });
-      const key = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey as string;
+      const proof = await s.reauth(u);
+      const key = (await s.post('/api/user/reset-key', {}, u.token, proof)).body.apiKey as string;
       const hook = await s.post(
         '/api/user/webhooks/add',
         { url: 'http://127.0.0.1:9/hook', events: ['message.sent', 'message.delivered', 'message.failed'] },
         u.token,
+        proof,
       );
       expect(hook.status, JSON.stringify(hook.body)).toBe(200);
       const numbers = ['12025552201', '12025552202', '12025552203'];

@@ -201,7 +201,7 @@ describe('RENTAL_CANCELS_PER_HOUR', () => {
       await seedGateway(c.db, { sims: 6, lastUpdate: c.clock.now() });
       await addService(c.db, { code: 'cap1', price: 1 });
       const u = await c.createUser({ balance: 20 });
-      const key: string = (await c.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+      const key: string = (await c.post('/api/user/reset-key', {}, u.token, await c.reauth(u))).body.apiKey;
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
         const r = await c.post('/api/Order/create', { serviceCode: 'cap1' }, u.token);

@@ -48,7 +48,7 @@ const heldSims = async () => (await simsInOpenRentals(s.db, s.clock.now())).leng
 describe('SIMs kept for sending', () => {
   it('by default 20 % of the SIMs with role Both are never rented; the counts say what a rent can take', async () => {
     const u = await s.createUser({ balance: 100 });
-    const key: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     const overview = (await s.post('/api/Admin/overview', {}, admin)).body;
     expect(overview).toMatchObject({ simsKeptForSending: 2, simsKeptForSendingPercent: 20 });
     expect(await counts('ka', key)).toEqual({ getall: 8, sa: 8, v1: 8 });
@@ -84,7 +84,7 @@ describe('SIMs kept for sending', () => {
 
   it('is a setting saved with the limits (a field left out keeps its value); 0 lets rentals take every SIM', async () => {
     const u = await s.createUser({ balance: 100 });
-    const key: string = (await s.post('/api/user/reset-key', {}, u.token)).body.apiKey;
+    const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
     const before = (await s.post('/api/Admin/getOutreachSettings', {}, admin)).body;
     expect(before.simsKeptForSendingPercent).toBe(20);
     const bad = await s.post(

@@ -171,8 +171,14 @@ describe('input rules', () => {
 describe('scopes', () => {
   it('a messaging:read key lists webhooks but cannot register or delete one (403); messaging:send can', async () => {
     const keyWith = async (scope: string) =>
-      (await s.post('/api/user/apikeys/create', { name: scope, scopes: [scope] }, user.token)).body
-        .apiKey as string;
+      (
+        await s.post(
+          '/api/user/apikeys/create',
+          { name: scope, scopes: [scope] },
+          user.token,
+          await s.reauth(user),
+        )
+      ).body.apiKey as string;
     const reader = new Client(user.username, await keyWith('messaging:read'), http, `${s.url}/3rdparty/v1`);
     const writer = new Client(user.username, await keyWith('messaging:send'), http, `${s.url}/3rdparty/v1`);
     const url = `${receiver.url}/scoped`;
