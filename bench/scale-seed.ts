@@ -87,8 +87,11 @@ async function main() {
 
   const db = new pg.Client({ connectionString: url });
   await db.connect();
-  const T0 = (await db.query<{ t: string }>("SELECT to_char(date_trunc('second', now()), 'YYYY-MM-DD\"T\"HH24:MI:SSOF') AS t"))
-    .rows[0]!.t;
+  const T0 = (
+    await db.query<{ t: string }>(
+      "SELECT to_char(date_trunc('second', now()), 'YYYY-MM-DD\"T\"HH24:MI:SSOF') AS t",
+    )
+  ).rows[0]!.t;
   const t0 = `'${T0}'::timestamptz`;
   const span = (frac: string) => `(${t0} - interval '90 days' + interval '90 days' * (${frac}))`;
   const timings: [string, number][] = [];
@@ -296,7 +299,8 @@ async function main() {
                     LATERAL (SELECT CASE WHEN u = 1 THEN ((k / 20) * ${PER} + m % ${PER}) % ${HEAVY_CONV}
                                          ELSE ${HEAVY_CONV} + (u - 2) * ${PER} + m % ${PER} END AS conv) c) x`;
   const chunks: string[] = [];
-  for (let m = 0; m < S.messages; m += MESSAGE_CHUNK) chunks.push(messageSql(m, Math.min(S.messages, m + MESSAGE_CHUNK)));
+  for (let m = 0; m < S.messages; m += MESSAGE_CHUNK)
+    chunks.push(messageSql(m, Math.min(S.messages, m + MESSAGE_CHUNK)));
   await step('messages', chunks);
   await step('campaigns, their ledger, rollups', [
     `INSERT INTO campaigns (id, user_id, total, created_at, cost, refunded, finished_at)
@@ -409,9 +413,16 @@ async function main() {
       WHERE s.user_id = u.id`,
   ]);
   await step('identity sequences', [
-    ...['orders', 'order_codes', 'campaigns', 'conversations', 'messages', 'conversation_replies', 'ledger', 'audit_log'].map(
-      (t) => `SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT max(id) FROM ${t}))`,
-    ),
+    ...[
+      'orders',
+      'order_codes',
+      'campaigns',
+      'conversations',
+      'messages',
+      'conversation_replies',
+      'ledger',
+      'audit_log',
+    ].map((t) => `SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT max(id) FROM ${t}))`),
   ]);
   await db.query('SET session_replication_role = origin');
   await step(
@@ -432,7 +443,10 @@ async function main() {
           ORDER BY user_id, id DESC) l ON l.user_id = u.id WHERE u.balance <> l.balance_after`,
     ],
     ['negative balances', 'SELECT count(*) AS n FROM users WHERE balance < 0'],
-    ['orders of no user', 'SELECT count(*) AS n FROM orders o WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id)'],
+    [
+      'orders of no user',
+      'SELECT count(*) AS n FROM orders o WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id)',
+    ],
     [
       'messages of no conversation',
       'SELECT count(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id)',
@@ -458,8 +472,9 @@ async function main() {
       `SELECT relname AS t, n_live_tup::text AS n FROM pg_stat_user_tables WHERE n_live_tup > 0 ORDER BY n_live_tup DESC`,
     )
   ).rows;
-  const size = (await db.query<{ s: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS s'))
-    .rows[0]!.s;
+  const size = (
+    await db.query<{ s: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS s')
+  ).rows[0]!.s;
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   const meta: Record<string, string> = {
     scale: String(SCALE),
