@@ -383,14 +383,18 @@ export interface UsableSim {
   number: string;
   /** `both` or `rental` (SIMs kept for sending are taken from the `both` ones). */
   role: SimRole;
+  /** The SIM setting SimsKeptForSendingPercent, on every row: a rent reads SIMs and share at once. */
+  kept_percent: number;
 }
 
 /** Also: not locked, and not reserved for messaging. Caps do not apply (they limit sending only). */
 export async function usableSims(q: Queryable, onlineSince: Date, now: Date): Promise<UsableSim[]> {
   return q.query<UsableSim>(
-    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number, sim.role
+    `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number, sim.role,
+            st.kept_for_sending_percent AS kept_percent
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
-      WHERE g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN (3, 4, 15)
+            CROSS JOIN sim_settings st
+      WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN (3, 4, 15)
         AND sim.role <> 'messaging' AND NOT ${healthSql({ day: '', month: '', now: '$2' }).locked}`,
     [onlineSince, now],
   );

@@ -85,7 +85,7 @@ export async function rent(
 ): Promise<Order> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
-  const rule = await reuseRuleAt(ctx, now, sims);
+  const rule = reuseRuleAt(ctx, now, sims);
   return ctx.db.tx(async (q) => {
     if (idempotencyKey !== undefined) {
       // A retry (same user, same key) gets the order the first request made, never a second one.

@@ -41,9 +41,9 @@ export const COUNTED_EMPTY_RENTALS = `(
  * Whether SIM `$X` (a row with id and role) has role Both and holds no rental now: such a SIM counts
  * toward the SIMs kept for sending; a SIM that holds one (for any service) sends nothing anyway
  * (simsInOpenRentals: the same "open"), so renting it for another service costs the share nothing.
- * Reads through orders_sim_open.
+ * Reads through orders_sim_open. Without SIMs kept it is false at once (nothing to count).
  */
-const FREE_BOTH = `($X.role = 'both' AND NOT EXISTS (
+const FREE_BOTH = `($KEPT > 0 AND $X.role = 'both' AND NOT EXISTS (
     SELECT 1 FROM orders h JOIN services hs ON hs.id = h.service_id
      WHERE h.sim_id = $X.id AND h.status IN ('WAIT_CODE', 'SUCCESS')
        AND (h.status = 'WAIT_CODE' OR (hs.is_repeatable AND h.expires_at > $NOW))))`;

@@ -110,12 +110,9 @@ export async function saveService(
  * The number reuse rule as configured, at `now` (NUMBER_REUSE_LIMIT, NUMBER_REUSE_COOLDOWN_MINUTES),
  * with the SIMs kept for sending among these usable SIMs (the SIM setting's percent).
  */
-export async function reuseRuleAt(
-  ctx: AppContext,
-  now: Date,
-  sims: readonly UsableSim[],
-): Promise<ReuseRule> {
-  const { simsKeptForSendingPercent } = await simSettings(ctx.db);
+export function reuseRuleAt(ctx: AppContext, now: Date, sims: readonly UsableSim[]): ReuseRule {
+  // Every usable SIM row carries the percent; without SIMs nothing is kept anyway.
+  const simsKeptForSendingPercent = sims[0]?.kept_percent ?? 0;
   return {
     limit: ctx.config.NUMBER_REUSE_LIMIT,
     freeBefore: new Date(now.getTime() - ctx.config.NUMBER_REUSE_COOLDOWN_MINUTES * 60_000),
@@ -143,7 +140,7 @@ export async function servicesWithAvailability(
 ): Promise<Service[]> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
-  return listServices(ctx.db, sims, onlyEnabled, await reuseRuleAt(ctx, now, sims), onlyId);
+  return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now, sims), onlyId);
 }
 
 export async function removeService(
