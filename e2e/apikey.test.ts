@@ -258,6 +258,8 @@ describe('API key page', () => {
       await events.getByRole('checkbox', { name }).uncheck();
     }
     await page.getByRole('button', { name: 'Add URL' }).click();
+    // The reload above forgot the page's re-authentication (it is kept in memory only): asked again.
+    await answerReauth(page, user.password);
     const hooks = page.getByRole('list', { name: 'Webhooks' });
     await hooks.getByText(hookUrl).waitFor();
     await hooks
