@@ -163,10 +163,12 @@ describe('API key page', () => {
     expect(await page.getByRole('button', { name: 'Send test event' }).isDisabled()).toBe(true);
     await page.getByLabel('Webhook URL').fill('ftp://nowhere');
     await page.getByRole('button', { name: 'Add URL' }).click();
+    // A session alone may not add one: the shared dialog asks for the password, then the call goes
+    // again (and the server judges the URL).
+    await answerReauth(page, user.password);
     await page.getByText(/Could not add the webhook: Webhook URLs must start with http/).waitFor();
     await page.getByLabel('Webhook URL').fill(hookUrl);
     await page.getByRole('button', { name: 'Add URL' }).click();
-    await answerReauth(page, user.password);
     await page.getByRole('list', { name: 'Webhooks' }).getByText(hookUrl).waitFor();
     // The toast is styled (its stylesheet is bundled; the CSP refuses sonner's runtime <style>):
     // it floats over the page instead of pushing the layout down.
@@ -256,6 +258,8 @@ describe('API key page', () => {
       await events.getByRole('checkbox', { name }).uncheck();
     }
     await page.getByRole('button', { name: 'Add URL' }).click();
+    // The reload above forgot the page's re-authentication (it is kept in memory only): asked again.
+    await answerReauth(page, user.password);
     const hooks = page.getByRole('list', { name: 'Webhooks' });
     await hooks.getByText(hookUrl).waitFor();
     await hooks
