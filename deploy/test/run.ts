@@ -204,7 +204,7 @@ async function main() {
         image,
         '.',
       ],
-      { cwd: ROOT },
+      { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
     );
   });
 
@@ -220,23 +220,25 @@ async function main() {
       run('podman', ['image', 'inspect', '--format', '{{json .HealthCheck}}', image]).out,
     );
     check(JSON.stringify(health?.Test ?? '').includes('/readyz'), 'HEALTHCHECK kept (docker format)');
-    const sh = (script: string) =>
-      run('podman', ['run', '--rm', '--entrypoint', 'node', image, '-e', script]).out.trim();
-    check(sh('process.stdout.write(String(process.getuid()))') === '10001', 'uid 10001 at run time');
-    const present = sh(`const fs=require('fs');process.stdout.write(JSON.stringify(
-      ['vitest','typescript','vite','@biomejs/biome','playwright-core','jsdom','smtp-server','mailparser',
-       'dependency-cruiser','@simdock/web','@simdock/payment-sim','fast-check','react'].filter(p=>fs.existsSync('node_modules/'+p))))`);
-    check(present === '[]', `no dev dependencies in the image, found ${present}`);
-    const npm = run('podman', [
+    // One container for the checks inside the image (each start costs seconds on a loaded machine).
+    const inside = run('podman', [
       'run',
       '--rm',
       '--entrypoint',
       'sh',
       image,
       '-c',
-      'command -v npm || echo none',
-    ]);
-    check(npm.out.trim() === 'none', 'npm is not in the image');
+      `node -e "const fs=require('fs');process.stdout.write(JSON.stringify({uid:process.getuid(),dev:
+        ['vitest','typescript','vite','@biomejs/biome','playwright-core','jsdom','smtp-server','mailparser',
+         'dependency-cruiser','@simdock/web','@simdock/payment-sim','fast-check','react']
+        .filter(p=>fs.existsSync('node_modules/'+p))}))"; echo; command -v npm || echo no-npm`,
+    ])
+      .out.trim()
+      .split('\n');
+    const facts = JSON.parse(inside[0]!) as { uid: number; dev: string[] };
+    check(facts.uid === 10001, `uid 10001 at run time, not ${facts.uid}`);
+    check(facts.dev.length === 0, `no dev dependencies in the image, found ${facts.dev.join(' ')}`);
+    check(inside[1] === 'no-npm', 'npm is not in the image');
     const size = (name: string) =>
       Number(run('podman', ['image', 'inspect', '--format', '{{.Size}}', name]).out.trim()) / 1e6;
     const total = size(image);
@@ -296,6 +298,15 @@ async function main() {
     BACKUP_KEEP: '2',
     BACKUP_INTERVAL_SECONDS: '2',
   };
+  // The operator's .env: compose's variables and the replicas' settings (env_file).
+  const envFile = join(work, 'test.env');
+  writeFileSync(
+    envFile,
+    `${Object.entries(composeEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n')}\n`,
+  );
+  composeEnv.SIMDOCK_ENV_FILE = envFile;
   cleanups.push(() => {
     compose('down', '-t', '5');
     run('podman', ['rm', '-f', '-t', '2', `${PROJECT}_old`, `${PROJECT}_restored`], { allowFail: true });
@@ -329,6 +340,7 @@ async function main() {
     const tree = join(work, 'old');
     mkdirSync(tree);
     run('sh', ['-c', `git -C "${ROOT}" archive ${PREVIOUS_RELEASE} | tar -x -C "${tree}"`]);
+    mkdirSync(join(tree, 'node_modules')); // where this checkout's packages are mounted
     run('podman', [
       'run',
       '-d',
@@ -609,8 +621,20 @@ async function main() {
     check(sql("SELECT to_regclass('deploy_test_partial') IS NULL") === 't', 'no half-applied table');
     check((await api(HTTPS, '/readyz')).status === 200, 'the release still serves /readyz');
     await accountView(HTTPS, newUser);
-    run('podman', ['rmi', broken]);
   });
+
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    await step(
+      'systemd update script: installs a release; a failing one is rolled back to the old',
+      async () => {
+        await updateScript(pgUrl);
+      },
+    );
+  } else {
+    console.log('  (TEST_DATABASE_URL unset: the update script is not run)');
+  }
+  run('podman', ['rmi', `${image}-broken-migration`]);
 
   await step('stack down and up: the data is there', async () => {
     const a = await accountView(HTTPS, newUser);
@@ -629,6 +653,115 @@ async function main() {
     const b = await accountView(HTTPS, newUser);
     check(JSON.stringify(a) === JSON.stringify(b), 'same account after down/up');
   });
+}
+
+/**
+ * deploy/systemd/simdock-update on this machine, with systemctl played by a small script that starts
+ * and stops the release in /opt-like BASE/current: the image's /app as release archives (the good one,
+ * and the one whose migration fails), a PostgreSQL database of the test server.
+ */
+async function updateScript(pgUrl: string) {
+  const dbName = 'simdock_update_test';
+  const admin = new URL(pgUrl);
+  run('psql', [admin.href, '-qc', `DROP DATABASE IF EXISTS ${dbName}`]);
+  run('psql', [admin.href, '-qc', `CREATE DATABASE ${dbName}`]);
+  const dbUrl = new URL(pgUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const base = join(work, 'opt');
+  mkdirSync(join(base, 'releases'), { recursive: true });
+  const release = (img: string, name: string) => {
+    const tree = join(work, `tree-${name}`);
+    mkdirSync(tree);
+    const id = run('podman', ['create', img]).out.trim();
+    run('sh', ['-c', `podman export ${id} | tar -x -C "${tree}" app && podman rm ${id} >/dev/null`]);
+    const archive = join(work, `${name}.tar.gz`);
+    run('tar', ['-czf', archive, '-C', join(tree, 'app'), '.']);
+    rmSync(tree, { recursive: true, force: true });
+    return archive;
+  };
+  const good = release(image, `simdock-${version}`);
+  const broken = release(`${image}-broken-migration`, `simdock-${version}-broken`);
+  const envFile = join(work, 'simdock.env');
+  writeFileSync(
+    envFile,
+    [
+      `DATABASE_URL=${dbUrl.href}`,
+      `APP_SECRET=${APP_SECRET}`,
+      `ADMIN_PASSWORD=${ADMIN.password}`,
+      'NODE_ENV=development',
+      'HOST=127.0.0.1',
+      'PORT=18095',
+      'DEMO=false',
+      'LOG_FORMAT=json',
+      `BACKUP_DIR=${join(work, 'backups')}`,
+      '',
+    ].join('\n'),
+  );
+  const fakeSystemctl = join(work, 'systemctl');
+  writeFileSync(
+    fakeSystemctl,
+    `#!/bin/bash
+# systemctl start|stop simdock.service for the test: the release in $SIMDOCK_BASE/current in the background.
+set -eu
+pidf=${join(work, 'simdock.pid')}
+case $1 in
+  start) (cd "$SIMDOCK_BASE/current" && set -a && . "$SIMDOCK_ENV_FILE" && set +a &&
+          exec setsid node --import tsx apps/server/src/main.ts </dev/null >>${join(work, 'simdock.log')} 2>&1) &
+         echo $! >"$pidf" ;;
+  stop) if [ -s "$pidf" ]; then p=$(cat "$pidf"); kill "$p" 2>/dev/null || true
+          while kill -0 "$p" 2>/dev/null; do sleep 0.2; done; rm -f "$pidf"; fi ;;
+esac
+`,
+    { mode: 0o755 },
+  );
+  const update = (archive: string) =>
+    run(join(ROOT, 'deploy/systemd/simdock-update'), [archive], {
+      allowFail: true,
+      env: {
+        ...process.env,
+        SIMDOCK_BASE: base,
+        SIMDOCK_ENV_FILE: envFile,
+        SYSTEMCTL: fakeSystemctl,
+        SIMDOCK_USER: run('id', ['-un']).out.trim(),
+        READY_TIMEOUT: '90',
+      },
+    });
+  const local = 'http://127.0.0.1:18095';
+  const current = () => run('readlink', ['-f', join(base, 'current')]).out.trim();
+  const fingerprint = () =>
+    run('psql', [
+      dbUrl.href,
+      '-tAc',
+      `SELECT (SELECT string_agg(name, ',' ORDER BY name) FROM schema_migrations) || '|' ||
+              (SELECT count(*) FROM users) || '|' ||
+              (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public')`,
+    ]).out.trim();
+  try {
+    const first = update(good);
+    check(first.status === 0, `the first install succeeds:\n${first.err.slice(-2000)}`);
+    check(current().endsWith(`simdock-${version}`), 'current is the new release');
+    check((await api(local, '/readyz')).status === 200, 'the release serves /readyz');
+    await signIn(local, ADMIN);
+    const was = fingerprint();
+    const second = update(broken);
+    check(second.status !== 0, 'the update with a failing migration fails');
+    check(second.err.includes('the migration failed'), `says why:\n${second.err.slice(-2000)}`);
+    check(second.err.includes('the old release serves again'), 'the old release is back');
+    check(current().endsWith(`simdock-${version}`), 'current points at the old release again');
+    check(fingerprint() === was, 'the database is as it was before the update');
+    check((await api(local, '/readyz')).status === 200, 'the old release serves /readyz');
+    await signIn(local, ADMIN);
+    const backups = run('sh', ['-c', `ls ${join(work, 'backups')}`])
+      .out.trim()
+      .split('\n');
+    check(
+      backups.length === 2 && backups.every((b) => b.endsWith('-pre-update.dump')),
+      'a backup before each update',
+    );
+  } finally {
+    run(fakeSystemctl, ['stop'], { allowFail: true, env: { ...process.env, SIMDOCK_BASE: base } });
+    run('psql', [admin.href, '-qc', `DROP DATABASE IF EXISTS ${dbName}`], { allowFail: true });
+  }
 }
 
 /** A sandbox top-up as the user does it: invoice, the sandbox page's "pay exactly", the redirect. */
