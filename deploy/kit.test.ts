@@ -113,6 +113,23 @@ describe('compose.yaml', () => {
   });
 });
 
+describe('the image build', () => {
+  it('sends no local data, secrets or dependencies to the builder', () => {
+    const ignore = readFileSync(join(DEPLOY, '../.dockerignore'), 'utf8').split('\n');
+    for (const p of ['**/node_modules', '**/data', '**/.env', '.git']) expect(ignore).toContain(p);
+  });
+
+  it('takes its base as a build argument, runs as a user with tini and node, checks /readyz', () => {
+    const file = read('Containerfile');
+    expect(file).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+    expect(file).toContain('--omit=dev');
+    expect(file).toMatch(/^USER 10001:10001$/m);
+    expect(file).toContain('ENTRYPOINT ["/usr/bin/tini", "--"]');
+    expect(file).toMatch(/^CMD \["node", /m);
+    expect(file).toMatch(/^HEALTHCHECK [\s\S]*node", "-e", "fetch\('http:\/\/127\.0\.0\.1:.*\/readyz'/m);
+  });
+});
+
 describe('Kubernetes manifests', async () => {
   // Each model takes its own shape; the parsed YAML is checked by validate(), hence `never` here.
   const models: Record<string, new (data: never) => { validate(): void }> = {

@@ -159,6 +159,18 @@ async function accountView(base: string, who: { username: string; password: stri
   };
 }
 
+/** Both replicas answer their image's HEALTHCHECK (node asking /readyz inside the container). */
+async function bothReplicasHealthy() {
+  for (const n of [1, 2]) {
+    await until(
+      `replica ${n} healthy`,
+      async () =>
+        run('podman', ['healthcheck', 'run', `${PROJECT}_simdock_${n}`], { allowFail: true }).status === 0,
+      180_000,
+    );
+  }
+}
+
 /** Every balance equals the sum of its ledger. */
 function ledgerMismatches(db = 'simdock'): string {
   return sql(
@@ -231,7 +243,7 @@ async function main() {
       `node -e "const fs=require('fs');process.stdout.write(JSON.stringify({uid:process.getuid(),dev:
         ['vitest','typescript','vite','@biomejs/biome','playwright-core','jsdom','smtp-server','mailparser',
          'dependency-cruiser','@simdock/web','@simdock/payment-sim','fast-check','react']
-        .filter(p=>fs.existsSync('node_modules/'+p))}))"; echo; command -v npm || echo no-npm`,
+        .filter(p=>fs.existsSync('node_modules/'+p))}))"; echo; command -v npm || echo no-npm; cat /app/VERSION`,
     ])
       .out.trim()
       .split('\n');
@@ -239,6 +251,7 @@ async function main() {
     check(facts.uid === 10001, `uid 10001 at run time, not ${facts.uid}`);
     check(facts.dev.length === 0, `no dev dependencies in the image, found ${facts.dev.join(' ')}`);
     check(inside[1] === 'no-npm', 'npm is not in the image');
+    check(inside[2] === `${version} ${revision}`, `/app/VERSION names the release (${inside[2]})`);
     const size = (name: string) =>
       Number(run('podman', ['image', 'inspect', '--format', '{{.Size}}', name]).out.trim()) / 1e6;
     const total = size(image);
@@ -453,10 +466,11 @@ async function main() {
     'upgrade in place: the new image starts ×2 behind Caddy, migrates, /readyz through the proxy',
     async () => {
       compose('up', '-d', 'simdock', 'proxy');
+      await bothReplicasHealthy();
       await until(
         '/readyz through the proxy',
         async () => (await api(HTTPS, '/readyz')).status === 200,
-        180_000,
+        60_000,
       );
       check(
         sql("SELECT count(*) FROM schema_migrations WHERE name LIKE '024_%'") === '1',
@@ -508,6 +522,7 @@ async function main() {
       check(r.status === 200, `request ${i} answered ${r.status} with one replica down`);
     }
     run('podman', ['start', `${PROJECT}_simdock_1`]);
+    await bothReplicasHealthy();
   });
 
   await step(
@@ -645,10 +660,11 @@ async function main() {
       async () => run('podman', ['healthcheck', 'run', `${PROJECT}_db_1`], { allowFail: true }).status === 0,
     );
     compose('up', '-d', 'simdock', 'proxy');
+    await bothReplicasHealthy();
     await until(
       '/readyz through the proxy',
       async () => (await api(HTTPS, '/readyz')).status === 200,
-      180_000,
+      60_000,
     );
     const b = await accountView(HTTPS, newUser);
     check(JSON.stringify(a) === JSON.stringify(b), 'same account after down/up');
