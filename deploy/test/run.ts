@@ -4,6 +4,8 @@
 //      Caddy from Debian, behaving like the official images), cached by a safe key;
 //   2. the image built from deploy/Containerfile with buildah (docker format), checked: non-root, no
 //      dev dependencies, labels, healthcheck, size budget, refuses to start without APP_SECRET;
+//   2b. with TEST_DATABASE_URL: deploy/systemd/simdock-update installs a release (the image's /app),
+//       then rolls back one whose migration fails (systemctl played by a script);
 //   3. a database made by the previous release (a fixed older commit, run with plain node) with users,
 //      balances, orders and messages, upgraded in place by the compose stack (2 replicas + PostgreSQL +
 //      Caddy with TLS) started by podman-compose; every balance still equals its ledger;
@@ -14,8 +16,9 @@
 //      same data;
 //   7. a migration that fails leaves the database as it was and the running release serving;
 //   8. the stack taken down and up again: the data is there.
-// Ports: 127.0.0.1:18080 (HTTP), 18443 (HTTPS), 18090–18091 (single containers). Needs root, podman,
-// buildah, podman-compose, mmdebstrap (.ci/run installs them).
+// Ports: 127.0.0.1:18080 (HTTP), 18443 (HTTPS), 18090–18091 (single containers), 18095 (the update
+// script's release). DEPLOY_TEST_ONLY=update stops after the update script; KEEP_STACK=1 leaves the
+// stack up. Needs root, podman, buildah, podman-compose, mmdebstrap (.ci/run installs them).
 import { type SpawnSyncOptions, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
