@@ -615,6 +615,7 @@ async function main() {
 
   await step('a migration that fails leaves the database as it was and the release serving', async () => {
     const broken = `${image}-broken-migration`;
+    cleanups.push(() => void run('podman', ['rmi', '-f', broken], { allowFail: true }));
     const c = run('buildah', ['from', image]).out.trim();
     const file = join(work, '999_broken.sql');
     writeFileSync(file, 'CREATE TABLE deploy_test_partial (id int);\nSELECT 1 / 0;\n');
