@@ -472,6 +472,15 @@ export async function recordUptime(q: Queryable, minute: Date, onlineSince: Date
   return rows.length;
 }
 
+/** Enabled gateways not heard from since `onlineSince` (the metrics gauge; the same rule as uptime). */
+export async function offlineGatewayCount(q: Queryable, onlineSince: Date): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM gateways WHERE is_enable AND NOT coalesce(last_update >= $1, false)`,
+    [onlineSince],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** The admin overview's device figures in one round trip (usable SIM states: 3, 4, 15). */
 export async function gatewayFigures(
   q: Queryable,

@@ -64,6 +64,9 @@ export async function messagingSims(db: Queryable, now: Date) {
 export const countSimRental = (db: Queryable, simId: string, at: Date) => h.countRental(db, simId, at);
 /** SIMs locked at `now` (overview, metrics). */
 export const lockedSimCount = (db: Queryable, now: Date) => h.lockedSimCount(db, now);
+/** Enabled gateways offline at `now` (no status within GATEWAY_ONLINE_MS). */
+export const offlineGatewayCount = (db: Queryable, now: Date) =>
+  q.offlineGatewayCount(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
 export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
 export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
 /** Devices online, SIMs present and usable, SMS no consumer took in the last 24 h. */

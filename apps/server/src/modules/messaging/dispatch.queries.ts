@@ -517,6 +517,19 @@ export async function queuedMessageCount(q: Queryable): Promise<number> {
 }
 
 /**
+ * Seconds the oldest message due for dispatch has waited in the queue at `now` (since it was queued,
+ * or since its `not_before` for a scheduled one); 0 with none due (the metrics gauge).
+ */
+export async function oldestQueuedMessageAge(q: Queryable, now: Date): Promise<number> {
+  const rows = await q.query<{ s: number | null }>(
+    `SELECT extract(epoch FROM $1::timestamptz - min(greatest(created_at, coalesce(not_before, created_at))))::float8 AS s
+       FROM messages WHERE status = 'queued' AND (not_before IS NULL OR not_before <= $1)`,
+    [now],
+  );
+  return Math.max(0, rows[0]?.s ?? 0);
+}
+
+/**
  * Forgets the turns of campaigns with no message that could still be queued (none queued, being
  * handed over or awaiting a result): the fair order needs them only while a campaign is sending.
  */

@@ -17,7 +17,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 // consumer), conversations with their replies and opt-outs (an SMS consumer after rental's), and
 // the history.
 
-export { queuedMessageCount } from './dispatch.queries.ts';
+export { oldestQueuedMessageAge, queuedMessageCount } from './dispatch.queries.ts';
 export { dispatchOnce, failOverdueResults, queueFigures } from './dispatch.service.ts';
 export { apiSend, messagesOfSend } from './message-api.service.ts';
 export {

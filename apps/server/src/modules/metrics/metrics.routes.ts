@@ -5,10 +5,11 @@ import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { notFound, unauthorized } from '../../errors.ts';
 import { bearerToken } from '../../http/bearer.ts';
+import { readinessProblem } from '../../http/readiness.ts';
 import { route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { lockedSimCount } from '../gateways/index.ts';
-import { queuedMessageCount } from '../messaging/index.ts';
+import { lockedSimCount, offlineGatewayCount } from '../gateways/index.ts';
+import { oldestQueuedMessageAge, queuedMessageCount } from '../messaging/index.ts';
 import { pendingDeliveryCount } from '../webhooks/index.ts';
 
 export const METRICS_PATH = endpoints.meta.metrics.path;
@@ -76,9 +77,52 @@ function registerLockedSims(ctx: AppContext): void {
   });
 }
 
+/**
+ * The alerts' other scrape-time gauges: whether this process is ready (what /readyz answers: the
+ * database reachable and migrated), how long the oldest due message has waited, gateways offline.
+ */
+function registerHealthGauges(ctx: AppContext): void {
+  new Gauge({
+    name: 'simdock_ready',
+    help: 'Whether this process is ready (1) as GET /readyz answers: the database reachable and its schema up to date; 0 otherwise',
+    registers: [ctx.metrics.registry],
+    async collect() {
+      this.set((await readinessProblem(ctx.db)) === undefined ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'simdock_queue_oldest_seconds',
+    help: 'Seconds the oldest message due for dispatch has waited in the queue (0: none). Counted at scrape time for the whole database',
+    labelNames: ['queue'] as const,
+    registers: [ctx.metrics.registry],
+    async collect() {
+      try {
+        this.set({ queue: 'sms' }, await oldestQueuedMessageAge(ctx.db, ctx.clock.now()));
+      } catch (err) {
+        this.reset();
+        ctx.log.warn({ err }, 'queue age not collected');
+      }
+    },
+  });
+  new Gauge({
+    name: 'simdock_gateways_offline',
+    help: 'Enabled gateways with no status within the online window (GATEWAY_ONLINE_MS). Counted at scrape time for the whole database',
+    registers: [ctx.metrics.registry],
+    async collect() {
+      try {
+        this.set(await offlineGatewayCount(ctx.db, ctx.clock.now()));
+      } catch (err) {
+        this.reset();
+        ctx.log.warn({ err }, 'offline gateways not collected');
+      }
+    },
+  });
+}
+
 export function metricsRoutes(app: App, ctx: AppContext): void {
   registerQueueDepth(ctx);
   registerLockedSims(ctx);
+  registerHealthGauges(ctx);
   // Outside /api: not an API route for the access matrix; declared public, with its own guard.
   route(
     app,

@@ -61,6 +61,21 @@ describe('GET /metrics after real work (development: open)', () => {
     expect(m.value('simdock_otp_latency_seconds_count')).toBe(0);
     expect(m.value('simdock_queue_depth', { queue: 'sms' })).toBe(0);
     expect(m.value('simdock_queue_depth', { queue: 'webhooks' })).toBe(0);
+    for (const [name, type] of [
+      ['simdock_ready', 'gauge'],
+      ['simdock_queue_oldest_seconds', 'gauge'],
+      ['simdock_gateways_offline', 'gauge'],
+    ]) {
+      expect(m.text).toContain(`# TYPE ${name} ${type}\n`);
+    }
+    expect(m.value('simdock_ready')).toBe(1);
+    expect(m.value('simdock_queue_oldest_seconds', { queue: 'sms' })).toBe(0);
+    // The seeded gateway reported just now; one that never reported is offline.
+    expect(m.value('simdock_gateways_offline')).toBe(0);
+    const quiet = await seedGateway(s.db, { sims: 1, lastUpdate: new Date(0) });
+    expect((await scrape(s)).value('simdock_gateways_offline')).toBe(1);
+    await s.db.query('UPDATE gateways SET is_enable = false WHERE id = $1', [quiet.id]);
+    expect((await scrape(s)).value('simdock_gateways_offline')).toBe(0);
   });
 
   it('counts a rental whose code arrives by a device push, by route template, and its OTP latency', async () => {
@@ -155,7 +170,14 @@ describe('GET /metrics after real work (development: open)', () => {
       u.token,
     );
     expect(sent.status).toBe(200);
-    expect((await scrape(s)).value('simdock_queue_depth', { queue: 'sms' })).toBe(3);
+    const queued = await scrape(s);
+    expect(queued.value('simdock_queue_depth', { queue: 'sms' })).toBe(3);
+    // The oldest due message's wait grows with the clock (the alert on stuck queues reads it).
+    const waited = queued.value('simdock_queue_oldest_seconds', { queue: 'sms' });
+    s.clock.advance(90_000);
+    expect((await scrape(s)).value('simdock_queue_oldest_seconds', { queue: 'sms' })).toBe(waited! + 90);
+    // The simulator pushes no status while the manual clock jumps: tell the server it is alive.
+    await s.db.query('UPDATE gateways SET last_update = $1 WHERE id = $2', [s.clock.now(), add.body.id]);
 
     const result = await dispatchOnce(s.ctx);
     expect(result).toMatchObject({ claimed: 3, accepted: 3 });
@@ -163,6 +185,7 @@ describe('GET /metrics after real work (development: open)', () => {
     expect(m.value('simdock_sms_dispatched_total', { outcome: 'accepted' })).toBe(3);
     expect(m.find('simdock_sms_dispatched_total').filter((x) => x.labels.outcome !== 'accepted')).toEqual([]);
     expect(m.value('simdock_queue_depth', { queue: 'sms' })).toBe(0);
+    expect(m.value('simdock_queue_oldest_seconds', { queue: 'sms' })).toBe(0);
   });
 
   it('counts open live streams, and not as request latency', async () => {
