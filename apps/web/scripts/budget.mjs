@@ -18,7 +18,10 @@ import { gzipSync } from 'node:zlib';
 // 157 KB since 2026-11-27, later: a signed-in start on /dashboard asks for the Dashboard's lists from
 // the entry chunk (api/dashboard-data.ts: the fetchers and their answers' schemas), so on a slow network
 // the content needs one round trip instead of waiting for the page's chunk first (156.6 KB).
-export const BUDGET_KB = 157;
+// 158 KB since 2026-11-29: the client's re-authentication (a guarded call answered reauth_required waits
+// for the shared dialog's proof and is sent again; the dialog itself loads with the shell) and the
+// contract's new error codes and settings fields took it to 157.4 KB.
+export const BUDGET_KB = 158;
 const LOGIN_PAGE = 'src/pages/login/LoginPage.tsx';
 
 const here = dirname(fileURLToPath(import.meta.url));
