@@ -295,6 +295,13 @@ describe('keyboard alone', () => {
 
     await tabTo(page, /^New API Key$/);
     await page.keyboard.press('Enter');
+    // A new key asks for the password first: the dialog takes the focus, Enter confirms.
+    const reauth = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await reauth.waitFor();
+    expect((await focus(page))?.dialog).toBe('Confirm it is you');
+    await page.keyboard.type(user.password);
+    await page.keyboard.press('Enter');
+    await reauth.waitFor({ state: 'detached' });
     await page.getByText('API key created').waitFor();
     const del = await tabTo(page, /^Delete API Key$/);
     expect(del.indicated).toBe(true);

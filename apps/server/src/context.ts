@@ -88,9 +88,9 @@ export type ArrivingSms = Pick<StoredSms, 'gatewayId' | 'port' | 'receivedAt' | 
 export interface SendResult {
   tid: number;
   /**
-   * `sent`: the carrier took it, from a device that reports the handset's delivery apart (SMSGate's
-   * `sms:sent`); `delivered`: the handset got it, or the device's success report when it does not
-   * tell the two apart (an Ejoin box).
+   * `sent`: the carrier took it, from a device that reports the handset's delivery apart (a phone);
+   * `delivered`: the handset got it, or the device's success report when it does not tell the two
+   * apart (a multi-port box).
    */
   outcome: 'sent' | 'delivered' | 'sim_cannot_send' | 'failed';
   /** The recipient. */

@@ -336,26 +336,34 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     await killed;
 
     await serverProcess({ databaseUrl: testDb.url!, port, env });
-    // Until nothing is queued or in flight and every failed message has had its money back (the
-    // refund job catches failures a crash left unrefunded).
-    const state = () =>
-      testDb.db.query<{ open: number; failed: number; refunded: number; wrong: number }>(
-        `SELECT count(*) FILTER (WHERE status IN ('queued', 'sending'))::int AS open,
-                count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                count(*) FILTER (WHERE refunded_at IS NOT NULL)::int AS refunded,
-                count(*) FILTER (WHERE (refunded_at IS NOT NULL) <> (status IN ('failed', 'cancelled')))::int AS wrong
-           FROM messages WHERE campaign_id = $1::bigint`,
-        [campaignId],
-      );
+    // Until nothing is queued or being handed over, every failed message has had its money back (the
+    // refund job catches failures a crash left unrefunded), and the count of failures has held for 3 s:
+    // results of sends accepted before the kill keep arriving for a while (a failed send returns to
+    // the queue for another SIM). The messages and their refunds are read in one statement, one
+    // snapshot, so a result landing between two reads cannot make them disagree.
+    const state = async () =>
+      (
+        await testDb.db.query<{ open: number; failed: number; wrong: number; n: number; total: string }>(
+          `SELECT count(*) FILTER (WHERE status IN ('queued', 'sending'))::int AS open,
+                  count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                  count(*) FILTER (WHERE (refunded_at IS NOT NULL) <> (status IN ('failed', 'cancelled')))::int AS wrong,
+                  (SELECT count(*)::int FROM ledger WHERE kind = 'message_refund') AS n,
+                  (SELECT coalesce(sum(amount), 0)::text FROM ledger WHERE kind = 'message_refund') AS total
+             FROM messages WHERE campaign_id = $1::bigint`,
+          [campaignId],
+        )
+      )[0]!;
     await sim.pushesSettled();
-    await waitFor(async () => {
-      const [r] = await state();
-      return r!.open === 0 && r!.wrong === 0 && r!.failed > 0;
-    }, 40_000);
-    const [r] = await state();
-    const refunds = await testDb.db.query<{ n: number; total: string }>(
-      `SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM ledger WHERE kind = 'message_refund'`,
-    );
+    let held = { failed: -1, since: 0 };
+    const r = await waitFor(async () => {
+      const now = await state();
+      if (now.open !== 0 || now.wrong !== 0 || now.failed === 0 || now.failed !== held.failed) {
+        held = { failed: now.open === 0 && now.wrong === 0 ? now.failed : -1, since: Date.now() };
+        return false;
+      }
+      return Date.now() - held.since >= 3000 && now;
+    }, 60_000);
+    const refunds = [{ n: r.n, total: r.total }];
     expect(Number(refunds[0]!.total)).toBeCloseTo(r!.failed * 0.01, 10);
     // Batched: far fewer ledger rows than refunded messages.
     expect(refunds[0]!.n).toBeLessThan(r!.failed);
@@ -366,7 +374,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     expect(Number(camp!.refunded)).toBeCloseTo(r!.failed * 0.01, 10);
     expect(await ledgerMismatches(testDb.db)).toEqual([]);
     console.log(`kill -9 priced campaign: ${r!.failed} failed, refunded in ${refunds[0]!.n} ledger rows`);
-  }, 90_000);
+  }, 120_000);
 
   it('kill -9 while top-up webhooks are credited: after a restart and the providers replaying, each is credited once', async () => {
     const testDb = await freshDb();

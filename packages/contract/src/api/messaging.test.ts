@@ -69,6 +69,7 @@ describe('settings', () => {
       simMaxSmsPerMonth: 0,
       simLockAfterFailures: 5,
       simCooldownMinutes: 60,
+      simsKeptForSendingPercent: 20,
       noFreeSim: false,
       smsPricePerSegment: 0.0075,
       mmsPrice: 0.02,
