@@ -1,5 +1,5 @@
 /**
- * Seeds the operator-scale data set (issue 50) into its own PostgreSQL database, for bench/scale.ts
+ * Seeds the operator-scale data set into its own PostgreSQL database, for bench/scale.ts
  * to measure as many times as needed. At SCALE=1: 100,000 users, 200 services, 200 gateways × 32
  * SIMs, 2,000,000 orders over 90 days with their SMS, codes and ledger, 1.2M incoming SMS in all,
  * 5,000,000 messages from 5,000 senders in 100,000 conversations (campaigns, replies, the hourly

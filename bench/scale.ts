@@ -1,5 +1,5 @@
 /**
- * The operator-scale benchmark (issue 50): measures a database seeded by bench/scale-seed.ts. It
+ * The operator-scale benchmark: measures a database seeded by bench/scale-seed.ts. It
  * changes nothing the measured calls read (it refreshes the gateways' last contact, so they are
  * online, gives the heavy user the admin's password and an API key, and the pushes add incoming SMS),
  * so one seed serves many runs.
