@@ -87,3 +87,17 @@ export async function listAudit(
     })),
   };
 }
+
+/** Deletes at most `batch` audit entries older than `before`, oldest first (audit_log_at). */
+export async function pruneAudit(q: Queryable, before: Date, batch: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH old AS (
+       SELECT id FROM audit_log WHERE at < $1 ORDER BY at, id LIMIT $2
+     ), gone AS (
+       DELETE FROM audit_log a USING old WHERE a.id = old.id RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM gone`,
+    [before, batch],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -404,15 +404,6 @@ export async function gatewayNames(q: Queryable): Promise<string[]> {
   return (await q.query<{ name: string }>('SELECT name FROM gateways ORDER BY name')).map((r) => r.name);
 }
 
-/** Share of sampled gateway-minutes that were online over the window; null without samples. */
-export async function uptimeShare(q: Queryable, since: Date): Promise<number | null> {
-  const rows = await q.query<{ share: string | null }>(
-    `SELECT avg(CASE WHEN online THEN 1.0 ELSE 0.0 END)::text AS share FROM gateway_uptime WHERE minute >= $1`,
-    [since],
-  );
-  return rows[0]?.share == null ? null : Number(rows[0].share);
-}
-
 /** What a device push needs: the secret to check, the MAC to compare, the driver to read it. */
 export interface PushTarget extends GatewayCredentials {
   push_secret: string;
@@ -457,19 +448,6 @@ export async function savePullPosition(
       WHERE id = $1 AND (sms_ssrc IS DISTINCT FROM $2 OR sms_next_id < $3)`,
     [id, ssrc, nextId],
   );
-}
-
-// ---- uptime -----------------------------------------------------------------------------------
-
-/** One row per enabled gateway for this minute; a second sampler in the same minute adds nothing. */
-export async function recordUptime(q: Queryable, minute: Date, onlineSince: Date): Promise<number> {
-  const rows = await q.query(
-    `INSERT INTO gateway_uptime (gateway_id, minute, online)
-     SELECT id, $1, coalesce(last_update >= $2, false) FROM gateways WHERE is_enable
-     ON CONFLICT DO NOTHING RETURNING gateway_id`,
-    [minute, onlineSince],
-  );
-  return rows.length;
 }
 
 /** Enabled gateways not heard from since `onlineSince` (the metrics gauge; the same rule as uptime). */

@@ -256,3 +256,93 @@ export async function lockedSimCount(q: Queryable, now: Date): Promise<number> {
   );
   return rows[0]?.n ?? 0;
 }
+
+// ---- uptime -----------------------------------------------------------------------------------------
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * One sample per enabled gateway for this minute, and the same samples added to the gateway's
+ * hour in gateway_uptime_hourly, in one statement: a second sampler in the same minute inserts
+ * nothing and so adds nothing to the hour. Rows are taken in gateway order (no deadlock between
+ * samplers of several processes).
+ */
+export async function recordUptime(q: Queryable, minute: Date, onlineSince: Date): Promise<number> {
+  const hour = new Date(Math.floor(minute.getTime() / HOUR_MS) * HOUR_MS);
+  const rows = await q.query<{ n: number }>(
+    `WITH ins AS (
+       INSERT INTO gateway_uptime (gateway_id, minute, online)
+       SELECT id, $1, coalesce(last_update >= $2, false) FROM gateways WHERE is_enable ORDER BY id
+       ON CONFLICT DO NOTHING RETURNING gateway_id, online
+     ), roll AS (
+       INSERT INTO gateway_uptime_hourly AS h (gateway_id, hour, samples, online)
+       SELECT gateway_id, $3, count(*), count(*) FILTER (WHERE online) FROM ins GROUP BY gateway_id
+        ORDER BY gateway_id
+       ON CONFLICT (gateway_id, hour) DO UPDATE
+         SET samples = h.samples + EXCLUDED.samples, online = h.online + EXCLUDED.online
+     )
+     SELECT count(*)::int AS n FROM ins`,
+    [minute, onlineSince, hour],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Share of sampled gateway-minutes that were online since `since`; null without samples. Whole
+ * hours come from gateway_uptime_hourly, the partial first hour from the samples themselves (read
+ * per gateway through their primary key), so the figure is the one the samples give and its cost
+ * does not grow with the history kept.
+ */
+export async function uptimeShare(q: Queryable, since: Date): Promise<number | null> {
+  const firstWhole = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
+  const rows = await q.query<{ samples: string; online: string }>(
+    `SELECT coalesce(sum(samples), 0)::text AS samples, coalesce(sum(online), 0)::text AS online FROM (
+       SELECT samples, online FROM gateway_uptime_hourly WHERE hour >= $2
+       UNION ALL
+       SELECT count(*), count(*) FILTER (WHERE u.online)
+         FROM gateways g JOIN gateway_uptime u ON u.gateway_id = g.id AND u.minute >= $1 AND u.minute < $2
+     ) parts`,
+    [since, firstWhole],
+  );
+  const samples = Number(rows[0]?.samples ?? 0);
+  return samples === 0 ? null : Number(rows[0]!.online) / samples;
+}
+
+/**
+ * Deletes at most `batch` uptime samples older than `before`, the oldest of each gateway first
+ * (read through the primary key per gateway: no index on the minute alone, which every sample
+ * would have to update).
+ */
+export async function pruneUptimeSamples(q: Queryable, before: Date, batch: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH old AS (
+       SELECT g.id AS gateway_id, x.minute FROM gateways g
+        CROSS JOIN LATERAL (
+          SELECT minute FROM gateway_uptime u WHERE u.gateway_id = g.id AND u.minute < $1
+           ORDER BY minute LIMIT $2
+        ) x
+        LIMIT $2
+     ), gone AS (
+       DELETE FROM gateway_uptime u USING old
+        WHERE u.gateway_id = old.gateway_id AND u.minute = old.minute RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM gone`,
+    [before, batch],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Deletes at most `batch` hourly uptime rows of hours before `before`. */
+export async function pruneUptimeHours(q: Queryable, before: Date, batch: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH old AS (
+       SELECT gateway_id, hour FROM gateway_uptime_hourly WHERE hour < $1 ORDER BY hour LIMIT $2
+     ), gone AS (
+       DELETE FROM gateway_uptime_hourly h USING old
+        WHERE h.gateway_id = old.gateway_id AND h.hour = old.hour RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM gone`,
+    [before, batch],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -29,7 +29,7 @@ export {
   saveSimSettings,
 } from './health.service.ts';
 export { type IncomingSms, ingestIncomingSms } from './inbox.service.ts';
-export { sampleUptime } from './jobs.ts';
+export { pruneGatewayData, sampleUptime } from './jobs.ts';
 export { type SendTasksResult, sendSmsTasks } from './sending.service.ts';
 
 /**
@@ -68,7 +68,7 @@ export const lockedSimCount = (db: Queryable, now: Date) => h.lockedSimCount(db,
 export const offlineGatewayCount = (db: Queryable, now: Date) =>
   q.offlineGatewayCount(db, new Date(now.getTime() - GATEWAY_ONLINE_MS));
 export const gatewayNames = (db: Queryable) => q.gatewayNames(db);
-export const uptimeShare = (db: Queryable, since: Date) => q.uptimeShare(db, since);
+export const uptimeShare = (db: Queryable, since: Date) => h.uptimeShare(db, since);
 /** Devices online, SIMs present and usable, SMS no consumer took in the last 24 h. */
 export const gatewayFigures = (db: Queryable, now: Date) =>
   q.gatewayFigures(
@@ -86,6 +86,7 @@ export const gatewaysModule: ModuleDescriptor = {
     'sim_numbers',
     'incoming_sms',
     'gateway_uptime',
+    'gateway_uptime_hourly',
     'sim_health',
     'sim_settings',
     'device_push_ids',

@@ -1,12 +1,15 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
 import type { AppContext, Job } from '../../context.ts';
+import { cutoffDays, drainInBatches } from '../../db/retention.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
-import { recordUptime } from './gateways.queries.ts';
+import { pruneUptimeHours, pruneUptimeSamples, recordUptime } from './health.queries.ts';
+import { pruneUnmatchedSms } from './inbox.queries.ts';
 import { forgetOldPushIds } from './push.service.ts';
 
 /**
- * Records, per enabled gateway, whether it is online this minute. Safe to run from several
- * processes and more than once a minute: the (gateway, minute) row is written once.
+ * Records, per enabled gateway, whether it is online this minute, and adds it to the gateway's
+ * hour. Safe to run from several processes and more than once a minute: the (gateway, minute) row
+ * is written once.
  */
 export async function sampleUptime(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now().getTime();
@@ -15,12 +18,43 @@ export async function sampleUptime(ctx: AppContext): Promise<number> {
 }
 
 /**
+ * The gateways' retention (docs/operations.md, "Data retention"): uptime samples older than
+ * UPTIME_SAMPLES_RETENTION_HOURS, hourly uptime older than UPTIME_HOURLY_RETENTION_DAYS, and SMS no
+ * consumer took older than INCOMING_SMS_RETENTION_DAYS; 0 keeps them. Bounded batches.
+ */
+export async function pruneGatewayData(
+  ctx: AppContext,
+): Promise<{ samples: number; hours: number; sms: number }> {
+  const now = ctx.clock.now();
+  const c = ctx.config;
+  const samplesBefore =
+    c.UPTIME_SAMPLES_RETENTION_HOURS > 0
+      ? new Date(now.getTime() - c.UPTIME_SAMPLES_RETENTION_HOURS * 3_600_000)
+      : null;
+  const hoursBefore = cutoffDays(now, c.UPTIME_HOURLY_RETENTION_DAYS);
+  const smsBefore = cutoffDays(now, c.INCOMING_SMS_RETENTION_DAYS);
+  return {
+    samples: samplesBefore ? await drainInBatches((n) => pruneUptimeSamples(ctx.db, samplesBefore, n)) : 0,
+    hours: hoursBefore ? await drainInBatches((n) => pruneUptimeHours(ctx.db, hoursBefore, n)) : 0,
+    sms: smsBefore ? await drainInBatches((n) => pruneUnmatchedSms(ctx.db, smsBefore, n)) : 0,
+  };
+}
+
+/**
  * The SMS pull catch-up (each gateway is claimed once per minute across processes, so ticking more
- * often only shortens the delay), the uptime sampler (ticks inside every minute) and the clean-up
- * of remembered push ids.
+ * often only shortens the delay), the uptime sampler (ticks inside every minute), the clean-up
+ * of remembered push ids and the retention.
  */
 export const gatewayJobs: Job[] = [
   { name: 'gateway-sms-catch-up', intervalMs: () => 15_000, run: (ctx) => runDuePullCatchUps(ctx) },
   { name: 'gateway-uptime', intervalMs: () => 20_000, run: (ctx) => sampleUptime(ctx) },
   { name: 'gateway-push-ids', intervalMs: () => 600_000, run: (ctx) => forgetOldPushIds(ctx) },
+  {
+    name: 'gateway-retention',
+    intervalMs: () => 60_000,
+    run: async (ctx) => {
+      const gone = await pruneGatewayData(ctx);
+      if (gone.samples || gone.hours || gone.sms) ctx.log.info(gone, 'old gateway data deleted');
+    },
+  },
 ];

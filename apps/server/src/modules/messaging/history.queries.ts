@@ -117,23 +117,28 @@ export async function historySum(
   return rows[0]!;
 }
 
-/** Folds each old hour's appended rollup rows into one (they pile up with every status change). */
-export async function compactHourly(q: Queryable, before: Date): Promise<number> {
+/**
+ * Folds the appended rollup rows of at most `batch` (user, hour) pairs older than `before` into one
+ * row each, marked folded. It starts from the rows appended since (not folded: a partial index
+ * holds them), so its cost follows what changed, not the rollup's size (migration 031).
+ */
+export async function compactHourly(q: Queryable, before: Date, batch = 5000): Promise<number> {
   const rows = await q.query<{ n: number }>(
     `WITH piled AS (
-       SELECT user_id, hour FROM messaging_hourly WHERE hour < $1 GROUP BY 1, 2 HAVING count(*) > 1
+       SELECT DISTINCT user_id, hour FROM messaging_hourly WHERE NOT folded AND hour < $1
+        ORDER BY hour, user_id LIMIT $2
      ), gone AS (
        DELETE FROM messaging_hourly h USING piled p
         WHERE h.user_id = p.user_id AND h.hour = p.hour
        RETURNING h.user_id, h.hour, h.num, h.success
      ), folded AS (
-       INSERT INTO messaging_hourly (user_id, hour, num, success)
-       SELECT user_id, hour, sum(num)::int, sum(success)::int FROM gone GROUP BY 1, 2
+       INSERT INTO messaging_hourly (user_id, hour, num, success, folded)
+       SELECT user_id, hour, sum(num)::int, sum(success)::int, true FROM gone GROUP BY 1, 2
        HAVING sum(num) <> 0 OR sum(success) <> 0
        RETURNING 1
      )
-     SELECT (SELECT count(*) FROM gone)::int AS n`,
-    [before],
+     SELECT (SELECT count(*) FROM piled)::int AS n`,
+    [before, batch],
   );
   return rows[0]?.n ?? 0;
 }

@@ -1,3 +1,4 @@
+import { drainInBatches } from '../../db/retention.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { forgetFinishedTurns } from './dispatch.queries.ts';
@@ -77,10 +78,12 @@ export const messagingModule: ModuleDescriptor = {
     {
       name: 'messaging-hourly-compaction',
       intervalMs: () => 60_000,
-      // Hours more than one hour old: the rows appended by their status changes fold into one. And
-      // the turns of campaigns with nothing left to send are forgotten (one row per campaign ever).
+      // Hours more than one hour old: the rows appended by their status changes fold into one (in
+      // batches of pairs; a backlog drains over a few ticks). And the turns of campaigns with
+      // nothing left to send are forgotten (one row per campaign ever).
       run: async (ctx) => {
-        await compactHourly(ctx.db, new Date(ctx.clock.now().getTime() - 3_600_000));
+        const before = new Date(ctx.clock.now().getTime() - 3_600_000);
+        await drainInBatches((n) => compactHourly(ctx.db, before, n));
         await forgetFinishedTurns(ctx.db);
       },
     },

@@ -4,7 +4,7 @@ import { openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
 export { orderFigures } from './orders.queries.ts';
 
 import { orderRoutes } from './orders.routes.ts';
-import { expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
+import { closeLapsedOrders, expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
 import { serviceRoutes } from './services.routes.ts';
 import { spentRoutes } from './spent.routes.ts';
 
@@ -14,6 +14,7 @@ import { spentRoutes } from './spent.routes.ts';
 export { simsInOpenRentals, userHasOrders } from './orders.queries.ts';
 export {
   cancel,
+  closeLapsedOrders,
   expireOverdue,
   finish,
   listUserOrders,
@@ -50,12 +51,17 @@ export const rentalModule: ModuleDescriptor = {
     {
       name: 'order-expiry',
       intervalMs: (ctx) => ctx.config.SWEEP_INTERVAL_MS,
-      // Cancels and refunds overdue rentals, in batches, until none is left.
+      // Cancels and refunds overdue rentals, then closes the rentals with a code whose time is
+      // over, in batches, until none is left.
       run: async (ctx) => {
         let n: number;
         do {
           n = await expireOverdue(ctx);
           if (n) ctx.log.info({ expired: n }, 'expired orders refunded');
+        } while (n >= 500);
+        do {
+          n = await closeLapsedOrders(ctx);
+          if (n) ctx.log.info({ closed: n }, 'orders with a code closed at the end of their time');
         } while (n >= 500);
       },
     },

@@ -124,7 +124,8 @@ const PICK_PARAMS: RuleParams = { limit: '$3', freeBefore: '$4', now: '$5', kept
  * Picks the rentable SIM (number reuse rule: RENTABLE_SIMS_SQL) with the fewest open rentals (spreads
  * load), at random among equals; a free SIM with role Both only while more of them are free than
  * the SIMs kept for sending. Call it under lockServiceForRent (and lockSendingShare when SIMs are
- * kept).
+ * kept). The open rentals per SIM are counted through orders_sim_open (hence its predicate,
+ * spelled out: a waiting order is never closed).
  */
 export async function pickSim(
   q: Queryable,
@@ -136,7 +137,9 @@ export async function pickSim(
     `SELECT r.id, r.gateway_id, r.port, r.number, r.gateway_name, r.role
        FROM (${rentableSql('$1', '$2', PICK_PARAMS)}) r
       WHERE NOT r.free_both OR ${spareBothSql('$2', PICK_PARAMS)} > 0
-      ORDER BY (SELECT count(*) FROM orders o WHERE o.sim_id = r.id AND o.status = 'WAIT_CODE'), random()
+      ORDER BY (SELECT count(*) FROM orders o
+                  WHERE o.sim_id = r.id AND o.status IN ('WAIT_CODE', 'SUCCESS') AND o.closed_at IS NULL
+                    AND o.status = 'WAIT_CODE'), random()
       LIMIT 1`,
     [serviceId, JSON.stringify(sims), ...ruleValues(rule)],
   );
@@ -620,15 +623,35 @@ export async function userHasOrders(q: Queryable, userId: string): Promise<boole
 }
 
 /**
- * SIMs holding a rental that can still receive a code (waiting, or a repeatable one before it
- * expires): bulk sending leaves them alone so the renter's code is the only traffic they get.
+ * SIMs holding a rental that can still receive a code (waiting, or a repeatable one not finished
+ * before it expires): bulk sending leaves them alone so the renter's code is the only traffic they
+ * get. Reads the small orders_sim_open (rentals with a code close at the end of their time:
+ * closeLapsed), so its cost follows the open rentals, not the order history.
  */
 export async function simsInOpenRentals(q: Queryable, now: Date): Promise<string[]> {
   const rows = await q.query<{ sim_id: string }>(
     `SELECT DISTINCT o.sim_id FROM orders o JOIN services s ON s.id = o.service_id
-      WHERE o.sim_id IS NOT NULL AND o.status IN ('WAIT_CODE', 'SUCCESS')
+      WHERE o.sim_id IS NOT NULL AND o.status IN ('WAIT_CODE', 'SUCCESS') AND o.closed_at IS NULL
         AND (o.status = 'WAIT_CODE' OR (s.is_repeatable AND o.expires_at > $1))`,
     [now],
   );
   return rows.map((r) => r.sim_id);
+}
+
+/**
+ * Closes rentals with a code whose time is over (docs/operations.md, "Data retention"), as a
+ * Finish at that moment would: closed_at = expires_at, the status stays SUCCESS, no money moves.
+ * SKIP LOCKED: an order an arriving SMS is matching is taken by the next sweep.
+ */
+export async function closeLapsed(q: Queryable, now: Date, batch: number): Promise<OrderRow[]> {
+  return q.query<OrderRow>(
+    `WITH due AS (
+       SELECT id FROM orders WHERE status = 'SUCCESS' AND closed_at IS NULL AND expires_at <= $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE orders o SET closed_at = o.expires_at
+       FROM due WHERE o.id = due.id AND o.status = 'SUCCESS' AND o.closed_at IS NULL
+     RETURNING ${ORDER_FIELDS}`,
+    [now, batch],
+  );
 }

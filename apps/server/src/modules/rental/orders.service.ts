@@ -13,6 +13,7 @@ import {
   type CodeToRecord,
   cancelExpired,
   cancelIfAllowed,
+  closeLapsed,
   closeOrder,
   findOrder,
   findOrderDetail,
@@ -361,6 +362,19 @@ export async function expireOverdue(ctx: AppContext, batch = 500): Promise<numbe
       done.map((o) => ({ userId: o.user_id, amount: o.price, ref: `order:${o.id}` })),
       now,
     );
+    for (const o of done) await orderChanged(q, ctx, o);
+    return done.length;
+  });
+}
+
+/**
+ * One sweep: rentals with a code whose time is over close by themselves, as the user's Finish would
+ * at that moment (each announced on the live stream); returns how many. Safe with several sweepers.
+ */
+export async function closeLapsedOrders(ctx: AppContext, batch = 500): Promise<number> {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const done = await closeLapsed(q, now, batch);
     for (const o of done) await orderChanged(q, ctx, o);
     return done.length;
   });

@@ -45,7 +45,7 @@ export const COUNTED_EMPTY_RENTALS = `(
  */
 const FREE_BOTH = `($KEPT > 0 AND $X.role = 'both' AND NOT EXISTS (
     SELECT 1 FROM orders h JOIN services hs ON hs.id = h.service_id
-     WHERE h.sim_id = $X.id AND h.status IN ('WAIT_CODE', 'SUCCESS')
+     WHERE h.sim_id = $X.id AND h.status IN ('WAIT_CODE', 'SUCCESS') AND h.closed_at IS NULL
        AND (h.status = 'WAIT_CODE' OR (hs.is_repeatable AND h.expires_at > $NOW))))`;
 
 /**
