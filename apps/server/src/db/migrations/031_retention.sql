@@ -27,10 +27,32 @@ CREATE INDEX gateway_uptime_hourly_hour ON gateway_uptime_hourly (hour) INCLUDE 
 INSERT INTO gateway_uptime_hourly (gateway_id, hour, samples, online)
 SELECT gateway_id, date_trunc('hour', minute, 'UTC'), count(*), count(*) FILTER (WHERE online)
   FROM gateway_uptime GROUP BY 1, 2;
+-- Nothing reads samples older than a day's first partial hour any more: keep the last 48 hours
+-- (the default UPTIME_SAMPLES_RETENTION_HOURS) by copying them into a fresh table, rather than
+-- deleting months of samples row by row (read per gateway through the primary key).
+ALTER TABLE gateway_uptime RENAME TO gateway_uptime_before_031;
+ALTER TABLE gateway_uptime_before_031 RENAME CONSTRAINT gateway_uptime_pkey TO gateway_uptime_before_031_pkey;
+CREATE TABLE gateway_uptime (
+  gateway_id uuid NOT NULL REFERENCES gateways (id) ON DELETE CASCADE,
+  minute timestamptz NOT NULL,
+  online boolean NOT NULL,
+  PRIMARY KEY (gateway_id, minute)
+);
+INSERT INTO gateway_uptime (gateway_id, minute, online)
+SELECT g.id, u.minute, u.online FROM gateways g
+ CROSS JOIN LATERAL (
+   SELECT minute, online FROM gateway_uptime_before_031 o
+    WHERE o.gateway_id = g.id AND o.minute >= now() - interval '48 hours'
+ ) u
+ ORDER BY 1, 2;
+DROP TABLE gateway_uptime_before_031;
 
 -- 3. Incoming SMS: the retention deletes old SMS no consumer took (and delivery reports), found
 -- through this index without walking the matched ones.
 CREATE INDEX incoming_sms_unmatched_received ON incoming_sms (received_at) WHERE NOT matched;
+-- Deleting an SMS checks the codes that point at it (ON DELETE CASCADE): without this index each
+-- deleted SMS read all of order_codes.
+CREATE INDEX order_codes_sms ON order_codes (sms_id);
 
 -- 4. messaging_hourly: rows the compaction folded are marked, and it reads only the unmarked ones
 -- (appended by the triggers since), so its cost follows what changed, not the table's size. Every

@@ -49,7 +49,7 @@ describe('gateway uptime', () => {
     for (let m = 0; m < 30 * 60; m += 11) {
       s.clock.set(start + m * 60_000);
       for (const [i, g] of gws.entries()) {
-        const online = (m * (i + 3)) % 11 < 7;
+        const online = ((m / 11) * (i + 3)) % 11 < 7;
         await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [
           g.id,
           new Date(s.clock.now().getTime() - (online ? 0 : 10 * 60_000)),

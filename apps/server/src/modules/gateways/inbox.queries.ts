@@ -138,14 +138,17 @@ export async function listIncomingSms(
 /**
  * Deletes at most `batch` SMS received before `before` that no consumer took (unmatched SMS and
  * delivery reports), oldest first, through incoming_sms_unmatched_received. SMS a rental or the
- * chat took stay: an order's codes point at their SMS, and a chat reply keeps its own copy.
+ * chat took stay: an order's codes point at their SMS, and a chat reply keeps its own copy. Each
+ * delete checks order_codes through order_codes_sms (migration 031).
  */
 export async function pruneUnmatchedSms(q: Queryable, before: Date, batch: number): Promise<number> {
   const rows = await q.query<{ n: number }>(
-    `WITH old AS (
-       SELECT id FROM incoming_sms WHERE NOT matched AND received_at < $1 ORDER BY received_at LIMIT $2
-     ), gone AS (
-       DELETE FROM incoming_sms m USING old WHERE m.id = old.id AND NOT m.matched RETURNING 1
+    `WITH gone AS (
+       DELETE FROM incoming_sms
+        WHERE id = ANY (ARRAY(
+                SELECT id FROM incoming_sms WHERE NOT matched AND received_at < $1 ORDER BY received_at LIMIT $2))
+          AND NOT matched
+       RETURNING 1
      )
      SELECT count(*)::int AS n FROM gone`,
     [before, batch],
