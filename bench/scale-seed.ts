@@ -3,7 +3,7 @@
  * to measure as many times as needed. At SCALE=1: 100,000 users, 200 services, 200 gateways × 32
  * SIMs, 2,000,000 orders over 90 days with their SMS, codes and ledger, 1.2M incoming SMS in all,
  * 5,000,000 messages from 5,000 senders in 100,000 conversations (campaigns, replies, the hourly
- * rollup, daily usage), 200,000 payments, 500,000 audit rows and 90 days of uptime samples per
+ * rollup, daily usage), 200,000 payments, 500,000 audit rows and 90 days of uptime (hourly; samples for 48 h) per
  * gateway. Every balance equals the sum of its user's ledger rows (asserted at the end).
  *
  *   SCALE=0.1 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:scale:seed
@@ -214,7 +214,10 @@ async function main() {
             CASE WHEN p.status = 'SUCCESS' THEN p.at + interval '1 second' * (15 + p.i % 240)
                  WHEN p.status = 'CANCEL' AND p.i % 3 = 0 THEN p.at + interval '1 second' * (60 + p.i % 600)
                  WHEN p.status = 'CANCEL' THEN p.at + interval '20 minutes' END,
-            CASE WHEN p.status = 'SUCCESS' AND p.i % 4 <> 0 THEN p.at + interval '1 second' * (300 + p.i % 900) END
+            -- a quarter never finished by their user: closed at the end of their time by the order-expiry
+            -- job (docs/operations.md, "Data retention") unless that is still to come
+            CASE WHEN p.status = 'SUCCESS' AND p.i % 4 <> 0 THEN p.at + interval '1 second' * (300 + p.i % 900)
+                 WHEN p.status = 'SUCCESS' AND p.at + interval '20 minutes' <= ${t0} THEN p.at + interval '20 minutes' END
        FROM placed p JOIN services s ON s.code = 'svc' || lpad(p.svc::text, 3, '0')
       ORDER BY p.i`,
   );
@@ -315,9 +318,9 @@ async function main() {
             max(refunded_at)
        FROM messages WHERE refunded_at IS NOT NULL GROUP BY campaign_id, user_id`,
     // The backfill statement of migration 009 (the rollup its triggers keep).
-    `INSERT INTO messaging_hourly (user_id, hour, num, success)
+    `INSERT INTO messaging_hourly (user_id, hour, num, success, folded)
      SELECT user_id, date_trunc('hour', created_at, 'UTC'),
-            count(*) FILTER (WHERE status <> 'cancelled'), count(*) FILTER (WHERE status = 'delivered')
+            count(*) FILTER (WHERE status <> 'cancelled'), count(*) FILTER (WHERE status = 'delivered'), true
        FROM messages GROUP BY 1, 2`,
     `INSERT INTO messaging_daily_usage (user_id, day, used)
      SELECT user_id, (created_at AT TIME ZONE 'UTC')::date, count(*) FROM messages GROUP BY 1, 2`,
@@ -385,14 +388,20 @@ async function main() {
                            'settings.update', 'apikey.create', 'apikey.reset', 'user.create'])[1 + ${hsh('a * 13 + 2')} % 17] AS kind
                FROM generate_series(0, ${S.audit - 1}) a) x`,
   );
-  await step(
-    'gateway uptime samples',
+  // One sample per gateway and minute over 90 days, as the sampler writes them: the hourly uptime of
+  // all of them, and the samples themselves for the last 48 hours (UPTIME_SAMPLES_RETENTION_HOURS).
+  const uptimeOnline = `${hsh('extract(epoch FROM m)::bigint / 60 + g.n * 1000003')} % 1000 < 990`;
+  const uptimeMinutes = (from: string) =>
+    `FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM gateways) g,
+          generate_series(date_trunc('minute', ${t0}) - interval '${from}', date_trunc('minute', ${t0}),
+                          interval '1 minute') m`;
+  await step('gateway uptime', [
+    `INSERT INTO gateway_uptime_hourly (gateway_id, hour, samples, online)
+     SELECT g.id, date_trunc('hour', m, 'UTC'), count(*), count(*) FILTER (WHERE ${uptimeOnline})
+       ${uptimeMinutes('90 days')} GROUP BY 1, 2`,
     `INSERT INTO gateway_uptime (gateway_id, minute, online)
-     SELECT g.id, m, ${hsh('extract(epoch FROM m)::bigint / 60 + g.n * 1000003')} % 1000 < 990
-       FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM gateways) g,
-            generate_series(date_trunc('minute', ${t0}) - interval '90 days', date_trunc('minute', ${t0}),
-                            interval '1 minute') m`,
-  );
+     SELECT g.id, m, ${uptimeOnline} ${uptimeMinutes('48 hours')}`,
+  ]);
 
   // Money: each user's first entry is an admin credit covering every charge to come (so no balance
   // is ever negative), then the ledger in time order (ids in time order, as the product writes them)

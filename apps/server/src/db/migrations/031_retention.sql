@@ -46,6 +46,8 @@ SELECT g.id, u.minute, u.online FROM gateways g
  ) u
  ORDER BY 1, 2;
 DROP TABLE gateway_uptime_before_031;
+-- A window's first partial hour is read by minute (at most 60 minutes of samples).
+CREATE INDEX gateway_uptime_minute ON gateway_uptime (minute) INCLUDE (online);
 
 -- 3. Incoming SMS: the retention deletes old SMS no consumer took (and delivery reports), found
 -- through this index without walking the matched ones.

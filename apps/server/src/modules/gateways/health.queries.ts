@@ -289,9 +289,9 @@ export async function recordUptime(q: Queryable, minute: Date, onlineSince: Date
 
 /**
  * Share of sampled gateway-minutes that were online since `since`; null without samples. Whole
- * hours come from gateway_uptime_hourly, the partial first hour from the samples themselves (read
- * per gateway through their primary key), so the figure is the one the samples give and its cost
- * does not grow with the history kept.
+ * hours come from gateway_uptime_hourly, the partial first hour from the samples themselves
+ * (gateway_uptime_minute), so the figure is the one the samples give and its cost does not grow
+ * with the history kept.
  */
 export async function uptimeShare(q: Queryable, since: Date): Promise<number | null> {
   const firstWhole = new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS);
@@ -299,8 +299,7 @@ export async function uptimeShare(q: Queryable, since: Date): Promise<number | n
     `SELECT coalesce(sum(samples), 0)::text AS samples, coalesce(sum(online), 0)::text AS online FROM (
        SELECT samples, online FROM gateway_uptime_hourly WHERE hour >= $2
        UNION ALL
-       SELECT count(*), count(*) FILTER (WHERE u.online)
-         FROM gateways g JOIN gateway_uptime u ON u.gateway_id = g.id AND u.minute >= $1 AND u.minute < $2
+       SELECT count(*), count(*) FILTER (WHERE online) FROM gateway_uptime WHERE minute >= $1 AND minute < $2
      ) parts`,
     [since, firstWhole],
   );
