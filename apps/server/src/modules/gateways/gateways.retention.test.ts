@@ -44,12 +44,12 @@ describe('gateway uptime', () => {
       [0, 1, 2].map(() => seedGateway(s.db, { sims: 1, lastUpdate: s.clock.now() })),
     );
     await s.db.query('UPDATE gateways SET is_enable = false WHERE id = $1', [gws[2]!.id]);
-    // 30 hours sampled every 11 minutes, each gateway online or not by its own irregular rhythm.
+    // 30 hours sampled every 13 minutes, each gateway online or not by its own irregular rhythm.
     const start = Math.floor(s.clock.now().getTime() / HOUR) * HOUR + 13 * 60_000;
-    for (let m = 0; m < 30 * 60; m += 11) {
+    for (let m = 0; m < 30 * 60; m += 13) {
       s.clock.set(start + m * 60_000);
       for (const [i, g] of gws.entries()) {
-        const online = ((m / 11) * (i + 3)) % 11 < 7;
+        const online = ((m / 13) * (i + 3)) % 11 < 7;
         await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [
           g.id,
           new Date(s.clock.now().getTime() - (online ? 0 : 10 * 60_000)),
@@ -114,7 +114,7 @@ describe('gateway uptime', () => {
     expect(
       await count('SELECT count(*)::int AS n FROM gateway_uptime_hourly WHERE hour < $1', [cutoff]),
     ).toBe(0);
-  });
+  }, 180_000);
 });
 
 describe('incoming SMS retention', () => {
