@@ -29,8 +29,8 @@ export { saveService, sendingShare, servicesWithAvailability } from './services.
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',
   tables: ['services', 'orders', 'order_codes', 'order_requests', 'number_spent', 'number_returns'],
-  routes: (app, ctx) => {
-    serviceRoutes(app, ctx);
+  routes: async (app, ctx) => {
+    await serviceRoutes(app, ctx);
     spentRoutes(app, ctx);
     orderRoutes(app, ctx);
   },

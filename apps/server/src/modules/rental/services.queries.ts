@@ -1,5 +1,5 @@
 import type { Service } from '@simdock/contract';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable, Reader } from '../../db/db.ts';
 import type { UsableSim } from '../gateways/index.ts';
 
 export interface ServiceRow {
@@ -138,7 +138,7 @@ export const ruleValues = (rule: ReuseRule) => [rule.limit, rule.freeBefore, rul
 const P4: RuleParams = { limit: '$4', freeBefore: '$5', now: '$6', kept: '$7' };
 
 export async function listServices(
-  q: Queryable,
+  q: Reader,
   sims: UsableSim[],
   onlyEnabled: boolean,
   rule: ReuseRule,

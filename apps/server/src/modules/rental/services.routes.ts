@@ -1,14 +1,20 @@
 import { endpoints, isAdmin, PublicService } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
+import { catalogueCallAllowed } from '../../http/address-limit.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { removeService, saveService, servicesWithAvailability } from './services.service.ts';
+import { removeService, saveService, servicesWithAvailability, watchCatalogue } from './services.service.ts';
 
-export function serviceRoutes(app: App, ctx: AppContext) {
+export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
   const { service } = endpoints;
+  // Other processes' rents and releases reach this one's kept availability.
+  const unwatch = await watchCatalogue(ctx);
+  app.addHook('onClose', () => unwatch());
 
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
   route(app, ctx, service.getAll, async (req) => {
+    // Anyone may call it, so each address gets a share (CATALOGUE_RATE_LIMIT_PER_MINUTE).
+    catalogueCallAllowed(ctx, req.ip);
     const admin = req.headers.authorization
       ? await ctx.registry
           .authenticate(ctx, req.headers.authorization)
