@@ -129,14 +129,17 @@ export function spareBothSql(simsParam: string, p: RuleParams) {
 /** The rule's values in RuleParams order: limit, freeBefore, now, kept. */
 export const ruleValues = (rule: ReuseRule) => [rule.limit, rule.freeBefore, rule.now, rule.keptForSending];
 
-/**
- * Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable
- * SIMs), where the rentable SIMs that are free with role Both count at most up to the spare ones
- * beyond the SIMs kept for sending: exactly what rents could take.
- */
 /** Rule parameters from $4 on. */
 const P4: RuleParams = { limit: '$4', freeBefore: '$5', now: '$6', kept: '$7' };
 
+/**
+ * Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable
+ * SIMs), where the rentable SIMs that are free with role Both count at most up to the spare ones
+ * beyond the SIMs kept for sending: exactly what rents could take. The rentable SIMs of a service
+ * are the usable ones less those whose number its pair state (number_service_state: the same rule
+ * as RENTABLE_SIMS_SQL, kept from the orders) or an admin's mark holds: one read of the usable
+ * numbers' pairs for every service, instead of every pair's orders per service and SIM.
+ */
 export async function listServices(
   q: Reader,
   sims: UsableSim[],
@@ -145,17 +148,39 @@ export async function listServices(
   onlyId?: string,
 ): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
-    `WITH share AS (SELECT ${spareBothSql('$1', P4)} AS spare)
-     SELECT ${SERVICE_COLUMNS},
-            GREATEST(0, LEAST(
-              s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
-              (SELECT count(*) FILTER (WHERE NOT r.free_both)
-                      + LEAST(count(*) FILTER (WHERE r.free_both), (SELECT spare FROM share))
-                 FROM (${rentableSql('s.id', '$1', P4)}) r)
-            ))::int AS available
-       FROM services s
-      WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
-      ORDER BY s.name`,
+    withRule(
+      `WITH sim AS MATERIALIZED (
+         SELECT sim.id, sim.number, ${FREE_BOTH.replaceAll('$X', 'sim')} AS free_both
+           FROM jsonb_to_recordset($SIMS::jsonb) AS sim(id uuid, number text, role text)
+       ), totals AS (
+         SELECT count(*) FILTER (WHERE NOT free_both) AS plain,
+                count(*) FILTER (WHERE free_both) AS both,
+                GREATEST(0, count(*) FILTER (WHERE free_both) - $KEPT) AS spare
+           FROM sim
+       ), held AS (
+         SELECT st.service_id, st.phone_number FROM number_service_state st
+          WHERE st.phone_number IN (SELECT number FROM sim)
+            AND (st.held OR st.sms_since_return OR st.counted > $LIMIT OR st.free_after > $FREE_BEFORE)
+         UNION
+         SELECT ns.service_id, ns.phone_number FROM number_spent ns
+          WHERE ns.phone_number IN (SELECT number FROM sim)
+       ), held_sims AS (
+         SELECT h.service_id, count(*) FILTER (WHERE NOT sim.free_both) AS plain,
+                count(*) FILTER (WHERE sim.free_both) AS both
+           FROM held h JOIN sim ON sim.number = h.phone_number
+          GROUP BY h.service_id
+       )
+       SELECT ${SERVICE_COLUMNS},
+              GREATEST(0, LEAST(
+                s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
+                (t.plain - COALESCE(h.plain, 0)) + LEAST(t.both - COALESCE(h.both, 0), t.spare)
+              ))::int AS available
+         FROM services s CROSS JOIN totals t LEFT JOIN held_sims h ON h.service_id = s.id
+        WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
+        ORDER BY s.name`,
+      '$1',
+      P4,
+    ),
     [JSON.stringify(sims), onlyEnabled, onlyId ?? null, ...ruleValues(rule)],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));

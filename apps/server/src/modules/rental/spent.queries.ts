@@ -1,5 +1,5 @@
 import type { SpentNumber, SpentReason } from '@simdock/contract';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable, Reader } from '../../db/db.ts';
 import { COUNTED_EMPTY_RENTALS, SINCE_RETURN } from './services.queries.ts';
 
 // Spent numbers (the number reuse rule, see RENTABLE_SIMS_SQL): a number is spent for a service by
@@ -81,21 +81,31 @@ export async function spentNumbers(
   };
 }
 
-/** How many numbers are spent, per service that has any. */
+/**
+ * How many numbers are spent, per service that has any: from the pairs' kept state
+ * (number_service_state, the same rule as SPENT_BY_ORDERS), each kind read through its own partial
+ * index, plus the admins' marks on numbers their orders did not spend.
+ */
 export async function spentCounts(
-  q: Queryable,
+  q: Reader,
   reuseLimit: number,
 ): Promise<{ serviceId: string; spent: number }[]> {
   return q.query(
-    `WITH derived AS (
-       ${SPENT_BY_ORDERS.replace('$LIMIT', '$1')}
-        GROUP BY o.service_id, o.phone_number
-     ), spent AS (
-       SELECT service_id, phone_number FROM derived WHERE reason IS NOT NULL
-       UNION
-       SELECT service_id, phone_number FROM number_spent
+    `WITH counts AS (
+       SELECT service_id, count(*) AS n FROM number_service_state
+        WHERE coded OR sms_since_return GROUP BY service_id
+       UNION ALL
+       SELECT service_id, count(*) FROM number_service_state
+        WHERE NOT held AND NOT coded AND NOT sms_since_return AND counted > $1::int GROUP BY service_id
+       UNION ALL
+       SELECT m.service_id, count(*) FROM number_spent m
+        WHERE NOT EXISTS (
+          SELECT 1 FROM number_service_state st
+           WHERE st.service_id = m.service_id AND st.phone_number = m.phone_number
+             AND (st.coded OR st.sms_since_return OR (NOT st.held AND st.counted > $1::int)))
+        GROUP BY m.service_id
      )
-     SELECT service_id AS "serviceId", count(*)::int AS spent FROM spent GROUP BY service_id`,
+     SELECT service_id AS "serviceId", sum(n)::int AS spent FROM counts GROUP BY service_id`,
     [reuseLimit],
   );
 }

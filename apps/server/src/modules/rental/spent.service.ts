@@ -65,7 +65,7 @@ export async function listSpentNumbers(
 }
 
 export async function countSpentNumbers(ctx: AppContext): Promise<SpentCountsResponse> {
-  return { code: 1, counts: await spentCounts(ctx.db, ctx.config.NUMBER_REUSE_LIMIT) };
+  return { code: 1, counts: await spentCounts(ctx.db.heavy, ctx.config.NUMBER_REUSE_LIMIT) };
 }
 
 /**
