@@ -27,9 +27,8 @@ CREATE TABLE number_service_state (
 -- The availability reads the pairs of the usable SIMs' numbers, without a visit to the table.
 CREATE INDEX number_service_state_number ON number_service_state (phone_number)
   INCLUDE (service_id, held, sms_since_return, counted, free_after);
--- The spent counts: pairs spent whatever the reuse limit, and those the limit may spend.
-CREATE INDEX number_service_state_spent ON number_service_state (service_id) WHERE coded OR sms_since_return;
-CREATE INDEX number_service_state_empty ON number_service_state (counted)
+-- The spent counts: the pairs the reuse limit may spend (few: the others are counted below).
+CREATE INDEX number_service_state_empty ON number_service_state (counted) INCLUDE (service_id)
   WHERE NOT held AND NOT coded AND NOT sms_since_return;
 
 -- Recomputes the given pairs from their orders. Each pair's row is locked before its orders are
@@ -137,3 +136,38 @@ SELECT o.service_id, o.phone_number, count(*)::int, max(o.id), max(COALESCE(o.fi
   FROM orders o
   LEFT JOIN number_returns nr ON nr.service_id = o.service_id AND nr.phone_number = o.phone_number
  GROUP BY o.service_id, o.phone_number;
+
+-- How many pairs per service are spent whatever the reuse limit (a code, or the service's SMS since
+-- the last return), as rows to add up: each change of a pair appends +1 or -1, so concurrent codes
+-- never wait on each other for a counter row; the rental module's job folds them into one row per
+-- service now and then (as messaging_hourly is folded). Services deleted since are left out by
+-- the reader.
+CREATE TABLE number_spent_counts (
+  service_id uuid NOT NULL,
+  n integer NOT NULL
+);
+CREATE INDEX number_spent_counts_service ON number_spent_counts (service_id);
+
+INSERT INTO number_spent_counts (service_id, n)
+SELECT service_id, count(*)::int FROM number_service_state WHERE coded OR sms_since_return GROUP BY service_id;
+
+CREATE FUNCTION number_spent_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  was boolean := false;
+  is_now boolean := false;
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    was := OLD.coded OR OLD.sms_since_return;
+    IF was THEN INSERT INTO number_spent_counts (service_id, n) VALUES (OLD.service_id, -1); END IF;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'UPDATE' THEN was := OLD.coded OR OLD.sms_since_return; END IF;
+  is_now := NEW.coded OR NEW.sms_since_return;
+  IF was <> is_now THEN
+    INSERT INTO number_spent_counts (service_id, n) VALUES (NEW.service_id, CASE WHEN is_now THEN 1 ELSE -1 END);
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER number_service_state_counts AFTER INSERT OR UPDATE OR DELETE ON number_service_state
+  FOR EACH ROW EXECUTE FUNCTION number_spent_counts_track();

@@ -82,9 +82,10 @@ export async function spentNumbers(
 }
 
 /**
- * How many numbers are spent, per service that has any: from the pairs' kept state
- * (number_service_state, the same rule as SPENT_BY_ORDERS), each kind read through its own partial
- * index, plus the admins' marks on numbers their orders did not spend.
+ * How many numbers are spent, per service that has any, from the pairs' kept state
+ * (number_service_state, the same rule as SPENT_BY_ORDERS): those spent whatever the reuse limit
+ * are counted ahead (number_spent_counts: a few rows per service), those the limit spends are few
+ * (their partial index), and admins' marks add the numbers their orders did not spend.
  */
 export async function spentCounts(
   q: Reader,
@@ -92,8 +93,7 @@ export async function spentCounts(
 ): Promise<{ serviceId: string; spent: number }[]> {
   return q.query(
     `WITH counts AS (
-       SELECT service_id, count(*) AS n FROM number_service_state
-        WHERE coded OR sms_since_return GROUP BY service_id
+       SELECT service_id, sum(n) AS n FROM number_spent_counts GROUP BY service_id
        UNION ALL
        SELECT service_id, count(*) FROM number_service_state
         WHERE NOT held AND NOT coded AND NOT sms_since_return AND counted > $1::int GROUP BY service_id
@@ -105,9 +105,33 @@ export async function spentCounts(
              AND (st.coded OR st.sms_since_return OR (NOT st.held AND st.counted > $1::int)))
         GROUP BY m.service_id
      )
-     SELECT service_id AS "serviceId", sum(n)::int AS spent FROM counts GROUP BY service_id`,
+     SELECT c.service_id AS "serviceId", sum(c.n)::int AS spent
+       FROM counts c JOIN services s ON s.id = c.service_id
+      GROUP BY c.service_id HAVING sum(c.n) > 0`,
     [reuseLimit],
   );
+}
+
+/**
+ * Folds the appended rows of number_spent_counts into one per service (rows appended meanwhile
+ * stay for the next fold; those of deleted services go). Returns how many rows it folded.
+ */
+export async function foldSpentCounts(q: Queryable): Promise<number> {
+  const rows = await q.query<{ folded: number }>(
+    `WITH gone AS (
+            DELETE FROM number_spent_counts
+             WHERE service_id IN (SELECT service_id FROM number_spent_counts GROUP BY 1 HAVING count(*) > 1)
+                OR NOT EXISTS (SELECT 1 FROM services s WHERE s.id = number_spent_counts.service_id)
+            RETURNING service_id, n),
+          kept AS (
+            INSERT INTO number_spent_counts (service_id, n)
+            SELECT g.service_id, sum(g.n)::int FROM gone g
+             WHERE EXISTS (SELECT 1 FROM services s WHERE s.id = g.service_id)
+             GROUP BY g.service_id HAVING sum(g.n) <> 0
+            RETURNING 1)
+     SELECT (SELECT count(*) FROM gone)::int - (SELECT count(*) FROM kept)::int AS folded`,
+  );
+  return rows[0]?.folded ?? 0;
 }
 
 export interface SpentMark {
