@@ -31,6 +31,10 @@ CREATE INDEX number_service_state_number ON number_service_state (phone_number)
 CREATE INDEX number_service_state_empty ON number_service_state (counted) INCLUDE (service_id)
   WHERE NOT held AND NOT coded AND NOT sms_since_return;
 
+-- The SIMs holding a repeatable rental with a code inside its window, found at once for all SIMs
+-- (the catalogue's count of SIMs kept for sending) rather than through each SIM's open orders.
+CREATE INDEX orders_success_window ON orders (expires_at) WHERE status = 'SUCCESS';
+
 -- Recomputes the given pairs from their orders. Each pair's row is locked before its orders are
 -- read, and each statement of a function reads what is committed when it starts: of two
 -- transactions changing one pair, the second recomputes after the first committed.

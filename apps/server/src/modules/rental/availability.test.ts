@@ -1,4 +1,4 @@
-import type { Service } from '@simdock/contract';
+import { AdminServiceListResponse, type Service, ServiceListResponse } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
@@ -61,6 +61,18 @@ describe('the kept availability, in one process', () => {
     expect(await available()).toBe(2);
   });
 
+  it('answers the declared shapes: public fields for anyone, every service with the admin fields for an admin', async () => {
+    const pub = await s.post('/api/Service/getall', {});
+    const parsed = ServiceListResponse.parse(pub.body);
+    expect(parsed.services.map((x) => x.code)).toContain('kept');
+    expect(pub.body.services[0]).not.toHaveProperty('stock');
+    const admin = await s.post('/api/Service/getall', {}, await s.adminToken());
+    expect(AdminServiceListResponse.parse(admin.body).services.find((x) => x.code === 'kept')).toMatchObject({
+      stock: 1000,
+      isEnable: true,
+    });
+  });
+
   it('drops at once for the next caller after a rent, and comes back after the release', async () => {
     expect(await available()).toBe(2);
     const id = await rent();
@@ -99,6 +111,21 @@ describe('the kept availability, in one process', () => {
     );
     expect(mark.status).toBe(200);
     expect(await available()).toBe(1);
+  });
+
+  it('follows an admin who locks and unlocks a SIM', async () => {
+    const admin = await s.adminToken();
+    const before = (await available())!;
+    const lock = await s.post(
+      '/api/Admin/lockSim',
+      { gatewayId, port: '2.01', reason: 'the carrier blocked it' },
+      admin,
+    );
+    expect(lock.status).toBe(200);
+    expect(await available()).toBe(before - 1);
+    const unlock = await s.post('/api/Admin/unlockSim', { gatewayId, port: '2.01', reason: 'fixed' }, admin);
+    expect(unlock.status).toBe(200);
+    expect(await available()).toBe(before);
   });
 });
 

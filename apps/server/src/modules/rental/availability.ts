@@ -13,9 +13,9 @@ import { runtimeKey } from '../../runtime.ts';
  *   availability stale after its commit, so the next caller waits for a fresh computation (one that
  *   started before the change is not kept);
  * - another process's order and gateway changes arrive as events and do the same;
- * - anything else (a gateway going silent, a SIM's role or lock, the clock passing a cooldown) is
- *   seen within CATALOGUE_CACHE_SECONDS: past that age a caller gets the value it replaces once
- *   while a new one is computed (for one more such period at most), then waits.
+ * - anything else (a gateway going silent, the clock passing a cooldown) is seen within
+ *   CATALOGUE_CACHE_SECONDS of the computation's end: past that age a caller gets the old value while
+ *   one new computation runs (for one more such period at most), then waits.
  */
 export interface AvailabilityCache {
   /** Every service with its `available`, as of a computation no older than the rules above. */
@@ -36,10 +36,10 @@ export function availabilityCache(ctx: AppContext, compute: () => Promise<Servic
     const start = (): Promise<Service[]> => {
       if (running && running.epoch === epoch) return running.promise;
       const started = epoch;
-      const at = ctx.clock.now().getTime();
       const promise = compute().then(
         (services) => {
-          if (started === epoch) kept = { services, at, epoch: started };
+          // Its age counts from its end: a computation slower than the age limit is still reused.
+          if (started === epoch) kept = { services, at: ctx.clock.now().getTime(), epoch: started };
           if (running?.promise === promise) running = undefined;
           return services;
         },

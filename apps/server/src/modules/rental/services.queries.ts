@@ -129,6 +129,9 @@ export function spareBothSql(simsParam: string, p: RuleParams) {
 /** The rule's values in RuleParams order: limit, freeBefore, now, kept. */
 export const ruleValues = (rule: ReuseRule) => [rule.limit, rule.freeBefore, rule.now, rule.keptForSending];
 
+/** Whether a pair's kept state `$P` keeps its number from a rent (RENTABLE_SIMS_SQL's HAVING). */
+const HELD = '($P.held OR $P.sms_since_return OR $P.counted > $LIMIT OR $P.free_after > $FREE_BEFORE)';
+
 /** Rule parameters from $4 on. */
 const P4: RuleParams = { limit: '$4', freeBefore: '$5', now: '$6', kept: '$7' };
 
@@ -149,8 +152,17 @@ export async function listServices(
 ): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
     withRule(
-      `WITH sim AS MATERIALIZED (
-         SELECT sim.id, sim.number, ${FREE_BOTH.replaceAll('$X', 'sim')} AS free_both
+      `WITH busy AS MATERIALIZED (
+         -- The SIMs that hold a rental now (FREE_BOTH's "open"), found once for all SIMs, only when
+         -- SIMs are kept for sending: waiting orders, and repeatable ones with a code in their window.
+         SELECT h.sim_id FROM orders h WHERE $KEPT > 0 AND h.status = 'WAIT_CODE'
+         UNION
+         SELECT h.sim_id FROM orders h JOIN services hs ON hs.id = h.service_id
+          WHERE $KEPT > 0 AND h.status = 'SUCCESS' AND h.expires_at > $NOW AND hs.is_repeatable
+       ), sim AS MATERIALIZED (
+         SELECT sim.id, sim.number,
+                ($KEPT > 0 AND sim.role = 'both' AND sim.id NOT IN (SELECT sim_id FROM busy WHERE sim_id IS NOT NULL))
+                  AS free_both
            FROM jsonb_to_recordset($SIMS::jsonb) AS sim(id uuid, number text, role text)
        ), totals AS (
          SELECT count(*) FILTER (WHERE NOT free_both) AS plain,
@@ -159,11 +171,14 @@ export async function listServices(
            FROM sim
        ), held AS (
          SELECT st.service_id, st.phone_number FROM number_service_state st
-          WHERE st.phone_number IN (SELECT number FROM sim)
-            AND (st.held OR st.sms_since_return OR st.counted > $LIMIT OR st.free_after > $FREE_BEFORE)
-         UNION
+          WHERE st.phone_number IN (SELECT number FROM sim) AND ${HELD.replaceAll('$P', 'st')}
+         UNION ALL
          SELECT ns.service_id, ns.phone_number FROM number_spent ns
           WHERE ns.phone_number IN (SELECT number FROM sim)
+            AND NOT EXISTS (
+              SELECT 1 FROM number_service_state st
+               WHERE st.service_id = ns.service_id AND st.phone_number = ns.phone_number
+                 AND ${HELD.replaceAll('$P', 'st')})
        ), held_sims AS (
          SELECT h.service_id, count(*) FILTER (WHERE NOT sim.free_both) AS plain,
                 count(*) FILTER (WHERE sim.free_both) AS both

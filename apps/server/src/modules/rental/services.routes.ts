@@ -1,9 +1,9 @@
-import { endpoints, isAdmin, PublicService } from '@simdock/contract';
+import { endpoints, isAdmin } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { catalogueCallAllowed } from '../../http/address-limit.ts';
-import { currentUser, route } from '../../http/route.ts';
+import { currentUser, route, sendJsonText } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { removeService, saveService, servicesWithAvailability, watchCatalogue } from './services.service.ts';
+import { catalogueAnswer, removeService, saveService, watchCatalogue } from './services.service.ts';
 
 export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
   const { service } = endpoints;
@@ -12,7 +12,7 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
   app.addHook('onClose', () => unwatch());
 
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
-  route(app, ctx, service.getAll, async (req) => {
+  route(app, ctx, service.getAll, async (req, reply) => {
     // Anyone may call it, so each address gets a share (CATALOGUE_RATE_LIMIT_PER_MINUTE).
     catalogueCallAllowed(ctx, req.ip);
     const admin = req.headers.authorization
@@ -21,8 +21,7 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
           .then((u) => isAdmin(u.roles))
           .catch(() => false)
       : false;
-    const services = await servicesWithAvailability(ctx, !admin);
-    return { code: 1 as const, services: admin ? services : services.map((s) => PublicService.parse(s)) };
+    return sendJsonText(reply, await catalogueAnswer(ctx, admin));
   });
 
   route(app, ctx, service.update, async (req) => saveService(ctx, req.body, currentUser(req)));

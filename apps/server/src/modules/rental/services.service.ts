@@ -1,5 +1,6 @@
 import {
   formNumberMessage,
+  PublicService,
   parseFormNumber,
   patternProblem,
   SERVICE_DEFAULTS,
@@ -153,6 +154,31 @@ export function availabilityChanged(ctx: AppContext): void {
 
 /** Listens for other processes' changes (order and gateway events); returns the stopper. */
 export const watchCatalogue = (ctx: AppContext) => watchAvailabilityChanges(ctx, () => catalogue(ctx));
+
+/** The catalogue's answer as JSON text, per kept computation and kind of caller (built once each). */
+const answerTexts = new WeakMap<Service[], { admin?: string; public?: string }>();
+
+/**
+ * `Service/getall`'s answer as JSON text (ServiceListResponse; AdminServiceListResponse for an
+ * admin: every service, with the admin fields): the callers of one kept computation share the text.
+ */
+export async function catalogueAnswer(ctx: AppContext, admin: boolean): Promise<string> {
+  const all = await catalogue(ctx).services();
+  let texts = answerTexts.get(all);
+  if (!texts) {
+    texts = {};
+    answerTexts.set(all, texts);
+  }
+  if (admin) {
+    texts.admin ??= JSON.stringify({ code: 1, services: all });
+    return texts.admin;
+  }
+  texts.public ??= JSON.stringify({
+    code: 1,
+    services: all.filter((s) => s.isEnable).map((s) => PublicService.parse(s)),
+  });
+  return texts.public;
+}
 
 /**
  * Services with their `available` count (all, only enabled ones, or one). All services come from
