@@ -43,7 +43,6 @@ LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO number_service_state (service_id, phone_number)
   SELECT DISTINCT p.s, p.n FROM unnest(services, numbers) AS p(s, n)
-   WHERE EXISTS (SELECT 1 FROM services WHERE id = p.s)
   ORDER BY 1, 2
   ON CONFLICT DO NOTHING;
   PERFORM 1 FROM number_service_state st
@@ -73,11 +72,6 @@ BEGIN
        GROUP BY o.service_id, o.phone_number
     ) a
    WHERE st.service_id = a.service_id AND st.phone_number = a.phone_number;
-  -- A pair whose orders are all gone (their user was erased) has nothing to say.
-  DELETE FROM number_service_state st
-   USING unnest(services, numbers) AS p(s, n)
-   WHERE st.service_id = p.s AND st.phone_number = p.n
-     AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.service_id = p.s AND o.phone_number = p.n);
 END $$;
 
 CREATE FUNCTION number_service_state_orders_ins() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -104,6 +98,11 @@ END $$;
 CREATE FUNCTION number_service_state_orders_del() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM number_service_state_refresh(array_agg(service_id), array_agg(phone_number)) FROM old_rows;
+  -- A pair whose orders are all gone (their user was erased) has nothing to say.
+  DELETE FROM number_service_state st
+   USING (SELECT DISTINCT service_id, phone_number FROM old_rows) p
+   WHERE st.service_id = p.service_id AND st.phone_number = p.phone_number
+     AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.service_id = p.service_id AND o.phone_number = p.phone_number);
   RETURN NULL;
 END $$;
 
