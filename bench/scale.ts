@@ -30,6 +30,7 @@ import http from 'node:http';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REAUTH_HEADER } from '@simdock/contract';
 import pg from 'pg';
 import { benchServerEnv, type Json, serveArgs } from './http.ts';
 import { DB_NAME, databaseUrl, HEAVY_USER, SCALE, SEED_TABLE } from './scale-common.ts';
@@ -57,13 +58,20 @@ interface Answer {
 }
 
 /** One call, timed from the request to the whole answer read. */
-async function call(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<Answer> {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const t = performance.now();
   const res = await fetch(BASE + path, {
     method,
     headers: {
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
@@ -71,8 +79,14 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown, token?
   return { status: res.status, ms: performance.now() - t, body: text };
 }
 
-async function json(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<Json> {
-  const a = await call(method, path, body, token);
+async function json(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Json> {
+  const a = await call(method, path, body, token, headers);
   if (a.status < 200 || a.status >= 300)
     throw new Error(`${method} ${path}: ${a.status} ${a.body.slice(0, 300)}`);
   return JSON.parse(a.body) as Json;
@@ -167,8 +181,15 @@ async function main() {
       await json('POST', '/api/Auth/login', { username: HEAVY_USER, password: ADMIN_PASSWORD })
     ).token as string;
     // Its default API key (made on the first run; later runs read it again).
+    // Making a key needs a fresh re-authentication (the password again).
     const key = ((await json('POST', '/api/user/apikey', {}, userToken)).apiKey ??
-      (await json('POST', '/api/user/reset-key', {}, userToken)).apiKey) as string;
+      (
+        await json('POST', '/api/user/reset-key', {}, userToken, {
+          [REAUTH_HEADER]: (
+            await json('POST', '/api/Auth/reauth', { password: ADMIN_PASSWORD }, userToken)
+          ).reauth as string,
+        })
+      ).apiKey) as string;
 
     // Each part's results are written as soon as it ends (a later part that fails keeps them).
     if (PARTS.has('lists')) save('lists', await measureLists(adminToken, userToken, key));

@@ -69,6 +69,22 @@ export const ConfigSchema = z.object({
   NUMBER_REUSE_COOLDOWN_MINUTES: z.coerce.number().int().min(0).max(10_080).default(10),
   /** Calls one API key may make per window (rental API and SMS-Activate handler together). */
   API_RATE_LIMIT: z.coerce.number().int().positive().default(50),
+  /**
+   * Calls of the public catalogue (`Service/getall`) one client address may make per minute, per
+   * server process; beyond it a 429 with Retry-After. 0 = no limit.
+   */
+  CATALOGUE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  /**
+   * Seconds a process reuses the catalogue's availability it computed, at most, when no rent, release
+   * or change in this process or an event from another one told it otherwise (docs/architecture.md,
+   * "The catalogue's availability"). 0 = computed for every call.
+   */
+  CATALOGUE_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  /**
+   * PostgreSQL connections per process for heavy reads (the catalogue's availability, admin counts),
+   * apart from the 10 of everything else, so they cannot take the OTP path's connections.
+   */
+  DATABASE_HEAVY_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(2),
   API_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().max(3600).default(10),
   /** The one country our numbers are offered under in the SMS-Activate handler (187 = USA there). */
   API_COUNTRY_ID: z.coerce.number().int().min(0).max(100000).default(187),

@@ -33,6 +33,9 @@ export interface Queryable {
   savepoint<T>(fn: () => Promise<T>): Promise<T>;
 }
 
+/** What only reads: any Queryable, or `Db.heavy`. */
+export type Reader = Pick<Queryable, 'query'>;
+
 /**
  * `savepoint` on a transaction's connection. `held` (if any) lists what the transaction keeps for
  * later: its writes not yet sent and its notifications for this process's listeners. On failure,
@@ -70,6 +73,13 @@ export interface Session extends Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
+  /**
+   * For reads that may take long and that anyone can cause (the catalogue's availability, admin
+   * counts): on PostgreSQL a small pool of its own, so such reads wait for each other instead of
+   * taking the connections device pushes, rentals and sign-ins need (docs/architecture.md, "Two
+   * pools"). Reads only; PGlite has one connection and answers them as `query` does.
+   */
+  readonly heavy: Reader;
   /** Runs fn in one transaction; rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements at once (migrations). */
@@ -117,9 +127,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
     savepoint: inTx ? savepointOn((sql) => q.query(sql)) : noSavepoint,
   });
+  const plain = asQueryable(pgl);
   return {
     kind: 'pglite',
-    ...asQueryable(pgl),
+    ...plain,
+    heavy: plain,
     tx: (fn) => pgl.transaction((tx) => fn(asQueryable(tx, true))),
     exec: async (sql) => {
       await pgl.exec(sql);
@@ -237,7 +249,10 @@ function statementIssuer(client: pg.PoolClient) {
     );
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+/** Connections of the pool for heavy reads (`Db.heavy`) unless the caller says otherwise. */
+export const HEAVY_POOL_SIZE = 2;
+
+export async function openPostgres(url: string, poolSize = 10, heavyPoolSize = HEAVY_POOL_SIZE): Promise<Db> {
   // A database that does not answer fails requests after 5 s (503) instead of hanging them.
   // Pipeline mode: a statement is written as soon as it is issued, without waiting for the answer
   // to the one before (only transactions issue several at once: see tx).
@@ -249,6 +264,14 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Heavy reads queue here (up to the same 5 s, then 503 for them alone), never in `pool`.
+  const heavyPool = new pg.Pool({
+    connectionString: url,
+    max: heavyPoolSize,
+    connectionTimeoutMillis: 5000,
+    pipeline: true,
+  });
+  heavyPool.on('error', () => {});
   const registry = listenerRegistry(url, pool);
   /** `notify` outside a transaction: the statement at once, then this process's listeners if it is alone. */
   const notifyNow =
@@ -262,6 +285,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     kind: 'pg',
     async query<T>(sql: string, params?: unknown[]) {
       return (await runOnPool(pool, sql, params)).rows as T[];
+    },
+    heavy: {
+      async query<T>(sql: string, params?: unknown[]) {
+        return (await runOnPool(heavyPool, sql, params)).rows as T[];
+      },
     },
     async defer(sql, params) {
       await runOnPool(pool, sql, params);
@@ -354,7 +382,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     listen: (channel, onPayload) => registry.listen(channel, onPayload),
     async close() {
       await registry.close();
-      await pool.end();
+      await Promise.all([pool.end(), heavyPool.end()]);
     },
   };
 }

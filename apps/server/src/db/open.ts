@@ -3,10 +3,12 @@ import type { Config } from '../config.ts';
 import { type Db, openPglite, openPostgres } from './db.ts';
 
 /** DATABASE_URL selects a PostgreSQL server; otherwise embedded PGlite keeps data in DATA_DIR. */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Db> {
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & Partial<Pick<Config, 'DATABASE_HEAVY_POOL_SIZE'>>,
+): Promise<Db> {
   const url = config.DATABASE_URL;
   if (!url) return openPglite(join(config.DATA_DIR, 'pgdata'));
-  const db = await openPostgres(url);
+  const db = await openPostgres(url, 10, config.DATABASE_HEAVY_POOL_SIZE);
   // Fail at start, with the reason, rather than on the first request.
   try {
     await db.query('SELECT 1');

@@ -84,6 +84,10 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DEMO: 'false',
     // Suites register many accounts from one address; the registration limits' own tests set them.
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
+    // Suites seed gateways and services with SQL and move the clock by seconds, then read the
+    // catalogue at once; the catalogue's own tests (modules/rental/availability.test.ts) set these.
+    CATALOGUE_CACHE_SECONDS: '0',
+    CATALOGUE_RATE_LIMIT_PER_MINUTE: '0',
     ...env,
   });
 }

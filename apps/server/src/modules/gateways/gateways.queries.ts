@@ -1,5 +1,5 @@
 import type { SimRole } from '@simdock/contract';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable, Reader } from '../../db/db.ts';
 import type { DeviceStatus, SimEntry } from './driver/driver.ts';
 import { healthSql, periods } from './health.queries.ts';
 
@@ -388,7 +388,7 @@ export interface UsableSim {
 }
 
 /** Also: not locked, and not reserved for messaging. Caps do not apply (they limit sending only). */
-export async function usableSims(q: Queryable, onlineSince: Date, now: Date): Promise<UsableSim[]> {
+export async function usableSims(q: Reader, onlineSince: Date, now: Date): Promise<UsableSim[]> {
   return q.query<UsableSim>(
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number, sim.role,
             st.kept_for_sending_percent AS kept_percent

@@ -1,5 +1,5 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable, Reader } from '../../db/db.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import { DEVICE_CAN, isDeviceKind } from './driver/registry.ts';
 import * as q from './gateways.queries.ts';
@@ -36,7 +36,7 @@ export { type SendTasksResult, sendSmsTasks } from './sending.service.ts';
  * SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway,
  * not locked, role `rental` or `both` (a SIM at its sending cap stays rentable).
  */
-export const usableSims = (db: Queryable, now: Date) =>
+export const usableSims = (db: Reader, now: Date) =>
   q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
 /**
  * SIMs that can send now (any number, known or not): usable state, active slot, enabled online

@@ -9,6 +9,7 @@ import { driverFor } from './device.ts';
 import { findGatewayCredentials, findGatewayRow, findSimRow, type SimViewRow } from './gateways.queries.ts';
 import { toSim } from './gateways.service.ts';
 import { lockSim, setSimRole, unlockSim } from './health.queries.ts';
+import { gatewayChanged } from './push-targets.ts';
 
 // ---- admin actions ------------------------------------------------------------------------------
 
@@ -55,6 +56,8 @@ export async function lockSimByAdmin(
   const until = body.minutes ? new Date(at.getTime() + body.minutes * 60_000) : null;
   await ctx.db.tx(async (q) => {
     await lockSim(q, sim.id, { kind: 'manual', reason, until, by: actor.username, at });
+    // What a rent may take changed: every process's catalogue recomputes (docs/architecture.md).
+    await gatewayChanged(q, gw.id);
     await recordAudit(q, {
       actor,
       kind: 'gateway.simLock',
@@ -90,6 +93,8 @@ export async function unlockSimByAdmin(
   const at = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     await unlockSim(q, sim.id);
+    // What a rent may take changed: every process's catalogue recomputes (docs/architecture.md).
+    await gatewayChanged(q, gw.id);
     await recordAudit(q, {
       actor,
       kind: 'gateway.simUnlock',
@@ -122,6 +127,8 @@ export async function setSimRoleByAdmin(
   if (sim.role !== body.role) {
     await ctx.db.tx(async (q) => {
       await setSimRole(q, sim.id, body.role);
+      // What a rent may take changed: every process's catalogue recomputes (docs/architecture.md).
+      await gatewayChanged(q, gw.id);
       await recordAudit(q, {
         actor,
         kind: 'gateway.simRole',

@@ -6,6 +6,7 @@ export { orderFigures } from './orders.queries.ts';
 import { orderRoutes } from './orders.routes.ts';
 import { closeLapsedOrders, expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
 import { serviceRoutes } from './services.routes.ts';
+import { foldSpentCounts } from './spent.queries.ts';
 import { spentRoutes } from './spent.routes.ts';
 
 // Rental: the service catalogue and the orders that rent numbers from it. Charges and refunds go
@@ -29,9 +30,18 @@ export { saveService, sendingShare, servicesWithAvailability } from './services.
 
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',
-  tables: ['services', 'orders', 'order_codes', 'order_requests', 'number_spent', 'number_returns'],
-  routes: (app, ctx) => {
-    serviceRoutes(app, ctx);
+  tables: [
+    'services',
+    'orders',
+    'order_codes',
+    'order_requests',
+    'number_spent',
+    'number_returns',
+    'number_service_state',
+    'number_spent_counts',
+  ],
+  routes: async (app, ctx) => {
+    await serviceRoutes(app, ctx);
     spentRoutes(app, ctx);
     orderRoutes(app, ctx);
   },
@@ -48,6 +58,12 @@ export const rentalModule: ModuleDescriptor = {
     },
   ],
   jobs: [
+    {
+      name: 'spent-count-fold',
+      intervalMs: () => 60_000,
+      // Keeps the spent counts' appended rows few (one per service between folds).
+      run: (ctx) => foldSpentCounts(ctx.db),
+    },
     {
       name: 'order-expiry',
       intervalMs: (ctx) => ctx.config.SWEEP_INTERVAL_MS,

@@ -330,3 +330,48 @@ describe('NUMBER_REUSE_LIMIT=0', () => {
     }
   });
 });
+
+describe('the kept pair state (number_service_state)', () => {
+  /** The same aggregates as the rule reads from the orders (RENTABLE_SIMS_SQL, SPENT_BY_ORDERS). */
+  const fromOrders = () =>
+    s.db.query(
+      `SELECT o.service_id, o.phone_number, count(*)::int AS rentals, max(o.id)::text AS last_id,
+              bool_or(o.status <> 'CANCEL') AS held, bool_or(o.code_text IS NOT NULL) AS coded,
+              bool_or(o.sms_text IS NOT NULL AND (nr.after_order_id IS NULL OR o.id > nr.after_order_id))
+                AS sms_since_return,
+              (count(*) FILTER (WHERE (nr.after_order_id IS NULL OR o.id > nr.after_order_id)
+                                  AND o.status = 'CANCEL' AND NOT o.cancelled_by_user)
+               + count(DISTINCT o.user_id) FILTER (WHERE (nr.after_order_id IS NULL OR o.id > nr.after_order_id)
+                                                    AND o.status = 'CANCEL' AND o.cancelled_by_user))::int AS counted,
+              max(o.finished_at) AS free_after
+         FROM orders o
+         LEFT JOIN number_returns nr ON nr.service_id = o.service_id AND nr.phone_number = o.phone_number
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+  const kept = () =>
+    s.db.query(
+      `SELECT service_id, phone_number, rentals, last_id::text AS last_id, held, coded, sms_since_return,
+              counted, free_after
+         FROM number_service_state ORDER BY 1, 2`,
+    );
+
+  it('after every rental, SMS, cancellation, expiry and admin return above, equals what the orders say', async () => {
+    const before = await kept();
+    expect(before.length).toBeGreaterThan(5);
+    expect(before).toEqual(await fromOrders());
+    // The tests above spent numbers by SMS and by the reuse limit.
+    expect(before.some((r) => r.sms_since_return)).toBe(true);
+    expect(before.some((r) => (r.counted as number) > 3)).toBe(true);
+    // An admin returns what the reuse limit spent: the returns change the pairs' state too.
+    const counts = SpentCountsResponse.parse((await s.post('/api/service/spentCounts', {}, admin)).body);
+    for (const c of counts.counts) {
+      expect((await s.post('/api/service/returnAllToPool', { serviceId: c.serviceId }, admin)).status).toBe(
+        200,
+      );
+    }
+    expect((await s.db.query('SELECT 1 FROM number_returns')).length).toBeGreaterThan(0);
+    const after = await kept();
+    expect(after).toEqual(await fromOrders());
+    expect(after).not.toEqual(before);
+  });
+});

@@ -38,7 +38,7 @@ import {
   saveRequest,
 } from './orders.queries.ts';
 import { findServiceByCode } from './services.queries.ts';
-import { reuseRuleAt } from './services.service.ts';
+import { availabilityChanged, reuseRuleAt } from './services.service.ts';
 
 /** An order as the API shows it (the order list builds the same fields in SQL: orderListsJson). */
 function asOrder(ctx: AppContext, r: OrderRow): Order {
@@ -87,7 +87,7 @@ export async function rent(
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now);
   const rule = reuseRuleAt(ctx, now, sims);
-  return ctx.db.tx(async (q) => {
+  const order = await ctx.db.tx(async (q) => {
     if (idempotencyKey !== undefined) {
       // A retry (same user, same key) gets the order the first request made, never a second one.
       await lockRequestKey(q, userId, idempotencyKey);
@@ -138,6 +138,8 @@ export async function rent(
     await orderChanged(q, ctx, row);
     return asOrder(ctx, row);
   });
+  availabilityChanged(ctx);
+  return order;
 }
 
 /**
@@ -195,7 +197,7 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
   if (!/^\d{1,18}$/.test(orderId)) throw notFound('Order not found.', 'order_not_found');
   const now = ctx.clock.now();
   const minMs = ctx.config.CANCEL_MIN_SECONDS * 1000;
-  return ctx.db.tx(async (q) => {
+  const order = await ctx.db.tx(async (q) => {
     const cancelled = await cancelIfAllowed(q, orderId, userId, now, new Date(now.getTime() - minMs));
     if (cancelled) {
       await assertCancelAllowed(ctx, q, userId, now);
@@ -222,6 +224,8 @@ export async function cancel(ctx: AppContext, userId: string, orderId: string): 
       'cancel_too_early',
     );
   });
+  availabilityChanged(ctx);
+  return order;
 }
 
 // ---- finish and another SMS (the rental API) ----------------------------------------------------
@@ -355,7 +359,7 @@ export async function requestAnotherSms(
 /** One sweep: cancels and refunds overdue orders; returns how many. Safe with several sweepers. */
 export async function expireOverdue(ctx: AppContext, batch = 500): Promise<number> {
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
+  const expired = await ctx.db.tx(async (q) => {
     const done = await cancelExpired(q, now, batch);
     await refundMany(
       q,
@@ -365,6 +369,8 @@ export async function expireOverdue(ctx: AppContext, batch = 500): Promise<numbe
     for (const o of done) await orderChanged(q, ctx, o);
     return done.length;
   });
+  if (expired > 0) availabilityChanged(ctx);
+  return expired;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Service } from '@simdock/contract';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable, Reader } from '../../db/db.ts';
 import type { UsableSim } from '../gateways/index.ts';
 
 export interface ServiceRow {
@@ -129,33 +129,73 @@ export function spareBothSql(simsParam: string, p: RuleParams) {
 /** The rule's values in RuleParams order: limit, freeBefore, now, kept. */
 export const ruleValues = (rule: ReuseRule) => [rule.limit, rule.freeBefore, rule.now, rule.keptForSending];
 
-/**
- * Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable
- * SIMs), where the rentable SIMs that are free with role Both count at most up to the spare ones
- * beyond the SIMs kept for sending: exactly what rents could take.
- */
+/** Whether a pair's kept state `$P` keeps its number from a rent (RENTABLE_SIMS_SQL's HAVING). */
+const HELD = '($P.held OR $P.sms_since_return OR $P.counted > $LIMIT OR $P.free_after > $FREE_BEFORE)';
+
 /** Rule parameters from $4 on. */
 const P4: RuleParams = { limit: '$4', freeBefore: '$5', now: '$6', kept: '$7' };
 
+/**
+ * Services (all, or the one with `onlyId`) with live `available` = min(stock − open orders, rentable
+ * SIMs), where the rentable SIMs that are free with role Both count at most up to the spare ones
+ * beyond the SIMs kept for sending: exactly what rents could take. The rentable SIMs of a service
+ * are the usable ones less those whose number its pair state (number_service_state: the same rule
+ * as RENTABLE_SIMS_SQL, kept from the orders) or an admin's mark holds: one read of the usable
+ * numbers' pairs for every service, instead of every pair's orders per service and SIM.
+ */
 export async function listServices(
-  q: Queryable,
+  q: Reader,
   sims: UsableSim[],
   onlyEnabled: boolean,
   rule: ReuseRule,
   onlyId?: string,
 ): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
-    `WITH share AS (SELECT ${spareBothSql('$1', P4)} AS spare)
-     SELECT ${SERVICE_COLUMNS},
-            GREATEST(0, LEAST(
-              s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
-              (SELECT count(*) FILTER (WHERE NOT r.free_both)
-                      + LEAST(count(*) FILTER (WHERE r.free_both), (SELECT spare FROM share))
-                 FROM (${rentableSql('s.id', '$1', P4)}) r)
-            ))::int AS available
-       FROM services s
-      WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
-      ORDER BY s.name`,
+    withRule(
+      `WITH busy AS MATERIALIZED (
+         -- The SIMs that hold a rental now (FREE_BOTH's "open"), found once for all SIMs, only when
+         -- SIMs are kept for sending: waiting orders, and repeatable ones with a code in their window.
+         SELECT h.sim_id FROM orders h WHERE $KEPT > 0 AND h.status = 'WAIT_CODE'
+         UNION
+         SELECT h.sim_id FROM orders h JOIN services hs ON hs.id = h.service_id
+          WHERE $KEPT > 0 AND h.status = 'SUCCESS' AND h.expires_at > $NOW AND hs.is_repeatable
+       ), sim AS MATERIALIZED (
+         SELECT sim.id, sim.number,
+                ($KEPT > 0 AND sim.role = 'both' AND sim.id NOT IN (SELECT sim_id FROM busy WHERE sim_id IS NOT NULL))
+                  AS free_both
+           FROM jsonb_to_recordset($SIMS::jsonb) AS sim(id uuid, number text, role text)
+       ), totals AS (
+         SELECT count(*) FILTER (WHERE NOT free_both) AS plain,
+                count(*) FILTER (WHERE free_both) AS both,
+                GREATEST(0, count(*) FILTER (WHERE free_both) - $KEPT) AS spare
+           FROM sim
+       ), held AS (
+         SELECT st.service_id, st.phone_number FROM number_service_state st
+          WHERE st.phone_number IN (SELECT number FROM sim) AND ${HELD.replaceAll('$P', 'st')}
+         UNION ALL
+         SELECT ns.service_id, ns.phone_number FROM number_spent ns
+          WHERE ns.phone_number IN (SELECT number FROM sim)
+            AND NOT EXISTS (
+              SELECT 1 FROM number_service_state st
+               WHERE st.service_id = ns.service_id AND st.phone_number = ns.phone_number
+                 AND ${HELD.replaceAll('$P', 'st')})
+       ), held_sims AS (
+         SELECT h.service_id, count(*) FILTER (WHERE NOT sim.free_both) AS plain,
+                count(*) FILTER (WHERE sim.free_both) AS both
+           FROM held h JOIN sim ON sim.number = h.phone_number
+          GROUP BY h.service_id
+       )
+       SELECT ${SERVICE_COLUMNS},
+              GREATEST(0, LEAST(
+                s.stock - (SELECT count(*) FROM orders o WHERE o.service_id = s.id AND o.status = 'WAIT_CODE'),
+                (t.plain - COALESCE(h.plain, 0)) + LEAST(t.both - COALESCE(h.both, 0), t.spare)
+              ))::int AS available
+         FROM services s CROSS JOIN totals t LEFT JOIN held_sims h ON h.service_id = s.id
+        WHERE ($2::boolean = false OR s.is_enable) AND ($3::uuid IS NULL OR s.id = $3::uuid)
+        ORDER BY s.name`,
+      '$1',
+      P4,
+    ),
     [JSON.stringify(sims), onlyEnabled, onlyId ?? null, ...ruleValues(rule)],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));

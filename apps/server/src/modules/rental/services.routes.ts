@@ -1,22 +1,27 @@
-import { endpoints, isAdmin, PublicService } from '@simdock/contract';
+import { endpoints, isAdmin } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
-import { currentUser, route } from '../../http/route.ts';
+import { catalogueCallAllowed } from '../../http/address-limit.ts';
+import { currentUser, route, sendJsonText } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { removeService, saveService, servicesWithAvailability } from './services.service.ts';
+import { catalogueAnswer, removeService, saveService, watchCatalogue } from './services.service.ts';
 
-export function serviceRoutes(app: App, ctx: AppContext) {
+export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
   const { service } = endpoints;
+  // Other processes' rents and releases reach this one's kept availability.
+  const unwatch = await watchCatalogue(ctx);
+  app.addHook('onClose', () => unwatch());
 
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
-  route(app, ctx, service.getAll, async (req) => {
+  route(app, ctx, service.getAll, async (req, reply) => {
+    // Anyone may call it, so each address gets a share (CATALOGUE_RATE_LIMIT_PER_MINUTE).
+    catalogueCallAllowed(ctx, req.ip);
     const admin = req.headers.authorization
       ? await ctx.registry
           .authenticate(ctx, req.headers.authorization)
           .then((u) => isAdmin(u.roles))
           .catch(() => false)
       : false;
-    const services = await servicesWithAvailability(ctx, !admin);
-    return { code: 1 as const, services: admin ? services : services.map((s) => PublicService.parse(s)) };
+    return sendJsonText(reply, await catalogueAnswer(ctx, admin));
   });
 
   route(app, ctx, service.update, async (req) => saveService(ctx, req.body, currentUser(req)));

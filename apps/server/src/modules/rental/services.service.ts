@@ -1,5 +1,6 @@
 import {
   formNumberMessage,
+  PublicService,
   parseFormNumber,
   patternProblem,
   SERVICE_DEFAULTS,
@@ -12,6 +13,7 @@ import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { simSettings, type UsableSim, usableSims } from '../gateways/index.ts';
+import { availabilityCache, watchAvailabilityChanges } from './availability.ts';
 import { keptForSending } from './sending-share.ts';
 import {
   codeTakenByOther,
@@ -102,6 +104,7 @@ export async function saveService(
     }
     return row.id;
   });
+  availabilityChanged(ctx);
   const [saved] = await servicesWithAvailability(ctx, false, id);
   return saved!;
 }
@@ -132,15 +135,68 @@ export async function sendingShare(
   };
 }
 
-/** Services with their live `available` count (all, only enabled ones, or one). */
+/** Every service with its `available`, on the pool for heavy reads (Db.heavy). */
+async function computeAvailability(ctx: AppContext): Promise<Service[]> {
+  const now = ctx.clock.now();
+  const sims = await usableSims(ctx.db.heavy, now);
+  return listServices(ctx.db.heavy, sims, false, reuseRuleAt(ctx, now, sims));
+}
+
+const catalogue = (ctx: AppContext) => availabilityCache(ctx, () => computeAvailability(ctx));
+
+/**
+ * After a change that availability depends on commits (a rent, a release, a service or spent-number
+ * change): the next caller of this process gets a fresh computation.
+ */
+export function availabilityChanged(ctx: AppContext): void {
+  catalogue(ctx).invalidate();
+}
+
+/** Listens for other processes' changes (order and gateway events); returns the stopper. */
+export const watchCatalogue = (ctx: AppContext) => watchAvailabilityChanges(ctx, () => catalogue(ctx));
+
+/** The catalogue's answer as JSON text, per kept computation and kind of caller (built once each). */
+const answerTexts = new WeakMap<Service[], { admin?: string; public?: string }>();
+
+/**
+ * `Service/getall`'s answer as JSON text (ServiceListResponse; AdminServiceListResponse for an
+ * admin: every service, with the admin fields): the callers of one kept computation share the text.
+ */
+export async function catalogueAnswer(ctx: AppContext, admin: boolean): Promise<string> {
+  const all = await catalogue(ctx).services();
+  let texts = answerTexts.get(all);
+  if (!texts) {
+    texts = {};
+    answerTexts.set(all, texts);
+  }
+  if (admin) {
+    texts.admin ??= JSON.stringify({ code: 1, services: all });
+    return texts.admin;
+  }
+  texts.public ??= JSON.stringify({
+    code: 1,
+    services: all.filter((s) => s.isEnable).map((s) => PublicService.parse(s)),
+  });
+  return texts.public;
+}
+
+/**
+ * Services with their `available` count (all, only enabled ones, or one). All services come from
+ * the process's shared computation (./availability.ts); one service (after an admin saved it) is
+ * computed on its own.
+ */
 export async function servicesWithAvailability(
   ctx: AppContext,
   onlyEnabled: boolean,
   onlyId?: string,
 ): Promise<Service[]> {
-  const now = ctx.clock.now();
-  const sims = await usableSims(ctx.db, now);
-  return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now, sims), onlyId);
+  if (onlyId !== undefined) {
+    const now = ctx.clock.now();
+    const sims = await usableSims(ctx.db, now);
+    return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now, sims), onlyId);
+  }
+  const all = await catalogue(ctx).services();
+  return onlyEnabled ? all.filter((s) => s.isEnable) : all;
 }
 
 export async function removeService(
@@ -170,4 +226,5 @@ export async function removeService(
       });
     }
   });
+  availabilityChanged(ctx);
 }

@@ -1,5 +1,5 @@
 import type { SpentNumber, SpentReason } from '@simdock/contract';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable, Reader } from '../../db/db.ts';
 import { COUNTED_EMPTY_RENTALS, SINCE_RETURN } from './services.queries.ts';
 
 // Spent numbers (the number reuse rule, see RENTABLE_SIMS_SQL): a number is spent for a service by
@@ -81,23 +81,57 @@ export async function spentNumbers(
   };
 }
 
-/** How many numbers are spent, per service that has any. */
+/**
+ * How many numbers are spent, per service that has any, from the pairs' kept state
+ * (number_service_state, the same rule as SPENT_BY_ORDERS): those spent whatever the reuse limit
+ * are counted ahead (number_spent_counts: a few rows per service), those the limit spends are few
+ * (their partial index), and admins' marks add the numbers their orders did not spend.
+ */
 export async function spentCounts(
-  q: Queryable,
+  q: Reader,
   reuseLimit: number,
 ): Promise<{ serviceId: string; spent: number }[]> {
   return q.query(
-    `WITH derived AS (
-       ${SPENT_BY_ORDERS.replace('$LIMIT', '$1')}
-        GROUP BY o.service_id, o.phone_number
-     ), spent AS (
-       SELECT service_id, phone_number FROM derived WHERE reason IS NOT NULL
-       UNION
-       SELECT service_id, phone_number FROM number_spent
+    `WITH counts AS (
+       SELECT service_id, sum(n) AS n FROM number_spent_counts GROUP BY service_id
+       UNION ALL
+       SELECT service_id, count(*) FROM number_service_state
+        WHERE NOT held AND NOT coded AND NOT sms_since_return AND counted > $1::int GROUP BY service_id
+       UNION ALL
+       SELECT m.service_id, count(*) FROM number_spent m
+        WHERE NOT EXISTS (
+          SELECT 1 FROM number_service_state st
+           WHERE st.service_id = m.service_id AND st.phone_number = m.phone_number
+             AND (st.coded OR st.sms_since_return OR (NOT st.held AND st.counted > $1::int)))
+        GROUP BY m.service_id
      )
-     SELECT service_id AS "serviceId", count(*)::int AS spent FROM spent GROUP BY service_id`,
+     SELECT c.service_id AS "serviceId", sum(c.n)::int AS spent
+       FROM counts c JOIN services s ON s.id = c.service_id
+      GROUP BY c.service_id HAVING sum(c.n) > 0`,
     [reuseLimit],
   );
+}
+
+/**
+ * Folds the appended rows of number_spent_counts into one per service (rows appended meanwhile
+ * stay for the next fold; those of deleted services go). Returns how many rows it folded.
+ */
+export async function foldSpentCounts(q: Queryable): Promise<number> {
+  const rows = await q.query<{ folded: number }>(
+    `WITH gone AS (
+            DELETE FROM number_spent_counts
+             WHERE service_id IN (SELECT service_id FROM number_spent_counts GROUP BY 1 HAVING count(*) > 1)
+                OR NOT EXISTS (SELECT 1 FROM services s WHERE s.id = number_spent_counts.service_id)
+            RETURNING service_id, n),
+          kept AS (
+            INSERT INTO number_spent_counts (service_id, n)
+            SELECT g.service_id, sum(g.n)::int FROM gone g
+             WHERE EXISTS (SELECT 1 FROM services s WHERE s.id = g.service_id)
+             GROUP BY g.service_id HAVING sum(g.n) <> 0
+            RETURNING 1)
+     SELECT (SELECT count(*) FROM gone)::int - (SELECT count(*) FROM kept)::int AS folded`,
+  );
+  return rows[0]?.folded ?? 0;
 }
 
 export interface SpentMark {

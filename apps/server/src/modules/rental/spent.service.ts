@@ -20,6 +20,7 @@ import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { lockServiceForRent } from './orders.queries.ts';
 import { findServiceById, type ServiceRow } from './services.queries.ts';
+import { availabilityChanged } from './services.service.ts';
 import {
   deleteMark,
   findMark,
@@ -31,6 +32,13 @@ import {
 } from './spent.queries.ts';
 
 // Admins see why numbers are spent for a service and mark (or unmark) numbers spent by hand.
+
+/** A change of spent numbers, in a transaction; the catalogue's availability is recomputed after it. */
+async function changingAvailability<T>(ctx: AppContext, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  const result = await ctx.db.tx(fn);
+  availabilityChanged(ctx);
+  return result;
+}
 
 async function mustService(q: Queryable, id: string): Promise<ServiceRow> {
   const row = isUuid(id) ? await findServiceById(q, id) : undefined;
@@ -57,7 +65,7 @@ export async function listSpentNumbers(
 }
 
 export async function countSpentNumbers(ctx: AppContext): Promise<SpentCountsResponse> {
-  return { code: 1, counts: await spentCounts(ctx.db, ctx.config.NUMBER_REUSE_LIMIT) };
+  return { code: 1, counts: await spentCounts(ctx.db.heavy, ctx.config.NUMBER_REUSE_LIMIT) };
 }
 
 /**
@@ -68,7 +76,7 @@ export async function markSpent(ctx: AppContext, body: MarkSpentBody, actor: Aud
   const phoneNumber = phoneNumberOf(body.phoneNumber);
   const reason = body.reason.trim();
   if (!reason || reason.length > TEXT_LIMITS.spentReason) throw badInput(SPENT_REASON_MESSAGE, 'reason');
-  return ctx.db.tx(async (q) => {
+  return changingAvailability(ctx, async (q) => {
     const service = await mustService(q, body.serviceId);
     await lockServiceForRent(q, service.id);
     const at = ctx.clock.now();
@@ -101,7 +109,7 @@ export async function unmarkSpent(
   actor: AuditActor,
 ): Promise<string> {
   const phoneNumber = phoneNumberOf(body.phoneNumber);
-  return ctx.db.tx(async (q) => {
+  return changingAvailability(ctx, async (q) => {
     const service = await mustService(q, body.serviceId);
     await lockServiceForRent(q, service.id);
     const removed = await deleteMark(q, service.id, phoneNumber);
@@ -153,7 +161,7 @@ export async function returnToPool(
   actor: AuditActor,
 ): Promise<string> {
   const phoneNumber = phoneNumberOf(body.phoneNumber);
-  return ctx.db.tx(async (q) => {
+  return changingAvailability(ctx, async (q) => {
     const service = await mustService(q, body.serviceId);
     await lockServiceForRent(q, service.id);
     const limit = ctx.config.NUMBER_REUSE_LIMIT;
@@ -205,7 +213,7 @@ export async function returnAllToPool(
   body: ReturnAllToPoolBody,
   actor: AuditActor,
 ): Promise<ReturnAllToPoolResponse> {
-  return ctx.db.tx(async (q) => {
+  return changingAvailability(ctx, async (q) => {
     const service = await mustService(q, body.serviceId);
     await lockServiceForRent(q, service.id);
     const at = ctx.clock.now();
