@@ -1,5 +1,6 @@
+import { foldAll } from '../../db/tallies.ts';
 import type { ModuleDescriptor } from '../../module.ts';
-import { openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
+import { ORDER_TALLIES, openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
 
 export { orderFigures } from './orders.queries.ts';
 
@@ -28,7 +29,16 @@ export { saveService, sendingShare, servicesWithAvailability } from './services.
 
 export const rentalModule: ModuleDescriptor = {
   name: 'rental',
-  tables: ['services', 'orders', 'order_codes', 'order_requests', 'number_spent', 'number_returns'],
+  tables: [
+    'services',
+    'orders',
+    'order_codes',
+    'order_requests',
+    'number_spent',
+    'number_returns',
+    'order_tallies',
+    'order_days',
+  ],
   routes: (app, ctx) => {
     serviceRoutes(app, ctx);
     spentRoutes(app, ctx);
@@ -47,6 +57,14 @@ export const rentalModule: ModuleDescriptor = {
     },
   ],
   jobs: [
+    {
+      // The counters' appended rows fold into one per key (they stay exact unfolded too).
+      name: 'rental-tallies-fold',
+      intervalMs: () => 30_000,
+      run: async (ctx) => {
+        await foldAll(ctx.db, ORDER_TALLIES);
+      },
+    },
     {
       name: 'order-expiry',
       intervalMs: (ctx) => ctx.config.SWEEP_INTERVAL_MS,
