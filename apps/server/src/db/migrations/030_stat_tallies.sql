@@ -7,8 +7,8 @@
 -- fold, not what the table holds.
 
 -- Orders per (gateway, gateway name, service): every order and those with a code (status SUCCESS).
--- Device Statistics reads one gateway's rows, Order Manager's per-gateway statistics all of them:
--- at most gateways × services rows, however many orders there are.
+-- Device Statistics reads one gateway's rows: at most gateways × services rows, however many orders
+-- there are.
 CREATE TABLE order_tallies (
   gateway_id uuid,
   gateway_name text NOT NULL,
@@ -20,6 +20,16 @@ CREATE TABLE order_tallies (
 CREATE INDEX order_tallies_gateway ON order_tallies (gateway_id, service_id);
 CREATE INDEX order_tallies_key ON order_tallies (gateway_name, service_id);
 CREATE INDEX order_tallies_fresh ON order_tallies (gateway_name, service_id) WHERE fresh;
+
+-- Orders per gateway name alone (Order Manager's per-gateway statistics): a row per name.
+CREATE TABLE order_gateway_tallies (
+  gateway_name text NOT NULL,
+  orders integer NOT NULL,
+  success integer NOT NULL,
+  fresh boolean NOT NULL DEFAULT true
+);
+CREATE INDEX order_gateway_tallies_name ON order_gateway_tallies (gateway_name);
+CREATE INDEX order_gateway_tallies_fresh ON order_gateway_tallies (gateway_name) WHERE fresh;
 
 -- Orders per UTC day of creation (the overview's "today").
 CREATE TABLE order_days (
@@ -36,6 +46,8 @@ BEGIN
   INSERT INTO order_tallies (gateway_id, gateway_name, service_id, orders, success)
   SELECT gateway_id, gateway_name, service_id, count(*), count(*) FILTER (WHERE status = 'SUCCESS')
     FROM new_rows GROUP BY 1, 2, 3;
+  INSERT INTO order_gateway_tallies (gateway_name, orders, success)
+  SELECT gateway_name, count(*), count(*) FILTER (WHERE status = 'SUCCESS') FROM new_rows GROUP BY 1;
   INSERT INTO order_days (day, orders, success)
   SELECT (created_at AT TIME ZONE 'UTC')::date, count(*), count(*) FILTER (WHERE status = 'SUCCESS')
     FROM new_rows GROUP BY 1;
@@ -52,6 +64,13 @@ BEGIN
     SELECT gateway_id, gateway_name, service_id, -1, -(status = 'SUCCESS')::int FROM old_rows
   ) d GROUP BY 1, 2, 3
   HAVING sum(n) <> 0 OR sum(s) <> 0;
+  INSERT INTO order_gateway_tallies (gateway_name, orders, success)
+  SELECT gateway_name, sum(n)::int, sum(s)::int FROM (
+    SELECT gateway_name, 1 AS n, (status = 'SUCCESS')::int AS s FROM new_rows
+    UNION ALL
+    SELECT gateway_name, -1, -(status = 'SUCCESS')::int FROM old_rows
+  ) d GROUP BY 1
+  HAVING sum(n) <> 0 OR sum(s) <> 0;
   INSERT INTO order_days (day, orders, success)
   SELECT day, sum(n)::int, sum(s)::int FROM (
     SELECT (created_at AT TIME ZONE 'UTC')::date AS day, 1 AS n, (status = 'SUCCESS')::int AS s FROM new_rows
@@ -67,6 +86,8 @@ BEGIN
   INSERT INTO order_tallies (gateway_id, gateway_name, service_id, orders, success)
   SELECT gateway_id, gateway_name, service_id, -count(*), -count(*) FILTER (WHERE status = 'SUCCESS')
     FROM old_rows GROUP BY 1, 2, 3;
+  INSERT INTO order_gateway_tallies (gateway_name, orders, success)
+  SELECT gateway_name, -count(*), -count(*) FILTER (WHERE status = 'SUCCESS') FROM old_rows GROUP BY 1;
   INSERT INTO order_days (day, orders, success)
   SELECT (created_at AT TIME ZONE 'UTC')::date, -count(*), -count(*) FILTER (WHERE status = 'SUCCESS')
     FROM old_rows GROUP BY 1;
@@ -84,6 +105,8 @@ CREATE TRIGGER orders_tallies_del AFTER DELETE ON orders
 INSERT INTO order_tallies (gateway_id, gateway_name, service_id, orders, success, fresh)
 SELECT gateway_id, gateway_name, service_id, count(*), count(*) FILTER (WHERE status = 'SUCCESS'), false
   FROM orders GROUP BY 1, 2, 3;
+INSERT INTO order_gateway_tallies (gateway_name, orders, success, fresh)
+SELECT gateway_name, sum(orders), sum(success), false FROM order_tallies GROUP BY 1;
 INSERT INTO order_days (day, orders, success, fresh)
 SELECT (created_at AT TIME ZONE 'UTC')::date, count(*), count(*) FILTER (WHERE status = 'SUCCESS'), false
   FROM orders GROUP BY 1;

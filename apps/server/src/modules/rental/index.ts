@@ -37,6 +37,7 @@ export const rentalModule: ModuleDescriptor = {
     'number_spent',
     'number_returns',
     'order_tallies',
+    'order_gateway_tallies',
     'order_days',
   ],
   routes: (app, ctx) => {

@@ -54,6 +54,15 @@ async function compare() {
        FROM orders GROUP BY gateway_id, gateway_name, service_id ORDER BY 1, 2, 3`,
   );
   expect(perGateway).toEqual(perGatewayCount);
+  const perName = await s.db.query(
+    `SELECT gateway_name, sum(orders)::int AS orders, sum(success)::int AS success FROM order_gateway_tallies
+      GROUP BY 1 HAVING sum(orders) <> 0 OR sum(success) <> 0 ORDER BY 1`,
+  );
+  const perNameCount = await s.db.query(
+    `SELECT gateway_name, count(*)::int AS orders, count(*) FILTER (WHERE status = 'SUCCESS')::int AS success
+       FROM orders GROUP BY 1 ORDER BY 1`,
+  );
+  expect(perName).toEqual(perNameCount);
   const days = await s.db.query(
     `SELECT day::text AS day, sum(orders)::int AS orders, sum(success)::int AS success FROM order_days
       GROUP BY day HAVING sum(orders) <> 0 OR sum(success) <> 0 ORDER BY day`,

@@ -508,22 +508,22 @@ export async function adminOrdersPage(
 }
 
 /**
- * Order Manager's per-gateway statistics, from the maintained tallies (migration 030): at most one
- * row per gateway and service, whatever the number of orders.
+ * Order Manager's per-gateway statistics, from the maintained tallies (migration 030): about one row
+ * per gateway name, whatever the number of orders.
  */
 export async function gatewayOrderStats(
   q: Queryable,
 ): Promise<{ gateway: string; totalOrders: number; successOrders: number }[]> {
   return q.query(
     `SELECT gateway_name AS gateway, sum(orders)::int AS "totalOrders", sum(success)::int AS "successOrders"
-       FROM order_tallies GROUP BY gateway_name HAVING sum(orders) > 0 ORDER BY gateway_name`,
+       FROM order_gateway_tallies GROUP BY gateway_name HAVING sum(orders) > 0 ORDER BY gateway_name`,
   );
 }
 
 /** Gateway names orders were placed on (deleted gateways included). */
 export async function orderGatewayNames(q: Queryable): Promise<string[]> {
   const rows = await q.query<{ name: string }>(
-    'SELECT gateway_name AS name FROM order_tallies GROUP BY 1 HAVING sum(orders) > 0 ORDER BY 1',
+    'SELECT gateway_name AS name FROM order_gateway_tallies GROUP BY 1 HAVING sum(orders) > 0 ORDER BY 1',
   );
   return rows.map((r) => r.name);
 }
@@ -656,5 +656,6 @@ export const ORDER_TALLIES: TallyTable[] = [
     nullableKeys: ['gateway_id'],
     values: ['orders', 'success'],
   },
+  { table: 'order_gateway_tallies', keys: ['gateway_name'], values: ['orders', 'success'] },
   { table: 'order_days', keys: ['day'], values: ['orders', 'success'] },
 ];
