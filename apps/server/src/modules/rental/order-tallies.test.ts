@@ -8,8 +8,8 @@ import {
   smsToNumber,
 } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { BALANCE_TALLIES } from '../billing/billing.queries.ts';
-import { USER_TALLIES } from '../users/users.queries.ts';
+import { BALANCE_TALLIES } from '../billing/index.ts';
+import { USER_TALLIES } from '../users/index.ts';
 import { ORDER_TALLIES } from './orders.queries.ts';
 import { expireOverdue } from './orders.service.ts';
 

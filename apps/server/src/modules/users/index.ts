@@ -12,6 +12,7 @@ export {
   findUserByLogin,
   findUserByUsername,
   insertUser,
+  USER_TALLIES,
   type UserRow,
   updatePasswordHash,
   userCount,
