@@ -17,13 +17,6 @@ export interface HourRow {
   values: number[];
 }
 
-/** One day's figures counted from the rows in some ranges, per hour of the rows. */
-export interface ExactRow {
-  d: number;
-  hour: Date;
-  values: number[];
-}
-
 /** Messages (counted, delivered) per hour in [lo, hi): one user's, or everyone's (userId null). */
 export async function messageHours(
   q: Queryable,
@@ -61,59 +54,67 @@ export async function replyHours(
 }
 
 /**
- * The rows of a table whose time is in one of the ranges, one index range scan each: a UNION ALL
- * with concrete bounds keeps each estimate small (an OR of ranges becomes a bitmap scan of the heap,
- * and a join against a list of ranges is estimated so high that the JIT compiler starts).
+ * The rows of a table in each range, counted per range: a UNION ALL of index range scans with
+ * concrete bounds keeps each estimate small (an OR of ranges becomes a bitmap scan of the heap, and
+ * a join against a list of ranges is estimated so high that the JIT compiler starts), and a count
+ * per range needs no per-row arithmetic.
  */
-function inRanges(select: string, column: string, ranges: [Date, Date][], params: unknown[]): string {
+function perRange(
+  select: (i: number, a: string, b: string) => string,
+  ranges: [Date, Date][],
+  params: unknown[],
+) {
   const p = (v: unknown) => `$${params.push(v)}`;
-  return ranges
-    .map(([a, b]) => `${select} AND ${column} >= ${p(a)} AND ${column} < ${p(b)}`)
-    .join(' UNION ALL ');
+  return ranges.map(([a, b], i) => select(i, p(a), p(b))).join(' UNION ALL ');
 }
 
-/**
- * Messages (counted, delivered) in the ranges, per day since `origin` (days of 86,400 s) and hour:
- * the same rules as the rollup (cancelled messages are not counted).
- */
+/** Messages (counted, delivered) in each range, the same rules as the rollup (cancelled: not counted). */
 export async function messagesIn(
   q: Queryable,
   userId: string | null,
-  origin: Date,
   ranges: [Date, Date][],
-): Promise<ExactRow[]> {
+): Promise<number[][]> {
   if (ranges.length === 0) return [];
-  const params: unknown[] = [userId, origin];
+  const params: unknown[] = [userId];
   // Index-only per range (messages_time_counted, migration 030): no visit to the messages themselves.
-  const select = `SELECT created_at, status FROM messages
-    WHERE status <> 'cancelled' AND ${userId === null ? '$1::uuid IS NULL' : 'user_id = $1'}`;
-  const rows = await q.query<{ d: number; hour: Date; num: number; success: number }>(
-    `SELECT floor(extract(epoch FROM (created_at - $2)) / 86400)::int AS d,
-            date_trunc('hour', created_at, 'UTC') AS hour,
-            count(*)::int AS num, count(*) FILTER (WHERE status = 'delivered')::int AS success
-       FROM (${inRanges(select, 'created_at', ranges, params)}) m
-      GROUP BY 1, 2`,
+  const who = userId === null ? '$1::uuid IS NULL' : 'user_id = $1';
+  const rows = await q.query<{ i: number; num: number; success: number }>(
+    perRange(
+      (
+        i,
+        a,
+        b,
+      ) => `SELECT ${i} AS i, count(*)::int AS num, count(*) FILTER (WHERE status = 'delivered')::int AS success
+         FROM messages WHERE status <> 'cancelled' AND ${who} AND created_at >= ${a} AND created_at < ${b}`,
+      ranges,
+      params,
+    ),
     params,
   );
-  return rows.map((r) => ({ d: r.d, hour: new Date(r.hour), values: [r.num, r.success] }));
+  const out = ranges.map(() => [0, 0]);
+  for (const r of rows) out[r.i] = [r.num, r.success];
+  return out;
 }
 
-/** Replies received in the ranges, per day since `origin` and hour. */
+/** Replies received in each range. */
 export async function repliesIn(
   q: Queryable,
   userId: string | null,
-  origin: Date,
   ranges: [Date, Date][],
-): Promise<ExactRow[]> {
+): Promise<number[][]> {
   if (ranges.length === 0) return [];
-  const params: unknown[] = [userId, origin];
-  const select = `SELECT received_at FROM conversation_replies WHERE ${userId === null ? '$1::uuid IS NULL' : 'user_id = $1'}`;
-  const rows = await q.query<{ d: number; hour: Date; replies: number }>(
-    `SELECT floor(extract(epoch FROM (received_at - $2)) / 86400)::int AS d,
-            date_trunc('hour', received_at, 'UTC') AS hour, count(*)::int AS replies
-       FROM (${inRanges(select, 'received_at', ranges, params)}) r
-      GROUP BY 1, 2`,
+  const params: unknown[] = [userId];
+  const who = userId === null ? '$1::uuid IS NULL' : 'user_id = $1';
+  const rows = await q.query<{ i: number; replies: number }>(
+    perRange(
+      (i, a, b) => `SELECT ${i} AS i, count(*)::int AS replies FROM conversation_replies
+         WHERE ${who} AND received_at >= ${a} AND received_at < ${b}`,
+      ranges,
+      params,
+    ),
     params,
   );
-  return rows.map((r) => ({ d: r.d, hour: new Date(r.hour), values: [r.replies] }));
+  const out = ranges.map(() => [0]);
+  for (const r of rows) out[r.i] = [r.replies];
+  return out;
 }

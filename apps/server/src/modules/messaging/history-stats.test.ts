@@ -132,7 +132,7 @@ describe('the day plan', () => {
     expect(plan.lo).toEqual(new Date(Date.UTC(2026, 0, 1, 19)));
     expect(plan.hi).toEqual(new Date(Date.UTC(2026, 0, 4, 18)));
     // The two edges and half an hour at each of the two day boundaries inside.
-    const minutes = plan.exact.reduce((m, [a, b]) => m + (b.getTime() - a.getTime()) / 60_000, 0);
+    const minutes = plan.exact.reduce((m, { a, b }) => m + (b.getTime() - a.getTime()) / 60_000, 0);
     expect(minutes).toBe(30 + 30 + 2 * 30);
     // Whole-hour zones read no rows at all for whole days.
     const utc = planDays(new Date(Date.UTC(2026, 0, 1)), new Date(Date.UTC(2026, 0, 31)));
@@ -153,7 +153,7 @@ describe('the day plan', () => {
       from,
       plan.splits,
       [{ hour: new Date(boundaryHour), values: [10] }],
-      [{ d: 0, hour: new Date(boundaryHour), values: [7] }],
+      [{ d: 0, split: boundaryHour, values: [7] }],
     );
     expect(days).toEqual([[7], [3]]);
   });

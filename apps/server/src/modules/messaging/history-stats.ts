@@ -1,4 +1,11 @@
-import type { ExactRow, HourRow } from './history-stats.queries.ts';
+import type { HourRow } from './history-stats.queries.ts';
+
+/** A piece's figures counted from the rows. */
+export interface ExactRow {
+  d: number;
+  split: number | null;
+  values: number[];
+}
 
 // Per-day figures of [from, to) (days of 86,400 s from `from`, the caller's local midnight) from an
 // hourly rollup, exact: an hour of the rollup that lies in one day counts for that day; the partial
@@ -10,12 +17,20 @@ import type { ExactRow, HourRow } from './history-stats.queries.ts';
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
+/** A range counted from the rows: inside one day (`d`), and inside the split hour `split` if any. */
+export interface Piece {
+  a: Date;
+  b: Date;
+  d: number;
+  split: number | null;
+}
+
 export interface DayPlan {
   /** The whole hours [lo, hi) read from the rollup (empty when lo >= hi). */
   lo: Date;
   hi: Date;
-  /** The ranges counted from the rows. */
-  exact: [Date, Date][];
+  /** The ranges counted from the rows, cut at day boundaries. */
+  exact: Piece[];
 }
 
 /** Which hours come from the rollup and which ranges from the rows. */
@@ -25,22 +40,35 @@ export function planDays(from: Date, to: Date): DayPlan & { splits: Map<number, 
   const lo = Math.ceil(f / HOUR) * HOUR;
   const hi = Math.floor(t / HOUR) * HOUR;
   const splits = new Map<number, Split>();
-  if (lo >= hi) return { lo: new Date(lo), hi: new Date(lo), exact: [[from, to]], splits };
-  const exact: [Date, Date][] = [];
-  if (f < lo) exact.push([from, new Date(lo)]);
-  if (hi < t) exact.push([new Date(hi), to]);
-  // Day boundaries strictly inside a whole hour of [lo, hi).
-  if ((lo - f) % HOUR !== 0) {
-    for (let b = f + DAY; b < hi; b += DAY) {
-      const h = Math.floor(b / HOUR) * HOUR;
-      if (h < lo) continue;
-      const before = b - h <= HOUR / 2;
-      exact.push(before ? [new Date(h), new Date(b)] : [new Date(b), new Date(h + HOUR)]);
-      const dayAfter = Math.floor((b - f) / DAY);
-      splits.set(h, {
-        exactDay: before ? dayAfter - 1 : dayAfter,
-        otherDay: before ? dayAfter : dayAfter - 1,
-      });
+  const ranges: [number, number, number | null][] = [];
+  if (lo >= hi) ranges.push([f, t, null]);
+  else {
+    if (f < lo) ranges.push([f, lo, null]);
+    if (hi < t) ranges.push([hi, t, null]);
+    // Day boundaries strictly inside a whole hour of [lo, hi).
+    if ((lo - f) % HOUR !== 0) {
+      for (let b = f + DAY; b < hi; b += DAY) {
+        const h = Math.floor(b / HOUR) * HOUR;
+        if (h < lo) continue;
+        const before = b - h <= HOUR / 2;
+        ranges.push(before ? [h, b, h] : [b, h + HOUR, h]);
+        const dayAfter = Math.floor((b - f) / DAY);
+        splits.set(h, {
+          exactDay: before ? dayAfter - 1 : dayAfter,
+          otherDay: before ? dayAfter : dayAfter - 1,
+        });
+      }
+    }
+  }
+  // Each piece inside one day, so a count per piece is a count per day.
+  const exact: Piece[] = [];
+  for (const [a, b, split] of ranges) {
+    let start = a;
+    while (start < b) {
+      const d = Math.floor((start - f) / DAY);
+      const end = Math.min(b, f + (d + 1) * DAY);
+      exact.push({ a: new Date(start), b: new Date(end), d, split });
+      start = end;
     }
   }
   return { lo: new Date(lo), hi: new Date(hi), exact, splits };
@@ -75,7 +103,7 @@ export function addUp(
   }
   for (const r of rows) {
     add(r.d, r.values);
-    const split = splits.get(r.hour.getTime());
-    if (split && r.d === split.exactDay) add(split.otherDay, r.values, -1);
+    const split = r.split === null ? undefined : splits.get(r.split);
+    if (split) add(split.otherDay, r.values, -1);
   }
 }

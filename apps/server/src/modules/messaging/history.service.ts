@@ -152,12 +152,17 @@ export async function dailyStats(
   const to = new Date((body.endTime + 1) * 1000);
   const days = Math.max(1, Math.ceil((body.endTime + 1 - body.strTime) / 86_400));
   const plan = planDays(from, to);
-  const [msgHours, msgRows, replyHrs, replyRows] = await Promise.all([
+  const ranges = plan.exact.map((p): [Date, Date] => [p.a, p.b]);
+  const [msgHours, msgCounts, replyHrs, replyCounts] = await Promise.all([
     plan.lo < plan.hi ? messageHours(ctx.db, userId, plan.lo, plan.hi) : [],
-    messagesIn(ctx.db, userId, from, plan.exact),
+    messagesIn(ctx.db, userId, ranges),
     plan.lo < plan.hi ? replyHours(ctx.db, userId, plan.lo, plan.hi) : [],
-    repliesIn(ctx.db, userId, from, plan.exact),
+    repliesIn(ctx.db, userId, ranges),
   ]);
+  const rows = (counts: number[][]) =>
+    plan.exact.map((p, i) => ({ d: p.d, split: p.split, values: counts[i] ?? [] }));
+  const msgRows = rows(msgCounts);
+  const replyRows = rows(replyCounts);
   const msgs = Array.from({ length: days }, () => [0, 0]);
   const replies = Array.from({ length: days }, () => [0]);
   addUp(msgs, from, plan.splits, msgHours, msgRows);
