@@ -1,5 +1,6 @@
 import { amountText } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { TallyTable } from '../../db/tallies.ts';
 
 export type LedgerKind =
   | 'topup'
@@ -84,11 +85,16 @@ export async function balanceOf(q: Queryable, userId: string): Promise<string | 
   return rows[0] && amountText(rows[0].balance);
 }
 
-/** Total balance held by all users (exact decimal text). */
+/** Total balance held by all users (exact decimal text), from the maintained tally (migration 030). */
 export async function totalHeld(q: Queryable): Promise<string> {
-  const rows = await q.query<{ total: string }>('SELECT coalesce(sum(balance), 0)::text AS total FROM users');
+  const rows = await q.query<{ total: string }>(
+    'SELECT coalesce(sum(held), 0)::numeric(16, 2)::text AS total FROM balance_tallies',
+  );
   return rows[0]!.total;
 }
+
+/** The balance tally (migration 030), folded by the billing-tallies job. */
+export const BALANCE_TALLIES: TallyTable[] = [{ table: 'balance_tallies', keys: [], values: ['held'] }];
 
 /** Whether the user has any money history (a ledger row): such a user is deactivated, not erased. */
 export async function hasLedgerEntries(q: Queryable, userId: string): Promise<boolean> {

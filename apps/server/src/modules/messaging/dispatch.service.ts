@@ -29,6 +29,7 @@ import {
   markDelivered,
   markFailed,
   markSent,
+  queuedMessageCount,
   queuedWithoutSim,
   type ResultKey,
   type ResultRow,
@@ -129,6 +130,8 @@ export async function noFreeSim(ctx: AppContext): Promise<boolean> {
 export async function queueFigures(
   ctx: AppContext,
 ): Promise<{ messagesQueued: number; messagesWaitingForSim: number }> {
+  // An empty queue needs no sending pool (which reads the SIMs in open rentals): the usual case.
+  if ((await queuedMessageCount(ctx.db)) === 0) return { messagesQueued: 0, messagesWaitingForSim: 0 };
   const pool = await sendingPool(ctx, ctx.clock.now());
   const n = await queuedWithoutSim(
     ctx.db,

@@ -74,7 +74,8 @@ const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR) * HOUR);
 
 /**
  * Totals of the period: messages, successes, recipients who replied. Whole hours come from the
- * `messaging_hourly` rollup (kept by triggers, migration 009); only the partial hours at the
+ * `messaging_hourly` rollup (kept by triggers, migration 009; everyone's from `messaging_hourly_all`,
+ * migration 030); only the partial hours at the
  * range's edges are counted from the messages themselves, so the cost does not grow with the range.
  */
 export async function historySum(
@@ -95,10 +96,13 @@ export async function historySum(
   // for a part that turns out empty.
   const params: unknown[] = [...scopeParams(s)];
   const p = (v: unknown) => `$${params.push(v)}`;
+  // Everyone's (Admin9) from the rollup summed over users (migration 030): a row per hour.
+  const rollup =
+    s.userId === null ? 'messaging_hourly_all WHERE true' : 'messaging_hourly WHERE user_id = $1';
   const whole = withinOneHour
     ? 'SELECT 0 AS num, 0 AS success'
-    : `SELECT coalesce(sum(num), 0) AS num, coalesce(sum(success), 0) AS success FROM messaging_hourly
-        WHERE ($1::uuid IS NULL OR user_id = $1)${lo ? ` AND hour >= ${p(lo)}` : ''}${hi ? ` AND hour < ${p(hi)}` : ''}`;
+    : `SELECT coalesce(sum(num), 0) AS num, coalesce(sum(success), 0) AS success FROM ${rollup}
+        ${lo ? ` AND hour >= ${p(lo)}` : ''}${hi ? ` AND hour < ${p(hi)}` : ''}`;
   const edge = edges.length
     ? `SELECT count(*) AS num, count(*) FILTER (WHERE status = 'delivered') AS success FROM messages
         WHERE status <> 'cancelled' AND ($1::uuid IS NULL OR user_id = $1) AND (${edges
@@ -106,8 +110,11 @@ export async function historySum(
           .join(' OR ')})`
     : 'SELECT 0 AS num, 0 AS success';
   const rows = await q.query<{ num: number; success: number; replied: number }>(
+    // Repliers by GROUP BY, not count(DISTINCT): hashed in memory instead of sorted (and spilled).
     `WITH whole AS (${whole}), edge AS (${edge}), replied AS (
-       SELECT count(DISTINCT recipient) AS replied FROM messages WHERE ${SCOPE} AND replied_at IS NOT NULL
+       SELECT count(*) AS replied FROM (
+         SELECT recipient FROM messages WHERE ${SCOPE} AND replied_at IS NOT NULL GROUP BY recipient
+       ) r
      )
      SELECT (whole.num + edge.num)::int AS num, (whole.success + edge.success)::int AS success,
             replied.replied::int AS replied
@@ -141,30 +148,4 @@ export async function compactHourly(q: Queryable, before: Date, batch = 5000): P
     [before, batch],
   );
   return rows[0]?.n ?? 0;
-}
-
-/** Messages and successes per day since `origin` (days of 86,400 s). */
-export async function messagesPerDay(
-  q: Queryable,
-  s: HistoryScope & { from: Date; to: Date },
-): Promise<{ d: number; sent: number; delivered: number }[]> {
-  return q.query(
-    `SELECT floor(extract(epoch FROM (created_at - $2)) / 86400)::int AS d, count(*)::int AS sent,
-            count(*) FILTER (WHERE status = 'delivered')::int AS delivered
-       FROM messages WHERE ${SCOPE} GROUP BY 1`,
-    scopeParams(s),
-  );
-}
-
-export async function repliesPerDay(
-  q: Queryable,
-  s: HistoryScope & { from: Date; to: Date },
-): Promise<{ d: number; replies: number }[]> {
-  return q.query(
-    `SELECT floor(extract(epoch FROM (received_at - $2)) / 86400)::int AS d, count(*)::int AS replies
-       FROM conversation_replies
-      WHERE ($1::uuid IS NULL OR user_id = $1) AND received_at >= $2 AND received_at < $3
-      GROUP BY 1`,
-    scopeParams(s),
-  );
 }

@@ -14,9 +14,9 @@ import {
   historyCount,
   historyPage,
   historySum,
-  messagesPerDay,
-  repliesPerDay,
 } from './history.queries.ts';
+import { messageHours, messagesIn, repliesIn, replyHours } from './history-stats.queries.ts';
+import { addUp, planDays } from './history-stats.ts';
 
 // History (docs/product.md): users see their own messages, Admin9 everyone's with gateway and port.
 
@@ -137,34 +137,42 @@ export async function queryHistory(
   };
 }
 
-/** The chart: messages, successes and replies per day of [strTime, endTime]. */
+/**
+ * The chart: messages, successes and replies per day of [strTime, endTime], from the hourly rollups
+ * with the partial hours counted exactly (history-stats.ts), so its cost follows the range's days,
+ * not the messages in it.
+ */
 export async function dailyStats(
   ctx: AppContext,
   user: AuthUser,
   body: DailyStatsBody,
 ): Promise<DailyStatsPoint[]> {
-  const scope = {
-    userId: isAdmin(user) ? null : user.id,
-    from: new Date(body.strTime * 1000),
-    to: new Date((body.endTime + 1) * 1000),
-  };
-  const [msgs, replies] = await Promise.all([messagesPerDay(ctx.db, scope), repliesPerDay(ctx.db, scope)]);
+  const userId = isAdmin(user) ? null : user.id;
+  const from = new Date(body.strTime * 1000);
+  const to = new Date((body.endTime + 1) * 1000);
   const days = Math.max(1, Math.ceil((body.endTime + 1 - body.strTime) / 86_400));
-  const out: DailyStatsPoint[] = Array.from({ length: days }, (_, d) => ({
+  const plan = planDays(from, to);
+  const ranges = plan.exact.map((p): [Date, Date] => [p.a, p.b]);
+  const [msgHours, msgCounts, replyHrs, replyCounts] = await Promise.all([
+    plan.lo < plan.hi ? messageHours(ctx.db, userId, plan.lo, plan.hi) : [],
+    messagesIn(ctx.db, userId, ranges),
+    plan.lo < plan.hi ? replyHours(ctx.db, userId, plan.lo, plan.hi) : [],
+    repliesIn(ctx.db, userId, ranges),
+  ]);
+  const rows = (counts: number[][]) =>
+    plan.exact.map((p, i) => ({ d: p.d, split: p.split, values: counts[i] ?? [] }));
+  const msgRows = rows(msgCounts);
+  const replyRows = rows(replyCounts);
+  const msgs = Array.from({ length: days }, () => [0, 0]);
+  const replies = Array.from({ length: days }, () => [0]);
+  addUp(msgs, from, plan.splits, msgHours, msgRows);
+  addUp(replies, from, plan.splits, replyHrs, replyRows);
+  return msgs.map(([sent, delivered], d) => ({
     dayStart: body.strTime + d * 86_400,
-    sent: 0,
-    delivered: 0,
-    replies: 0,
+    sent: sent ?? 0,
+    delivered: delivered ?? 0,
+    replies: replies[d]?.[0] ?? 0,
   }));
-  for (const m of msgs) {
-    const p = out[m.d];
-    if (p) Object.assign(p, { sent: m.sent, delivered: m.delivered });
-  }
-  for (const r of replies) {
-    const p = out[r.d];
-    if (p) p.replies = r.replies;
-  }
-  return out;
 }
 
 /** Most records one CSV export holds. */

@@ -1,9 +1,11 @@
 import { drainInBatches } from '../../db/retention.ts';
+import { foldAll } from '../../db/tallies.ts';
 import type { ModuleDescriptor } from '../../module.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { forgetFinishedTurns } from './dispatch.queries.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
 import { compactHourly } from './history.queries.ts';
+import { MESSAGING_TALLIES } from './history-stats.queries.ts';
 import { removeUnusedMedia } from './media.service.ts';
 import { messageApiRoutes } from './message-api.routes.ts';
 import { finishQuietCampaigns } from './message-events.service.ts';
@@ -45,6 +47,9 @@ export const messagingModule: ModuleDescriptor = {
     'messaging_turns',
     'messaging_hourly',
     'messaging_media',
+    'messaging_hourly_all',
+    'replies_hourly',
+    'replies_hourly_all',
   ],
   routes: async (app, ctx) => {
     messagingRoutes(app, ctx);
@@ -85,6 +90,15 @@ export const messagingModule: ModuleDescriptor = {
         const before = new Date(ctx.clock.now().getTime() - 3_600_000);
         await drainInBatches((n) => compactHourly(ctx.db, before, n));
         await forgetFinishedTurns(ctx.db);
+      },
+    },
+    {
+      // The History rollups of migration 030: their appended rows fold into one per hour (they
+      // stay exact unfolded too).
+      name: 'messaging-tallies-fold',
+      intervalMs: () => 60_000,
+      run: async (ctx) => {
+        await foldAll(ctx.db, MESSAGING_TALLIES);
       },
     },
     {

@@ -1,5 +1,6 @@
+import { foldAll } from '../../db/tallies.ts';
 import type { ModuleDescriptor } from '../../module.ts';
-import { openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
+import { ORDER_TALLIES, openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
 
 export { orderFigures } from './orders.queries.ts';
 
@@ -39,6 +40,9 @@ export const rentalModule: ModuleDescriptor = {
     'number_returns',
     'number_service_state',
     'number_spent_counts',
+    'order_tallies',
+    'order_gateway_tallies',
+    'order_days',
   ],
   routes: async (app, ctx) => {
     await serviceRoutes(app, ctx);
@@ -63,6 +67,14 @@ export const rentalModule: ModuleDescriptor = {
       intervalMs: () => 60_000,
       // Keeps the spent counts' appended rows few (one per service between folds).
       run: (ctx) => foldSpentCounts(ctx.db),
+    },
+    {
+      // The counters' appended rows fold into one per key (they stay exact unfolded too).
+      name: 'rental-tallies-fold',
+      intervalMs: () => 30_000,
+      run: async (ctx) => {
+        await foldAll(ctx.db, ORDER_TALLIES);
+      },
     },
     {
       name: 'order-expiry',

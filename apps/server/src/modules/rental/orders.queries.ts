@@ -1,5 +1,6 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { TallyTable } from '../../db/tallies.ts';
 import type { UsableSim } from '../gateways/index.ts';
 import {
   type ReuseRule,
@@ -509,19 +510,24 @@ export async function adminOrdersPage(
   };
 }
 
+/**
+ * Order Manager's per-gateway statistics, from the maintained tallies (migration 030): about one row
+ * per gateway name, whatever the number of orders.
+ */
 export async function gatewayOrderStats(
   q: Queryable,
 ): Promise<{ gateway: string; totalOrders: number; successOrders: number }[]> {
   return q.query(
-    `SELECT gateway_name AS gateway, count(*)::int AS "totalOrders",
-            count(*) FILTER (WHERE status = 'SUCCESS')::int AS "successOrders"
-       FROM orders GROUP BY gateway_name ORDER BY gateway_name`,
+    `SELECT gateway_name AS gateway, sum(orders)::int AS "totalOrders", sum(success)::int AS "successOrders"
+       FROM order_gateway_tallies GROUP BY gateway_name HAVING sum(orders) > 0 ORDER BY gateway_name`,
   );
 }
 
 /** Gateway names orders were placed on (deleted gateways included). */
 export async function orderGatewayNames(q: Queryable): Promise<string[]> {
-  const rows = await q.query<{ name: string }>('SELECT DISTINCT gateway_name AS name FROM orders ORDER BY 1');
+  const rows = await q.query<{ name: string }>(
+    'SELECT gateway_name AS name FROM order_gateway_tallies GROUP BY 1 HAVING sum(orders) > 0 ORDER BY 1',
+  );
   return rows.map((r) => r.name);
 }
 
@@ -533,10 +539,12 @@ export async function userOrderStats(
 ): Promise<{ active: number; today: number }> {
   const rows = await q.query<{ active: number; today: number }>(
     // Active: still waiting for a code, or a repeatable rental that can receive more before it expires.
-    `SELECT count(*) FILTER (WHERE o.status = 'WAIT_CODE'
-                                OR (o.status = 'SUCCESS' AND s.is_repeatable AND o.expires_at > $3))::int AS active,
-            count(*) FILTER (WHERE o.created_at >= $2)::int AS today
-       FROM orders o JOIN services s ON s.id = o.service_id WHERE o.user_id = $1`,
+    // Each part reads a partial index of the user's open or unexpired orders (migration 030).
+    `SELECT ((SELECT count(*) FROM orders WHERE user_id = $1 AND status = 'WAIT_CODE')
+           + (SELECT count(*) FROM orders o JOIN services s ON s.id = o.service_id
+               WHERE o.user_id = $1 AND o.status = 'SUCCESS' AND o.expires_at > $3 AND s.is_repeatable))::int
+              AS active,
+            (SELECT count(*) FROM orders WHERE user_id = $1 AND created_at >= $2)::int AS today`,
     [userId, dayStart, now],
   );
   return rows[0]!;
@@ -550,20 +558,25 @@ export async function openOrdersOnGateway(q: Queryable, gatewayId: string): Prom
   return rows[0]?.n ?? 0;
 }
 
-/** Device Statistics: orders on one gateway per service: open (WAIT_CODE), all, and SUCCESS. */
+/**
+ * Device Statistics: orders on one gateway per service: open (WAIT_CODE, from the open orders),
+ * all and SUCCESS (from the tallies, migration 030).
+ */
 export async function serviceStatsOnGateway(
   q: Queryable,
   gatewayId: string,
 ): Promise<{ name: string; using: number; used: number; success: number }[]> {
   return q.query(
-    `SELECT sv.name,
-            count(*) FILTER (WHERE o.status = 'WAIT_CODE')::int AS using,
-            count(*)::int AS used,
-            count(*) FILTER (WHERE o.status = 'SUCCESS')::int AS success
-       FROM orders o JOIN services sv ON sv.id = o.service_id
-      WHERE o.gateway_id = $1
-      GROUP BY sv.id, sv.name
-      ORDER BY used DESC, sv.name`,
+    `WITH t AS (
+       SELECT service_id, sum(orders)::int AS used, sum(success)::int AS success
+         FROM order_tallies WHERE gateway_id = $1 GROUP BY service_id HAVING sum(orders) > 0
+     ), w AS (
+       SELECT service_id, count(*)::int AS using FROM orders
+        WHERE gateway_id = $1 AND status = 'WAIT_CODE' GROUP BY service_id
+     )
+     SELECT sv.name, coalesce(w.using, 0) AS using, t.used, t.success
+       FROM t JOIN services sv ON sv.id = t.service_id LEFT JOIN w ON w.service_id = t.service_id
+      ORDER BY t.used DESC, sv.name`,
     [gatewayId],
   );
 }
@@ -598,17 +611,19 @@ export async function saveRequest(
   );
 }
 
-/** The admin overview's rental figures: rentals since dayStart (and how many got a code), waiting now. */
+/**
+ * The admin overview's rental figures: rentals since dayStart, a UTC midnight (and how many got a
+ * code), from the daily tallies (migration 030); waiting now, from the open orders' index.
+ */
 export async function orderFigures(
   q: Queryable,
   dayStart: Date,
 ): Promise<{ ordersToday: number; ordersTodaySuccess: number; ordersWaiting: number }> {
   const rows = await q.query<{ ordersToday: number; ordersTodaySuccess: number; ordersWaiting: number }>(
-    `SELECT count(*) FILTER (WHERE created_at >= $1)::int AS "ordersToday",
-            count(*) FILTER (WHERE created_at >= $1 AND status = 'SUCCESS')::int AS "ordersTodaySuccess",
-            count(*) FILTER (WHERE status = 'WAIT_CODE')::int AS "ordersWaiting"
-       FROM orders`,
-    [dayStart],
+    `SELECT coalesce(sum(orders), 0)::int AS "ordersToday", coalesce(sum(success), 0)::int AS "ordersTodaySuccess",
+            (SELECT count(*) FROM orders WHERE status = 'WAIT_CODE')::int AS "ordersWaiting"
+       FROM order_days WHERE day >= $1::date`,
+    [dayStart.toISOString().slice(0, 10)],
   );
   return rows[0]!;
 }
@@ -659,3 +674,14 @@ export async function closeLapsed(q: Queryable, now: Date, batch: number): Promi
     [now, batch],
   );
 }
+/** The order tallies (migration 030), folded by the rental-tallies job. */
+export const ORDER_TALLIES: TallyTable[] = [
+  {
+    table: 'order_tallies',
+    keys: ['gateway_name', 'service_id'],
+    nullableKeys: ['gateway_id'],
+    values: ['orders', 'success'],
+  },
+  { table: 'order_gateway_tallies', keys: ['gateway_name'], values: ['orders', 'success'] },
+  { table: 'order_days', keys: ['day'], values: ['orders', 'success'] },
+];

@@ -1,4 +1,6 @@
+import { foldAll } from '../../db/tallies.ts';
 import type { ModuleDescriptor } from '../../module.ts';
+import { USER_TALLIES } from './users.queries.ts';
 import { userRoutes } from './users.routes.ts';
 
 export { mailOwner, type OwnerNotice } from './notices.ts';
@@ -10,6 +12,7 @@ export {
   findUserByLogin,
   findUserByUsername,
   insertUser,
+  USER_TALLIES,
   type UserRow,
   updatePasswordHash,
   userCount,
@@ -18,4 +21,18 @@ export {
 } from './users.queries.ts';
 export { activeUserById, changePassword, signedInUser, userInfo } from './users.service.ts';
 
-export const usersModule: ModuleDescriptor = { name: 'users', tables: ['users'], routes: userRoutes };
+export const usersModule: ModuleDescriptor = {
+  name: 'users',
+  tables: ['users', 'user_tallies'],
+  routes: userRoutes,
+  jobs: [
+    {
+      // The tally's appended rows fold into one (it stays exact unfolded too).
+      name: 'users-tallies-fold',
+      intervalMs: () => 30_000,
+      run: async (ctx) => {
+        await foldAll(ctx.db, USER_TALLIES);
+      },
+    },
+  ],
+};

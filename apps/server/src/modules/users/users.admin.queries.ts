@@ -38,11 +38,11 @@ export async function userCounts(
   q: Queryable,
   since: Date,
 ): Promise<{ total: number; active: number; recent: number }> {
+  // All and active from the maintained tally (migration 030); the recent ones from the index on created_at.
   const rows = await q.query<{ total: number; active: number; recent: number }>(
-    `SELECT count(*)::int AS total,
-            count(*) FILTER (WHERE status = 'Active')::int AS active,
-            count(*) FILTER (WHERE created_at >= $1)::int AS recent
-       FROM users`,
+    `SELECT coalesce(sum(users), 0)::int AS total, coalesce(sum(active), 0)::int AS active,
+            (SELECT count(*) FROM users WHERE created_at >= $1)::int AS recent
+       FROM user_tallies`,
     [since],
   );
   return rows[0]!;

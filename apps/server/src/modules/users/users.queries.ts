@@ -1,5 +1,6 @@
 import { ADMIN_ROLE } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import type { TallyTable } from '../../db/tallies.ts';
 
 export interface UserRow {
   id: string;
@@ -99,6 +100,10 @@ export async function userIdsMatching(q: Queryable, text: string): Promise<strin
   return rows.map((r) => r.id);
 }
 
+/** How many accounts there are, from the maintained tally (migration 030). */
 export async function userCount(q: Queryable): Promise<number> {
-  return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!.n;
+  return (await q.query<{ n: number }>('SELECT coalesce(sum(users), 0)::int AS n FROM user_tallies'))[0]!.n;
 }
+
+/** The users tally (migration 030), folded by the users-tallies job. */
+export const USER_TALLIES: TallyTable[] = [{ table: 'user_tallies', keys: [], values: ['users', 'active'] }];
