@@ -1,5 +1,6 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
 import type { UsableSim } from '../gateways/index.ts';
 import {
   type ReuseRule,
@@ -470,40 +471,56 @@ export interface AdminOrderFilter {
   phoneNumber?: string;
 }
 
-const ADMIN_WHERE = `($1::text IS NULL OR o.status = $1)
-  AND ($2::text IS NULL OR o.gateway_name = $2)
-  AND ($3::text IS NULL OR o.phone_number LIKE '%' || $3 || '%')`;
-
+/**
+ * Order Manager's list, newest first, paged by key (docs/architecture.md#paged-lists). Only the filters
+ * given become conditions, so each combination is planned on its own: status and gateway by their
+ * (column, id) indexes, the phone number's substring by its trigram index.
+ */
 export async function adminOrdersPage(
   q: Queryable,
   f: AdminOrderFilter,
-  page: number,
-  pageSize: number,
-): Promise<{ items: (Omit<AdminOrder, 'username'> & { userId: string })[]; total: number }> {
-  const params = [f.status || null, f.gateway || null, f.phoneNumber?.trim() || null];
-  const rows = await q.query<
-    Omit<AdminOrder, 'username'> & { userId: string; total: number; created_at: Date }
-  >(
-    `SELECT o.id::text AS id, o.gateway_name AS gateway, o.port, o.user_id AS "userId",
-            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode", o.code_text AS "codeText", o.status,
-            o.created_at, count(*) OVER ()::int AS total
-       FROM orders o
-      WHERE ${ADMIN_WHERE}
-      ORDER BY o.id DESC LIMIT $4 OFFSET $5`,
-    [...params, pageSize, (page - 1) * pageSize],
-  );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && page > 1) {
-    const c = await q.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM orders o WHERE ${ADMIN_WHERE}`,
-      params,
-    );
-    total = c[0]!.n;
+  req: PageRequest,
+): Promise<ListPage<Omit<AdminOrder, 'username'> & { userId: string }>> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const status = f.status?.trim();
+  const gateway = f.gateway?.trim();
+  const phone = f.phoneNumber?.trim();
+  if (status) {
+    params.push(status);
+    where.push(`o.status = $${params.length}`);
   }
+  if (gateway) {
+    params.push(gateway);
+    where.push(`o.gateway_name = $${params.length}`);
+  }
+  if (phone) {
+    params.push(`%${likeEscape(phone)}%`);
+    where.push(`o.phone_number LIKE $${params.length}`);
+  }
+  const page = await keysetPage<Omit<AdminOrder, 'username'> & { userId: string; created_at: Date }>(
+    q,
+    {
+      select: `o.id::text AS id, o.gateway_name AS gateway, o.port, o.user_id AS "userId",
+            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode", o.code_text AS "codeText", o.status,
+            o.created_at`,
+      from: 'FROM orders o',
+      where,
+      params,
+      keys: [{ expr: 'o.id', type: 'bigint' }],
+      desc: true,
+    },
+    req,
+  );
   return {
-    items: rows.map(({ total: _t, created_at, ...o }) => ({ ...o, createdAt: created_at.toISOString() })),
-    total,
+    ...page,
+    rows: page.rows.map(({ created_at, ...o }) => ({ ...o, createdAt: created_at.toISOString() })),
   };
+}
+
+/** A LIKE pattern's wildcards taken literally. */
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export async function gatewayOrderStats(
