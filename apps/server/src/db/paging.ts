@@ -99,7 +99,7 @@ export async function cappedCount(
 }
 
 /** One page of a list by key (see the module comment), with its total and the cursors of its ends. */
-export async function keysetPage<T extends Record<string, unknown>>(
+export async function keysetPage<T extends object>(
   q: Queryable,
   spec: ListSpec,
   req: PageRequest,

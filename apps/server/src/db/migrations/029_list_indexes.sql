@@ -24,3 +24,21 @@ BEGIN
     CREATE INDEX IF NOT EXISTS orders_phone_trgm ON orders USING gin (phone_number gin_trgm_ops);
   END IF;
 END $$;
+
+-- Audit log: who and kind, newest first.
+CREATE INDEX IF NOT EXISTS audit_log_actor_key ON audit_log (actor_name, at, id);
+CREATE INDEX IF NOT EXISTS audit_log_kind_key ON audit_log (kind, at, id);
+
+-- User Manager: every sort by its column then the unique username.
+CREATE INDEX IF NOT EXISTS users_roles_key ON users (roles, username);
+CREATE INDEX IF NOT EXISTS users_status_key ON users (status, username);
+CREATE INDEX IF NOT EXISTS users_balance_key ON users (balance, username);
+CREATE INDEX IF NOT EXISTS users_created_key ON users (created_at, username);
+
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+    CREATE INDEX IF NOT EXISTS users_username_trgm ON users USING gin (username gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS users_email_trgm ON users USING gin (email gin_trgm_ops);
+  END IF;
+END $$;
