@@ -42,3 +42,15 @@ BEGIN
     CREATE INDEX IF NOT EXISTS users_email_trgm ON users USING gin (email gin_trgm_ops);
   END IF;
 END $$;
+
+-- Payment Manager: newest first with a status, and its search inside invoice ids.
+CREATE INDEX IF NOT EXISTS payments_status_key ON payments (status, created_at, id);
+CREATE INDEX IF NOT EXISTS payments_created_key ON payments (created_at, id);
+
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+    CREATE INDEX IF NOT EXISTS payments_id_trgm ON payments USING gin ((id::text) gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS payments_invoice_trgm ON payments USING gin (lower(provider_invoice_id) gin_trgm_ops);
+  END IF;
+END $$;
