@@ -41,6 +41,8 @@ export interface ListSpec {
   desc: boolean;
   /** FROM for the count, when the list's joins do not change which rows there are. Default: `from`. */
   countFrom?: string;
+  /** The exact total when the caller already has it cheaply (a maintained counter): no count. */
+  knownTotal?: number;
 }
 
 export interface ListPage<T> {
@@ -105,7 +107,10 @@ export async function keysetPage<T extends object>(
   req: PageRequest,
 ): Promise<ListPage<T>> {
   const whereSql = spec.where.length ? ` WHERE ${spec.where.join(' AND ')}` : '';
-  const { total, estimated } = await cappedCount(q, `${spec.countFrom ?? spec.from}${whereSql}`, spec.params);
+  const { total, estimated } =
+    spec.knownTotal !== undefined
+      ? { total: spec.knownTotal, estimated: false }
+      : await cappedCount(q, `${spec.countFrom ?? spec.from}${whereSql}`, spec.params);
   const size = req.pageSize;
   const pages = Math.max(1, Math.ceil(total / size));
   const after = req.after ? decodeCursor(req.after, spec.keys.length, 'after') : undefined;

@@ -26,6 +26,7 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { failureText } from '../../lib/errors.ts';
 import {
   formatDate,
@@ -84,7 +85,8 @@ export function HistoryPage() {
   const [exporting, setExporting] = useState(false);
   const bounds = dayBounds(range.start, range.end);
   const params: QueryMsgBody['params'] = bounds ?? {};
-  const history = useHistory({ current, size, params });
+  const anchors = usePageAnchors(JSON.stringify([params, size]));
+  const history = useHistory({ current, size, params, ...anchors.cursors });
   const draftBounds = dayBounds(draft.start, draft.end);
   const rangeError = fieldErrorText(t, errors.end);
   const rangeBad = draftBounds !== null && draftBounds.endTime < draftBounds.strTime;
@@ -293,7 +295,11 @@ export function HistoryPage() {
             <Pager
               page={current}
               totalPages={pages}
-              onPageChange={setCurrent}
+              totalEstimated={history.data?.data.totalEstimated}
+              onPageChange={(p) => {
+                anchors.keep(history.data?.data);
+                setCurrent(p);
+              }}
               pageSize={size}
               pageSizes={HISTORY_PAGE_SIZES}
               onPageSizeChange={(s) => {
