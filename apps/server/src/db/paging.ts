@@ -81,23 +81,44 @@ function decodeCursor(cursor: string, keyCount: number, field: string): Anchor {
   return { page: parsed[0] as number, key: parsed.slice(1) as string[] };
 }
 
-/** Exact count up to the cap; above it the planner's estimate (at least cap + 1). */
+/**
+ * What an exact count may cost, in the planner's units: about an index-only walk of the cap's rows.
+ * A count the planner expects to cost more (rows fetched from the table one by one, a search that
+ * rechecks many rows) is not run: the total is then its estimate.
+ */
+const COUNT_COST_BUDGET = 5_000;
+
+interface PlanNode {
+  'Total Cost'?: number;
+  'Plan Rows'?: number;
+  'Node Type'?: string;
+  Plans?: PlanNode[];
+}
+
+/**
+ * Exact count up to the cap when an index gives it cheaply; otherwise (or above the cap) the
+ * planner's estimate, marked as such.
+ */
 export async function cappedCount(
   q: Queryable,
   fromWhere: string,
   params: unknown[],
 ): Promise<{ total: number; estimated: boolean }> {
-  const [row] = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${PAGE_COUNT_CAP + 1}) capped`,
-    params,
-  );
-  const n = row?.n ?? 0;
-  if (n <= PAGE_COUNT_CAP) return { total: n, estimated: false };
-  const plan = await q.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT 1 ${fromWhere}`, params);
+  const capped = `SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${PAGE_COUNT_CAP + 1}) capped`;
+  const plan = await q.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${capped}`, params);
   const raw = Object.values(plan[0] ?? {})[0];
-  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  const estimate = Math.round(doc?.[0]?.Plan?.['Plan Rows'] ?? 0);
-  return { total: Math.max(PAGE_COUNT_CAP + 1, estimate), estimated: true };
+  const top = ((typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: PlanNode }[])?.[0]?.Plan;
+  // The estimate before the LIMIT: the first node under the Limit.
+  let node = top;
+  while (node && node['Node Type'] !== 'Limit' && node.Plans?.[0]) node = node.Plans[0];
+  const estimate = Math.round(node?.Plans?.[0]?.['Plan Rows'] ?? node?.['Plan Rows'] ?? 0);
+  if ((top?.['Total Cost'] ?? Number.POSITIVE_INFINITY) <= COUNT_COST_BUDGET) {
+    const [row] = await q.query<{ n: number }>(capped, params);
+    const n = row?.n ?? 0;
+    if (n <= PAGE_COUNT_CAP) return { total: n, estimated: false };
+    return { total: Math.max(PAGE_COUNT_CAP + 1, estimate), estimated: true };
+  }
+  return { total: Math.max(1, estimate), estimated: true };
 }
 
 /** One page of a list by key (see the module comment), with its total and the cursors of its ends. */
