@@ -1,6 +1,6 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import { type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
+import { cappedCount, type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
 import type { UsableSim } from '../gateways/index.ts';
 import {
   type ReuseRule,
@@ -439,28 +439,36 @@ export interface OrderPageFilter {
   to?: Date;
 }
 
-/** One page of a user's orders, newest first, with the total. */
+/**
+ * One page of a user's orders, newest first, with the total: only the filters given, the count exact
+ * up to the cap when an index gives it cheaply (docs/architecture.md#paged-lists), else estimated.
+ */
 export async function orderDetailsPage(
   q: Queryable,
   userId: string,
   f: OrderPageFilter,
   limit: number,
   offset: number,
-): Promise<{ rows: OrderDetailRow[]; total: number }> {
-  const where = `o.user_id = $1 AND ($2::text IS NULL OR o.status = $2)
-    AND ($3::timestamptz IS NULL OR o.status = 'WAIT_CODE'
-         OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > $3))
-    AND ($4::timestamptz IS NULL OR o.created_at >= $4) AND ($5::timestamptz IS NULL OR o.created_at <= $5)`;
-  const params = [userId, f.status ?? null, f.active?.now ?? null, f.from ?? null, f.to ?? null];
-  const rows = await q.query<OrderDetailRow>(
-    `${DETAIL_SELECT} WHERE ${where} ORDER BY o.id DESC LIMIT $6 OFFSET $7`,
-    [...params, limit, offset],
-  );
-  const count = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM orders o JOIN services s ON s.id = o.service_id WHERE ${where}`,
-    params,
-  );
-  return { rows, total: count[0]!.n };
+): Promise<{ rows: OrderDetailRow[]; total: number; totalEstimated: boolean }> {
+  const params: unknown[] = [userId];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const where = ['o.user_id = $1'];
+  if (f.status) where.push(`o.status = ${p(f.status)}`);
+  if (f.active) {
+    where.push(`(o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > ${p(f.active.now)}))`);
+  }
+  if (f.from) where.push(`o.created_at >= ${p(f.from)}`);
+  if (f.to) where.push(`o.created_at <= ${p(f.to)}`);
+  const cond = where.join(' AND ');
+  const [rows, count] = await Promise.all([
+    q.query<OrderDetailRow>(
+      `${DETAIL_SELECT} WHERE ${cond} ORDER BY o.id DESC LIMIT ${p(limit)} OFFSET ${p(offset)}`,
+      params,
+    ),
+    // Every order has its service (a foreign key): the count needs no join.
+    cappedCount(q, `FROM orders o WHERE ${cond}`, params.slice(0, params.length - 2)),
+  ]);
+  return { rows, total: count.total, totalEstimated: count.estimated };
 }
 
 // ---- admin views ----
