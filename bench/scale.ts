@@ -179,7 +179,11 @@ async function main() {
         .reauth as string;
       const res = await fetch(`${BASE}/api/user/reset-key`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${userToken}`, 'x-reauth': proof },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${userToken}`,
+          'x-reauth': proof,
+        },
         body: '{}',
       });
       key = ((await res.json()) as Json).apiKey as string;
@@ -298,7 +302,11 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
 
   // History for the admin (every sender), 90 days.
   const history = (token: string, params: Json) => (page: number, c?: Cursors) =>
-    post('/api/MassOutreach/querymsg', { current: page, size: 50, params: { ...range, ...params }, ...c }, token);
+    post(
+      '/api/MassOutreach/querymsg',
+      { current: page, size: 50, params: { ...range, ...params }, ...c },
+      token,
+    );
   await pager('History (admin)', 'history, 90 days', 50, history(admin, {}));
   add('History (admin)', 'dailyStats, 90 days', post('/api/MassOutreach/dailyStats', range, admin));
 

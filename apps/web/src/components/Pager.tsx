@@ -87,7 +87,10 @@ export function Pager({
         </Button>
         {variant === 'simple' ? (
           <span className="px-2 text-[13px] text-muted tabular" aria-live="polite">
-            {t('common.pageOf', { page, total: totalEstimated ? t('common.about', { n: formatNumber(total) }) : total })}
+            {t('common.pageOf', {
+              page,
+              total: totalEstimated ? t('common.about', { n: formatNumber(total) }) : total,
+            })}
           </span>
         ) : (
           pageWindow(page, total).map((item, i) =>

@@ -90,7 +90,9 @@ describe('shared components', () => {
         <Pager page={20000} totalPages={20000} totalEstimated onPageChange={onPage} variant="numbered" />
       </I18nProvider>,
     );
-    expect(screen.getByRole('button', { name: 'Go to page 20000' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('button', { name: 'Go to page 20000' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
     // The simple pager says the count is an estimate.
     rerender(

@@ -161,7 +161,11 @@ export const ApiListQuery = z.object({
 export const ApiOrdersQuery = ApiListQuery.extend({ status: OrderStatus.optional() });
 /** `totalEstimated`: a long list's total is the database's estimate (docs/architecture.md#paged-lists). */
 const totalEstimated = z.boolean().optional();
-export const ApiOrdersResponse = z.object({ orders: z.array(ApiOrder), total: z.number().int(), totalEstimated });
+export const ApiOrdersResponse = z.object({
+  orders: z.array(ApiOrder),
+  total: z.number().int(),
+  totalEstimated,
+});
 
 export const ApiBalanceResponse = z.object({ balance: z.number(), currency: z.literal('USD') });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { interpolate, messagingMessages } from '../messages.ts';
 import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
-import { isPrice } from '../pricing.ts';
 import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
+import { isPrice } from '../pricing.ts';
 
 /**
  * Messaging calls (docs/product.md): mass send, outreach settings, history, chat. Payload field names are

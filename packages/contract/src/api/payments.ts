@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { boundedText, PAGE_MAX } from '../limits.ts';
+import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 import { topupAmountProblem, topupMessages } from '../payments.ts';
 import { ADMIN_PAGE_SIZE } from './orders.ts';
-import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 
 export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'DONE', 'FAILED'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import { type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 
 export interface AuditRecord {
   at: Date;

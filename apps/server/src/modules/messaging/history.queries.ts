@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
-import { type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 
 /** Who and when: one user's messages (null = everyone's, Admin9), created in [from, to). */
 export interface HistoryScope {
@@ -80,7 +80,8 @@ export async function historyRecords(
   if (f.to) where.push(`created_at < ${p(f.to)}`);
   if (f.status === 'delivered' || f.status === 'failed') where.push(`status = ${p(f.status)}`);
   if (f.status === 'sent') where.push(`status = 'sent' AND carrier_at IS NOT NULL`);
-  if (f.status === 'pending') where.push(`(status IN ('queued', 'sending') OR (status = 'sent' AND carrier_at IS NULL))`);
+  if (f.status === 'pending')
+    where.push(`(status IN ('queued', 'sending') OR (status = 'sent' AND carrier_at IS NULL))`);
   if (f.receiverPrefix) where.push(`recipient LIKE ${p(`${f.receiverPrefix}%`)}`);
   return keysetPage<HistoryRow>(
     q,

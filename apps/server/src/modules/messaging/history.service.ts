@@ -100,7 +100,13 @@ const rate = (part: number, whole: number) =>
 export async function queryHistory(
   ctx: AppContext,
   user: AuthUser,
-  body: { current: number; size: number; params: Params; after?: string | undefined; before?: string | undefined },
+  body: {
+    current: number;
+    size: number;
+    params: Params;
+    after?: string | undefined;
+    before?: string | undefined;
+  },
 ): Promise<QueryMsgResponse> {
   const f = await filterOf(ctx, user, body.params);
   if (!f) {

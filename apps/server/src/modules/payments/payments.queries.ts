@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import { type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import { isUuid } from '../../ids.ts';
 import { centsOf, centsToString } from './providers/money.ts';
 

@@ -74,9 +74,13 @@ describe('Order Manager deep pages', () => {
     // Next, then a jump of five pages forward, then two back: each from the page on screen.
     const p2 = await get(`/api/Admin/orders?page=2&pageSize=100&after=${p1.lastCursor}`);
     expect(ids(p2)).toEqual(await byOffset('', [], 2));
-    const p7 = await get(`/api/Admin/orders?page=7&pageSize=100&after=${p2.lastCursor}&before=${p2.firstCursor}`);
+    const p7 = await get(
+      `/api/Admin/orders?page=7&pageSize=100&after=${p2.lastCursor}&before=${p2.firstCursor}`,
+    );
     expect(ids(p7)).toEqual(await byOffset('', [], 7));
-    const p5 = await get(`/api/Admin/orders?page=5&pageSize=100&after=${p7.lastCursor}&before=${p7.firstCursor}`);
+    const p5 = await get(
+      `/api/Admin/orders?page=5&pageSize=100&after=${p7.lastCursor}&before=${p7.firstCursor}`,
+    );
     expect(ids(p5)).toEqual(await byOffset('', [], 5));
     expect(p5.page).toBe(5);
   });
@@ -84,7 +88,9 @@ describe('Order Manager deep pages', () => {
   it('the last page holds the oldest orders, and the page before it continues them', async () => {
     const p1 = await get('/api/Admin/orders?page=1&pageSize=100');
     const last = await get(`/api/Admin/orders?page=${p1.totalPages}&pageSize=100`);
-    const oldest = await s.db.query<{ id: string }>(`SELECT o.id::text AS id FROM orders o ORDER BY o.id ASC LIMIT 100`);
+    const oldest = await s.db.query<{ id: string }>(
+      `SELECT o.id::text AS id FROM orders o ORDER BY o.id ASC LIMIT 100`,
+    );
     expect(ids(last)).toEqual(oldest.map((r) => r.id).reverse());
     const before = await get(
       `/api/Admin/orders?page=${p1.totalPages - 1}&pageSize=100&before=${last.firstCursor}`,
@@ -136,9 +142,9 @@ describe('Order Manager deep pages', () => {
       `/api/Admin/orders?status=CANCEL&gateway=beta&phoneNumber=00&pageSize=100&page=2&after=${p1.lastCursor}`,
     );
     expect(ids(p2)).toEqual(await byOffset(where, [], 2));
-    expect(p2.items.every((o) => o.status === 'CANCEL' && o.gateway === 'beta' && o.phoneNumber.includes('00'))).toBe(
-      true,
-    );
+    expect(
+      p2.items.every((o) => o.status === 'CANCEL' && o.gateway === 'beta' && o.phoneNumber.includes('00')),
+    ).toBe(true);
     // A LIKE wildcard in the search is taken literally.
     expect((await get('/api/Admin/orders?phoneNumber=%25')).total).toBe(0);
   });

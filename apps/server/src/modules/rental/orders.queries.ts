@@ -1,6 +1,6 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import { cappedCount, type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
+import { cappedCount, keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import type { UsableSim } from '../gateways/index.ts';
 import {
   type ReuseRule,
@@ -455,7 +455,9 @@ export async function orderDetailsPage(
   const where = ['o.user_id = $1'];
   if (f.status) where.push(`o.status = ${p(f.status)}`);
   if (f.active) {
-    where.push(`(o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > ${p(f.active.now)}))`);
+    where.push(
+      `(o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > ${p(f.active.now)}))`,
+    );
   }
   if (f.from) where.push(`o.created_at >= ${p(f.from)}`);
   if (f.to) where.push(`o.created_at <= ${p(f.to)}`);

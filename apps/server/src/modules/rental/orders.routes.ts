@@ -71,7 +71,12 @@ export function orderRoutes(app: App, ctx: AppContext) {
 
   route(app, ctx, order.adminOrders, async (req) => {
     const { page, pageSize, after, before, ...filter } = req.query;
-    const { rows, total, ...paged } = await adminOrdersPage(ctx.db, filter, { page, pageSize, after, before });
+    const { rows, total, ...paged } = await adminOrdersPage(ctx.db, filter, {
+      page,
+      pageSize,
+      after,
+      before,
+    });
     const names = await usernamesByIds(
       ctx.db,
       rows.map((o) => o.userId),

@@ -1,6 +1,6 @@
 import { ADMIN_ROLE, type UserSortField } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
-import { type KeyColumn, type ListPage, type PageRequest, keysetPage } from '../../db/paging.ts';
+import { type KeyColumn, keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import type { UserRow } from './users.queries.ts';
 
 // The User Manager's SQL, on the users table only (balances are billing's to write).

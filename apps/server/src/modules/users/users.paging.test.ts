@@ -61,29 +61,44 @@ describe('User Manager', () => {
     ['balance', 'desc'],
     ['createdAt', 'asc'],
     ['createdAt', 'desc'],
-  ])('by %s %s: pages reached by key equal pages by number, the last page holds the rest', async (sort, dir) => {
-    const base = { sort, dir, pageSize: 50 };
-    const first = await list({ ...base, page: 1 });
-    expect(first.totalEstimated).toBe(false);
-    expect(first.totalPages).toBe(Math.ceil(first.total / 50));
-    const byNumber: string[] = [];
-    for (let page = 1; page <= first.totalPages; page++) byNumber.push(...names(await list({ ...base, page })));
-    expect(new Set(byNumber).size).toBe(first.total);
-    // Next, Next… from each page shown, then back from the last one.
-    const byKey = [...names(first)];
-    let shown = first;
-    for (let page = 2; page <= first.totalPages; page++) {
-      shown = await list({ ...base, page, after: shown.lastCursor, before: shown.firstCursor });
-      byKey.push(...names(shown));
-    }
-    expect(byKey).toEqual(byNumber);
-    const back = await list({ ...base, page: first.totalPages - 1, before: shown.firstCursor });
-    expect(names(back)).toEqual(byNumber.slice((first.totalPages - 2) * 50, (first.totalPages - 1) * 50));
-  });
+  ])(
+    'by %s %s: pages reached by key equal pages by number, the last page holds the rest',
+    async (sort, dir) => {
+      const base = { sort, dir, pageSize: 50 };
+      const first = await list({ ...base, page: 1 });
+      expect(first.totalEstimated).toBe(false);
+      expect(first.totalPages).toBe(Math.ceil(first.total / 50));
+      const byNumber: string[] = [];
+      for (let page = 1; page <= first.totalPages; page++)
+        byNumber.push(...names(await list({ ...base, page })));
+      expect(new Set(byNumber).size).toBe(first.total);
+      // Next, Next… from each page shown, then back from the last one.
+      const byKey = [...names(first)];
+      let shown = first;
+      for (let page = 2; page <= first.totalPages; page++) {
+        shown = await list({ ...base, page, after: shown.lastCursor, before: shown.firstCursor });
+        byKey.push(...names(shown));
+      }
+      expect(byKey).toEqual(byNumber);
+      const back = await list({ ...base, page: first.totalPages - 1, before: shown.firstCursor });
+      expect(names(back)).toEqual(byNumber.slice((first.totalPages - 2) * 50, (first.totalPages - 1) * 50));
+    },
+  );
 
   it('searches inside usernames and emails, the search combined with the sort', async () => {
     const a = await list({ search: 'pg-01', sort: 'username', dir: 'desc' });
-    expect(names(a)).toEqual(['pg-019', 'pg-018', 'pg-017', 'pg-016', 'pg-015', 'pg-014', 'pg-013', 'pg-012', 'pg-011', 'pg-010']);
+    expect(names(a)).toEqual([
+      'pg-019',
+      'pg-018',
+      'pg-017',
+      'pg-016',
+      'pg-015',
+      'pg-014',
+      'pg-013',
+      'pg-012',
+      'pg-011',
+      'pg-010',
+    ]);
     const b = await list({ search: '12@example', sort: 'username' });
     expect(names(b)).toEqual(['pg-012', 'pg-112']);
   });

@@ -12,9 +12,9 @@ import {
   Select,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { codeLabel } from '../../lib/labels.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { type AuditParams, useAuditQuery } from './api.ts';
 import { changedFields } from './audit-format.ts';
@@ -109,7 +109,10 @@ export function AuditPage() {
 
   return (
     <>
-      <PageHeader title={t('audit.title')} subtitle={t('audit.subtitle')} count={audit.data?.total}
+      <PageHeader
+        title={t('audit.title')}
+        subtitle={t('audit.subtitle')}
+        count={audit.data?.total}
         countEstimated={audit.data?.totalEstimated}
       />
       <Card flush>

@@ -26,7 +26,6 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { failureText } from '../../lib/errors.ts';
 import {
   formatDate,
@@ -37,6 +36,7 @@ import {
   formatPhone,
 } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
 import {

@@ -21,9 +21,9 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { codeLabel } from '../../lib/labels.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { type PaymentFilters, useAdminPayments } from './api.ts';
 

@@ -26,8 +26,8 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useDeleteUserMutation, useResetSecondFactorMutation, useUsersQuery } from './api.ts';
 import { UserFormModal } from './UserFormModal.tsx';
