@@ -104,6 +104,11 @@ function pagesOf(body: Json, pageSize: number): number {
   throw new Error(`no total in ${JSON.stringify(body).slice(0, 200)}`);
 }
 
+interface Cursors {
+  after: string;
+  before: string;
+}
+
 interface Case {
   group: string;
   name: string;
@@ -212,32 +217,53 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   const cases: Case[] = [];
   const add = (group: string, name: string, run: () => Promise<Answer>) => cases.push({ group, name, run });
 
-  /** First, middle and last page of a pager, the page count read from the first page's answer. */
+  /**
+   * First, middle and last page of a pager, the page count read from the first page's answer. Where
+   * the list pages by key (its answers carry cursors), the middle page is reached as the pager reaches
+   * it: from the page before it, with that page's anchors (docs/architecture.md#paged-lists).
+   */
   const pager = async (
     group: string,
     name: string,
     pageSize: number,
-    at: (page: number) => () => Promise<Answer>,
+    at: (page: number, cursors?: Cursors) => () => Promise<Answer>,
   ) => {
     const first = await at(1)();
     if (first.status !== 200) throw new Error(`${name}: ${first.status} ${first.body.slice(0, 200)}`);
-    const pages = pagesOf(JSON.parse(first.body) as Json, pageSize);
-    add(group, `${name}, page 1 of ${pages}`, at(1));
-    if (pages > 2) add(group, `${name}, page ${Math.ceil(pages / 2)}`, at(Math.ceil(pages / 2)));
+    const body = JSON.parse(first.body) as Json;
+    const pages = pagesOf(body, pageSize);
+    const keyed = typeof ((body.data ?? body) as Json).lastCursor === 'string';
+    const estimated = ((body.data ?? body) as Json).totalEstimated === true ? '≈' : '';
+    add(group, `${name}, page 1 of ${estimated}${pages}`, at(1));
+    if (pages > 2) {
+      const mid = Math.ceil(pages / 2);
+      if (keyed && mid > 1) {
+        // One unmeasured call (by offset: the slow way) for the anchors of the page before.
+        const prev = JSON.parse((await at(mid - 1)()).body) as Json;
+        const d = (prev.data ?? prev) as Json;
+        const cursors = { after: d.lastCursor as string, before: d.firstCursor as string };
+        add(group, `${name}, page ${mid} (Next from ${mid - 1})`, at(mid, cursors));
+      } else {
+        add(group, `${name}, page ${mid}`, at(mid));
+      }
+    }
     if (pages > 1) add(group, `${name}, page ${pages} (last)`, at(pages));
   };
+  const q = (c?: Cursors) =>
+    c ? `&after=${encodeURIComponent(c.after)}&before=${encodeURIComponent(c.before)}` : '';
   const get = (path: string, token?: string) => () => call('GET', path, undefined, token);
   const post = (path: string, body: unknown, token?: string) => () => call('POST', path, body, token);
 
   // Admin: Order Manager (its list, filters, per-gateway statistics, unmatched SMS).
-  const orders = (q: string) => (page: number) =>
-    get(`/api/Admin/orders?page=${page}&pageSize=100${q}`, admin);
+  const orders = (f: string) => (page: number, c?: Cursors) =>
+    get(`/api/Admin/orders?page=${page}&pageSize=100${f}${q(c)}`, admin);
   await pager('Order Manager', 'orders', 100, orders(''));
   await pager('Order Manager', 'orders, status SUCCESS', 100, orders('&status=SUCCESS'));
   await pager('Order Manager', `orders, gateway ${firstGateway}`, 100, orders(`&gateway=${firstGateway}`));
   add('Order Manager', 'orders, phone number contains 31000001', orders('&phoneNumber=31000001')(1));
   add('Order Manager', 'per-gateway statistics (orderfilter)', get('/admin/orderfilter', admin));
-  const inbox = (q: string) => (page: number) => get(`/api/Admin/inbox?page=${page}&pageSize=100${q}`, admin);
+  const inbox = (f: string) => (page: number, c?: Cursors) =>
+    get(`/api/Admin/inbox?page=${page}&pageSize=100${f}${q(c)}`, admin);
   await pager('Order Manager', 'unmatched SMS', 100, inbox('&matched=false'));
   add(
     'Order Manager',
@@ -246,8 +272,8 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   );
 
   // User Manager.
-  const users = (extra: Json) => (page: number) =>
-    post('/api/Admin/getUser', { page, pageSize: 50, ...extra }, admin);
+  const users = (extra: Json) => (page: number, c?: Cursors) =>
+    post('/api/Admin/getUser', { page, pageSize: 50, ...extra, ...c }, admin);
   await pager('User Manager', 'users', 50, users({}));
   await pager('User Manager', 'users by balance, highest first', 50, users({ sort: 'balance', dir: 'desc' }));
   await pager(
@@ -259,8 +285,8 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   add('User Manager', 'users, search "user123"', users({ search: 'user123' })(1));
 
   // Payment Manager.
-  const payments = (q: string) => (page: number) =>
-    get(`/api/Admin/payments?page=${page}&pageSize=100${q}`, admin);
+  const payments = (f: string) => (page: number, c?: Cursors) =>
+    get(`/api/Admin/payments?page=${page}&pageSize=100${f}${q(c)}`, admin);
   await pager('Payment Manager', 'payments', 100, payments(''));
   await pager('Payment Manager', 'payments, status DONE', 100, payments('&status=DONE'));
   add('Payment Manager', 'payments, search "user12"', payments('&search=user12')(1));
@@ -269,8 +295,8 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   add('Payment Manager', 'payments, last 7 days', payments(`&from=${week}&to=${today}`)(1));
 
   // Audit log.
-  const audit = (extra: Json) => (page: number) =>
-    post('/api/Admin/audit', { page, pageSize: 50, ...extra }, admin);
+  const audit = (extra: Json) => (page: number, c?: Cursors) =>
+    post('/api/Admin/audit', { page, pageSize: 50, ...extra, ...c }, admin);
   await pager('Audit log', 'audit', 50, audit({}));
   add('Audit log', 'audit, who "ops1"', audit({ actor: 'ops1' })(1));
   add('Audit log', 'audit, kind user.balance', audit({ kind: 'user.balance' })(1));
@@ -282,8 +308,12 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   add('Service Manager', 'spentCounts', post('/api/service/spentCounts', {}, admin));
 
   // History for the admin (every sender), 90 days.
-  const history = (token: string, params: Json) => (page: number) =>
-    post('/api/MassOutreach/querymsg', { current: page, size: 50, params: { ...range, ...params } }, token);
+  const history = (token: string, params: Json) => (page: number, c?: Cursors) =>
+    post(
+      '/api/MassOutreach/querymsg',
+      { current: page, size: 50, params: { ...range, ...params }, ...c },
+      token,
+    );
   await pager('History (admin)', 'history, 90 days', 50, history(admin, {}));
   add('History (admin)', 'dailyStats, 90 days', post('/api/MassOutreach/dailyStats', range, admin));
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { formatNumber } from '../lib/format.ts';
 import { useDocumentTitle } from '../lib/useDocumentTitle.ts';
 
 export interface PageHeaderProps {
@@ -6,13 +7,15 @@ export interface PageHeaderProps {
   subtitle?: ReactNode;
   /** A total shown next to the title (e.g. the number of gateways). */
   count?: number;
+  /** The count is the server's estimate (a long list): shown as "≈ n". */
+  countEstimated?: boolean;
   /** Buttons on the right (wrap below the title on small screens). */
   actions?: ReactNode;
 }
 
 /** The top of every page: one h1, optional subtitle and count, actions on the right. A string title
  * also becomes the tab title. */
-export function PageHeader({ title, subtitle, count, actions }: PageHeaderProps) {
+export function PageHeader({ title, subtitle, count, countEstimated, actions }: PageHeaderProps) {
   useDocumentTitle(typeof title === 'string' ? title : undefined);
   return (
     <header className="mb-5 flex flex-wrap items-start justify-between gap-3">
@@ -21,7 +24,7 @@ export function PageHeader({ title, subtitle, count, actions }: PageHeaderProps)
           {title}
           {count !== undefined ? (
             <span className="rounded-full bg-subtle px-2 py-0.5 text-xs font-medium text-muted tabular">
-              {count}
+              {countEstimated ? `≈ ${formatNumber(count)}` : count}
             </span>
           ) : null}
         </h1>

@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useId } from 'react';
 import { useI18n } from '../i18n/index.tsx';
 import { cx } from '../lib/cx.ts';
+import { formatNumber } from '../lib/format.ts';
 import { Button } from './Button.tsx';
 import { Select } from './Input.tsx';
 
@@ -10,6 +11,11 @@ export interface PagerProps {
   /** 1-based. */
   page: number;
   totalPages: number;
+  /**
+   * The total is the server's estimate (contract PagedAnswerFields): the last page's number is shown
+   * as "≈ n" (its rows are the list's true last rows).
+   */
+  totalEstimated?: boolean;
   onPageChange: (page: number) => void;
   /** 'simple': Prev, 'Page x / y', Next. 'numbered': Prev, 1 … 4 5 6 … 20, Next (contract pageWindow). */
   variant?: 'simple' | 'numbered';
@@ -27,6 +33,7 @@ export interface PagerProps {
 export function Pager({
   page,
   totalPages,
+  totalEstimated = false,
   onPageChange,
   variant = 'simple',
   disabled,
@@ -39,6 +46,7 @@ export function Pager({
   const { t } = useI18n();
   const sizeId = useId();
   const total = Math.max(1, totalPages);
+  const estimatedLast = (item: number) => totalEstimated && item === total && item !== page;
   const go = (p: number) => {
     const next = Math.min(Math.max(1, p), total);
     if (next !== page) onPageChange(next);
@@ -79,7 +87,10 @@ export function Pager({
         </Button>
         {variant === 'simple' ? (
           <span className="px-2 text-[13px] text-muted tabular" aria-live="polite">
-            {t('common.pageOf', { page, total })}
+            {t('common.pageOf', {
+              page,
+              total: totalEstimated ? t('common.about', { n: formatNumber(total) }) : total,
+            })}
           </span>
         ) : (
           pageWindow(page, total).map((item, i) =>
@@ -95,7 +106,11 @@ export function Pager({
                 disabled={disabled}
                 onClick={() => go(item)}
                 aria-current={item === page ? 'page' : undefined}
-                aria-label={t('common.goToPage', { page: item })}
+                aria-label={
+                  estimatedLast(item)
+                    ? t('common.goToLastPage', { page: t('common.about', { n: formatNumber(item) }) })
+                    : t('common.goToPage', { page: item })
+                }
                 className={cx(
                   'h-8 min-w-8 rounded-md px-2 text-[13px] font-medium tabular',
                   item === page
@@ -103,7 +118,7 @@ export function Pager({
                     : 'border border-line-strong bg-surface text-fg hover:bg-subtle',
                 )}
               >
-                {item}
+                {estimatedLast(item) ? t('common.about', { n: formatNumber(item) }) : item}
               </button>
             ),
           )

@@ -73,6 +73,36 @@ describe('shared components', () => {
     expect(onPage).toHaveBeenLastCalledWith(30);
   });
 
+  it('Pager: an estimated total marks the last page "≈ n" and still goes there', () => {
+    const onPage = vi.fn();
+    const { rerender } = wrap(
+      <Pager page={1} totalPages={20000} totalEstimated onPageChange={onPage} variant="numbered" />,
+    );
+    const last = screen.getByRole('button', { name: 'Go to the last page (≈ 20,000)' });
+    expect(last.textContent).toBe('≈ 20,000');
+    // The pages around the current one keep their exact numbers.
+    expect(screen.getByRole('button', { name: 'Go to page 6' }).textContent).toBe('6');
+    fireEvent.click(last);
+    expect(onPage).toHaveBeenLastCalledWith(20000);
+    // On the last page itself the number is its own: no mark on the current page.
+    rerender(
+      <I18nProvider initial="en">
+        <Pager page={20000} totalPages={20000} totalEstimated onPageChange={onPage} variant="numbered" />
+      </I18nProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Go to page 20000' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    // The simple pager says the count is an estimate.
+    rerender(
+      <I18nProvider initial="en">
+        <Pager page={2} totalPages={4001} totalEstimated onPageChange={onPage} />
+      </I18nProvider>,
+    );
+    expect(screen.getByText('Page 2 / ≈ 4,001')).toBeTruthy();
+  });
+
   it('ConfirmDialog: Esc and Cancel close it, not while busy; the busy label shows', () => {
     const onCancel = vi.fn();
     const onConfirm = vi.fn();

@@ -37,6 +37,8 @@ export const en = {
   'common.pageOf': 'Page {page} / {total}',
   'common.pageSize': 'Rows per page',
   'common.pagination': 'Pagination',
+  'common.about': '≈ {n}',
+  'common.goToLastPage': 'Go to the last page ({page})',
   'common.goToPage': 'Go to page {page}',
   'common.copy': 'Copy',
   'common.copyValue': 'Copy {value}',

@@ -37,6 +37,8 @@ export const vi: Record<MessageKey, string> = {
   'common.pageOf': 'Trang {page} / {total}',
   'common.pageSize': 'Số dòng mỗi trang',
   'common.pagination': 'Phân trang',
+  'common.about': '≈ {n}',
+  'common.goToLastPage': 'Đến trang cuối ({page})',
   'common.goToPage': 'Đến trang {page}',
   'common.copy': 'Sao chép',
   'common.copyValue': 'Sao chép {value}',

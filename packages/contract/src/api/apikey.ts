@@ -159,7 +159,13 @@ export const ApiListQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export const ApiOrdersQuery = ApiListQuery.extend({ status: OrderStatus.optional() });
-export const ApiOrdersResponse = z.object({ orders: z.array(ApiOrder), total: z.number().int() });
+/** `totalEstimated`: a long list's total is the database's estimate (docs/architecture.md#paged-lists). */
+const totalEstimated = z.boolean().optional();
+export const ApiOrdersResponse = z.object({
+  orders: z.array(ApiOrder),
+  total: z.number().int(),
+  totalEstimated,
+});
 
 export const ApiBalanceResponse = z.object({ balance: z.number(), currency: z.literal('USD') });
 
@@ -175,5 +181,6 @@ export type ApiLedgerEntry = z.infer<typeof ApiLedgerEntry>;
 export const ApiLedgerResponse = z.object({
   entries: z.array(ApiLedgerEntry),
   total: z.number().int(),
+  totalEstimated,
   balance: z.number(),
 });

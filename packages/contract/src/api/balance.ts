@@ -69,6 +69,8 @@ export const BalanceHistoryResponse = z.object({
   items: z.array(BalanceEntry),
   /** Entries in all. */
   total: z.number().int().min(0),
+  /** `total` is the database's estimate (a long ledger; docs/architecture.md#paged-lists). */
+  totalEstimated: z.boolean().optional(),
 });
 export type BalanceHistoryResponse = z.infer<typeof BalanceHistoryResponse>;
 

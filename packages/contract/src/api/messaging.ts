@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { interpolate, messagingMessages } from '../messages.ts';
 import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
+import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 import { isPrice } from '../pricing.ts';
 
 /**
@@ -174,6 +175,7 @@ export const QueryMsgBody = z.object({
   current: z.number().int().min(1).max(1_000_000).default(1),
   size: z.number().int().min(1).max(HISTORY_MAX_PAGE_SIZE).default(HISTORY_DEFAULT_PAGE_SIZE),
   params: QueryMsgParams.default({}),
+  ...PageCursorFields,
 });
 export type QueryMsgBody = z.input<typeof QueryMsgBody>;
 
@@ -217,6 +219,7 @@ export const QueryMsgResponse = z.object({
     records: z.array(HistoryRecord),
     /** Records matching the query; pages fall back to sum.numCnt when absent (historyTotalPages). */
     total: z.number().int().min(0),
+    ...PagedAnswerFields,
   }),
 });
 export type QueryMsgResponse = z.infer<typeof QueryMsgResponse>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedText, TEXT_LIMITS as L, PAGE_MAX } from '../limits.ts';
+import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 
 export const ORDER_STATUSES = ['WAIT_CODE', 'SUCCESS', 'CANCEL'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
@@ -70,12 +71,14 @@ export const AdminOrdersQuery = z.object({
   status: boundedText(L.filter, 'Status').optional(),
   gateway: boundedText(L.filter, 'Gateway').optional(),
   phoneNumber: boundedText(L.filter, 'Phone number').optional(),
+  ...PageCursorFields,
 });
 export const AdminOrdersResponse = z.object({
   items: z.array(AdminOrder),
   page: z.number().int(),
   totalPages: z.number().int(),
   total: z.number().int(),
+  ...PagedAnswerFields,
 });
 export type AdminOrdersResponse = z.infer<typeof AdminOrdersResponse>;
 
@@ -109,12 +112,14 @@ export const InboxQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(500).default(ADMIN_PAGE_SIZE),
   /** 'false' lists only SMS no consumer took. */
   matched: z.enum(['true', 'false']).optional(),
+  ...PageCursorFields,
 });
 export const InboxResponse = z.object({
   items: z.array(InboxSms),
   page: z.number().int(),
   totalPages: z.number().int(),
   total: z.number().int(),
+  ...PagedAnswerFields,
 });
 export type InboxResponse = z.infer<typeof InboxResponse>;
 

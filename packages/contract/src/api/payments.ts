@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedText, PAGE_MAX } from '../limits.ts';
+import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 import { topupAmountProblem, topupMessages } from '../payments.ts';
 import { ADMIN_PAGE_SIZE } from './orders.ts';
 
@@ -77,6 +78,7 @@ export const AdminPaymentsQuery = z
     status: PaymentStatus.optional(),
     from: FilterDay.optional(),
     to: FilterDay.optional(),
+    ...PageCursorFields,
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     message: 'The From date must not be after the To date.',
@@ -106,6 +108,7 @@ export const AdminPaymentsResponse = z.object({
   page: z.number().int(),
   totalPages: z.number().int(),
   total: z.number().int(),
+  ...PagedAnswerFields,
 });
 export type AdminPaymentsResponse = z.infer<typeof AdminPaymentsResponse>;
 

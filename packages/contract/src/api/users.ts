@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedText } from '../limits.ts';
+import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 import { PASSWORD_MAX } from '../rules.ts';
 
 /** User Manager page sizes (docs/product.md#limits-and-timings); the first is the default. */
@@ -30,6 +31,7 @@ export const AdminUserListBody = z
     dir: z.enum(['asc', 'desc']).optional(),
     page: z.number().int().min(1).max(1_000_000).optional(),
     pageSize: pageSize.optional(),
+    ...PageCursorFields,
   })
   .optional();
 export type AdminUserListBody = z.infer<typeof AdminUserListBody>;
@@ -61,6 +63,7 @@ export const AdminUserListResponse = z.object({
   total: z.number().int(),
   page: z.number().int(),
   totalPages: z.number().int(),
+  ...PagedAnswerFields,
   stats: UserStats,
 });
 export type AdminUserListResponse = z.infer<typeof AdminUserListResponse>;
@@ -142,6 +145,7 @@ export const AuditListBody = z
     to: boundedText(40, 'To').optional(),
     page: z.number().int().min(1).max(1_000_000).optional(),
     pageSize: z.number().int().min(1).max(500).optional(),
+    ...PageCursorFields,
   })
   .optional();
 export type AuditListBody = z.infer<typeof AuditListBody>;
@@ -165,5 +169,6 @@ export const AuditListResponse = z.object({
   total: z.number().int(),
   page: z.number().int(),
   totalPages: z.number().int(),
+  ...PagedAnswerFields,
 });
 export type AuditListResponse = z.infer<typeof AuditListResponse>;

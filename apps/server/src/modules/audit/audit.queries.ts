@@ -1,5 +1,6 @@
 import type { AuditEntry } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 
 export interface AuditRecord {
   at: Date;
@@ -29,8 +30,6 @@ export interface AuditFilter {
   from?: Date;
   /** Exclusive upper bound. */
   to?: Date;
-  limit: number;
-  offset: number;
 }
 
 interface Row {
@@ -43,37 +42,41 @@ interface Row {
   target_label: string;
   before: unknown;
   after: unknown;
-  total: number;
 }
 
+/** The audit log, newest first, paged by key (docs/architecture.md#paged-lists); only the filters given. */
 export async function listAudit(
   q: Queryable,
   f: AuditFilter,
-): Promise<{ entries: AuditEntry[]; total: number }> {
-  const rows = await q.query<Row>(
-    `SELECT id::text AS id, at, actor_id, actor_name, kind, target_id, target_label, before, after,
-            count(*) OVER ()::int AS total
-       FROM audit_log
-      WHERE ($1::text IS NULL OR actor_name = $1)
-        AND ($2::text IS NULL OR kind = $2)
-        AND ($3::timestamptz IS NULL OR at >= $3)
-        AND ($4::timestamptz IS NULL OR at < $4)
-      ORDER BY at DESC, id DESC
-      LIMIT $5 OFFSET $6`,
-    [f.actor ?? null, f.kind ?? null, f.from ?? null, f.to ?? null, f.limit, f.offset],
+  req: PageRequest,
+): Promise<Omit<ListPage<AuditEntry>, 'rows'> & { entries: AuditEntry[] }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (cond: string, v: unknown) => {
+    params.push(v);
+    where.push(cond.replace('?', `$${params.length}`));
+  };
+  if (f.actor) add('actor_name = ?', f.actor);
+  if (f.kind) add('kind = ?', f.kind);
+  if (f.from) add('at >= ?', f.from);
+  if (f.to) add('at < ?', f.to);
+  const { rows, ...page } = await keysetPage<Row>(
+    q,
+    {
+      select: 'id::text AS id, at, actor_id, actor_name, kind, target_id, target_label, before, after',
+      from: 'FROM audit_log',
+      where,
+      params,
+      keys: [
+        { expr: 'at', type: 'timestamptz' },
+        { expr: 'audit_log.id', type: 'bigint' },
+      ],
+      desc: true,
+    },
+    req,
   );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && f.offset > 0) {
-    const c = await q.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM audit_log
-        WHERE ($1::text IS NULL OR actor_name = $1) AND ($2::text IS NULL OR kind = $2)
-          AND ($3::timestamptz IS NULL OR at >= $3) AND ($4::timestamptz IS NULL OR at < $4)`,
-      [f.actor ?? null, f.kind ?? null, f.from ?? null, f.to ?? null],
-    );
-    total = c[0]?.n ?? 0;
-  }
   return {
-    total,
+    ...page,
     entries: rows.map((r) => ({
       id: r.id,
       at: new Date(r.at).toISOString(),

@@ -60,13 +60,10 @@ export async function auditLog(ctx: AppContext, body: AuditListBody): Promise<Au
   const page = body?.page ?? 1;
   const from = parseDate(body?.from, 'from', false);
   const to = parseDate(body?.to, 'to', true);
-  const { entries, total } = await listAudit(ctx.db, {
-    actor: body?.actor?.trim().toLowerCase() || undefined,
-    kind: body?.kind,
-    from,
-    to,
-    limit: pageSize,
-    offset: (page - 1) * pageSize,
-  });
-  return { code: 1, entries, total, page, totalPages: totalPages(total, pageSize) };
+  const { entries, total, ...paged } = await listAudit(
+    ctx.db,
+    { actor: body?.actor?.trim().toLowerCase() || undefined, kind: body?.kind, from, to },
+    { page, pageSize, after: body?.after, before: body?.before },
+  );
+  return { code: 1, entries, total, page, totalPages: totalPages(total, pageSize), ...paged };
 }

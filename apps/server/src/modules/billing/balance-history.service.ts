@@ -22,6 +22,11 @@ export async function balanceHistory(
   userId: string,
   page: { page: number; pageSize: number },
 ): Promise<BalanceHistoryResponse> {
-  const { entries, total } = await ledgerPage(ctx.db, userId, page.pageSize, (page.page - 1) * page.pageSize);
-  return { items: entries.map(toBalanceEntry), total };
+  const { entries, total, totalEstimated } = await ledgerPage(
+    ctx.db,
+    userId,
+    page.pageSize,
+    (page.page - 1) * page.pageSize,
+  );
+  return { items: entries.map(toBalanceEntry), total, ...(totalEstimated ? { totalEstimated } : {}) };
 }

@@ -1,5 +1,6 @@
 import { amountText } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { cappedCount } from '../../db/paging.ts';
 import type { TallyTable } from '../../db/tallies.ts';
 
 export type LedgerKind =
@@ -118,29 +119,22 @@ export interface LedgerPageEntry {
 
 /**
  * A page of the user's ledger, newest first, with the row count (the rental API's statement, the
- * Balance history page), in one round trip: the count is there even past the last page. Sorted on
- * the bigint id (`seq`): the text `id` would put 99 after 100.
+ * Balance history page): exact up to the cap, else the estimate (docs/architecture.md#paged-lists).
+ * Sorted on the bigint id (`seq`): the text `id` would put 99 after 100.
  */
 export async function ledgerPage(
   q: Queryable,
   userId: string,
   limit: number,
   offset: number,
-): Promise<{ entries: LedgerPageEntry[]; total: number }> {
-  const rows = await q.query<{ [K in keyof LedgerPageEntry]: LedgerPageEntry[K] | null } & { total: number }>(
-    `SELECT c.n AS total, p.id, p.amount, p.kind, p.ref, p.created_at, p.balance_after
-       FROM (SELECT count(*)::int AS n FROM ledger WHERE user_id = $1) c
-       LEFT JOIN LATERAL (
-         SELECT id AS seq, id::text AS id, amount::text AS amount, kind, ref, created_at,
-                balance_after::text AS balance_after
-           FROM ledger WHERE user_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3
-       ) p ON true
-      ORDER BY p.seq DESC`,
-    [userId, limit, offset],
-  );
-  const entries = rows.filter((r): r is LedgerPageEntry & { total: number } => r.id !== null);
-  return {
-    entries: entries.map(({ total: _total, ...e }) => e),
-    total: rows[0]?.total ?? 0,
-  };
+): Promise<{ entries: LedgerPageEntry[]; total: number; totalEstimated: boolean }> {
+  const [entries, count] = await Promise.all([
+    q.query<LedgerPageEntry>(
+      `SELECT id::text AS id, amount::text AS amount, kind, ref, created_at, balance_after::text AS balance_after
+         FROM ledger WHERE user_id = $1 ORDER BY ledger.id DESC LIMIT $2 OFFSET $3`,
+      [userId, limit, offset],
+    ),
+    cappedCount(q, 'FROM ledger WHERE user_id = $1', [userId]),
+  ]);
+  return { entries, total: count.total, totalEstimated: count.estimated };
 }

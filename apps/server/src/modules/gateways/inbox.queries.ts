@@ -1,5 +1,6 @@
 import type { InboxSms } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 
 export interface InsertSms {
   gatewayId: string;
@@ -113,25 +114,40 @@ export async function markMatched(q: Queryable, id: string): Promise<void> {
   await q.defer('UPDATE incoming_sms SET matched = true WHERE id = $1', [id]);
 }
 
-/** A page of stored SMS (delivery receipts excluded), newest first, with the total. */
+/**
+ * A page of stored SMS (delivery receipts excluded), newest first, paged by key
+ * (docs/architecture.md#paged-lists); the unmatched ones by their own partial index.
+ */
 export async function listIncomingSms(
   q: Queryable,
   matched: boolean | undefined,
-  page: number,
-  pageSize: number,
-): Promise<{ items: InboxSms[]; total: number }> {
-  const rows = await q.query<InboxSms & { total: number; received_at: Date }>(
-    `SELECT m.id, COALESCE(g.name, '-') AS gateway, m.port, m.sender, m.body AS text, m.received_at, m.matched,
-            count(*) OVER ()::int AS total
-       FROM incoming_sms m LEFT JOIN gateways g ON g.id = m.gateway_id
-      WHERE NOT m.is_report AND ($1::boolean IS NULL OR m.matched = $1)
-      ORDER BY m.received_at DESC, m.id
-      LIMIT $2 OFFSET $3`,
-    [matched ?? null, pageSize, (page - 1) * pageSize],
+  req: PageRequest,
+): Promise<ListPage<InboxSms>> {
+  const where = ['NOT m.is_report'];
+  const params: unknown[] = [];
+  if (matched !== undefined) {
+    params.push(matched);
+    where.push(`m.matched = $${params.length}`);
+  }
+  const page = await keysetPage<InboxSms & { received_at: Date }>(
+    q,
+    {
+      select: `m.id, COALESCE(g.name, '-') AS gateway, m.port, m.sender, m.body AS text, m.received_at, m.matched`,
+      from: 'FROM incoming_sms m LEFT JOIN gateways g ON g.id = m.gateway_id',
+      countFrom: 'FROM incoming_sms m',
+      where,
+      params,
+      keys: [
+        { expr: 'm.received_at', type: 'timestamptz' },
+        { expr: 'm.id', type: 'uuid' },
+      ],
+      desc: true,
+    },
+    req,
   );
   return {
-    items: rows.map(({ total: _t, received_at, ...r }) => ({ ...r, receivedAt: received_at.toISOString() })),
-    total: rows[0]?.total ?? 0,
+    ...page,
+    rows: page.rows.map(({ received_at, ...r }) => ({ ...r, receivedAt: received_at.toISOString() })),
   };
 }
 

@@ -7,13 +7,12 @@ import { listIncomingSms } from './inbox.queries.ts';
 export function inboxRoutes(app: App, ctx: AppContext) {
   // Every incoming SMS is kept; admins see those that matched no order here (matched=false).
   route(app, ctx, endpoints.gateway.inbox, async (req) => {
-    const { page, pageSize, matched } = req.query;
-    const { items, total } = await listIncomingSms(
+    const { page, pageSize, matched, after, before } = req.query;
+    const { rows, total, ...paged } = await listIncomingSms(
       ctx.db,
       matched === undefined ? undefined : matched === 'true',
-      page,
-      pageSize,
+      { page, pageSize, after, before },
     );
-    return { items, page, total, totalPages: totalPages(total, pageSize) };
+    return { items: rows, page, total, totalPages: totalPages(total, pageSize), ...paged };
   });
 }

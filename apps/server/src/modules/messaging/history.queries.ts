@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 
 /** Who and when: one user's messages (null = everyone's, Admin9), created in [from, to). */
 export interface HistoryScope {
@@ -60,12 +61,44 @@ export async function historyPage(
   );
 }
 
-export async function historyCount(q: Queryable, f: HistoryFilter): Promise<number> {
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM messages WHERE ${FILTER}`,
-    filterParams(f),
+/**
+ * One page of History's records, newest first, paged by key (docs/architecture.md#paged-lists). Only
+ * the filters given become conditions; `total` is the caller's exact count when it has one (the
+ * rollup's, without a status or number filter), else counted up to the cap.
+ */
+export async function historyRecords(
+  q: Queryable,
+  f: HistoryFilter,
+  req: PageRequest,
+  knownTotal?: number,
+): Promise<ListPage<HistoryRow>> {
+  const params: unknown[] = [];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const where = ["status <> 'cancelled'"];
+  if (f.userId) where.push(`user_id = ${p(f.userId)}`);
+  if (f.from) where.push(`created_at >= ${p(f.from)}`);
+  if (f.to) where.push(`created_at < ${p(f.to)}`);
+  if (f.status === 'delivered' || f.status === 'failed') where.push(`status = ${p(f.status)}`);
+  if (f.status === 'sent') where.push(`status = 'sent' AND carrier_at IS NOT NULL`);
+  if (f.status === 'pending')
+    where.push(`(status IN ('queued', 'sending') OR (status = 'sent' AND carrier_at IS NULL))`);
+  if (f.receiverPrefix) where.push(`recipient LIKE ${p(`${f.receiverPrefix}%`)}`);
+  return keysetPage<HistoryRow>(
+    q,
+    {
+      select: ROW,
+      from: 'FROM messages',
+      where,
+      params,
+      keys: [
+        { expr: 'messages.created_at', type: 'timestamptz' },
+        { expr: 'messages.id', type: 'bigint' },
+      ],
+      desc: true,
+      ...(knownTotal !== undefined ? { knownTotal } : {}),
+    },
+    req,
   );
-  return rows[0]!.n;
 }
 
 const HOUR = 3_600_000;

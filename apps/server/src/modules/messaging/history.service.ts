@@ -11,8 +11,8 @@ import { findUserByUsername, usernamesByIds } from '../users/index.ts';
 import {
   type HistoryFilter,
   type HistoryRow,
-  historyCount,
   historyPage,
+  historyRecords,
   historySum,
 } from './history.queries.ts';
 import { messageHours, messagesIn, repliesIn, replyHours } from './history-stats.queries.ts';
@@ -100,7 +100,13 @@ const rate = (part: number, whole: number) =>
 export async function queryHistory(
   ctx: AppContext,
   user: AuthUser,
-  body: { current: number; size: number; params: Params },
+  body: {
+    current: number;
+    size: number;
+    params: Params;
+    after?: string | undefined;
+    before?: string | undefined;
+  },
 ): Promise<QueryMsgResponse> {
   const f = await filterOf(ctx, user, body.params);
   if (!f) {
@@ -113,14 +119,8 @@ export async function queryHistory(
       },
     };
   }
-  // Without a status or number filter the records are the summed messages: no second count.
-  const filtered = f.status !== null || f.receiverPrefix !== null;
-  const [sum, rows, count] = await Promise.all([
-    historySum(ctx.db, f),
-    historyPage(ctx.db, f, body.size, (body.current - 1) * body.size),
-    filtered ? historyCount(ctx.db, f) : undefined,
-  ]);
-  const total = count ?? sum.num;
+  const { sum, page } = await historyWithRecords(ctx, f, body);
+  const { rows, total, ...paged } = page;
   return {
     code: 1,
     data: {
@@ -133,8 +133,27 @@ export async function queryHistory(
       },
       records: await toRecords(ctx, user, rows),
       total,
+      ...paged,
     },
   };
+}
+
+/**
+ * The period's totals and one page of its records. Without a status or number filter the records are
+ * the summed messages: the sum's count is their exact total, so the page needs no count of its own.
+ */
+async function historyWithRecords(
+  ctx: AppContext,
+  f: HistoryFilter,
+  body: { current: number; size: number; after?: string | undefined; before?: string | undefined },
+) {
+  const req = { page: body.current, pageSize: body.size, after: body.after, before: body.before };
+  if (f.status !== null || f.receiverPrefix !== null) {
+    const [sum, page] = await Promise.all([historySum(ctx.db, f), historyRecords(ctx.db, f, req)]);
+    return { sum, page };
+  }
+  const sum = await historySum(ctx.db, f);
+  return { sum, page: await historyRecords(ctx.db, f, req, sum.num) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { PaymentStatus } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import { isUuid } from '../../ids.ts';
 import { centsOf, centsToString } from './providers/money.ts';
 
@@ -239,12 +240,15 @@ export interface PaymentFilter {
   before?: Date;
 }
 
+/**
+ * Payment Manager's list, newest first, paged by key (docs/architecture.md#paged-lists): only the filters
+ * given, the invoice-id search by trigram indexes where the database has them.
+ */
 export async function allPaymentsPage(
   q: Queryable,
-  limit: number,
-  offset: number,
+  req: PageRequest,
   filter: PaymentFilter = {},
-): Promise<{ rows: PaymentRow[]; total: number }> {
+): Promise<ListPage<PaymentRow>> {
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => {
@@ -254,19 +258,27 @@ export async function allPaymentsPage(
   if (filter.search) {
     const like = arg(`%${filter.search.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     where.push(
-      `(user_id = ANY(${arg(filter.search.userIds)}::uuid[]) OR id::text LIKE ${like} OR lower(provider_invoice_id) LIKE ${like})`,
+      `(payments.user_id = ANY(${arg(filter.search.userIds)}::uuid[]) OR payments.id::text LIKE ${like} OR lower(payments.provider_invoice_id) LIKE ${like})`,
     );
   }
-  if (filter.status) where.push(`status = ${arg(filter.status)}`);
-  if (filter.from) where.push(`created_at >= ${arg(filter.from)}`);
-  if (filter.before) where.push(`created_at < ${arg(filter.before)}`);
-  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const count = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments ${cond}`, args);
-  const rows = await q.query<PaymentRow>(
-    `SELECT ${COLUMNS} FROM payments ${cond} ORDER BY created_at DESC, id LIMIT ${arg(limit)} OFFSET ${arg(offset)}`,
-    args,
+  if (filter.status) where.push(`payments.status = ${arg(filter.status)}`);
+  if (filter.from) where.push(`payments.created_at >= ${arg(filter.from)}`);
+  if (filter.before) where.push(`payments.created_at < ${arg(filter.before)}`);
+  return keysetPage<PaymentRow>(
+    q,
+    {
+      select: COLUMNS,
+      from: 'FROM payments',
+      where,
+      params: args,
+      keys: [
+        { expr: 'payments.created_at', type: 'timestamptz' },
+        { expr: 'payments.id', type: 'uuid' },
+      ],
+      desc: true,
+    },
+    req,
   );
-  return { rows, total: count[0]?.n ?? 0 };
 }
 
 export interface StalePayment {

@@ -383,9 +383,11 @@ export async function adminPayments(
     status?: PaymentStatus;
     from?: string;
     to?: string;
+    after?: string;
+    before?: string;
   },
 ): Promise<AdminPaymentsResponse> {
-  const { page, pageSize } = query;
+  const { page, pageSize, after, before } = query;
   const text = query.search?.trim();
   const day = (d: string, plus = 0) => new Date(Date.parse(`${d}T00:00:00.000Z`) + plus * 86_400_000);
   const filter: PaymentFilter = {
@@ -395,7 +397,7 @@ export async function adminPayments(
     // `to` is inclusive: everything before the next day.
     ...(query.to ? { before: day(query.to, 1) } : {}),
   };
-  const { rows, total } = await allPaymentsPage(ctx.db, pageSize, (page - 1) * pageSize, filter);
+  const { rows, total, ...paged } = await allPaymentsPage(ctx.db, { page, pageSize, after, before }, filter);
   const names = await usernamesByIds(
     ctx.db,
     rows.map((r) => r.userId),
@@ -416,6 +418,7 @@ export async function adminPayments(
     page,
     totalPages: totalPages(total, pageSize),
     total,
+    ...paged,
   };
 }
 

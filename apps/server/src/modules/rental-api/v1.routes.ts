@@ -71,7 +71,11 @@ export function v1Routes(app: App, ctx: AppContext) {
   route(app, ctx, rentalApi.orders, async (req) => {
     const { limit, offset, status } = req.query;
     const page = await userOrderDetails(ctx, currentUser(req).id, status ? { status } : {}, limit, offset);
-    return { orders: page.orders.map(apiOrder), total: page.total };
+    return {
+      orders: page.orders.map(apiOrder),
+      total: page.total,
+      ...(page.totalEstimated ? { totalEstimated: true } : {}),
+    };
   });
 
   const orderOf = async (userId: string, id: string) => {
@@ -118,6 +122,11 @@ export function v1Routes(app: App, ctx: AppContext) {
       ref: e.ref,
       createdAt: e.created_at.toISOString(),
     }));
-    return { entries, total: page.total, balance: Number(balance ?? '0') };
+    return {
+      entries,
+      total: page.total,
+      ...(page.totalEstimated ? { totalEstimated: true } : {}),
+      balance: Number(balance ?? '0'),
+    };
   });
 }

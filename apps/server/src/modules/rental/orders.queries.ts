@@ -1,5 +1,6 @@
 import type { AdminOrder, Order } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { cappedCount, keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import type { TallyTable } from '../../db/tallies.ts';
 import type { UsableSim } from '../gateways/index.ts';
 import {
@@ -76,7 +77,9 @@ const ORDER_JSON_COLUMNS = Object.entries(ORDER_JSON_FIELDS)
  * statement (concurrent requests share it). Turning 100 rows into objects, checking them and
  * writing them out as JSON cost about 1 ms of the server's CPU per list; PostgreSQL's JSON
  * functions do it in a fraction of that. row_to_json writes no spaces (json_build_object and
- * json_agg add about 14 % to a list). A user without orders gets `[]`.
+ * json_agg add about 14 % to a list). A user without orders gets `[]`. The newest ids come from the
+ * (user_id, id) index alone: planned for a user of average size, a direct scan would fetch and sort
+ * every order of a user with many (docs/architecture.md#paged-lists).
  */
 export async function orderListsJson(
   q: Queryable,
@@ -87,7 +90,8 @@ export async function orderListsJson(
   const rows = await q.query<{ user_id: string; orders: string }>(
     `SELECT u.id AS user_id,
             (SELECT '[' || coalesce(string_agg(row_to_json(j)::text, ',' ORDER BY o.id DESC), '') || ']'
-               FROM (SELECT * FROM orders o WHERE o.user_id = u.id ORDER BY o.id DESC LIMIT $2) o
+               FROM (SELECT * FROM orders o WHERE o.id IN (
+                       SELECT i.id FROM orders i WHERE i.user_id = u.id ORDER BY i.id DESC LIMIT $2)) o
                CROSS JOIN LATERAL (SELECT ${ORDER_JSON_COLUMNS}) j) AS orders
        FROM unnest($1::uuid[]) AS u(id)`,
     [userIds, limit, cancelMinSeconds],
@@ -442,28 +446,38 @@ export interface OrderPageFilter {
   to?: Date;
 }
 
-/** One page of a user's orders, newest first, with the total. */
+/**
+ * One page of a user's orders, newest first, with the total: only the filters given, the count exact
+ * up to the cap when an index gives it cheaply (docs/architecture.md#paged-lists), else estimated.
+ */
 export async function orderDetailsPage(
   q: Queryable,
   userId: string,
   f: OrderPageFilter,
   limit: number,
   offset: number,
-): Promise<{ rows: OrderDetailRow[]; total: number }> {
-  const where = `o.user_id = $1 AND ($2::text IS NULL OR o.status = $2)
-    AND ($3::timestamptz IS NULL OR o.status = 'WAIT_CODE'
-         OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > $3))
-    AND ($4::timestamptz IS NULL OR o.created_at >= $4) AND ($5::timestamptz IS NULL OR o.created_at <= $5)`;
-  const params = [userId, f.status ?? null, f.active?.now ?? null, f.from ?? null, f.to ?? null];
-  const rows = await q.query<OrderDetailRow>(
-    `${DETAIL_SELECT} WHERE ${where} ORDER BY o.id DESC LIMIT $6 OFFSET $7`,
-    [...params, limit, offset],
-  );
-  const count = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM orders o JOIN services s ON s.id = o.service_id WHERE ${where}`,
-    params,
-  );
-  return { rows, total: count[0]!.n };
+): Promise<{ rows: OrderDetailRow[]; total: number; totalEstimated: boolean }> {
+  const params: unknown[] = [userId];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const where = ['o.user_id = $1'];
+  if (f.status) where.push(`o.status = ${p(f.status)}`);
+  if (f.active) {
+    where.push(
+      `(o.status = 'WAIT_CODE' OR (o.status = 'SUCCESS' AND o.closed_at IS NULL AND o.expires_at > ${p(f.active.now)}))`,
+    );
+  }
+  if (f.from) where.push(`o.created_at >= ${p(f.from)}`);
+  if (f.to) where.push(`o.created_at <= ${p(f.to)}`);
+  const cond = where.join(' AND ');
+  const [rows, count] = await Promise.all([
+    q.query<OrderDetailRow>(
+      `${DETAIL_SELECT} WHERE ${cond} ORDER BY o.id DESC LIMIT ${p(limit)} OFFSET ${p(offset)}`,
+      params,
+    ),
+    // Every order has its service (a foreign key): the count needs no join.
+    cappedCount(q, `FROM orders o WHERE ${cond}`, params.slice(0, params.length - 2)),
+  ]);
+  return { rows, total: count.total, totalEstimated: count.estimated };
 }
 
 // ---- admin views ----
@@ -474,40 +488,56 @@ export interface AdminOrderFilter {
   phoneNumber?: string;
 }
 
-const ADMIN_WHERE = `($1::text IS NULL OR o.status = $1)
-  AND ($2::text IS NULL OR o.gateway_name = $2)
-  AND ($3::text IS NULL OR o.phone_number LIKE '%' || $3 || '%')`;
-
+/**
+ * Order Manager's list, newest first, paged by key (docs/architecture.md#paged-lists). Only the filters
+ * given become conditions, so each combination is planned on its own: status and gateway by their
+ * (column, id) indexes, the phone number's substring by its trigram index.
+ */
 export async function adminOrdersPage(
   q: Queryable,
   f: AdminOrderFilter,
-  page: number,
-  pageSize: number,
-): Promise<{ items: (Omit<AdminOrder, 'username'> & { userId: string })[]; total: number }> {
-  const params = [f.status || null, f.gateway || null, f.phoneNumber?.trim() || null];
-  const rows = await q.query<
-    Omit<AdminOrder, 'username'> & { userId: string; total: number; created_at: Date }
-  >(
-    `SELECT o.id::text AS id, o.gateway_name AS gateway, o.port, o.user_id AS "userId",
-            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode", o.code_text AS "codeText", o.status,
-            o.created_at, count(*) OVER ()::int AS total
-       FROM orders o
-      WHERE ${ADMIN_WHERE}
-      ORDER BY o.id DESC LIMIT $4 OFFSET $5`,
-    [...params, pageSize, (page - 1) * pageSize],
-  );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && page > 1) {
-    const c = await q.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM orders o WHERE ${ADMIN_WHERE}`,
-      params,
-    );
-    total = c[0]!.n;
+  req: PageRequest,
+): Promise<ListPage<Omit<AdminOrder, 'username'> & { userId: string }>> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const status = f.status?.trim();
+  const gateway = f.gateway?.trim();
+  const phone = f.phoneNumber?.trim();
+  if (status) {
+    params.push(status);
+    where.push(`o.status = $${params.length}`);
   }
+  if (gateway) {
+    params.push(gateway);
+    where.push(`o.gateway_name = $${params.length}`);
+  }
+  if (phone) {
+    params.push(`%${likeEscape(phone)}%`);
+    where.push(`o.phone_number LIKE $${params.length}`);
+  }
+  const page = await keysetPage<Omit<AdminOrder, 'username'> & { userId: string; created_at: Date }>(
+    q,
+    {
+      select: `o.id::text AS id, o.gateway_name AS gateway, o.port, o.user_id AS "userId",
+            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode", o.code_text AS "codeText", o.status,
+            o.created_at`,
+      from: 'FROM orders o',
+      where,
+      params,
+      keys: [{ expr: 'o.id', type: 'bigint' }],
+      desc: true,
+    },
+    req,
+  );
   return {
-    items: rows.map(({ total: _t, created_at, ...o }) => ({ ...o, createdAt: created_at.toISOString() })),
-    total,
+    ...page,
+    rows: page.rows.map(({ created_at, ...o }) => ({ ...o, createdAt: created_at.toISOString() })),
   };
+}
+
+/** A LIKE pattern's wildcards taken literally. */
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**

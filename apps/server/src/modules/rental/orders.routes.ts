@@ -70,17 +70,23 @@ export function orderRoutes(app: App, ctx: AppContext) {
   });
 
   route(app, ctx, order.adminOrders, async (req) => {
-    const { page, pageSize, ...filter } = req.query;
-    const { items, total } = await adminOrdersPage(ctx.db, filter, page, pageSize);
+    const { page, pageSize, after, before, ...filter } = req.query;
+    const { rows, total, ...paged } = await adminOrdersPage(ctx.db, filter, {
+      page,
+      pageSize,
+      after,
+      before,
+    });
     const names = await usernamesByIds(
       ctx.db,
-      items.map((o) => o.userId),
+      rows.map((o) => o.userId),
     );
     return {
-      items: items.map(({ userId, ...o }) => ({ ...o, username: names.get(userId) ?? '-' })),
+      items: rows.map(({ userId, ...o }) => ({ ...o, username: names.get(userId) ?? '-' })),
       page,
       total,
       totalPages: totalPages(total, pageSize),
+      ...paged,
     };
   });
 

@@ -277,15 +277,15 @@ export async function userOrderDetails(
   filter: { status?: Order['status']; active?: boolean; from?: Date; to?: Date },
   limit: number,
   offset: number,
-): Promise<{ orders: OrderDetail[]; total: number }> {
+): Promise<{ orders: OrderDetail[]; total: number; totalEstimated: boolean }> {
   const f: OrderPageFilter = {
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.active ? { active: { now: ctx.clock.now() } } : {}),
     ...(filter.from ? { from: filter.from } : {}),
     ...(filter.to ? { to: filter.to } : {}),
   };
-  const { rows, total } = await orderDetailsPage(ctx.db, userId, f, limit, offset);
-  return { orders: rows.map((r) => asDetail(ctx, r)), total };
+  const { rows, total, totalEstimated } = await orderDetailsPage(ctx.db, userId, f, limit, offset);
+  return { orders: rows.map((r) => asDetail(ctx, r)), total, totalEstimated };
 }
 
 async function ownOrder(q: Queryable, userId: string, orderId: string): Promise<OrderRow> {

@@ -1,5 +1,6 @@
 import { ADMIN_ROLE, type UserSortField } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
+import { type KeyColumn, keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import type { UserRow } from './users.queries.ts';
 
 // The User Manager's SQL, on the users table only (balances are billing's to write).
@@ -7,31 +8,55 @@ import type { UserRow } from './users.queries.ts';
 const COLUMNS =
   'id, username, email, password_hash, roles, status, round(balance, greatest(2, scale(trim_scale(balance))))::text AS balance, created_at, token_version';
 
-const SORT_SQL: Record<UserSortField, string> = {
-  username: 'username',
-  email: 'email',
-  roles: "array_to_string(roles, ',')",
-  status: 'status',
-  balance: 'balance',
-  createdAt: 'created_at',
+/**
+ * Each sort's key: the column (qualified, so the numeric balance is sorted, not its text in the
+ * answer), then the unique username. Roles sort as the array itself, which an index can hold.
+ */
+const SORT_KEY: Record<UserSortField, KeyColumn[]> = {
+  username: [{ expr: 'users.username', type: 'text' }],
+  email: [{ expr: 'users.email', type: 'text' }],
+  roles: [
+    { expr: 'users.roles', type: 'text[]' },
+    { expr: 'users.username', type: 'text' },
+  ],
+  status: [
+    { expr: 'users.status', type: 'text' },
+    { expr: 'users.username', type: 'text' },
+  ],
+  balance: [
+    { expr: 'users.balance', type: 'numeric' },
+    { expr: 'users.username', type: 'text' },
+  ],
+  createdAt: [
+    { expr: 'users.created_at', type: 'timestamptz' },
+    { expr: 'users.username', type: 'text' },
+  ],
 };
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * User Manager's list, paged by key (docs/architecture.md#paged-lists): each sort walks its own index;
+ * the search looks inside usernames and emails by their trigram indexes.
+ */
 export async function listUsersPage(
   q: Queryable,
-  o: { search: string; sort: UserSortField; dir: 'asc' | 'desc'; limit: number; offset: number },
-): Promise<{ rows: UserRow[]; total: number }> {
-  const where = o.search ? 'WHERE username ILIKE $1 OR email ILIKE $1' : 'WHERE $1::text IS NULL';
-  const search = o.search ? likePattern(o.search) : null;
-  const dir = o.dir === 'desc' ? 'DESC' : 'ASC';
-  const rows = await q.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users ${where}
-      ORDER BY ${SORT_SQL[o.sort]} ${dir}, username ${dir}, id LIMIT $2 OFFSET $3`,
-    [search, o.limit, o.offset],
+  o: { search: string; sort: UserSortField; dir: 'asc' | 'desc' },
+  req: PageRequest,
+): Promise<ListPage<UserRow>> {
+  const where = o.search ? ['(users.username ILIKE $1 OR users.email ILIKE $1)'] : [];
+  return keysetPage<UserRow>(
+    q,
+    {
+      select: COLUMNS,
+      from: 'FROM users',
+      where,
+      params: o.search ? [likePattern(o.search)] : [],
+      keys: SORT_KEY[o.sort],
+      desc: o.dir === 'desc',
+    },
+    req,
   );
-  const count = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM users ${where}`, [search]);
-  return { rows, total: count[0]?.n ?? 0 };
 }
 
 export async function userCounts(

@@ -63,13 +63,11 @@ const snapshot = (u: UserRow) => ({
 
 export async function listUsers(ctx: AppContext, body: AdminUserListBody): Promise<AdminUserListResponse> {
   const pageSize = body?.pageSize ?? USER_PAGE_SIZES[0];
-  const { rows, total } = await listUsersPage(ctx.db, {
-    search: body?.search?.trim() ?? '',
-    sort: body?.sort ?? 'username',
-    dir: body?.dir ?? 'asc',
-    limit: pageSize,
-    offset: ((body?.page ?? 1) - 1) * pageSize,
-  });
+  const { rows, total, ...paged } = await listUsersPage(
+    ctx.db,
+    { search: body?.search?.trim() ?? '', sort: body?.sort ?? 'username', dir: body?.dir ?? 'asc' },
+    { page: body?.page ?? 1, pageSize, after: body?.after, before: body?.before },
+  );
   const counts = await userCounts(ctx.db, new Date(ctx.clock.now().getTime() - 7 * DAY_MS));
   const held = await totalHeld(ctx.db);
   return {
@@ -78,6 +76,7 @@ export async function listUsers(ctx: AppContext, body: AdminUserListBody): Promi
     total,
     page: body?.page ?? 1,
     totalPages: totalPages(total, pageSize),
+    ...paged,
     stats: {
       totalUsers: counts.total,
       activeUsers: counts.active,

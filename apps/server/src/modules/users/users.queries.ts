@@ -96,7 +96,8 @@ export async function usernamesByIds(q: Queryable, ids: string[]): Promise<Map<s
 /** Ids of the users whose username contains `text` (case-insensitive; admin list searches). */
 export async function userIdsMatching(q: Queryable, text: string): Promise<string[]> {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE lower(username) LIKE $1', [pattern]);
+  // ILIKE (not lower() LIKE): the username's trigram index answers it (docs/architecture.md#paged-lists).
+  const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE username ILIKE $1', [pattern]);
   return rows.map((r) => r.id);
 }
 

@@ -14,6 +14,7 @@ import {
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { codeLabel } from '../../lib/labels.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { type AuditParams, useAuditQuery } from './api.ts';
 import { changedFields } from './audit-format.ts';
@@ -53,7 +54,8 @@ export function AuditPage() {
     to: url.to,
   };
   const page = pageNumber(url.page);
-  const audit = useAuditQuery(toParams(applied, page));
+  const anchors = usePageAnchors([applied.actor, applied.kind, applied.from, applied.to].join('\u0000'));
+  const audit = useAuditQuery({ ...toParams(applied, page), ...anchors.cursors });
   const kindLabel = (k: string) => codeLabel(t, 'audit.kind.', k);
   const fieldLabel = (f: string) => codeLabel(t, 'audit.field.', f);
   const valueText = (v: string) => (v === 'true' ? t('audit.yes') : v === 'false' ? t('audit.no') : v);
@@ -107,7 +109,12 @@ export function AuditPage() {
 
   return (
     <>
-      <PageHeader title={t('audit.title')} subtitle={t('audit.subtitle')} count={audit.data?.total} />
+      <PageHeader
+        title={t('audit.title')}
+        subtitle={t('audit.subtitle')}
+        count={audit.data?.total}
+        countEstimated={audit.data?.totalEstimated}
+      />
       <Card flush>
         <AuditFilterForm
           // A new URL (Back, a link) starts the form from the filters it names.
@@ -132,7 +139,11 @@ export function AuditPage() {
           <Pager
             page={audit.data?.page ?? page}
             totalPages={audit.data?.totalPages ?? 1}
-            onPageChange={(p) => setUrl({ page: String(p) })}
+            totalEstimated={audit.data?.totalEstimated}
+            onPageChange={(p) => {
+              anchors.keep(audit.data);
+              setUrl({ page: String(p) });
+            }}
             disabled={audit.isFetching}
           />
         </div>

@@ -131,6 +131,7 @@ export function BalanceHistoryPage() {
             <Pager
               page={page}
               totalPages={totalPages(data.total, pageSize)}
+              totalEstimated={data.totalEstimated}
               onPageChange={setPage}
               pageSize={pageSize}
               pageSizes={BALANCE_HISTORY_PAGE_SIZES}

@@ -36,6 +36,7 @@ import {
   formatPhone,
 } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
 import {
@@ -84,7 +85,8 @@ export function HistoryPage() {
   const [exporting, setExporting] = useState(false);
   const bounds = dayBounds(range.start, range.end);
   const params: QueryMsgBody['params'] = bounds ?? {};
-  const history = useHistory({ current, size, params });
+  const anchors = usePageAnchors(JSON.stringify([params, size]));
+  const history = useHistory({ current, size, params, ...anchors.cursors });
   const draftBounds = dayBounds(draft.start, draft.end);
   const rangeError = fieldErrorText(t, errors.end);
   const rangeBad = draftBounds !== null && draftBounds.endTime < draftBounds.strTime;
@@ -293,7 +295,11 @@ export function HistoryPage() {
             <Pager
               page={current}
               totalPages={pages}
-              onPageChange={setCurrent}
+              totalEstimated={history.data?.data.totalEstimated}
+              onPageChange={(p) => {
+                anchors.keep(history.data?.data);
+                setCurrent(p);
+              }}
               pageSize={size}
               pageSizes={HISTORY_PAGE_SIZES}
               onPageSizeChange={(s) => {

@@ -107,4 +107,47 @@ describe('Order Manager (docs/product.md#screens-and-routes)', () => {
       ).value,
     ).toBe('SUCCESS');
   });
+
+  it('a long list: the total and the last page marked as estimates, and each page asked from the one on screen', async () => {
+    localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('root', 'Admin9')));
+    const fetch = mockFetch((path) => {
+      if (path === '/api/user/info') return { body: admin };
+      if (path === '/admin/orderfilter') return { body: { gateways: [], statuses: [], groupPipeline: [] } };
+      if (path.startsWith('/api/Admin/orders')) {
+        const page = Number(new URL(path, 'http://x').searchParams.get('page'));
+        return {
+          body: {
+            items: [order(page * 10 + 1, 'SUCCESS')],
+            page,
+            totalPages: 19980,
+            total: 1998000,
+            totalEstimated: true,
+            firstCursor: `first-${page}`,
+            lastCursor: `last-${page}`,
+          },
+        };
+      }
+      return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
+    });
+    const { router } = renderApp('/ordermanager');
+    expect(await screen.findByText('≈ 1,998,000 orders')).toBeTruthy();
+    const pager = screen.getByRole('navigation', { name: 'Pagination' });
+    expect(within(pager).getByRole('button', { name: 'Go to the last page (≈ 19,980)' }).textContent).toBe(
+      '≈ 19,980',
+    );
+    fireEvent.click(within(pager).getByRole('button', { name: 'Go to page 4' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=4'));
+    await waitFor(() =>
+      expect(orderCalls(fetch)).toContain(
+        '/api/Admin/orders?after=last-1&before=first-1&page=4&pageSize=100',
+      ),
+    );
+    expect(await screen.findByText('41')).toBeTruthy();
+    fireEvent.click(within(pager).getByRole('button', { name: 'Prev' }));
+    await waitFor(() =>
+      expect(orderCalls(fetch)).toContain(
+        '/api/Admin/orders?after=last-4&before=first-4&page=3&pageSize=100',
+      ),
+    );
+  });
 });

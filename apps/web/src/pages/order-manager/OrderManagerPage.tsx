@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, PageHeader, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { useAdminOrdersQuery, useOrderFilterQuery } from './api.ts';
 import { GatewayStats } from './GatewayStats.tsx';
 import { OrderFilterForm } from './OrderFilterForm.tsx';
@@ -19,7 +20,9 @@ export function OrderManagerPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = readOrderParams(searchParams);
   const filter = useOrderFilterQuery();
-  const orders = useAdminOrdersQuery(params);
+  const appliedKey = [params.phoneNumber, params.gateway, params.status].join('\u0000');
+  const anchors = usePageAnchors(appliedKey);
+  const orders = useAdminOrdersQuery(params, anchors.cursors);
   const listTop = useRef<HTMLDivElement>(null);
 
   // Rendered at once, not in a transition: a second click (Next twice) builds on the first's page.
@@ -27,6 +30,7 @@ export function OrderManagerPage() {
     setSearchParams(writeOrderParams(next), { replace, flushSync: true });
   const apply = (f: OrderFilters) => go({ ...f, page: 1 });
   const changePage = (page: number) => {
+    anchors.keep(orders.data);
     go({ ...params, page });
     // The pager sits under 100 rows: bring the top of the list into view (below the fixed top bar).
     const top = listTop.current;
@@ -41,7 +45,6 @@ export function OrderManagerPage() {
     }
   }, [lastPage, params, setSearchParams]);
 
-  const appliedKey = [params.phoneNumber, params.gateway, params.status].join('\u0000');
   const total = orders.data?.total;
 
   return (
@@ -59,7 +62,13 @@ export function OrderManagerPage() {
       <Card
         flush
         title={t('orders.listTitle')}
-        description={total === undefined ? undefined : tn('orders.total', total)}
+        description={
+          total === undefined
+            ? undefined
+            : orders.data?.totalEstimated
+              ? t('common.about', { n: tn('orders.total', total) })
+              : tn('orders.total', total)
+        }
       >
         <OrderFilterForm
           key={appliedKey}
@@ -79,6 +88,7 @@ export function OrderManagerPage() {
             variant="numbered"
             page={params.page}
             totalPages={orders.data?.totalPages ?? 1}
+            totalEstimated={orders.data?.totalEstimated}
             onPageChange={changePage}
           />
         </div>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Card, type Column, DataTable, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { useUnmatchedSmsQuery } from './api.ts';
 
 /**
@@ -12,7 +13,8 @@ import { useUnmatchedSmsQuery } from './api.ts';
 export function UnmatchedSms() {
   const { t } = useI18n();
   const [page, setPage] = useState(1);
-  const sms = useUnmatchedSmsQuery(page);
+  const anchors = usePageAnchors('unmatched');
+  const sms = useUnmatchedSmsQuery(page, anchors.cursors);
   const columns: Column<InboxSms>[] = [
     {
       key: 'receivedAt',
@@ -53,7 +55,11 @@ export function UnmatchedSms() {
         <Pager
           page={page}
           totalPages={sms.data?.totalPages ?? 1}
-          onPageChange={setPage}
+          totalEstimated={sms.data?.totalEstimated}
+          onPageChange={(p) => {
+            anchors.keep(sms.data);
+            setPage(p);
+          }}
           label={t('orders.unmatchedTitle')}
         />
       </div>

@@ -1,6 +1,7 @@
 import { ADMIN_PAGE_SIZE, endpoints } from '@simdock/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
+import type { PageCursors } from '../../lib/page-anchors.ts';
 import { recoverInterval } from '../../lib/recover.ts';
 import type { OrderParams } from './order-params.ts';
 
@@ -23,9 +24,10 @@ export function useOrderFilterQuery() {
 }
 
 /** GET /api/Admin/orders?page&pageSize=100&status&gateway&phoneNumber → one page of orders, newest first. */
-export function fetchAdminOrders(p: OrderParams, signal?: AbortSignal) {
+export function fetchAdminOrders(p: OrderParams, signal?: AbortSignal, cursors: PageCursors = {}) {
   return call(endpoints.order.adminOrders, undefined, {
     query: {
+      ...cursors,
       page: p.page,
       pageSize: ADMIN_PAGE_SIZE,
       status: p.status,
@@ -36,37 +38,37 @@ export function fetchAdminOrders(p: OrderParams, signal?: AbortSignal) {
   });
 }
 
-export const adminOrdersQuery = (p: OrderParams) =>
+export const adminOrdersQuery = (p: OrderParams, cursors: PageCursors = {}) =>
   queryOptions({
-    queryKey: [...ADMIN_ORDERS_KEY, 'list', p] as const,
-    queryFn: ({ signal }) => fetchAdminOrders(p, signal),
+    queryKey: [...ADMIN_ORDERS_KEY, 'list', p, cursors] as const,
+    queryFn: ({ signal }) => fetchAdminOrders(p, signal, cursors),
     // The previous page stays on screen (dimmed) while the next one loads: no jump, no flash.
     placeholderData: keepPreviousData,
     refetchInterval: recoverInterval(),
   });
 
-export function useAdminOrdersQuery(p: OrderParams) {
-  return useQuery(adminOrdersQuery(p));
+export function useAdminOrdersQuery(p: OrderParams, cursors?: PageCursors) {
+  return useQuery(adminOrdersQuery(p, cursors));
 }
 
 /** GET /api/Admin/inbox?matched=false → incoming SMS that no order took (kept, never lost). */
-export function fetchUnmatchedSms(page: number, signal?: AbortSignal) {
+export function fetchUnmatchedSms(page: number, signal?: AbortSignal, cursors: PageCursors = {}) {
   return call(endpoints.gateway.inbox, undefined, {
-    query: { page, pageSize: UNMATCHED_PAGE_SIZE, matched: 'false' },
+    query: { ...cursors, page, pageSize: UNMATCHED_PAGE_SIZE, matched: 'false' },
     signal,
   });
 }
 
 export const UNMATCHED_PAGE_SIZE = 20;
 
-export const unmatchedSmsQuery = (page: number) =>
+export const unmatchedSmsQuery = (page: number, cursors: PageCursors = {}) =>
   queryOptions({
-    queryKey: [...ADMIN_ORDERS_KEY, 'unmatched', page] as const,
-    queryFn: ({ signal }) => fetchUnmatchedSms(page, signal),
+    queryKey: [...ADMIN_ORDERS_KEY, 'unmatched', page, cursors] as const,
+    queryFn: ({ signal }) => fetchUnmatchedSms(page, signal, cursors),
     placeholderData: keepPreviousData,
     refetchInterval: recoverInterval(15_000),
   });
 
-export function useUnmatchedSmsQuery(page: number) {
-  return useQuery(unmatchedSmsQuery(page));
+export function useUnmatchedSmsQuery(page: number, cursors?: PageCursors) {
+  return useQuery(unmatchedSmsQuery(page, cursors));
 }

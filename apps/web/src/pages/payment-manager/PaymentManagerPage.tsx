@@ -23,6 +23,7 @@ import {
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { codeLabel } from '../../lib/labels.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { type PaymentFilters, useAdminPayments } from './api.ts';
 
@@ -66,7 +67,8 @@ export function PaymentManagerPage() {
   const page = pageNumber(url.page);
   const query = toQuery(applied);
   const filtered = Object.keys(query).length > 0;
-  const payments = useAdminPayments(page, query);
+  const anchors = usePageAnchors(JSON.stringify(query));
+  const payments = useAdminPayments(page, query, anchors.cursors);
   const amountRealHint = t('payments.amountRealHint');
 
   const columns: Column<AdminPayment>[] = [
@@ -161,6 +163,7 @@ export function PaymentManagerPage() {
         title={t('payments.title')}
         subtitle={t('payments.subtitle')}
         count={payments.data?.total}
+        countEstimated={payments.data?.totalEstimated}
       />
       <Card flush>
         <PaymentFilterForm
@@ -187,7 +190,11 @@ export function PaymentManagerPage() {
             variant="numbered"
             page={payments.data?.page ?? page}
             totalPages={payments.data?.totalPages ?? 1}
-            onPageChange={(p) => setUrl({ page: String(p) })}
+            totalEstimated={payments.data?.totalEstimated}
+            onPageChange={(p) => {
+              anchors.keep(payments.data);
+              setUrl({ page: String(p) });
+            }}
             disabled={payments.isFetching}
           />
         </div>

@@ -27,6 +27,7 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useDeleteUserMutation, useResetSecondFactorMutation, useUsersQuery } from './api.ts';
 import { UserFormModal } from './UserFormModal.tsx';
@@ -85,12 +86,14 @@ export function UserManagerPage() {
     if (url.q !== search.trim()) setSearch(url.q);
   }, [url.q]);
 
+  const anchors = usePageAnchors([url.q, sort.key, sort.dir, pageSize].join('\u0000'));
   const users = useUsersQuery({
     search: url.q || undefined,
     sort: sort.key as UserSortField,
     dir: sort.dir,
     page,
     pageSize: pageSize as (typeof USER_PAGE_SIZES)[number],
+    ...anchors.cursors,
   });
   const data = users.data;
   const isSelf = (u: AdminUser) => u.username === session.user?.username;
@@ -218,6 +221,7 @@ export function UserManagerPage() {
         title={t('users.title')}
         subtitle={t('users.subtitle')}
         count={data?.total}
+        countEstimated={data?.totalEstimated}
         actions={
           <Button
             variant="primary"
@@ -300,7 +304,11 @@ export function UserManagerPage() {
           <Pager
             page={data?.page ?? page}
             totalPages={data?.totalPages ?? 1}
-            onPageChange={(p) => setUrl({ page: String(p) })}
+            totalEstimated={data?.totalEstimated}
+            onPageChange={(p) => {
+              anchors.keep(data);
+              setUrl({ page: String(p) });
+            }}
             disabled={users.isFetching}
             pageSize={pageSize}
             pageSizes={USER_PAGE_SIZES}
