@@ -213,6 +213,9 @@ async function main() {
 async function measureLists(admin: string, user: string, key: string): Promise<Measured[]> {
   const now = Math.floor(Date.now() / 1000);
   const range = { strTime: now - 90 * DAY, endTime: now };
+  // What the History screen sends: whole days of the browser's zone (UTC here), the last 90 up to today.
+  const dayStart = now - (now % DAY);
+  const days = { strTime: dayStart - 89 * DAY, endTime: dayStart + DAY - 1 };
   const firstGateway = 'gw-001';
   const cases: Case[] = [];
   const add = (group: string, name: string, run: () => Promise<Answer>) => cases.push({ group, name, run });
@@ -316,6 +319,11 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
     );
   await pager('History (admin)', 'history, 90 days', 50, history(admin, {}));
   add('History (admin)', 'dailyStats, 90 days', post('/api/MassOutreach/dailyStats', range, admin));
+  add(
+    'History (admin)',
+    'dailyStats, 90 whole days (the screen)',
+    post('/api/MassOutreach/dailyStats', days, admin),
+  );
 
   // Public and polled.
   add('Public / polled', 'Service/getall (anonymous)', post('/api/Service/getall', {}));
@@ -343,6 +351,11 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   await pager('Heavy user', 'history, 90 days', 50, history(user, {}));
   add('Heavy user', 'history, status delivered', history(user, { status: 'delivered' })(1));
   add('Heavy user', 'dailyStats, 90 days', post('/api/MassOutreach/dailyStats', range, user));
+  add(
+    'Heavy user',
+    'dailyStats, 90 whole days (the screen)',
+    post('/api/MassOutreach/dailyStats', days, user),
+  );
 
   const measured: Measured[] = [];
   for (const c of cases) {
