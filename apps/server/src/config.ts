@@ -75,6 +75,12 @@ export const ConfigSchema = z.object({
    */
   CATALOGUE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /**
+   * Milliseconds a refused catalogue call waits before its 429: a caller looping on refusals then
+   * costs the server one answer per connection and delay instead of thousands a second, CPU the
+   * device pushes and rentals need. 0 = answered at once.
+   */
+  CATALOGUE_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  /**
    * Seconds a process reuses the catalogue's availability it computed, at most, when no rent, release
    * or change in this process or an event from another one told it otherwise (docs/architecture.md,
    * "The catalogue's availability"). 0 = computed for every call.

@@ -25,7 +25,9 @@ describe('AddressLimit', () => {
 describe('the public catalogue over HTTP', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ env: { CATALOGUE_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' } });
+    s = await startTestServer({
+      env: { CATALOGUE_RATE_LIMIT_PER_MINUTE: '3', CATALOGUE_REFUSAL_DELAY_MS: '400', TRUST_PROXY: 'true' },
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -39,8 +41,11 @@ describe('the public catalogue over HTTP', () => {
         headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
       });
     for (let i = 0; i < 3; i++) expect((await call('203.0.113.7')).status).toBe(200);
+    const asked = Date.now();
     const over = await call('203.0.113.7');
     expect(over.status).toBe(429);
+    // A refusal waits CATALOGUE_REFUSAL_DELAY_MS: a caller looping on 429s is slowed to that pace.
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(400);
     expect(await over.json()).toMatchObject({ code: 0, error: 'too_many_requests' });
     const wait = Number(over.headers.get('retry-after'));
     expect(wait).toBeGreaterThanOrEqual(1);

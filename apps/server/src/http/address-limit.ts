@@ -43,9 +43,10 @@ const CATALOGUE_LIMIT = runtimeKey<AddressLimit>('http.catalogueLimit');
 
 /**
  * The public catalogue's share per client address (CATALOGUE_RATE_LIMIT_PER_MINUTE; `ip` is the
- * peer, or with TRUST_PROXY the client the proxy names): over it, a 429 with Retry-After.
+ * peer, or with TRUST_PROXY the client the proxy names): over it, a 429 with Retry-After, answered
+ * after CATALOGUE_REFUSAL_DELAY_MS so that a caller looping on refusals is slowed to its pace.
  */
-export function catalogueCallAllowed(ctx: AppContext, ip: string): void {
+export async function catalogueCallAllowed(ctx: AppContext, ip: string): Promise<void> {
   const limit = ctx.runtime.get(
     CATALOGUE_LIMIT,
     () => new AddressLimit(ctx.config.CATALOGUE_RATE_LIMIT_PER_MINUTE),
@@ -56,6 +57,8 @@ export function catalogueCallAllowed(ctx: AppContext, ip: string): void {
       `Too many catalogue requests from this address: ${limit.perMinute} a minute. Try again in ${wait} s.`,
     );
     err.retryAfterSeconds = wait;
+    const delay = ctx.config.CATALOGUE_REFUSAL_DELAY_MS;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     throw err;
   }
 }

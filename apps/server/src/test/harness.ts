@@ -88,6 +88,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     // catalogue at once; the catalogue's own tests (modules/rental/availability.test.ts) set these.
     CATALOGUE_CACHE_SECONDS: '0',
     CATALOGUE_RATE_LIMIT_PER_MINUTE: '0',
+    CATALOGUE_REFUSAL_DELAY_MS: '0',
     ...env,
   });
 }

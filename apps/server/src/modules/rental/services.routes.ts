@@ -14,7 +14,7 @@ export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
   route(app, ctx, service.getAll, async (req, reply) => {
     // Anyone may call it, so each address gets a share (CATALOGUE_RATE_LIMIT_PER_MINUTE).
-    catalogueCallAllowed(ctx, req.ip);
+    await catalogueCallAllowed(ctx, req.ip);
     const admin = req.headers.authorization
       ? await ctx.registry
           .authenticate(ctx, req.headers.authorization)
