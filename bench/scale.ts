@@ -266,6 +266,17 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
   await pager('Order Manager', 'orders, status SUCCESS', 100, orders('&status=SUCCESS'));
   await pager('Order Manager', `orders, gateway ${firstGateway}`, 100, orders(`&gateway=${firstGateway}`));
   add('Order Manager', 'orders, phone number contains 31000001', orders('&phoneNumber=31000001')(1));
+  await pager(
+    'Order Manager',
+    `orders, status SUCCESS on ${firstGateway}`,
+    100,
+    orders(`&status=SUCCESS&gateway=${firstGateway}`),
+  );
+  add(
+    'Order Manager',
+    'orders, status CANCEL, phone contains 555',
+    orders('&status=CANCEL&phoneNumber=555')(1),
+  );
   add('Order Manager', 'per-gateway statistics (orderfilter)', get('/admin/orderfilter', admin));
   const inbox = (f: string) => (page: number, c?: Cursors) =>
     get(`/api/Admin/inbox?page=${page}&pageSize=100${f}${q(c)}`, admin);
@@ -288,6 +299,16 @@ async function measureLists(admin: string, user: string, key: string): Promise<M
     users({ sort: 'createdAt', dir: 'desc' }),
   );
   add('User Manager', 'users, search "user123"', users({ search: 'user123' })(1));
+  // The other sortable columns, each way, deep as the pager goes.
+  for (const sort of ['username', 'email', 'roles', 'status'])
+    for (const dir of ['asc', 'desc'])
+      await pager('User Manager', `users by ${sort}, ${dir}`, 50, users({ sort, dir }));
+  add(
+    'User Manager',
+    'users, search "user123" by balance',
+    users({ search: 'user123', sort: 'balance', dir: 'desc' })(1),
+  );
+  add('User Manager', 'users, page size 500', users({ pageSize: 500 })(1));
 
   // Payment Manager.
   const payments = (f: string) => (page: number, c?: Cursors) =>
