@@ -1,4 +1,7 @@
 // @simdock/server/testing: helpers the server's own tests, the browser tests and the benchmarks share.
+
+/** Every module's descriptor: the docs check (tools/check-docs) holds the docs against them. */
+export { MODULES } from '../modules/index.ts';
 export { addService, ledgerMismatches, seedGateway, waitFor } from './fixtures.ts';
 export { openTestDb, startTestServer, TEST_DB, type TestDb, type TestServer, testConfig } from './harness.ts';
 export {
