@@ -28,6 +28,7 @@ export * from './pattern.ts';
 export * from './payments.ts';
 export * from './pricing.ts';
 export * from './roles.ts';
+export * from './screen-codes.ts';
 export * from './rules.ts';
 export * from './sms-segments.ts';
 export * from './status.ts';

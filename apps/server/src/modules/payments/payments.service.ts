@@ -6,6 +6,7 @@ import {
   type PaymentHistoryResponse,
   type PaymentOptions,
   type PaymentStatus,
+  shownPaymentStatus,
   TOPUP_MAX,
   TOPUP_MAX_OPEN,
   TOPUP_MIN,
@@ -360,7 +361,7 @@ const userView = (r: PaymentRow): UserPayment => ({
   status: r.status,
   createdAt: r.createdAt.toISOString(),
   url: r.url,
-  cancelled: r.status === 'FAILED' && r.gwStatus === CANCELLED_BY_USER,
+  cancelled: shownPaymentStatus(r) === 'CANCELLED',
 });
 
 export async function paymentHistory(
