@@ -17,6 +17,7 @@ export * from './api/webhooks.ts';
 export * from './cidr.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
+export * from './failure-reason.ts';
 export * from './limits.ts';
 export * from './live-events.ts';
 export * from './messages.ts';

@@ -185,6 +185,7 @@ export const messagingEn = {
   'history.showing': 'Showing {start} to {end}',
   'history.showingDay': 'Showing {day}',
   'history.reason.simCannotSend': 'The SIM could not send (no signal or not registered)',
+  'history.reason.phoneFailed': 'The phone could not send it',
   'history.reason.recipientRefused': "The recipient's network refused it",
   'history.reason.unreachable': "The recipient's phone could not be reached",
   'history.reason.networkBusy': 'The mobile network was busy',

@@ -177,6 +177,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'history.showing': 'Hiển thị từ {start} đến {end}',
   'history.showingDay': 'Hiển thị ngày {day}',
   'history.reason.simCannotSend': 'SIM không gửi được (không có sóng hoặc chưa đăng ký mạng)',
+  'history.reason.phoneFailed': 'Điện thoại không gửi được tin',
   'history.reason.recipientRefused': 'Mạng của người nhận đã từ chối',
   'history.reason.unreachable': 'Không liên lạc được với điện thoại người nhận',
   'history.reason.networkBusy': 'Mạng di động đang bận',

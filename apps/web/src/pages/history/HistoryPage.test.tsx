@@ -98,8 +98,21 @@ describe('History page', () => {
     const table = await screen.findByRole('table', { name: 'Message Details' });
     const summary = await within(table).findByText("The recipient's network refused it");
     expect(summary.tagName).toBe('SUMMARY');
-    expect(summary.getAttribute('title')).toBe(FAILED.statusReason);
+    // The device's text is the detail, opened on demand; never a tooltip of raw codes.
+    expect(summary.getAttribute('title')).toBeNull();
     expect(within(summary.closest('details')!).getByText(FAILED.statusReason!)).toBeTruthy();
+  });
+
+  it("shows a phone's failure as a plain reason, not its RESULT_ERROR_… code", async () => {
+    const phone = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
+    serve(() => ({
+      body: { ...OK_BODY, data: { ...OK_BODY.data, records: [{ ...FAILED, statusReason: phone }] } },
+    }));
+    renderApp('/History');
+    const table = await screen.findByRole('table', { name: 'Message Details' });
+    const summary = await within(table).findByText('The phone could not send it');
+    expect(summary.tagName).toBe('SUMMARY');
+    expect(within(summary.closest('details')!).getByText(phone)).toBeTruthy();
   });
 
   it('says a failed load failed, with a retry that loads it', async () => {

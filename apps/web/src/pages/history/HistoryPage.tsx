@@ -3,6 +3,7 @@ import {
   HISTORY_PAGE_SIZES,
   type HistoryRecord,
   historyTotalPages,
+  plainReason,
   type QueryMsgBody,
 } from '@simdock/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -47,7 +48,6 @@ import {
   type RangePreset,
   todayText,
 } from './history-range.ts';
-import { plainReason } from './reason-text.ts';
 
 const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 
@@ -326,7 +326,7 @@ function ReasonCell({ text }: { text: string | null }) {
   if (!reason.kind) return <>{reason.detail}</>;
   return (
     <details className="group">
-      <summary className="cursor-pointer text-fg" title={reason.detail}>
+      <summary className="cursor-pointer text-fg">
         {t(`history.reason.${reason.kind}`)}
       </summary>
       <p className="mt-1 text-xs">
