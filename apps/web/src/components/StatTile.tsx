@@ -16,7 +16,7 @@ export interface StatTileProps {
   to?: string;
 }
 
-const TILE = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs';
+const TILE = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs @container';
 
 /** A labelled figure for summary rows (dashboard, history, user manager, admin overview). */
 export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, icon, to }: StatTileProps) {
@@ -34,7 +34,12 @@ export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, ico
       </div>
       <div
         className={cx(
-          'mt-1.5 text-2xl font-semibold tracking-tight tabular wrap-anywhere',
+          'mt-1.5 font-semibold tracking-tight tabular',
+          // A figure never breaks mid-number ("12,3" / "45"): one line, smaller in a narrow tile. Other
+          // content (a device id) keeps its own wrapping.
+          typeof value === 'string' || typeof value === 'number'
+            ? 'text-[min(1.5rem,11cqi)] whitespace-nowrap'
+            : 'text-2xl wrap-anywhere',
           tone === 'warn' ? 'text-warn' : tone === 'ok' ? 'text-ok' : 'text-fg',
         )}
       >

@@ -139,6 +139,23 @@ export function formatDate(
   return lang === 'vi' ? `${day}/${m}/${y}` : `${y}-${m}-${day}`;
 }
 
+/**
+ * A day typed the way the app writes dates, as 'YYYY-MM-DD' (what date fields hold): '2026-11-22' and
+ * '22/11/2026' (also '22.11.2026', '1/2/2026') are read in either language, since one form cannot be
+ * taken for the other. Undefined for anything else, or a day the calendar lacks (2026-02-30).
+ */
+export function parseDateInput(text: string): string | undefined {
+  const t = text.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  const dmy = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(t);
+  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
+  if (!y || !m || !d) return undefined;
+  const date = new Date(Number(y), Number(m) - 1, Number(d));
+  if (date.getFullYear() !== Number(y) || date.getMonth() !== Number(m) - 1 || date.getDate() !== Number(d))
+    return undefined;
+  return `${y}-${pad(Number(m))}-${pad(Number(d))}`;
+}
+
 type Translate = (key: MessageKey, params?: Params) => string;
 
 /** 'in 12 min', '3 min ago', 'just now' (under 5 s); seconds under a minute, then min, h, d. */

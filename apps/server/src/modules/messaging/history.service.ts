@@ -91,6 +91,7 @@ async function toRecords(ctx: AppContext, user: AuthUser, rows: HistoryRow[]): P
     timestamp: seconds(r.at),
     cost: Number(r.cost),
     refunded: r.refunded,
+    mms: r.mms,
   }));
 }
 

@@ -192,5 +192,6 @@ export const messagingEn = {
   'history.reason.gatewayBusy': 'The gateway was busy',
   'history.reason.gatewayError': 'The gateway could not take it',
   'history.reason.failed': 'Not delivered',
+  'history.mms': 'MMS',
   'history.reasonDetail': 'What the device said',
 } as const;
