@@ -120,7 +120,7 @@ export function UserManagerPage() {
       cell: (u) => (
         <span className="flex flex-wrap gap-1">
           {u.roles.map((r) => (
-            <StatusBadge key={r} tone={r === ADMIN_ROLE ? 'yellow' : 'grey'} title={r}>
+            <StatusBadge key={r} tone={r === ADMIN_ROLE ? 'yellow' : 'grey'}>
               {roleLabel(t, r)}
             </StatusBadge>
           ))}
