@@ -33,8 +33,8 @@ function asRecord(v: unknown): Record<string, unknown> {
 const isEmpty = (v: unknown) =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
-/** Fields that hold money (USD): shown as every amount is (formatMoney). */
-const MONEY = new Set(['balance', 'delta', 'price', 'smsPricePerSegment', 'mmsPrice']);
+/** Fields that hold money (USD), with the decimals formatMoney's rule gives them (lib/format.ts). */
+const MONEY: Record<string, 2 | 4> = { balance: 4, delta: 4, smsPricePerSegment: 4, mmsPrice: 4, price: 2 };
 /** Fields whose values are codes with a name in the catalogue: field → the names' key prefix. */
 const CODED: Record<string, string> = {
   role: 'audit.simRole.',
@@ -58,7 +58,9 @@ export function auditValue(
   if (isEmpty(value)) return '—';
   if (Array.isArray(value)) return value.map((v) => auditValue(t, field, v, serviceName)).join(', ');
   if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
-  if (MONEY.has(field) && (typeof value === 'number' || typeof value === 'string')) return formatMoney(value);
+  const decimals = MONEY[field];
+  if (decimals && (typeof value === 'number' || typeof value === 'string'))
+    return formatMoney(value, { decimals });
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'string') {
     if (ISO_TIME.test(value) && !Number.isNaN(Date.parse(value))) return formatDateTime(value);

@@ -140,11 +140,11 @@ export function HistoryPage() {
   const costOf = (r: HistoryRecord) =>
     r.refunded ? (
       <span className="inline-flex flex-wrap items-center justify-end gap-1.5">
-        <s className="text-muted">{formatMoney(r.cost)}</s>
+        <s className="text-muted">{formatMoney(r.cost, { decimals: 4 })}</s>
         <StatusBadge tone="grey">{t('history.refunded')}</StatusBadge>
       </span>
     ) : (
-      formatMoney(r.cost)
+      formatMoney(r.cost, { decimals: 4 })
     );
 
   const columns: Column<HistoryRecord>[] = [

@@ -143,7 +143,7 @@ export function UserManagerPage() {
       sortable: true,
       align: 'right',
       cellClassName: 'tabular',
-      cell: (u) => formatMoney(u.balance),
+      cell: (u) => formatMoney(u.balance, { decimals: 4 }),
     },
     {
       key: 'actions',
@@ -249,7 +249,7 @@ export function UserManagerPage() {
         />
         <StatTile
           label={t('users.statBalance')}
-          value={stats ? formatMoney(stats.totalBalance) : '—'}
+          value={stats ? formatMoney(stats.totalBalance, { decimals: 4 }) : '—'}
           icon={<Wallet className="size-4" aria-hidden />}
         />
         <StatTile

@@ -48,7 +48,7 @@ export function UserInfoPage() {
               </span>
             </Row>
             <Row label={t('userInfo.balance')}>
-              <span className="tabular">{formatMoney(user.balance)}</span>
+              <span className="tabular">{formatMoney(user.balance, { decimals: 4 })}</span>
             </Row>
           </dl>
           <div className="mt-4 flex flex-wrap gap-2">
