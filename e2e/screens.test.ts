@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../apps/web/src/i18n/en.ts';
 import { enScreens } from '../apps/web/src/i18n/en-screens.ts';
 import { publicEn } from '../apps/web/src/i18n/screens/public.ts';
-import { rawCodesIn } from './raw-text.ts';
 import {
   ADMIN,
   axeFindings,
@@ -18,6 +17,7 @@ import {
   type TestUser,
   watchErrors,
 } from './harness.ts';
+import { rawCodesIn } from './raw-text.ts';
 
 // Every page of the web router (public, user and admin) at desktop (1280×800) and
 // phone (390×844) widths, light and dark — never a sideways scroll — with a screenshot of each in
@@ -76,6 +76,24 @@ beforeAll(async () => {
     adminToken,
   );
   if (res.status !== 200) throw new Error(`simulateSms failed: ${res.status}`);
+  // Admin actions for the audit log, with the values it must show as words: a SIM's use changed
+  // ("rental → both"), a SIM locked and unlocked (a time, nothing before), an API key (no expiry).
+  const [other] = await e.db.query<{ port: string }>(
+    'SELECT port FROM sims WHERE gateway_id = $1 AND port <> $2 AND role = $3 ORDER BY port DESC LIMIT 1',
+    [sim.gateway_id, sim.port, 'both'],
+  );
+  if (!other) throw new Error('no second SIM on the demo gateway');
+  const ref = { gatewayId: sim.gateway_id, port: other.port };
+  for (const [path, body] of [
+    ['/api/Admin/setSimRole', { ...ref, role: 'rental' }],
+    ['/api/Admin/setSimRole', { ...ref, role: 'both' }],
+    ['/api/Admin/lockSim', { ...ref, reason: 'Carrier complaint', minutes: 30 }],
+    ['/api/Admin/unlockSim', { ...ref, reason: 'Resolved' }],
+    ['/api/user/apikeys/create', { name: 'Reports', scopes: ['messaging:read'] }],
+  ] as const) {
+    const done = await e.api(path, body, adminToken);
+    if (done.status !== 200) throw new Error(`${path} failed: ${done.status}`);
+  }
 }, 120_000);
 afterAll(async () => {
   await e?.close();

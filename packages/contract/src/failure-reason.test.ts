@@ -38,8 +38,8 @@ describe('plainReason: a device reason in the platform words, the device text ke
   });
 });
 
-describe('reasonColumns: the CSV export\'s reason and detail', () => {
-  it('writes the plain sentence, and the device\'s text apart', () => {
+describe("reasonColumns: the CSV export's reason and detail", () => {
+  it("writes the plain sentence, and the device's text apart", () => {
     expect(reasonColumns('Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)')).toEqual({
       reason: 'The phone could not send it',
       detail: 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)',

@@ -70,7 +70,10 @@ const PHONE: [RegExp, ReasonKind][] = [
     /^(RADIO_OFF|NO_SERVICE|RADIO_NOT_AVAILABLE|SIM_ABSENT|FDN_CHECK_FAILURE|MODEM_ERROR|INVALID_SMSC_ADDRESS|LIMIT_EXCEEDED)$/,
     'simCannotSend',
   ],
-  [/^(NETWORK_REJECT|SHORT_CODE_NOT_ALLOWED|SHORT_CODE_NEVER_ALLOWED|INVALID_ARGUMENTS)$/, 'recipientRefused'],
+  [
+    /^(NETWORK_REJECT|SHORT_CODE_NOT_ALLOWED|SHORT_CODE_NEVER_ALLOWED|INVALID_ARGUMENTS)$/,
+    'recipientRefused',
+  ],
   [/^(NETWORK_ERROR|SMS_SEND_RETRY_FAILED)$/, 'networkBusy'],
 ];
 
@@ -122,5 +125,7 @@ export const FAILURE_REASON_TEXTS: Record<ReasonKind, string> = {
 export function reasonColumns(text: string | null | undefined): { reason: string; detail: string } {
   const r = plainReason(text);
   if (!r) return { reason: '', detail: '' };
-  return r.kind ? { reason: FAILURE_REASON_TEXTS[r.kind], detail: r.detail } : { reason: r.detail, detail: '' };
+  return r.kind
+    ? { reason: FAILURE_REASON_TEXTS[r.kind], detail: r.detail }
+    : { reason: r.detail, detail: '' };
 }

@@ -1,4 +1,11 @@
-import { type ChangeEvent, type FocusEvent, type InputHTMLAttributes, type Ref, useLayoutEffect, useRef } from 'react';
+import {
+  type ChangeEvent,
+  type FocusEvent,
+  type InputHTMLAttributes,
+  type Ref,
+  useLayoutEffect,
+  useRef,
+} from 'react';
 import { currentLanguage } from '../i18n/index.tsx';
 import { cx } from '../lib/cx.ts';
 import { formatMoneyInput, parseMoneyInput, showMoneyInput } from '../lib/format.ts';

@@ -16,9 +16,5 @@ export function orderStatusName(status: string, t: TFunction): string {
  */
 export function OrderStatusBadge({ status }: { status: string }) {
   const { t } = useI18n();
-  return (
-    <StatusBadge tone={orderStatusTone(status)}>
-      {orderStatusName(status, t)}
-    </StatusBadge>
-  );
+  return <StatusBadge tone={orderStatusTone(status)}>{orderStatusName(status, t)}</StatusBadge>;
 }

@@ -273,7 +273,11 @@ describe('conversations end to end with the simulator', () => {
     expect(thread.at(-1)).toMatchObject({ mmsFile: fileName, status: 1 });
     expect((await list(alice.token)).find((x) => x.conversationId === c!.id)!.latestSms).toBe('[MMS]');
     // History marks the picture message as one, and only it.
-    const history = await s.post('/api/MassOutreach/querymsg', { current: 1, size: 500, params: {} }, alice.token);
+    const history = await s.post(
+      '/api/MassOutreach/querymsg',
+      { current: 1, size: 500, params: {} },
+      alice.token,
+    );
     const records = history.body.data.records as { id: string; mms: boolean }[];
     expect(records.find((r) => r.id === id)?.mms).toBe(true);
     expect(records.filter((r) => r.id !== id).every((r) => r.mms === false)).toBe(true);

@@ -21,7 +21,6 @@ import { userIdsMatching, usernamesByIds } from '../users/index.ts';
 import { decide } from './payment-state.ts';
 import {
   allPaymentsPage,
-  CANCELLED_BY_USER,
   cancelPending,
   claimCredit,
   claimStalePayments,

@@ -61,6 +61,9 @@ describe('Audit Log (/audit)', () => {
       }),
     );
     expect((screen.getByLabelText('Who (username)') as HTMLInputElement).value).toBe('bob');
+    // The day in the app's date format, in a text field (a native date field shows the browser's).
+    const from = screen.getByLabelText('From') as HTMLInputElement;
+    expect([from.type, from.value]).toEqual(['text', '2026-01-01']);
     fireEvent.change(screen.getByLabelText('Who (username)'), { target: { value: 'carol' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() =>

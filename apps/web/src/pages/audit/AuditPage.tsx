@@ -7,6 +7,7 @@ import {
   Card,
   type Column,
   DataTable,
+  DateInput,
   FormField,
   Input,
   PageHeader,
@@ -81,9 +82,7 @@ export function AuditPage() {
     {
       key: 'kind',
       header: t('audit.colAction'),
-      cell: (e) => (
-        <span data-code={e.kind}>{kindLabel(e.kind)}</span>
-      ),
+      cell: (e) => <span data-code={e.kind}>{kindLabel(e.kind)}</span>,
     },
     { key: 'target', header: t('audit.colTarget'), cell: (e) => targetText(t, e, serviceName) },
     {
@@ -165,7 +164,7 @@ function AuditFilterForm({
   onApply: (f: Filters) => void;
 }) {
   const { t } = useI18n();
-  const { register, handleSubmit, reset } = useForm<Filters>({ defaultValues: applied });
+  const { register, handleSubmit, reset, watch, setValue } = useForm<Filters>({ defaultValues: applied });
   return (
     <form
       className="grid grid-cols-1 gap-3 border-b border-line p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
@@ -184,11 +183,12 @@ function AuditFilterForm({
           ))}
         </Select>
       </FormField>
+      {/* Days in the app's date format (a native date field shows the browser's). */}
       <FormField label={t('audit.filterFrom')}>
-        <Input type="date" {...register('from')} />
+        <DateInput value={watch('from')} onChange={(day) => setValue('from', day)} />
       </FormField>
       <FormField label={t('audit.filterTo')}>
-        <Input type="date" {...register('to')} />
+        <DateInput value={watch('to')} onChange={(day) => setValue('to', day)} />
       </FormField>
       <div className="flex gap-2">
         <Button type="submit" variant="primary">

@@ -36,7 +36,7 @@ describe('auditValue', () => {
     expect(auditValue(t, 'allowedIps', [])).toBe('—');
   });
 
-  it('shows times in the app\'s format, not ISO', () => {
+  it("shows times in the app's format, not ISO", () => {
     const iso = '2026-11-22T14:05:00.000Z';
     const text = auditValue(t, 'expiresAt', iso);
     expect(text).not.toContain('T14');
@@ -63,9 +63,9 @@ describe('targetText', () => {
   it('names the service of a spent number and the settings, not their codes', () => {
     const e = { kind: 'service.numberSpent', targetId: 's1', targetLabel: 'tg 15550001111' };
     expect(targetText(t, e, services)).toBe('Telegram 15550001111');
-    expect(targetText(t, { kind: 'settings.update', targetId: null, targetLabel: 'Bulk SMS limits' }, services)).toBe(
-      'Bulk SMS limits',
-    );
+    expect(
+      targetText(t, { kind: 'settings.update', targetId: null, targetLabel: 'Bulk SMS limits' }, services),
+    ).toBe('Bulk SMS limits');
     expect(targetText(t, { kind: 'user.update', targetId: 'u1', targetLabel: null }, services)).toBe('u1');
   });
 });

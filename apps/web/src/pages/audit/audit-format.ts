@@ -83,7 +83,10 @@ export function fieldLabel(t: Translate, field: string): string {
   const key = `audit.field.${field}` as MessageKey;
   const text = t(key);
   if (text !== key) return text;
-  const words = field.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  const words = field
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

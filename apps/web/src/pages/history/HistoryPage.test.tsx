@@ -214,7 +214,7 @@ describe('History page', () => {
     expect(sentBodies(fetch).at(-1)?.params.strTime).toBe(new Date('2026-02-10T00:00:00').getTime() / 1000);
   });
 
-  it('writes and reads the date fields in the app\'s format (Vietnamese: day/month/year)', async () => {
+  it("writes and reads the date fields in the app's format (Vietnamese: day/month/year)", async () => {
     await loadLanguage('vi');
     const fetch = serve(() => ({ body: OK_BODY }));
     renderApp('/History?start=2026-02-10&end=2026-02-12', { lang: 'vi' });

@@ -19,7 +19,6 @@ import {
   DateInput,
   ErrorState,
   FormField,
-  Input,
   notify,
   PageHeader,
   Pager,
@@ -91,7 +90,6 @@ export function HistoryPage() {
     formState: { errors },
   } = useForm<Range>({ defaultValues: range, mode: 'onChange', resolver: rangeResolver });
   // A new range from the URL (Back, a preset) shows in the fields.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the days are what change; `range` is new each render.
   useEffect(() => reset({ start: range.start, end: range.end }), [range.start, range.end, reset]);
   const draft = watch();
   const [size, setSize] = useState(HISTORY_DEFAULT_PAGE_SIZE);
@@ -368,9 +366,7 @@ function ReasonCell({ text }: { text: string | null }) {
   if (!reason.kind) return <>{reason.detail}</>;
   return (
     <details className="group">
-      <summary className="cursor-pointer text-fg">
-        {t(`history.reason.${reason.kind}`)}
-      </summary>
+      <summary className="cursor-pointer text-fg">{t(`history.reason.${reason.kind}`)}</summary>
       <p className="mt-1 text-xs">
         <span className="sr-only">{t('history.reasonDetail')}: </span>
         <span className="font-mono">{reason.detail}</span>

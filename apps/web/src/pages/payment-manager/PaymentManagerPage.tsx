@@ -134,11 +134,7 @@ export function PaymentManagerPage() {
       key: 'gwStatus',
       header: t('payments.colGwStatus'),
       cell: (p) =>
-        p.gwStatus ? (
-          <span data-code={p.gwStatus}>{codeLabel(t, 'payments.gw.', p.gwStatus)}</span>
-        ) : (
-          '-'
-        ),
+        p.gwStatus ? <span data-code={p.gwStatus}>{codeLabel(t, 'payments.gw.', p.gwStatus)}</span> : '-',
     },
     {
       key: 'created',

@@ -160,7 +160,7 @@ describe('User Manager (/usermanager): list, URL, rows', () => {
     renderApp('/usermanager');
     const table = await screen.findByRole('table', { name: 'Users' });
     const own = (await within(table).findByText('ann')).closest('tr')!;
-    const badge = within(own).getByText('Administrator');
+    expect(within(own).getByText('Administrator')).toBeTruthy();
     expect(own.querySelector('[title="Admin9"]')).toBeNull();
     expect(within(own).queryByRole('button', { name: /Delete/ })).toBeNull();
     expect(within(own).queryByRole('button', { name: /^More actions/ })).toBeNull();
