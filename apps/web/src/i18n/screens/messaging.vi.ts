@@ -184,6 +184,6 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'history.reason.gatewayBusy': 'Gateway đang bận',
   'history.reason.gatewayError': 'Gateway không nhận được tin',
   'history.reason.failed': 'Không gửi được',
-  'history.mms': 'MMS',
+  'history.mms': 'Tin MMS',
   'history.reasonDetail': 'Thiết bị báo',
 };
