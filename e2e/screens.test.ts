@@ -91,7 +91,8 @@ beforeAll(async () => {
     ['/api/Admin/unlockSim', { ...ref, reason: 'Resolved' }],
     ['/api/user/apikeys/create', { name: 'Reports', scopes: ['messaging:read'] }],
   ] as const) {
-    const done = await e.api(path, body, adminToken);
+    // Guarded calls (an API key) need a fresh re-authentication.
+    const done = await e.api(path, body, adminToken, await e.reauth(adminToken, ADMIN.password));
     if (done.status !== 200) throw new Error(`${path} failed: ${done.status}`);
   }
 }, 120_000);

@@ -98,7 +98,7 @@ describe('User Manager', () => {
     await edit.getByRole('button', { name: 'Update' }).click();
     await edit.waitFor({ state: 'detached' });
     await page.getByText('User newbie saved.').waitFor();
-    await userRow(table, 'newbie').getByText('$20.25').waitFor();
+    await userRow(table, 'newbie').getByText('$20.2500').waitFor();
     const ledger = await e.db.query<{ amount: string; kind: string }>(
       'SELECT amount::text AS amount, kind FROM ledger WHERE user_id = $1 ORDER BY id',
       [created!.id],
