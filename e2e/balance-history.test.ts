@@ -51,7 +51,7 @@ describe('balance history', () => {
     await loginWithToken(page, e, user);
     await page.goto('/dashboard');
     const balance = page.getByTestId('shell-balance');
-    await expect.poll(async () => (await balance.textContent())?.trim()).toBe('$10.00');
+    await expect.poll(async () => (await balance.textContent())?.trim()).toBe('$10.0000');
     await balance.click();
     await page.waitForURL(/\/balance$/);
     await page.getByRole('heading', { level: 1, name: 'Balance history' }).waitFor();
@@ -66,10 +66,10 @@ describe('balance history', () => {
         'Messages refund',
         expect.stringMatching(new RegExp(`^Campaign #${campaign}, messages #\\d+–#\\d+$`)),
         '+$0.0225',
-        '$10.00',
+        '$10.0000',
       ],
       ['Messages', `Campaign #${campaign}`, '-$0.0225', '$9.9775'],
-      ['Adjustment by an administrator', '—', '+$10.00', '$10.00'],
+      ['Adjustment by an administrator', '—', '+$10.0000', '$10.0000'],
     ]);
     await settle(page);
     await shot(page, 'balance-history-desktop');

@@ -55,7 +55,7 @@ describe('foundation in the browser', () => {
 
     // Shell: username, avatar initial, balance with $ and separators, the user's items only.
     await expect.poll(() => page.getByTestId('shell-username').textContent()).toBe(username);
-    expect(await page.getByTestId('shell-balance').textContent()).toBe('$1,234.50');
+    expect(await page.getByTestId('shell-balance').textContent()).toBe('$1,234.5000');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     for (const item of [
       'User Info',
@@ -186,7 +186,7 @@ describe('foundation in the browser', () => {
     await page.getByTestId('stat-cards').getByText('99.5%').waitFor();
     expect(await clippedStatLabels(page)).toEqual([]);
     await shot(page, 'foundation-mobile-dashboard-en');
-    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$12.30');
+    await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$12.3000');
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Main navigation' });

@@ -180,7 +180,7 @@ describe('bulk SMS in the browser', () => {
     await cost.getByText('Messages: 5 · SMS segments: 7').waitFor();
     expect(await amount('Cost of this send').getAttribute('value')).toBe('0.0875');
     expect(await amount('Cost of this send').textContent()).toBe('$0.0875');
-    expect(await amount('Your balance').textContent()).toBe('$10.00');
+    expect(await amount('Your balance').textContent()).toBe('$10.0000');
     expect(await amount('Balance after').textContent()).toBe('$9.9125');
     expect(await start.isDisabled()).toBe(false);
     expect(await axeFindings(page, 'cost of a send')).toEqual([]);

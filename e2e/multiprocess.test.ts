@@ -221,14 +221,14 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
     page = await ctx.newPage();
     const errors = watchErrors(page);
     await loginViaUi(page, user);
-    await expect.poll(balanceText).toBe('$10.00');
+    await expect.poll(balanceText).toBe('$10.0000');
     await expect.poll(() => served(STREAM).length).toBeGreaterThan(0);
 
     await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
     const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'Waiting for code' });
     await row.waitFor();
     const phone = (await row.getByTestId('order-phone').getAttribute('data-value'))!;
-    await expect.poll(balanceText).toBe('$9.50');
+    await expect.poll(balanceText).toBe('$9.5000');
 
     // The device pushes the SMS; the proxy hands every device push to B.
     await page.evaluate('window.__stillHere = true');
@@ -293,7 +293,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
     expect(await ledgerMismatches(tdb.db)).toEqual([]);
 
     // The page (streaming from A) followed: the orders show as cancelled and the balance is back.
-    await expect.poll(balanceText).toBe('$9.50');
+    await expect.poll(balanceText).toBe('$9.5000');
     const flashRows = page.getByRole('row').filter({ hasText: 'Flash' });
     await expect.poll(() => flashRows.filter({ hasText: 'Cancelled' }).count(), { timeout: 15_000 }).toBe(4);
   });
@@ -337,7 +337,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
 
   it('a sandbox payment completed on B is credited once; the page streaming from A shows it', async () => {
     dumpLogsOnFailure();
-    await expect.poll(balanceText).toBe('$9.50');
+    await expect.poll(balanceText).toBe('$9.5000');
     // The payer uses another tab; this page stays open on the Dashboard.
     const payer = await page.context().newPage();
     await payer.goto('/topup');
@@ -348,7 +348,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL', () => {
     await payer.waitForURL(/\/topup\?payment=/);
     await payer.getByText('Payment received: $25.50 was added to your balance.').waitFor();
 
-    await expect.poll(balanceText, { timeout: 10_000 }).toBe('$35.00');
+    await expect.poll(balanceText, { timeout: 10_000 }).toBe('$35.0000');
     expect(served('/sandbox/pay/', 'POST').map((e) => e.backend)).toEqual([B]);
     expect(served(STREAM).every((e) => e.backend === A)).toBe(true);
 

@@ -1,4 +1,3 @@
-import { amountText } from '@simdock/contract';
 import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, loginWithToken, shot, shownPhone, startE2E } from './harness.ts';
@@ -23,10 +22,10 @@ beforeAll(async () => {
   expect(start).toBeLessThan(DEMO_USER.balance * 10_000);
 });
 
-/** The top bar's text for the starting balance plus `delta` dollars (exact, in ten-thousandths). */
+/** The top bar's text for the starting balance plus `delta` dollars (exact; a balance shows four decimals). */
 const balanceText = (delta: number) => {
   const units = start + Math.round(delta * 10_000);
-  return `$${amountText(`${Math.floor(units / 10_000)}.${String(units % 10_000).padStart(4, '0')}`)}`;
+  return `$${Math.floor(units / 10_000)}.${String(units % 10_000).padStart(4, '0')}`;
 };
 
 afterAll(async () => {

@@ -17,6 +17,7 @@ import {
   type TestUser,
   watchErrors,
 } from './harness.ts';
+import { rawCodesIn } from './raw-text.ts';
 
 // Every page of the web router (public, user and admin) at desktop (1280×800) and
 // phone (390×844) widths, light and dark — never a sideways scroll — with a screenshot of each in
@@ -29,8 +30,9 @@ import {
 // Dashboard, its drawer and the chat. Each page is loaded once per width and shown in both schemes
 // (the app follows the system's scheme live). The routes that have no screenshot are audited in
 // e2e/a11y.test.ts.
-// Each visit also fails on any console error (a CSP refusal, a failed script) and on a catalogue key
-// shown instead of its text ("register.passwordHint" where the hint should be).
+// Each visit also fails on any console error (a CSP refusal, a failed script), on a catalogue key
+// shown instead of its text ("register.passwordHint" where the hint should be) and on a raw code
+// where a word belongs (a role "Admin9", a status "cancelled_by_user", a phone's RESULT_ERROR_…).
 
 let e: E2E;
 let zeroUser: TestUser;
@@ -49,6 +51,9 @@ beforeAll(async () => {
   const rented = await e.api<{ data: { id: string } }>('/api/Order/create', { serviceCode: 'wa' }, token);
   await e.api('/api/Order/cancel', { orderId: rented.body.data.id }, token);
   await e.api('/api/Order/create', { serviceCode: 'tg' }, token);
+  // A top-up its owner cancelled: Payment Manager names it as the owner sees it ("Cancelled").
+  const invoice = await e.api<{ result: { id: string } }>('/api/Payments/create', { amount: 10 }, token);
+  await e.api('/api/Payments/cancel', { id: invoice.body.result.id }, token);
   zeroUser = await e.createUser();
   // A conversation: the demo user writes to PHONE, which answers on the SIM that sent it.
   const sent = await e.api('/api/MassOutreach/sendMassSMS', { number: PHONE, mess: 'Hello' }, token);
@@ -71,6 +76,25 @@ beforeAll(async () => {
     adminToken,
   );
   if (res.status !== 200) throw new Error(`simulateSms failed: ${res.status}`);
+  // Admin actions for the audit log, with the values it must show as words: a SIM's use changed
+  // ("rental → both"), a SIM locked and unlocked (a time, nothing before), an API key (no expiry).
+  const [other] = await e.db.query<{ port: string }>(
+    'SELECT port FROM sims WHERE gateway_id = $1 AND port <> $2 AND role = $3 ORDER BY port DESC LIMIT 1',
+    [sim.gateway_id, sim.port, 'both'],
+  );
+  if (!other) throw new Error('no second SIM on the demo gateway');
+  const ref = { gatewayId: sim.gateway_id, port: other.port };
+  for (const [path, body] of [
+    ['/api/Admin/setSimRole', { ...ref, role: 'rental' }],
+    ['/api/Admin/setSimRole', { ...ref, role: 'both' }],
+    ['/api/Admin/lockSim', { ...ref, reason: 'Carrier complaint', minutes: 30 }],
+    ['/api/Admin/unlockSim', { ...ref, reason: 'Resolved' }],
+    ['/api/user/apikeys/create', { name: 'Reports', scopes: ['messaging:read'] }],
+  ] as const) {
+    // Guarded calls (an API key) need a fresh re-authentication.
+    const done = await e.api(path, body, adminToken, await e.reauth(adminToken, ADMIN.password));
+    if (done.status !== 200) throw new Error(`${path} failed: ${done.status}`);
+  }
 }, 120_000);
 afterAll(async () => {
   await e?.close();
@@ -95,18 +119,27 @@ const EXPECTED_CONSOLE: Record<string, RegExp> = {
 /** Every key of the English catalogue: one on screen means a text was not found. */
 const CATALOGUE_KEYS = new Set(Object.keys({ ...en, ...enScreens, ...publicEn }));
 
-/** The catalogue keys a page shows: in its text, its title, and the attributes people hear or see. */
-async function rawKeys(page: Page): Promise<string[]> {
+/** A page's texts: its text, its title, and the attributes people hear or see. */
+async function pageTexts(page: Page): Promise<string[]> {
   // A string expression: the e2e code is typechecked without the DOM library.
-  const texts = (await page.evaluate(`[
+  return (await page.evaluate(`[
     document.title,
     document.body.innerText,
     ...[...document.querySelectorAll('[aria-label],[placeholder],[title],[alt]')].flatMap((el) =>
       ['aria-label', 'placeholder', 'title', 'alt'].map((a) => el.getAttribute(a) ?? ''),
     ),
   ]`)) as string[];
+}
+
+/** What a page shows that is not for people: catalogue keys, and machine codes (e2e/raw-text.ts). */
+async function rawTexts(page: Page): Promise<string[]> {
+  const texts = await pageTexts(page);
   const words = texts.join('\n').match(/[A-Za-z]\w*(?:\.\w+)+/g) ?? [];
-  return [...new Set(words.filter((w) => CATALOGUE_KEYS.has(w)))];
+  const keys = [...new Set(words.filter((w) => CATALOGUE_KEYS.has(w)))];
+  return [
+    ...(keys.length ? [`catalogue keys shown as text: ${keys.join(', ')}`] : []),
+    ...rawCodesIn(texts).map((code) => `raw code shown: ${code}`),
+  ];
 }
 
 const sideways = (page: Page) =>
@@ -390,8 +423,7 @@ describe('every built screen, both widths and themes', () => {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         if (desktop) await READY[key]?.(page);
-        const keys = await rawKeys(page);
-        if (keys.length) problems.push(`${path} (${who}): catalogue keys shown as text: ${keys.join(', ')}`);
+        for (const raw of await rawTexts(page)) problems.push(`${path} (${who}): ${raw}`);
         for (const theme of bothThemes(v)) {
           await inTheme(v, theme);
           const over = await sideways(page);
@@ -434,8 +466,7 @@ describe('every built screen, both widths and themes', () => {
         await page.goto(path);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         await settle(page);
-        const keys = await rawKeys(page);
-        if (keys.length) problems.push(`${path} (${who}): catalogue keys shown as text: ${keys.join(', ')}`);
+        for (const raw of await rawTexts(page)) problems.push(`${path} (${who}): ${raw}`);
         const over = await sideways(page);
         if (over > 0) problems.push(`${path} (${who}): ${over}px sideways`);
         await shot(page, shotName(path, who, '390', `vi-${v.theme}`));

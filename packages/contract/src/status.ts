@@ -22,10 +22,11 @@ export function userPaymentTone(status: string): Tone {
   return 'grey';
 }
 
-/** Admin view: DONE green, PENDING yellow, others red. */
+/** Admin view: DONE green, PENDING yellow, cancelled by its owner grey (as the owner sees it), others red. */
 export function adminPaymentTone(status: string): Tone {
   if (status === 'DONE') return 'green';
   if (status === 'PENDING') return 'yellow';
+  if (status === 'CANCELLED') return 'grey';
   return 'red';
 }
 

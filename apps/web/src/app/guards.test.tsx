@@ -64,7 +64,7 @@ describe('route guards and session (docs/product.md)', () => {
     expect(screen.getByTestId('shell-balance').textContent).toBe('…');
     await act(async () => answer(json(info('ann', ['User']))));
     await waitFor(() => expect(screen.getByTestId('shell-username').textContent).toBe('ann'));
-    expect(screen.getByTestId('shell-balance').textContent).toBe('$1,234.50');
+    expect(screen.getByTestId('shell-balance').textContent).toBe('$1,234.5000');
   });
 
   it('a signed-out visit to a deep link returns there after signing in; /login alone still leads home', async () => {

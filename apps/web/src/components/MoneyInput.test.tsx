@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { I18nProvider, loadLanguage } from '../i18n/index.tsx';
 import { formatMoneyInput } from '../lib/format.ts';
 import { MoneyInput } from './MoneyInput.tsx';
 
@@ -43,5 +44,31 @@ describe('MoneyInput', () => {
     fireEvent.change(input, { target: { value: '1.23456' } });
     fireEvent.blur(input);
     expect(value).toBe('1.23456');
+  });
+});
+
+describe('MoneyInput in Vietnamese', () => {
+  beforeAll(() => loadLanguage('vi'));
+
+  it('shows and reads the decimal comma, reads a point too, and gives the form a point', () => {
+    let value = '';
+    render(
+      <I18nProvider initial="vi">
+        <Form onValue={(v) => (value = v)} />
+      </I18nProvider>,
+    );
+    const input = screen.getByLabelText('Amount') as HTMLInputElement;
+    expect(input.value).toBe('10,00');
+    fireEvent.change(input, { target: { value: '12,5' } });
+    expect(value).toBe('12.5');
+    fireEvent.blur(input);
+    expect(input.value).toBe('12,50');
+    expect(value).toBe('12.50');
+    fireEvent.change(input, { target: { value: '7.25' } });
+    fireEvent.blur(input);
+    expect([input.value, value]).toEqual(['7,25', '7.25']);
+    fireEvent.change(input, { target: { value: '1.234,5' } });
+    fireEvent.blur(input);
+    expect([input.value, value]).toEqual(['1234,50', '1234.50']);
   });
 });

@@ -11,14 +11,10 @@ export function orderStatusName(status: string, t: TFunction): string {
 }
 
 /**
- * An order's status: its colour (docs/product.md#states-and-colours) and its translated name; the code stays
- * in `title`.
+ * An order's status: its colour (docs/product.md#states-and-colours) and its translated name (never its
+ * code, not even as a tooltip).
  */
 export function OrderStatusBadge({ status }: { status: string }) {
   const { t } = useI18n();
-  return (
-    <StatusBadge tone={orderStatusTone(status)} title={status}>
-      {orderStatusName(status, t)}
-    </StatusBadge>
-  );
+  return <StatusBadge tone={orderStatusTone(status)}>{orderStatusName(status, t)}</StatusBadge>;
 }

@@ -16,10 +16,11 @@ export interface StatTileProps {
   to?: string;
 }
 
-const TILE = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs';
+const TILE = 'block min-w-0 rounded-lg border border-line bg-surface p-4 shadow-xs @container';
 
 /** A labelled figure for summary rows (dashboard, history, user manager, admin overview). */
 export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, icon, to }: StatTileProps) {
+  const figure = typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
   const body = (
     <>
       {/* The label wraps, never clips: a narrow tile (two or three to a 390 px row) or a long word
@@ -34,9 +35,16 @@ export function StatTile({ label, value, delta, deltaTone = 'neutral', tone, ico
       </div>
       <div
         className={cx(
-          'mt-1.5 text-2xl font-semibold tracking-tight tabular wrap-anywhere',
+          'mt-1.5 font-semibold tracking-tight tabular',
+          // A figure never breaks mid-number ("1.234,50" / "00 US$"): one line, its size fitted to the
+          // tile's width by its length. Other content (a device id) keeps its own wrapping.
+          figure === undefined ? 'text-2xl wrap-anywhere' : 'whitespace-nowrap',
           tone === 'warn' ? 'text-warn' : tone === 'ok' ? 'text-ok' : 'text-fg',
         )}
+        // A digit of the tabular figures is about 0.62em wide: the figure takes at most the tile's width.
+        style={
+          figure === undefined ? undefined : { fontSize: `min(1.5rem, 100cqi / ${figure.length * 0.62})` }
+        }
       >
         {value}
       </div>

@@ -8,6 +8,7 @@ import { Input } from './Input.tsx';
 import { ConfirmDialog } from './Modal.tsx';
 import { Notice } from './Notice.tsx';
 import { Pager } from './Pager.tsx';
+import { StatTile } from './StatTile.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
 const wrap = (ui: ReactNode) => render(<I18nProvider initial="en">{ui}</I18nProvider>);
@@ -166,5 +167,17 @@ describe('shared components', () => {
     expect(screen.getByRole('alert').textContent).toContain('Save failed');
     expect(screen.getByRole('status').textContent).toContain('Saved');
     expect(screen.getByText('SUCCESS')).toBeTruthy();
+  });
+});
+
+describe('StatTile', () => {
+  it('keeps a figure on one line (never "1.234,50" / "00 US$"), sized to fit the tile', () => {
+    render(<StatTile label="Total balance held" value={'1.234.567,8900\u00a0US$'} />);
+    const figure = screen.getByText(
+      (_, el) => el?.textContent === '1.234.567,8900\u00a0US$' && el.tagName === 'DIV',
+    );
+    expect(figure.className).toContain('whitespace-nowrap');
+    expect(figure.className).not.toContain('wrap-anywhere');
+    expect(figure.closest('.\\@container')).toBeTruthy();
   });
 });

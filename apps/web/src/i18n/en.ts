@@ -23,6 +23,7 @@ export const en = {
   'app.tagline': 'SMS OTP rentals and SMS/MMS messaging',
 
   // Shared words and component texts.
+  'common.pickDate': 'Choose a date',
   'common.loading': 'Loading…',
   'common.saving': 'Saving…',
   'common.processing': 'Processing…',

@@ -23,6 +23,7 @@ export const vi: Record<MessageKey, string> = {
   'app.name': 'SimDock',
   'app.tagline': 'Thuê số nhận OTP qua SMS và nhắn tin SMS/MMS',
 
+  'common.pickDate': 'Chọn ngày',
   'common.loading': 'Đang tải…',
   'common.saving': 'Đang lưu…',
   'common.processing': 'Đang xử lý…',

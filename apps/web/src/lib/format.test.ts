@@ -25,14 +25,31 @@ describe('formatMoney', () => {
     expect(formatMoney('99.9')).toBe('$99.90');
     expect(formatMoney('1234567.00')).toBe('$1,234,567.00');
   });
-  it('shows up to four decimals when the amount has them (message prices, balances)', () => {
+  it('shows an amount with fractions of a cent with all four decimals, never hiding money', () => {
     expect(formatMoney(0.0075)).toBe('$0.0075');
     expect(formatMoney('9.9775')).toBe('$9.9775');
-    expect(formatMoney('0.0150')).toBe('$0.015');
+    expect(formatMoney('0.0150')).toBe('$0.0150');
     expect(formatMoney('10.5000')).toBe('$10.50');
     expect(formatMoney('1234567.8912')).toBe('$1,234,567.8912');
-    expect(formatMoney(1.005)).toBe('$1.005');
+    expect(formatMoney(1.005)).toBe('$1.0050');
     expect(formatMoney('-0.0225')).toBe('-$0.0225');
+  });
+  it('one rule for balances and message prices: always four decimals, so amounts side by side read alike', () => {
+    expect(formatMoney(11.07, { decimals: 4 })).toBe('$11.0700');
+    expect(formatMoney('11.2275', { decimals: 4 })).toBe('$11.2275');
+    expect(formatMoney(0, { decimals: 4 })).toBe('$0.0000');
+    expect(formatMoney('0.015', { decimals: 4 })).toBe('$0.0150');
+    expect(formatMoney(10, { decimals: 4, signed: true })).toBe('+$10.0000');
+    expect(formatMoney(1234.5, { decimals: 4, lang: 'vi' })).toBe('1.234,5000\u00a0US$');
+  });
+  it('never has a place a line can break at (no plain space)', () => {
+    for (const lang of ['en', 'vi'] as const) {
+      for (const v of [0, 12.5, '1234567.8912', -0.0225]) {
+        // Only the no-break space (U+00A0) before "US$": no space or break opportunity a line can use.
+        expect(formatMoney(v, { lang, decimals: 4 }).replace(/\u00a0US\$$/, '')).not.toMatch(/\s|\u200b/);
+        expect(formatMoney(v, { lang }).replace(/\u00a0US\$$/, '')).not.toMatch(/\s|\u200b/);
+      }
+    }
   });
   it('is exact on the decimal text, never showing a float artefact', () => {
     expect(formatMoney(0.1 + 0.2)).toBe('$0.30');

@@ -3,7 +3,8 @@ import { currentLanguage, type Language, type MessageKey, type Params } from '..
 /**
  * Display formats (money, dates, relative times, percentages) in the language the app shows (i18n's
  * current language unless `lang` is given); the ones that produce words take the `t` of useI18n().
- *   formatMoney(1234.5)            → '$1,234.50' (vi: '1.234,50 US$'), formatMoney('9.9775') → '$9.9775'
+ *   formatMoney(1234.5)            → '$1,234.50' (vi: '1.234,50 US$'); a balance or message price:
+ *   formatMoney(11.07, { decimals: 4 }) → '$11.0700', formatMoney('0.0075', { decimals: 4 }) → '$0.0075'
  *   formatDateTime(iso | unixSec)  → '2026-11-22 14:05' (vi: '22/11/2026 14:05', local time)
  *   formatRelative(target, now, t) → 'in 12 min' / '3 min ago'
  *   formatPercent(87.46)           → '87.5%' (vi: '87,5%')
@@ -42,37 +43,48 @@ function decimalDigits(
 }
 
 /**
- * `$` with thousands separators and 2 to 4 decimals: as many as the amount has, at least two
- * ($9.9775, $0.0075, $1,234.50); a fifth decimal rounds half away from zero on the digits.
- * Accepts numbers and numeric strings (SQL numeric); missing or non-numeric values show $0.00.
- * `signed` also marks a positive amount with + (a ledger's credits beside its debits).
+ * `$` with thousands separators. One rule for the number of decimals, by what the amount is:
+ * - `decimals: 4` for amounts that carry fractions of a cent (balances and the ledger, message prices
+ *   and costs: a message costs $0.0075): always four, so that two balances side by side read alike
+ *   ($11.0700 beside $11.2275);
+ * - two (the default) for amounts kept in whole cents by the contract (service prices, top-ups,
+ *   invoices, payments). Such an amount never has more; if one did, it would show its four rather than
+ *   hide money.
+ * A fifth decimal rounds half away from zero on the digits. Accepts numbers and numeric strings (SQL
+ * numeric); missing or non-numeric values show as zero. `signed` also marks a positive amount with +
+ * (a ledger's credits beside its debits). The result never wraps: Vietnamese puts "US$" after the
+ * amount behind a no-break space, and every other character is one a line cannot break at.
  */
 export function formatMoney(
   value: number | string | null | undefined,
-  opts: { signed?: boolean; lang?: Language } = {},
+  opts: { signed?: boolean; lang?: Language; decimals?: 2 | 4 } = {},
 ): string {
   const lang = opts.lang ?? currentLanguage();
   const { group, decimal } = SEPARATORS[lang];
+  const minDecimals = opts.decimals ?? MONEY_MIN_DECIMALS;
   // Vietnamese writes the currency after the amount, as Intl's vi-VN does: 1.234,50 US$ (a no-break
-  // space, so a narrow price column never puts US$ on a line of its own).
+  // space, so a narrow column never puts the currency on a line of its own).
   const money = (sign: string, amount: string) =>
     lang === 'vi' ? `${sign}${amount}\u00a0US$` : `${sign}$${amount}`;
+  const zero = `0${decimal}${'0'.repeat(minDecimals)}`;
   const d = value === null || value === undefined ? undefined : decimalDigits(value);
-  if (!d) return money('', `0${decimal}00`);
+  if (!d) return money('', zero);
   const scale = 10n ** BigInt(MONEY_MAX_DECIMALS);
   const padded = d.frac.padEnd(MONEY_MAX_DECIMALS + 1, '0');
   let units = BigInt(d.whole) * scale + BigInt(padded.slice(0, MONEY_MAX_DECIMALS));
   if (padded.charCodeAt(MONEY_MAX_DECIMALS) >= 53 /* '5' */) units += 1n;
-  if (units === 0n) return money('', `0${decimal}00`);
+  if (units === 0n) return money('', zero);
   const whole = (units / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, group);
   let frac = (units % scale).toString().padStart(MONEY_MAX_DECIMALS, '0');
-  while (frac.length > MONEY_MIN_DECIMALS && frac.endsWith('0')) frac = frac.slice(0, -1);
+  while (frac.length > minDecimals && frac.endsWith('0')) frac = frac.slice(0, -1);
+  // Cents that do have more digits show all four (never three): the same width as a balance.
+  if (frac.length > MONEY_MIN_DECIMALS) frac = frac.padEnd(MONEY_MAX_DECIMALS, '0');
   const sign = d.negative ? '-' : opts.signed ? '+' : '';
   return money(sign, `${whole}${decimal}${frac}`);
 }
 
 /**
- * An amount as a money field (MoneyInput) shows it: exact decimal text with a '.' and no "$" or
+ * An amount as a money field (MoneyInput) holds it: exact decimal text with a '.' and no "$" or
  * separators, at least two decimals ("12.5" → "12.50", 1 → "1.00", "9.9775" stays). Text with more than
  * `maxDecimals` decimals, or that is not a plain amount, comes back as typed (trimmed) for the form's
  * rule to name.
@@ -81,11 +93,30 @@ export function formatMoneyInput(value: number | string | null | undefined, maxD
   if (value === null || value === undefined) return '';
   const typed = typeof value === 'string' ? value.trim() : String(value);
   const text = typeof value === 'string' ? typed.replace(/^\$/, '') : typed;
-  // A comma stays as typed: it is a thousands separator in English but the decimal mark in Vietnamese.
+  // A comma stays as typed: it is a thousands separator in English (parseMoneyInput reads Vietnamese).
   if (typeof value === 'string' && !/^\d*(\.\d*)?$/.test(text)) return typed;
   const d = decimalDigits(typeof value === 'string' ? text : value);
   if (!d || d.negative || d.frac.length > maxDecimals) return typed;
   return `${d.whole.replace(/^0+(?=\d)/, '')}.${d.frac.padEnd(MONEY_MIN_DECIMALS, '0')}`;
+}
+
+/**
+ * A money field's text as the form holds it ('.' decimals): in Vietnamese the decimal comma is read
+ * ("12,5" → "12.5", "1.234,5" → "1234.5") and a point is read as a decimal point too ("12.5"); in
+ * English the text stays as typed. Anything else comes back as typed, for the form's rule to name.
+ */
+export function parseMoneyInput(text: string, lang: Language = currentLanguage()): string {
+  const typed = text.trim();
+  if (lang !== 'vi') return typed;
+  const bare = typed.replace(/^\$/, '').replace(/\s*US\$$/, '');
+  if (/^\d+(,\d*)?$/.test(bare)) return bare.replace(',', '.');
+  if (/^\d{1,3}(\.\d{3})+,\d*$/.test(bare)) return bare.replace(/\./g, '').replace(',', '.');
+  return typed;
+}
+
+/** A money field's text as the language writes it: "12,50" in Vietnamese, "12.50" in English. */
+export function showMoneyInput(text: string, lang: Language = currentLanguage()): string {
+  return lang === 'vi' && /^\d*\.\d*$/.test(text) ? text.replace('.', SEPARATORS.vi.decimal) : text;
 }
 
 const integers: Record<Language, Intl.NumberFormat> = {
@@ -137,6 +168,23 @@ export function formatDate(
   if (!d) return '-';
   const [y, m, day] = [d.getFullYear(), pad(d.getMonth() + 1), pad(d.getDate())];
   return lang === 'vi' ? `${day}/${m}/${y}` : `${y}-${m}-${day}`;
+}
+
+/**
+ * A day typed the way the app writes dates, as 'YYYY-MM-DD' (what date fields hold): '2026-11-22' and
+ * '22/11/2026' (also '22.11.2026', '1/2/2026') are read in either language, since one form cannot be
+ * taken for the other. Undefined for anything else, or a day the calendar lacks (2026-02-30).
+ */
+export function parseDateInput(text: string): string | undefined {
+  const t = text.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  const dmy = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(t);
+  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
+  if (!y || !m || !d) return undefined;
+  const date = new Date(Number(y), Number(m) - 1, Number(d));
+  if (date.getFullYear() !== Number(y) || date.getMonth() !== Number(m) - 1 || date.getDate() !== Number(d))
+    return undefined;
+  return `${y}-${pad(Number(m))}-${pad(Number(d))}`;
 }
 
 type Translate = (key: MessageKey, params?: Params) => string;

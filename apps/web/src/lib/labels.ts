@@ -11,3 +11,8 @@ export function codeLabel(t: Translate, prefix: string, code: string): string {
   const text = t(key);
   return text === key ? code : text;
 }
+
+/** A role's name for people ("Administrator" for Admin9); the role value itself stays as it is. */
+export function roleLabel(t: Translate, role: string): string {
+  return codeLabel(t, 'users.role.', role);
+}

@@ -6,7 +6,7 @@ import { vi } from 'vitest';
 import { createQueryClient } from '../app/queryClient.ts';
 import { AppRouterProvider, routes } from '../app/router.tsx';
 import { ThemeProvider } from '../app/theme.tsx';
-import { I18nProvider } from '../i18n/index.tsx';
+import { I18nProvider, type Language } from '../i18n/index.tsx';
 
 /** A Telegram rental waiting for its code (created 10:00, cancellable at 10:02, expiring 10:20 UTC). */
 export const orderFor = (o: Partial<Order> = {}): Order => ({
@@ -60,12 +60,15 @@ export function mockFetch(handler: (path: string, init?: RequestInit) => { statu
   return fn;
 }
 
-/** The whole app (real route table, guards, providers) in a memory router at `path`. */
-export function renderApp(path: string) {
+/**
+ * The whole app (real route table, guards, providers) in a memory router at `path`, in English unless
+ * `lang` says otherwise (that language's texts loaded first: `await loadLanguage('vi')`).
+ */
+export function renderApp(path: string, { lang = 'en' }: { lang?: Language } = {}) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = createQueryClient();
   const view = render(
-    <I18nProvider initial="en">
+    <I18nProvider initial={lang}>
       <ThemeProvider>
         <QueryClientProvider client={queryClient}>
           <AppRouterProvider router={router} />

@@ -181,6 +181,7 @@ describe('QueryMsgBody', () => {
             timestamp: 1_757_462_400,
             cost: 0.0075,
             refunded: false,
+            mms: false,
           },
         ],
         total: 2,

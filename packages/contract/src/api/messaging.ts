@@ -199,6 +199,8 @@ export const HistoryRecord = z.object({
   cost: z.number().min(0),
   /** Its cost was given back (it failed or was cancelled). */
   refunded: z.boolean(),
+  /** A picture message (MMS): History marks the row. */
+  mms: z.boolean(),
 });
 export type HistoryRecord = z.infer<typeof HistoryRecord>;
 

@@ -8,6 +8,34 @@ export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'DONE', 'FAILED'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
+/** The gwStatus of a top-up its owner cancelled (status FAILED; money that arrives is still credited). */
+export const PAYMENT_CANCELLED_BY_USER = 'cancelled_by_user';
+/** The payment provider's own statuses (NOWPayments), as gwStatus carries them (docs/payments.md#states). */
+export const PROVIDER_PAYMENT_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'expired',
+  'cancelled',
+  'refunded',
+  PAYMENT_CANCELLED_BY_USER,
+] as const;
+
+/**
+ * A top-up's status as people read it, the same for its owner and for an administrator: FAILED because
+ * its owner cancelled it reads "Cancelled", not "Failed".
+ */
+export function shownPaymentStatus(p: {
+  status: PaymentStatus;
+  gwStatus: string | null;
+}): PaymentStatus | 'CANCELLED' {
+  return p.status === 'FAILED' && p.gwStatus === PAYMENT_CANCELLED_BY_USER ? 'CANCELLED' : p.status;
+}
+
 /** POST /api/Payments/create {amount}: USD, a number ≥ 10 with at most two decimals. */
 export const CreatePaymentBody = z.object({
   amount: z.number({ error: topupMessages.notNumber }).superRefine((v, c) => {

@@ -272,6 +272,15 @@ describe('conversations end to end with the simulator', () => {
     const thread = (await detail(alice.token, c!.id)).body.data.msgList;
     expect(thread.at(-1)).toMatchObject({ mmsFile: fileName, status: 1 });
     expect((await list(alice.token)).find((x) => x.conversationId === c!.id)!.latestSms).toBe('[MMS]');
+    // History marks the picture message as one, and only it.
+    const history = await s.post(
+      '/api/MassOutreach/querymsg',
+      { current: 1, size: 500, params: {} },
+      alice.token,
+    );
+    const records = history.body.data.records as { id: string; mms: boolean }[];
+    expect(records.find((r) => r.id === id)?.mms).toBe(true);
+    expect(records.filter((r) => r.id !== id).every((r) => r.mms === false)).toBe(true);
     // Someone else's file cannot be attached.
     const theirs = await upload(bob.token, GIF, 'x.gif', 'image/gif');
     const stolen = await reply(alice.token, {

@@ -43,11 +43,13 @@ export interface HistoryRow {
   refunded: boolean;
   /** The carrier took it (the device reports that apart from the handset's delivery). */
   carrier: boolean;
+  /** A picture message (MMS). */
+  mms: boolean;
 }
 
 const ROW = `id::text AS id, user_id, recipient, body, status, status_reason, gateway_name, port,
   coalesce(sent_at, created_at) AS at, cost::text AS cost, refunded_at IS NOT NULL AS refunded,
-  carrier_at IS NOT NULL AS carrier`;
+  carrier_at IS NOT NULL AS carrier, mms_file IS NOT NULL AS mms`;
 
 export async function historyPage(
   q: Queryable,

@@ -5,6 +5,7 @@ import {
   type HistoryRecord,
   type QueryMsgBody,
   type QueryMsgResponse,
+  reasonColumns,
 } from '@simdock/contract';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { findUserByUsername, usernamesByIds } from '../users/index.ts';
@@ -90,6 +91,7 @@ async function toRecords(ctx: AppContext, user: AuthUser, rows: HistoryRow[]): P
     timestamp: seconds(r.at),
     cost: Number(r.cost),
     refunded: r.refunded,
+    mms: r.mms,
   }));
 }
 
@@ -207,7 +209,8 @@ function cell(v: string | number | null): string {
 /** The filtered records as CSV (newest first, at most EXPORT_MAX_ROWS), Admin9 with gateway and port. */
 export async function exportHistoryCsv(ctx: AppContext, user: AuthUser, params: Params): Promise<string> {
   const admin = isAdmin(user);
-  const header = ['id', 'receiver', 'sms', 'userAlias', 'status', 'statusReason']
+  // statusReason: the plain sentence; statusDetail: what the device said (contract failure-reason.ts).
+  const header = ['id', 'receiver', 'sms', 'userAlias', 'status', 'statusReason', 'statusDetail']
     .concat(admin ? ['smsGateway', 'smsPort'] : [])
     .concat(['time']);
   const lines = [header.join(',')];
@@ -217,13 +220,15 @@ export async function exportHistoryCsv(ctx: AppContext, user: AuthUser, params: 
     for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += batch) {
       const rows = await historyPage(ctx.db, f, batch, offset);
       for (const r of await toRecords(ctx, user, rows)) {
+        const why = reasonColumns(r.statusReason);
         const cells: (string | number | null)[] = [
           r.id,
           r.receiver,
           r.sms,
           r.userAlias,
           r.status,
-          r.statusReason,
+          why.reason,
+          why.detail,
         ];
         if (admin) cells.push(r.smsGateway, r.smsPort);
         cells.push(new Date(r.timestamp * 1000).toISOString());

@@ -338,11 +338,14 @@ describe('history', () => {
     });
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await res.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('id,receiver,sms,userAlias,status,statusReason,smsGateway,smsPort,time');
+    expect(lines[0]).toBe(
+      'id,receiver,sms,userAlias,status,statusReason,statusDetail,smsGateway,smsPort,time',
+    );
     expect(lines).toHaveLength(5);
+    // A plain reason, with the device's text as its detail.
     expect(
-      lines.some(
-        (l) => l.includes('"6 Timeout; 21 Short message transfer rejected"') || l.includes('6 Timeout;'),
+      lines.some((l) =>
+        l.includes(",The recipient's network refused it,6 Timeout; 21 Short message transfer rejected,"),
       ),
     ).toBe(true);
   });

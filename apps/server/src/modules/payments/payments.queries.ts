@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '@simdock/contract';
+import { PAYMENT_CANCELLED_BY_USER, type PaymentStatus } from '@simdock/contract';
 import type { Queryable } from '../../db/db.ts';
 import { keysetPage, type ListPage, type PageRequest } from '../../db/paging.ts';
 import { isUuid } from '../../ids.ts';
@@ -45,7 +45,7 @@ export async function insertPayment(
 }
 
 /** The gw_status of a top-up its owner cancelled (status FAILED; money that arrives is still credited). */
-export const CANCELLED_BY_USER = 'cancelled_by_user';
+export const CANCELLED_BY_USER = PAYMENT_CANCELLED_BY_USER;
 
 /**
  * The owner cancels a PENDING invoice: FAILED, so it no longer counts as open. 'none' when it is not

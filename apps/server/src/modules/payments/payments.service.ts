@@ -6,6 +6,7 @@ import {
   type PaymentHistoryResponse,
   type PaymentOptions,
   type PaymentStatus,
+  shownPaymentStatus,
   TOPUP_MAX,
   TOPUP_MAX_OPEN,
   TOPUP_MIN,
@@ -20,7 +21,6 @@ import { userIdsMatching, usernamesByIds } from '../users/index.ts';
 import { decide } from './payment-state.ts';
 import {
   allPaymentsPage,
-  CANCELLED_BY_USER,
   cancelPending,
   claimCredit,
   claimStalePayments,
@@ -360,7 +360,7 @@ const userView = (r: PaymentRow): UserPayment => ({
   status: r.status,
   createdAt: r.createdAt.toISOString(),
   url: r.url,
-  cancelled: r.status === 'FAILED' && r.gwStatus === CANCELLED_BY_USER,
+  cancelled: shownPaymentStatus(r) === 'CANCELLED',
 });
 
 export async function paymentHistory(

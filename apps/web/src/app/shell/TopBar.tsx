@@ -138,7 +138,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { user, home } = useSession();
   const username = user?.username ?? '';
   // The shell shows before the user info arrives (a stored token is enough): no made-up $0.00 meanwhile.
-  const balance = user ? formatMoney(user.balance) : '…';
+  const balance = user ? formatMoney(user.balance, { decimals: 4 }) : '…';
   return (
     <header className="fixed inset-x-0 top-0 z-30 flex h-14 items-center gap-2 border-b border-line bg-surface/95 px-3 backdrop-blur md:px-4">
       <button
@@ -161,7 +161,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
         <Link
           to="/balance"
           aria-label={t('shell.balanceHistory', { amount: balance })}
-          className="mx-1 inline-flex rounded-full border border-line bg-subtle px-2.5 py-1 text-[13px] font-semibold text-fg tabular hover:border-accent"
+          className="mx-1 inline-flex rounded-full border border-line bg-subtle px-2.5 py-1 text-[13px] font-semibold whitespace-nowrap text-fg tabular hover:border-accent"
           data-testid="shell-balance"
         >
           {balance}

@@ -185,11 +185,13 @@ export const messagingEn = {
   'history.showing': 'Showing {start} to {end}',
   'history.showingDay': 'Showing {day}',
   'history.reason.simCannotSend': 'The SIM could not send (no signal or not registered)',
+  'history.reason.phoneFailed': 'The phone could not send it',
   'history.reason.recipientRefused': "The recipient's network refused it",
   'history.reason.unreachable': "The recipient's phone could not be reached",
   'history.reason.networkBusy': 'The mobile network was busy',
   'history.reason.gatewayBusy': 'The gateway was busy',
   'history.reason.gatewayError': 'The gateway could not take it',
   'history.reason.failed': 'Not delivered',
+  'history.mms': 'MMS',
   'history.reasonDetail': 'What the device said',
 } as const;

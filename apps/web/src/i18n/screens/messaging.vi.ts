@@ -32,7 +32,7 @@ const rulesVi: Record<`messaging.${MessagingMessageKey}`, string> = {
   'messaging.smsPriceInvalid':
     'Giá mỗi phân đoạn SMS phải là số tiền ≥ 0 với tối đa bốn chữ số thập phân (USD).',
   'messaging.mmsPriceInvalid': 'Giá mỗi MMS phải là số tiền ≥ 0 với tối đa bốn chữ số thập phân (USD).',
-  'messaging.simCooldownMinutesInvalid': 'SIM Cooldown (phút) phải là số nguyên từ 0 đến {max}.',
+  'messaging.simCooldownMinutesInvalid': 'Thời gian khóa SIM (phút) phải là số nguyên từ 0 đến {max}.',
   'messaging.simsKeptForSendingInvalid': 'SIM giữ lại để gửi (%) phải là số nguyên từ 0 đến {max}.',
 };
 
@@ -61,7 +61,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'settings.simLockAfter': 'Khóa SIM sau số lần lỗi',
   'settings.simLockAfterHint':
     'Số lần gửi lỗi liên tiếp (SIM không gửi được) thì khóa SIM. 0 = không bao giờ tự khóa.',
-  'settings.simCooldown': 'SIM Cooldown (phút)',
+  'settings.simCooldown': 'Thời gian khóa SIM (phút)',
   'settings.simCooldownHint': 'Thời gian khóa tự động. 0 = đến khi quản trị viên mở khóa.',
   'settings.simsKept': 'SIM giữ lại để gửi (%)',
   'settings.simsKeptHint':
@@ -71,7 +71,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
     'Trừ vào số dư người gửi khi lần gửi được chấp nhận; tin gửi lỗi hoặc bị hủy được hoàn tiền. 0 = miễn phí.',
   'settings.smsPrice': 'Giá mỗi phân đoạn SMS (USD)',
   'settings.smsPriceHint':
-    'Một phân đoạn chứa 160 ký tự GSM-7 (153 ký tự mỗi đoạn khi tin dài hơn) hoặc 70 ký tự Unicode (67 mỗi đoạn). Tối đa 4 chữ số thập phân, ví dụ 0.0075.',
+    'Một phân đoạn chứa 160 ký tự GSM-7 (153 ký tự mỗi đoạn khi tin dài hơn) hoặc 70 ký tự Unicode (67 mỗi đoạn). Tối đa 4 chữ số thập phân, ví dụ 0,0075.',
   'settings.mmsPrice': 'Giá mỗi MMS (USD)',
   'settings.mmsPriceHint': 'Một giá cho mỗi MMS, bất kể nội dung. Tối đa 4 chữ số thập phân.',
   'sending.title': 'Gửi SMS (Tối đa: {max})',
@@ -177,11 +177,13 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'history.showing': 'Hiển thị từ {start} đến {end}',
   'history.showingDay': 'Hiển thị ngày {day}',
   'history.reason.simCannotSend': 'SIM không gửi được (không có sóng hoặc chưa đăng ký mạng)',
+  'history.reason.phoneFailed': 'Điện thoại không gửi được tin',
   'history.reason.recipientRefused': 'Mạng của người nhận đã từ chối',
   'history.reason.unreachable': 'Không liên lạc được với điện thoại người nhận',
   'history.reason.networkBusy': 'Mạng di động đang bận',
   'history.reason.gatewayBusy': 'Gateway đang bận',
   'history.reason.gatewayError': 'Gateway không nhận được tin',
   'history.reason.failed': 'Không gửi được',
+  'history.mms': 'Tin MMS',
   'history.reasonDetail': 'Thiết bị báo',
 };

@@ -101,6 +101,7 @@ export const paymentsEn = {
   'payments.status.PAID': 'Paid, confirming',
   'payments.status.DONE': 'Credited',
   'payments.status.FAILED': 'Failed',
+  'payments.status.CANCELLED': 'Cancelled',
   'payments.gw.waiting': 'Waiting',
   'payments.gw.confirming': 'Confirming',
   'payments.gw.confirmed': 'Confirmed',
@@ -110,6 +111,7 @@ export const paymentsEn = {
   'payments.gw.failed': 'Failed',
   'payments.gw.expired': 'Expired',
   'payments.gw.cancelled': 'Cancelled',
+  'payments.gw.cancelled_by_user': 'Cancelled by the user',
   'payments.gw.refunded': 'Refunded',
   'payments.amountRealHint':
     'What actually arrived, in USD (rounded down to cents): the amount credited to the balance. 0 until a payment arrives; less than Amount for a partial payment, more for an over-payment.',

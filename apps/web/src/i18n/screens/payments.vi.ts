@@ -96,6 +96,7 @@ export const paymentsVi: Record<keyof typeof paymentsEn, string> = {
   'payments.status.PAID': 'Đã trả, đang xác nhận',
   'payments.status.DONE': 'Đã cộng tiền',
   'payments.status.FAILED': 'Thất bại',
+  'payments.status.CANCELLED': 'Đã hủy',
   'payments.gw.waiting': 'Đang chờ',
   'payments.gw.confirming': 'Đang xác nhận',
   'payments.gw.confirmed': 'Đã xác nhận',
@@ -105,6 +106,7 @@ export const paymentsVi: Record<keyof typeof paymentsEn, string> = {
   'payments.gw.failed': 'Thất bại',
   'payments.gw.expired': 'Hết hạn',
   'payments.gw.cancelled': 'Đã hủy',
+  'payments.gw.cancelled_by_user': 'Người dùng đã hủy',
   'payments.gw.refunded': 'Đã hoàn tiền',
   'payments.amountRealHint':
     'Số tiền thực nhận, tính bằng USD (làm tròn xuống đến cent): số được cộng vào số dư. Bằng 0 cho đến khi có thanh toán; nhỏ hơn Amount nếu trả thiếu, lớn hơn nếu trả thừa.',

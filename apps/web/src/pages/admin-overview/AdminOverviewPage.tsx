@@ -38,7 +38,7 @@ function tiles(o: AdminOverview, t: TFunction): (StatTileProps & { key: string }
     {
       key: 'balance',
       label: t('overview.balance'),
-      value: formatMoney(o.balanceHeld),
+      value: formatMoney(o.balanceHeld, { decimals: 4 }),
       delta: t('overview.balanceHint'),
       icon: <Wallet className="size-4" />,
     },

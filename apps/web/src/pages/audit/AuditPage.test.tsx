@@ -32,17 +32,18 @@ const auditBodies = (fetch: ReturnType<typeof mockFetch>) =>
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
 
 describe('Audit Log (/audit)', () => {
-  it('names actions and fields for people, with the raw codes in the tooltips', async () => {
+  it('names actions, fields and values for people, with no raw code even in a tooltip', async () => {
     serve();
     renderApp('/audit');
     const table = await screen.findByRole('table', { name: 'Audit log entries' });
     const action = await within(table).findByText('Gateway edited');
-    expect(action.getAttribute('title')).toBe('Code: gateway.update');
+    expect(action.getAttribute('title')).toBeNull();
     const field = within(table).getByText('Enabled');
-    expect(field.getAttribute('title')).toBe('Code: isEnable');
+    expect(field.getAttribute('title')).toBeNull();
     expect(field.closest('li')?.textContent).toBe('Enabled: Yes → No');
-    // A field without a name yet shows as it is.
-    expect(within(table).getByText('brandNewField')).toBeTruthy();
+    // A field without a name yet reads as words, not as its code.
+    expect(within(table).getByText('Brand new field')).toBeTruthy();
+    expect(within(table).queryByText('brandNewField')).toBeNull();
     expect(within(table).queryByText('gateway.update')).toBeNull();
     expect(screen.getByRole('option', { name: 'Balance changed' })).toBeTruthy();
   });
@@ -60,6 +61,9 @@ describe('Audit Log (/audit)', () => {
       }),
     );
     expect((screen.getByLabelText('Who (username)') as HTMLInputElement).value).toBe('bob');
+    // The day in the app's date format, in a text field (a native date field shows the browser's).
+    const from = screen.getByLabelText('From') as HTMLInputElement;
+    expect([from.type, from.value]).toEqual(['text', '2026-01-01']);
     fireEvent.change(screen.getByLabelText('Who (username)'), { target: { value: 'carol' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() =>

@@ -1,10 +1,13 @@
 import { AUDIT_KINDS, type AuditEntry, type AuditKind, USER_LIMITS } from '@simdock/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
+import { servicesQuery } from '../../api/orders.ts';
 import {
   Button,
   Card,
   type Column,
   DataTable,
+  DateInput,
   FormField,
   Input,
   PageHeader,
@@ -17,7 +20,7 @@ import { codeLabel } from '../../lib/labels.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { type AuditParams, useAuditQuery } from './api.ts';
-import { changedFields } from './audit-format.ts';
+import { auditValue, changedFields, fieldLabel, targetText } from './audit-format.ts';
 
 interface Filters {
   actor: string;
@@ -42,7 +45,8 @@ function toParams(f: Filters, page: number): AuditParams {
 
 /**
  * /audit (Admin9): every admin action with who, what, before/after and when; filters and paging in the
- * URL (reload and Back keep them). Actions and fields show by name; their raw codes are in the tooltips.
+ * URL (reload and Back keep them). Actions, fields and values show as people read them (audit-format.ts):
+ * names, not codes; times in the app's format; "—" for nothing.
  */
 export function AuditPage() {
   const { t } = useI18n();
@@ -57,8 +61,10 @@ export function AuditPage() {
   const anchors = usePageAnchors([applied.actor, applied.kind, applied.from, applied.to].join('\u0000'));
   const audit = useAuditQuery({ ...toParams(applied, page), ...anchors.cursors });
   const kindLabel = (k: string) => codeLabel(t, 'audit.kind.', k);
-  const fieldLabel = (f: string) => codeLabel(t, 'audit.field.', f);
-  const valueText = (v: string) => (v === 'true' ? t('audit.yes') : v === 'false' ? t('audit.no') : v);
+  // Services by name: entries about a service carry its code.
+  const services = useQuery({ ...servicesQuery, refetchInterval: false });
+  const serviceName = (code: string) => services.data?.find((s) => s.code === code)?.name;
+  const value = (field: string, v: unknown) => auditValue(t, field, v, serviceName);
 
   const columns: Column<AuditEntry>[] = [
     {
@@ -76,13 +82,9 @@ export function AuditPage() {
     {
       key: 'kind',
       header: t('audit.colAction'),
-      cell: (e) => (
-        <span title={t('audit.rawCode', { code: e.kind })} data-code={e.kind}>
-          {kindLabel(e.kind)}
-        </span>
-      ),
+      cell: (e) => <span data-code={e.kind}>{kindLabel(e.kind)}</span>,
     },
-    { key: 'target', header: t('audit.colTarget'), cell: (e) => e.targetLabel || e.targetId || '—' },
+    { key: 'target', header: t('audit.colTarget'), cell: (e) => targetText(t, e, serviceName) },
     {
       key: 'change',
       header: t('audit.colChange'),
@@ -90,13 +92,11 @@ export function AuditPage() {
         <ul className="space-y-0.5 text-xs text-muted">
           {changedFields(e.before, e.after).map((c) => (
             <li key={c.field} className="break-words">
-              <span className="text-fg" title={t('audit.rawCode', { code: c.field })}>
-                {fieldLabel(c.field)}
-              </span>
+              <span className="text-fg">{fieldLabel(t, c.field)}</span>
               {': '}
-              {c.before === undefined
-                ? valueText(c.after ?? '')
-                : `${valueText(c.before)} → ${c.after === undefined ? '—' : valueText(c.after)}`}
+              {'before' in c
+                ? `${value(c.field, c.before)} → ${value(c.field, c.after)}`
+                : value(c.field, c.after)}
             </li>
           ))}
         </ul>
@@ -164,7 +164,7 @@ function AuditFilterForm({
   onApply: (f: Filters) => void;
 }) {
   const { t } = useI18n();
-  const { register, handleSubmit, reset } = useForm<Filters>({ defaultValues: applied });
+  const { register, handleSubmit, reset, watch, setValue } = useForm<Filters>({ defaultValues: applied });
   return (
     <form
       className="grid grid-cols-1 gap-3 border-b border-line p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
@@ -183,11 +183,12 @@ function AuditFilterForm({
           ))}
         </Select>
       </FormField>
+      {/* Days in the app's date format (a native date field shows the browser's). */}
       <FormField label={t('audit.filterFrom')}>
-        <Input type="date" {...register('from')} />
+        <DateInput value={watch('from')} onChange={(day) => setValue('from', day)} />
       </FormField>
       <FormField label={t('audit.filterTo')}>
-        <Input type="date" {...register('to')} />
+        <DateInput value={watch('to')} onChange={(day) => setValue('to', day)} />
       </FormField>
       <div className="flex gap-2">
         <Button type="submit" variant="primary">

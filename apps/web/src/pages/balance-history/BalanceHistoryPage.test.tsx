@@ -64,10 +64,11 @@ describe('Balance history', () => {
     await screen.findByText('Messages refund');
     expect(rowsText().map((cells) => cells.slice(1))).toEqual([
       ['Messages refund', 'Campaign #7, message #11', '+$0.0075', '$9.9775'],
-      ['Messages', 'Campaign #7', '-$0.0225', '$9.97'],
-      ['Rental', 'Order #42', '-$0.50', '$9.9925'],
+      // Four decimals in every row (formatMoney's rule for the ledger): never $9.97 beside $9.9775.
+      ['Messages', 'Campaign #7', '-$0.0225', '$9.9700'],
+      ['Rental', 'Order #42', '-$0.5000', '$9.9925'],
       ['Adjustment by an administrator', '—', '+$0.4925', '$10.4925'],
-      ['Top-up', '—', '+$10.00', '$10.00'],
+      ['Top-up', '—', '+$10.0000', '$10.0000'],
     ]);
     const amounts = screen.getAllByTestId('balance-amount');
     expect(amounts[0]!.className).toContain('text-ok');

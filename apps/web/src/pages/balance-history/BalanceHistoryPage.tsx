@@ -76,7 +76,7 @@ export function BalanceHistoryPage() {
       cellClassName: 'tabular font-semibold',
       cell: (e) => (
         <span className={TONE[amountTone(e.amount)]} data-testid="balance-amount">
-          {formatMoney(e.amount, { signed: true })}
+          {formatMoney(e.amount, { signed: true, decimals: 4 })}
         </span>
       ),
     },
@@ -86,7 +86,7 @@ export function BalanceHistoryPage() {
       align: 'right',
       className: 'whitespace-nowrap',
       cellClassName: 'tabular',
-      cell: (e) => (e.balanceAfter === null ? '—' : formatMoney(e.balanceAfter)),
+      cell: (e) => (e.balanceAfter === null ? '—' : formatMoney(e.balanceAfter, { decimals: 4 })),
     },
   ];
 
@@ -106,7 +106,7 @@ export function BalanceHistoryPage() {
       <Card flush>
         {balance !== undefined ? (
           <p className="border-b border-line px-4 py-3 text-sm text-muted" data-testid="balance-current">
-            {t('balance.current', { amount: formatMoney(balance) })}
+            {t('balance.current', { amount: formatMoney(balance, { decimals: 4 }) })}
           </p>
         ) : null}
         {history.isError && data ? (

@@ -41,6 +41,7 @@ import {
   useUnlockSimMutation,
 } from './api.ts';
 import { simPlace } from './kinds.ts';
+import { lockReasonText, simStateName } from './sim-text.ts';
 
 export interface SimPanelProps {
   gateway: Gateway;
@@ -144,7 +145,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       header: t('gateways.colState'),
       cell: (s) => (
         <span className="flex flex-col items-start gap-1">
-          <span className="whitespace-nowrap">{s.stateText}</span>
+          <span className="whitespace-nowrap">{simStateName(t, s.state, s.stateText)}</span>
           <StatusBadge tone={s.usable ? 'green' : 'grey'}>
             {s.usable ? t('gateways.usable') : t('gateways.notUsable')}
           </StatusBadge>
@@ -346,7 +347,7 @@ function LockBadge({ sim, now }: { sim: Sim; now: number }) {
       <StatusBadge tone="red" title={lock.until ? formatDateTime(lock.until) : undefined}>
         {t('gateways.locked')} · {kind}
       </StatusBadge>
-      {lock.reason ? <span className="text-xs text-fg">{lock.reason}</span> : null}
+      {lock.reason ? <span className="text-xs text-fg">{lockReasonText(t, lock.reason)}</span> : null}
       <span className="text-xs text-muted">{left}</span>
     </span>
   );

@@ -1,7 +1,8 @@
 import type { HistoryRecord } from '@simdock/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
+import { loadLanguage } from '../../i18n/index.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 import { presetRange } from './history-range.ts';
@@ -18,6 +19,7 @@ const FAILED: HistoryRecord = {
   timestamp: 1_772_600_000,
   cost: 0.02,
   refunded: true,
+  mms: false,
 };
 
 const OK_BODY = {
@@ -98,8 +100,21 @@ describe('History page', () => {
     const table = await screen.findByRole('table', { name: 'Message Details' });
     const summary = await within(table).findByText("The recipient's network refused it");
     expect(summary.tagName).toBe('SUMMARY');
-    expect(summary.getAttribute('title')).toBe(FAILED.statusReason);
+    // The device's text is the detail, opened on demand; never a tooltip of raw codes.
+    expect(summary.getAttribute('title')).toBeNull();
     expect(within(summary.closest('details')!).getByText(FAILED.statusReason!)).toBeTruthy();
+  });
+
+  it("shows a phone's failure as a plain reason, not its RESULT_ERROR_… code", async () => {
+    const phone = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
+    serve(() => ({
+      body: { ...OK_BODY, data: { ...OK_BODY.data, records: [{ ...FAILED, statusReason: phone }] } },
+    }));
+    renderApp('/History');
+    const table = await screen.findByRole('table', { name: 'Message Details' });
+    const summary = await within(table).findByText('The phone could not send it');
+    expect(summary.tagName).toBe('SUMMARY');
+    expect(within(summary.closest('details')!).getByText(phone)).toBeTruthy();
   });
 
   it('says a failed load failed, with a retry that loads it', async () => {
@@ -162,9 +177,69 @@ describe('History page', () => {
     const start = new Date(`${week.start}T00:00:00`);
     await waitFor(() => expect(sentBodies(fetch).at(-1)?.params.strTime).toBe(start.getTime() / 1000));
     expect(within(presets).getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
-    expect((screen.getByLabelText('Start date') as HTMLInputElement).value).toBe(week.start);
+    expect((screen.getByLabelText('Start date') as HTMLInputElement).value).toBe(formatDate(start));
     expect(
       screen.getByText(`Showing ${formatDate(start)} to ${formatDate(new Date(`${week.end}T00:00:00`))}`),
     ).toBeTruthy();
+  });
+
+  it('keeps the preset and the range in the URL: a reload or a link shows the same days', async () => {
+    const fetch = serve(() => ({ body: OK_BODY }));
+    const { router } = renderApp('/History');
+    await screen.findByText('hello');
+    const presets = screen.getByRole('group', { name: 'Quick ranges' });
+    fireEvent.click(within(presets).getByRole('button', { name: '30 days' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?preset=days30'));
+    // A range of its own: its days, typed in the app's format.
+    const startField = screen.getByLabelText('Start date') as HTMLInputElement;
+    const endField = screen.getByLabelText('End date') as HTMLInputElement;
+    fireEvent.change(startField, { target: { value: '2026-03-01' } });
+    fireEvent.change(endField, { target: { value: '2026-03-04' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?start=2026-03-01&end=2026-03-04'));
+    await waitFor(() =>
+      expect(sentBodies(fetch).at(-1)?.params.strTime).toBe(new Date('2026-03-01T00:00:00').getTime() / 1000),
+    );
+    // Back: the preset again, in the fields too.
+    await router.navigate(-1);
+    const month = presetRange('days30');
+    await waitFor(() =>
+      expect((screen.getByLabelText('Start date') as HTMLInputElement).value).toBe(month.start),
+    );
+    cleanup();
+    // Opened from a link.
+    renderApp('/History?start=2026-02-10&end=2026-02-12');
+    await screen.findByText('hello');
+    expect((screen.getByLabelText('End date') as HTMLInputElement).value).toBe('2026-02-12');
+    expect(sentBodies(fetch).at(-1)?.params.strTime).toBe(new Date('2026-02-10T00:00:00').getTime() / 1000);
+  });
+
+  it("writes and reads the date fields in the app's format (Vietnamese: day/month/year)", async () => {
+    await loadLanguage('vi');
+    const fetch = serve(() => ({ body: OK_BODY }));
+    renderApp('/History?start=2026-02-10&end=2026-02-12', { lang: 'vi' });
+    await screen.findByText('hello');
+    const startField = (await screen.findByLabelText('Từ ngày')) as HTMLInputElement;
+    expect(startField.value).toBe('10/02/2026');
+    fireEvent.change(startField, { target: { value: '09/02/2026' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Áp dụng' }));
+    await waitFor(() =>
+      expect(sentBodies(fetch).at(-1)?.params.strTime).toBe(new Date('2026-02-09T00:00:00').getTime() / 1000),
+    );
+  });
+
+  it('marks MMS rows', async () => {
+    serve(() => ({
+      body: {
+        ...OK_BODY,
+        data: { ...OK_BODY.data, records: [{ ...FAILED, id: '2', sms: 'a picture', mms: true }, FAILED] },
+      },
+    }));
+    renderApp('/History');
+    const table = await screen.findByRole('table', { name: 'Message Details' });
+    const picture = (await within(table).findByText(/a picture/)).closest('tr')!;
+    expect(within(picture).getByText('MMS')).toBeTruthy();
+    const text = within(table).getByText('hello').closest('tr')!;
+    expect(within(text).queryByText('MMS')).toBeNull();
   });
 });

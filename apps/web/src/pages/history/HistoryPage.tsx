@@ -3,21 +3,22 @@ import {
   HISTORY_PAGE_SIZES,
   type HistoryRecord,
   historyTotalPages,
+  plainReason,
   type QueryMsgBody,
 } from '@simdock/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type ComponentProps, lazy, Suspense, useEffect, useState } from 'react';
+import { type Control, useController, useForm } from 'react-hook-form';
 import { useSession } from '../../app/session.tsx';
 import {
   Button,
   Card,
   type Column,
   DataTable,
+  DateInput,
   ErrorState,
   FormField,
-  Input,
   notify,
   PageHeader,
   Pager,
@@ -37,6 +38,7 @@ import {
 } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
+import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
 import {
@@ -45,9 +47,11 @@ import {
   presetRange,
   RANGE_PRESETS,
   type RangePreset,
-  todayText,
+  rangeOfUrl,
 } from './history-range.ts';
-import { plainReason } from './reason-text.ts';
+
+/** What the URL keeps (?preset or ?start&end, and page); no parameter: today. */
+const URL_DEFAULTS = { preset: 'today', start: '', end: '', page: '1' };
 
 const HistoryChart = lazy(() => import('./HistoryChart.tsx'));
 
@@ -71,16 +75,23 @@ const rangeResolver = keyResolver<Range>((v) => {
 export function HistoryPage() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
-  const [range, setRange] = useState<Range>(() => ({ start: todayText(), end: todayText() }));
+  // The range in the URL (reload, a shared link and Back show the same days): a preset as its name,
+  // so that "Last 7 days" follows the calendar; any other range as its days.
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const range = rangeOfUrl(url);
+  const current = pageNumber(url.page);
+  const setCurrent = (p: number) => setUrl({ page: String(p) });
   const {
-    register,
+    control,
     handleSubmit,
     watch,
     reset,
+    trigger,
     formState: { errors },
   } = useForm<Range>({ defaultValues: range, mode: 'onChange', resolver: rangeResolver });
+  // A new range from the URL (Back, a preset) shows in the fields.
+  useEffect(() => reset({ start: range.start, end: range.end }), [range.start, range.end, reset]);
   const draft = watch();
-  const [current, setCurrent] = useState(1);
   const [size, setSize] = useState(HISTORY_DEFAULT_PAGE_SIZE);
   const [exporting, setExporting] = useState(false);
   const bounds = dayBounds(range.start, range.end);
@@ -103,14 +114,11 @@ export function HistoryPage() {
   const apply = (next: Range) => {
     if (!dayBounds(next.start, next.end)) return;
     if (next.start === range.start && next.end === range.end && current === 1) void retryAll();
-    setRange(next);
-    setCurrent(1);
+    const preset = presetOf(next);
+    // Days of their own win over the preset (rangeOfUrl): the preset parameter is then left out.
+    setUrl(preset ? { preset, start: '', end: '', page: '1' } : { preset: 'today', ...next, page: '1' });
   };
-  const choosePreset = (preset: RangePreset) => {
-    const next = presetRange(preset);
-    reset(next);
-    apply(next);
-  };
+  const choosePreset = (preset: RangePreset) => apply(presetRange(preset));
   const chosenPreset = presetOf(range);
   const pages = historyTotalPages(history.data?.data.total, sum?.numCnt, size);
 
@@ -130,11 +138,11 @@ export function HistoryPage() {
   const costOf = (r: HistoryRecord) =>
     r.refunded ? (
       <span className="inline-flex flex-wrap items-center justify-end gap-1.5">
-        <s className="text-muted">{formatMoney(r.cost)}</s>
+        <s className="text-muted">{formatMoney(r.cost, { decimals: 4 })}</s>
         <StatusBadge tone="grey">{t('history.refunded')}</StatusBadge>
       </span>
     ) : (
-      formatMoney(r.cost)
+      formatMoney(r.cost, { decimals: 4 })
     );
 
   const columns: Column<HistoryRecord>[] = [
@@ -148,14 +156,22 @@ export function HistoryPage() {
     {
       key: 'receiver',
       header: t('history.colReceiver'),
-      cellClassName: 'font-mono text-xs',
+      // A number never breaks across lines ("+1 310-" / "555-9911").
+      cellClassName: 'font-mono text-xs whitespace-nowrap',
       cell: (r) => formatPhone(r.receiver),
     },
     {
       key: 'sms',
       header: t('history.colMessage'),
       cellClassName: 'max-w-[22rem] break-words',
-      cell: (r) => r.sms,
+      cell: (r) =>
+        r.mms ? (
+          <>
+            <StatusBadge tone="grey">{t('history.mms')}</StatusBadge> {r.sms}
+          </>
+        ) : (
+          r.sms
+        ),
     },
     { key: 'sender', header: t('history.colSender'), cell: (r) => r.userAlias },
     { key: 'status', header: t('history.colStatus'), cell: statusOf },
@@ -179,7 +195,7 @@ export function HistoryPage() {
           {
             key: 'port',
             header: t('history.colPort'),
-            cellClassName: 'tabular',
+            cellClassName: 'tabular whitespace-nowrap',
             cell: (r) => r.smsPort ?? '',
           },
         ] satisfies Column<HistoryRecord>[])
@@ -219,16 +235,15 @@ export function HistoryPage() {
           <form className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={handleSubmit(apply)}>
             <FormField label={t('history.start')}>
               {/* A new start can put the end before it: check the end again. */}
-              <Input type="date" {...register('start', { deps: ['end'] })} />
+              <DayField control={control} name="start" onDay={() => void trigger('end')} />
             </FormField>
             <FormField label={t('history.end')} error={rangeError}>
-              <Input type="date" {...register('end')} />
+              <DayField control={control} name="end" />
             </FormField>
             <Button type="submit" variant="primary" disabled={rangeBad || !draftBounds}>
               {t('history.apply')}
             </Button>
           </form>
-          {/* The date boxes follow the browser's own format; the range shown is in the app's. */}
           <p className="mt-3 text-[13px] text-muted" aria-live="polite">
             {range.start === range.end
               ? t('history.showingDay', { day: formatDate(`${range.start}T00:00:00`) })
@@ -315,6 +330,31 @@ export function HistoryPage() {
   );
 }
 
+/** A date field of the range form (FormField gives it its id and error wiring). */
+function DayField({
+  control,
+  name,
+  onDay,
+  ...rest
+}: { control: Control<Range>; name: keyof Range; onDay?: () => void } & Omit<
+  ComponentProps<typeof DateInput>,
+  'value' | 'onChange' | 'name'
+>) {
+  const { field } = useController({ control, name });
+  return (
+    <DateInput
+      {...rest}
+      ref={field.ref}
+      value={field.value}
+      onBlur={field.onBlur}
+      onChange={(day) => {
+        field.onChange(day);
+        onDay?.();
+      }}
+    />
+  );
+}
+
 /**
  * A failed message's reason: a plain sentence, with what the device said as its detail (opened on
  * demand, so that the table stays readable and the device's words are still there for support).
@@ -326,9 +366,7 @@ function ReasonCell({ text }: { text: string | null }) {
   if (!reason.kind) return <>{reason.detail}</>;
   return (
     <details className="group">
-      <summary className="cursor-pointer text-fg" title={reason.detail}>
-        {t(`history.reason.${reason.kind}`)}
-      </summary>
+      <summary className="cursor-pointer text-fg">{t(`history.reason.${reason.kind}`)}</summary>
       <p className="mt-1 text-xs">
         <span className="sr-only">{t('history.reasonDetail')}: </span>
         <span className="font-mono">{reason.detail}</span>

@@ -41,3 +41,16 @@ export function presetOf(range: { start: DayText; end: DayText }, now = new Date
     }) ?? null
   );
 }
+
+/**
+ * The range a History URL names: its days when both are real days (?start&end), else its preset
+ * (?preset=days7, today's days when the link is opened), else today.
+ */
+export function rangeOfUrl(
+  url: { preset: string; start: string; end: string },
+  now = new Date(),
+): { start: DayText; end: DayText } {
+  if (dayBounds(url.start, url.end)) return { start: url.start, end: url.end };
+  const preset = RANGE_PRESETS.find((p) => p === url.preset) ?? 'today';
+  return presetRange(preset, now);
+}

@@ -33,18 +33,37 @@ const listQueries = (fetch: ReturnType<typeof mockFetch>) =>
     .map((path) => Object.fromEntries(new URL(path, 'http://x').searchParams));
 
 describe('Payment Manager (/paymentmanager)', () => {
-  it('shows statuses by name (raw codes in the tooltips) and explains Amount Real', async () => {
+  it('shows statuses by name, no raw code even in a tooltip, and explains Amount Real', async () => {
     serve();
     renderApp('/paymentmanager');
     const table = await screen.findByRole('table', { name: 'Payments' });
     const row = (await within(table).findByText('bob')).closest('tr')!;
-    expect(within(row).getByText('Credited').closest('[title]')?.getAttribute('title')).toBe('DONE');
-    expect(within(row).getByText('Partially paid').getAttribute('title')).toBe('partially_paid');
+    expect(within(row).getByText('Credited')).toBeTruthy();
+    expect(within(row).getByText('Partially paid')).toBeTruthy();
     expect(within(row).queryByText('partially_paid')).toBeNull();
+    expect(row.querySelector('[title="DONE"], [title="partially_paid"]')).toBeNull();
     const header = within(table).getByRole('columnheader', { name: /Amount Real/ });
     expect(within(header).getByTestId('amount-real-header').getAttribute('title')).toMatch(
       /^What actually arrived, in USD/,
     );
+  });
+
+  it('names a top-up its owner cancelled "Cancelled", as the owner sees it (not "Failed")', async () => {
+    localStorage.setItem(TOKEN_KEY, fakeToken(claimsFor('ann', 'Admin9')));
+    const cancelled: AdminPayment = { ...p, status: 'FAILED', gwStatus: 'cancelled_by_user', amountReal: 0 };
+    mockFetch((path) => {
+      if (path.startsWith('/api/Admin/payments'))
+        return { body: { items: [cancelled], page: 1, totalPages: 1, total: 1 } };
+      if (path === '/api/meta') return { body: { demo: false, serverTime: new Date().toISOString() } };
+      return { body: userInfoFor('ann', ['Admin9']) };
+    });
+    renderApp('/paymentmanager');
+    const table = await screen.findByRole('table', { name: 'Payments' });
+    const row = (await within(table).findByText('bob')).closest('tr')!;
+    expect(within(row).getByText('Cancelled')).toBeTruthy();
+    expect(within(row).getByText('Cancelled by the user')).toBeTruthy();
+    expect(within(row).queryByText('Failed')).toBeNull();
+    expect(within(row).queryByText('cancelled_by_user')).toBeNull();
   });
 
   it('searches by user or invoice id, filters by status and days, all kept in the URL', async () => {

@@ -5,6 +5,7 @@ import {
   PAYMENT_STATUSES,
   type PaymentStatus,
   shortPaymentId,
+  shownPaymentStatus,
 } from '@simdock/contract';
 import { Filter, Info, TriangleAlert } from 'lucide-react';
 import { useForm } from 'react-hook-form';
@@ -57,7 +58,7 @@ function toQuery(f: FilterForm): PaymentFilters {
  * /paymentmanager (Admin9, docs/product.md#screens-and-routes): every payment, 100 per page, newest first,
  * searchable by user or invoice id and filtered by status and creation days (all in the URL). IDs over 12
  * characters show as first 6 + dots + last 4 (the full id in the tooltip); Finished At is '-' while
- * unfinished; statuses show by name with the raw code in the tooltip; top-ups that need a look (a refund
+ * unfinished; statuses show by name (a top-up its owner cancelled reads "Cancelled", as its owner sees it); top-ups that need a look (a refund
  * after the credit, a repeated deposit) are marked.
  */
 export function PaymentManagerPage() {
@@ -116,8 +117,8 @@ export function PaymentManagerPage() {
       header: t('payments.colStatus'),
       cell: (p) => (
         <span className="inline-flex flex-wrap items-center gap-1.5">
-          <StatusBadge tone={adminPaymentTone(p.status)} title={p.status}>
-            {codeLabel(t, 'payments.status.', p.status)}
+          <StatusBadge tone={adminPaymentTone(shownPaymentStatus(p))}>
+            {codeLabel(t, 'payments.status.', shownPaymentStatus(p))}
           </StatusBadge>
           {isFlag(p.flag) ? (
             <StatusBadge tone="red" title={t(`payments.flag.${p.flag}`)}>
@@ -133,13 +134,7 @@ export function PaymentManagerPage() {
       key: 'gwStatus',
       header: t('payments.colGwStatus'),
       cell: (p) =>
-        p.gwStatus ? (
-          <span title={p.gwStatus} data-code={p.gwStatus}>
-            {codeLabel(t, 'payments.gw.', p.gwStatus)}
-          </span>
-        ) : (
-          '-'
-        ),
+        p.gwStatus ? <span data-code={p.gwStatus}>{codeLabel(t, 'payments.gw.', p.gwStatus)}</span> : '-',
     },
     {
       key: 'created',

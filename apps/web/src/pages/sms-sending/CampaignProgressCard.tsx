@@ -80,9 +80,9 @@ export function CampaignProgressCard({ campaignId }: { campaignId: string }) {
         {p.cost > 0 ? (
           <p className="text-sm text-muted tabular" data-testid="campaign-money">
             {t('sending.progressMoney', {
-              cost: formatMoney(p.cost),
-              refunded: formatMoney(p.refunded),
-              net: formatMoney(p.netCost),
+              cost: formatMoney(p.cost, { decimals: 4 }),
+              refunded: formatMoney(p.refunded, { decimals: 4 }),
+              net: formatMoney(p.netCost, { decimals: 4 }),
             })}
           </p>
         ) : null}

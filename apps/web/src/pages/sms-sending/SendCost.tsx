@@ -12,7 +12,7 @@ function Money({ units, className }: { units: number; className?: string }) {
   const exact = unitsText(units);
   return (
     <data value={exact} className={className}>
-      {formatMoney(exact)}
+      {formatMoney(exact, { decimals: 4 })}
     </data>
   );
 }
@@ -59,7 +59,7 @@ export function SendCost(props: {
   if (!preview) {
     return (
       <p className="text-xs text-muted">
-        {t('sending.costPending', { price: formatMoney(props.pricePerSegment) })}
+        {t('sending.costPending', { price: formatMoney(props.pricePerSegment, { decimals: 4 }) })}
       </p>
     );
   }

@@ -205,7 +205,7 @@ describe('SMS Sending: cost', () => {
     expect(amount('Cost of this send').value).toBe('0.0300');
     expect(amount('Your balance').value).toBe('10.0000');
     expect(amount('Balance after').value).toBe('9.9700');
-    expect(amount('Balance after').textContent).toBe('$9.97');
+    expect(amount('Balance after').textContent).toBe('$9.9700');
     expect(screen.queryByText('Your balance does not cover this send.')).toBeNull();
   });
 

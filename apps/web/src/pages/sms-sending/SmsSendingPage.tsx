@@ -211,7 +211,10 @@ export function SmsSendingPage() {
                   duplicates: formatNumber(sent.duplicatesRemoved),
                   optOut: formatNumber(sent.skippedOptOut),
                 })}{' '}
-                {t('sending.charged', { cost: formatMoney(sent.cost), balance: formatMoney(sent.balance) })}
+                {t('sending.charged', {
+                  cost: formatMoney(sent.cost, { decimals: 4 }),
+                  balance: formatMoney(sent.balance, { decimals: 4 }),
+                })}
               </Notice>
             ) : null}
             {send.isError ? (

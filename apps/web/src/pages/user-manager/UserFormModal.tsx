@@ -103,7 +103,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
                 className="flex cursor-pointer items-center gap-2 rounded-md border border-line px-3 py-1.5 text-[13px] hover:bg-subtle/50"
               >
                 <input type="checkbox" value={role} className="size-4 accent-accent" {...register('roles')} />
-                <span title={role}>{roleLabel(t, role)}</span>
+                <span>{roleLabel(t, role)}</span>
               </label>
             ))}
           </div>

@@ -160,8 +160,8 @@ describe('User Manager (/usermanager): list, URL, rows', () => {
     renderApp('/usermanager');
     const table = await screen.findByRole('table', { name: 'Users' });
     const own = (await within(table).findByText('ann')).closest('tr')!;
-    const badge = within(own).getByText('Administrator');
-    expect(badge.closest('[title]')?.getAttribute('title')).toBe('Admin9');
+    expect(within(own).getByText('Administrator')).toBeTruthy();
+    expect(own.querySelector('[title="Admin9"]')).toBeNull();
     expect(within(own).queryByRole('button', { name: /Delete/ })).toBeNull();
     expect(within(own).queryByRole('button', { name: /^More actions/ })).toBeNull();
     const other = within(table).getByText('bob').closest('tr')!;

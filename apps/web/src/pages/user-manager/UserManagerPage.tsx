@@ -120,7 +120,7 @@ export function UserManagerPage() {
       cell: (u) => (
         <span className="flex flex-wrap gap-1">
           {u.roles.map((r) => (
-            <StatusBadge key={r} tone={r === ADMIN_ROLE ? 'yellow' : 'grey'} title={r}>
+            <StatusBadge key={r} tone={r === ADMIN_ROLE ? 'yellow' : 'grey'}>
               {roleLabel(t, r)}
             </StatusBadge>
           ))}
@@ -143,7 +143,7 @@ export function UserManagerPage() {
       sortable: true,
       align: 'right',
       cellClassName: 'tabular',
-      cell: (u) => formatMoney(u.balance),
+      cell: (u) => formatMoney(u.balance, { decimals: 4 }),
     },
     {
       key: 'actions',
@@ -249,7 +249,7 @@ export function UserManagerPage() {
         />
         <StatTile
           label={t('users.statBalance')}
-          value={stats ? formatMoney(stats.totalBalance) : '—'}
+          value={stats ? formatMoney(stats.totalBalance, { decimals: 4 }) : '—'}
           icon={<Wallet className="size-4" aria-hidden />}
         />
         <StatTile

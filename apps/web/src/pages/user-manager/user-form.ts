@@ -5,9 +5,7 @@ import {
   type UserStatus,
   validateAdminUser,
 } from '@simdock/contract';
-import type { MessageKey, Params } from '../../i18n/index.tsx';
 import { ruleResolver, serverFieldErrorOf } from '../../lib/forms.ts';
-import { codeLabel } from '../../lib/labels.ts';
 
 export interface UserFormValues {
   username: string;
@@ -63,7 +61,5 @@ export function serverUserFieldError(err: unknown) {
   return serverFieldErrorOf<UserFormField>(err, FIELDS);
 }
 
-/** A role's name for people ("Administrator" for Admin9); the role value itself stays as it is. */
-export function roleLabel(t: (key: MessageKey, params?: Params) => string, role: string): string {
-  return codeLabel(t, 'users.role.', role);
-}
+/** A role's name for people (lib/labels.ts). */
+export { roleLabel } from '../../lib/labels.ts';

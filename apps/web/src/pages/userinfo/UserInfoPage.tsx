@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { roleLabel } from '../../lib/labels.ts';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorCard } from './SecondFactorCard.tsx';
 
@@ -41,13 +42,13 @@ export function UserInfoPage() {
               <span className="flex flex-wrap gap-1.5">
                 {user.roles.map((r) => (
                   <StatusBadge key={r} tone={r === ADMIN_ROLE ? 'yellow' : 'grey'}>
-                    {r}
+                    {roleLabel(t, r)}
                   </StatusBadge>
                 ))}
               </span>
             </Row>
             <Row label={t('userInfo.balance')}>
-              <span className="tabular">{formatMoney(user.balance)}</span>
+              <span className="tabular">{formatMoney(user.balance, { decimals: 4 })}</span>
             </Row>
           </dl>
           <div className="mt-4 flex flex-wrap gap-2">

@@ -1,11 +1,14 @@
 /**
  * What a failed message's reason means, in the platform's words. The server stores the device's
- * own text ("6 Timeout; 21 Short message transfer rejected": the gateway's task code, then the
- * carrier's cause, docs/devices.md#report-reasons); the History page shows a plain sentence and keeps
- * that text as the detail. A reason the platform wrote itself is already plain: shown as it is.
+ * own text (an Ejoin box's "6 Timeout; 21 Short message transfer rejected": the gateway's task code,
+ * then the carrier's cause, docs/devices.md#report-reasons; a phone's "Send result:
+ * RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)"); the History page and its CSV show a plain
+ * sentence and keep that text as the detail. A reason the platform wrote itself is already plain:
+ * shown as it is.
  */
 export type ReasonKind =
   | 'simCannotSend'
+  | 'phoneFailed'
   | 'recipientRefused'
   | 'unreachable'
   | 'networkBusy'
@@ -60,9 +63,29 @@ const WORDS: [RegExp, ReasonKind][] = [
 
 const CODED = /^(\d{1,3})\s+(\S.*)$/;
 
+// An Android phone's send result (SmsManager's RESULT_… codes, as the SMSGate app reports them).
+const PHONE_RESULT = /\bRESULT_(?:ERROR_)?([A-Z_]+)\b/;
+const PHONE: [RegExp, ReasonKind][] = [
+  [
+    /^(RADIO_OFF|NO_SERVICE|RADIO_NOT_AVAILABLE|SIM_ABSENT|FDN_CHECK_FAILURE|MODEM_ERROR|INVALID_SMSC_ADDRESS|LIMIT_EXCEEDED)$/,
+    'simCannotSend',
+  ],
+  [
+    /^(NETWORK_REJECT|SHORT_CODE_NOT_ALLOWED|SHORT_CODE_NEVER_ALLOWED|INVALID_ARGUMENTS)$/,
+    'recipientRefused',
+  ],
+  [/^(NETWORK_ERROR|SMS_SEND_RETRY_FAILED)$/, 'networkBusy'],
+];
+
 export function plainReason(text: string | null | undefined): PlainReason | null {
   const detail = text?.trim() ?? '';
   if (detail === '') return null;
+  const phone = PHONE_RESULT.exec(detail);
+  if (phone) {
+    const code = phone[1] as string;
+    return { kind: PHONE.find(([re]) => re.test(code))?.[1] ?? 'phoneFailed', detail };
+  }
+  if (/\bNo SIMs? found\b/i.test(detail)) return { kind: 'simCannotSend', detail };
   const parts = detail
     .split(';')
     .map((p) => p.trim())
@@ -84,4 +107,25 @@ export function plainReason(text: string | null | undefined): PlainReason | null
   }
   if (byTask) return { kind: byTask, detail };
   return { kind: task ? 'gatewayError' : 'failed', detail };
+}
+
+/** The plain sentences in English (the CSV export's words; the web app has them in every language). */
+export const FAILURE_REASON_TEXTS: Record<ReasonKind, string> = {
+  simCannotSend: 'The SIM could not send (no signal or not registered)',
+  phoneFailed: 'The phone could not send it',
+  recipientRefused: "The recipient's network refused it",
+  unreachable: "The recipient's phone could not be reached",
+  networkBusy: 'The mobile network was busy',
+  gatewayBusy: 'The gateway was busy',
+  gatewayError: 'The gateway could not take it',
+  failed: 'Not delivered',
+};
+
+/** A stored reason as the CSV export writes it: the plain sentence, and the device's text as detail. */
+export function reasonColumns(text: string | null | undefined): { reason: string; detail: string } {
+  const r = plainReason(text);
+  if (!r) return { reason: '', detail: '' };
+  return r.kind
+    ? { reason: FAILURE_REASON_TEXTS[r.kind], detail: r.detail }
+    : { reason: r.detail, detail: '' };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainReason } from './reason-text.ts';
+import { plainReason, reasonColumns } from './failure-reason.ts';
 
 describe('plainReason: a device reason in the platform words, the device text kept as detail', () => {
   it.each([
@@ -16,6 +16,12 @@ describe('plainReason: a device reason in the platform words, the device text ke
     // A carrier cause with neither a known number nor known words: the task code decides.
     ['6 Timeout; 111 Protocol error', 'simCannotSend'],
     ['3 USSD Expected; 111 Protocol error', 'gatewayError'],
+    // A phone's send results (the SMSGate app): never the code itself on a screen.
+    ['Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)', 'phoneFailed'],
+    ['Send result: RESULT_ERROR_RADIO_OFF (Radio off)', 'simCannotSend'],
+    ['Send result: RESULT_ERROR_NO_SERVICE', 'simCannotSend'],
+    ['Send result: RESULT_NETWORK_REJECT', 'recipientRefused'],
+    ['No SIMs found', 'simCannotSend'],
   ])('%s → %s', (text, kind) => {
     expect(plainReason(text)).toEqual({ kind, detail: text });
   });
@@ -29,5 +35,23 @@ describe('plainReason: a device reason in the platform words, the device text ke
     });
     expect(plainReason(null)).toBeNull();
     expect(plainReason('  ')).toBeNull();
+  });
+});
+
+describe("reasonColumns: the CSV export's reason and detail", () => {
+  it("writes the plain sentence, and the device's text apart", () => {
+    expect(reasonColumns('Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)')).toEqual({
+      reason: 'The phone could not send it',
+      detail: 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)',
+    });
+    expect(reasonColumns('6 Timeout; 21 Short message transfer rejected')).toEqual({
+      reason: "The recipient's network refused it",
+      detail: '6 Timeout; 21 Short message transfer rejected',
+    });
+    expect(reasonColumns('No result from the gateway within 30 minutes.')).toEqual({
+      reason: 'No result from the gateway within 30 minutes.',
+      detail: '',
+    });
+    expect(reasonColumns(null)).toEqual({ reason: '', detail: '' });
   });
 });
