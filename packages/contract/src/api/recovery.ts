@@ -26,6 +26,11 @@ export const ForgotResponse = z.object({
   msg: z.string(),
   /** False when this server sends no mail: the page then shows `supportContact` instead. */
   mailEnabled: z.boolean(),
+  /**
+   * Where a link goes: `smtp` mailed; `outbox` kept unsent in the admin's Mail outbox (no mail server
+   * set up: demo, development); `off` nowhere (the page shows `supportContact`).
+   */
+  mailMode: z.enum(['smtp', 'outbox', 'off']),
   supportContact: z.string(),
 });
 export type ForgotResponse = z.infer<typeof ForgotResponse>;

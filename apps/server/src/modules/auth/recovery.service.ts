@@ -87,7 +87,8 @@ export async function requestReset(
 ): Promise<ForgotResponse> {
   const now = ctx.clock.now();
   await hourlyAddressLimit(ctx, 'forgot-ip', input.ip, FORGOT_PER_IP_PER_HOUR, 'password reset requests');
-  const mailEnabled = mailMode(ctx.config) !== 'off';
+  const mode = mailMode(ctx.config);
+  const mailEnabled = mode !== 'off';
   const login = normalizeLogin(input.login);
   if (mailEnabled && login) {
     const pending = ctx.runtime.get(pendingKey, () => new Set());
@@ -100,6 +101,7 @@ export async function requestReset(
     code: 1,
     msg: FORGOT_NEUTRAL_MESSAGE,
     mailEnabled,
+    mailMode: mode,
     supportContact: ctx.config.SUPPORT_CONTACT,
   };
 }

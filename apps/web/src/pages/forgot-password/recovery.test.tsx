@@ -3,8 +3,14 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp } from '../../test/utils.tsx';
 
-const neutral = (mailEnabled: boolean) => ({
-  body: { code: 1, msg: FORGOT_NEUTRAL_MESSAGE, mailEnabled, supportContact: 'Write to ops@example.com.' },
+const neutral = (mailEnabled: boolean, mailMode = mailEnabled ? 'smtp' : 'off') => ({
+  body: {
+    code: 1,
+    msg: FORGOT_NEUTRAL_MESSAGE,
+    mailEnabled,
+    mailMode,
+    supportContact: 'Write to ops@example.com.',
+  },
 });
 
 describe('password recovery pages', () => {
@@ -38,6 +44,17 @@ describe('password recovery pages', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     await screen.findByText('Write to ops@example.com.');
     screen.getByText('This server cannot send email.');
+  });
+
+  it('says no email was sent and where the link is when the server keeps mails in its outbox', async () => {
+    mockFetch((path) => (path === '/api/Auth/forgot' ? neutral(true, 'outbox') : { body: {} }));
+    renderApp('/forgot-password');
+    fireEvent.change(await screen.findByLabelText('Username or email'), { target: { value: 'bob' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByText('No email was sent: mail is not set up on this server.');
+    screen.getByText(/kept in the server’s mail outbox, which an administrator can see/);
+    expect(screen.queryByText(/we have sent a link/)).toBeNull();
+    expect(screen.queryByText(/Check your email/)).toBeNull();
   });
 
   it('asks for the new password twice, then sends the user to sign in with a success message', async () => {
