@@ -60,6 +60,9 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
           order.codeText && order.codeText !== before?.codeText && (before || order.status === 'SUCCESS');
         if (newCode && order.codeText)
           announceCode(order.codeText, order.phoneNumber, order.serviceName, order.id);
+        // An SMS came in and no code was recognised in it: the user must read it, as they would a code.
+        else if (isCodelessSms(order, before))
+          announceSms(order.smsText ?? '', order.phoneNumber, order.serviceName, order.id);
       },
       balance: ({ balance }) => applyBalance(qc, balance),
       payment: () => invalidatePayments(qc),
@@ -120,6 +123,34 @@ function applyBalance(qc: QueryClient, balance: number): void {
 export function applyConversation(qc: QueryClient, c: Conversation): void {
   void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
   void qc.invalidateQueries({ queryKey: threadKey(c.conversationId) });
+}
+
+/**
+ * A new SMS on a rental that brought no new code: its text changed while its code did not (a first
+ * SMS without one, or a later one on a repeatable rental).
+ */
+export function isCodelessSms(order: Order, before: Order | undefined): boolean {
+  if (!order.smsText || order.smsText === before?.smsText) return false;
+  return order.codeText === null || order.codeText === before?.codeText;
+}
+
+function announceSms(text: string, phone: string, service: string, orderId: string) {
+  const n = notifications.add({
+    // One notification per SMS text on the order (a repeat of the same event adds nothing).
+    id: `sms-${orderId}-${text.length}-${text.slice(0, 40)}`,
+    kind: 'sms',
+    href: '/dashboard',
+    params: { text, phone, service },
+  });
+  notify.sms({ text, phone, service, id: n.id });
+  signalCode({
+    title: (count) => translate('notify.smsTabTitle', { count }),
+    notification: {
+      title: translate('notify.smsTitle', { service }),
+      body: translate('notify.smsBody', { phone: formatPhone(phone), text }),
+      tag: `code-${orderId}`,
+    },
+  });
 }
 
 function announceCode(code: string, phone: string, service: string, orderId: string) {

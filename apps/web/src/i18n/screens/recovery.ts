@@ -1,8 +1,7 @@
 /** Texts of the forgot-password and reset-password pages (loaded with the public group). */
 export const recoveryEn = {
   'recovery.forgotTitle': 'Forgot your password?',
-  'recovery.forgotSubtitle':
-    'Enter your username or email to ask for a link to choose a new password.',
+  'recovery.forgotSubtitle': 'Enter your username or email to ask for a link to choose a new password.',
   'recovery.login': 'Username or email',
   'recovery.loginRequired': 'Enter your username or email',
   'recovery.send': 'Send reset link',

@@ -3,8 +3,7 @@ import type { recoveryEn } from './recovery.ts';
 /** The Vietnamese texts of `recovery.ts`. */
 export const recoveryVi: Record<keyof typeof recoveryEn, string> = {
   'recovery.forgotTitle': 'Quên mật khẩu?',
-  'recovery.forgotSubtitle':
-    'Nhập tên đăng nhập hoặc email để yêu cầu liên kết đặt mật khẩu mới.',
+  'recovery.forgotSubtitle': 'Nhập tên đăng nhập hoặc email để yêu cầu liên kết đặt mật khẩu mới.',
   'recovery.login': 'Tên đăng nhập hoặc email',
   'recovery.loginRequired': 'Hãy nhập tên đăng nhập hoặc email',
   'recovery.send': 'Gửi liên kết đặt lại',
