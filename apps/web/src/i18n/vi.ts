@@ -92,7 +92,7 @@ export const vi: Record<MessageKey, string> = {
   'login.sfUseRecovery': 'Dùng mã khôi phục',
   'login.sfUseApp': 'Dùng ứng dụng xác thực',
   'login.sfVerify': 'Xác minh',
-  'login.sfAttemptsLeft': 'Số lần thử còn lại: {count}',
+  'login.sfAttemptsLeft': 'Mã không đúng. Số lần thử còn lại: {count}',
   'login.sfBack': 'Quay lại đăng nhập',
   'login.passwordReset': 'Mật khẩu của bạn đã được đổi. Hãy đăng nhập bằng mật khẩu mới.',
   'rule.usernameRequired': 'Vui lòng nhập tên đăng nhập',

@@ -79,7 +79,8 @@ export function LoginPage() {
   };
 
   return (
-    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+    // The second step has its own heading and text: "Welcome back… username and password" would be stale.
+    <AuthLayout title={t('login.title')} subtitle={challenge ? undefined : t('login.subtitle')}>
       {challenge ? (
         <Suspense fallback={null}>
           <SecondStep
