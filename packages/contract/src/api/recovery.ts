@@ -43,6 +43,16 @@ export type ResetBody = z.infer<typeof ResetBody>;
 
 export const ResetResponse = z.object({ code: z.literal(1), msg: z.string() });
 
+/** POST /api/Auth/resetCheck: whether a reset link still works, without using it. */
+export const ResetCheckBody = z.object({
+  token: z.string().min(1, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
+});
+export type ResetCheckBody = z.infer<typeof ResetCheckBody>;
+
+/** The link works (a dead one is a 400 with RESET_LINK_INVALID on `token`). */
+export const ResetCheckResponse = z.object({ code: z.literal(1), msg: z.string() });
+export type ResetCheckResponse = z.infer<typeof ResetCheckResponse>;
+
 /** One mail the server kept instead of sending (demo and development without SMTP). */
 export const OutboxMail = z.object({
   id: z.number(),

@@ -130,6 +130,23 @@ async function mailResetLink(ctx: AppContext, login: string, now: Date): Promise
 }
 
 /**
+ * POST /api/Auth/resetCheck: whether a link still works, without using it (the reset page asks on
+ * load). Counted per client address like a reset but in its own budget (a page load must not use up
+ * the tries of the reset itself); a dead link is a 400 on `token` with the reset's own message.
+ */
+export async function checkResetLink(ctx: AppContext, input: { token: string; ip: string }): Promise<void> {
+  await hourlyAddressLimit(
+    ctx,
+    'reset-check-ip',
+    input.ip,
+    ctx.config.RESETS_PER_ADDRESS_PER_HOUR,
+    'password reset link checks',
+  );
+  if (!(await resetTokenLive(ctx.db, hashResetToken(input.token), ctx.clock.now())))
+    throw badInput(RESET_LINK_INVALID, 'token');
+}
+
+/**
  * POST /api/Auth/reset: counted per client address first (RESETS_PER_ADDRESS_PER_HOUR, 429), then
  * the link is looked at before any work on the password (an unknown link costs no hashing), then
  * the password rule; then in one transaction it takes the link (unused, unexpired), sets the

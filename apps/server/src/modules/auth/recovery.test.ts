@@ -170,6 +170,37 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
     expect((await reset(token, 'long-enough-1')).status).toBe(200);
   });
 
+  it('checks a link without using it: a live one answers 200, a dead one 400 on token', async () => {
+    const check = (token: string) => s.post('/api/Auth/resetCheck', { token });
+    const dead = { code: 0, msg: RESET_LINK_INVALID, field: 'token' };
+    const unknown = await check('not-a-real-token');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject(dead);
+    const u = await s.createUser();
+    const before = smtp.mails.length;
+    const ip = nextIp();
+    await forgot(u.username, ip);
+    const first = tokenIn((await smtp.waitForMail(before + 1)).text);
+    // Checked twice: still unused, the reset takes it.
+    expect((await check(first)).status).toBe(200);
+    expect((await check(first)).status).toBe(200);
+    // Superseded by a newer link.
+    await forgot(u.username, ip);
+    const second = tokenIn((await smtp.waitForMail(before + 2)).text);
+    expect((await check(first)).body).toMatchObject(dead);
+    expect((await check(second)).status).toBe(200);
+    // Expired.
+    s.clock.advance(31 * 60_000);
+    try {
+      expect((await check(second)).body).toMatchObject(dead);
+    } finally {
+      s.clock.advance(-31 * 60_000);
+    }
+    // Used.
+    expect((await reset(second, 'checked-then-used-1')).status).toBe(200);
+    expect((await check(second)).body).toMatchObject(dead);
+  });
+
   it('lets only the newest link work (a new request supersedes the older ones)', async () => {
     const u = await s.createUser();
     const before = smtp.mails.length;

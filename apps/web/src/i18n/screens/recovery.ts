@@ -22,5 +22,6 @@ export const recoveryEn = {
   'recovery.saving': 'Saving…',
   'recovery.linkInvalid': 'This link has expired or was already used. Ask for a new one.',
   'recovery.askAgain': 'Ask for a new link',
+  'recovery.checking': 'Checking the link…',
   'recovery.resetFailed': 'The password was not changed',
 } as const;

@@ -23,6 +23,7 @@ export const recoveryVi: Record<keyof typeof recoveryEn, string> = {
   'recovery.save': 'Đặt mật khẩu mới',
   'recovery.saving': 'Đang lưu…',
   'recovery.linkInvalid': 'Liên kết này đã hết hạn hoặc đã được dùng. Hãy yêu cầu liên kết mới.',
+  'recovery.checking': 'Đang kiểm tra liên kết…',
   'recovery.askAgain': 'Yêu cầu liên kết mới',
   'recovery.resetFailed': 'Mật khẩu chưa được đổi',
 };

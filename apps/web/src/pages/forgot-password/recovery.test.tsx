@@ -64,6 +64,7 @@ describe('password recovery pages', () => {
         bodies.push(JSON.parse(String(init?.body)));
         return { body: { code: 1, msg: 'ok' } };
       }
+      if (path === '/api/Auth/resetCheck') return { body: { code: 1, msg: 'ok' } };
       return { body: {} };
     });
     const { router } = renderApp('/reset-password?token=abc_123');
@@ -83,11 +84,30 @@ describe('password recovery pages', () => {
     expect(bodies).toEqual([{ token: 'abc_123', password: 'long-enough-1' }]);
   });
 
+  it('checks the link on load: a dead one says so at once, with no form to fill and nothing used', async () => {
+    const calls: { path: string; body: unknown }[] = [];
+    mockFetch((path, init) => {
+      calls.push({ path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      return path === '/api/Auth/resetCheck'
+        ? { status: 400, body: { code: 0, error: 'bad_input', msg: RESET_LINK_INVALID, field: 'token' } }
+        : { body: {} };
+    });
+    renderApp('/reset-password?token=expired_1');
+    await screen.findByText(RESET_LINK_INVALID);
+    screen.getByRole('link', { name: 'Ask for a new link' });
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(calls.filter((c) => c.path.startsWith('/api/Auth/'))).toEqual([
+      { path: '/api/Auth/resetCheck', body: { token: 'expired_1' } },
+    ]);
+  });
+
   it('says a dead link is dead and offers a new one', async () => {
     mockFetch((path) =>
       path === '/api/Auth/reset'
         ? { status: 400, body: { code: 0, error: 'bad_input', msg: RESET_LINK_INVALID, field: 'token' } }
-        : { body: {} },
+        : path === '/api/Auth/resetCheck'
+          ? { body: { code: 1, msg: 'ok' } }
+          : { body: {} },
     );
     renderApp('/reset-password?token=used');
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'long-enough-1' } });
