@@ -95,6 +95,7 @@ export const vi: Record<MessageKey, string> = {
   'login.sfAttemptsLeft': 'Mã không đúng. Số lần thử còn lại: {count}',
   'login.sfBack': 'Quay lại đăng nhập',
   'login.passwordReset': 'Mật khẩu của bạn đã được đổi. Hãy đăng nhập bằng mật khẩu mới.',
+  'login.registered': 'Đăng ký thành công. Vui lòng đăng nhập.',
   'rule.usernameRequired': 'Vui lòng nhập tên đăng nhập',
   'rule.usernameFormat': 'Tên đăng nhập gồm 3-16 ký tự: chữ cái, chữ số hoặc dấu gạch dưới',
   'rule.emailRequired': 'Vui lòng nhập email',

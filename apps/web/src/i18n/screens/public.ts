@@ -139,7 +139,6 @@ export const publicEn = {
   'register.confirm': 'Confirm password',
   'register.submit': 'Create Account',
   'register.submitting': 'Creating account…',
-  'register.success': 'Registration successful. Please Login.',
   'register.haveAccount': 'Already have an account?',
   'register.login': 'Sign in',
   'register.agree': 'By creating an account you accept the {terms} and the {privacy}.',

@@ -135,7 +135,6 @@ export const publicVi: Record<keyof typeof publicEn, string> = {
   'register.confirm': 'Xác nhận mật khẩu',
   'register.submit': 'Tạo tài khoản',
   'register.submitting': 'Đang tạo tài khoản…',
-  'register.success': 'Đăng ký thành công. Vui lòng đăng nhập.',
   'register.haveAccount': 'Đã có tài khoản?',
   'register.login': 'Đăng nhập',
   'register.agree': 'Khi tạo tài khoản, bạn đồng ý với {terms} và {privacy}.',

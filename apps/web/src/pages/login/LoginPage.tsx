@@ -37,11 +37,14 @@ export function LoginPage() {
   const location = useLocation();
   // Set by the reset-password page after a new password was saved.
   const passwordReset = (location.state as { passwordReset?: boolean } | null)?.passwordReset === true;
+  // Set by the register page: the new account's username, filled in; the password is what is left.
+  const registered = (location.state as { registered?: unknown } | null)?.registered;
+  const newAccount = typeof registered === 'string' ? registered : undefined;
   // The page a signed-out visit was sent here from (RequireAuth): back there after signing in.
   const next = safeNextPath(new URLSearchParams(location.search).get(NEXT_PARAM));
   const mutation = useLoginMutation();
   useDocumentTitle(t('login.submit'));
-  const [values, setValues] = useState<LoginForm>({ username: '', password: '' });
+  const [values, setValues] = useState<LoginForm>({ username: newAccount ?? '', password: '' });
   const [submitted, setSubmitted] = useState(false);
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
   const signIn = (token: string) => {
@@ -97,6 +100,7 @@ export function LoginPage() {
           {passwordReset && !mutation.isError ? (
             <Notice tone="success">{t('login.passwordReset')}</Notice>
           ) : null}
+          {newAccount && !mutation.isError ? <Notice tone="success">{t('login.registered')}</Notice> : null}
           <FormField label={t('login.username')} error={errorText(errors.username)}>
             <Input
               ref={usernameRef}
@@ -104,7 +108,7 @@ export function LoginPage() {
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
-              autoFocus
+              autoFocus={!newAccount}
               maxLength={TEXT_LIMITS.loginUsername}
               value={values.username}
               onChange={lowerCaseInput(change('username'))}
@@ -114,6 +118,7 @@ export function LoginPage() {
             <PasswordInput
               ref={passwordRef}
               name="password"
+              autoFocus={Boolean(newAccount)}
               autoComplete="current-password"
               value={values.password}
               onChange={change('password')}
