@@ -94,7 +94,13 @@ export function useOrderColumns(now: number): Column<Order>[] {
               className="text-base font-semibold text-ok"
             />
           ) : (
-            <span className="text-muted">{o.status === 'WAIT_CODE' ? t('dashboard.waitingCode') : '-'}</span>
+            <span className={o.smsText ? 'text-warn' : 'text-muted'}>
+              {o.smsText
+                ? t('dashboard.smsNoCode')
+                : o.status === 'WAIT_CODE'
+                  ? t('dashboard.waitingCode')
+                  : '-'}
+            </span>
           )}
           {o.smsText ? (
             <div className="max-w-72 truncate text-xs text-muted" title={o.smsText}>

@@ -292,6 +292,10 @@ describe('on the Dashboard', () => {
     expect(within(sms).getByText(text)).toBeTruthy();
     expect(within(sms).getByRole('button', { name: 'Copy SMS' })).toBeTruthy();
     expect(within(card).queryByText('Waiting for SMS…')).toBeNull();
+    // "My numbers" says the same, not "Waiting for SMS…" above the SMS.
+    const table = screen.getByRole('table', { name: 'My numbers' });
+    expect(await within(table).findByText('SMS received, no code recognised')).toBeTruthy();
+    expect(within(table).queryByText('Waiting for SMS…')).toBeNull();
     // As for a code: the tab's title, the toast, the bell.
     await waitFor(() => expect(document.title).toBe('(1) New SMS'));
     expect(await screen.findByText('SMS for Telegram: no code recognised')).toBeTruthy();
