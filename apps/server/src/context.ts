@@ -255,8 +255,11 @@ export interface Registry {
   apiKeyOf: (ctx: AppContext, userId: string) => Promise<string | null>;
   /** The message prices (the admin's settings read shows them): filled by the messaging module. */
   messagePrices: (ctx: AppContext) => Promise<{ smsPricePerSegment: number; mmsPrice: number }>;
-  /** Which of these users have a second factor on (User Manager's list): filled by auth. */
-  secondFactorUsers: (ctx: AppContext, userIds: readonly string[]) => Promise<Set<string>>;
+  /**
+   * Which of these users have a second factor on (User Manager's list), read through `q` (a caller
+   * inside a transaction passes its own): filled by auth.
+   */
+  secondFactorUsers: (q: Queryable, userIds: readonly string[]) => Promise<Set<string>>;
 }
 
 export function emptyRegistry(): Registry {

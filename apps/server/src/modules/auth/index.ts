@@ -23,5 +23,5 @@ export const authModule: ModuleDescriptor = {
   routes: authRoutes,
   authenticate,
   verifyReauth,
-  secondFactorUsers: (ctx, userIds) => secondFactorUsers(ctx.db, userIds),
+  secondFactorUsers,
 };

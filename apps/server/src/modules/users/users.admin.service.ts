@@ -72,7 +72,7 @@ export async function listUsers(ctx: AppContext, body: AdminUserListBody): Promi
   const counts = await userCounts(ctx.db, new Date(ctx.clock.now().getTime() - 7 * DAY_MS));
   const held = await totalHeld(ctx.db);
   const withFactor = await ctx.registry.secondFactorUsers(
-    ctx,
+    ctx.db,
     rows.map((r) => r.id),
   );
   return {
@@ -221,7 +221,8 @@ export async function saveUser(
         after: { ...snapshot(after), ...(passwordHash ? { passwordChanged: true } : {}) },
         at,
       });
-      const factor = await ctx.registry.secondFactorUsers(ctx, [id]);
+      // Through the transaction's own connection (PGlite has one).
+      const factor = await ctx.registry.secondFactorUsers(q, [id]);
       return { user: toAdminUser(after, factor.has(id)), created: false };
     });
   } catch (err) {
