@@ -9,12 +9,14 @@ import {
 } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
 import { applyCampaign } from '../api/campaigns.ts';
 import { CONVERSATIONS_KEY, threadKey } from '../api/chat.ts';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
 import { ADMIN_PAYMENTS_KEY, MY_PAYMENTS_KEY } from '../api/payments.ts';
 import { getToken } from '../api/token.ts';
 import { SESSION_QUERY_KEY } from '../api/user.ts';
+import { copyText } from '../components/CopyButton.tsx';
 import { notify } from '../components/toast.tsx';
 import { translate } from '../i18n/index.tsx';
 import { formatPhone } from '../lib/format.ts';
@@ -142,7 +144,20 @@ function announceSms(text: string, phone: string, service: string, orderId: stri
     href: '/dashboard',
     params: { text, phone, service },
   });
-  notify.sms({ text, phone, service, id: n.id });
+  // Built here, not in components/toast.tsx: that file is in the sign-in page's first load.
+  toast.info(translate('notify.smsTitle', { service }), {
+    id: n.id,
+    description: translate('notify.smsBody', { phone: formatPhone(phone), text }),
+    duration: 20_000,
+    action: {
+      label: translate('notify.copySms'),
+      onClick: (e) => {
+        e.preventDefault();
+        void copyText(text);
+      },
+    },
+    classNames: { title: 'text-[15px]' },
+  });
   signalCode({
     title: (count) => translate('notify.smsTabTitle', { count }),
     notification: {

@@ -56,21 +56,6 @@ export const notify = {
       },
       classNames: { title: 'text-[15px]' },
     }),
-  /** An SMS without a recognised code: seen like a code (the user reads it), Copy copies its text. */
-  sms: ({ text, phone, service, id }: { text: string; phone: string; service: string; id: string }) =>
-    toast.info(translate('notify.smsTitle', { service }), {
-      id,
-      description: translate('notify.smsBody', { phone: formatPhone(phone), text }),
-      duration: 20_000,
-      action: {
-        label: translate('notify.copySms'),
-        onClick: (e) => {
-          e.preventDefault();
-          void copyText(text);
-        },
-      },
-      classNames: { title: 'text-[15px]' },
-    }),
 };
 
 /** Closes the toasts whose action leads to the page just opened. */
