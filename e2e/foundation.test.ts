@@ -37,8 +37,10 @@ describe('foundation in the browser', () => {
     await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
     await page.getByLabel('Confirm password').fill('first-pass-1');
     await page.getByRole('button', { name: 'Create Account' }).click();
+    // On to sign in, the new username filled in.
+    await page.waitForURL('**/login');
     await page.getByText('Registration successful. Please Login.').waitFor();
-    expect(await page.getByLabel('Username').inputValue()).toBe('');
+    expect(await page.getByLabel('Username').inputValue()).toBe(username);
     const [row] = await e.db.query<{ username: string; email: string }>(
       'SELECT username, email FROM users WHERE username = $1',
       [username],
@@ -48,9 +50,7 @@ describe('foundation in the browser', () => {
     // A balance to see the shell's format.
     await e.db.query('UPDATE users SET balance = 1234.5 WHERE username = $1', [username]);
 
-    // Login through the register page's link.
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.waitForURL('**/login');
+    // Sign in on the page registration led to.
     await loginViaUi(page, { username, password: 'first-pass-1' });
 
     // Shell: username, avatar initial, balance with $ and separators, the user's items only.

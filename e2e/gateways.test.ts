@@ -238,6 +238,10 @@ describe('Gateway Manager in the browser', () => {
       expect(await port1.getByLabel('Role of port 1.01').inputValue()).toBe('both');
 
       // Lock: a reason is required; then the badge with who, why and for how long.
+      const usableCount = async () =>
+        Number(/· (\d+) usable/.exec((await panel.textContent()) ?? '')?.[1] ?? Number.NaN);
+      const usableBefore = await usableCount();
+      expect(await port1.getByText('Usable', { exact: true }).count()).toBe(1);
       await port1.getByRole('button', { name: 'Lock the SIM on port 1.01' }).click();
       const lock = page.getByRole('dialog', { name: 'Lock the SIM on port 1.01' });
       await lock.getByRole('button', { name: 'Lock' }).click();
@@ -251,6 +255,9 @@ describe('Gateway Manager in the browser', () => {
       await badge.getByText('Carrier complaint').waitFor();
       await badge.getByText(/^(1 h 0 min|59 min) left$/).waitFor();
       await panel.getByText(/1 locked/).waitFor();
+      // A locked SIM is not usable: the count drops and its badge says Locked only.
+      await expect.poll(usableCount).toBe(usableBefore - 1);
+      expect(await port1.getByText('Usable', { exact: true }).count()).toBe(0);
       await shot(page, 'gateways-sim-locked');
 
       // Unlock, with a reason too: the badge goes.

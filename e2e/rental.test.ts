@@ -1,6 +1,15 @@
 import { DEMO_USER } from '@simdock/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginViaUi, loginWithToken, shot, shownPhone, startE2E } from './harness.ts';
+import {
+  ADMIN,
+  type E2E,
+  loginViaUi,
+  loginWithToken,
+  settle,
+  shot,
+  shownPhone,
+  startE2E,
+} from './harness.ts';
 
 // Renting: the demo user rents a number on the Dashboard and the code appears without a reload.
 // The server runs in demo mode: the simulated gateway, the seeded services and the demo user.
@@ -133,6 +142,21 @@ describe('OTP rental on the Dashboard', () => {
     await wa.waitFor();
     const waPhone = (await wa.getByTestId('order-phone').getAttribute('data-value'))!;
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe(balanceText(-1.3));
+    // The service's SMS without a code in it: shown whole on the card, with Copy, and announced.
+    const waText = 'Your WhatsApp account is being verified. We will text you again shortly.';
+    await simulateSmsTo(waPhone, waText);
+    const waCard = page.getByRole('article', { name: `WhatsApp number ${shownPhone(waPhone)}` });
+    const waSms = waCard.getByTestId('rental-sms');
+    await waSms.getByText('SMS received, no code recognised').waitFor({ timeout: 4000 });
+    await waSms.getByText(waText).waitFor();
+    expect(await waSms.getByRole('button', { name: 'Copy SMS' }).isVisible()).toBe(true);
+    await page
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: 'SMS for WhatsApp: no code recognised' })
+      .waitFor();
+    await expect.poll(() => page.getByTestId('bell-count').textContent()).toBe('1');
+    await settle(page);
+    await shot(page, 'dashboard-sms-no-code');
     await wa.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText(/Order cancelled; \$0\.80 was refunded/).waitFor();
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe(balanceText(-0.5));

@@ -255,6 +255,11 @@ export interface Registry {
   apiKeyOf: (ctx: AppContext, userId: string) => Promise<string | null>;
   /** The message prices (the admin's settings read shows them): filled by the messaging module. */
   messagePrices: (ctx: AppContext) => Promise<{ smsPricePerSegment: number; mmsPrice: number }>;
+  /**
+   * Which of these users have a second factor on (User Manager's list), read through `q` (a caller
+   * inside a transaction passes its own): filled by auth.
+   */
+  secondFactorUsers: (q: Queryable, userIds: readonly string[]) => Promise<Set<string>>;
 }
 
 export function emptyRegistry(): Registry {
@@ -273,6 +278,7 @@ export function emptyRegistry(): Registry {
     apiKeyOf: async () => null,
     verifyReauth: async () => false,
     messagePrices: async () => ({ smsPricePerSegment: 0, mmsPrice: 0 }),
+    secondFactorUsers: async () => new Set(),
     authenticateApiKey: async () => {
       throw new Error('no API key authenticator registered');
     },

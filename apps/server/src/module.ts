@@ -36,4 +36,5 @@ export interface ModuleDescriptor {
   apiKeyOf?: Registry['apiKeyOf'];
   verifyReauth?: Registry['verifyReauth'];
   messagePrices?: Registry['messagePrices'];
+  secondFactorUsers?: Registry['secondFactorUsers'];
 }

@@ -4,9 +4,10 @@ import type { AppContext } from '../context.ts';
 import { runtimeKey } from '../runtime.ts';
 
 // Outgoing mail. With SMTP_URL set, mails go to that server. Without it, a developer's machine
-// (the demo, or NODE_ENV=development) keeps them in an outbox: the server log and the admin-only
-// GET /api/Admin/mail/outbox. Anywhere else (production, tests) nothing is sent and the callers
-// say so (the forgot-password page shows SUPPORT_CONTACT instead).
+// (the demo, or NODE_ENV=development) keeps them in an outbox: the admin-only
+// GET /api/Admin/mail/outbox (the log says a mail was kept, never its body: a body may carry a link
+// that opens an account). Anywhere else (production, tests) nothing is sent and the callers say so
+// (the forgot-password page shows SUPPORT_CONTACT instead).
 
 export interface Mail {
   to: string;
@@ -36,8 +37,7 @@ export function mailMode(config: Pick<Config, 'SMTP_URL' | 'DEMO' | 'NODE_ENV'>)
 type Transport = ReturnType<typeof nodemailer.createTransport>;
 
 // One SMTP transport per server (it reads SMTP_URL once); the outbox is per server too. The outbox
-// lives in memory: it is a newcomer's convenience on one process, never production's record, and
-// every kept mail is also written to the log.
+// lives in memory: it is a newcomer's convenience on one process, never production's record.
 const transportKey = runtimeKey<Transport>('mail.transport');
 const outboxKey = runtimeKey<{ seq: number; mails: OutboxEntry[] }>('mail.outbox');
 
@@ -70,9 +70,10 @@ export async function sendMail(ctx: AppContext, mail: Mail): Promise<MailMode> {
     };
     box.mails.push(entry);
     if (box.mails.length > OUTBOX_SIZE) box.mails.shift();
+    // Never the body: a reset mail carries a link that opens the account.
     ctx.log.info(
       { mail: { to: mail.to, subject: mail.subject } },
-      `Mail kept in the outbox (no SMTP_URL set), not sent:\n${mail.text}`,
+      'Mail kept in the outbox (no SMTP_URL set), not sent: an admin reads it on the admin overview',
     );
     return mode;
   }

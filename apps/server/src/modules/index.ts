@@ -59,6 +59,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     if (m.apiKeyOf) r.apiKeyOf = m.apiKeyOf;
     if (m.verifyReauth) r.verifyReauth = m.verifyReauth;
     if (m.messagePrices) r.messagePrices = m.messagePrices;
+    if (m.secondFactorUsers) r.secondFactorUsers = m.secondFactorUsers;
   }
 }
 

@@ -78,6 +78,9 @@ export function applyOrder(
     void qc.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
     if (change === 'new' || order.status === 'CANCEL')
       void qc.invalidateQueries({ queryKey: servicesQuery.queryKey });
+  } else if (Boolean(order.finished) !== Boolean(before?.finished)) {
+    // Finish keeps the status (SUCCESS) but a finished rental is no longer an Active Number.
+    void qc.invalidateQueries({ queryKey: statsQuery.queryKey });
   }
   return { change, before };
 }

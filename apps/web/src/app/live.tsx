@@ -9,12 +9,14 @@ import {
 } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
 import { applyCampaign } from '../api/campaigns.ts';
 import { CONVERSATIONS_KEY, threadKey } from '../api/chat.ts';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
 import { ADMIN_PAYMENTS_KEY, MY_PAYMENTS_KEY } from '../api/payments.ts';
 import { getToken } from '../api/token.ts';
 import { SESSION_QUERY_KEY } from '../api/user.ts';
+import { copyText } from '../components/CopyButton.tsx';
 import { notify } from '../components/toast.tsx';
 import { translate } from '../i18n/index.tsx';
 import { formatPhone } from '../lib/format.ts';
@@ -60,6 +62,9 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
           order.codeText && order.codeText !== before?.codeText && (before || order.status === 'SUCCESS');
         if (newCode && order.codeText)
           announceCode(order.codeText, order.phoneNumber, order.serviceName, order.id);
+        // An SMS came in and no code was recognised in it: the user must read it, as they would a code.
+        else if (isCodelessSms(order, before))
+          announceSms(order.smsText ?? '', order.phoneNumber, order.serviceName, order.id);
       },
       balance: ({ balance }) => applyBalance(qc, balance),
       payment: () => invalidatePayments(qc),
@@ -120,6 +125,47 @@ function applyBalance(qc: QueryClient, balance: number): void {
 export function applyConversation(qc: QueryClient, c: Conversation): void {
   void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
   void qc.invalidateQueries({ queryKey: threadKey(c.conversationId) });
+}
+
+/**
+ * A new SMS on a rental that brought no new code: its text changed while its code did not (a first
+ * SMS without one, or a later one on a repeatable rental).
+ */
+export function isCodelessSms(order: Order, before: Order | undefined): boolean {
+  if (!order.smsText || order.smsText === before?.smsText) return false;
+  return order.codeText === null || order.codeText === before?.codeText;
+}
+
+function announceSms(text: string, phone: string, service: string, orderId: string) {
+  const n = notifications.add({
+    // One notification per SMS text on the order (a repeat of the same event adds nothing).
+    id: `sms-${orderId}-${text.length}-${text.slice(0, 40)}`,
+    kind: 'sms',
+    href: '/dashboard',
+    params: { text, phone, service },
+  });
+  // Built here, not in components/toast.tsx: that file is in the sign-in page's first load.
+  toast.info(translate('notify.smsTitle', { service }), {
+    id: n.id,
+    description: translate('notify.smsBody', { phone: formatPhone(phone), text }),
+    duration: 20_000,
+    action: {
+      label: translate('notify.copySms'),
+      onClick: (e) => {
+        e.preventDefault();
+        void copyText(text);
+      },
+    },
+    classNames: { title: 'text-[15px]' },
+  });
+  signalCode({
+    title: (count) => translate('notify.smsTabTitle', { count }),
+    notification: {
+      title: translate('notify.smsTitle', { service }),
+      body: translate('notify.smsBody', { phone: formatPhone(phone), text }),
+      tag: `code-${orderId}`,
+    },
+  });
 }
 
 function announceCode(code: string, phone: string, service: string, orderId: string) {

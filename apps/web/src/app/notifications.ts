@@ -3,11 +3,12 @@ import { useSyncExternalStore } from 'react';
 /**
  * The bell's notifications: kept per user in localStorage (a reload keeps them), newest first, at
  * most 50. Texts are rendered from `kind` + params at display time, so they follow the language.
- * Kinds today: a code arrived. Later: payment credited, campaign finished, reply received.
+ * Kinds today: a code arrived (`code`); an SMS arrived on a rental with no code recognised in it
+ * (`sms`, its text in `params.text`). Later: payment credited, campaign finished, reply received.
  */
 export interface AppNotification {
   id: string;
-  kind: 'code';
+  kind: 'code' | 'sms';
   at: number;
   read: boolean;
   /** Where the notification leads. */

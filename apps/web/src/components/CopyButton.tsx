@@ -34,11 +34,13 @@ export interface CopyButtonProps {
   value: string;
   /** Visible text; omitted = icon only (the aria-label then names the value). */
   label?: string;
+  /** How the icon-only button names the value when not as copied (a phone number as formatPhone shows it). */
+  name?: string;
   className?: string;
 }
 
 /** Copies a phone number, code or key and confirms with "Copied" for 1.5 s. */
-export function CopyButton({ value, label, className }: CopyButtonProps) {
+export function CopyButton({ value, label, name, className }: CopyButtonProps) {
   const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -54,7 +56,7 @@ export function CopyButton({ value, label, className }: CopyButtonProps) {
     <button
       type="button"
       onClick={onClick}
-      aria-label={label ? undefined : t('common.copyValue', { value })}
+      aria-label={label ? undefined : t('common.copyValue', { value: name ?? value })}
       className={cx(
         'inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-xs font-medium text-muted hover:bg-subtle hover:text-fg',
         className,
@@ -89,7 +91,8 @@ export function CopyableText({
       <span className={cx('font-mono tabular', className)} data-testid={testId} data-value={value}>
         {display ?? value}
       </span>
-      <CopyButton value={value} />
+      {/* Named as shown: a screen reader hears the number as people read it, not its raw digits. */}
+      <CopyButton value={value} name={display} />
     </span>
   );
 }

@@ -97,9 +97,10 @@ export const en = {
   'login.sfUseRecovery': 'Use a recovery code',
   'login.sfUseApp': 'Use the authenticator app',
   'login.sfVerify': 'Verify',
-  'login.sfAttemptsLeft': 'Attempts left: {count}',
+  'login.sfAttemptsLeft': 'The code is not correct. Attempts left: {count}',
   'login.sfBack': 'Back to sign in',
   'login.passwordReset': 'Your password was changed. Sign in with the new one.',
+  'login.registered': 'Registration successful. Please Login.',
   // Rule messages from @simdock/contract (ruleMessages): the same texts the server answers with.
   ...ruleTexts,
 

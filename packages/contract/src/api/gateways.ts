@@ -139,6 +139,7 @@ export const Sim = z.object({
   signal: z.number().nullable(),
   state: z.number().int(),
   stateText: z.string(),
+  /** A usable state and not locked: a locked SIM is never usable. */
   usable: z.boolean(),
   role: SimRole,
   lock: SimLock,

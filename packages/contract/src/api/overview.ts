@@ -8,7 +8,7 @@ export const AdminOverview = z.object({
   balanceHeld: z.number(),
   gatewaysOnline: z.number().int(),
   gatewaysTotal: z.number().int(),
-  /** SIMs present in a port, and those that can send and receive now. */
+  /** SIMs present in a port, and those that can send and receive now (a usable state, not locked). */
   sims: z.number().int(),
   simsUsable: z.number().int(),
   /** SIMs locked now (failed sends, blocked by the device, or by an admin). */

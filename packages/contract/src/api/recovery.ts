@@ -26,6 +26,11 @@ export const ForgotResponse = z.object({
   msg: z.string(),
   /** False when this server sends no mail: the page then shows `supportContact` instead. */
   mailEnabled: z.boolean(),
+  /**
+   * Where a link goes: `smtp` mailed; `outbox` kept unsent in the admin's Mail outbox (no mail server
+   * set up: demo, development); `off` nowhere (the page shows `supportContact`).
+   */
+  mailMode: z.enum(['smtp', 'outbox', 'off']),
   supportContact: z.string(),
 });
 export type ForgotResponse = z.infer<typeof ForgotResponse>;
@@ -37,6 +42,16 @@ export const ResetBody = z.object({
 export type ResetBody = z.infer<typeof ResetBody>;
 
 export const ResetResponse = z.object({ code: z.literal(1), msg: z.string() });
+
+/** POST /api/Auth/resetCheck: whether a reset link still works, without using it. */
+export const ResetCheckBody = z.object({
+  token: z.string().min(1, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
+});
+export type ResetCheckBody = z.infer<typeof ResetCheckBody>;
+
+/** The link works (a dead one is a 400 with RESET_LINK_INVALID on `token`). */
+export const ResetCheckResponse = z.object({ code: z.literal(1), msg: z.string() });
+export type ResetCheckResponse = z.infer<typeof ResetCheckResponse>;
 
 /** One mail the server kept instead of sending (demo and development without SMTP). */
 export const OutboxMail = z.object({

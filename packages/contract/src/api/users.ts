@@ -45,6 +45,8 @@ export const AdminUser = z.object({
   status: z.enum(USER_STATUSES),
   balance: z.number(),
   createdAt: z.string(),
+  /** Two-factor authentication is on (User Manager offers "Reset two-factor" only then). */
+  secondFactor: z.boolean(),
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 

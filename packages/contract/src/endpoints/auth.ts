@@ -1,5 +1,13 @@
 import { LoginAnswer, LoginBody, RegisterBody, RegisterResponse } from '../api/auth.ts';
-import { ForgotBody, ForgotResponse, OutboxResponse, ResetBody, ResetResponse } from '../api/recovery.ts';
+import {
+  ForgotBody,
+  ForgotResponse,
+  OutboxResponse,
+  ResetBody,
+  ResetCheckBody,
+  ResetCheckResponse,
+  ResetResponse,
+} from '../api/recovery.ts';
 import { endpoint } from '../endpoint.ts';
 
 /** Sign-up and sign-in (Login and Register pages). */
@@ -37,6 +45,18 @@ export const auth = {
     tag: 'auth',
     body: ResetBody,
     response: { 200: ResetResponse },
+  }),
+  /**
+   * Whether a mailed link's token still works (unused, unexpired, not superseded), without using it:
+   * the reset page asks on load, so a dead link says so before anyone types a password.
+   */
+  resetCheck: endpoint({
+    method: 'POST',
+    path: '/api/Auth/resetCheck',
+    access: 'public',
+    tag: 'auth',
+    body: ResetCheckBody,
+    response: { 200: ResetCheckResponse },
   }),
   /** The last 50 mails kept instead of sent (demo, development without SMTP). */
   mailOutbox: endpoint({

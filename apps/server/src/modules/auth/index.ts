@@ -1,6 +1,7 @@
 import type { ModuleDescriptor } from '../../module.ts';
 import { authRoutes } from './auth.routes.ts';
 import { verifyReauth } from './reauth.ts';
+import { secondFactorUsers } from './second-factor.queries.ts';
 import { authenticate } from './tokens.ts';
 
 // Auth: sign-in, registration, sessions (tokens) and the first admin account.
@@ -22,4 +23,5 @@ export const authModule: ModuleDescriptor = {
   routes: authRoutes,
   authenticate,
   verifyReauth,
+  secondFactorUsers,
 };

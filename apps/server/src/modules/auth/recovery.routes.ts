@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import { mailMode, outbox } from '../../mail/index.ts';
-import { requestReset, resetPassword } from './recovery.service.ts';
+import { checkResetLink, requestReset, resetPassword } from './recovery.service.ts';
 
 /** Password recovery by email, and the admin's view of the mails kept instead of sent. */
 export function recoveryRoutes(app: App, ctx: AppContext) {
@@ -12,6 +12,10 @@ export function recoveryRoutes(app: App, ctx: AppContext) {
   route(app, ctx, auth.reset, async (req) => {
     await resetPassword(ctx, { ...req.body, ip: req.ip });
     return { code: 1 as const, msg: 'Your password was changed. Sign in with the new one.' };
+  });
+  route(app, ctx, auth.resetCheck, async (req) => {
+    await checkResetLink(ctx, { token: req.body.token, ip: req.ip });
+    return { code: 1 as const, msg: 'This link works. Choose a new password.' };
   });
   route(app, ctx, auth.mailOutbox, async () => ({
     code: 1 as const,

@@ -87,7 +87,8 @@ export async function requestReset(
 ): Promise<ForgotResponse> {
   const now = ctx.clock.now();
   await hourlyAddressLimit(ctx, 'forgot-ip', input.ip, FORGOT_PER_IP_PER_HOUR, 'password reset requests');
-  const mailEnabled = mailMode(ctx.config) !== 'off';
+  const mode = mailMode(ctx.config);
+  const mailEnabled = mode !== 'off';
   const login = normalizeLogin(input.login);
   if (mailEnabled && login) {
     const pending = ctx.runtime.get(pendingKey, () => new Set());
@@ -100,6 +101,7 @@ export async function requestReset(
     code: 1,
     msg: FORGOT_NEUTRAL_MESSAGE,
     mailEnabled,
+    mailMode: mode,
     supportContact: ctx.config.SUPPORT_CONTACT,
   };
 }
@@ -125,6 +127,23 @@ async function mailResetLink(ctx: AppContext, login: string, now: Date): Promise
   });
   const mail = resetMail(user.username, resetLink(ctx.config.PUBLIC_URL, token));
   await sendMail(ctx, { to: user.email, ...mail });
+}
+
+/**
+ * POST /api/Auth/resetCheck: whether a link still works, without using it (the reset page asks on
+ * load). Counted per client address like a reset but in its own budget (a page load must not use up
+ * the tries of the reset itself); a dead link is a 400 on `token` with the reset's own message.
+ */
+export async function checkResetLink(ctx: AppContext, input: { token: string; ip: string }): Promise<void> {
+  await hourlyAddressLimit(
+    ctx,
+    'reset-check-ip',
+    input.ip,
+    ctx.config.RESETS_PER_ADDRESS_PER_HOUR,
+    'password reset link checks',
+  );
+  if (!(await resetTokenLive(ctx.db, hashResetToken(input.token), ctx.clock.now())))
+    throw badInput(RESET_LINK_INVALID, 'token');
 }
 
 /**

@@ -64,6 +64,7 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
         code: 1,
         msg: FORGOT_NEUTRAL_MESSAGE,
         mailEnabled: true,
+        mailMode: 'smtp',
         supportContact: 'Ask your administrator to reset your password.',
       },
     });
@@ -167,6 +168,37 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
     expect(short.status).toBe(400);
     expect(short.body).toMatchObject({ code: 0, msg: ruleMessages.passwordTooShort, field: 'password' });
     expect((await reset(token, 'long-enough-1')).status).toBe(200);
+  });
+
+  it('checks a link without using it: a live one answers 200, a dead one 400 on token', async () => {
+    const check = (token: string) => s.post('/api/Auth/resetCheck', { token });
+    const dead = { code: 0, msg: RESET_LINK_INVALID, field: 'token' };
+    const unknown = await check('not-a-real-token');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject(dead);
+    const u = await s.createUser();
+    const before = smtp.mails.length;
+    const ip = nextIp();
+    await forgot(u.username, ip);
+    const first = tokenIn((await smtp.waitForMail(before + 1)).text);
+    // Checked twice: still unused, the reset takes it.
+    expect((await check(first)).status).toBe(200);
+    expect((await check(first)).status).toBe(200);
+    // Superseded by a newer link.
+    await forgot(u.username, ip);
+    const second = tokenIn((await smtp.waitForMail(before + 2)).text);
+    expect((await check(first)).body).toMatchObject(dead);
+    expect((await check(second)).status).toBe(200);
+    // Expired.
+    s.clock.advance(31 * 60_000);
+    try {
+      expect((await check(second)).body).toMatchObject(dead);
+    } finally {
+      s.clock.advance(-31 * 60_000);
+    }
+    // Used.
+    expect((await reset(second, 'checked-then-used-1')).status).toBe(200);
+    expect((await check(second)).body).toMatchObject(dead);
   });
 
   it('lets only the newest link work (a new request supersedes the older ones)', async () => {
@@ -314,6 +346,7 @@ describe('without SMTP', () => {
           code: 1,
           msg: FORGOT_NEUTRAL_MESSAGE,
           mailEnabled: false,
+          mailMode: 'off',
           supportContact: 'Write to ops@example.com.',
         },
       });
@@ -331,7 +364,8 @@ describe('without SMTP', () => {
     try {
       const u = await t.createUser();
       const res = await forgot(u.username, '127.0.0.1', t);
-      expect(res.body.mailEnabled).toBe(true);
+      // The page can say what really happens: no mail went out; the link waits in the outbox.
+      expect(res.body).toMatchObject({ mailEnabled: true, mailMode: 'outbox' });
       await recoveryIdle(t.ctx);
       expect((await t.call('GET', '/api/Admin/mail/outbox', undefined, u.token)).status).toBe(403);
       const box = await t.call('GET', '/api/Admin/mail/outbox', undefined, await t.adminToken());
@@ -341,8 +375,11 @@ describe('without SMTP', () => {
         mails: [{ to: `${u.username}@example.com`, subject: 'Reset your SimDock password' }],
       });
       const token = tokenIn(box.body.mails[0].text, t);
-      // The newcomer's other window on it: the server log.
-      expect(t.logs.join('\n')).toContain(token);
+      // The log says a mail was kept, never the link or its token (at any level).
+      const log = t.logs.join('\n');
+      expect(log).toContain('Mail kept in the outbox');
+      expect(log).not.toContain(token);
+      expect(log).not.toContain('reset-password?token=');
       expect((await t.post('/api/Auth/reset', { token, password: 'from-the-outbox-1' })).status).toBe(200);
     } finally {
       await t.close();

@@ -22,6 +22,16 @@ export async function secondFactorEnabled(q: Queryable, userId: string): Promise
   return rows.length > 0;
 }
 
+/** Which of `userIds` have the factor on (an enrolment not yet confirmed does not count). */
+export async function secondFactorUsers(q: Queryable, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await q.query<{ user_id: string }>(
+    'SELECT user_id FROM user_second_factors WHERE user_id = ANY($1::uuid[]) AND enabled_at IS NOT NULL',
+    [userIds],
+  );
+  return new Set(rows.map((r) => r.user_id));
+}
+
 /** Starts (or restarts) an enrolment; a factor that is on already is left alone (false). */
 export async function saveUnconfirmedSecret(
   q: Queryable,

@@ -213,8 +213,13 @@ export async function resetSecondFactor(ctx: AppContext, admin: AuthUser, userId
   const target = isUuid(userId) ? await findUserById(ctx.db, userId.toLowerCase()) : undefined;
   if (!target) throw notFound('User not found.', 'user_not_found');
   await ctx.db.tx(async (q) => {
-    const had = await deleteSecondFactor(q, target.id);
-    if (!had) throw new DomainError('second_factor_state', 'This user has no two-factor authentication.');
+    // Only a factor that is on: an enrolment the user has not confirmed is theirs to finish or restart.
+    if (!(await secondFactorEnabled(q, target.id)))
+      throw new DomainError(
+        'second_factor_state',
+        `${target.username} has no two-factor authentication to reset.`,
+      );
+    await deleteSecondFactor(q, target.id);
     await audit(q, ctx, admin, 'user.secondFactorReset', target);
   });
   await mailOwner(ctx, target.id, 'secondFactorReset');

@@ -234,6 +234,37 @@ describe('disable and admin reset', () => {
     expect(a).toMatchObject({ actor_name: 'admin', target_label: u.username });
     expect((await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin)).status).toBe(409);
   });
+
+  it('tells User Manager who has the factor on, and refuses a reset of anyone else with a clear 409', async () => {
+    const on = await s.createUser();
+    const started = await s.createUser();
+    const none = await s.createUser();
+    await enrol(on);
+    // An enrolment begun and never confirmed: not "has two-factor".
+    const reauth = await s.reauth(started);
+    expect((await s.post('/api/user/secondFactor/start', {}, started.token, reauth)).status).toBe(200);
+    const admin = await s.adminToken();
+    const list = await s.post('/api/Admin/getUser', { pageSize: 500 }, admin);
+    expect(list.status).toBe(200);
+    const flag = (id: string) =>
+      (list.body.users as { id: string; secondFactor: boolean }[]).find((x) => x.id === id)?.secondFactor;
+    expect([flag(on.id), flag(started.id), flag(none.id)]).toEqual([true, false, false]);
+    const [me] = await s.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+    expect(flag(me!.id)).toBe(false);
+    for (const u of [started, none]) {
+      const res = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({
+        error: 'second_factor_state',
+        msg: `${u.username} has no two-factor authentication to reset.`,
+      });
+    }
+    const self = await s.post('/api/Admin/resetSecondFactor', { id: me!.id }, admin);
+    expect(self.status).toBe(409);
+    // The refused reset left the begun enrolment alone.
+    const [row] = await s.db.query('SELECT 1 FROM user_second_factors WHERE user_id = $1', [started.id]);
+    expect(row).toBeTruthy();
+  });
 });
 
 describe('REQUIRE_ADMIN_2FA', () => {

@@ -459,7 +459,7 @@ export async function offlineGatewayCount(q: Queryable, onlineSince: Date): Prom
   return rows[0]?.n ?? 0;
 }
 
-/** The admin overview's device figures in one round trip (usable SIM states: 3, 4, 15). */
+/** The admin overview's device figures in one round trip (usable: states 3, 4, 15 and not locked). */
 export async function gatewayFigures(
   q: Queryable,
   onlineSince: Date,
@@ -484,7 +484,10 @@ export async function gatewayFigures(
     `SELECT (SELECT count(*) FROM gateways)::int AS "gatewaysTotal",
             (SELECT count(*) FROM gateways WHERE last_update >= $1)::int AS "gatewaysOnline",
             (SELECT count(*) FROM sims WHERE active AND state <> 0)::int AS sims,
-            (SELECT count(*) FROM sims WHERE active AND state IN (3, 4, 15))::int AS "simsUsable",
+            -- Usable: a usable state and not locked (a locked SIM takes no rental and sends nothing).
+            (SELECT count(*) FROM sims sim LEFT JOIN sim_health h ON h.sim_id = sim.id
+              WHERE sim.active AND sim.state IN (3, 4, 15)
+                AND NOT ${healthSql({ day: '', month: '', now: '$3' }).locked})::int AS "simsUsable",
             (SELECT count(*) FROM sim_health
               WHERE locked_at IS NOT NULL AND (locked_until IS NULL OR locked_until > $3))::int AS "simsLocked",
             (SELECT count(*) FROM incoming_sms WHERE NOT matched AND NOT is_report AND received_at >= $2)::int

@@ -96,7 +96,8 @@ export function toSim(row: SimViewRow): Sim {
     signal: row.signal,
     state: row.state,
     stateText: simStateText(row.state),
-    usable: isUsableSimState(row.state),
+    // A locked SIM is not usable whatever its state: it takes no rental and sends nothing.
+    usable: isUsableSimState(row.state) && !row.locked,
     role: row.role,
     lock: {
       locked: row.locked,

@@ -52,4 +52,24 @@ describe('POST /api/Admin/overview', () => {
       unmatchedSms24h: 1,
     });
   });
+
+  it('a locked SIM is not usable: the overview and the SIM list agree with the lock count', async () => {
+    const admin = await s.adminToken();
+    const gw = await seedGateway(s.db, { sims: 3, lastUpdate: s.clock.now() });
+    const before = (await s.post('/api/Admin/overview', {}, admin)).body;
+    const lock = await s.post(
+      '/api/Admin/lockSim',
+      { gatewayId: gw.id, port: gw.ports[0], reason: 'Spam report' },
+      admin,
+    );
+    expect(lock.status).toBe(200);
+    expect(lock.body.sim).toMatchObject({ usable: false, lock: { locked: true } });
+    const after = (await s.post('/api/Admin/overview', {}, admin)).body;
+    expect(after.simsLocked).toBe(before.simsLocked + 1);
+    expect(after.simsUsable).toBe(before.simsUsable - 1);
+    const report = await s.post('/api/Admin/gatewayReport', { id: gw.id }, admin);
+    expect(report.status).toBe(200);
+    const sims = report.body.sims as { port: string; usable: boolean }[];
+    expect(sims.filter((x) => x.usable).map((x) => x.port)).toEqual(gw.ports.slice(1));
+  });
 });

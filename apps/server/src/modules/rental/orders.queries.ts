@@ -568,11 +568,13 @@ export async function userOrderStats(
   now: Date,
 ): Promise<{ active: number; today: number }> {
   const rows = await q.query<{ active: number; today: number }>(
-    // Active: still waiting for a code, or a repeatable rental that can receive more before it expires.
-    // Each part reads a partial index of the user's open or unexpired orders (migration 030).
+    // Active: still waiting for a code, or a repeatable rental that can receive more before it expires
+    // and is not finished (Finish closes it). Each part reads a partial index of the user's open or
+    // unexpired orders (migration 030).
     `SELECT ((SELECT count(*) FROM orders WHERE user_id = $1 AND status = 'WAIT_CODE')
            + (SELECT count(*) FROM orders o JOIN services s ON s.id = o.service_id
-               WHERE o.user_id = $1 AND o.status = 'SUCCESS' AND o.expires_at > $3 AND s.is_repeatable))::int
+               WHERE o.user_id = $1 AND o.status = 'SUCCESS' AND o.expires_at > $3 AND o.closed_at IS NULL
+                 AND s.is_repeatable))::int
               AS active,
             (SELECT count(*) FROM orders WHERE user_id = $1 AND created_at >= $2)::int AS today`,
     [userId, dayStart, now],

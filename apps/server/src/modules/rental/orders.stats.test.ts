@@ -36,8 +36,13 @@ describe('POST /api/Order/stats', () => {
     await order(u.id, rep, '15550000003', 'SUCCESS', 15); // active: can receive more codes
     await order(u.id, rep, '15550000004', 'SUCCESS', -1); // expired
     await order(u.id, once, '15550000005', 'CANCEL', 10); // cancelled
+    await order(u.id, rep, '15550000006', 'SUCCESS', 15); // finished: Finish closed it
+    await s.db.query(`UPDATE orders SET closed_at = $2 WHERE user_id = $1 AND phone_number = '15550000006'`, [
+      u.id,
+      s.clock.now(),
+    ]);
     const res = await s.post('/api/Order/stats', {}, u.token);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ activeNumbers: 2, dailyRentals: 5 });
+    expect(res.body).toMatchObject({ activeNumbers: 2, dailyRentals: 6 });
   });
 });

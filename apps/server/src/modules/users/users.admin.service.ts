@@ -40,7 +40,7 @@ const userNotFound = () =>
 const isActiveAdmin = (u: { roles: readonly string[]; status: string }) =>
   u.status === 'Active' && u.roles.includes(ADMIN_ROLE);
 
-export function toAdminUser(u: UserRow): AdminUser {
+export function toAdminUser(u: UserRow, secondFactor: boolean): AdminUser {
   return {
     id: u.id,
     username: u.username,
@@ -49,6 +49,7 @@ export function toAdminUser(u: UserRow): AdminUser {
     status: u.status,
     balance: Number(u.balance),
     createdAt: new Date(u.created_at).toISOString(),
+    secondFactor,
   };
 }
 
@@ -70,9 +71,13 @@ export async function listUsers(ctx: AppContext, body: AdminUserListBody): Promi
   );
   const counts = await userCounts(ctx.db, new Date(ctx.clock.now().getTime() - 7 * DAY_MS));
   const held = await totalHeld(ctx.db);
+  const withFactor = await ctx.registry.secondFactorUsers(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return {
     code: 1,
-    users: rows.map(toAdminUser),
+    users: rows.map((r) => toAdminUser(r, withFactor.has(r.id))),
     total,
     page: body?.page ?? 1,
     totalPages: totalPages(total, pageSize),
@@ -183,7 +188,8 @@ export async function saveUser(
           at,
         });
         if (balance !== undefined) await setBalance(ctx, q, actor, row, balance, row.balance);
-        return { user: toAdminUser((await lockUser(q, row.id))!), created: true };
+        // A new account has no second factor yet.
+        return { user: toAdminUser((await lockUser(q, row.id))!, false), created: true };
       }
 
       if (!before) throw userNotFound();
@@ -215,7 +221,9 @@ export async function saveUser(
         after: { ...snapshot(after), ...(passwordHash ? { passwordChanged: true } : {}) },
         at,
       });
-      return { user: toAdminUser(after), created: false };
+      // Through the transaction's own connection (PGlite has one).
+      const factor = await ctx.registry.secondFactorUsers(q, [id]);
+      return { user: toAdminUser(after, factor.has(id)), created: false };
     });
   } catch (err) {
     // A concurrent insert of the same name slipped past the check: the unique index decides.

@@ -1,4 +1,4 @@
-import { Bell, KeyRound, Menu } from 'lucide-react';
+import { Bell, KeyRound, Menu, MessageSquareText } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useMeta } from '../../api/meta.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -32,10 +32,12 @@ export function DemoBadge() {
 function NotificationItem({ n, onOpen }: { n: AppNotification; onOpen: () => void }) {
   const { t } = useI18n();
   const navigate = useNavigate();
+  const sms = n.kind === 'sms';
+  const phone = formatPhone(n.params.phone);
   return (
     <li className={cx('flex items-start gap-2.5 rounded-md px-2.5 py-2', !n.read && 'bg-accent-soft/60')}>
       <span className="mt-0.5 rounded-full bg-ok-soft p-1.5 text-ok" aria-hidden>
-        <KeyRound className="size-3.5" />
+        {sms ? <MessageSquareText className="size-3.5" /> : <KeyRound className="size-3.5" />}
       </span>
       <div className="min-w-0 flex-1">
         <button
@@ -46,15 +48,22 @@ function NotificationItem({ n, onOpen }: { n: AppNotification; onOpen: () => voi
           }}
           className="block text-left text-sm font-medium text-fg hover:underline"
         >
-          {t('notify.codeTitle', { code: n.params.code ?? '', service: n.params.service ?? '' })}
+          {sms
+            ? t('notify.smsTitle', { service: n.params.service ?? '' })
+            : t('notify.codeTitle', { code: n.params.code ?? '', service: n.params.service ?? '' })}
         </button>
+        {sms ? <p className="line-clamp-3 text-xs break-words text-fg">{n.params.text}</p> : null}
         <p className="text-xs text-muted">
-          {t('notify.codeBody', { phone: formatPhone(n.params.phone) })} ·{' '}
+          {t('notify.codeBody', { phone })} ·{' '}
           {/* `at` is this browser's Date.now() (ms), not a server time in unix seconds. */}
           <RelativeTime value={new Date(n.at)} />
         </p>
       </div>
-      {n.params.code ? <CopyButton value={n.params.code} /> : null}
+      {sms && n.params.text ? (
+        <CopyButton value={n.params.text} name={t('notify.smsName', { phone })} />
+      ) : n.params.code ? (
+        <CopyButton value={n.params.code} />
+      ) : null}
       {!n.read ? <span className="sr-only">{t('notify.unread', { count: 1 })}</span> : null}
     </li>
   );

@@ -2,7 +2,7 @@
 export const outboxEn = {
   'outbox.title': 'Outbox (mails not sent)',
   'outbox.description':
-    'No SMTP_URL is set, so this demo server keeps the mails it would send here and in its log. Set SMTP_URL to send them.',
+    'No SMTP_URL is set, so this demo server keeps the mails it would send here (its log notes each one, never its text). Set SMTP_URL to send them.',
   'outbox.empty': 'No mail yet. A password reset request puts one here.',
   'outbox.to': 'To: {to}',
   'outbox.loadFailed': 'The outbox could not be loaded',

@@ -12,7 +12,8 @@ export const publicEn = {
   'landing.pricing': 'Pricing',
   'landing.faq': 'FAQ',
   'landing.contact': 'Contact',
-  'landing.login': 'Login',
+  // The sign-in page's own words (its button says Sign In).
+  'landing.login': 'Sign In',
   'landing.dashboard': 'Dashboard',
   'landing.createAccount': 'Create a Free Account',
   'landing.heroTitle': 'Receive SMS one-time codes without a personal SIM',
@@ -24,7 +25,7 @@ export const publicEn = {
   'landing.featuresTitle': 'Everything you need for verification and messaging',
   'landing.feature1Title': 'SMS OTP rentals',
   'landing.feature1Text':
-    'Pick a service, get a number, receive the code. Each rental runs for the service’s rent time, and a number is never given to you twice for the same service.',
+    'Pick a service, get a number, receive the code. Each rental runs for the service’s rent time. A number that has received a service’s code is taken out of that service’s pool, and a rental that gets no code is refunded.',
   'landing.feature2Title': 'Bulk SMS sending',
   'landing.feature2Text':
     'Paste numbers or upload a TXT or CSV file, add one or more message variants, and send a campaign across many SIM ports with delivery results per message.',
@@ -139,7 +140,6 @@ export const publicEn = {
   'register.confirm': 'Confirm password',
   'register.submit': 'Create Account',
   'register.submitting': 'Creating account…',
-  'register.success': 'Registration successful. Please Login.',
   'register.haveAccount': 'Already have an account?',
   'register.login': 'Sign in',
   'register.agree': 'By creating an account you accept the {terms} and the {privacy}.',

@@ -20,7 +20,7 @@ export const publicVi: Record<keyof typeof publicEn, string> = {
   'landing.featuresTitle': 'Mọi thứ bạn cần cho xác minh và nhắn tin',
   'landing.feature1Title': 'Thuê số nhận OTP',
   'landing.feature1Text':
-    'Chọn dịch vụ, nhận số, nhận mã. Mỗi lượt thuê kéo dài theo thời gian thuê của dịch vụ, và một số không bao giờ được cấp cho bạn hai lần cho cùng một dịch vụ.',
+    'Chọn dịch vụ, nhận số, nhận mã. Mỗi lượt thuê kéo dài theo thời gian thuê của dịch vụ. Số đã nhận mã của một dịch vụ sẽ được rút khỏi kho số của dịch vụ đó, và lượt thuê không nhận được mã sẽ được hoàn tiền.',
   'landing.feature2Title': 'Gửi SMS hàng loạt',
   'landing.feature2Text':
     'Dán danh sách số hoặc tải lên tệp TXT, CSV, thêm một hay nhiều mẫu tin nhắn và gửi chiến dịch qua nhiều cổng SIM, có kết quả gửi cho từng tin.',
@@ -135,7 +135,6 @@ export const publicVi: Record<keyof typeof publicEn, string> = {
   'register.confirm': 'Xác nhận mật khẩu',
   'register.submit': 'Tạo tài khoản',
   'register.submitting': 'Đang tạo tài khoản…',
-  'register.success': 'Đăng ký thành công. Vui lòng đăng nhập.',
   'register.haveAccount': 'Đã có tài khoản?',
   'register.login': 'Đăng nhập',
   'register.agree': 'Khi tạo tài khoản, bạn đồng ý với {terms} và {privacy}.',

@@ -58,6 +58,8 @@ export const rentalEn = {
   'dashboard.pinnedTitle': 'Current rentals',
   'dashboard.rentalCard': '{service} number {phone}',
   'dashboard.copyCode': 'Copy code',
+  'dashboard.smsNoCode': 'SMS received, no code recognised',
+  'dashboard.copySms': 'Copy SMS',
   'dashboard.anotherSms': 'Another SMS',
   'dashboard.anotherSmsBusy': 'Asking…',
   'dashboard.anotherSmsWaiting': 'Waiting for another SMS…',

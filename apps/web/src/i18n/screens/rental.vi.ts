@@ -55,6 +55,8 @@ export const rentalVi: Record<keyof typeof rentalEn, string> = {
   'dashboard.pinnedTitle': 'Số đang thuê',
   'dashboard.rentalCard': 'Số {phone} cho {service}',
   'dashboard.copyCode': 'Sao chép mã',
+  'dashboard.smsNoCode': 'Đã nhận SMS, không nhận ra mã',
+  'dashboard.copySms': 'Sao chép SMS',
   'dashboard.anotherSms': 'Nhận SMS khác',
   'dashboard.anotherSmsBusy': 'Đang yêu cầu…',
   'dashboard.anotherSmsWaiting': 'Đang chờ SMS tiếp theo…',

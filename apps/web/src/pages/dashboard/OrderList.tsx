@@ -25,11 +25,23 @@ export function cancelState(order: Order, now: number): 'hidden' | 'wait' | 'rea
 
 /**
  * Whether a rental can still receive a code at `now`: waiting for its code, or a repeatable
- * service's rental with a code, before it expires. A one-code rental is done once its code arrived.
+ * service's rental with a code, before it expires and until finished. A one-code rental is done once
+ * its code arrived.
  */
 export function isActiveRental(order: Order, repeatable: boolean, now: number): boolean {
-  if (Date.parse(order.expiresAt) <= now) return false;
+  // Finished (Finish, or closed by the server) takes no more codes, whatever time is left.
+  if (order.finished || Date.parse(order.expiresAt) <= now) return false;
   return order.status === 'WAIT_CODE' || (order.status === 'SUCCESS' && repeatable);
+}
+
+/** "My numbers" (this card's id): where a rental goes when it leaves the pinned ones. */
+export const MY_NUMBERS_ID = 'my-numbers';
+
+/** Focuses an element that is not focusable by itself (a section), as the skip link does. */
+export function focusSection(el: HTMLElement | null): void {
+  if (!el) return;
+  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+  el.focus();
 }
 
 /** Codes of the repeatable services (from the public list). */
@@ -49,11 +61,16 @@ export function useOrderColumns(now: number): Column<Order>[] {
   const cancel = useCancelMutation();
   const repeatable = useRepeatable();
 
+  // mutateAsync: the toast with the refund shows even when the live event re-rendered the row first.
   const onCancel = (o: Order) => {
-    cancel.mutate(o.id, {
-      onSuccess: () => notify.success(t('dashboard.cancelled', { amount: formatMoney(o.price) })),
-      onError: (err) => notify.error(t('dashboard.cancelFailed', { msg: errorMessage(err) })),
-    });
+    cancel.mutateAsync(o.id).then(
+      (cancelled) => {
+        notify.success(t('dashboard.cancelled', { amount: formatMoney(cancelled.price) }));
+        // The row's Cancel button is gone: the list keeps the focus, not the page's start.
+        focusSection(document.getElementById(MY_NUMBERS_ID));
+      },
+      (err) => notify.error(t('dashboard.cancelFailed', { msg: errorMessage(err) })),
+    );
   };
 
   return [
@@ -77,7 +94,13 @@ export function useOrderColumns(now: number): Column<Order>[] {
               className="text-base font-semibold text-ok"
             />
           ) : (
-            <span className="text-muted">{o.status === 'WAIT_CODE' ? t('dashboard.waitingCode') : '-'}</span>
+            <span className={o.smsText ? 'text-warn' : 'text-muted'}>
+              {o.smsText
+                ? t('dashboard.smsNoCode')
+                : o.status === 'WAIT_CODE'
+                  ? t('dashboard.waitingCode')
+                  : '-'}
+            </span>
           )}
           {o.smsText ? (
             <div className="max-w-72 truncate text-xs text-muted" title={o.smsText}>
@@ -180,6 +203,7 @@ export function OrderList() {
         ) : undefined
       }
       flush
+      id={MY_NUMBERS_ID}
     >
       <DataTable
         columns={columns}

@@ -29,7 +29,8 @@ const service = (code: string, name: string, isRepeatable: boolean): PublicServi
 });
 const SERVICES = [service('tg', 'Telegram', false), service('go', 'Google', true)];
 
-type Handler = (path: string, body: unknown) => { status?: number; body: unknown } | undefined;
+type Answer = { status?: number; body: unknown } | undefined;
+type Handler = (path: string, body: unknown) => Answer | Promise<Answer>;
 
 /** fetch answering JSON per path (recording each call); the live stream takes events from `push`. */
 function stubFetch(handler: Handler) {
@@ -49,7 +50,7 @@ function stubFetch(handler: Handler) {
       });
       return new Response(live as unknown as BodyInit, { headers: { 'content-type': 'text/event-stream' } });
     }
-    const answer = handler(path, body) ?? { body: { code: 1 } };
+    const answer = (await handler(path, body)) ?? { body: { code: 1 } };
     return new Response(JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { 'content-type': 'application/json' },
@@ -253,12 +254,190 @@ describe('on the Dashboard', () => {
     // The code toast and the bell's notification show the number as people read it.
     expect(await screen.findByText('Number +1 555-000-0001')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /^Notifications/ }));
-    await waitFor(() => expect(screen.getAllByText(/^Number \+1 555-000-0001/)).toHaveLength(2));
+    // (Not the rent toast of an earlier test, "Number … rented for …": toasts outlive a render.)
+    await waitFor(() => expect(screen.getAllByText(/^Number \+1 555-000-0001( ·|$)/)).toHaveLength(2));
 
     hidden.mockReturnValue(false);
     document.dispatchEvent(new Event('visibilitychange'));
     expect(document.title).toBe(title);
     expect(icon.getAttribute('href')).toBe('/favicon.svg');
     icon.remove();
+  });
+
+  /** The Dashboard of "ann" with these orders; `more` answers other calls. */
+  function dashboard(orders: () => Order[], more: Handler = () => undefined) {
+    signIn();
+    return stubFetch((path, body) => {
+      if (path === '/api/user/info') return { body: userInfoFor('ann', ['User'], 5) };
+      if (path === '/api/Service/getall') return { body: { code: 1, services: SERVICES } };
+      if (path === '/api/Order/getbyuser') return { body: { code: 1, orders: orders() } };
+      if (path === '/api/Order/stats') return { body: { activeNumbers: 1, dailyRentals: 1, uptime: null } };
+      return more(path, body);
+    });
+  }
+
+  it('an SMS without a recognised code: the card shows it whole with Copy; toast, tab title and bell fire', async () => {
+    const waiting = order({ id: '51', expiresAt: soon() });
+    const live = dashboard(() => [waiting]);
+    renderApp('/dashboard');
+    const card = await screen.findByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    await waitFor(() => expect(live.streamOpen()).toBe(true));
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    const text = 'Welcome to Telegram! Your account is being set up, reply STOP to opt out.';
+    await act(async () => {
+      live.push('order', { ...waiting, smsText: text });
+    });
+    const sms = await within(card).findByTestId('rental-sms');
+    expect(within(sms).getByText('SMS received, no code recognised')).toBeTruthy();
+    expect(within(sms).getByText(text)).toBeTruthy();
+    expect(within(sms).getByRole('button', { name: 'Copy SMS' })).toBeTruthy();
+    expect(within(card).queryByText('Waiting for SMS…')).toBeNull();
+    // "My numbers" says the same, not "Waiting for SMS…" above the SMS.
+    const table = screen.getByRole('table', { name: 'My numbers' });
+    expect(await within(table).findByText('SMS received, no code recognised')).toBeTruthy();
+    expect(within(table).queryByText('Waiting for SMS…')).toBeNull();
+    // As for a code: the tab's title, the toast, the bell.
+    await waitFor(() => expect(document.title).toBe('(1) New SMS'));
+    expect(await screen.findByText('SMS for Telegram: no code recognised')).toBeTruthy();
+    expect(screen.getByText(`Number +1 555-000-0001: ${text}`)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /^Notifications, 1 unread/ }));
+    const panel = await screen.findByRole('dialog');
+    expect(within(panel).getByText('SMS for Telegram: no code recognised')).toBeTruthy();
+    expect(within(panel).getByRole('button', { name: 'Copy the SMS to +1 555-000-0001' })).toBeTruthy();
+    hidden.mockReturnValue(false);
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+
+  it('a one-code rental stops counting down once its code is in; a repeatable one keeps counting', async () => {
+    dashboard(() => [
+      order({ id: '61', status: 'SUCCESS', codeText: '11111', expiresAt: soon() }),
+      order({
+        id: '62',
+        serviceCode: 'go',
+        serviceName: 'Google',
+        status: 'SUCCESS',
+        codeText: '22222',
+        expiresAt: soon(),
+      }),
+    ]);
+    renderApp('/dashboard');
+    const once = await screen.findByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    const repeatable = screen.getByRole('article', { name: 'Google number +1 555-000-0001' });
+    expect(within(once).queryByRole('timer')).toBeNull();
+    expect(within(once).getByTestId('rental-done').textContent).toBe('Done');
+    expect(within(repeatable).getByRole('timer')).toBeTruthy();
+  });
+
+  it('“My numbers” says a finished rental is done, not when it expires', async () => {
+    dashboard(() => [
+      order({
+        id: '71',
+        serviceCode: 'go',
+        serviceName: 'Google',
+        status: 'SUCCESS',
+        codeText: '1',
+        expiresAt: soon(),
+        finished: true,
+      }),
+    ]);
+    renderApp('/dashboard');
+    const table = await screen.findByRole('table', { name: 'My numbers' });
+    expect(await within(table).findByText('Done')).toBeTruthy();
+    expect(within(table).queryByText(/^expires /)).toBeNull();
+  });
+
+  it('Cancel says the refund even when the live event removed the card first, and keeps the focus on the page', async () => {
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const a = order({ id: '81', expiresAt: soon(), cancelableAt: past });
+    const b = order({
+      id: '82',
+      phoneNumber: '15550000002',
+      price: 0.75,
+      expiresAt: soon(),
+      cancelableAt: past,
+    });
+    let orders = [a, b];
+    const live: { push: (e: string, d: unknown) => void } = dashboard(
+      () => orders,
+      async (path, body) => {
+        if (path !== '/api/Order/cancel') return undefined;
+        const id = (body as { orderId: string }).orderId;
+        const cancelled = { ...(id === a.id ? a : b), status: 'CANCEL' as const };
+        orders = orders.map((o) => (o.id === id ? cancelled : o));
+        // The change's live event comes before the answer: the card is gone when it arrives.
+        live.push('order', cancelled);
+        await waitFor(() => expect(document.querySelector(`[data-order-id="${id}"]`)).toBeNull());
+        return { body: { code: 1, msg: 'Order cancelled.', data: cancelled } };
+      },
+    );
+    renderApp('/dashboard');
+    const second = await screen.findByRole('article', { name: 'Telegram number +1 555-000-0002' });
+    const first = screen.getByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    const cancelFirst = within(first).getByRole('button', { name: 'Cancel' });
+    cancelFirst.focus();
+    fireEvent.click(cancelFirst);
+    expect(await screen.findByText('Order cancelled; $0.50 was refunded to your balance.')).toBeTruthy();
+    // The next rental's card takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(second));
+    const cancelSecond = within(second).getByRole('button', { name: 'Cancel' });
+    cancelSecond.focus();
+    fireEvent.click(cancelSecond);
+    expect(await screen.findByText('Order cancelled; $0.75 was refunded to your balance.')).toBeTruthy();
+    // The last one gone: "My numbers", where the rental now is.
+    await waitFor(() => expect(document.activeElement?.id).toBe('my-numbers'));
+  });
+
+  it('Finish and “Another SMS” keep the focus on the page', async () => {
+    const once = order({ id: '91', status: 'SUCCESS', codeText: '33333', expiresAt: soon() });
+    const rep = order({
+      id: '92',
+      serviceCode: 'go',
+      serviceName: 'Google',
+      status: 'SUCCESS',
+      codeText: '44444',
+      expiresAt: soon(),
+    });
+    let orders = [rep, once];
+    dashboard(
+      () => orders,
+      (path) => {
+        if (path === '/api/Order/anothersms') return { body: { code: 1, msg: 'ok', data: rep } };
+        if (path !== '/api/Order/finish') return undefined;
+        orders = [rep, { ...once, finished: true }];
+        return { body: { code: 1, msg: 'Order finished.', data: { ...once, finished: true } } };
+      },
+    );
+    renderApp('/dashboard');
+    const google = await screen.findByRole('article', { name: 'Google number +1 555-000-0001' });
+    const telegram = screen.getByRole('article', { name: 'Telegram number +1 555-000-0001' });
+    const finish = within(telegram).getByRole('button', { name: 'Finish' });
+    finish.focus();
+    fireEvent.click(finish);
+    await waitFor(() => expect(screen.queryByRole('article', { name: /^Telegram/ })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(google));
+    const another = within(google).getByRole('button', { name: 'Another SMS' });
+    another.focus();
+    fireEvent.click(another);
+    await within(google).findByText('Waiting for another SMS…');
+    expect(document.activeElement).toBe(google);
+  });
+
+  it('the rent toast and the copy buttons name the number as it is shown', async () => {
+    const rented = order({ id: '99', phoneNumber: '12025550123', expiresAt: soon() });
+    let orders: Order[] = [];
+    dashboard(
+      () => orders,
+      (path) => {
+        if (path !== '/api/Order/create') return undefined;
+        orders = [rented];
+        return { body: { code: 1, data: rented } };
+      },
+    );
+    renderApp('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: 'Rent a Telegram number' }));
+    expect(await screen.findByText(/^Number \+1 202-555-0123 rented for Telegram\./)).toBeTruthy();
+    const card = await screen.findByRole('article', { name: 'Telegram number +1 202-555-0123' });
+    expect(within(card).getByRole('button', { name: 'Copy +1 202-555-0123' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Copy 12025550123' })).toBeNull();
   });
 });

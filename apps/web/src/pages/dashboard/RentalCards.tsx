@@ -23,7 +23,7 @@ import { cx } from '../../lib/cx.ts';
 import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { useAnotherSmsMutation, useCancelMutation, useFinishMutation, useMyOrders } from './api.ts';
-import { cancelState, useRepeatable } from './OrderList.tsx';
+import { cancelState, focusSection, MY_NUMBERS_ID, useRepeatable } from './OrderList.tsx';
 
 /**
  * A rental pinned at the top of the Dashboard: waiting for its code, or with its code and not yet
@@ -63,6 +63,20 @@ export function focusRentalCard(orderId: string): void {
   setPendingFocus(orderId);
 }
 
+/**
+ * Where the focus goes when a card leaves (Cancel, Finish): the next pinned card, else the one
+ * before, else "My numbers", where the rental now shows. Read before the card goes.
+ */
+function focusAfter(card: HTMLElement | null): () => void {
+  const cards = [...document.querySelectorAll<HTMLElement>('[data-testid="rental-card"]')];
+  const i = card ? cards.indexOf(card) : -1;
+  const neighbour = i < 0 ? undefined : (cards[i + 1] ?? cards[i - 1]);
+  return () => {
+    if (neighbour?.isConnected) neighbour.focus();
+    else focusSection(document.getElementById(MY_NUMBERS_ID));
+  };
+}
+
 // ---- one rental ---------------------------------------------------------------------------------
 
 export function RentalCard({
@@ -93,21 +107,41 @@ export function RentalCard({
 
   const left = Date.parse(o.expiresAt) - now;
   const hasCode = o.status === 'SUCCESS' && o.codeText !== null;
+  // An SMS came but no code was recognised in it: the user reads it (and may copy it) here.
+  const smsNoCode = !hasCode && Boolean(o.smsText);
+  // A one-code rental is done once its code is here: no time is left to count.
+  const done = hasCode && !repeatable;
   const cancelable = cancelState(o, now);
 
-  const onCancel = () =>
-    cancel.mutate(o.id, {
-      onSuccess: () => notify.success(t('dashboard.cancelled', { amount: formatMoney(o.price) })),
-      onError: (err) => notify.error(t('dashboard.cancelFailed', { msg: errorMessage(err) })),
-    });
-  const onFinish = () =>
-    finish.mutate(o.id, {
-      onSuccess: () => notify.success(t('dashboard.finishedToast', { phone: formatPhone(o.phoneNumber) })),
-      onError: (err) => notify.error(t('dashboard.finishFailed', { msg: errorMessage(err) })),
-    });
+  // mutateAsync, not mutate's callbacks: the live event of the change can remove this card before
+  // the answer arrives, and an unmounted card's callbacks never run (the toast with the refund).
+  const onCancel = () => {
+    const refocus = focusAfter(ref.current);
+    cancel.mutateAsync(o.id).then(
+      (cancelled) => {
+        notify.success(t('dashboard.cancelled', { amount: formatMoney(cancelled.price) }));
+        refocus();
+      },
+      (err) => notify.error(t('dashboard.cancelFailed', { msg: errorMessage(err) })),
+    );
+  };
+  const onFinish = () => {
+    const refocus = focusAfter(ref.current);
+    finish.mutateAsync(o.id).then(
+      () => {
+        notify.success(t('dashboard.finishedToast', { phone: formatPhone(o.phoneNumber) }));
+        refocus();
+      },
+      (err) => notify.error(t('dashboard.finishFailed', { msg: errorMessage(err) })),
+    );
+  };
   const onAnother = () =>
     another.mutate(o.id, {
-      onSuccess: () => setAskedFor(shown),
+      onSuccess: () => {
+        setAskedFor(shown);
+        // The button is disabled while waiting: the card keeps the focus (and reads out the wait).
+        ref.current?.focus();
+      },
       onError: (err) => notify.error(t('dashboard.anotherSmsFailed', { msg: errorMessage(err) })),
     });
 
@@ -120,7 +154,7 @@ export function RentalCard({
       data-order-id={o.id}
       className={cx(
         'flex min-w-0 flex-col gap-3 rounded-lg border-2 bg-surface p-4 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-accent/60 focus:ring-2 focus:ring-accent/60',
-        hasCode ? 'border-ok/60' : 'border-accent/40',
+        hasCode ? 'border-ok/60' : smsNoCode ? 'border-warn/60' : 'border-accent/40',
       )}
     >
       <div className="flex items-start justify-between gap-3">
@@ -137,21 +171,27 @@ export function RentalCard({
           <span data-testid="order-status">
             <OrderStatusBadge status={o.status} />
           </span>
-          <span className="inline-flex items-center gap-1 text-xs text-muted">
-            <Hourglass className="size-3.5" aria-hidden />
-            <span className="sr-only">{t('dashboard.colTimeLeft')}: </span>
-            <time
-              role="timer"
-              dateTime={o.expiresAt}
-              data-testid="rental-countdown"
-              className={cx(
-                'font-mono text-sm font-semibold tabular',
-                left < 60_000 ? 'text-bad' : 'text-fg',
-              )}
-            >
-              {formatCountdown(left)}
-            </time>
-          </span>
+          {done ? (
+            <span className="text-xs text-muted" data-testid="rental-done">
+              {t('dashboard.done')}
+            </span>
+          ) : (
+            <span className="inline-flex items-center gap-1 text-xs text-muted">
+              <Hourglass className="size-3.5" aria-hidden />
+              <span className="sr-only">{t('dashboard.colTimeLeft')}: </span>
+              <time
+                role="timer"
+                dateTime={o.expiresAt}
+                data-testid="rental-countdown"
+                className={cx(
+                  'font-mono text-sm font-semibold tabular',
+                  left < 60_000 ? 'text-bad' : 'text-fg',
+                )}
+              >
+                {formatCountdown(left)}
+              </time>
+            </span>
+          )}
         </div>
       </div>
 
@@ -185,6 +225,16 @@ export function RentalCard({
               <p className="mt-1 text-xs font-medium text-accent-text">{t('dashboard.anotherSmsWaiting')}</p>
             ) : null}
           </>
+        ) : smsNoCode ? (
+          <div data-testid="rental-sms">
+            <span className="text-xs font-medium text-warn">{t('dashboard.smsNoCode')}</span>
+            <p className="mt-1 text-sm whitespace-pre-wrap break-words text-fg">{o.smsText}</p>
+            <CopyButton
+              value={o.smsText ?? ''}
+              label={t('dashboard.copySms')}
+              className="mt-2 border border-line px-2.5 py-1.5 text-sm text-fg"
+            />
+          </div>
         ) : (
           <span className="inline-flex items-center gap-2 text-sm text-muted">
             {/* Not animate-pulse: that marks a skeleton still loading (e2e settle waits for it to go). */}

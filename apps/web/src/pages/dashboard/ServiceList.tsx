@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client.ts';
 import { Button, Card, type Column, DataTable, Input } from '../../components/index.ts';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { formatMoney, formatNumber, formatPhone } from '../../lib/format.ts';
 import { useRentMutation, useServices } from './api.ts';
 import { focusRentalCard } from './RentalCards.tsx';
 
@@ -43,7 +43,7 @@ export function ServiceList() {
     rent.mutate(s.code, {
       onSuccess: (order) => {
         focusRentalCard(order.id);
-        notify.success(t('dashboard.rented', { phone: order.phoneNumber, service: s.name }));
+        notify.success(t('dashboard.rented', { phone: formatPhone(order.phoneNumber), service: s.name }));
       },
       onError: (err) => {
         const text = t('dashboard.rentFailed', { msg: errorMessage(err) });

@@ -13,7 +13,8 @@ import { useForgotMutation } from './api.ts';
 
 /**
  * /forgot-password: asks for a username or email and answers with the same words whatever the
- * account. When the server sends no mail, it shows the operator's contact instead.
+ * account. When the server sends no mail, it shows the operator's contact instead; when it keeps
+ * mails in its outbox (no mail server set up), it says so.
  */
 export function ForgotPasswordPage() {
   const { t } = useI18n();
@@ -38,7 +39,12 @@ export function ForgotPasswordPage() {
       subtitle={answer ? undefined : t('recovery.forgotSubtitle')}
     >
       {answer ? (
-        answer.mailEnabled ? (
+        answer.mailMode === 'outbox' ? (
+          // No mail server (demo, development): say where the link really is, not "check your email".
+          <Notice tone="info" title={t('recovery.outboxTitle')}>
+            {t('recovery.outbox')}
+          </Notice>
+        ) : answer.mailEnabled ? (
           <Notice tone="success">{t('recovery.sent')}</Notice>
         ) : (
           <Notice tone="info" title={t('recovery.noMail')}>

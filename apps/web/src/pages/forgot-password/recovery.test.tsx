@@ -3,8 +3,14 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp } from '../../test/utils.tsx';
 
-const neutral = (mailEnabled: boolean) => ({
-  body: { code: 1, msg: FORGOT_NEUTRAL_MESSAGE, mailEnabled, supportContact: 'Write to ops@example.com.' },
+const neutral = (mailEnabled: boolean, mailMode = mailEnabled ? 'smtp' : 'off') => ({
+  body: {
+    code: 1,
+    msg: FORGOT_NEUTRAL_MESSAGE,
+    mailEnabled,
+    mailMode,
+    supportContact: 'Write to ops@example.com.',
+  },
 });
 
 describe('password recovery pages', () => {
@@ -40,6 +46,17 @@ describe('password recovery pages', () => {
     screen.getByText('This server cannot send email.');
   });
 
+  it('says no email was sent and where the link is when the server keeps mails in its outbox', async () => {
+    mockFetch((path) => (path === '/api/Auth/forgot' ? neutral(true, 'outbox') : { body: {} }));
+    renderApp('/forgot-password');
+    fireEvent.change(await screen.findByLabelText('Username or email'), { target: { value: 'bob' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByText('No email was sent: mail is not set up on this server.');
+    screen.getByText(/kept in the server’s mail outbox, which an administrator can see/);
+    expect(screen.queryByText(/we have sent a link/)).toBeNull();
+    expect(screen.queryByText(/Check your email/)).toBeNull();
+  });
+
   it('asks for the new password twice, then sends the user to sign in with a success message', async () => {
     const bodies: unknown[] = [];
     mockFetch((path, init) => {
@@ -47,6 +64,7 @@ describe('password recovery pages', () => {
         bodies.push(JSON.parse(String(init?.body)));
         return { body: { code: 1, msg: 'ok' } };
       }
+      if (path === '/api/Auth/resetCheck') return { body: { code: 1, msg: 'ok' } };
       return { body: {} };
     });
     const { router } = renderApp('/reset-password?token=abc_123');
@@ -66,11 +84,30 @@ describe('password recovery pages', () => {
     expect(bodies).toEqual([{ token: 'abc_123', password: 'long-enough-1' }]);
   });
 
+  it('checks the link on load: a dead one says so at once, with no form to fill and nothing used', async () => {
+    const calls: { path: string; body: unknown }[] = [];
+    mockFetch((path, init) => {
+      calls.push({ path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      return path === '/api/Auth/resetCheck'
+        ? { status: 400, body: { code: 0, error: 'bad_input', msg: RESET_LINK_INVALID, field: 'token' } }
+        : { body: {} };
+    });
+    renderApp('/reset-password?token=expired_1');
+    await screen.findByText(RESET_LINK_INVALID);
+    screen.getByRole('link', { name: 'Ask for a new link' });
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(calls.filter((c) => c.path.startsWith('/api/Auth/'))).toEqual([
+      { path: '/api/Auth/resetCheck', body: { token: 'expired_1' } },
+    ]);
+  });
+
   it('says a dead link is dead and offers a new one', async () => {
     mockFetch((path) =>
       path === '/api/Auth/reset'
         ? { status: 400, body: { code: 0, error: 'bad_input', msg: RESET_LINK_INVALID, field: 'token' } }
-        : { body: {} },
+        : path === '/api/Auth/resetCheck'
+          ? { body: { code: 1, msg: 'ok' } }
+          : { body: {} },
     );
     renderApp('/reset-password?token=used');
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'long-enough-1' } });

@@ -308,6 +308,29 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(screen.getByText('This gateway has 2 orders waiting for a code.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+  it('a locked SIM is not counted usable and its badge says Locked, not Usable', async () => {
+    const lockedSim: Sim = {
+      ...sim,
+      port: '1.02',
+      iccid: '8902',
+      // As an older server answered: the state alone made it "usable".
+      usable: true,
+      lock: { locked: true, kind: 'manual', reason: 'Spam', since: null, until: null, by: 'ann' },
+    };
+    signInAdmin({
+      '/api/Admin/getSettings': settings([gw]),
+      '/api/Admin/gatewayReport': () => ({ body: { gateway: gw, sims: [sim, lockedSim] } }),
+    });
+    renderApp('/gatewaymanager');
+    const sims = await openSims('Rack A');
+    const lockedRow = (await within(sims).findByText('8902')).closest('tr')!;
+    expect(within(lockedRow).queryByText('Usable')).toBeNull();
+    expect(within(lockedRow).getByTestId('sim-lock').textContent).toContain('Locked');
+    const freeRow = within(sims).getByText('8901').closest('tr')!;
+    expect(within(freeRow).getByText('Usable')).toBeTruthy();
+    expect(screen.getByText(/2 SIMs · 1 usable · 1 locked/)).toBeTruthy();
+  });
+
   it('SIM dialogs: the number takes a leading + as the server does; a lock needs a reason', async () => {
     const numbers: unknown[] = [];
     const locks: unknown[] = [];

@@ -76,7 +76,8 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   }, [gateway.id]);
 
   const sims = report.data?.sims;
-  const usable = sims?.filter((s) => s.usable).length ?? 0;
+  // A locked SIM is never counted usable (the server says so too; an older answer may not).
+  const usable = sims?.filter((s) => s.usable && !s.lock.locked).length ?? 0;
   const locked = sims?.filter((s) => s.lock.locked).length ?? 0;
   const kind = gateway.kind;
   const phone = kind === 'smsgate';
@@ -146,10 +147,14 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       cell: (s) => (
         <span className="flex flex-col items-start gap-1">
           <span className="whitespace-nowrap">{simStateName(t, s.state, s.stateText)}</span>
-          <StatusBadge tone={s.usable ? 'green' : 'grey'}>
-            {s.usable ? t('gateways.usable') : t('gateways.notUsable')}
-          </StatusBadge>
-          {s.lock.locked ? <LockBadge sim={s} now={now} /> : null}
+          {/* Locked: the lock's badge says so (and why); "Usable" beside it would contradict it. */}
+          {s.lock.locked ? (
+            <LockBadge sim={s} now={now} />
+          ) : (
+            <StatusBadge tone={s.usable ? 'green' : 'grey'}>
+              {s.usable ? t('gateways.usable') : t('gateways.notUsable')}
+            </StatusBadge>
+          )}
           {s.state === 0 && !s.lock.locked ? null : (
             <Button
               size="sm"

@@ -37,11 +37,14 @@ export function LoginPage() {
   const location = useLocation();
   // Set by the reset-password page after a new password was saved.
   const passwordReset = (location.state as { passwordReset?: boolean } | null)?.passwordReset === true;
+  // Set by the register page: the new account's username, filled in; the password is what is left.
+  const registered = (location.state as { registered?: unknown } | null)?.registered;
+  const newAccount = typeof registered === 'string' ? registered : undefined;
   // The page a signed-out visit was sent here from (RequireAuth): back there after signing in.
   const next = safeNextPath(new URLSearchParams(location.search).get(NEXT_PARAM));
   const mutation = useLoginMutation();
   useDocumentTitle(t('login.submit'));
-  const [values, setValues] = useState<LoginForm>({ username: '', password: '' });
+  const [values, setValues] = useState<LoginForm>({ username: newAccount ?? '', password: '' });
   const [submitted, setSubmitted] = useState(false);
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
   const signIn = (token: string) => {
@@ -79,7 +82,8 @@ export function LoginPage() {
   };
 
   return (
-    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+    // The second step has its own heading and text: "Welcome back… username and password" would be stale.
+    <AuthLayout title={t('login.title')} subtitle={challenge ? undefined : t('login.subtitle')}>
       {challenge ? (
         <Suspense fallback={null}>
           <SecondStep
@@ -96,6 +100,7 @@ export function LoginPage() {
           {passwordReset && !mutation.isError ? (
             <Notice tone="success">{t('login.passwordReset')}</Notice>
           ) : null}
+          {newAccount && !mutation.isError ? <Notice tone="success">{t('login.registered')}</Notice> : null}
           <FormField label={t('login.username')} error={errorText(errors.username)}>
             <Input
               ref={usernameRef}
@@ -103,7 +108,7 @@ export function LoginPage() {
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
-              autoFocus
+              autoFocus={!newAccount}
               maxLength={TEXT_LIMITS.loginUsername}
               value={values.username}
               onChange={lowerCaseInput(change('username'))}
@@ -113,6 +118,7 @@ export function LoginPage() {
             <PasswordInput
               ref={passwordRef}
               name="password"
+              autoFocus={Boolean(newAccount)}
               autoComplete="current-password"
               value={values.password}
               onChange={change('password')}

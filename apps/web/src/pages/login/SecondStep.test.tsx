@@ -75,8 +75,12 @@ describe('login: the second step', () => {
 
     fireEvent.change(code, { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    await screen.findByText('The code is not correct. 4 attempts left.');
-    screen.getByText('Attempts left: 4');
+    // The attempts left said once, and the password step's welcome text is gone.
+    await screen.findByText('The code is not correct. Attempts left: 4');
+    expect(screen.queryByText(/attempts left/i, { selector: '*' })).toBe(
+      screen.getByText('The code is not correct. Attempts left: 4'),
+    );
+    expect(screen.queryByText(/Welcome back/)).toBeNull();
 
     fireEvent.change(screen.getByLabelText('Code'), { target: { value: ' 123456 ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
@@ -139,8 +143,8 @@ describe('login: the second step', () => {
     for (let left = 4; left >= 1; left--) {
       fireEvent.change(screen.getByLabelText('Code'), { target: { value: '000000' } });
       fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-      await screen.findByText(`The code is not correct. ${left} attempts left.`);
-      screen.getByText(`Attempts left: ${left}`);
+      await screen.findByText(`The code is not correct. Attempts left: ${left}`);
+      expect(screen.queryByText(`The code is not correct. ${left} attempts left.`)).toBeNull();
     }
     fireEvent.change(screen.getByLabelText('Code'), { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));

@@ -40,6 +40,9 @@ export function SecondStep({
   const over =
     left === 0 ||
     (mutation.error instanceof ApiError && mutation.error.kind === 'second_factor_challenge_invalid');
+  // A wrong code with tries left: one sentence with the count (the server's text states it too).
+  const wrongCode =
+    !over && mutation.error instanceof ApiError && mutation.error.kind === 'second_factor_invalid';
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -66,8 +69,7 @@ export function SecondStep({
       </FormField>
       {mutation.isError ? (
         <Notice tone="error" title={t('login.failed')}>
-          {errorMessage(mutation.error)}
-          {over ? null : <span className="block">{t('login.sfAttemptsLeft', { count: left })}</span>}
+          {wrongCode ? t('login.sfAttemptsLeft', { count: left }) : errorMessage(mutation.error)}
         </Notice>
       ) : null}
       {over ? (

@@ -37,9 +37,9 @@ describe('Register form (docs/product.md)', () => {
     expect(screen.getByText('Passwords do not match')).toBeTruthy();
   });
 
-  it('lower-cases username and email as typed, registers, shows the success text and clears the form', async () => {
+  it('lower-cases username and email as typed, registers, then signs in with the username filled in', async () => {
     const fetch = mockFetch(() => ({ body: { code: 1, msg: 'Registration successful. Please Login.' } }));
-    renderApp('/register');
+    const { router } = renderApp('/register');
     await screen.findByRole('heading', { name: 'Create your account' });
     type('Username', 'New_User');
     type('Email', 'New@Example.COM');
@@ -47,6 +47,7 @@ describe('Register form (docs/product.md)', () => {
     type('Password', 'password-123');
     type('Confirm password', 'password-123');
     submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(await screen.findByText('Registration successful. Please Login.')).toBeTruthy();
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/Auth/register');
@@ -55,8 +56,10 @@ describe('Register form (docs/product.md)', () => {
       email: 'new@example.com',
       passwordHash: 'password-123',
     });
-    await waitFor(() => expect(field('Username').value).toBe(''));
-    expect(field('Password').value).toBe('');
+    // The sign-in form: the new username filled in, the password to type (it has the focus).
+    const username = (await screen.findByLabelText('Username')) as HTMLInputElement;
+    expect(username.value).toBe('new_user');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Password')));
   });
 
   it("shows the server's message under the form", async () => {

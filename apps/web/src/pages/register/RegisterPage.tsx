@@ -6,7 +6,7 @@ import {
   validateRegister,
 } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
@@ -24,6 +24,7 @@ const EMPTY: RegisterValues = { username: '', email: '', password: '', confirmPa
 export function RegisterPage() {
   const { t, rich } = useI18n();
   const mutation = useRegisterMutation();
+  const navigate = useNavigate();
   useDocumentTitle(t('register.title'));
   const {
     register,
@@ -37,12 +38,20 @@ export function RegisterPage() {
   const username = register('username');
   const email = register('email');
 
-  const onSubmit = handleSubmit((v) =>
+  // Registered: on to the sign-in page with the username filled in (it says the account was made),
+  // rather than an empty form that leaves the user wondering what next.
+  const onSubmit = handleSubmit((v) => {
+    const name = normalizeLogin(v.username);
     mutation.mutate(
-      { username: normalizeLogin(v.username), email: normalizeLogin(v.email), passwordHash: v.password },
-      { onSuccess: () => reset(EMPTY) },
-    ),
-  );
+      { username: name, email: normalizeLogin(v.email), passwordHash: v.password },
+      {
+        onSuccess: () => {
+          reset(EMPTY);
+          navigate('/login', { state: { registered: name } });
+        },
+      },
+    );
+  });
 
   return (
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
@@ -88,7 +97,6 @@ export function RegisterPage() {
         >
           {t('register.submit')}
         </Button>
-        {mutation.isSuccess ? <Notice tone="success">{t('register.success')}</Notice> : null}
         {mutation.isError ? <Notice tone="error">{errorMessage(mutation.error)}</Notice> : null}
         <p className="text-xs text-muted">
           {rich('register.agree', {

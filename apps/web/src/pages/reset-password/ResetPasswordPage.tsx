@@ -9,7 +9,7 @@ import { PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import { useResetMutation } from './api.ts';
+import { useResetLinkCheck, useResetMutation } from './api.ts';
 import { type ResetForm, validateResetForm } from './validate.ts';
 
 /** The state the sign-in page reads to say the password was changed. */
@@ -26,13 +26,19 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const mutation = useResetMutation();
+  // Checked on load: a dead link says so before anyone types a new password twice.
+  const check = useResetLinkCheck(token);
+  const deadOnLoad = check.error instanceof ApiError && check.error.field === 'token';
   const [values, setValues] = useState<ResetForm>({ password: '', confirm: '' });
   const [submitted, setSubmitted] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
   const errors = submitted ? validateResetForm(values) : {};
   const errorText = (key: RuleMessageKey | undefined) => (key ? t(`rule.${key}`) : undefined);
-  const deadLink = !token || (mutation.error instanceof ApiError && mutation.error.field === 'token');
+  const deadLink =
+    !token || deadOnLoad || (mutation.error instanceof ApiError && mutation.error.field === 'token');
+  // The form waits for the check (a failed check for another reason, offline, still shows the form).
+  const checking = token !== '' && check.isPending;
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -49,9 +55,13 @@ export function ResetPasswordPage() {
   return (
     <AuthLayout
       title={t('recovery.resetTitle')}
-      subtitle={deadLink ? undefined : t('recovery.resetSubtitle')}
+      subtitle={deadLink || checking ? undefined : t('recovery.resetSubtitle')}
     >
-      {deadLink ? (
+      {checking ? (
+        <p role="status" className="text-center text-sm text-muted">
+          {t('recovery.checking')}
+        </p>
+      ) : deadLink ? (
         <div className="flex flex-col gap-4">
           <Notice tone="error">{t('recovery.linkInvalid')}</Notice>
           <Link

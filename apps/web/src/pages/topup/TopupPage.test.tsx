@@ -75,6 +75,21 @@ describe('Top up: cancelling a pending invoice', () => {
     expect(within(after).queryByRole('link', { name: /Pay invoice/ })).toBeNull();
   });
 
+  it('back from the payment page, cancelling that invoice says so once: the notice, no toast', async () => {
+    serve({});
+    renderApp(`/topup?payment=${PENDING.id}`);
+    const row = await rowOf(PENDING.id);
+    // Toasts outlive a render: count this test's own.
+    const toasts = () => screen.queryAllByText(/^Invoice .* was cancelled\.$/).length;
+    const before = toasts();
+    fireEvent.click(within(row).getByRole('button', { name: /^Cancel invoice/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this invoice?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel invoice' }));
+    await screen.findByText('This invoice was cancelled. You can create a new invoice.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(toasts()).toBeLessThanOrEqual(before);
+  });
+
   it("shows the server's refusal inside the dialog and keeps it open", async () => {
     serve({
       cancel: () => ({

@@ -221,13 +221,24 @@ export function TopupPage() {
           </div>
         </Card>
       </div>
-      <CancelInvoiceDialog payment={cancelling} onClose={() => setCancelling(null)} />
+      <CancelInvoiceDialog payment={cancelling} returned={returned} onClose={() => setCancelling(null)} />
     </>
   );
 }
 
-/** Asks before cancelling a PENDING invoice; a refusal shows in the dialog, success as a toast. */
-function CancelInvoiceDialog({ payment, onClose }: { payment: UserPayment | null; onClose: () => void }) {
+/**
+ * Asks before cancelling a PENDING invoice; a refusal shows in the dialog, success as a toast, except
+ * for the invoice the page was opened for (`?payment=`): its notice above says it once already.
+ */
+function CancelInvoiceDialog({
+  payment,
+  returned,
+  onClose,
+}: {
+  payment: UserPayment | null;
+  returned: string | null;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const cancel = useCancelPayment();
   const close = () => {
@@ -249,7 +260,7 @@ function CancelInvoiceDialog({ payment, onClose }: { payment: UserPayment | null
         if (!payment) return;
         cancel.mutate(payment.id, {
           onSuccess: () => {
-            notify.success(t('topup.cancelled', { id }));
+            if (payment.id !== returned) notify.success(t('topup.cancelled', { id }));
             close();
           },
         });

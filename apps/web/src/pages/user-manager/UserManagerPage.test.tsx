@@ -21,6 +21,7 @@ const bob: AdminUser = {
   status: 'Active',
   balance: 0,
   createdAt: '2026-01-02T03:04:05.000Z',
+  secondFactor: true,
 };
 
 const list: AdminUserListResponse = {
@@ -58,6 +59,40 @@ async function openReset(username: string): Promise<HTMLElement> {
 }
 
 describe('User Manager (/usermanager): reset two-factor', () => {
+  it('is offered only on an account that has two-factor on', async () => {
+    const carol: AdminUser = {
+      ...bob,
+      id: '0c0c0c0c-0000-4000-8000-000000000003',
+      username: 'carol',
+      email: 'carol@example.com',
+      secondFactor: false,
+    };
+    signInAdmin({ '/api/Admin/getUser': () => ({ body: { ...list, users: [bob, carol], total: 2 } }) });
+    renderApp('/usermanager');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    /** The row's actions: its buttons, and the items of its "More actions" menu when it has one. */
+    const items = async (username: string) => {
+      const row = (await within(table).findByText(username)).closest('tr')!;
+      const names = within(row)
+        .getAllByRole('button')
+        .map((b) => b.textContent ?? '');
+      const more = within(row).queryByRole('button', { name: /^More actions/ });
+      if (!more) return names;
+      fireEvent.keyDown(more, { key: 'Enter' });
+      const menu = await screen.findByRole('menu');
+      names.push(
+        ...within(menu)
+          .getAllByRole('menuitem')
+          .map((m) => m.textContent ?? ''),
+      );
+      fireEvent.keyDown(menu, { key: 'Escape' });
+      await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+      return names;
+    };
+    expect(await items('carol')).not.toContain('Reset two-factor');
+    expect(await items('bob')).toContain('Reset two-factor');
+  }, 20_000);
+
   // The refusal first: sonner's toasts outlive a test, and this one checks that none appeared.
   it("shows the server's refusal in the dialog (a user without the factor) and keeps it open", async () => {
     signInAdmin({

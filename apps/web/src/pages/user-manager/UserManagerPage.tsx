@@ -178,15 +178,20 @@ export function UserManagerPage() {
                     },
                   },
                 ]),
-            {
-              key: 'resetSecondFactor',
-              label: t('sf.reset'),
-              icon: <ShieldOff className="size-4" aria-hidden />,
-              onSelect: () => {
-                reset.reset();
-                setResetting(u);
-              },
-            },
+            // Only for an account that has it on (the server refuses the others too).
+            ...(u.secondFactor
+              ? [
+                  {
+                    key: 'resetSecondFactor',
+                    label: t('sf.reset'),
+                    icon: <ShieldOff className="size-4" aria-hidden />,
+                    onSelect: () => {
+                      reset.reset();
+                      setResetting(u);
+                    },
+                  },
+                ]
+              : []),
           ]}
         />
       ),
