@@ -5,6 +5,7 @@ export { Button, type ButtonProps, type ButtonVariant, buttonClass } from './But
 export { Card } from './Card.tsx';
 export { CopyableText, CopyButton, copyText } from './CopyButton.tsx';
 export { type Column, DataTable, type SortState, sortRows } from './DataTable.tsx';
+export { DateTimeText } from './DateTimeText.tsx';
 export { FileDrop } from './FileDrop.tsx';
 export { FormDialog, type FormDialogProps } from './FormDialog.tsx';
 export { FormField } from './FormField.tsx';

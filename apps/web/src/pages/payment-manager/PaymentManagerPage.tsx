@@ -13,6 +13,7 @@ import {
   Card,
   type Column,
   DataTable,
+  DateTimeText,
   FormField,
   Input,
   PageHeader,
@@ -21,7 +22,7 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { codeLabel } from '../../lib/labels.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
@@ -97,7 +98,7 @@ export function PaymentManagerPage() {
       // The spec's column name, explained in its tooltip (docs/payments.md#partial-and-over-payments).
       header: (
         <span
-          className="inline-flex items-center gap-1"
+          className="inline-flex items-center gap-1 whitespace-normal"
           title={amountRealHint}
           data-testid="amount-real-header"
         >
@@ -131,7 +132,9 @@ export function PaymentManagerPage() {
     },
     {
       key: 'gwStatus',
-      header: t('payments.colGwStatus'),
+      // Two words that may wrap (headers do not by default): the table fits 1280 px.
+      header: <span className="whitespace-normal">{t('payments.colGwStatus')}</span>,
+      cardLabel: t('payments.colGwStatus'),
       cell: (p) =>
         p.gwStatus ? (
           <span title={p.gwStatus} data-code={p.gwStatus}>
@@ -144,16 +147,15 @@ export function PaymentManagerPage() {
     {
       key: 'created',
       header: t('payments.colCreated'),
-      className: 'whitespace-nowrap',
-      cellClassName: 'tabular text-muted',
-      cell: (p) => formatDateTime(p.createdAt),
+      // Date over time when the column is narrow: every column fits 1280 px.
+      cellClassName: 'text-muted',
+      cell: (p) => <DateTimeText value={p.createdAt} />,
     },
     {
       key: 'finished',
       header: t('payments.colFinished'),
-      className: 'whitespace-nowrap',
-      cellClassName: 'tabular text-muted',
-      cell: (p) => (p.finishedAt ? formatDateTime(p.finishedAt) : '-'),
+      cellClassName: 'text-muted',
+      cell: (p) => <DateTimeText value={p.finishedAt} />,
     },
   ];
 
