@@ -54,6 +54,7 @@ export const messagingEn = {
   'settings.saveFailed': '❌ Error saving settings',
   'settings.loadFailed': 'Could not load the settings',
   'settings.lastChanged': 'Last changed by {who} on {when}.',
+  'settings.neverChanged': 'Default limits, never changed.',
   'settings.simTitle': 'SIM health',
   'settings.simText':
     'Limits per SIM, so no SIM sends more than its carrier tolerates, and automatic locks for SIMs that keep failing.',

@@ -50,6 +50,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'settings.saveFailed': '❌ Lỗi khi lưu cài đặt',
   'settings.loadFailed': 'Không tải được cài đặt',
   'settings.lastChanged': 'Thay đổi lần cuối bởi {who} lúc {when}.',
+  'settings.neverChanged': 'Giới hạn mặc định, chưa từng thay đổi.',
   'settings.simTitle': 'Tình trạng SIM',
   'settings.simText':
     'Giới hạn cho từng SIM để không SIM nào gửi quá mức nhà mạng cho phép, và tự động khóa SIM liên tục gửi lỗi.',

@@ -181,7 +181,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     renderApp('/gatewaymanager');
     await screen.findByText('No gateways found. Please add one.');
     fireEvent.click(screen.getAllByRole('button', { name: 'Add Gateway' })[0]!);
-    const dialog = await screen.findByRole('dialog', { name: 'Add gateway' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add Gateway' });
     const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     const type = (label: string | RegExp, value: string) =>
       fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
@@ -235,7 +235,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     });
     renderApp('/gatewaymanager');
     fireEvent.click(within(await openMore(await tableRow('Rack A'))).getByRole('menuitem', { name: 'Edit' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit gateway' });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Gateway' });
     expect(within(dialog).getByText('Leave blank to keep the current password.')).toBeTruthy();
     expect(within(dialog).getByText(gw.pushUrls.sms)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'Rack Z' } });
@@ -408,7 +408,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     renderApp('/gatewaymanager');
     await screen.findByText('No gateways found. Please add one.');
     fireEvent.click(screen.getAllByRole('button', { name: 'Add Gateway' })[0]!);
-    const dialog = await screen.findByRole('dialog', { name: 'Add gateway' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add Gateway' });
     const kind = within(dialog).getByRole('group', { name: 'Device kind' });
     expect(
       (within(kind).getByRole('radio', { name: 'Multi-port SIM box (Ejoin)' }) as HTMLInputElement).checked,
@@ -479,7 +479,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     fireEvent.click(
       within(await openMore(await tableRow('Pixel 7'))).getByRole('menuitem', { name: 'Edit' }),
     );
-    const dialog = await screen.findByRole('dialog', { name: 'Edit gateway' });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Gateway' });
     expect(within(dialog).queryByRole('radio', { name: 'Multi-port SIM box (Ejoin)' })).toBeNull();
     expect(within(dialog).getByText('Android phone (SMSGate)')).toBeTruthy();
     expect(within(dialog).getByText('The kind of a saved gateway does not change.')).toBeTruthy();
