@@ -103,8 +103,6 @@ export const apikeyEn = {
   'apikey.keyColExpires': 'Expires',
   'apikey.keyColLastUsed': 'Last used',
   'apikey.keyColActions': 'Actions',
-  'apikey.keyDefault': 'Default',
-  'apikey.keyDefaultHint': 'The key shown above',
   'apikey.keyAnyIp': 'Any address',
   'apikey.keyNever': 'Never',
   'apikey.keyNeverUsed': 'Not used yet',

@@ -102,8 +102,6 @@ export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.keyColExpires': 'Hết hạn',
   'apikey.keyColLastUsed': 'Dùng lần cuối',
   'apikey.keyColActions': 'Thao tác',
-  'apikey.keyDefault': 'Mặc định',
-  'apikey.keyDefaultHint': 'Khóa hiển thị ở trên',
   'apikey.keyAnyIp': 'Mọi địa chỉ',
   'apikey.keyNever': 'Không bao giờ',
   'apikey.keyNeverUsed': 'Chưa dùng',
