@@ -82,7 +82,7 @@ export const apikeyEn = {
   'apikey.hookEventsFailed': 'Could not save the events: {error}',
   'apikey.hookEventsRequired': 'Choose at least one event.',
   'apikey.hookFormatSmsgate': 'SMSGate format',
-  'apikey.event.sms-incoming': 'Incoming code (rental)',
+  'apikey.event.code.received': 'Incoming code (rental)',
   'apikey.event.message.received': 'Message received',
   'apikey.event.message.sent': 'Message sent',
   'apikey.event.message.delivered': 'Message delivered',

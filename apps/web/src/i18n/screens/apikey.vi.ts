@@ -81,7 +81,7 @@ export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.hookEventsFailed': 'Không lưu được sự kiện: {error}',
   'apikey.hookEventsRequired': 'Hãy chọn ít nhất một sự kiện.',
   'apikey.hookFormatSmsgate': 'Định dạng SMSGate',
-  'apikey.event.sms-incoming': 'Mã nhận được (thuê số)',
+  'apikey.event.code.received': 'Mã nhận được (thuê số)',
   'apikey.event.message.received': 'Nhận tin nhắn',
   'apikey.event.message.sent': 'Đã gửi tin nhắn',
   'apikey.event.message.delivered': 'Tin nhắn đã đến',

@@ -40,7 +40,7 @@ const KEYS: ApiKeyInfo[] = [
 const HOOK: Webhook = {
   id: 'w1',
   url: 'https://hooks.example/in',
-  events: ['sms-incoming', 'message.failed'],
+  events: ['code.received', 'message.failed'],
   format: 'simdock',
   secret: 'whsec_x',
   createdAt: '2026-03-01T10:00:00.000Z',
@@ -255,7 +255,7 @@ describe('API Key page: webhook events', () => {
     await waitFor(() => expect(bodiesTo(fetch, '/api/user/webhooks/add')).toHaveLength(1));
     expect(bodiesTo(fetch, '/api/user/webhooks/add')[0]).toEqual({
       url: 'https://hooks.example/new',
-      events: ['sms-incoming', 'message.sent', 'message.delivered', 'message.failed'],
+      events: ['code.received', 'message.sent', 'message.delivered', 'message.failed'],
     });
   });
 
