@@ -214,7 +214,7 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Space');
     await page.getByRole('dialog', { name: 'Add Gateway' }).waitFor();
     expect((await focus(page))?.dialog).toBe('Add Gateway');
-    await expectTrapped(page, /^Add gateway$/, 15);
+    await expectTrapped(page, /^Add Gateway$/, 15);
     await page.keyboard.press('Escape');
     await dialogGone(page, 'Add Gateway');
     await expect.poll(async () => (await focus(page))?.name).toBe('Add Gateway');

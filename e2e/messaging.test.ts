@@ -121,7 +121,11 @@ describe('bulk SMS in the browser', () => {
     await shot(page, 'sms-sending-progress');
 
     // A new attempt clears the last result: the rules' error shows alone, without the old success.
+    // (Numbers none of which is valid keep Start off, with the reason: one valid number lets it run.)
     await numbers.fill('123');
+    await page.getByText('Add at least one valid number to send.').waitFor();
+    expect(await start.isDisabled()).toBe(true);
+    await numbers.fill('13105550109\n123');
     await content.fill('Hello again');
     await start.click();
     await page.getByText('Invalid numbers (only accept format: 1XXXXXXXXXX): 123').waitFor();

@@ -52,7 +52,7 @@ describe('an Android phone as a gateway', () => {
     await page.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
 
     await page.getByRole('button', { name: 'Add Gateway' }).first().click();
-    const add = page.getByRole('dialog', { name: 'Add gateway' });
+    const add = page.getByRole('dialog', { name: 'Add Gateway' });
     await add.getByRole('radio', { name: 'Android phone (SMSGate)' }).check();
     // A phone has no MAC; it has a mode, a device id and a signing key.
     expect(await add.getByLabel('MAC').count()).toBe(0);
