@@ -276,7 +276,7 @@ describe('API key page', () => {
     const [listed] = (
       await e.api<{ webhooks: { url: string; events: string[] }[] }>('/api/user/webhooks', {}, token)
     ).body.webhooks;
-    expect(listed).toMatchObject({ url: hookUrl, events: ['sms-incoming', 'message.failed'] });
+    expect(listed).toMatchObject({ url: hookUrl, events: ['code.received', 'message.failed'] });
 
     // A delivery's event id is in the log, and it can be sent again.
     received.length = 0;

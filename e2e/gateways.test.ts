@@ -67,7 +67,7 @@ describe('Gateway Manager in the browser', () => {
 
     // Add with invalid data: the spec's message and a disabled Save.
     await page.getByRole('button', { name: 'Add Gateway' }).first().click();
-    const add = page.getByRole('dialog', { name: 'Add gateway' });
+    const add = page.getByRole('dialog', { name: 'Add Gateway' });
     await add.getByLabel('Name', { exact: true }).fill('Rack A');
     await add.getByLabel('URL').fill('not a url');
     await add.getByLabel('MAC').fill('12:34:56');
@@ -162,7 +162,7 @@ describe('Gateway Manager in the browser', () => {
 
     // Edit: rename; the push URLs are shown; a blank password keeps the stored one (Scan still works).
     await more(row, 'Edit');
-    const edit = page.getByRole('dialog', { name: 'Edit gateway' });
+    const edit = page.getByRole('dialog', { name: 'Edit Gateway' });
     expect(await edit.getByLabel('Name', { exact: true }).inputValue()).toBe('Rack A');
     expect(await edit.getByLabel('Password').inputValue()).toBe('');
     await edit.getByText('Leave blank to keep the current password.').waitFor();
@@ -338,7 +338,7 @@ describe('Gateway Manager in the browser', () => {
 
     // The add modal fills the width on a phone.
     await page.getByRole('button', { name: 'Add Gateway' }).first().click();
-    const add = page.getByRole('dialog', { name: 'Add gateway' });
+    const add = page.getByRole('dialog', { name: 'Add Gateway' });
     await add.getByText('Please enter all fields correctly').waitFor();
     const box = await add.boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(388);

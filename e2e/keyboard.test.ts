@@ -212,11 +212,11 @@ describe('keyboard alone', () => {
 
     await tabTo(page, /^Add Gateway$/);
     await page.keyboard.press('Space');
-    await page.getByRole('dialog', { name: 'Add gateway' }).waitFor();
-    expect((await focus(page))?.dialog).toBe('Add gateway');
-    await expectTrapped(page, /^Add gateway$/, 15);
+    await page.getByRole('dialog', { name: 'Add Gateway' }).waitFor();
+    expect((await focus(page))?.dialog).toBe('Add Gateway');
+    await expectTrapped(page, /^Add Gateway$/, 15);
     await page.keyboard.press('Escape');
-    await dialogGone(page, 'Add gateway');
+    await dialogGone(page, 'Add Gateway');
     await expect.poll(async () => (await focus(page))?.name).toBe('Add Gateway');
 
     // The row's "More actions" menu: Enter opens it on the first item, arrows move, Esc closes.
@@ -244,11 +244,11 @@ describe('keyboard alone', () => {
     await page.keyboard.press('ArrowDown');
     await focusLands(page, 'Edit');
     await page.keyboard.press('Enter');
-    await page.getByRole('dialog', { name: /^Edit gateway/ }).waitFor();
+    await page.getByRole('dialog', { name: /^Edit Gateway/ }).waitFor();
     f = await focus(page);
-    expect(f?.dialog).toMatch(/^Edit gateway/);
+    expect(f?.dialog).toMatch(/^Edit Gateway/);
     await page.keyboard.press('Escape');
-    await dialogGone(page, /^Edit gateway/);
+    await dialogGone(page, /^Edit Gateway/);
     // The focus is back on the menu button.
     await expect.poll(async () => (await focus(page))?.name).toBe(trigger.name);
 

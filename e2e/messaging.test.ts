@@ -50,7 +50,7 @@ describe('bulk SMS in the browser', () => {
     await page.goto('/SMS_SendingPage');
     await page.getByRole('heading', { level: 1, name: 'SMS Sending (Max: 20)' }).waitFor();
     await page.getByText('Usage policy.').waitFor();
-    const numbers = page.getByLabel('Phone numbers, one per line (1 and 10 digits)');
+    const numbers = page.getByLabel('Phone numbers, one per line: 1 followed by 10 digits (1XXXXXXXXXX)');
     const content = page.getByLabel(/^Messages, one per line/);
     const start = page.getByRole('button', { name: 'Start Mass Send' });
 
@@ -121,7 +121,11 @@ describe('bulk SMS in the browser', () => {
     await shot(page, 'sms-sending-progress');
 
     // A new attempt clears the last result: the rules' error shows alone, without the old success.
+    // (Numbers none of which is valid keep Start off, with the reason: one valid number lets it run.)
     await numbers.fill('123');
+    await page.getByText('Add at least one valid number to send.').waitFor();
+    expect(await start.isDisabled()).toBe(true);
+    await numbers.fill('13105550109\n123');
     await content.fill('Hello again');
     await start.click();
     await page.getByText('Invalid numbers (only accept format: 1XXXXXXXXXX): 123').waitFor();
@@ -174,7 +178,7 @@ describe('bulk SMS in the browser', () => {
     // 7 segments × $0.0125 = $0.0875; $10 − $0.0875 = $9.9125.
     const long = `Xin chào ${'ạ'.repeat(62)}`;
     await page
-      .getByLabel('Phone numbers, one per line (1 and 10 digits)')
+      .getByLabel('Phone numbers, one per line: 1 followed by 10 digits (1XXXXXXXXXX)')
       .fill('+1 (213) 555-0101\n12135550102\n12135550103\n12135550104\n12135550105\n12135550101');
     await page.getByLabel(/^Messages, one per line/).fill(`Hello\n${long}`);
     await cost.getByText('Messages: 5 · SMS segments: 7').waitFor();
@@ -206,7 +210,9 @@ describe('bulk SMS in the browser', () => {
     await loginWithToken(page2, e, poor);
     await page2.goto('/SMS_SendingPage');
     await page2.getByRole('heading', { level: 1, name: 'SMS Sending (Max: 20)' }).waitFor();
-    await page2.getByLabel('Phone numbers, one per line (1 and 10 digits)').fill('12135550201');
+    await page2
+      .getByLabel('Phone numbers, one per line: 1 followed by 10 digits (1XXXXXXXXXX)')
+      .fill('12135550201');
     await page2.getByLabel(/^Messages, one per line/).fill('Hello');
     const warning = page2.getByRole('alert').filter({ hasText: 'Your balance does not cover this send.' });
     await warning.waitFor();

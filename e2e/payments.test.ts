@@ -44,6 +44,11 @@ describe('top-up with the sandbox provider', () => {
     await page.waitForURL(/\/sandbox\/pay\/sbx_/);
     await page.getByText('SANDBOX — not a real payment').waitFor();
     await shot(page, 'topup-sandbox-page');
+    // The sandbox page follows the system's dark scheme like the app.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(15, 19, 26)');
+    await shot(page, 'topup-sandbox-page-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByRole('button', { name: 'Pay exactly' }).click();
 
     // Back on /topup: DONE in the history, the credit in the top bar, the return notice.

@@ -295,7 +295,7 @@ const STATES: Record<string, (page: Page, audit: Audit) => Promise<void>> = {
     await page.locator(`[id="${await bell.getAttribute('aria-controls')}"]`).waitFor();
     await audit('bell');
     await closeDialog(page);
-    await dialogWithErrors(page, audit, 'Add Gateway', 'Add Gateway', 'Add gateway');
+    await dialogWithErrors(page, audit, 'Add Gateway', 'Add Gateway', 'Add Gateway');
     await page.getByRole('button', { name: 'SIMs' }).first().click();
     await page.getByRole('button', { name: 'Set Number' }).first().waitFor();
     await settle(page);

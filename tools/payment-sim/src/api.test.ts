@@ -93,6 +93,15 @@ describe('NOWPayments API surface', () => {
     expect(html).toContain('12 USD');
     expect(html).toContain('12 USDTTRC20');
     expect(html).not.toContain('<script>x');
+    // Styled like the app, light and dark; Vietnamese when the browser asks for it first.
+    expect(html).toContain('@media (prefers-color-scheme:dark)');
+    expect(html).toContain('<html lang="en">');
+    const vi = await (
+      await fetch(`${sim.url}/payment/?iid=${inv.id}`, { headers: { 'accept-language': 'vi,en;q=0.5' } })
+    ).text();
+    expect(vi).toContain('<html lang="vi">');
+    expect(vi).toContain('Trả đúng số tiền');
+    expect(vi).not.toContain('Pay exact amount');
     for (const label of [
       'Pay exact amount',
       'Overpay',

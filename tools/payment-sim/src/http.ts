@@ -5,7 +5,7 @@ import { mulDiv, toUnits, UNIT, unitsText } from './decimal.ts';
 import { SimError } from './errors.ts';
 import { NP_STATUSES, type NpStatus } from './model.ts';
 import { FORGERIES, type Modes, OUTCOMES, type Outcome } from './options.ts';
-import { invoicePage, notFoundPage, resultPage } from './page.ts';
+import { invoicePage, notFoundPage, pageLanguage, resultPage } from './page.ts';
 import type { PaymentSim } from './sim.ts';
 
 type Body = Record<string, unknown>;
@@ -236,18 +236,20 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
 
   app.get('/payment', async (req, reply) => {
     const inv = pageInvoice(req);
-    reply.type('text/html; charset=utf-8');
-    if (!inv) return reply.code(404).send(notFoundPage());
+    const lang = pageLanguage(req.headers['accept-language']);
+    reply.type('text/html; charset=utf-8').header('vary', 'Accept-Language');
+    if (!inv) return reply.code(404).send(notFoundPage(lang));
     const payCurrency = inv.payCurrency ?? sim.options.defaultPayCurrency ?? 'usdttrc20';
     const rate = sim.rate(payCurrency) ?? UNIT;
     const payAmount = unitsText(mulDiv(toUnits(inv.priceAmount), UNIT, rate, 6));
-    return invoicePage(inv, sim.paymentsOf(inv.id), payAmount, payCurrency, 'assigned when you pay');
+    return invoicePage(inv, sim.paymentsOf(inv.id), payAmount, payCurrency, 'assigned when you pay', lang);
   });
 
   app.post('/payment', async (req, reply) => {
     const inv = pageInvoice(req);
-    reply.type('text/html; charset=utf-8');
-    if (!inv) return reply.code(404).send(notFoundPage());
+    const lang = pageLanguage(req.headers['accept-language']);
+    reply.type('text/html; charset=utf-8').header('vary', 'Accept-Language');
+    if (!inv) return reply.code(404).send(notFoundPage(lang));
     const b = body(req);
     const outcome = parseOutcome(b.outcome);
     const p = sim.pay(inv.id, { outcome, amount: parseAmount(b.amount) });
@@ -258,7 +260,7 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
           ? (inv.partiallyPaidUrl ?? inv.successUrl)
           : inv.cancelUrl;
     if (target) return reply.redirect(target, 303);
-    return resultPage(inv, p ? `Payment ${p.id} created (${outcome}).` : 'You left without paying.');
+    return resultPage(inv, p ? `Payment ${p.id} created (${outcome}).` : 'You left without paying.', lang);
   });
 
   // ---- test control API -----------------------------------------------------------------------

@@ -77,6 +77,14 @@ describe('demo mode', () => {
           headers: { authorization: `Bearer ${adminToken}` },
         })
       ).json()) as { simsKeptForSending: number };
+      // The demo's limits are starting values, not a change by anyone (never "by demo", the user's name).
+      const limits = (await (
+        await fetch(`${first.url}/api/Admin/getOutreachSettings`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${adminToken}` },
+        })
+      ).json()) as { maxBatchSendSms: number; updatedAt: string | null; updatedBy: string | null };
+      expect(limits).toMatchObject({ maxBatchSendSms: 1000, updatedAt: null, updatedBy: null });
       // The demo's Overview shows the share.
       expect(overview.simsKeptForSending).toBe(3);
     } finally {

@@ -67,6 +67,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   sim_not_found: 404,
   conversation_not_found: 404,
   sim_unavailable: 409,
+  // A picture to a conversation whose SIM is in a phone: never possible there, whatever the retry.
+  mms_not_supported: 422,
   opted_out: 409,
   media_not_found: 404,
   file_required: 400,

@@ -45,8 +45,8 @@ describe('applyConversation', () => {
   it('refreshes the conversation list and that conversation’s thread, not the others', () => {
     const qc = new QueryClient();
     qc.setQueryData(['chat', 'conversations'], { code: 1, data: { records: [] } });
-    qc.setQueryData(['chat', 'thread', 'c1'], { code: 1, data: { msgList: [] } });
-    qc.setQueryData(['chat', 'thread', 'c2'], { code: 1, data: { msgList: [] } });
+    qc.setQueryData(['chat', 'thread', 'c1'], { code: 1, data: { msgList: [], pictures: true } });
+    qc.setQueryData(['chat', 'thread', 'c2'], { code: 1, data: { msgList: [], pictures: true } });
     applyConversation(qc, {
       conversationId: 'c1',
       receiver: '13105550101',

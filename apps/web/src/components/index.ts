@@ -6,6 +6,7 @@ export { Card } from './Card.tsx';
 export { CopyableText, CopyButton, copyText } from './CopyButton.tsx';
 export { type Column, DataTable, type SortState, sortRows } from './DataTable.tsx';
 export { DateInput } from './DateInput.tsx';
+export { DateTimeText } from './DateTimeText.tsx';
 export { FileDrop } from './FileDrop.tsx';
 export { FormDialog, type FormDialogProps } from './FormDialog.tsx';
 export { FormField } from './FormField.tsx';

@@ -87,6 +87,7 @@ export const ERROR_CODES = [
   // chat
   'conversation_not_found',
   'sim_unavailable',
+  'mms_not_supported',
   'opted_out',
   'media_not_found',
   'file_required',

@@ -299,7 +299,11 @@ export const QueryConversationDetailBody = ConversationIdBody;
 export type QueryConversationDetailBody = z.infer<typeof QueryConversationDetailBody>;
 export const QueryConversationDetailResponse = z.object({
   code: z.literal(1),
-  data: z.object({ msgList: z.array(ChatMessage) }),
+  data: z.object({
+    msgList: z.array(ChatMessage),
+    /** A reply may carry a picture: false when the conversation's SIM is in a phone (no MMS). */
+    pictures: z.boolean(),
+  }),
 });
 export type QueryConversationDetailResponse = z.infer<typeof QueryConversationDetailResponse>;
 

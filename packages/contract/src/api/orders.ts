@@ -57,6 +57,8 @@ export const AdminOrder = z.object({
   username: z.string(),
   phoneNumber: z.string(),
   serviceCode: z.string(),
+  /** The service's name when the number was rented (Order Manager shows names, the code in its tooltip). */
+  serviceName: z.string(),
   codeText: z.string().nullable(),
   status: OrderStatus,
   createdAt: z.string(),

@@ -23,11 +23,12 @@ export const WEBHOOK_HEADERS = {
 } as const;
 
 /**
- * What a webhook URL can receive: the rental's incoming codes (`sms-incoming`) and the messaging
- * events. Each URL chooses its events (all of them by default); `test` goes to every URL.
+ * What a webhook URL can receive, named alike (`<thing>.<what happened>`): the rental's incoming
+ * codes (`code.received`) and the messaging events. Each URL chooses its events (all of them by
+ * default); `test` goes to every URL.
  */
 export const WEBHOOK_EVENTS = [
-  'sms-incoming',
+  'code.received',
   'message.received',
   'message.sent',
   'message.delivered',
@@ -36,6 +37,24 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export const WebhookEventName = z.enum(WEBHOOK_EVENTS);
 export type WebhookEventName = z.infer<typeof WebhookEventName>;
+
+/** Earlier names still accepted when a URL chooses its events (stored and answered by the new name). */
+export const WEBHOOK_EVENT_ALIASES = { 'sms-incoming': 'code.received' } as const satisfies Record<
+  string,
+  WebhookEventName
+>;
+/** An event name as a request may give it: the current name or an earlier one (`sms-incoming`). */
+const WebhookEventInput = z
+  .enum([
+    ...WEBHOOK_EVENTS,
+    ...(Object.keys(WEBHOOK_EVENT_ALIASES) as (keyof typeof WEBHOOK_EVENT_ALIASES)[]),
+  ])
+  .transform(
+    (e): WebhookEventName =>
+      e in WEBHOOK_EVENT_ALIASES
+        ? WEBHOOK_EVENT_ALIASES[e as keyof typeof WEBHOOK_EVENT_ALIASES]
+        : (e as WebhookEventName),
+  );
 
 /**
  * How a URL's deliveries are written: `simdock` (the events documented here, `X-SimDock-*`
@@ -69,9 +88,10 @@ export const WebhookListResponse = z.object({
 export type WebhookListResponse = z.infer<typeof WebhookListResponse>;
 
 const eventsField = z
-  .array(WebhookEventName, { error: `Events must be some of: ${WEBHOOK_EVENTS.join(', ')}.` })
+  .array(WebhookEventInput, { error: `Events must be some of: ${WEBHOOK_EVENTS.join(', ')}.` })
   .min(1, 'Choose at least one event.')
-  .max(WEBHOOK_EVENTS.length);
+  // An event named twice (old and new name) counts once: the server keeps each once.
+  .max(WEBHOOK_EVENTS.length * 2);
 
 export const AddWebhookBody = z.object({
   url: boundedText(WEBHOOK_URL_MAX, 'Webhook URL').pipe(z.string().trim().min(1, 'Enter a webhook URL.')),
@@ -119,9 +139,9 @@ export type WebhookDeliveriesResponse = z.infer<typeof WebhookDeliveriesResponse
 /** POST /api/user/webhooks/redeliver: sends a logged delivery again now (a new delivery, same event id). */
 export const RedeliverWebhookBody = z.object({ id: boundedText(L.id, 'Delivery id') });
 
-/** The JSON body of an incoming-code webhook (`event: "sms-incoming"`) and of a test (`"test"`). */
+/** The JSON body of an incoming-code webhook (`event: "code.received"`) and of a test (`"test"`). */
 export const WebhookEvent = z.object({
-  event: z.enum(['sms-incoming', 'test']),
+  event: z.enum(['code.received', 'test']),
   /** The order id as a number: the SMS-Activate activation id. */
   activationId: z.number().int(),
   orderId: z.string(),
@@ -140,7 +160,7 @@ export type WebhookEvent = z.infer<typeof WebhookEvent>;
  */
 export const MessageEventBody = z.object({
   id: z.string(),
-  event: WebhookEventName.exclude(['sms-incoming']),
+  event: WebhookEventName.exclude(['code.received']),
   createdAt: z.string(),
   data: z.object({
     /** The message, `o<n>` (sent) or `i<n>` (received), as in the chat and the messaging API (absent for `campaign.finished`). */

@@ -641,7 +641,14 @@ describe('through a phone', () => {
       )[0]!.status,
     ).toBe('delivered');
 
-    // An MMS cannot leave through a phone: refused before anything is queued or charged.
+    // An MMS cannot leave through a phone: the thread says so before any upload, and a reply with a
+    // file is refused in plain words (no gateway or port), before anything is queued or charged.
+    const opened = await s.post(
+      '/api/livechat/queryConversationDetail',
+      { conversationId: body.conversationId },
+      u.token,
+    );
+    expect(opened.body.data.pictures).toBe(false);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'cat.png');
     const up = await fetch(`${s.url}/api/LiveChat/mmsUpload`, {
@@ -653,9 +660,11 @@ describe('through a phone', () => {
     const file = ((await up.json()) as { fileName: string }).fileName;
     const before = (await s.post('/api/user/info', {}, u.token)).body.balance;
     const mms = await s.post('/api/LiveChat/reply', { ...body, sms: 'A picture', mmsFile: file }, u.token);
-    expect(mms.status).toBeGreaterThanOrEqual(400);
-    expect(mms.status).toBeLessThan(500);
-    expect(mms.body.msg).toContain('cannot send MMS');
+    expect(mms.status).toBe(422);
+    expect(mms.body).toMatchObject({
+      error: 'mms_not_supported',
+      msg: 'This conversation goes through a phone, which cannot send pictures. Send the text without the picture.',
+    });
     expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBe(before);
   });
 

@@ -29,7 +29,7 @@ export async function chatRoutes(app: App, ctx: AppContext) {
 
   route(app, ctx, livechat.queryConversationDetail, async (req) => ({
     code: 1 as const,
-    data: { msgList: await conversationDetail(ctx, currentUser(req), req.body.conversationId) },
+    data: await conversationDetail(ctx, currentUser(req), req.body.conversationId),
   }));
 
   route(app, ctx, livechat.updateConversation, async (req) => ({

@@ -91,13 +91,18 @@ export function unreadCount(
   return unreadTotals(ctx.db, user.id);
 }
 
-/** The thread, oldest first; opening it marks it read (and tells the user's other pages). */
+/**
+ * The thread, oldest first; opening it marks it read (and tells the user's other pages). `pictures`:
+ * whether a reply may carry a picture: false when the conversation's SIM is in a phone (SMSGate sends
+ * no MMS), so the page says so before anything is uploaded.
+ */
 export async function conversationDetail(
   ctx: AppContext,
   user: AuthUser,
   conversationId: string,
-): Promise<ChatMessage[]> {
+): Promise<{ msgList: ChatMessage[]; pictures: boolean }> {
   const c = await ownConversation(ctx, user, conversationId);
+  const sim = c.sim_id ? await simSendState(ctx.db, c.sim_id, ctx.clock.now()) : undefined;
   if (c.unread_count > 0) {
     await ctx.db.tx(async (q) => {
       if (await markRead(q, c.id)) {
@@ -105,7 +110,7 @@ export async function conversationDetail(
       }
     });
   }
-  return (await thread(ctx.db, c.id)).map(toChatMessage);
+  return { msgList: (await thread(ctx.db, c.id)).map(toChatMessage), pictures: sim?.sendsMms ?? true };
 }
 
 export async function updateConversation(
@@ -145,7 +150,11 @@ async function stickySim(ctx: AppContext, c: ConversationSimRow, now: Date, mms:
     throw simGone(`${where} cannot send: the SIM is not registered or not the active slot`);
   if (sim.role === 'rental') throw simGone(`${where} is reserved for rentals by an administrator`);
   if (mms && !sim.sendsMms) {
-    throw simGone(`${where} is in a phone, which cannot send MMS; send the text without the file`);
+    // Plain words for the user: the device's kind, not its gateway and port.
+    throw new DomainError(
+      'mms_not_supported',
+      'This conversation goes through a phone, which cannot send pictures. Send the text without the picture.',
+    );
   }
   if (sim.at_cap) {
     throw simGone(

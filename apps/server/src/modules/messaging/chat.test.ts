@@ -269,7 +269,10 @@ describe('conversations end to end with the simulator', () => {
     expect(task.mms?.attachments).toHaveLength(1);
     expect(task.mms!.attachments[0]!.type).toBe('png');
     expect(Buffer.compare(task.mms!.attachments[0]!.data, PNG)).toBe(0);
-    const thread = (await detail(alice.token, c!.id)).body.data.msgList;
+    const opened = (await detail(alice.token, c!.id)).body.data;
+    // A box sends pictures: the page offers the attach button.
+    expect(opened.pictures).toBe(true);
+    const thread = opened.msgList;
     expect(thread.at(-1)).toMatchObject({ mmsFile: fileName, status: 1 });
     expect((await list(alice.token)).find((x) => x.conversationId === c!.id)!.latestSms).toBe('[MMS]');
     // History marks the picture message as one, and only it.

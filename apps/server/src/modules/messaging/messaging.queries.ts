@@ -44,8 +44,9 @@ export async function writeSettings(
     maxMsgPerDay?: number | undefined;
     smsPricePerSegment?: string | undefined;
     mmsPrice?: string | undefined;
-    at: Date;
-    by: string;
+    /** Null for values seeded at start (the demo's): the row still reads as never changed. */
+    at: Date | null;
+    by: string | null;
   },
 ): Promise<SettingsRow> {
   const rows = await q.query<SettingsRow>(

@@ -153,12 +153,12 @@ export async function setLimitsIfUnset(
     smsPricePerSegment?: string;
     mmsPrice?: string;
   },
-  by = 'demo',
 ): Promise<boolean> {
   return ctx.db.tx(async (q) => {
     const now = await readSettingsForUpdate(q);
     if (now.max_batch_send_sms !== 0 || now.max_msg_per_day !== 0) return false;
-    await writeSettings(q, { ...values, at: ctx.clock.now(), by });
+    // Starting values, not a change by anyone: no time and no author ("by demo" read as the demo user).
+    await writeSettings(q, { ...values, at: null, by: null });
     return true;
   });
 }

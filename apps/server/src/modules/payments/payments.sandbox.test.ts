@@ -82,6 +82,21 @@ describe('top-up: creating an invoice', () => {
     expect(html).toContain('SANDBOX — not a real payment');
     expect(html).toContain('10.00 USD');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    // Styled like the app, light and dark (the system's scheme), in English by default.
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('@media (prefers-color-scheme:dark)');
+    expect(html).toContain('<button type="submit" class="primary">Pay exactly</button>');
+    expect(page.headers.get('vary')).toContain('Accept-Language');
+
+    // Vietnamese when the browser asks for it first.
+    const vi = await fetch(s.url + url, { headers: { 'accept-language': 'vi-VN,vi;q=0.9,en;q=0.8' } });
+    const viHtml = await vi.text();
+    expect(viHtml).toContain('<html lang="vi">');
+    expect(viHtml).toContain('SANDBOX — không phải thanh toán thật');
+    expect(viHtml).toContain('Trả đúng số tiền');
+    expect(viHtml).not.toContain('Pay exactly');
+    const en = await fetch(s.url + url, { headers: { 'accept-language': 'en-US,en;q=0.9,vi;q=0.5' } });
+    expect(await en.text()).toContain('Pay exactly');
   });
 
   it('refuses a sixth unpaid invoice until one is paid', async () => {

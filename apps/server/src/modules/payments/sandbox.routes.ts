@@ -24,18 +24,18 @@ export function sandboxRoutes(app: App, ctx: AppContext) {
 
   route(app, ctx, endpoints.sandbox.page, async (req, reply) => {
     const inv = await sandbox.invoice(req.params.id);
-    return page(reply, inv, inv ? null : 'This sandbox invoice does not exist.', inv ? 200 : 404);
+    return page(reply, inv, inv ? null : (t) => t.notFound, inv ? 200 : 404);
   });
 
   route(app, ctx, endpoints.sandbox.pay, async (req, reply) => {
     const inv = await sandbox.invoice(req.params.id);
-    if (!inv) return page(reply, undefined, 'This sandbox invoice does not exist.', 404);
+    if (!inv) return page(reply, undefined, (t) => t.notFound, 404);
     const raw: unknown = req.body;
     const form = new URLSearchParams(typeof raw === 'string' ? raw : '');
     const outcome = form.get('outcome') ?? '';
     if (outcome === 'abandon') return reply.redirect(inv.cancelUrl, 303);
     if (!(SANDBOX_OUTCOMES as readonly string[]).includes(outcome))
-      return page(reply, inv, 'Choose one of the outcomes below.', 400);
+      return page(reply, inv, (t) => t.choose, 400);
     let webhooks: Awaited<ReturnType<SandboxProvider['pay']>>;
     try {
       webhooks = await sandbox.pay(inv.id, outcome as SandboxOutcome, form.get('amount') ?? undefined);
@@ -53,7 +53,114 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function page(reply: FastifyReply, inv: SandboxInvoice | undefined, error: string | null, status: number) {
+/** The page's words in English and Vietnamese (the web app's two languages). */
+const TEXTS = {
+  en: {
+    title: 'Top-up invoice',
+    banner:
+      'SANDBOX — not a real payment. No money moves: this page stands in for a crypto invoice so the top-up can be tried without a provider.',
+    notFound: 'This sandbox invoice does not exist.',
+    choose: 'Choose one of the outcomes below.',
+    paid: (status: string, paid: string) => `This invoice has been paid already (${status}, ${paid} USDT).`,
+    back: 'Back to SimDock',
+    amount: 'Amount',
+    payIn: 'Pay in',
+    payInValue: 'USDT (TRC20), rate 1',
+    invoice: 'Invoice',
+    question: 'What does the payer do?',
+    exact: 'Pay exactly',
+    exactHint: (amount: string) => `Sends ${amount} USDT.`,
+    partial: 'Pay partially',
+    over: 'Overpay',
+    arrived: 'Credited for what arrived.',
+    sent: 'USDT sent',
+    fail: 'Payment fails',
+    failHint: 'Nothing arrives; the top-up fails.',
+    abandon: 'Leave without paying',
+    abandonHint: 'The invoice stays unpaid until it expires.',
+  },
+  vi: {
+    title: 'Hóa đơn nạp tiền',
+    banner:
+      'SANDBOX — không phải thanh toán thật. Không có tiền nào được chuyển: trang này thay cho hóa đơn tiền mã hóa để thử nạp tiền mà không cần nhà cung cấp.',
+    notFound: 'Hóa đơn sandbox này không tồn tại.',
+    choose: 'Hãy chọn một kết quả bên dưới.',
+    paid: (status: string, paid: string) => `Hóa đơn này đã được thanh toán (${status}, ${paid} USDT).`,
+    back: 'Quay lại SimDock',
+    amount: 'Số tiền',
+    payIn: 'Thanh toán bằng',
+    payInValue: 'USDT (TRC20), tỷ giá 1',
+    invoice: 'Hóa đơn',
+    question: 'Người trả tiền làm gì?',
+    exact: 'Trả đúng số tiền',
+    exactHint: (amount: string) => `Gửi ${amount} USDT.`,
+    partial: 'Trả một phần',
+    over: 'Trả dư',
+    arrived: 'Được cộng theo số tiền đã đến.',
+    sent: 'USDT đã gửi',
+    fail: 'Thanh toán thất bại',
+    failHint: 'Không có tiền đến; lần nạp thất bại.',
+    abandon: 'Rời đi mà không trả',
+    abandonHint: 'Hóa đơn vẫn chưa thanh toán cho đến khi hết hạn.',
+  },
+};
+type Lang = keyof typeof TEXTS;
+
+/** Vietnamese when the browser puts it before English in Accept-Language (the app's rule: vi or en). */
+export function sandboxLanguage(acceptLanguage: string | undefined): Lang {
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? 1,
+      );
+      return { lang: tag.split('-')[0], q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((x) => (x.lang === 'vi' || x.lang === 'en') && x.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return ranked[0]?.lang === 'vi' ? 'vi' : 'en';
+}
+
+/**
+ * The page looks like the app (its colours, a card, the primary button) and follows the system's
+ * light or dark scheme; it is written in the browser's language (English or Vietnamese).
+ */
+const STYLE = `:root{color-scheme:light dark;--page:#f6f7f9;--surface:#fff;--subtle:#f1f3f6;--line:#e3e6eb;--fg:#1c2230;
+--muted:#5f6b7d;--accent:#4f46e5;--accent-hover:#4338ca;--warn:#a16207;--warn-soft:#fdf5dc;--bad:#b91c1c;--bad-soft:#fdecec}
+@media (prefers-color-scheme:dark){:root{--page:#0f131a;--surface:#171c25;--subtle:#1e2430;--line:#2a3140;--fg:#e6e9ef;
+--muted:#9aa4b5;--accent:#5a54ec;--accent-hover:#4f46e5;--warn:#facc15;--warn-soft:#33290b;--bad:#f87171;--bad-soft:#3a1717}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--page);color:var(--fg);font:14px/1.5 Inter,ui-sans-serif,system-ui,-apple-system,"Segoe UI",sans-serif}
+main{max-width:40rem;margin:0 auto;padding:1.5rem 1rem}
+.brand{display:flex;align-items:center;gap:.5rem;font-weight:600;font-size:15px;margin-bottom:1rem}
+.logo{display:inline-grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:.5rem;background:var(--accent);color:#fff;font-size:13px}
+.banner{background:var(--warn-soft);color:var(--warn);border:1px solid currentColor;padding:.65rem .9rem;border-radius:.5rem;font-weight:600;margin:0 0 1rem}
+.card{background:var(--surface);border:1px solid var(--line);border-radius:.75rem;padding:1.25rem}
+h1{font-size:20px;margin:0 0 .75rem}h2{font-size:15px;margin:1.25rem 0 .5rem}
+.error{background:var(--bad-soft);color:var(--bad);border:1px solid currentColor;padding:.6rem .9rem;border-radius:.5rem}
+dl{display:grid;grid-template-columns:max-content 1fr;align-items:baseline;gap:.35rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
+.amount{font-size:18px;font-weight:600;font-variant-numeric:tabular-nums}
+form{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;padding:.6rem 0;border-top:1px solid var(--line)}
+button{min-width:11rem;padding:.5rem .9rem;font:inherit;font-weight:500;border-radius:.5rem;cursor:pointer;border:1px solid var(--line);background:var(--surface);color:var(--fg)}
+button:hover{background:var(--subtle)}
+.primary{background:var(--accent);border-color:var(--accent);color:#fff}.primary:hover{background:var(--accent-hover)}
+button:focus-visible,input:focus-visible,a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+label{display:inline-flex;align-items:center;gap:.4rem;color:var(--muted)}
+input{width:7rem;padding:.4rem .5rem;font:inherit;color:var(--fg);background:var(--surface);border:1px solid var(--line);border-radius:.4rem}
+.hint{color:var(--muted);font-size:13px}a{color:var(--accent)}`;
+
+function page(
+  reply: FastifyReply,
+  inv: SandboxInvoice | undefined,
+  error: ((t: (typeof TEXTS)[Lang]) => string) | string | null,
+  status: number,
+) {
+  const lang = sandboxLanguage(reply.request.headers['accept-language']);
+  const t = TEXTS[lang];
   // The page's one inline style is allowed by a nonce; nothing else runs or loads.
   const nonce = randomBytes(16).toString('base64');
   reply.header(
@@ -61,46 +168,46 @@ function page(reply: FastifyReply, inv: SandboxInvoice | undefined, error: strin
     `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   reply.header('cache-control', 'no-store');
+  reply.header('vary', 'Accept-Language');
   const amount = inv?.amount ?? '0.00';
-  const choice = (outcome: string, label: string, hint: string, field?: { value: string; label: string }) =>
+  const choice = (
+    outcome: string,
+    label: string,
+    hint: string,
+    field?: { value: string; label: string },
+    primary = false,
+  ) =>
     `<form method="post"><input type="hidden" name="outcome" value="${outcome}">
-      <button type="submit">${esc(label)}</button>
+      <button type="submit"${primary ? ' class="primary"' : ''}>${esc(label)}</button>
       ${field ? `<label>${esc(field.label)} <input name="amount" inputmode="decimal" value="${esc(field.value)}" required></label>` : ''}
       <span class="hint">${esc(hint)}</span></form>`;
   const cents = Math.round(Number(amount) * 100);
   const body = !inv
     ? ''
     : inv.status !== 'waiting'
-      ? `<p>This invoice has been paid already (<strong>${esc(inv.status)}</strong>, ${esc(inv.paid ?? '0.00')} USDT).</p>
-         <p><a href="${esc(inv.successUrl)}">Back to SimDock</a></p>`
-      : `<dl><dt>Amount</dt><dd>${esc(amount)} USD</dd><dt>Pay in</dt><dd>USDT (TRC20), rate 1</dd>
-           <dt>Invoice</dt><dd>${esc(inv.id)}</dd></dl>
-         <h2>What does the payer do?</h2>
-         ${choice('exact', 'Pay exactly', `Sends ${amount} USDT.`)}
-         ${choice('partial', 'Pay partially', 'Credited for what arrived.', { value: (Math.floor(cents / 2) / 100).toFixed(2), label: 'USDT sent' })}
-         ${choice('over', 'Overpay', 'Credited for what arrived.', { value: ((cents + 500) / 100).toFixed(2), label: 'USDT sent' })}
-         ${choice('fail', 'Payment fails', 'Nothing arrives; the top-up fails.')}
-         ${choice('abandon', 'Leave without paying', 'The invoice stays unpaid until it expires.')}`;
+      ? `<p>${esc(t.paid(inv.status, inv.paid ?? '0.00'))}</p>
+         <p><a href="${esc(inv.successUrl)}">${esc(t.back)}</a></p>`
+      : `<dl><dt>${esc(t.amount)}</dt><dd class="amount">${esc(amount)} USD</dd><dt>${esc(t.payIn)}</dt><dd>${esc(t.payInValue)}</dd>
+           <dt>${esc(t.invoice)}</dt><dd>${esc(inv.id)}</dd></dl>
+         <h2>${esc(t.question)}</h2>
+         ${choice('exact', t.exact, t.exactHint(amount), undefined, true)}
+         ${choice('partial', t.partial, t.arrived, { value: (Math.floor(cents / 2) / 100).toFixed(2), label: t.sent })}
+         ${choice('over', t.over, t.arrived, { value: ((cents + 500) / 100).toFixed(2), label: t.sent })}
+         ${choice('fail', t.fail, t.failHint)}
+         ${choice('abandon', t.abandon, t.abandonHint)}`;
+  const errorText = typeof error === 'function' ? error(t) : error;
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
     .send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Sandbox invoice · SimDock</title>
-<style nonce="${nonce}">
-body{font-family:system-ui,sans-serif;max-width:42rem;margin:1.5rem auto;padding:0 1rem;color:#1a1a1a;line-height:1.45}
-.banner{background:#fff3cd;border:2px solid #b58100;padding:.75rem 1rem;border-radius:.5rem;font-weight:600}
-.error{background:#fde8e8;border:1px solid #c0392b;padding:.6rem 1rem;border-radius:.5rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#555}dd{margin:0;word-break:break-all}
-form{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.6rem 0}
-button{padding:.55rem 1rem;font-size:1rem;cursor:pointer;border-radius:.4rem;border:1px solid #888;background:#f4f4f4;min-width:11rem}
-button:focus-visible,input:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
-input{padding:.45rem;width:7rem;font-size:1rem}.hint{color:#555;font-size:.9rem}
-</style></head>
-<body><p class="banner" role="note">SANDBOX — not a real payment. No money moves: this page stands in for a
-crypto invoice so the top-up can be tried without a provider.</p>
-<h1>Top-up invoice</h1>
-${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${esc(t.title)} · SimDock</title>
+<style nonce="${nonce}">${STYLE}</style></head>
+<body><main><div class="brand"><span class="logo" aria-hidden="true">S</span>SimDock</div>
+<p class="banner" role="note">${esc(t.banner)}</p>
+<div class="card"><h1>${esc(t.title)}</h1>
+${errorText ? `<p class="error" role="alert">${esc(errorText)}</p>` : ''}
 ${body}
-</body></html>`);
+</div></main></body></html>`);
 }

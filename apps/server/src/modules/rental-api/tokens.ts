@@ -54,6 +54,7 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   sim_not_found: 'ERROR_SQL',
   conversation_not_found: 'ERROR_SQL',
   sim_unavailable: 'ERROR_SQL',
+  mms_not_supported: 'ERROR_SQL',
   opted_out: 'ERROR_SQL',
   media_not_found: 'ERROR_SQL',
   file_required: 'ERROR_SQL',

@@ -38,6 +38,7 @@ describe('GET /api/Admin/orders', () => {
       port: '1.01',
       username: 'buyer',
       serviceCode: 'tg',
+      serviceName: 'Telegram',
     });
     const p3 = await get('/api/Admin/orders?page=3&pageSize=100');
     expect(p3.body.items).toHaveLength(30);

@@ -519,7 +519,8 @@ export async function adminOrdersPage(
     q,
     {
       select: `o.id::text AS id, o.gateway_name AS gateway, o.port, o.user_id AS "userId",
-            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode", o.code_text AS "codeText", o.status,
+            o.phone_number AS "phoneNumber", o.service_code AS "serviceCode",
+            o.service_name AS "serviceName", o.code_text AS "codeText", o.status,
             o.created_at`,
       from: 'FROM orders o',
       where,

@@ -172,7 +172,11 @@ describe('SMSGate bodies', () => {
       smsgatePing('evt_1', 'hook-1'),
     );
     expect(
-      requestOf({ ...d, event: 'sms-incoming', body: '{"event":"sms-incoming"}', format: 'smsgate' }, 'k', 1),
+      requestOf(
+        { ...d, event: 'code.received', body: '{"event":"code.received"}', format: 'smsgate' },
+        'k',
+        1,
+      ),
     ).toBe(null);
     expect(eventsOfFormat('smsgate')).toEqual([
       'message.received',

@@ -155,7 +155,7 @@ describe('messaging events', () => {
     const u = await s.createUser();
     const hook = await addHook(u, 'all');
     expect(hook.events).toEqual([
-      'sms-incoming',
+      'code.received',
       'message.received',
       'message.sent',
       'message.delivered',
@@ -290,6 +290,19 @@ describe('messaging events', () => {
     const listed = (await s.post('/api/user/webhooks', {}, u.token)).body.webhooks;
     expect(listed.find((w: { id: string }) => w.id === a.id).events).toEqual(['message.sent']);
 
+    // The rental's event is `code.received`; its earlier name `sms-incoming` is still accepted (kept
+    // and answered by the new name, once even when both are given).
+    const renamed = await s.post(
+      '/api/user/webhooks/events',
+      { id: a.id, events: ['sms-incoming', 'message.sent', 'code.received'] },
+      u.token,
+      await s.reauth(u),
+    );
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.webhook.events).toEqual(['code.received', 'message.sent']);
+    const old = await addHook(u, 'old-name', ['sms-incoming']);
+    expect(old.events).toEqual(['code.received']);
+
     // Refused: no event, an unknown one, another user's URL.
     expect(
       (await s.post('/api/user/webhooks/events', { id: a.id, events: [] }, u.token, await s.reauth(u)))
@@ -316,8 +329,8 @@ describe('messaging events', () => {
 
     rx.received = [];
     const test = await s.post('/api/user/webhooks/test', {}, u.token);
-    expect(test.body.msg).toBe('Test event delivered to 2 of 2 URLs.');
-    expect(rx.received.map((r) => JSON.parse(r.body).event)).toEqual(['test', 'test']);
+    expect(test.body.msg).toBe('Test event delivered to 3 of 3 URLs.');
+    expect(rx.received.map((r) => JSON.parse(r.body).event)).toEqual(['test', 'test', 'test']);
   });
 
   it('one message’s events go out in order: its `delivered` waits while its `sent` is retried', async () => {

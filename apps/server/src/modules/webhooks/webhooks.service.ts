@@ -252,10 +252,10 @@ export async function recentDeliveries(ctx: AppContext, userId: string): Promise
   return deliveriesOf(ctx.db, userId, 50);
 }
 
-/** The code listener: queues an `sms-incoming` delivery to each URL that takes it, in the code's transaction. */
+/** The code listener: queues a `code.received` delivery to each URL that takes it, in the code's transaction. */
 export const queueCodeDeliveries: CodeListener = async (q, c, ctx) => {
   const event: WebhookEvent = {
-    event: 'sms-incoming',
+    event: 'code.received',
     activationId: Number(c.orderId),
     orderId: c.orderId,
     service: c.serviceCode,

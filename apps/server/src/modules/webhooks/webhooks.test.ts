@@ -116,13 +116,13 @@ describe('webhook deliveries', () => {
 
     for (const r of rx.received) {
       expect(r.headers['content-type']).toBe('application/json');
-      expect(r.headers['x-simdock-event']).toBe('sms-incoming');
+      expect(r.headers['x-simdock-event']).toBe('code.received');
       expect(r.headers['x-simdock-signature']).toBe(verify(secret, r));
       expect(verify('whsec_wrong', r)).not.toBe(r.headers['x-simdock-signature']);
     }
     expect(new Set(rx.received.map((r) => r.headers['x-simdock-delivery'])).size).toBe(1);
     expect(JSON.parse(rx.received[0]!.body)).toEqual({
-      event: 'sms-incoming',
+      event: 'code.received',
       activationId: Number(order.id),
       orderId: order.id,
       service: 'tg',
@@ -136,7 +136,7 @@ describe('webhook deliveries', () => {
     expect(log.body.deliveries).toHaveLength(1);
     expect(log.body.deliveries[0]).toMatchObject({
       url: rx.url,
-      event: 'sms-incoming',
+      event: 'code.received',
       status: 'delivered',
       attempts: 4,
       lastStatus: 200,

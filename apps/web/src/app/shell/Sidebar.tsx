@@ -1,5 +1,5 @@
 import { LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { BADGE_POLL_MS, useUnreadCount } from '../../api/chat.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
@@ -28,6 +28,8 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
   const Icon = item.icon;
   const label = t(item.label);
   const count = useChatUnread(item.badge === 'chatUnread');
+  const { pathname } = useLocation();
+  const within = item.also?.some((p) => pathname.toLowerCase().startsWith(p)) ?? false;
   const name = item.soon
     ? t('nav.soonLabel', { label })
     : count > 0
@@ -44,7 +46,9 @@ function Item({ item, collapsed, onNavigate }: { item: NavItem } & SidebarNavPro
           cx(
             'flex items-center gap-3 rounded-md px-2.5 py-2 text-sm font-medium transition-colors',
             collapsed && 'justify-center px-0',
-            isActive ? 'bg-accent-soft text-accent-text' : 'text-muted hover:bg-subtle hover:text-fg',
+            isActive || within
+              ? 'bg-accent-soft text-accent-text'
+              : 'text-muted hover:bg-subtle hover:text-fg',
           )
         }
       >

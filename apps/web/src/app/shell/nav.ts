@@ -24,6 +24,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Not built yet: marked "Soon" until its issue lands (then remove the flag). */
   soon?: boolean;
+  /** Other screens reached from this one that light it too (path prefixes, lower case): Device Details. */
+  also?: string[];
   /** A live count shown on the item: 'chatUnread' = the chat's conversations with unread replies. */
   badge?: 'chatUnread';
 }
@@ -47,7 +49,7 @@ export const ADMIN_NAV_ITEMS: NavItem[] = [
   { to: '/admin', label: 'nav.overview', icon: Gauge },
   { to: '/usermanager', label: 'nav.userManager', icon: Users },
   { to: '/servicemanager', label: 'nav.serviceManager', icon: Boxes },
-  { to: '/gatewaymanager', label: 'nav.gatewayManager', icon: Router },
+  { to: '/gatewaymanager', label: 'nav.gatewayManager', icon: Router, also: ['/details/'] },
   { to: '/ordermanager', label: 'nav.orderManager', icon: ClipboardList },
   { to: '/paymentmanager', label: 'nav.paymentManager', icon: CreditCard },
   { to: '/settings', label: 'nav.settings', icon: Settings },

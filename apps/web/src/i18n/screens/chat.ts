@@ -40,6 +40,7 @@ export const chatEn = {
   'chat.placeholder': 'Type a message…',
   'chat.keysHint': 'Enter to send, Shift+Enter for a new line',
   'chat.attachLimit': 'Attach images or MP4 videos up to {max}',
+  'chat.noPictures': 'This conversation goes through a phone, which cannot send pictures: text only.',
   'chat.attachUpTo': 'Attach an image or video (up to {max})',
   'chat.attachTooLarge': '{name} is {size}: an attachment can be at most {max}.',
   'chat.attachment': 'Attachment: {name}',

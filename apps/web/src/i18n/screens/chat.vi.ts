@@ -37,6 +37,7 @@ export const chatVi: Record<keyof typeof chatEn, string> = {
   'chat.placeholder': 'Nhập tin nhắn…',
   'chat.keysHint': 'Enter để gửi, Shift+Enter để xuống dòng',
   'chat.attachLimit': 'Đính kèm ảnh hoặc video MP4 tối đa {max}',
+  'chat.noPictures': 'Cuộc trò chuyện này đi qua một điện thoại, không gửi được hình ảnh: chỉ gửi chữ.',
   'chat.attachUpTo': 'Đính kèm ảnh hoặc video (tối đa {max})',
   'chat.attachTooLarge': '{name} có dung lượng {size}: tệp đính kèm tối đa {max}.',
   'chat.attachment': 'Tệp đính kèm: {name}',

@@ -65,6 +65,8 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
   'errorCode.sim_not_found': 'This SIM cannot send for you.',
   'errorCode.conversation_not_found': 'This conversation does not exist.',
   'errorCode.sim_unavailable': 'No SIM can send this message right now.',
+  'errorCode.mms_not_supported':
+    'This conversation goes through a phone, which cannot send pictures. Send the text without the picture.',
   'errorCode.opted_out': 'This recipient has opted out of messages.',
   'errorCode.media_not_found': 'This file was not found.',
   'errorCode.file_required': 'Please choose a file.',

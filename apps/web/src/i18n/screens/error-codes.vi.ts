@@ -62,6 +62,8 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.sim_not_found': 'SIM này không thể gửi cho bạn.',
   'errorCode.conversation_not_found': 'Cuộc trò chuyện này không tồn tại.',
   'errorCode.sim_unavailable': 'Hiện không có SIM nào gửi được tin nhắn này.',
+  'errorCode.mms_not_supported':
+    'Cuộc trò chuyện này đi qua một điện thoại, không gửi được hình ảnh. Hãy gửi tin nhắn không kèm hình.',
   'errorCode.opted_out': 'Người nhận này đã từ chối nhận tin.',
   'errorCode.media_not_found': 'Không tìm thấy tệp này.',
   'errorCode.file_required': 'Vui lòng chọn một tệp.',

@@ -42,8 +42,8 @@ export const gatewaysEn = {
   'gateways.deleteConfirm': 'Are you sure you want to delete this gateway? This action cannot be undone.',
 
   // Add / Edit modal.
-  'gateways.addTitle': 'Add gateway',
-  'gateways.editTitle': 'Edit gateway',
+  'gateways.addTitle': 'Add Gateway',
+  'gateways.editTitle': 'Edit Gateway',
   'gateways.name': 'Name',
   'gateways.url': 'URL',
   'gateways.urlHint': 'The device’s web address, for example http://192.168.1.50',

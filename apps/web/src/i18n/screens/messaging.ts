@@ -54,6 +54,7 @@ export const messagingEn = {
   'settings.saveFailed': '❌ Error saving settings',
   'settings.loadFailed': 'Could not load the settings',
   'settings.lastChanged': 'Last changed by {who} on {when}.',
+  'settings.neverChanged': 'Default limits, never changed.',
   'settings.simTitle': 'SIM health',
   'settings.simText':
     'Limits per SIM, so no SIM sends more than its carrier tolerates, and automatic locks for SIMs that keep failing.',
@@ -95,7 +96,7 @@ export const messagingEn = {
   'sending.tabInput': 'Input Number',
   'sending.tabUpload': 'Upload File',
   'sending.tabFixed': 'Fixed Content',
-  'sending.numbersLabel': 'Phone numbers, one per line (1 and 10 digits)',
+  'sending.numbersLabel': 'Phone numbers, one per line: 1 followed by 10 digits (1XXXXXXXXXX)',
   'sending.numbersCount': '{valid} valid · {invalid} invalid · {duplicates} repeated',
   'sending.contentLabel':
     'Messages, one per line (each at most 150 characters; lines rotate over the recipients)',
@@ -111,8 +112,14 @@ export const messagingEn = {
   'sending.starting': 'Sending…',
   'sending.cancel': 'Cancel',
   'sending.cancelling': 'Cancelling…',
-  'sending.sentDetail':
-    '{queued} messages queued. {duplicates} repeated numbers sent once; {optOut} recipients who opted out skipped.',
+  // The success text names only what happened: a part with a zero count is left out.
+  'sending.sentQueued.one': '{count} message queued.',
+  'sending.sentQueued.other': '{count} messages queued.',
+  'sending.sentDuplicates.one': '{count} repeated number sent once.',
+  'sending.sentDuplicates.other': '{count} repeated numbers sent once.',
+  'sending.sentOptOut.one': '{count} recipient who opted out skipped.',
+  'sending.sentOptOut.other': '{count} recipients who opted out skipped.',
+  'sending.noValidNumbers': 'Add at least one valid number to send.',
   'sending.cancelled.one': 'Campaign cancelled: {count} message not yet sent was cancelled.',
   'sending.cancelled.other': 'Campaign cancelled: {count} messages not yet sent were cancelled.',
   'sending.cancelFailed': 'Could not cancel: {error}',

@@ -39,7 +39,8 @@ import {
 } from './key-form.ts';
 
 /**
- * "Keys for programs": every key of the user (the default key of the card above included), each
+ * "Keys for programs": the user's other keys (the default key is the card above: shown once; it still
+ * counts toward the limit), each
  * with its scopes, allowed addresses, expiry and last use; a dialog makes a new one, whose key is
  * shown once, and a confirmation precedes a delete.
  */
@@ -49,9 +50,10 @@ export function ProgramKeysCard() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyInfo | null>(null);
-  const list = keys.data?.keys;
+  const all = keys.data?.keys;
+  const list = all?.filter((k) => !k.isDefault);
   const max = keys.data?.max ?? API_KEYS_MAX;
-  const full = (list?.length ?? 0) >= max;
+  const full = (all?.length ?? 0) >= max;
 
   const columns: Column<ApiKeyInfo>[] = [
     {
@@ -60,11 +62,6 @@ export function ProgramKeysCard() {
       cell: (k) => (
         <span className="flex flex-wrap items-center gap-1.5">
           <span className="font-medium break-all">{k.name}</span>
-          {k.isDefault ? (
-            <StatusBadge tone="grey" title={t('apikey.keyDefaultHint')}>
-              {t('apikey.keyDefault')}
-            </StatusBadge>
-          ) : null}
         </span>
       ),
     },

@@ -267,7 +267,7 @@ function EventsDialog({ webhook, onClose }: { webhook: Webhook; onClose: () => v
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<{ events: WebhookEventName[] }>({
+  } = useForm<z.input<typeof EventsOnly>, unknown, z.output<typeof EventsOnly>>({
     defaultValues: { events: [...webhook.events] },
     resolver: zodResolver(EventsOnly),
   });

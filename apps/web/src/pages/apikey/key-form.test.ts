@@ -90,6 +90,6 @@ describe('list texts', () => {
 
   it('sums up a URL’s events: every event is "all", else the chosen ones in order', () => {
     expect(eventsSummary([...WEBHOOK_EVENTS].reverse())).toBeNull();
-    expect(eventsSummary(['message.failed', 'sms-incoming'])).toEqual(['sms-incoming', 'message.failed']);
+    expect(eventsSummary(['message.failed', 'code.received'])).toEqual(['code.received', 'message.failed']);
   });
 });

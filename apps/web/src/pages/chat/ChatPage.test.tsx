@@ -48,9 +48,13 @@ function signIn(routes: Record<string, Handler>) {
 }
 
 const list = (records: Conversation[]) => () => ({ body: { code: 1, data: { records } } });
-const thread = (byId: Record<string, ChatMessage[]>) => (body: unknown) => ({
-  body: { code: 1, data: { msgList: byId[(body as { conversationId: string }).conversationId] ?? [] } },
-});
+/** The threads by conversation; `noPictures`: conversations whose SIM is in a phone. */
+const thread =
+  (byId: Record<string, ChatMessage[]>, noPictures: string[] = []) =>
+  (body: unknown) => {
+    const id = (body as { conversationId: string }).conversationId;
+    return { body: { code: 1, data: { msgList: byId[id] ?? [], pictures: !noPictures.includes(id) } } };
+  };
 
 const calls = (fetch: ReturnType<typeof mockFetch>, path: string) =>
   fetch.mock.calls.filter(([p]) => p === path).map(([, init]) => init as RequestInit);
@@ -86,7 +90,7 @@ function inbox(records: Conversation[], threads: Record<string, ChatMessage[]> =
       const id = (body as { conversationId: string }).conversationId;
       const i = records.findIndex((c) => c.conversationId === id);
       if (i >= 0) records[i] = { ...records[i]!, isRead: true, unreadCount: 0 };
-      return { body: { code: 1, data: { msgList: threads[id] ?? [] } } };
+      return { body: { code: 1, data: { msgList: threads[id] ?? [], pictures: true } } };
     },
   };
   return routes;
@@ -404,6 +408,27 @@ describe('Chat (/ChatPage)', () => {
     expect(((upload!.body as FormData).get('file') as File).name).toBe('cat.png');
     expect(replies[0]).toMatchObject({ sms: '', mmsType: 1, mmsFile: 'f0a1.png', simNo: 1 });
     await waitFor(() => expect(screen.queryByTestId('chat-attachment')).toBeNull());
+  });
+
+  it('a conversation through a phone says before any upload that it cannot take pictures', async () => {
+    const fetch = signIn({
+      '/api/livechat/queryConversation': list([conv({ conversationId: 'c1' })]),
+      '/api/livechat/queryConversationDetail': thread({ c1: [] }, ['c1']),
+    });
+    renderApp('/ChatPage');
+    await screen.findByText('No Message');
+    const reason = 'This conversation goes through a phone, which cannot send pictures: text only.';
+    const attach = await screen.findByRole('button', { name: reason });
+    expect((attach as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(reason)).toBeTruthy();
+    expect(screen.queryByText('Attach images or MP4 videos up to 5 MB')).toBeNull();
+    // A file that got in anyway (picked before the thread answered) is refused here, never uploaded.
+    const input = screen.getByTestId('chat-attach-input') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' })] } });
+    await screen.findByTestId('chat-attachment');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(calls(fetch, '/api/LiveChat/mmsUpload')).toHaveLength(0);
   });
 
   it("alerts 'File upload failed: ' and 'Reply failed: ' with the server's msg", async () => {

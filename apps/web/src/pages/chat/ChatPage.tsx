@@ -9,7 +9,14 @@ import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { formatPhone } from '../../lib/format.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
-import { CONVERSATIONS_POLL_MS, markReadInList, useConversations, useThread, useUnreadCount } from './api.ts';
+import {
+  CONVERSATIONS_POLL_MS,
+  markReadInList,
+  useConversations,
+  usePictures,
+  useThread,
+  useUnreadCount,
+} from './api.ts';
 import { ConversationList, emptyListTitle } from './ConversationList.tsx';
 import {
   badgeText,
@@ -70,6 +77,7 @@ export function ChatPage() {
 
   const selected = list?.find((c) => c.conversationId === selectedId) ?? null;
   const thread = useThread(selected ? selected.conversationId : null);
+  const pictures = usePictures(selected ? selected.conversationId : null);
 
   // Opening a conversation marks it read on the server (every fetch of its thread does): show that
   // in the list at once, also when a list refresh raced the thread's and still counts it unread.
@@ -196,7 +204,7 @@ export function ChatPage() {
             <>
               <Thread conversationId={selected.conversationId} title={title} query={thread} />
               {/* keyed: another conversation starts with an empty form */}
-              <SendForm key={selected.conversationId} conversation={selected} />
+              <SendForm key={selected.conversationId} conversation={selected} pictures={pictures !== false} />
               <EditContactDialog
                 conversation={selected}
                 open={editing}

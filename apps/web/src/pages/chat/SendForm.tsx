@@ -30,7 +30,16 @@ const sendResolver = keyResolver<Values>((v) => ({
  * (mmsUpload), then the reply goes out with its stored name (mmsType 1). A failure shows the server's
  * words (`errorMessage`: in the user's language as far as the catalogue goes).
  */
-export function SendForm({ conversation, onSent }: { conversation: Conversation; onSent?: () => void }) {
+export function SendForm({
+  conversation,
+  onSent,
+  pictures = true,
+}: {
+  conversation: Conversation;
+  onSent?: () => void;
+  /** False when replies here cannot carry a picture (the SIM is in a phone): attach is off, with why. */
+  pictures?: boolean;
+}) {
   const { t } = useI18n();
   const qc = useQueryClient();
   const {
@@ -58,6 +67,11 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
 
   const send = handleSubmit(async (v) => {
     let mmsFile = '';
+    // Chosen before the thread said this conversation takes no pictures: refused here, not after an upload.
+    if (v.file && !pictures) {
+      setError('file', { type: 'manual', message: t('chat.noPictures') });
+      return;
+    }
     if (v.file) {
       try {
         mmsFile = (await uploadMms(v.file)).fileName;
@@ -144,11 +158,12 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
         <Button
           variant="ghost"
           className="shrink-0 px-2.5"
-          aria-label={t('chat.attachUpTo', { max: maxSize })}
-          title={t('chat.attachUpTo', { max: maxSize })}
+          aria-label={pictures ? t('chat.attachUpTo', { max: maxSize }) : t('chat.noPictures')}
+          aria-describedby={pictures ? undefined : hintId}
+          title={pictures ? t('chat.attachUpTo', { max: maxSize }) : t('chat.noPictures')}
           icon={<Paperclip className="size-4" aria-hidden />}
           onClick={() => picker.current?.click()}
-          disabled={isSubmitting}
+          disabled={isSubmitting || !pictures}
         />
         <div className="min-w-0 flex-1">
           <Textarea
@@ -187,7 +202,7 @@ export function SendForm({ conversation, onSent }: { conversation: Conversation;
       {/* The keys hint needs a keyboard (not shown on phones); the attachment limit is always shown. */}
       <p id={hintId} className="text-xs text-muted">
         <span className="hidden sm:inline">{t('chat.keysHint')} · </span>
-        {t('chat.attachLimit', { max: maxSize })}
+        {pictures ? t('chat.attachLimit', { max: maxSize }) : t('chat.noPictures')}
       </p>
     </form>
   );

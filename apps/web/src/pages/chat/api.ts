@@ -33,6 +33,18 @@ export const threadQuery = (conversationId: string) =>
     staleTime: 0,
   });
 
+/**
+ * Whether a reply in this conversation may carry a picture (false when its SIM is in a phone):
+ * undefined until the thread loaded. The thread's own query, another view of it.
+ */
+export function usePictures(conversationId: string | null): boolean | undefined {
+  return useQuery({
+    ...threadQuery(conversationId ?? ''),
+    select: (res) => res.data.pictures,
+    enabled: conversationId !== null,
+  }).data;
+}
+
 export function useThread(conversationId: string | null) {
   return useQuery({
     ...threadQuery(conversationId ?? ''),
@@ -107,10 +119,13 @@ export async function reply(body: ReplyBody) {
 
 /** Appends the server's copy of a sent message to the cached thread (the next poll confirms it). */
 export function appendToThread(qc: QueryClient, conversationId: string, m: ChatMessage): void {
-  qc.setQueryData<{ code: 1; data: { msgList: ChatMessage[] } }>(threadKey(conversationId), (old) => {
-    if (!old || old.data.msgList.some((x) => x.id === m.id)) return old;
-    return { ...old, data: { msgList: [...old.data.msgList, m] } };
-  });
+  qc.setQueryData<{ code: 1; data: { msgList: ChatMessage[]; pictures: boolean } }>(
+    threadKey(conversationId),
+    (old) => {
+      if (!old || old.data.msgList.some((x) => x.id === m.id)) return old;
+      return { ...old, data: { ...old.data, msgList: [...old.data.msgList, m] } };
+    },
+  );
 }
 
 /** GET /api/media/<fileName> with the bearer token: the stored media as a Blob. */

@@ -7,13 +7,14 @@ import {
   type Column,
   CopyableText,
   DataTable,
+  DateTimeText,
   OrderStatusBadge,
   Pager,
   RelativeTime,
 } from '../../components/index.ts';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatMoney, formatPhone } from '../../lib/format.ts';
+import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { useCancelMutation, useMyOrders, useServices } from './api.ts';
 
@@ -103,7 +104,7 @@ export function useOrderColumns(now: number): Column<Order>[] {
             </span>
           )}
           {o.smsText ? (
-            <div className="max-w-72 truncate text-xs text-muted" title={o.smsText}>
+            <div className="max-w-48 truncate text-xs text-muted" title={o.smsText}>
               {t('dashboard.fullSms', { text: o.smsText })}
             </div>
           ) : null}
@@ -123,12 +124,8 @@ export function useOrderColumns(now: number): Column<Order>[] {
     {
       key: 'date',
       header: t('dashboard.colDate'),
-      className: 'whitespace-nowrap',
-      cell: (o) => (
-        <time dateTime={o.createdAt} className="tabular text-muted">
-          {formatDateTime(o.createdAt)}
-        </time>
-      ),
+      // Date over time when narrow: the list fits 1280 px once an SMS text shows.
+      cell: (o) => <DateTimeText value={o.createdAt} className="text-muted" />,
     },
     {
       key: 'left',

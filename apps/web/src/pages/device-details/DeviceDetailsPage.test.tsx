@@ -48,7 +48,10 @@ describe('Device Statistics (/details/{id})', () => {
     expect(fetch).toHaveBeenCalledWith('/api/Admin/deviceStats', expect.anything());
     expect(screen.getByRole('link', { name: 'Back to Gateway Manager' }).getAttribute('href')).toBe(
       '/gatewaymanager',
-    );
+    ); // The sidebar lights Gateway Manager: Device Details is reached from it.
+    const nav = await screen.findByRole('link', { name: 'Gateway Manager' });
+    expect(nav.className).toContain('bg-accent-soft');
+    expect(screen.getByRole('link', { name: 'Order Manager' }).className).not.toContain('bg-accent-soft');
   });
 
   it('says so when the device has no data', async () => {

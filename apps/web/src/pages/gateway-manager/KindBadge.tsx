@@ -1,5 +1,6 @@
 import type { Gateway } from '@simdock/contract';
 import { Router, Smartphone } from 'lucide-react';
+import { CopyableText } from '../../components/CopyButton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { KIND_TEXT, MODE_TEXT } from './kinds.ts';
@@ -28,6 +29,11 @@ export function KindBadge({ gateway: g, className }: { gateway: Gateway; classNa
   );
 }
 
+/** `demo00…phone1`: the first and last 6 characters of an id over 14. */
+export function shortDeviceId(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 6)}…${id.slice(-6)}` : id;
+}
+
 /** A phone's model and SMSGate id, as far as a Scan has learned them. */
 export function PhoneIdentity({ gateway: g }: { gateway: Gateway }) {
   const { t } = useI18n();
@@ -35,7 +41,11 @@ export function PhoneIdentity({ gateway: g }: { gateway: Gateway }) {
     <span className="flex min-w-0 flex-col">
       {g.model ? <span className="text-xs text-fg">{g.model}</span> : null}
       {g.deviceId ? (
-        <span className="break-all font-mono text-xs">{g.deviceId}</span>
+        // SMSGate's ids are 21–32 characters without a break: shortened in the middle (never broken
+        // mid-word), the whole id in the tooltip and on the copy button.
+        <span title={g.deviceId} className="text-xs">
+          <CopyableText value={g.deviceId} display={shortDeviceId(g.deviceId)} testId="phone-device-id" />
+        </span>
       ) : (
         <span className="text-xs text-muted italic">{t('gateways.deviceUnknown')}</span>
       )}

@@ -12,7 +12,7 @@ import {
   UnlockSimBody,
 } from '@simdock/contract';
 import { Lock, LockOpen, MessageSquareText, PencilLine, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
@@ -98,14 +98,10 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       className: 'whitespace-nowrap',
     },
     {
-      key: 'iccid',
-      header: t('gateways.colIccid'),
-      cell: (s) => <span className="font-mono text-xs text-muted">{s.iccid ?? '-'}</span>,
-      className: 'whitespace-nowrap',
-    },
-    {
       key: 'number',
-      header: t('gateways.colNumber'),
+      // The ICCID under the number and the signal under the operator, not columns of their own: the
+      // panel's Role and actions stay in view at 1280 px.
+      header: `${t('gateways.colNumber')} · ${t('gateways.colIccid')}`,
       cell: (s) => (
         <span className="flex flex-col items-start">
           {s.number ? (
@@ -121,26 +117,50 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
               {s.numberSource === 'manual' ? t('gateways.sourceManual') : t('gateways.sourceDevice')}
             </span>
           ) : null}
+          {s.iccid ? (
+            // Named by the column's header (and for screen readers here): the digits alone stay narrower
+            // than the number above them.
+            <span className="whitespace-nowrap font-mono text-xs text-muted" title={t('gateways.colIccid')}>
+              <span className="sr-only">{t('gateways.colIccid')} </span>
+              {s.iccid}
+            </span>
+          ) : null}
         </span>
       ),
     },
     {
       key: 'operator',
-      header: t('gateways.colOperator'),
-      cell: (s) => s.operator ?? '-',
-      className: 'whitespace-nowrap',
+      // SMSGate reports no signal: a phone's SIMs show none.
+      header: phone ? (
+        t('gateways.colOperator')
+      ) : (
+        <span className="whitespace-normal">{`${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}</span>
+      ),
+      cardLabel: phone
+        ? t('gateways.colOperator')
+        : `${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
+      // Wraps ("310260 / T-Mobile") so Role and the actions stay in view at 1280 px.
+      cell: (s) => (
+        <span className="flex flex-col items-start">
+          {/* Breaks between words only ("310260 / T-Mobile", never "T- / Mobile"). */}
+          <span>
+            {(s.operator ?? '-').split(' ').map((word, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the words of one fixed text
+              <Fragment key={i}>
+                {i ? ' ' : null}
+                <span className="whitespace-nowrap">{word}</span>
+              </Fragment>
+            ))}
+          </span>
+          {phone ? null : (
+            <span className="whitespace-nowrap text-xs text-muted tabular">
+              {t('gateways.colSignal')} {s.signal ?? '-'}
+            </span>
+          )}
+        </span>
+      ),
+      cellClassName: 'min-w-20',
     },
-    // SMSGate reports no signal: the column would be all dashes for a phone.
-    ...(phone
-      ? []
-      : [
-          {
-            key: 'signal',
-            header: t('gateways.colSignal'),
-            cell: (s: Sim) => <span className="tabular">{s.signal ?? '-'}</span>,
-            align: 'right' as const,
-          },
-        ]),
     {
       key: 'state',
       header: t('gateways.colState'),
@@ -223,7 +243,6 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
       cell: (s) => (
         <RowActions
           name={phone ? place(s) : `${t('gateways.colPort')} ${s.port}`}
-          className="flex-nowrap"
           actions={[
             {
               key: 'number',
@@ -241,8 +260,8 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
           ]}
         />
       ),
+      // The buttons go one under the other when the panel is narrow (the rows are tall anyway).
       align: 'right',
-      className: 'whitespace-nowrap',
     },
   ];
 
@@ -363,7 +382,7 @@ function HealthFigures({ sim }: { sim: Sim }) {
   const { t } = useI18n();
   const h = sim.health;
   return (
-    <span className="flex min-w-48 flex-col items-start gap-0.5 text-xs tabular" data-testid="sim-health">
+    <span className="flex min-w-40 flex-col items-start gap-0.5 text-xs tabular" data-testid="sim-health">
       <span>{t('gateways.healthSent', { today: h.sentToday, month: h.sentThisMonth })}</span>
       <span className={h.consecutiveFailures > 0 ? 'text-bad' : undefined}>
         {t('gateways.healthFailed', { failed: h.failed, inRow: h.consecutiveFailures })}

@@ -20,6 +20,7 @@ const order = (id: number, status: AdminOrder['status']): AdminOrder => ({
   username: 'ann',
   phoneNumber: `155500000${String(id).padStart(2, '0')}`,
   serviceCode: 'tg',
+  serviceName: 'Telegram',
   codeText: status === 'SUCCESS' ? '12345' : null,
   status,
   createdAt: '2026-03-04T05:06:07.000Z',
@@ -72,6 +73,9 @@ describe('Order Manager (docs/product.md#screens-and-routes)', () => {
     const table = screen.getByRole('table', { name: 'Orders' });
     expect(await within(table).findByText('21')).toBeTruthy();
     expect(within(table).getByText('12345')).toBeTruthy();
+    // The service by its name; its code only in the tooltip.
+    expect(within(table).getAllByText('Telegram')[0]?.getAttribute('title')).toBe('tg');
+    expect(within(table).queryByText('tg')).toBeNull();
     expect(within(table).getByText('-')).toBeTruthy();
     expect(orderCalls(fetch)[0]).toBe('/api/Admin/orders?page=2&pageSize=100');
 

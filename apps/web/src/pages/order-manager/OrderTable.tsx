@@ -1,11 +1,12 @@
 import type { AdminOrder } from '@simdock/contract';
-import { type Column, DataTable, OrderStatusBadge } from '../../components/index.ts';
+import { type Column, DataTable, DateTimeText, OrderStatusBadge } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatPhone } from '../../lib/format.ts';
+import { formatPhone } from '../../lib/format.ts';
 
 /**
  * The orders table (docs/product.md#screens-and-routes): ID, Gateway, Port, User, Phone, Service, OTP,
- * Status, Created At.
+ * Status, Created At. It fits 1280 px with the longest names: gateway and service names wrap, Created
+ * At breaks between date and time; the service shows by name (its code in the tooltip).
  */
 export function OrderTable({
   orders,
@@ -27,7 +28,12 @@ export function OrderTable({
       className: nowrap,
       cell: (o) => <span className="tabular">{o.id}</span>,
     },
-    { key: 'gateway', header: t('orders.colGateway'), className: nowrap, cell: (o) => o.gateway },
+    {
+      key: 'gateway',
+      header: t('orders.colGateway'),
+      cellClassName: 'min-w-28 break-words',
+      cell: (o) => o.gateway,
+    },
     { key: 'port', header: t('orders.colPort'), className: nowrap, cell: (o) => o.port },
     { key: 'user', header: t('orders.colUser'), className: nowrap, cell: (o) => o.username },
     {
@@ -36,7 +42,12 @@ export function OrderTable({
       className: nowrap,
       cell: (o) => <span className="font-mono text-[13px]">{formatPhone(o.phoneNumber)}</span>,
     },
-    { key: 'service', header: t('orders.colService'), className: nowrap, cell: (o) => o.serviceCode },
+    {
+      key: 'service',
+      header: t('orders.colService'),
+      cellClassName: 'min-w-24 break-words',
+      cell: (o) => <span title={o.serviceCode}>{o.serviceName}</span>,
+    },
     {
       key: 'otp',
       header: t('orders.colOtp'),
@@ -56,8 +67,7 @@ export function OrderTable({
     {
       key: 'createdAt',
       header: t('orders.colCreatedAt'),
-      className: nowrap,
-      cell: (o) => <time dateTime={o.createdAt}>{formatDateTime(o.createdAt)}</time>,
+      cell: (o) => <DateTimeText value={o.createdAt} />,
     },
   ];
   return (

@@ -14,6 +14,7 @@ import {
   Card,
   type Column,
   DataTable,
+  DateTimeText,
   FormField,
   Input,
   PageHeader,
@@ -22,7 +23,7 @@ import {
   StatusBadge,
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { codeLabel } from '../../lib/labels.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
@@ -98,7 +99,7 @@ export function PaymentManagerPage() {
       // The spec's column name, explained in its tooltip (docs/payments.md#partial-and-over-payments).
       header: (
         <span
-          className="inline-flex items-center gap-1"
+          className="inline-flex items-center gap-1 whitespace-normal"
           title={amountRealHint}
           data-testid="amount-real-header"
         >
@@ -132,23 +133,24 @@ export function PaymentManagerPage() {
     },
     {
       key: 'gwStatus',
-      header: t('payments.colGwStatus'),
+      // Two words that may wrap (headers do not by default): the table fits 1280 px.
+      header: <span className="whitespace-normal">{t('payments.colGwStatus')}</span>,
+      cardLabel: t('payments.colGwStatus'),
       cell: (p) =>
         p.gwStatus ? <span data-code={p.gwStatus}>{codeLabel(t, 'payments.gw.', p.gwStatus)}</span> : '-',
     },
     {
       key: 'created',
       header: t('payments.colCreated'),
-      className: 'whitespace-nowrap',
-      cellClassName: 'tabular text-muted',
-      cell: (p) => formatDateTime(p.createdAt),
+      // Date over time when the column is narrow: every column fits 1280 px.
+      cellClassName: 'text-muted',
+      cell: (p) => <DateTimeText value={p.createdAt} />,
     },
     {
       key: 'finished',
       header: t('payments.colFinished'),
-      className: 'whitespace-nowrap',
-      cellClassName: 'tabular text-muted',
-      cell: (p) => (p.finishedAt ? formatDateTime(p.finishedAt) : '-'),
+      cellClassName: 'text-muted',
+      cell: (p) => <DateTimeText value={p.finishedAt} />,
     },
   ];
 

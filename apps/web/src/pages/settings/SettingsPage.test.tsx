@@ -43,6 +43,9 @@ describe('Settings: message prices', () => {
     await waitFor(() => expect(sms.value).toBe('0.0075'));
     expect(mms.value).toBe('0.02');
     expect(screen.getByText(/160 GSM-7 characters/)).toBeTruthy();
+    // A row nobody saved says so (the demo's starting values have no author).
+    expect(screen.getByText('Default limits, never changed.')).toBeTruthy();
+    expect(screen.queryByText(/Last changed by/)).toBeNull();
 
     // Money fields: "$" in front, a decimal keyboard, the amount tidied on leaving the field.
     expect(sms.inputMode).toBe('decimal');

@@ -171,14 +171,14 @@ export function SettingsPage() {
                   <SpecResult text={t('settings.saveFailed')} />
                 </Notice>
               ) : null}
-              {current.updatedAt ? (
-                <p className="text-xs text-muted">
-                  {t('settings.lastChanged', {
-                    who: current.updatedBy ?? '—',
-                    when: formatDateTime(current.updatedAt),
-                  })}
-                </p>
-              ) : null}
+              <p className="text-xs text-muted">
+                {current.updatedAt
+                  ? t('settings.lastChanged', {
+                      who: current.updatedBy ?? '—',
+                      when: formatDateTime(current.updatedAt),
+                    })
+                  : t('settings.neverChanged')}
+              </p>
               <div>
                 <Button
                   type="submit"

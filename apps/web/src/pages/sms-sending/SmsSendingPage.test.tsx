@@ -58,7 +58,8 @@ function open(opts: { settings?: MassOutreachSettings; balance?: number; send?: 
   return { fetch, sent };
 }
 
-const numbers = () => screen.getByLabelText('Phone numbers, one per line (1 and 10 digits)');
+const numbers = () =>
+  screen.getByLabelText('Phone numbers, one per line: 1 followed by 10 digits (1XXXXXXXXXX)');
 const content = () => screen.getByLabelText(/^Messages, one per line/);
 const start = () => screen.getByRole('button', { name: 'Start Mass Send' });
 const ready = async () => {
@@ -80,7 +81,7 @@ describe('SMS Sending: one attempt, one message', () => {
     await screen.findByText('Send successful!');
     expect(screen.getByText(/Charged \$0\.0075; your balance is now \$9\.9925\./)).toBeTruthy();
 
-    type(numbers(), 'abc');
+    type(numbers(), '15551234567\nabc');
     type(content(), 'Hello again');
     fireEvent.click(start());
     await screen.findByText('Invalid numbers (only accept format: 1XXXXXXXXXX): abc');
@@ -100,7 +101,7 @@ describe('SMS Sending: one attempt, one message', () => {
     await screen.findByText(/Daily limit reached!/);
 
     // Refused by the rules before any request: the server's old answer is not this attempt's.
-    type(numbers(), '123');
+    type(numbers(), '15551234567\n123');
     fireEvent.click(start());
     await screen.findByText('Invalid numbers (only accept format: 1XXXXXXXXXX): 123');
     expect(screen.queryByText(/Daily limit reached!/)).toBeNull();
@@ -207,6 +208,44 @@ describe('SMS Sending: cost', () => {
     expect(amount('Balance after').value).toBe('9.9700');
     expect(amount('Balance after').textContent).toBe('$9.9700');
     expect(screen.queryByText('Your balance does not cover this send.')).toBeNull();
+  });
+
+  it('prices the valid numbers only; with no valid number Start waits and says why', async () => {
+    const { sent } = open({ balance: 10 });
+    await ready();
+    type(content(), 'Hello');
+    type(numbers(), '15551234567\n123\nabc\n15551234568');
+    await screen.findByText('Messages: 2 · SMS segments: 2');
+    expect(amount('Cost of this send').value).toBe('0.0150');
+    expect((start() as HTMLButtonElement).disabled).toBe(false);
+
+    type(numbers(), '123\nabc');
+    await waitFor(() => expect((start() as HTMLButtonElement).disabled).toBe(true));
+    const why = screen.getByText('Add at least one valid number to send.');
+    expect(start().getAttribute('aria-describedby')).toBe(why.id);
+    expect(screen.queryByTestId('send-cost')).toBeNull();
+    fireEvent.click(start());
+    expect(sent).toEqual([]);
+  });
+
+  it('the success text leaves out the parts that did not happen', async () => {
+    let answer = ok({ queued: 3 });
+    open({ send: () => answer });
+    await ready();
+    type(numbers(), '15551234567\n15551234568\n15551234569');
+    type(content(), 'Hello');
+    fireEvent.click(start());
+    const done = (await screen.findByText('Send successful!')).closest('[role]') as HTMLElement;
+    expect(done.textContent).toContain('3 messages queued. Charged');
+    expect(done.textContent).not.toMatch(/repeated|opted out/);
+
+    answer = ok({ queued: 1, duplicatesRemoved: 1, skippedOptOut: 2 });
+    type(numbers(), '15551234567\n15551234567\n15551234568\n15551234569');
+    type(content(), 'Hello');
+    fireEvent.click(start());
+    await screen.findByText(
+      /1 message queued\. 1 repeated number sent once\. 2 recipients who opted out skipped\. Charged/,
+    );
   });
 
   it('warns and keeps sending off when the balance does not cover it, with Top up', async () => {

@@ -45,7 +45,7 @@ function massSendResolver(max: number): Resolver<Values> {
  * Every message under the button belongs to the attempt that caused it: a new attempt clears them.
  */
 export function SmsSendingPage() {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const session = useSession();
   const settings = useSettings();
   const send = useSendMassSms();
@@ -54,6 +54,7 @@ export function SmsSendingPage() {
   const [round, setRound] = useState(0);
   const [campaignId, setCampaignId] = useState<string | null>(null);
   const shortId = useId();
+  const noValidId = useId();
   // Coming back to the page while a send still runs: show its progress again.
   const latest = useQuery({
     queryKey: ['campaign', 'latest'],
@@ -80,6 +81,8 @@ export function SmsSendingPage() {
   const mess = useDeferredValue(useWatch({ control, name: 'mess' }));
   const parsed = useMemo(() => parseRecipients(number), [number]);
   const over = recipientsOverLimit(parsed.valid.length, max);
+  // Lines typed but not one valid number: nothing to send or price.
+  const noValid = parsed.valid.length === 0 && parsed.invalid.length > 0;
   const prices = settings.data;
   const free = prices !== undefined && isFree(prices);
   const balance = session.user?.balance;
@@ -206,11 +209,13 @@ export function SmsSendingPage() {
             ) : null}
             {sent ? (
               <Notice tone="success" title={t('messaging.sendSuccess')} onDismiss={() => setSent(null)}>
-                {t('sending.sentDetail', {
-                  queued: formatNumber(sent.queued),
-                  duplicates: formatNumber(sent.duplicatesRemoved),
-                  optOut: formatNumber(sent.skippedOptOut),
-                })}{' '}
+                {[
+                  tn('sending.sentQueued', sent.queued),
+                  sent.duplicatesRemoved > 0 ? tn('sending.sentDuplicates', sent.duplicatesRemoved) : null,
+                  sent.skippedOptOut > 0 ? tn('sending.sentOptOut', sent.skippedOptOut) : null,
+                ]
+                  .filter(Boolean)
+                  .join(' ')}{' '}
                 {t('sending.charged', {
                   cost: formatMoney(sent.cost, { decimals: 4 }),
                   balance: formatMoney(sent.balance, { decimals: 4 }),
@@ -232,13 +237,19 @@ export function SmsSendingPage() {
               <Button
                 type="submit"
                 variant="primary"
-                aria-describedby={preview?.short ? shortId : undefined}
-                disabled={off || settings.isPending || over > 0 || preview?.short === true}
+                aria-describedby={preview?.short ? shortId : noValid ? noValidId : undefined}
+                disabled={off || settings.isPending || over > 0 || preview?.short === true || noValid}
                 busy={send.isPending}
                 busyLabel={t('sending.starting')}
               >
                 {t('sending.start')}
               </Button>
+              {noValid ? (
+                // Why Start waits: numbers were given, none of them valid (the cost counts valid ones only).
+                <p id={noValidId} className="self-center text-xs text-muted">
+                  {t('sending.noValidNumbers')}
+                </p>
+              ) : null}
             </div>
           </div>
         </form>
