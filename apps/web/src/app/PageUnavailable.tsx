@@ -1,0 +1,80 @@
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
+import { ErrorState } from '../components/StateViews.tsx';
+import { useI18n } from '../i18n/index.tsx';
+
+/** Retries, at most this far apart, while a page's code cannot load. */
+const MAX_RETRY_MS = 5000;
+
+/**
+ * A route's lazy loader that survives an outage: when the page's code (its chunk) cannot load, as
+ * when the server is restarting, the route shows "No connection" where the page goes (the shell
+ * stays) and keeps trying; once the code arrives the page renders by itself, no reload needed.
+ */
+export function lazyPage(load: () => Promise<ComponentType>) {
+  return async (): Promise<{ Component: ComponentType } | { element: ReactNode }> => {
+    try {
+      return { Component: await load() };
+    } catch {
+      let loaded: ComponentType | undefined;
+      const source: PageSource = {
+        loaded: () => loaded,
+        load: async () => {
+          loaded ??= await load();
+          return loaded;
+        },
+      };
+      // The route keeps this element: once the code has loaded, later visits render the page at once.
+      return { element: <PageUnavailable source={source} /> };
+    }
+  };
+}
+
+/** A page's code: what has loaded of it, and another try at loading it. */
+interface PageSource {
+  loaded: () => ComponentType | undefined;
+  load: () => Promise<ComponentType>;
+}
+
+/** "No connection" in the page's place, retrying until the page's code loads, then the page. */
+export function PageUnavailable({ source }: { source: PageSource }) {
+  const { t } = useI18n();
+  const [Page, setPage] = useState<ComponentType | undefined>(source.loaded);
+  useEffect(() => {
+    if (source.loaded()) return;
+    let stopped = false;
+    let delay = 1000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = async () => {
+      clearTimeout(timer);
+      try {
+        const page = await source.load();
+        if (!stopped) setPage(() => page);
+      } catch {
+        if (stopped) return;
+        timer = setTimeout(attempt, delay);
+        delay = Math.min(delay * 2, MAX_RETRY_MS);
+      }
+    };
+    timer = setTimeout(attempt, delay);
+    window.addEventListener('online', attempt);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      window.removeEventListener('online', attempt);
+    };
+  }, [source]);
+  if (Page) return <Page />;
+  return (
+    <ErrorState
+      title={t('state.noConnection')}
+      onRetry={() =>
+        source.load().then(
+          (page) => setPage(() => page),
+          () => {},
+        )
+      }
+    >
+      <p className="max-w-md text-[13px] text-muted">{t('state.pageWaiting')}</p>
+    </ErrorState>
+  );
+}
