@@ -57,6 +57,7 @@ describe('one live stream per browser', () => {
       await loginWithToken(first, e, user);
       await first.goto('/dashboard');
       await dashboardLive(first);
+      expect(await first.evaluate('navigator.locks === undefined')).toBe(noLocks);
 
       const tabs = [first];
       for (let i = 1; i < 8; i += 1) {
