@@ -114,13 +114,21 @@ describe('an outage', () => {
     await page.goto('/admin');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
+    // A second tab of the browser: it gets the stream's state from the first.
+    const other = await page.context().newPage();
+    await other.goto('/usermanager');
+    await other.getByRole('table', { name: 'Users', exact: true }).getByRole('row').nth(1).waitFor();
+
     const restart = await e.stopServer();
-    // Pages showing what they loaded before say it may be old.
+    // Pages showing what they loaded before say it may be old, in every tab.
     const banner = page.getByTestId('connection-banner');
-    await banner.waitFor();
-    expect(await banner.textContent()).toBe(
-      'No connection to the server. What you see may be out of date; it updates by itself when the connection is back.',
-    );
+    for (const tab of [page, other]) {
+      await tab.getByTestId('connection-banner').waitFor();
+      expect(await tab.getByTestId('connection-banner').textContent()).toBe(
+        'No connection to the server. What you see may be out of date; it updates by itself when the connection is back.',
+      );
+    }
+    await shot(other, 'outage-banner-1280-light');
     // A page never opened before: its code cannot load. The shell stays, the page says why.
     await page.getByRole('link', { name: 'Audit Log', exact: true }).click();
     await page.waitForURL(/\/audit$/);
@@ -137,7 +145,30 @@ describe('an outage', () => {
     await restart();
     await page.getByRole('heading', { level: 1, name: 'Audit Log' }).waitFor({ timeout: 20_000 });
     await banner.waitFor({ state: 'detached' });
+    await other.getByTestId('connection-banner').waitFor({ state: 'detached' });
     expect(await page.getByText('No connection', { exact: true }).count()).toBe(0);
+  }, 90_000);
+
+  it('says it in Vietnamese, on a phone, in the dark', async () => {
+    const ctx = await e.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await ctx.newPage();
+    await loginWithToken(page, e, ADMIN);
+    await page.evaluate("localStorage.setItem('simdock.lang', 'vi')");
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/admin');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const restart = await e.stopServer();
+    await page
+      .getByText('Không kết nối được tới máy chủ. Dữ liệu hiển thị có thể đã cũ', { exact: false })
+      .waitFor();
+    await shot(page, 'outage-banner-390-vi-dark');
+    await page.getByRole('button', { name: 'Mở menu' }).click();
+    await page.getByRole('link', { name: 'Quản lý thanh toán' }).click();
+    await page.getByText('Mất kết nối', { exact: true }).waitFor();
+    await page.getByText('Chưa tải được trang này', { exact: false }).waitFor();
+    await shot(page, 'outage-page-unavailable-390-vi-dark');
+    await restart();
+    await page.getByRole('heading', { level: 1, name: 'Quản lý thanh toán' }).waitFor({ timeout: 20_000 });
   }, 90_000);
 
   it('Settings and History leave their failed load by themselves once the server is back', async () => {
