@@ -67,6 +67,7 @@ export function PageUnavailable({ source }: { source: PageSource }) {
   return (
     <ErrorState
       title={t('state.noConnection')}
+      noConnection
       onRetry={() =>
         source.load().then(
           (page) => setPage(() => page),
