@@ -179,12 +179,12 @@ function leaseElect(name: string, signal: AbortSignal, lead: (leadership: AbortS
     asking = undefined;
     if (signal.aborted || done || leadership) return;
     renew();
-    // Other tabs may write theirs at the same moment: the last writer leads.
+    // Other tabs may write theirs at the same moment (they all saw the leader go): the last writer leads.
     asking = setTimeout(confirm, PONG_MS);
   };
-  const confirm = () => {
+  const confirm = (now = false) => {
     asking = undefined;
-    if (signal.aborted || done || leadership || read()?.id !== me) return;
+    if (signal.aborted || done || leadership || (!now && read()?.id !== me)) return;
     const mine = new AbortController();
     leadership = mine;
     void lead(mine.signal).finally(() => {
@@ -194,9 +194,16 @@ function leaseElect(name: string, signal: AbortSignal, lead: (leadership: AbortS
       release();
     });
   };
-  const tick = () => {
+  const tick = (first = false) => {
     if (signal.aborted || done) return;
     const lease = read();
+    if (first && !lease) {
+      // No tab leads (the first tab of the browser): lead at once; a tab opened at the very same
+      // moment steps down at the next renewal.
+      renew();
+      confirm(true);
+      return;
+    }
     if (leadership) {
       if (lease && lease.id !== me && Date.now() - lease.at <= LEASE_MS) {
         leadership.abort();
@@ -222,7 +229,7 @@ function leaseElect(name: string, signal: AbortSignal, lead: (leadership: AbortS
   const onStorage = (e: StorageEvent) => {
     if (e.key === key && !e.newValue) tick();
   };
-  const timer = setInterval(tick, RENEW_MS);
+  const timer = setInterval(() => tick(), RENEW_MS);
   window.addEventListener('storage', onStorage);
   window.addEventListener('pagehide', release);
   signal.addEventListener(
@@ -238,5 +245,5 @@ function leaseElect(name: string, signal: AbortSignal, lead: (leadership: AbortS
     },
     { once: true },
   );
-  tick();
+  tick(true);
 }
