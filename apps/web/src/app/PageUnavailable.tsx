@@ -1,6 +1,10 @@
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { ErrorState } from '../components/StateViews.tsx';
 import { useI18n } from '../i18n/index.tsx';
+import { useLiveStatus } from './live-status.ts';
+
+/** The page this session reloaded once because its code would not load with the server back. */
+const RELOADED_KEY = 'simdock.chunkReload';
 
 /** Retries, at most this far apart, while a page's code cannot load. */
 const MAX_RETRY_MS = 5000;
@@ -63,6 +67,25 @@ export function PageUnavailable({ source }: { source: PageSource }) {
       window.removeEventListener('online', attempt);
     };
   }, [source]);
+  // The server answers again (the live stream is back) and still the code does not load: a browser
+  // that remembers a failed module import (some do, until a reload) gets one reload, once per
+  // session, not a loop if the page itself is broken.
+  const live = useLiveStatus();
+  useEffect(() => {
+    if (live !== 'live' || source.loaded()) return;
+    let stopped = false;
+    source.load().then(
+      (page) => !stopped && setPage(() => page),
+      () => {
+        if (stopped || sessionStorage.getItem(RELOADED_KEY) === location.pathname) return;
+        sessionStorage.setItem(RELOADED_KEY, location.pathname);
+        location.reload();
+      },
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [live, source]);
   if (Page) return <Page />;
   return (
     <ErrorState

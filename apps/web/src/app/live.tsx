@@ -8,7 +8,7 @@ import {
   type UserInfo,
 } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { applyCampaign } from '../api/campaigns.ts';
 import { CONVERSATIONS_KEY, threadKey } from '../api/chat.ts';
 import { applyOrder, myOrdersQuery } from '../api/orders.ts';
@@ -21,14 +21,12 @@ import { formatPhone } from '../lib/format.ts';
 import { followSse } from '../lib/sse.ts';
 import { signalCode } from './attention.ts';
 import { type LiveStatus, shareLive } from './live-share.ts';
+import { LiveContext } from './live-status.ts';
 import { notifications } from './notifications.ts';
 
 export type { LiveStatus } from './live-share.ts';
 
-const LiveContext = createContext<LiveStatus>('connecting');
-
-/** The state of the signed-in user's live order stream (the Dashboard's "Live" dot). */
-export const useLiveStatus = () => useContext(LiveContext);
+export { useLiveStatus } from './live-status.ts';
 
 /**
  * Follows GET /api/Order/stream for the signed-in user on every screen of the shell, so a code can't
