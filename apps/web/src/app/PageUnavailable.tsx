@@ -1,5 +1,6 @@
+import { WifiOff } from 'lucide-react';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
-import { ErrorState } from '../components/StateViews.tsx';
+import { Button } from '../components/Button.tsx';
 import { useI18n } from '../i18n/index.tsx';
 import { useLiveStatus } from './live-status.ts';
 
@@ -87,18 +88,31 @@ export function PageUnavailable({ source }: { source: PageSource }) {
     };
   }, [live, source]);
   if (Page) return <Page />;
+  // The failure view of components/StateViews.tsx (ErrorState), drawn here: this module is in the
+  // sign-in page's bundle (every route's loader uses it), which has a budget (apps/web/scripts/budget.mjs).
   return (
-    <ErrorState
-      title={t('state.noConnection')}
-      noConnection
-      onRetry={() =>
-        source.load().then(
-          (page) => setPage(() => page),
-          () => {},
-        )
-      }
+    <div
+      role="alert"
+      data-testid="error-state"
+      className="flex flex-col items-center gap-2 px-6 py-10 text-center"
     >
+      <span className="rounded-full bg-bad-soft p-3 text-bad">
+        <WifiOff className="size-6" aria-hidden />
+      </span>
+      <p className="font-semibold text-fg">{t('state.noConnection')}</p>
       <p className="max-w-md text-[13px] text-muted">{t('state.pageWaiting')}</p>
-    </ErrorState>
+      <Button
+        size="sm"
+        className="mt-1.5"
+        onClick={() =>
+          void source.load().then(
+            (page) => setPage(() => page),
+            () => {},
+          )
+        }
+      >
+        {t('common.retry')}
+      </Button>
+    </div>
   );
 }

@@ -25,24 +25,14 @@ export interface ErrorStateProps {
   children?: ReactNode;
   /** Smaller, for a table cell or a card. */
   compact?: boolean;
-  /** The no-connection icon without an `error` to tell it (a page whose code could not load). */
-  noConnection?: boolean;
   className?: string;
 }
 
-export function ErrorState({
-  title,
-  error,
-  onRetry,
-  children,
-  compact,
-  noConnection,
-  className,
-}: ErrorStateProps) {
+export function ErrorState({ title, error, onRetry, children, compact, className }: ErrorStateProps) {
   const { t } = useI18n();
   const [retrying, setRetrying] = useState(false);
   const kind = failureKind(error);
-  const Icon = noConnection || kind === 'offline' || kind === 'network' ? WifiOff : CircleAlert;
+  const Icon = kind === 'offline' || kind === 'network' ? WifiOff : CircleAlert;
   const retry = async () => {
     setRetrying(true);
     try {

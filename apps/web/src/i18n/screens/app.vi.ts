@@ -14,8 +14,6 @@ export const appVi: Record<keyof typeof appEn, string> = {
   'state.noConnection': 'Mất kết nối',
   'state.pageWaiting':
     'Chưa tải được trang này: không kết nối được tới máy chủ. Trang sẽ tự tải khi có kết nối trở lại.',
-  'state.serverDownBanner':
-    'Không kết nối được tới máy chủ. Dữ liệu hiển thị có thể đã cũ; trang sẽ tự cập nhật khi có kết nối trở lại.',
   'state.scrollHint': 'Vuốt ngang để xem thêm',
   'state.moreActions': 'Thao tác khác',
   'state.actionsFor': 'Thao tác cho {name}',
