@@ -113,6 +113,8 @@ export default defineConfig({
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
           include: ['e2e/**/*.test.ts'],
+          // Fails a test on any console error or CSP violation in its pages (e2e/setup.ts).
+          setupFiles: ['e2e/setup.ts'],
           // The multi-process test (e2e/multiprocess.test.ts) runs on a PostgreSQL server when set.
           env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
           testTimeout: 60_000,

@@ -82,6 +82,11 @@ export interface E2E {
   }): Promise<TestUser>;
   /** A token through POST /api/Auth/login. */
   token(username: string, password: string): Promise<string>;
+  /**
+   * An outage: stops the server (open streams end, new connections are refused) and returns the
+   * function that starts it again on the same port and database, as a restart does.
+   */
+  stopServer(): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -115,12 +120,9 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
   const testDb = await openTestDb({ migrated: true });
   const db = testDb.db;
   const config = testConfig({ ADMIN_PASSWORD: ADMIN.password, WEB_DIST, LOG_LEVEL: 'info', ...opts.env });
-  const server = await startServer({
-    config,
-    db,
-    workers: opts.workers ?? false,
-    logStream: { write: (line) => void logs.push(line) },
-  });
+  const logStream = { write: (line: string) => void logs.push(line) };
+  let server = await startServer({ config, db, workers: opts.workers ?? false, logStream });
+  let stopped = false;
   server.ctx.config.PUBLIC_URL = server.url;
   const url = server.url;
 
@@ -143,6 +145,7 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
       reducedMotion: o.reducedMotion ?? 'reduce',
     });
     ctx.setDefaultTimeout(10_000);
+    await guardContext(ctx);
     contexts.push(ctx);
     return ctx;
   };
@@ -159,7 +162,9 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
 
   return {
     url,
-    server,
+    get server() {
+      return server;
+    },
     db,
     browser,
     async reauth(token: string, password: string) {
@@ -199,13 +204,84 @@ export async function startE2E(opts: { workers?: boolean; env?: Record<string, s
       }
       return { id, username, email, password };
     },
+    async stopServer() {
+      await server.stop();
+      stopped = true;
+      return async () => {
+        const port = Number(new URL(url).port);
+        server = await startServer({
+          config: { ...config, PORT: port },
+          db,
+          workers: opts.workers ?? false,
+          logStream,
+        });
+        server.ctx.config.PUBLIC_URL = url;
+        stopped = false;
+      };
+    },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close().catch(() => {});
-      await server.stop();
+      if (!stopped) await server.stop();
       await testDb.drop();
     },
   };
+}
+
+/**
+ * What went wrong in the browser since the last check, in any page of any context the harness made:
+ * console errors, uncaught errors and Content-Security-Policy violations (the `securitypolicyviolation`
+ * event, which fires even when the refused call's error is caught). e2e/setup.ts fails every test
+ * that leaves one (assertNoBrowserProblems after each test).
+ */
+const browserProblems: string[] = [];
+/** Console errors the current test provokes on purpose (allowConsoleError); cleared after each test. */
+const allowedConsole: RegExp[] = [];
+
+/**
+ * The browser's network log ("Failed to load resource: … status of 401", "… net::ERR_CONNECTION_REFUSED")
+ * is not the app's error: tests provoke refused calls and outages on purpose, and the app says so on
+ * the page. A resource refused by the CSP is still caught (its own message and the violation event).
+ */
+const NETWORK_LOG = /^Failed to load resource: /;
+
+async function guardContext(ctx: BrowserContext): Promise<void> {
+  await ctx.exposeBinding('__e2eCspViolation', ({ page }, text: string) => {
+    browserProblems.push(`securitypolicyviolation on ${page?.url() ?? '?'}: ${text}`);
+  });
+  // A string: the e2e code is typechecked without the DOM library. Capture: the event is fired at
+  // the refused element or the document.
+  await ctx.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
+    window.__e2eCspViolation(e.violatedDirective + ' blocked ' + (e.blockedURI || '(inline)') +
+      ' at ' + (e.sourceFile || '?') + ':' + e.lineNumber);
+  }, true);`);
+  ctx.on('page', (page) => {
+    page.on('console', (m) => {
+      if (m.type() !== 'error' || NETWORK_LOG.test(m.text())) return;
+      if (allowedConsole.some((re) => re.test(m.text()))) return;
+      browserProblems.push(`console error on ${page.url()}: ${m.text()}`);
+    });
+    page.on('pageerror', (err) => browserProblems.push(`uncaught error on ${page.url()}: ${err.message}`));
+  });
+}
+
+/** Lets the current test provoke console errors matching `pattern` (the guard forgets it after the test). */
+export function allowConsoleError(pattern: RegExp): void {
+  allowedConsole.push(pattern);
+}
+
+/** Forgets the console errors allowed so far (e2e/setup.ts, after each test). */
+export function clearAllowedConsoleErrors(): void {
+  allowedConsole.length = 0;
+}
+
+/**
+ * Throws, listing them, if any page had a console error, an uncaught error or a CSP violation since
+ * the last call, and forgets them. e2e/setup.ts runs it after each test.
+ */
+export function assertNoBrowserProblems(): void {
+  const problems = browserProblems.splice(0);
+  if (problems.length) throw new Error(`The browser reported:\n${problems.join('\n')}`);
 }
 
 /** Signs in through the login form and waits for the home screen (Dashboard; Overview for Admin9). */

@@ -21,7 +21,10 @@ import { gzipSync } from 'node:zlib';
 // 158 KB since 2026-11-29: the client's re-authentication (a guarded call answered reauth_required waits
 // for the shared dialog's proof and is sent again; the dialog itself loads with the shell) and the
 // contract's new error codes and settings fields took it to 157.4 KB.
-export const BUDGET_KB = 158;
+// 159 KB since 2026-11-29, later: a page whose code cannot load (an outage) keeps the shell, says "No
+// connection" and loads by itself (app/PageUnavailable.tsx); every route's loader has it, so it is in
+// the first bundle, where it must be when nothing more can load (158.3 KB).
+export const BUDGET_KB = 159;
 const LOGIN_PAGE = 'src/pages/login/LoginPage.tsx';
 
 const here = dirname(fileURLToPath(import.meta.url));

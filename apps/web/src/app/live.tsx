@@ -8,7 +8,7 @@ import {
   type UserInfo,
 } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { applyCampaign } from '../api/campaigns.ts';
 import { CONVERSATIONS_KEY, threadKey } from '../api/chat.ts';
@@ -22,21 +22,20 @@ import { translate } from '../i18n/index.tsx';
 import { formatPhone } from '../lib/format.ts';
 import { followSse } from '../lib/sse.ts';
 import { signalCode } from './attention.ts';
+import { type LiveStatus, shareLive } from './live-share.ts';
+import { LiveContext } from './live-status.ts';
 import { notifications } from './notifications.ts';
 
-/** The live-updates stream: 'live' while connected, 'down' while reconnecting after a loss. */
-export type LiveStatus = 'connecting' | 'live' | 'down';
+export type { LiveStatus } from './live-share.ts';
 
-const LiveContext = createContext<LiveStatus>('connecting');
-
-/** The state of the signed-in user's live order stream (the Dashboard's "Live" dot). */
-export const useLiveStatus = () => useContext(LiveContext);
+export { useLiveStatus } from './live-status.ts';
 
 /**
  * Follows GET /api/Order/stream for the signed-in user on every screen of the shell, so a code can't
  * be missed: each `order` event updates the cached orders (see api/orders.ts applyOrder), and a new
  * code raises a toast with the code and a copy button, adds a bell notification, and badges the tab
- * (title and favicon) while it is hidden, with the sound and browser notification the user turned on. On a reconnection the orders are refetched (events may be missed).
+ * (title and favicon) while it is hidden, with the sound and browser notification the user turned on.
+ * The browser's tabs share one stream (app/live-share.ts). On a reconnection every shown query refetches.
  */
 export function LiveOrdersProvider({ username, children }: { username: string; children: ReactNode }) {
   const qc = useQueryClient();
@@ -51,7 +50,6 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
 
   useEffect(() => {
     const abort = new AbortController();
-    let opens = 0;
     setStatus('connecting');
     // What each event of the stream does; its data arrives parsed by the contract's `liveEvents`.
     const handlers: LiveHandlers = {
@@ -71,19 +69,27 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
       campaign: (progress) => applyCampaign(qc, progress),
       conversation: (conversation) => applyConversation(qc, conversation),
     };
-    void followSse(endpoints.live.stream.path, {
-      token: getToken,
+    // One stream for all the browser's tabs (app/live-share.ts): this tab follows it or gets its events.
+    shareLive({
+      // One name for the browser: its tabs share the signed-in token (localStorage), hence the user.
+      name: 'simdock.live',
       signal: abort.signal,
-      onOpen: () => {
-        opens += 1;
-        setStatus('live');
-        // The first connection follows the page's own load; later ones may have missed events.
+      follow: (callbacks, signal) =>
+        followSse(endpoints.live.stream.path, { token: getToken, signal, ...callbacks }),
+      onStatus: setStatus,
+      onOpen: (again) => {
+        if (again) {
+          // The connection is back (the server restarted, the network returned) or another tab
+          // took the stream over: events may have been missed and pages may show a failed load.
+          // Every query shown refetches (a failed one included); the others are marked stale.
+          void qc.invalidateQueries();
+          return;
+        }
+        // The first connection follows the page's own load, unless its orders are old.
         const state = qc.getQueryState(myOrdersQuery.queryKey);
-        if (opens > 1 || (state && Date.now() - state.dataUpdatedAt > 5000))
+        if (state && Date.now() - state.dataUpdatedAt > 5000)
           void qc.invalidateQueries({ queryKey: myOrdersQuery.queryKey });
-        if (opens > 1) void qc.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
       },
-      onDown: () => setStatus('down'),
       // Unknown events and data that does not fit its event's schema are ignored.
       onMessage: (m) => dispatchLiveEvent(handlers, m.event, m.data),
     });
@@ -112,6 +118,9 @@ function invalidatePayments(qc: QueryClient): void {
 }
 
 function applyBalance(qc: QueryClient, balance: number): void {
+  // A refetch of the user info already under way (after a reconnection) read the balance before
+  // this event: its answer would put the old balance back.
+  void qc.cancelQueries({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] });
   qc.setQueriesData<UserInfo>({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] }, (old) =>
     old ? { ...old, balance } : old,
   );

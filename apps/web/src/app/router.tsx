@@ -7,6 +7,7 @@ import { getToken } from '../api/token.ts';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { loadTexts, type TextGroup } from '../i18n/index.tsx';
 import { RequireAuth, RootRedirect, SignedOutOnly } from './guards.tsx';
+import { lazyPage } from './PageUnavailable.tsx';
 import { RouteError } from './RouteError.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 
@@ -43,17 +44,18 @@ function ShellIfSignedIn() {
 
 /**
  * A lazily loaded page (its own chunk): page(() => import('../pages/x/XPage.tsx'), 'XPage'), and the
- * group of English texts it needs beyond the initial ones, when it is not inside the shell.
+ * group of English texts it needs beyond the initial ones, when it is not inside the shell. A chunk
+ * that cannot load (no connection) shows "No connection" in the page's place and retries (lazyPage).
  */
 function page<M extends Record<string, unknown>>(
   load: () => Promise<M>,
   name: keyof M & string,
   texts?: TextGroup,
 ) {
-  return async () => {
+  return lazyPage(async () => {
     const [module] = await Promise.all([load(), texts ? loadTexts(texts) : undefined]);
-    return { Component: module[name] as ComponentType };
-  };
+    return module[name] as ComponentType;
+  });
 }
 
 function Root() {
@@ -132,11 +134,11 @@ export const routes: RouteObject[] = [
                 path: 'dashboard',
                 // Its lists are asked for the moment its chunk is here, beside the user info and the
                 // shell's chunk, not once the page renders inside them.
-                lazy: async () => {
+                lazy: lazyPage(async () => {
                   const m = await import('../pages/dashboard/DashboardPage.tsx');
                   if (appQueryClient && getToken()) m.prefetchDashboard(appQueryClient);
-                  return { Component: m.DashboardPage };
-                },
+                  return m.DashboardPage;
+                }),
               },
               { path: 'topup', lazy: page(() => import('../pages/topup/TopupPage.tsx'), 'TopupPage') },
               {

@@ -5,7 +5,7 @@ import { ReauthDialog } from '../../components/ReauthDialog.tsx';
 import { Toaster } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useOnline } from '../../lib/online.ts';
-import { LiveOrdersProvider } from '../live.tsx';
+import { LiveOrdersProvider, useLiveStatus } from '../live.tsx';
 import { useSession } from '../session.tsx';
 import { LanguageSwitch, Logo, SkipLink, ThemeToggle } from './controls.tsx';
 import { Sidebar, SidebarNav } from './Sidebar.tsx';
@@ -95,18 +95,26 @@ function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void })
   );
 }
 
-/** Shown above the page while the browser is offline. */
+/**
+ * Shown above the page while the browser is offline, or while the server cannot be reached (the live
+ * stream is down): what the page shows may be old, and it refreshes by itself once the connection is
+ * back (app/live.tsx). The Dashboard says it in its own words, beside its "Live updates off" mark.
+ */
 function OfflineBanner() {
   const { t } = useI18n();
   const online = useOnline();
-  if (online) return null;
+  const live = useLiveStatus();
+  const { pathname } = useLocation();
+  const serverDown = live === 'down' && !/^\/dashboard\/?$/i.test(pathname);
+  if (online && !serverDown) return null;
   return (
     <div
       role="status"
+      data-testid="connection-banner"
       className="mb-4 flex items-center gap-2 rounded-md border border-warn/30 bg-warn-soft px-3 py-2 text-[13px] font-medium text-fg"
     >
       <WifiOff className="size-4 text-warn" aria-hidden />
-      {t('state.offlineBanner')}
+      {online ? t('state.serverDownBanner') : t('state.offlineBanner')}
     </div>
   );
 }

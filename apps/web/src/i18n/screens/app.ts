@@ -15,6 +15,10 @@ export const appEn = {
   'errors.retrying': 'Trying again…',
   'state.offlineBanner': 'You are offline. What you see may be out of date.',
   'state.backOnline': 'Back online.',
+  // A page whose code could not load (app/PageUnavailable.tsx): in the first bundle, for an outage.
+  'state.noConnection': 'No connection',
+  'state.pageWaiting':
+    'This page could not load: no connection to the server. It loads by itself when the connection is back.',
   'state.scrollHint': 'Scroll sideways to see more',
   'state.moreActions': 'More actions',
   'state.actionsFor': 'Actions for {name}',

@@ -11,6 +11,9 @@ export const appVi: Record<keyof typeof appEn, string> = {
   'errors.retrying': 'Đang thử lại…',
   'state.offlineBanner': 'Bạn đang ngoại tuyến. Dữ liệu hiển thị có thể đã cũ.',
   'state.backOnline': 'Đã có kết nối trở lại.',
+  'state.noConnection': 'Mất kết nối',
+  'state.pageWaiting':
+    'Chưa tải được trang này: không kết nối được tới máy chủ. Trang sẽ tự tải khi có kết nối trở lại.',
   'state.scrollHint': 'Vuốt ngang để xem thêm',
   'state.moreActions': 'Thao tác khác',
   'state.actionsFor': 'Thao tác cho {name}',

@@ -61,6 +61,9 @@ export const signedInEn = {
   'notify.liveConnecting': 'Connecting to live updates…',
   'notify.liveDown': 'Live updates are paused: no connection to the server. Checking every 5 s instead.',
   'notify.liveOff': 'Live updates off',
+  // Above every page but the Dashboard while the server cannot be reached (app/shell/AppShell.tsx).
+  'state.serverDownBanner':
+    'No connection to the server. What you see may be out of date; it updates by itself when the connection is back.',
   'notify.liveConnectingShort': 'Connecting…',
 
   'nav.soon': 'Soon',

@@ -57,6 +57,8 @@ export const signedInVi: Record<keyof typeof signedInEn, string> = {
   'notify.liveConnecting': 'Đang kết nối cập nhật trực tiếp…',
   'notify.liveDown': 'Cập nhật trực tiếp tạm dừng: không kết nối được máy chủ. Đang kiểm tra mỗi 5 giây.',
   'notify.liveOff': 'Mất cập nhật trực tiếp',
+  'state.serverDownBanner':
+    'Không kết nối được tới máy chủ. Dữ liệu hiển thị có thể đã cũ; trang sẽ tự cập nhật khi có kết nối trở lại.',
   'notify.liveConnectingShort': 'Đang kết nối…',
 
   'nav.soon': 'Sắp có',
