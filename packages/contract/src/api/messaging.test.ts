@@ -218,9 +218,14 @@ describe('chat', () => {
     expect(
       QueryConversationResponse.parse({ code: 1, data: { records: [conversation] } }).data.records,
     ).toHaveLength(1);
-    expect(
-      QueryConversationDetailResponse.parse({ code: 1, data: { msgList: [message] } }).data.msgList,
-    ).toHaveLength(1);
+    const detail = QueryConversationDetailResponse.parse({
+      code: 1,
+      data: { msgList: [message], pictures: false },
+    });
+    expect(detail.data.msgList).toHaveLength(1);
+    // Whether the conversation can take a picture is part of every answer (a phone SIM cannot send MMS).
+    expect(detail.data.pictures).toBe(false);
+    expect(() => QueryConversationDetailResponse.parse({ code: 1, data: { msgList: [message] } })).toThrow();
   });
 
   it('update: trimmed and bounded', () => {
