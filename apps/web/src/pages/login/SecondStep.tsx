@@ -1,21 +1,34 @@
-import { endpoints, SECOND_FACTOR_CODE_MAX, type SecondFactorChallenge } from '@simdock/contract';
+import {
+  endpoints,
+  SECOND_FACTOR_CODE_MAX,
+  type SecondFactorChallenge,
+  SecondFactorLoginBody,
+} from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { ApiError, call, errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { allResolvers, bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 
 /** Wrong codes this page has seen for its challenge, and what is left of the server's count. */
 export function attemptsAfter(left: number, err: unknown): number {
   return err instanceof ApiError && err.kind === 'second_factor_invalid' ? Math.max(0, left - 1) : left;
 }
 
+interface Values {
+  code: string;
+}
+
 /**
  * The login page's second step for an account with two-factor authentication: the code from the
  * app (or a recovery code) for the challenge the password step returned → the session token.
+ * Unlike the password step it is on react-hook-form: it is its own chunk, loaded only when an account
+ * needs it, so the library does not count against the login route's JavaScript budget.
  */
 export function SecondStep({
   challenge,
@@ -27,13 +40,29 @@ export function SecondStep({
   onBack: () => void;
 }) {
   const { t } = useI18n();
-  const [code, setCode] = useState('');
+  const toBody = (v: Values): SecondFactorLoginBody => ({
+    challenge: challenge.challenge,
+    code: v.code.trim(),
+  });
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    clearErrors,
+    formState: { errors },
+  } = useForm<Values>({
+    defaultValues: { code: '' },
+    // Required first (shown under the field), then the contract's body schema (SECOND_FACTOR_CODE_MAX).
+    resolver: allResolvers(
+      ruleResolver((v: Values) => ({ code: v.code.trim() ? undefined : 'codeRequired' })),
+      bodyResolver(SecondFactorLoginBody, toBody),
+    ),
+  });
   const [recovery, setRecovery] = useState(false);
   const [left, setLeft] = useState(challenge.attemptsLeft);
   const mutation = useMutation({
     mutationKey: ['auth', 'secondFactor'],
-    mutationFn: (c: string) =>
-      call(endpoints.secondFactor.login, { challenge: challenge.challenge, code: c }),
+    mutationFn: (body: SecondFactorLoginBody) => call(endpoints.secondFactor.login, body),
     onSuccess: ({ token }) => onToken(token),
     onError: (err) => setLeft((l) => attemptsAfter(l, err)),
   });
@@ -44,16 +73,18 @@ export function SecondStep({
   const wrongCode =
     !over && mutation.error instanceof ApiError && mutation.error.kind === 'second_factor_invalid';
 
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (code.trim() && !over) mutation.mutate(code.trim());
-  };
+  const onSubmit = handleSubmit((v) => {
+    if (!over) mutation.mutate(toBody(v));
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="second-step">
       <h2 className="text-base font-semibold text-fg">{t('login.sfTitle')}</h2>
       <p className="text-sm text-muted">{recovery ? t('login.sfRecoveryText') : t('login.sfText')}</p>
-      <FormField label={recovery ? t('login.sfRecoveryCode') : t('login.sfCode')}>
+      <FormField
+        label={recovery ? t('login.sfRecoveryCode') : t('login.sfCode')}
+        error={fieldErrorText(t, errors.code)}
+      >
         <Input
           key={recovery ? 'recovery' : 'totp'}
           name="code"
@@ -63,8 +94,7 @@ export function SecondStep({
           spellCheck={false}
           autoFocus
           maxLength={SECOND_FACTOR_CODE_MAX}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
+          {...register('code')}
         />
       </FormField>
       {mutation.isError ? (
@@ -87,7 +117,8 @@ export function SecondStep({
           className="font-medium text-accent-text hover:underline"
           onClick={() => {
             setRecovery((r) => !r);
-            setCode('');
+            setValue('code', '');
+            clearErrors('code');
           }}
         >
           {recovery ? t('login.sfUseApp') : t('login.sfUseRecovery')}
