@@ -8,7 +8,8 @@ import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { allResolvers, bodyResolver, fieldErrorText, keyResolver } from '../../lib/forms.ts';
+import { allResolvers } from '../../lib/all-resolvers.ts';
+import { bodyResolver, fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useForgotMutation } from './api.ts';
 

@@ -13,7 +13,8 @@ import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { allResolvers, bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
+import { allResolvers } from '../../lib/all-resolvers.ts';
+import { bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 
 /** Wrong codes this page has seen for its challenge, and what is left of the server's count. */
 export function attemptsAfter(left: number, err: unknown): number {

@@ -19,7 +19,8 @@ import { Notice } from '../../components/Notice.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { allResolvers, bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
+import { allResolvers } from '../../lib/all-resolvers.ts';
+import { bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 
 const STATUS_KEY = ['user', 'secondFactor'] as const;
 type Step = null | 'enrol' | 'disable' | 'regenerate';
