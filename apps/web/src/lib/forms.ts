@@ -130,4 +130,3 @@ export function serverFieldErrorOf<F extends string>(
     ? { field, type: 'rule', message: ruleKey }
     : { field, type: 'server', message: err.message };
 }
-

@@ -30,7 +30,9 @@ const URL_DEFAULTS = { page: '1', size: String(BALANCE_HISTORY_DEFAULT_PAGE_SIZE
 /** A page size from the URL: one the list offers, else the default. */
 function pageSizeOf(text: string): number {
   const n = Number(text);
-  return (BALANCE_HISTORY_PAGE_SIZES as readonly number[]).includes(n) ? n : BALANCE_HISTORY_DEFAULT_PAGE_SIZE;
+  return (BALANCE_HISTORY_PAGE_SIZES as readonly number[]).includes(n)
+    ? n
+    : BALANCE_HISTORY_DEFAULT_PAGE_SIZE;
 }
 
 const TONE = { credit: 'text-ok', debit: 'text-bad', none: 'text-muted' } as const;

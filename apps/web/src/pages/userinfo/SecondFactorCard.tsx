@@ -18,8 +18,8 @@ import { Modal } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatDateTime } from '../../lib/format.ts';
 import { allResolvers } from '../../lib/all-resolvers.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 
 const STATUS_KEY = ['user', 'secondFactor'] as const;
