@@ -5,31 +5,41 @@ import {
   SecondFactorLoginBody,
 } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, call, errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { allResolvers } from '../../lib/all-resolvers.ts';
-import { bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
+import { fieldErrorText } from '../../lib/forms.ts';
 
 /** Wrong codes this page has seen for its challenge, and what is left of the server's count. */
 export function attemptsAfter(left: number, err: unknown): number {
   return err instanceof ApiError && err.kind === 'second_factor_invalid' ? Math.max(0, left - 1) : left;
 }
 
-interface Values {
-  code: string;
+/**
+ * The code's error for the form, as react-hook-form's resolvers give it (`fieldErrorText` shows it):
+ * required (a rule key), then the contract's body schema (SECOND_FACTOR_CODE_MAX, the server's limit).
+ */
+export function codeError(
+  challenge: string,
+  code: string,
+): { type: 'rule' | 'schema'; message: string } | undefined {
+  if (!code.trim()) return { type: 'rule', message: 'codeRequired' };
+  const parsed = SecondFactorLoginBody.safeParse({ challenge, code: code.trim() });
+  const issue = parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === 'code');
+  return issue ? { type: 'schema', message: issue.message } : undefined;
 }
 
 /**
  * The login page's second step for an account with two-factor authentication: the code from the
  * app (or a recovery code) for the challenge the password step returned → the session token.
- * Unlike the password step it is on react-hook-form: it is its own chunk, loaded only when an account
- * needs it, so the library does not count against the login route's JavaScript budget.
+ * Like the password step it is written by hand, not on react-hook-form: it loads from the login page,
+ * and even as a lazy chunk its dependencies are listed in the login route's JavaScript (Vite's preload
+ * list), which is at its budget (README, apps/web/README.md). Same pattern otherwise: the contract's
+ * rules and limit, the error under the field on submit, then following the typing; the field focused.
  */
 export function SecondStep({
   challenge,
@@ -41,29 +51,16 @@ export function SecondStep({
   onBack: () => void;
 }) {
   const { t } = useI18n();
-  const toBody = (v: Values): SecondFactorLoginBody => ({
-    challenge: challenge.challenge,
-    code: v.code.trim(),
-  });
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    clearErrors,
-    formState: { errors },
-  } = useForm<Values>({
-    defaultValues: { code: '' },
-    // Required first (shown under the field), then the contract's body schema (SECOND_FACTOR_CODE_MAX).
-    resolver: allResolvers(
-      ruleResolver((v: Values) => ({ code: v.code.trim() ? undefined : 'codeRequired' })),
-      bodyResolver(SecondFactorLoginBody, toBody),
-    ),
-  });
+  const [code, setCode] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const error = submitted ? codeError(challenge.challenge, code) : undefined;
   const [recovery, setRecovery] = useState(false);
   const [left, setLeft] = useState(challenge.attemptsLeft);
   const mutation = useMutation({
     mutationKey: ['auth', 'secondFactor'],
-    mutationFn: (body: SecondFactorLoginBody) => call(endpoints.secondFactor.login, body),
+    mutationFn: (c: string) =>
+      call(endpoints.secondFactor.login, { challenge: challenge.challenge, code: c }),
     onSuccess: ({ token }) => onToken(token),
     onError: (err) => setLeft((l) => attemptsAfter(l, err)),
   });
@@ -74,9 +71,12 @@ export function SecondStep({
   const wrongCode =
     !over && mutation.error instanceof ApiError && mutation.error.kind === 'second_factor_invalid';
 
-  const onSubmit = handleSubmit((v) => {
-    if (!over) mutation.mutate(toBody(v));
-  });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (codeError(challenge.challenge, code)) return inputRef.current?.focus();
+    if (!over) mutation.mutate(code.trim());
+  };
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="second-step">
@@ -84,9 +84,10 @@ export function SecondStep({
       <p className="text-sm text-muted">{recovery ? t('login.sfRecoveryText') : t('login.sfText')}</p>
       <FormField
         label={recovery ? t('login.sfRecoveryCode') : t('login.sfCode')}
-        error={fieldErrorText(t, errors.code)}
+        error={fieldErrorText(t, error)}
       >
         <Input
+          ref={inputRef}
           key={recovery ? 'recovery' : 'totp'}
           name="code"
           autoComplete="one-time-code"
@@ -95,7 +96,8 @@ export function SecondStep({
           spellCheck={false}
           autoFocus
           maxLength={SECOND_FACTOR_CODE_MAX}
-          {...register('code')}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
         />
       </FormField>
       {mutation.isError ? (
@@ -118,8 +120,8 @@ export function SecondStep({
           className="font-medium text-accent-text hover:underline"
           onClick={() => {
             setRecovery((r) => !r);
-            setValue('code', '');
-            clearErrors('code');
+            setCode('');
+            setSubmitted(false);
           }}
         >
           {recovery ? t('login.sfUseApp') : t('login.sfUseRecovery')}
