@@ -12,7 +12,9 @@ import { localContractText } from '../i18n/server-messages.ts';
  *   - a contract body schema (zod): `zodResolver(Schema)` from @hookform/resolvers/zod when the form's values
  *     are the body; its messages are the contract's texts, shown in the user's language when the catalogue
  *     has them. When the body is built from the values (ids added, text trimmed): `bodyResolver`;
- *   - checks built on the contract's helpers and limits where it has neither: `keyResolver`.
+ *   - checks built on the contract's helpers and limits where it has neither: `keyResolver`;
+ *   - several at once (a required check before a body schema with no minimum): `allResolvers`
+ *     (lib/all-resolvers.ts: its own module, so the login route, which imports this one, does not carry it).
  * Input limits (`maxLength`) come from the contract's constants (TEXT_LIMITS, PASSWORD_MAX…).
  */
 

@@ -1,3 +1,4 @@
+import { SECOND_FACTOR_CODE_MAX } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import {
@@ -109,6 +110,22 @@ describe('enrolment', () => {
     const again = await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
     expect(again.status).toBe(409);
     nextStep();
+  });
+
+  it('holds a code to the contract limit the forms use (SECOND_FACTOR_CODE_MAX): a clear 400 on the field', async () => {
+    const u = await s.createUser();
+    const reauth = await s.reauth(u);
+    await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
+    const long = '1'.repeat(SECOND_FACTOR_CODE_MAX + 1);
+    const res = await s.post('/api/user/secondFactor/confirm', { code: long }, u.token, reauth);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      field: 'code',
+      msg: `Code must be at most ${SECOND_FACTOR_CODE_MAX} characters.`,
+    });
+    const signIn = await s.post('/api/Auth/secondFactor', { challenge: 'c', code: long });
+    expect(signIn.status).toBe(400);
+    expect(signIn.body).toMatchObject({ field: 'code' });
   });
 });
 

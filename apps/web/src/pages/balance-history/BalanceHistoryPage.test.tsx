@@ -96,6 +96,30 @@ describe('Balance history', () => {
     expect(asked).toContainEqual({ page: 2, pageSize: 20 });
   });
 
+  it('keeps the page and its size in the URL: a link with ?page=2 opens page 2, a change updates it', async () => {
+    const fetch = serve(({ page }) => ({
+      body: { items: page === 2 ? ENTRIES.slice(2, 4) : ENTRIES.slice(0, 2), total: 245 },
+    }));
+    const { router } = renderApp('/balance?page=2&size=50');
+    await screen.findByText('Rental');
+    expect(screen.getByText('Page 2 / 5')).toBeTruthy();
+    const asked = () =>
+      fetch.mock.calls
+        .filter(([p]) => String(p) === '/api/user/balanceHistory')
+        .map(([, init]) => JSON.parse(String(init?.body)));
+    expect(asked()[0]).toEqual({ page: 2, pageSize: 50 });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=3&size=50'));
+    await waitFor(() => expect(asked()).toContainEqual({ page: 3, pageSize: 50 }));
+    // A new size starts again at page 1 (the default, left out of the URL).
+    fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: '100' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?size=100'));
+    // Back returns to the page before.
+    void router.navigate(-1);
+    await waitFor(() => expect(router.state.location.search).toBe('?page=3&size=50'));
+    await screen.findByText('Page 3 / 5');
+  });
+
   it('says so when there is nothing yet', async () => {
     serve(() => ({ body: { items: [], total: 0 } }));
     renderApp('/balance');

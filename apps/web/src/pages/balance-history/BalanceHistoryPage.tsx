@@ -6,7 +6,7 @@ import {
 } from '@simdock/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Wallet } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import {
@@ -20,8 +20,20 @@ import {
 } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { BALANCE_HISTORY_KEY, useBalanceHistory } from './api.ts';
 import { amountTone, ledgerKindKey, referenceText } from './ledger-text.ts';
+
+// Page and page size in the URL: a reload and Back show the same page.
+const URL_DEFAULTS = { page: '1', size: String(BALANCE_HISTORY_DEFAULT_PAGE_SIZE) };
+
+/** A page size from the URL: one the list offers, else the default. */
+function pageSizeOf(text: string): number {
+  const n = Number(text);
+  return (BALANCE_HISTORY_PAGE_SIZES as readonly number[]).includes(n)
+    ? n
+    : BALANCE_HISTORY_DEFAULT_PAGE_SIZE;
+}
 
 const TONE = { credit: 'text-ok', debit: 'text-bad', none: 'text-muted' } as const;
 
@@ -35,8 +47,9 @@ export function BalanceHistoryPage() {
   const { t } = useI18n();
   const { user } = useSession();
   const qc = useQueryClient();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(BALANCE_HISTORY_DEFAULT_PAGE_SIZE);
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const page = pageNumber(url.page);
+  const pageSize = pageSizeOf(url.size);
   const history = useBalanceHistory({ page, pageSize });
   const balance = user?.balance;
 
@@ -132,13 +145,10 @@ export function BalanceHistoryPage() {
               page={page}
               totalPages={totalPages(data.total, pageSize)}
               totalEstimated={data.totalEstimated}
-              onPageChange={setPage}
+              onPageChange={(p) => setUrl({ page: String(p) })}
               pageSize={pageSize}
               pageSizes={BALANCE_HISTORY_PAGE_SIZES}
-              onPageSizeChange={(size) => {
-                setPageSize(size);
-                setPage(1);
-              }}
+              onPageSizeChange={(size) => setUrl({ size: String(size), page: '1' })}
               disabled={history.isFetching}
             />
           </div>

@@ -1,5 +1,5 @@
 import type { Order, PublicService } from '@simdock/contract';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
   Button,
@@ -16,6 +16,7 @@ import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
+import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useCancelMutation, useMyOrders, useServices } from './api.ts';
 
 /** Whether the Cancel button applies to an order at `now`: still waiting, no code, past the minimum time. */
@@ -175,6 +176,8 @@ export function useOrderColumns(now: number): Column<Order>[] {
 }
 
 export const HISTORY_PAGE_SIZE = 10;
+// The page in the URL (/dashboard?page=2): a reload and Back show the same page.
+const URL_DEFAULTS = { page: '1' };
 
 /** "My numbers": every rental (the latest 100), newest first, with its date, 10 per page. */
 export function OrderList() {
@@ -184,7 +187,8 @@ export function OrderList() {
   // by themselves (RelativeTime).
   const now = useNow();
   const columns = useOrderColumns(now);
-  const [page, setPage] = useState(1);
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const page = pageNumber(url.page);
   const all = orders.data;
   const totalPages = Math.max(1, Math.ceil((all?.length ?? 0) / HISTORY_PAGE_SIZE));
   const current = Math.min(page, totalPages);
@@ -219,7 +223,7 @@ export function OrderList() {
           <Pager
             page={current}
             totalPages={totalPages}
-            onPageChange={setPage}
+            onPageChange={(p) => setUrl({ page: String(p) })}
             label={t('dashboard.ordersTitle')}
           />
         </div>

@@ -1,5 +1,5 @@
-import { EMAIL_MAX, normalizeLogin } from '@simdock/contract';
-import { type FormEvent, useRef, useState } from 'react';
+import { EMAIL_MAX, ForgotBody, normalizeLogin } from '@simdock/contract';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
@@ -8,8 +8,21 @@ import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { allResolvers } from '../../lib/all-resolvers.ts';
+import { bodyResolver, fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useForgotMutation } from './api.ts';
+
+interface Values {
+  login: string;
+}
+const toBody = (v: Values): ForgotBody => ({ login: normalizeLogin(v.login) });
+// Required first (the body schema has no minimum: the server answers an empty login like any other),
+// then the contract's body schema (its limit, EMAIL_MAX, under the field).
+const resolver = allResolvers<Values>(
+  keyResolver((v) => ({ login: v.login.trim() ? undefined : 'recovery.loginRequired' })),
+  bodyResolver(ForgotBody, toBody),
+);
 
 /**
  * /forgot-password: asks for a username or email and answers with the same words whatever the
@@ -20,17 +33,12 @@ export function ForgotPasswordPage() {
   const { t } = useI18n();
   useDocumentTitle(t('recovery.forgotTitle'));
   const mutation = useForgotMutation();
-  const [login, setLogin] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const missing = submitted && !login.trim();
-
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setSubmitted(true);
-    if (!login.trim()) return inputRef.current?.focus();
-    mutation.mutate({ login: normalizeLogin(login) });
-  };
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Values>({ defaultValues: { login: '' }, resolver });
+  const onSubmit = handleSubmit((v) => mutation.mutate(toBody(v)));
 
   const answer = mutation.data;
   return (
@@ -53,17 +61,14 @@ export function ForgotPasswordPage() {
         )
       ) : (
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-          <FormField label={t('recovery.login')} error={missing ? t('recovery.loginRequired') : undefined}>
+          <FormField label={t('recovery.login')} error={fieldErrorText(t, errors.login)}>
             <Input
-              ref={inputRef}
-              name="login"
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
               autoFocus
               maxLength={EMAIL_MAX}
-              value={login}
-              onChange={(e) => setLogin(e.target.value)}
+              {...register('login')}
             />
           </FormField>
           {mutation.isError ? (

@@ -1,4 +1,4 @@
-import { FORGOT_NEUTRAL_MESSAGE, RESET_LINK_INVALID } from '@simdock/contract';
+import { EMAIL_MAX, FORGOT_NEUTRAL_MESSAGE, PASSWORD_MAX, RESET_LINK_INVALID } from '@simdock/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp } from '../../test/utils.tsx';
@@ -36,6 +36,23 @@ describe('password recovery pages', () => {
     expect(bodies).toEqual([{ login: 'alice@example.com' }]);
     // The first render loads the login and public chunks: slower than the rest.
   }, 20_000);
+
+  it('holds the login to the contract limit: a longer one is refused under the field, nothing sent', async () => {
+    const bodies: unknown[] = [];
+    mockFetch((path, init) => {
+      if (path === '/api/Auth/forgot') bodies.push(JSON.parse(String(init?.body)));
+      return path === '/api/Auth/forgot' ? neutral(true) : { body: {} };
+    });
+    renderApp('/forgot-password');
+    const input = await screen.findByLabelText('Username or email');
+    expect(input.getAttribute('maxlength')).toBe(String(EMAIL_MAX));
+    // A paste or an autofill can go past maxlength: the body schema still refuses it.
+    fireEvent.change(input, { target: { value: `${'a'.repeat(EMAIL_MAX)}@x` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByText(`Username or email must be at most ${EMAIL_MAX} characters.`);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(bodies).toEqual([]);
+  });
 
   it('shows the operator contact when the server sends no mail', async () => {
     mockFetch((path) => (path === '/api/Auth/forgot' ? neutral(false) : { body: {} }));
@@ -82,6 +99,28 @@ describe('password recovery pages', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     await screen.findByText('Your password was changed. Sign in with the new one.');
     expect(bodies).toEqual([{ token: 'abc_123', password: 'long-enough-1' }]);
+  });
+
+  it('says under each empty field what it needs, focuses the first and sends nothing', async () => {
+    const calls: string[] = [];
+    mockFetch((path) => {
+      calls.push(path);
+      return path === '/api/Auth/resetCheck' ? { body: { code: 1, msg: 'ok' } } : { body: {} };
+    });
+    renderApp('/reset-password?token=abc_123');
+    const password = await screen.findByLabelText('New password');
+    expect(password.getAttribute('maxlength')).toBe(String(PASSWORD_MAX));
+    expect(screen.getByLabelText('Confirm new password').getAttribute('maxlength')).toBe(
+      String(PASSWORD_MAX),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByText('Password is required');
+    screen.getByText('Please confirm your password');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    fireEvent.change(password, { target: { value: 'x'.repeat(PASSWORD_MAX + 1) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByText(`Password must be at most ${PASSWORD_MAX} characters`);
+    expect(calls).not.toContain('/api/Auth/reset');
   });
 
   it('checks the link on load: a dead one says so at once, with no form to fill and nothing used', async () => {

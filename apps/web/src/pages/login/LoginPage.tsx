@@ -25,8 +25,8 @@ import { useLoginMutation } from './api.ts';
 const SecondStep = lazy(() => import('./SecondStep.tsx').then((m) => ({ default: m.SecondStep })));
 
 /**
- * The one form not on react-hook-form, on purpose: two fields, and the library (12 KB gzip) would push
- * the login route's initial JavaScript over its budget (README). Otherwise the same pattern as the other
+ * The one form not on react-hook-form (with its second step, SecondStep.tsx), on purpose: two fields, and
+ * the library (12 KB gzip) would push the login route's initial JavaScript over its budget (README). Otherwise the same pattern as the other
  * forms: the contract's rule (`validateLogin`) and limits, errors on submit that then follow the typing,
  * the first invalid field focused.
  */

@@ -1,3 +1,4 @@
+import { SECOND_FACTOR_CODE_MAX } from '@simdock/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client.ts';
@@ -90,6 +91,25 @@ describe('login: the second step', () => {
       { challenge: CHALLENGE, code: '000000' },
       { challenge: CHALLENGE, code: '123456' },
     ]);
+  }, 20_000);
+
+  it('says under the field that a code is needed, or too long for the contract, and sends nothing', async () => {
+    const codes = fakeServer('123456', 'unused');
+    renderApp('/login');
+    await passwordStep();
+    const code = screen.getByLabelText('Code');
+    expect(code.getAttribute('maxlength')).toBe(String(SECOND_FACTOR_CODE_MAX));
+    fireEvent.change(code, { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByText('Code is required');
+    expect(code.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(code, { target: { value: '1'.repeat(SECOND_FACTOR_CODE_MAX + 1) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByText(`Code must be at most ${SECOND_FACTOR_CODE_MAX} characters.`);
+    // Switching to a recovery code starts the field afresh.
+    fireEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    expect(screen.queryByText(/^Code must be at most/)).toBeNull();
+    expect(codes).toEqual([]);
   }, 20_000);
 
   it('takes a recovery code instead, with its own label and a text keyboard', async () => {

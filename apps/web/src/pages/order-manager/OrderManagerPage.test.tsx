@@ -53,6 +53,19 @@ function serve() {
         },
       };
     }
+    if (path.startsWith('/api/Admin/inbox')) {
+      const page = Number(new URL(path, 'http://x').searchParams.get('page'));
+      const sms = {
+        id: String(page),
+        gateway: 'gw-a',
+        port: '1.01',
+        sender: `sender-p${page}`,
+        text: 'hello',
+        receivedAt: '2026-03-04T05:06:07.000Z',
+        matched: false,
+      };
+      return { body: { items: [sms], page, totalPages: 4, total: 80 } };
+    }
     return { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
   });
 }
@@ -153,5 +166,32 @@ describe('Order Manager (docs/product.md#screens-and-routes)', () => {
         '/api/Admin/orders?after=last-4&before=first-4&page=3&pageSize=100',
       ),
     );
+  });
+
+  it('keeps the Unmatched SMS page in the URL beside the orders’ page: ?smsPage=2 opens it, both move apart', async () => {
+    const fetch = serve();
+    const { router } = renderApp('/ordermanager?page=2&smsPage=2');
+    const card = () => screen.getByRole('navigation', { name: 'Incoming SMS without an order' });
+    await screen.findByText('sender-p2');
+    await within(card()).findByText('Page 2 / 4');
+    const inboxPages = () =>
+      fetch.mock.calls
+        .map(([p]) => String(p))
+        .filter((p) => p.startsWith('/api/Admin/inbox'))
+        .map((p) => new URL(p, 'http://x').searchParams.get('page'));
+    expect(inboxPages()[0]).toBe('2');
+    fireEvent.click(within(card()).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2&smsPage=3'));
+    await screen.findByText('sender-p3');
+    // The orders' pager keeps the SMS page, and the SMS pager the orders' page.
+    const orders = screen.getByRole('navigation', { name: 'Pagination' });
+    fireEvent.click(within(orders).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('page')).toBe('3'));
+    expect(new URLSearchParams(router.state.location.search).get('smsPage')).toBe('3');
+    // Back: the SMS list's page before.
+    void router.navigate(-1);
+    void router.navigate(-1);
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2&smsPage=2'));
+    await screen.findByText('sender-p2');
   });
 });

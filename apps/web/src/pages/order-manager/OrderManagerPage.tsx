@@ -27,7 +27,7 @@ export function OrderManagerPage() {
 
   // Rendered at once, not in a transition: a second click (Next twice) builds on the first's page.
   const go = (next: OrderParams, replace = false) =>
-    setSearchParams(writeOrderParams(next), { replace, flushSync: true });
+    setSearchParams((prev) => writeOrderParams(next, prev), { replace, flushSync: true });
   const apply = (f: OrderFilters) => go({ ...f, page: 1 });
   const changePage = (page: number) => {
     anchors.keep(orders.data);
@@ -41,7 +41,7 @@ export function OrderManagerPage() {
   const lastPage = orders.data && !orders.isPlaceholderData ? orders.data.totalPages : undefined;
   useEffect(() => {
     if (lastPage !== undefined && params.page > lastPage) {
-      setSearchParams(writeOrderParams({ ...params, page: lastPage }), { replace: true });
+      setSearchParams((prev) => writeOrderParams({ ...params, page: lastPage }, prev), { replace: true });
     }
   }, [lastPage, params, setSearchParams]);
 

@@ -1,10 +1,13 @@
 import type { InboxSms } from '@simdock/contract';
-import { useState } from 'react';
 import { Card, type Column, DataTable, Pager } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
+import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useUnmatchedSmsQuery } from './api.ts';
+
+// Its page in the URL beside the orders' own (`page`): a reload and Back show the same page.
+const URL_DEFAULTS = { smsPage: '1' };
 
 /**
  * Incoming SMS that matched no order: kept and shown here so nothing is lost (a code that came
@@ -12,7 +15,8 @@ import { useUnmatchedSmsQuery } from './api.ts';
  */
 export function UnmatchedSms() {
   const { t } = useI18n();
-  const [page, setPage] = useState(1);
+  const [url, setUrl] = useSearchState(URL_DEFAULTS);
+  const page = pageNumber(url.smsPage);
   const anchors = usePageAnchors('unmatched');
   const sms = useUnmatchedSmsQuery(page, anchors.cursors);
   const columns: Column<InboxSms>[] = [
@@ -58,7 +62,7 @@ export function UnmatchedSms() {
           totalEstimated={sms.data?.totalEstimated}
           onPageChange={(p) => {
             anchors.keep(sms.data);
-            setPage(p);
+            setUrl({ smsPage: String(p) });
           }}
           label={t('orders.unmatchedTitle')}
         />

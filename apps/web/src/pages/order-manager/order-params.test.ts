@@ -20,6 +20,11 @@ describe('Order Manager URL state', () => {
     expect(readOrderParams(qs)).toEqual(p);
   });
 
+  it('keeps the params that are not its own (the Unmatched SMS page), replacing its own', () => {
+    const before = new URLSearchParams('page=4&status=CANCEL&smsPage=3');
+    expect(writeOrderParams({ page: 1, ...NO_FILTERS }, before).toString()).toBe('smsPage=3');
+  });
+
   it('knows when filters are active and keeps an unknown current option selectable', () => {
     expect(hasFilters(NO_FILTERS)).toBe(false);
     expect(hasFilters({ ...NO_FILTERS, phoneNumber: ' ' })).toBe(false);

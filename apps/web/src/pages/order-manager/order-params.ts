@@ -24,9 +24,15 @@ export function readOrderParams(params: URLSearchParams): OrderParams {
   };
 }
 
-/** The search params for `p`, leaving out the defaults (page 1, empty filters) to keep URLs short. */
-export function writeOrderParams(p: OrderParams): URLSearchParams {
+const ORDER_KEYS = ['page', 'phone', 'gateway', 'status'];
+
+/**
+ * The search params for `p`, leaving out the defaults (page 1, empty filters) to keep URLs short.
+ * `others`' params that are not the orders' own are kept (the Unmatched SMS list's `smsPage`).
+ */
+export function writeOrderParams(p: OrderParams, others?: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams();
+  for (const [k, v] of others ?? []) if (!ORDER_KEYS.includes(k)) out.append(k, v);
   if (p.page > 1) out.set('page', String(p.page));
   const phone = p.phoneNumber.trim();
   if (phone) out.set('phone', phone);

@@ -1,5 +1,4 @@
-import type { RuleMessageKey } from '@simdock/contract';
-import { type FormEvent, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
@@ -8,6 +7,7 @@ import { FormField } from '../../components/FormField.tsx';
 import { PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useResetLinkCheck, useResetMutation } from './api.ts';
 import { type ResetForm, validateResetForm } from './validate.ts';
@@ -29,28 +29,26 @@ export function ResetPasswordPage() {
   // Checked on load: a dead link says so before anyone types a new password twice.
   const check = useResetLinkCheck(token);
   const deadOnLoad = check.error instanceof ApiError && check.error.field === 'token';
-  const [values, setValues] = useState<ResetForm>({ password: '', confirm: '' });
-  const [submitted, setSubmitted] = useState(false);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmRef = useRef<HTMLInputElement>(null);
-  const errors = submitted ? validateResetForm(values) : {};
-  const errorText = (key: RuleMessageKey | undefined) => (key ? t(`rule.${key}`) : undefined);
+  // The contract's password rule (its limit is PASSWORD_MAX, PasswordInput's maxLength) and the match.
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ResetForm>({
+    defaultValues: { password: '', confirm: '' },
+    resolver: ruleResolver(validateResetForm),
+  });
   const deadLink =
     !token || deadOnLoad || (mutation.error instanceof ApiError && mutation.error.field === 'token');
   // The form waits for the check (a failed check for another reason, offline, still shows the form).
   const checking = token !== '' && check.isPending;
 
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setSubmitted(true);
-    const invalid = validateResetForm(values);
-    if (invalid.password) return passwordRef.current?.focus();
-    if (invalid.confirm) return confirmRef.current?.focus();
+  const onSubmit = handleSubmit((values) =>
     mutation.mutate(
       { token, password: values.password },
       { onSuccess: () => navigate('/login', { replace: true, state: PASSWORD_RESET_STATE }) },
-    );
-  };
+    ),
+  );
 
   return (
     <AuthLayout
@@ -73,24 +71,11 @@ export function ResetPasswordPage() {
         </div>
       ) : (
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-          <FormField label={t('recovery.newPassword')} error={errorText(errors.password)}>
-            <PasswordInput
-              ref={passwordRef}
-              name="password"
-              autoComplete="new-password"
-              autoFocus
-              value={values.password}
-              onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
-            />
+          <FormField label={t('recovery.newPassword')} error={fieldErrorText(t, errors.password)}>
+            <PasswordInput autoComplete="new-password" autoFocus {...register('password')} />
           </FormField>
-          <FormField label={t('recovery.confirmPassword')} error={errorText(errors.confirm)}>
-            <PasswordInput
-              ref={confirmRef}
-              name="confirm"
-              autoComplete="new-password"
-              value={values.confirm}
-              onChange={(e) => setValues((v) => ({ ...v, confirm: e.target.value }))}
-            />
+          <FormField label={t('recovery.confirmPassword')} error={fieldErrorText(t, errors.confirm)}>
+            <PasswordInput autoComplete="new-password" {...register('confirm')} />
           </FormField>
           {mutation.isError ? (
             <Notice tone="error" title={t('recovery.resetFailed')}>

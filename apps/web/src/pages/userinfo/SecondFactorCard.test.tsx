@@ -1,4 +1,4 @@
-import type { SecondFactorStatus } from '@simdock/contract';
+import { SECOND_FACTOR_CODE_MAX, type SecondFactorStatus } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { forgetReauth } from '../../api/reauth.ts';
@@ -137,6 +137,26 @@ describe('User Info: two-factor authentication', () => {
       { path: '/api/user/secondFactor/confirm', code: '000000' },
       { path: '/api/user/secondFactor/confirm', code: GOOD },
     ]);
+  }, 20_000);
+
+  it('enrolment code: required and held to the contract limit under the field, nothing sent', async () => {
+    const sent = fakeServer();
+    renderApp('/userinfo');
+    const section = await card();
+    fireEvent.click(await within(section).findByRole('button', { name: 'Turn on' }));
+    const reauth = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    fireEvent.change(within(reauth).getByLabelText('Password'), { target: { value: PASSWORD } });
+    fireEvent.click(within(reauth).getByRole('button', { name: 'Confirm' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set up two-factor authentication' });
+    const code = within(dialog).getByLabelText('6-digit code');
+    expect(code.getAttribute('maxlength')).toBe(String(SECOND_FACTOR_CODE_MAX));
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await within(dialog).findByText('Code is required');
+    fireEvent.change(code, { target: { value: '1'.repeat(SECOND_FACTOR_CODE_MAX + 1) } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await within(dialog).findByText(`Code must be at most ${SECOND_FACTOR_CODE_MAX} characters.`);
+    expect(sent.filter((s) => s.path === '/api/user/secondFactor/confirm')).toEqual([]);
   }, 20_000);
 
   it('turns off through the re-authentication dialog (password and a code) and shows Off again', async () => {

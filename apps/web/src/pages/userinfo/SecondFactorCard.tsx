@@ -1,6 +1,12 @@
-import { endpoints, type SecondFactorStartResponse } from '@simdock/contract';
+import {
+  endpoints,
+  SECOND_FACTOR_CODE_MAX,
+  SecondFactorCodeBody,
+  type SecondFactorStartResponse,
+} from '@simdock/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { call, errorMessage } from '../../api/client.ts';
 import { forgetReauth } from '../../api/reauth.ts';
 import { Button } from '../../components/Button.tsx';
@@ -12,10 +18,23 @@ import { Modal } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { allResolvers } from '../../lib/all-resolvers.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { bodyResolver, fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 
 const STATUS_KEY = ['user', 'secondFactor'] as const;
 type Step = null | 'enrol' | 'disable' | 'regenerate';
+
+interface CodeValues {
+  code: string;
+}
+const toCodeBody = (v: CodeValues): SecondFactorCodeBody => ({ code: v.code.trim() });
+// The enrolment code: required (shown under the field), then the contract's body schema (its limit,
+// SECOND_FACTOR_CODE_MAX, the server's too).
+const codeResolver = allResolvers<CodeValues>(
+  ruleResolver((v) => ({ code: v.code.trim() ? undefined : 'codeRequired' })),
+  bodyResolver(SecondFactorCodeBody, toCodeBody),
+);
 
 /** The recovery codes as a text file (one a line) for the browser to save. */
 function download(codes: string[]) {
@@ -34,11 +53,12 @@ export function SecondFactorCard() {
   const status = useQuery({ queryKey: STATUS_KEY, queryFn: () => call(endpoints.secondFactor.status) });
   const [step, setStep] = useState<Step>(null);
   const [setup, setSetup] = useState<SecondFactorStartResponse | null>(null);
-  const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
+  const codeForm = useForm<CodeValues>({ defaultValues: { code: '' }, resolver: codeResolver });
+  const codeError = codeForm.formState.errors.code;
   const done = () => {
     setStep(null);
-    setCode('');
+    codeForm.reset();
     void qc.invalidateQueries({ queryKey: STATUS_KEY });
   };
   const start = useMutation({
@@ -49,9 +69,9 @@ export function SecondFactorCard() {
     },
   });
   const submit = useMutation({
-    mutationFn: async (s: Exclude<Step, null>) => {
+    mutationFn: async ({ s, body }: { s: Exclude<Step, null>; body?: SecondFactorCodeBody }) => {
       if (s === 'enrol') {
-        const made = (await call(endpoints.secondFactor.confirm, { code })).recoveryCodes;
+        const made = (await call(endpoints.secondFactor.confirm, body ?? { code: '' })).recoveryCodes;
         // The held re-authentication checked no code: the next guarded call asks for one.
         forgetReauth();
         return made;
@@ -70,7 +90,7 @@ export function SecondFactorCard() {
   });
   const open = (s: Exclude<Step, null>) => {
     submit.reset();
-    setCode('');
+    codeForm.reset();
     if (s === 'enrol') start.mutate();
     else setStep(s);
   };
@@ -121,7 +141,11 @@ export function SecondFactorCard() {
         }
         onClose={() => setStep(null)}
         busy={submit.isPending}
-        onSubmit={() => step && (step !== 'enrol' || code.trim()) && submit.mutate(step)}
+        onSubmit={() => {
+          if (step === 'enrol')
+            void codeForm.handleSubmit((v) => submit.mutate({ s: step, body: toCodeBody(v) }))();
+          else if (step) submit.mutate({ s: step });
+        }}
         footer={
           <>
             <Button
@@ -161,15 +185,13 @@ export function SecondFactorCard() {
           {step === 'regenerate' ? <p className="text-sm text-muted">{t('sf.regenerateText')}</p> : null}
           {step === 'disable' ? <p className="text-sm text-muted">{t('sf.disableText')}</p> : null}
           {step === 'enrol' ? (
-            <FormField label={t('sf.code')}>
+            <FormField label={t('sf.code')} error={fieldErrorText(t, codeError)}>
               <Input
-                name="code"
                 autoComplete="one-time-code"
                 inputMode="numeric"
                 data-autofocus
-                maxLength={64}
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
+                maxLength={SECOND_FACTOR_CODE_MAX}
+                {...codeForm.register('code')}
               />
             </FormField>
           ) : null}
