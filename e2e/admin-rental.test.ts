@@ -292,7 +292,8 @@ describe('Order Manager', () => {
     const firstCells = (await bodyRows(page).first().getByRole('cell').allTextContents()).map((s) =>
       s.trim(),
     );
-    expect(firstCells.slice(3, 6)).toEqual(['orderbuyer', shownPhone(first.phone), ORDERS_SERVICE.code]);
+    // The service by its name (its code is the tooltip).
+    expect(firstCells.slice(3, 6)).toEqual(['orderbuyer', shownPhone(first.phone), ORDERS_SERVICE.name]);
     const statusName: Record<string, string> = {
       SUCCESS: 'Code received',
       WAIT_CODE: 'Waiting for code',

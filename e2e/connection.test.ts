@@ -88,7 +88,7 @@ describe('one live stream per browser', () => {
       for (const tab of tabs)
         await expect
           .poll(async () => (await tab.getByTestId('shell-balance').textContent())?.trim())
-          .toBe('$12.00');
+          .toBe('$12.0000');
 
       // The leader (the first tab, which took the stream first) closes: another tab takes over.
       await first.close();
