@@ -100,7 +100,7 @@ describe('one live stream per browser', () => {
       for (const tab of tabs.slice(1))
         await expect
           .poll(async () => (await tab.getByTestId('shell-balance').textContent())?.trim())
-          .toBe('$7.00');
+          .toBe('$7.0000');
       expect(streams.all()).toBe(2);
     },
     150_000,
