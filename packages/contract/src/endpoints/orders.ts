@@ -2,7 +2,6 @@ import { DeviceStats, DeviceStatsBody } from '../api/gateways.ts';
 import {
   AdminOrdersQuery,
   AdminOrdersResponse,
-  CancelOrderBody,
   CancelOrderResponse,
   CreateOrderBody,
   CreateOrderResponse,
@@ -39,7 +38,7 @@ export const order = {
     path: '/api/Order/cancel',
     access: 'user',
     tag: 'orders',
-    body: CancelOrderBody,
+    body: OrderActionBody,
     response: { 200: CancelOrderResponse },
   }),
   /** Finishes a rental whose code arrived: it takes no more codes (the Dashboard's Finish). */
