@@ -8,7 +8,6 @@ const RULE_TEXTS: ReadonlySet<string> = new Set(Object.values(ruleMessages));
 /** The contract's own messages (rule texts, and sentences ending in a period) are shown as they are. */
 const isContractMessage = (msg: string) => RULE_TEXTS.has(msg) || msg.endsWith('.');
 
-
 /** Codes for the framework's own 4xx answers; anything else it refuses is bad input. */
 const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
   401: 'unauthorized',
