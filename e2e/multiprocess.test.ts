@@ -1,10 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { ledgerMismatches, requestJson } from '@simdock/server/testing';
+import { ledgerMismatches, migrationFiles, requestJson } from '@simdock/server/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ADMIN, CHROMIUM, LAUNCH_ARGS, loginViaUi, shot, WEB_DIST, watchErrors } from './harness.ts';
@@ -24,10 +23,7 @@ import {
 // reconciliation). Needs a PostgreSQL server: runs when TEST_DATABASE_URL is set (CI always sets it).
 
 const PG_URL = process.env.TEST_DATABASE_URL;
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const MIGRATIONS = readdirSync(join(ROOT, 'apps/server/src/db/migrations')).filter((f) =>
-  /^\d+_.+\.sql$/.test(f),
-);
+const MIGRATIONS = migrationFiles();
 
 const A = 0;
 const B = 1;

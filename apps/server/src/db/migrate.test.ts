@@ -1,10 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openTestDb, TEST_DB } from '../test/harness.ts';
 import { type Db, openPostgres } from './db.ts';
-import { migrate } from './migrate.ts';
+import {
+  migrate,
+  migrationFiles,
+  migrationNumber,
+  pendingMigrations,
+  RENAMED_MIGRATIONS,
+} from './migrate.ts';
 
 /**
  * Advisory locks held in this test's database. Only its own: other test files run beside it on the
@@ -18,6 +25,8 @@ async function advisoryLocksHere(db: Db): Promise<number> {
   );
   return rows[0]!.n;
 }
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 describe('migrations', () => {
   it('apply once, and a second run applies nothing', async () => {
@@ -70,6 +79,56 @@ describe('migrations', () => {
       }
     } finally {
       await t.drop();
+    }
+  });
+
+  it('every migration file has a number no other file has', () => {
+    const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
+    // Every .sql file is a migration (a misnamed one would silently never run).
+    expect(files.filter((f) => migrationNumber(f) === undefined)).toEqual([]);
+    const numbers = files.map(migrationNumber);
+    expect(files.filter((f, i) => numbers.indexOf(migrationNumber(f)) !== i)).toEqual([]);
+    // The renamed files exist under their new names only.
+    for (const [old, now] of Object.entries(RENAMED_MIGRATIONS)) {
+      expect(files).toContain(now);
+      expect(files).not.toContain(old);
+    }
+  });
+
+  it('a database migrated under the old names of renamed files upgrades with nothing re-run or missing', async () => {
+    // The migrations as releases before the rename had them: two files under their old names.
+    const oldNames: Record<string, string> = {
+      '005a_users_audit.sql': '005_users_audit.sql',
+      '021a_second_factor.sql': '021_second_factor.sql',
+    };
+    const old = mkdtempSync(join(tmpdir(), 'simdock-old-migrations-'));
+    const current = migrationFiles();
+    for (const f of current) copyFileSync(join(MIGRATIONS_DIR, f), join(old, oldNames[f] ?? f));
+    // An install that upgraded between the two renamed files: the files before 021_device_tokens.
+    const cut = current.indexOf('021_device_tokens.sql');
+    const older = mkdtempSync(join(tmpdir(), 'simdock-older-migrations-'));
+    for (const f of current.slice(0, cut))
+      copyFileSync(join(MIGRATIONS_DIR, f), join(older, oldNames[f] ?? f));
+
+    const t = await openTestDb();
+    const u = await openTestDb();
+    try {
+      // The last release before the rename: every file, under the old names.
+      expect(await migrate(t.db, old)).toContain('021_second_factor.sql');
+      // This release: nothing pending, nothing re-run (a re-run would fail: its tables exist).
+      expect(await pendingMigrations(t.db)).toEqual([]);
+      expect(await migrate(t.db)).toEqual([]);
+
+      // The half-way install: exactly the rest applies, in order, once (005a is not among them).
+      expect(await migrate(u.db, older)).toContain('005_users_audit.sql');
+      const rest = current.slice(cut);
+      expect(rest).toContain('021a_second_factor.sql');
+      expect(await pendingMigrations(u.db)).toEqual(rest);
+      expect(await migrate(u.db)).toEqual(rest);
+      expect(await pendingMigrations(u.db)).toEqual([]);
+    } finally {
+      await t.drop();
+      await u.drop();
     }
   });
 });

@@ -7,23 +7,52 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 // Any constant works; it only serialises concurrent starters on one PostgreSQL server.
 const MIGRATION_LOCK = 734_221_901;
 
-const migrationFiles = (dir = MIGRATIONS_DIR) =>
+/**
+ * A migration file: `NNN_name.sql`, applied in file-name order. Its number (`NNN`, or `NNNa` for the
+ * renamed files below) is unique (src/db/migrate.test.ts); a new migration takes the next free `NNN`.
+ */
+const MIGRATION_FILE = /^(\d+[a-z]?)_.+\.sql$/;
+
+/** The number of a migration file (what must be unique), or undefined for a file that is not one. */
+export const migrationNumber = (file: string): string | undefined => MIGRATION_FILE.exec(file)?.[1];
+
+/** The migration files of `dir`, in the order they apply. */
+export const migrationFiles = (dir = MIGRATIONS_DIR): string[] =>
   readdirSync(dir)
-    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .filter((f) => MIGRATION_FILE.test(f))
     .sort();
 
+/**
+ * Migrations renamed after releases had applied them under their old names (each shared its number
+ * with another file). A database that recorded the old name has applied the file: it is neither run
+ * again nor missing. The old row stays as it is, so an older release started on the same database
+ * finds its name too. The new names keep each file's place in the order (`005a` after
+ * `005_idempotency`, before `006`): every number up to the newest was taken.
+ */
+export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = {
+  '005_users_audit.sql': '005a_users_audit.sql',
+  '021_second_factor.sql': '021a_second_factor.sql',
+};
+
+/** The files a database has applied, from the names in its schema_migrations (old names mapped). */
+function appliedFiles(names: string[]): Set<string> {
+  const done = new Set(names);
+  for (const [old, now] of Object.entries(RENAMED_MIGRATIONS)) if (done.has(old)) done.add(now);
+  return done;
+}
+
 /** Migration files not yet applied to this database (all of them before the first migration). */
-export async function pendingMigrations(db: Pick<Db, 'query'>): Promise<string[]> {
+export async function pendingMigrations(db: Pick<Db, 'query'>, dir = MIGRATIONS_DIR): Promise<string[]> {
   const [table] = await db.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
-  if (!table?.t) return migrationFiles();
-  const done = new Set(
+  if (!table?.t) return migrationFiles(dir);
+  const done = appliedFiles(
     (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
   );
-  return migrationFiles().filter((f) => !done.has(f));
+  return migrationFiles(dir).filter((f) => !done.has(f));
 }
 
 /**
- * Applies every migrations/NNN_*.sql not yet applied, in order, each in its own transaction. A
+ * Applies every migrations/NNN_*.sql not yet applied (see RENAMED_MIGRATIONS), in order, each in its own transaction. A
  * failing file is rolled back and its error thrown; the files before it stay applied.
  */
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
@@ -37,7 +66,7 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
       await c.exec(
         'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
       );
-      const done = new Set(
+      const done = appliedFiles(
         (await c.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
       );
       for (const file of files) {

@@ -1,4 +1,4 @@
-import { type ErrorBody, type ErrorCode, ruleMessages } from '@simdock/contract';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode, ruleMessages } from '@simdock/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDbInputError, isDbSchemaMissing, isDbUnavailable } from '../db/errors.ts';
@@ -7,80 +7,6 @@ import { badInput, DomainError, tooManyRequests, unavailable } from '../errors.t
 const RULE_TEXTS: ReadonlySet<string> = new Set(Object.values(ruleMessages));
 /** The contract's own messages (rule texts, and sentences ending in a period) are shown as they are. */
 const isContractMessage = (msg: string) => RULE_TEXTS.has(msg) || msg.endsWith('.');
-
-/** The one mapper from domain error codes to HTTP statuses. */
-export const ERROR_STATUS: Record<ErrorCode, number> = {
-  bad_input: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_many_requests: 429,
-  unavailable: 503,
-  internal: 500,
-  body_too_large: 413,
-  unsupported_media_type: 415,
-  service_not_found: 404,
-  service_disabled: 409,
-  no_numbers: 409,
-  balance_too_low: 402,
-  order_not_found: 404,
-  cancel_too_early: 409,
-  order_has_code: 409,
-  order_already_cancelled: 409,
-  order_no_code: 409,
-  order_not_repeatable: 409,
-  order_closed: 409,
-  price_above_max: 409,
-  api_key_missing: 401,
-  api_key_invalid: 401,
-  api_key_expired: 401,
-  api_key_scope_missing: 403,
-  api_key_ip_refused: 403,
-  api_key_limit: 409,
-  unknown_action: 400,
-  invalid_status: 400,
-  webhook_limit: 409,
-  webhook_url_refused: 400,
-  webhook_not_found: 404,
-  user_not_found: 404,
-  username_taken: 409,
-  email_taken: 409,
-  account_inactive: 401,
-  last_admin: 409,
-  self_protected: 409,
-  gateway_not_found: 404,
-  gateway_busy: 409,
-  gateway_unreachable: 503,
-  too_many_open_invoices: 409,
-  payment_provider_unavailable: 503,
-  // Our rules accepted the amount, the provider did not (e.g. below its coin minimum).
-  payment_provider_refused: 422,
-  payment_not_found: 404,
-  payment_not_cancellable: 409,
-  sending_disabled: 409,
-  daily_limit_reached: 429,
-  all_opted_out: 409,
-  campaign_not_found: 404,
-  message_not_found: 404,
-  message_not_cancellable: 409,
-  sim_not_found: 404,
-  conversation_not_found: 404,
-  sim_unavailable: 409,
-  // A picture to a conversation whose SIM is in a phone: never possible there, whatever the retry.
-  mms_not_supported: 422,
-  opted_out: 409,
-  media_not_found: 404,
-  file_required: 400,
-  file_type_not_allowed: 415,
-  file_too_large: 413,
-  second_factor_required: 403,
-  second_factor_invalid: 400,
-  second_factor_challenge_invalid: 401,
-  second_factor_state: 409,
-  cancel_limit_reached: 429,
-  reauth_required: 403,
-};
 
 /** Codes for the framework's own 4xx answers; anything else it refuses is bad input. */
 const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {

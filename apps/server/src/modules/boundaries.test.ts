@@ -54,3 +54,18 @@ describe('module boundaries in SQL', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('route handlers', () => {
+  // `route()` types the body, query and parameters from the endpoint's declaration (the parsed
+  // shapes): a cast would hide a declaration and a handler that disagree.
+  it('read the request as the declaration types it, with no cast', () => {
+    const casts = sourceFiles(join(HERE, '..')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${relative(join(HERE, '..'), file)}:${i + 1}` }))
+        .filter(({ line }) => /\breq(uest)?\.(body|query|params)\)?\s+as\s/.test(line))
+        .map(({ at, line }) => `${at}: ${line.trim()}`),
+    );
+    expect(casts).toEqual([]);
+  });
+});

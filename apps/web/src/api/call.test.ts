@@ -1,8 +1,10 @@
-import { endpoint } from '@simdock/contract';
+import { endpoint, endpoints } from '@simdock/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { mockFetch } from '../test/utils.tsx';
+import * as client from './client.ts';
 import { ApiError, call, callText } from './client.ts';
+import source from './client.ts?raw';
 import { TOKEN_KEY } from './token.ts';
 
 // Declarations of the same kinds as packages/contract/src/endpoints (kept here so the test does not
@@ -86,5 +88,26 @@ describe('call(endpoint, …)', () => {
       return call(rename, { id: '1', name: 'b' });
     };
     expectTypeOf(typed).returns.resolves.toEqualTypeOf<{ code: 1; name: string }>();
+  });
+});
+
+describe("client.ts's doc examples", () => {
+  // The examples in the client's comments are what a reader copies: each must call a function the
+  // client exports with an endpoint the contract declares (one once named an area that never existed).
+  const examples = source.split('\n').filter((line) => /^ \* {3}\S/.test(line));
+
+  it('has examples', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(examples)('%s', (line) => {
+    const refs = [...line.matchAll(/\bendpoints\.(\w+)\.(\w+)/g)];
+    expect(refs.length).toBeGreaterThan(0);
+    const areas = endpoints as unknown as Record<string, Record<string, unknown> | undefined>;
+    for (const [ref, area, name] of refs) expect(areas[area ?? '']?.[name ?? ''], ref).toBeDefined();
+    for (const [, fn] of line.matchAll(/\b(\w+)\(/g))
+      expect(typeof (client as Record<string, unknown>)[fn ?? ''], `${fn} is exported by client.ts`).toBe(
+        'function',
+      );
   });
 });

@@ -1,7 +1,7 @@
 import { ChangePassResponse, UserInfo } from '@simdock/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/utils.tsx';
-import { ApiError, apiGet, apiPost, errorMessage, requireCode1 } from './client.ts';
+import { ApiError, apiPost, apiRequest, errorMessage, requireCode1 } from './client.ts';
 import { TOKEN_KEY } from './token.ts';
 
 const user = {
@@ -26,7 +26,10 @@ describe('api client (docs/product.md#errors-and-messages)', () => {
   it('public calls carry no token; GET adds the query', async () => {
     localStorage.setItem(TOKEN_KEY, 'tok');
     const fetch = mockFetch(() => ({ body: user }));
-    await apiGet('/api/x', UserInfo, { auth: false, query: { page: 2, status: undefined, q: 'a b' } });
+    await apiRequest('GET', '/api/x', UserInfo, undefined, {
+      auth: false,
+      query: { page: 2, status: undefined, q: 'a b' },
+    });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/x?page=2&q=a+b');
     expect((init.headers as Record<string, string>).authorization).toBeUndefined();

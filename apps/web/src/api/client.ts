@@ -16,12 +16,13 @@ import { promptReauth, reauthHeaders } from './reauth.ts';
 import { clearToken, getToken } from './token.ts';
 
 /**
- * The one typed API client. Every call names the contract's zod schema of its answer; the answer is
- * parsed with it, so a page only ever sees well-typed data.
+ * The one typed API client. Pages call the contract's endpoint declarations through `call` (below):
+ * the body, the query and the answer are typed from the declaration, and the answer is parsed with its
+ * zod schema, so a page only ever sees well-typed data.
  *
- *   const info = await apiPost('/api/user/info', {}, UserInfo);
- *   const page = await apiGet('/api/Admin/orders', AdminOrdersResponse, { query: { page: 2 } });
- *   const ok = requireCode1(await apiPost('/api/service/delete', { service }, Ok));
+ *   const info = await call(endpoints.user.info);
+ *   const ok = requireCode1(await call(endpoints.service.delete, { service: id }));
+ *   const csv = await callText(endpoints.history.exportMsg, { params });
  *
  * Failures throw an ApiError whose message is what the user should read
  * (docs/product.md#errors-and-messages): the server's `msg` in the user's language (`shownMessage`), else the
@@ -186,28 +187,6 @@ export async function apiRequest<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** A POST whose answer is a file (e.g. a CSV export): its text, with the same errors as apiPost. */
-export async function apiPostText(path: string, body: unknown, opts: RequestOptions = {}): Promise<string> {
-  return (await send('POST', path, body ?? {}, { ...opts, headers: { accept: '*/*', ...opts.headers } }))
-    .text;
-}
-
-/**
- * A GET whose answer is a file (e.g. chat media at /api/media/<name>), sent with the bearer token
- * (an <img src> cannot send it): the body as a Blob, with the same errors as apiGet. Show it through
- * URL.createObjectURL and revoke the URL when it is no longer shown.
- */
-export async function apiBlob(path: string, opts: RequestOptions = {}): Promise<Blob> {
-  const { blob } = await send(
-    'GET',
-    path,
-    undefined,
-    { ...opts, headers: { accept: '*/*', ...opts.headers } },
-    true,
-  );
-  return blob ?? new Blob();
-}
-
 export function apiPost<S extends z.ZodType>(
   path: string,
   body: unknown,
@@ -215,14 +194,6 @@ export function apiPost<S extends z.ZodType>(
   opts?: RequestOptions,
 ): Promise<z.output<S>> {
   return apiRequest('POST', path, schema, body ?? {}, opts);
-}
-
-export function apiGet<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  opts?: RequestOptions,
-): Promise<z.output<S>> {
-  return apiRequest('GET', path, schema, undefined, opts);
 }
 
 /**
@@ -284,8 +255,7 @@ function request<E extends EndpointDeclaration>(
  * from its declaration, and the answer is parsed with its `200` schema.
  *
  *   const info = await call(endpoints.user.info);
- *   const page = await call(endpoints.admin.orders, undefined, { query: { page: 2 } });
- *   await call(endpoints.service.delete, { service });
+ *   const page = await call(endpoints.payment.history, undefined, { query: { page: 2 } });
  */
 export function call<E extends EndpointDeclaration>(
   endpoint: E,
@@ -312,6 +282,8 @@ export async function callText<E extends EndpointDeclaration>(
  * Calls a declared endpoint whose answer is a file to show (chat media): a Blob, fetched with the
  * bearer token (an <img src> cannot send it). Show it through URL.createObjectURL and revoke the URL
  * when it is no longer shown.
+ *
+ *   const file = await callBlob(endpoints.livechat.media, undefined, { params: { fileName } });
  */
 export async function callBlob<E extends EndpointDeclaration>(
   endpoint: E,

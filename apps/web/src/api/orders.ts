@@ -11,7 +11,7 @@ import { SESSION_QUERY_KEY } from './user.ts';
  * or the answer arriving after its event) changes nothing.
  */
 
-export { fetchMyOrders, fetchServices, prefetchDashboard } from './dashboard-data.ts';
+export { prefetchDashboard } from './dashboard-data.ts';
 
 /** The dashboard's orders refresh every 5 s (only while live events are down). */
 export const ORDERS_REFRESH_MS = 5000;

@@ -8,7 +8,7 @@ import { useI18n } from '../i18n/index.tsx';
 import { useSession, wasSignedOutByUser } from './session.tsx';
 import { NEXT_PARAM, safeNextPath } from './session-core.ts';
 
-export { NEXT_PARAM, safeNextPath } from './session-core.ts';
+export { safeNextPath } from './session-core.ts';
 
 /**
  * Route guards (docs/product.md#screens-and-routes). As route elements they render their child routes

@@ -1,14 +1,14 @@
 import type { UserInfo } from '@simdock/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyAccountEvent, applyConversation } from './live.tsx';
+import { applyBalance, applyConversation, invalidatePayments } from './live.tsx';
 
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
-describe('applyAccountEvent', () => {
+describe('account events', () => {
   const user = {
     username: 'ann',
     email: 'ann@example.com',
@@ -21,22 +21,14 @@ describe('applyAccountEvent', () => {
   it('a balance event updates the top bar balance in the session cache', () => {
     const qc = new QueryClient();
     qc.setQueryData(['session', 'userInfo', 'tok'], user);
-    applyAccountEvent(qc, 'balance', JSON.stringify({ balance: 30.5 }));
+    applyBalance(qc, 30.5);
     expect(qc.getQueryData<UserInfo>(['session', 'userInfo', 'tok'])?.balance).toBe(30.5);
-  });
-
-  it('ignores a malformed balance event', () => {
-    const qc = new QueryClient();
-    qc.setQueryData(['session', 'userInfo', 'tok'], user);
-    applyAccountEvent(qc, 'balance', 'not json');
-    applyAccountEvent(qc, 'balance', JSON.stringify({ balance: 'lots' }));
-    expect(qc.getQueryData<UserInfo>(['session', 'userInfo', 'tok'])?.balance).toBe(5);
   });
 
   it('a payment event marks the payment lists stale', () => {
     const qc = new QueryClient();
     qc.setQueryData(['my-payments', 1], { items: [], page: 1, totalPages: 1 });
-    applyAccountEvent(qc, 'payment', '{}');
+    invalidatePayments(qc);
     expect(qc.getQueryState(['my-payments', 1])?.isInvalidated).toBe(true);
   });
 });

@@ -4,7 +4,6 @@ import {
   endpoints,
   type LiveHandlers,
   type Order,
-  parseLiveEvent,
   type UserInfo,
 } from '@simdock/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
@@ -99,25 +98,14 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
   return <LiveContext.Provider value={status}>{children}</LiveContext.Provider>;
 }
 
-/**
- * A credited top-up: the `balance` event carries the new balance (the top bar shows it at once);
- * a `payment` event refreshes the payment lists.
- */
-export function applyAccountEvent(qc: QueryClient, event: 'balance' | 'payment', data: string): void {
-  if (event === 'payment') {
-    invalidatePayments(qc);
-    return;
-  }
-  const e = parseLiveEvent('balance', data);
-  if (e?.event === 'balance') applyBalance(qc, e.data.balance);
-}
-
-function invalidatePayments(qc: QueryClient): void {
+/** A `payment` event (a top-up changed state): the payment lists refresh. */
+export function invalidatePayments(qc: QueryClient): void {
   void qc.invalidateQueries({ queryKey: MY_PAYMENTS_KEY });
   void qc.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY });
 }
 
-function applyBalance(qc: QueryClient, balance: number): void {
+/** A `balance` event (a top-up credited, a refund): the top bar shows the new balance at once. */
+export function applyBalance(qc: QueryClient, balance: number): void {
   // A refetch of the user info already under way (after a reconnection) read the balance before
   // this event: its answer would put the old balance back.
   void qc.cancelQueries({ queryKey: [...SESSION_QUERY_KEY, 'userInfo'] });

@@ -121,8 +121,11 @@ export const en = {
  */
 export type MessageKey = keyof typeof en | keyof typeof enScreens | keyof typeof publicEn;
 
-/** Every rule message key of the contract must have a text here: this line fails to typecheck otherwise. */
+/**
+ * Every rule message key of the contract must have a text here: this line fails to typecheck otherwise.
+ */
 export type RuleKeysCovered = `rule.${RuleMessageKey}` extends MessageKey ? true : never;
+/** @public exported only so that the check is not an unused local. */
 export const ruleKeysCovered: RuleKeysCovered = true;
 
 /**
@@ -130,4 +133,5 @@ export const ruleKeysCovered: RuleKeysCovered = true;
  * this line fails to typecheck otherwise. The message of a failed call falls back on it (i18n/server-messages.ts).
  */
 export type ErrorCodesCovered = `errorCode.${ErrorCode}` extends MessageKey ? true : never;
+/** @public exported only so that the check is not an unused local. */
 export const errorCodesCovered: ErrorCodesCovered = true;

@@ -150,10 +150,6 @@ let currentLang: Language = typeof window === 'undefined' ? 'en' : storedLanguag
 /** The current language's text, for code outside components. */
 export const translate: TFunction = (key, params) => translateIn(currentLang, key, params);
 
-/** The current language's count with its noun, for code outside components. */
-export const translatePlural = (base: PluralKey, count: number, params?: Params) =>
-  pluralIn(currentLang, base, count, params);
-
 /** The language the app shows now, for code outside components (the API client's messages). */
 export function currentLanguage(): Language {
   return currentLang;

@@ -15,4 +15,3 @@ export function useMediaQuery(query: string): boolean {
 
 /** Phones (below Tailwind's `sm`, 640 px): tables become cards. */
 export const PHONE_QUERY = '(max-width: 639.98px)';
-export const useIsPhone = () => useMediaQuery(PHONE_QUERY);

@@ -293,9 +293,8 @@ export const UnreadCountResponse = z.object({
 });
 export type UnreadCountResponse = z.infer<typeof UnreadCountResponse>;
 
-export const ConversationIdBody = z.object({ conversationId: Id });
 /** POST /api/livechat/queryConversationDetail. */
-export const QueryConversationDetailBody = ConversationIdBody;
+export const QueryConversationDetailBody = z.object({ conversationId: Id });
 export type QueryConversationDetailBody = z.infer<typeof QueryConversationDetailBody>;
 export const QueryConversationDetailResponse = z.object({
   code: z.literal(1),

@@ -42,12 +42,11 @@ export const IdempotencyHeaders = z.object({
 });
 export const CreateOrderResponse = z.object({ code: z.literal(1), data: Order });
 export const UserOrdersResponse = z.object({ code: z.literal(1), orders: z.array(Order) });
-export const CancelOrderBody = z.object({
+/** Cancel, finish (a code arrived, take no more) and "another SMS" (repeatable services) name the order alike. */
+export const OrderActionBody = z.object({
   orderId: boundedText(L.orderId, 'Order id').pipe(z.string().min(1, 'Order id is required.')),
 });
 export const CancelOrderResponse = z.object({ code: z.literal(1), msg: z.string(), data: Order });
-/** Finish (a code arrived, take no more) and "another SMS" (repeatable services) name the order alike. */
-export const OrderActionBody = CancelOrderBody;
 export const OrderActionResponse = z.object({ code: z.literal(1), msg: z.string(), data: Order });
 
 export const AdminOrder = z.object({

@@ -45,6 +45,7 @@ export const livechat = {
     access: 'user',
     tag: 'chat',
     body: QueryConversationDetailBody,
+    errors: ['conversation_not_found'],
     response: { 200: QueryConversationDetailResponse },
   }),
   updateConversation: endpoint({
@@ -53,6 +54,7 @@ export const livechat = {
     access: 'user',
     tag: 'chat',
     body: UpdateConversationBody,
+    errors: ['conversation_not_found'],
     response: { 200: UpdateConversationResponse },
   }),
   reply: endpoint({
@@ -61,6 +63,15 @@ export const livechat = {
     access: 'user',
     tag: 'chat',
     body: ReplyBody,
+    errors: [
+      'conversation_not_found',
+      'media_not_found',
+      'sim_unavailable',
+      'sending_disabled',
+      'opted_out',
+      'daily_limit_reached',
+      'balance_too_low',
+    ],
     response: { 200: ReplyResponse },
   }),
   /**
@@ -72,6 +83,7 @@ export const livechat = {
     path: '/api/LiveChat/mmsUpload',
     access: 'user',
     tag: 'chat',
+    errors: ['file_required', 'file_too_large', 'file_type_not_allowed'],
     response: { 200: MmsUploadResponse },
   }),
   /** A file answer: read it with `callBlob`. */
@@ -81,6 +93,7 @@ export const livechat = {
     access: 'user',
     tag: 'chat',
     description: 'A stored MMS file, to its owner (and Admin9) only.',
+    errors: ['media_not_found'],
     params: z.object({ fileName: z.string().max(512) }),
   }),
 };

@@ -2,7 +2,6 @@ import { DeviceStats, DeviceStatsBody } from '../api/gateways.ts';
 import {
   AdminOrdersQuery,
   AdminOrdersResponse,
-  CancelOrderBody,
   CancelOrderResponse,
   CreateOrderBody,
   CreateOrderResponse,
@@ -26,6 +25,7 @@ export const order = {
     body: CreateOrderBody,
     headers: IdempotencyHeaders,
     response: { 200: CreateOrderResponse },
+    errors: ['service_not_found', 'service_disabled', 'no_numbers', 'balance_too_low', 'conflict'],
   }),
   getByUser: endpoint({
     method: 'POST',
@@ -39,8 +39,15 @@ export const order = {
     path: '/api/Order/cancel',
     access: 'user',
     tag: 'orders',
-    body: CancelOrderBody,
+    body: OrderActionBody,
     response: { 200: CancelOrderResponse },
+    errors: [
+      'order_not_found',
+      'order_has_code',
+      'order_already_cancelled',
+      'cancel_too_early',
+      'cancel_limit_reached',
+    ],
   }),
   /** Finishes a rental whose code arrived: it takes no more codes (the Dashboard's Finish). */
   finish: endpoint({
@@ -50,6 +57,7 @@ export const order = {
     tag: 'orders',
     body: OrderActionBody,
     response: { 200: OrderActionResponse },
+    errors: ['order_not_found', 'order_already_cancelled', 'order_no_code'],
   }),
   /** Asks for another SMS on the same number, free (repeatable services; the Dashboard's "Another SMS"). */
   anotherSms: endpoint({
@@ -59,6 +67,13 @@ export const order = {
     tag: 'orders',
     body: OrderActionBody,
     response: { 200: OrderActionResponse },
+    errors: [
+      'order_not_found',
+      'order_already_cancelled',
+      'order_not_repeatable',
+      'order_no_code',
+      'order_closed',
+    ],
   }),
   stats: endpoint({
     method: 'POST',

@@ -20,6 +20,7 @@ export const payment = {
     access: 'user',
     tag: 'payments',
     body: CreatePaymentBody,
+    errors: ['too_many_open_invoices', 'payment_provider_refused', 'payment_provider_unavailable'],
     response: { 200: CreatePaymentResponse },
   }),
   cancel: endpoint({
@@ -31,7 +32,8 @@ export const payment = {
     description:
       'The invoice becomes FAILED and no longer counts toward the limit of 5 unpaid invoices. Money that still arrives for it is credited (docs/payments.md). Refusals: 404 `payment_not_found` (none of the caller’s), 409 `payment_not_cancellable` (not PENDING).',
     body: CancelPaymentBody,
-    response: { 200: Ok, 404: ErrorBody, 409: ErrorBody },
+    errors: ['payment_not_found', 'payment_not_cancellable'],
+    response: { 200: Ok },
   }),
   history: endpoint({
     method: 'GET',

@@ -6,7 +6,7 @@ import { auditRoutes } from './audit.routes.ts';
 
 // Audit: the record of admin actions (who, what, before/after, when). Other modules call
 // `recordAudit` in the transaction of the action; audit imports no other module.
-export { type AuditAction, type AuditActor, recordAudit } from './audit.service.ts';
+export { type AuditActor, recordAudit } from './audit.service.ts';
 
 /** Deletes entries older than AUDIT_RETENTION_DAYS (0 keeps them), in bounded batches. */
 export async function pruneAuditLog(ctx: AppContext): Promise<number> {

@@ -6,9 +6,8 @@ import { authenticate } from './tokens.ts';
 
 // Auth: sign-in, registration, sessions (tokens) and the first admin account.
 export { ensureAdmin } from './auth.service.ts';
-export { assertPasswordNotCommon, isCommonPassword } from './common-passwords.ts';
 export { recoveryIdle } from './recovery.service.ts';
-export { authenticate, signToken } from './tokens.ts';
+export { signToken } from './tokens.ts';
 
 export const authModule: ModuleDescriptor = {
   name: 'auth',

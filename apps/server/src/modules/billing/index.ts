@@ -4,7 +4,7 @@ import { BALANCE_TALLIES, balanceOf, hasLedgerEntries } from './billing.queries.
 import { billingRoutes } from './billing.routes.ts';
 
 // Billing: balances and the ledger. The only module that writes `users.balance` or `ledger`.
-export { BALANCE_TALLIES, balanceOf, hasLedgerEntries, ledgerPage, totalHeld } from './billing.queries.ts';
+export { BALANCE_TALLIES, balanceOf, ledgerPage, totalHeld } from './billing.queries.ts';
 export { adjust, charge, credit, money, refund, refundMany } from './billing.service.ts';
 
 export const billingModule: ModuleDescriptor = {

@@ -11,8 +11,8 @@ import { gatewayJobs } from './jobs.ts';
 // Gateways: SIM devices, their SIM inventory, device pushes and the store of incoming SMS, which
 // is handed to the SMS consumers other modules register (rental codes, chat replies).
 
-export type { MmsContent, SendOutcome, SendTask, TaskOutcome } from './driver/driver.ts';
-export type { SendableSim, SimSendState, UsableSim } from './gateways.queries.ts';
+export type { MmsContent, SendTask } from './driver/driver.ts';
+export type { SendableSim, UsableSim } from './gateways.queries.ts';
 export {
   findGatewayByDevice,
   findGatewayByMacOrId,
@@ -21,14 +21,13 @@ export {
   scanGateway,
 } from './gateways.service.ts';
 export {
-  applyDeviceSimStates,
   readSimSettingsOf as simSettings,
   recordSimOutcomes,
   type SimOutcome,
   type SimSettings,
   saveSimSettings,
 } from './health.service.ts';
-export { type IncomingSms, ingestIncomingSms } from './inbox.service.ts';
+export { ingestIncomingSms } from './inbox.service.ts';
 export { pruneGatewayData, sampleUptime } from './jobs.ts';
 export { type SendTasksResult, sendSmsTasks } from './sending.service.ts';
 

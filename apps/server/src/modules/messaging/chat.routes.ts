@@ -1,4 +1,4 @@
-import { endpoints, type ReplyBody, type UpdateConversationBody } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
@@ -35,13 +35,13 @@ export async function chatRoutes(app: App, ctx: AppContext) {
   route(app, ctx, livechat.updateConversation, async (req) => ({
     code: 1 as const,
     msg: 'Saved.',
-    data: await updateConversation(ctx, currentUser(req), req.body as Required<UpdateConversationBody>),
+    data: await updateConversation(ctx, currentUser(req), req.body),
   }));
 
   route(app, ctx, livechat.reply, async (req) => ({
     code: 1 as const,
     msg: 'Sent.',
-    data: await reply(ctx, currentUser(req), req.body as Required<ReplyBody>),
+    data: await reply(ctx, currentUser(req), req.body),
   }));
 
   route(app, ctx, livechat.media, async (req, reply) => {

@@ -10,6 +10,7 @@ import {
   UP_DOWN_OUTGOING,
   type UpdateConversationBody,
 } from '@simdock/contract';
+import type { z } from 'zod';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { badInput, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
@@ -116,7 +117,7 @@ export async function conversationDetail(
 export async function updateConversation(
   ctx: AppContext,
   user: AuthUser,
-  body: Required<UpdateConversationBody>,
+  body: z.output<typeof UpdateConversationBody>,
 ): Promise<Conversation> {
   const c = await ownConversation(ctx, user, body.conversationId);
   const name = cleanText(body.contactName, 'contactName');
@@ -176,7 +177,7 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 export async function reply(
   ctx: AppContext,
   user: AuthUser,
-  body: Required<ReplyBody>,
+  body: z.output<typeof ReplyBody>,
 ): Promise<ChatMessage> {
   const c = await ownConversation(ctx, user, body.conversationId);
   const text = cleanText(body.sms, 'sms');

@@ -23,15 +23,8 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 export { oldestQueuedMessageAge, queuedMessageCount } from './dispatch.queries.ts';
 export { dispatchOnce, failOverdueResults, queueFigures } from './dispatch.service.ts';
 export { apiSend, messagesOfSend } from './message-api.service.ts';
-export {
-  campaignProgress,
-  getSettings,
-  sendMassSms,
-  setLimitsIfUnset,
-  updateSettings,
-} from './messaging.service.ts';
+export { sendMassSms, setLimitsIfUnset } from './messaging.service.ts';
 export { refundEndedMessages } from './refunds.service.ts';
-export { optKeyword } from './replies.service.ts';
 
 export const messagingModule: ModuleDescriptor = {
   name: 'messaging',

@@ -5,7 +5,7 @@ import { reconcile, renderPaymentEvent } from './payments.service.ts';
 
 // Payments: USDT top-up invoices at a provider (sandbox or NOWPayments), their webhooks and
 // status answers applied exactly once, credits through billing. See providers/README.md.
-export { applyEvent, createTopup, reconcile, seedDemoTopups } from './payments.service.ts';
+export { seedDemoTopups } from './payments.service.ts';
 
 export const paymentsModule: ModuleDescriptor = {
   name: 'payments',

@@ -6,8 +6,6 @@ import { v1Routes } from './v1.routes.ts';
 // API /api/v1. It owns no table: orders come from rental, money from billing, keys from apikey
 // (through the registry's API-key authenticator).
 
-export { HANDLER_PATH } from './handler.routes.ts';
-
 export const rentalApiModule: ModuleDescriptor = {
   name: 'rental-api',
   tables: [],

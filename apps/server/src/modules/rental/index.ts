@@ -13,17 +13,14 @@ import { spentRoutes } from './spent.routes.ts';
 // Rental: the service catalogue and the orders that rent numbers from it. Charges and refunds go
 // through billing; SIMs come from gateways; codes arrive as an SMS consumer.
 
-export { simsInOpenRentals, userHasOrders } from './orders.queries.ts';
+export { simsInOpenRentals } from './orders.queries.ts';
 export {
   cancel,
-  closeLapsedOrders,
-  expireOverdue,
   finish,
   listUserOrders,
   type OrderDetail,
   rent,
   requestAnotherSms,
-  userOrder,
   userOrderDetail,
   userOrderDetails,
 } from './orders.service.ts';

@@ -159,17 +159,6 @@ export async function listUserOrders(ctx: AppContext, userId: string): Promise<O
   return JSON.parse(await userOrdersJson(ctx, userId)) as Order[];
 }
 
-/** One of the user's orders, or undefined (another user's order is never returned). */
-export async function userOrder(
-  ctx: AppContext,
-  userId: string,
-  orderId: string,
-): Promise<Order | undefined> {
-  if (!/^\d{1,18}$/.test(orderId)) return undefined;
-  const row = await findOrder(ctx.db, orderId);
-  return row && row.user_id === userId ? asOrder(ctx, row) : undefined;
-}
-
 /**
  * The hourly cap on a user's cancellations (RENTAL_CANCELS_PER_HOUR): a refunded cancellation costs
  * nothing, so without it a renter could churn a service's numbers for free.

@@ -2,7 +2,7 @@
 // message per recipient) under the caller's SMSGate id; its state is SMSGate's reading of those
 // messages. Webhook registrations become the user's webhooks in SMSGate's format.
 import { randomBytes } from 'node:crypto';
-import type { SmsGateMessageState, SmsGateSendBody, SmsGateWebhook } from '@simdock/contract';
+import type { SmsGateMessageState, SmsGateSendBody } from '@simdock/contract';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { apiSend, messagesOfSend } from '../messaging/index.ts';
@@ -42,5 +42,3 @@ export async function smsgateMessageState(
   if (!messages) throw notFound('message not found');
   return messageState(id, messages);
 }
-
-export type { SmsGateWebhook };

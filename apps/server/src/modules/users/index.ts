@@ -3,7 +3,7 @@ import type { ModuleDescriptor } from '../../module.ts';
 import { USER_TALLIES } from './users.queries.ts';
 import { userRoutes } from './users.routes.ts';
 
-export { mailOwner, type OwnerNotice } from './notices.ts';
+export { mailOwner } from './notices.ts';
 export { hashPassword, verifyPassword, verifyUnknownUser } from './passwords.ts';
 // Users: accounts, profile and password. Balances are billing's; sign-in is auth's.
 export {

@@ -2,20 +2,14 @@ import type { ModuleDescriptor } from '../../module.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { deliverDue, queueCodeDeliveries, queueMessageEvents } from './webhooks.service.ts';
 
-export { eventIdOf, SMSGATE_DEVICE_ID, signSmsgate } from './events.ts';
-export { isPrivateAddress } from './url-safety.ts';
 // Webhooks: incoming codes and messaging events pushed to the user's URLs (each with its events and
 // format), signed, in order per message, retried, logged, redelivered on request.
 export { pendingDeliveryCount } from './webhooks.queries.ts';
 export {
-  type AddWebhookFor,
   addWebhookFor,
   deliverDue,
   listWebhooksOf,
-  PROGRAM_WEBHOOK_MAX,
   removeWebhookOf,
-  sign,
-  type WebhookOf,
 } from './webhooks.service.ts';
 
 export const webhooksModule: ModuleDescriptor = {

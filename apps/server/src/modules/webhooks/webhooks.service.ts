@@ -56,8 +56,6 @@ import {
 // event; a job claims due rows (SKIP LOCKED + a lease), keeps one message's events in order per
 // URL, and retries with backoff. A redelivery is a new row with the same event id.
 
-export { sign } from './events.ts';
-
 /** Webhooks a program may register under its own ids (one per event, SMSGate's way), per user. */
 export const PROGRAM_WEBHOOK_MAX = 12;
 

@@ -11,8 +11,6 @@ import { useSession } from '../session.tsx';
 import { ICON_BUTTON, LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
 import { Popover } from './Popover.tsx';
 
-export { LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
-
 /** Labels demo mode (simulated gateway, seeded data) so nobody mistakes it for the real service. */
 export function DemoBadge() {
   const { t } = useI18n();

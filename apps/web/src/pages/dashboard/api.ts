@@ -4,16 +4,7 @@ import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
 import { useLiveStatus } from '../../app/live.tsx';
 
-export {
-  fetchMyOrders,
-  fetchServices,
-  mergeOrder,
-  myOrdersQuery,
-  ORDERS_REFRESH_MS,
-  prefetchDashboard,
-  servicesQuery,
-  statsQuery,
-} from '../../api/orders.ts';
+export { mergeOrder, prefetchDashboard } from '../../api/orders.ts';
 
 export const useServices = () => useQuery(servicesQuery);
 

@@ -31,7 +31,6 @@ export interface GatewayFormValues {
   signingKey: string;
 }
 
-export type GatewayField = keyof GatewayFormValues;
 /** The fields a rule can blame (each shows a text under it). */
 export type CheckedField = 'name' | 'url' | 'mac' | 'userName' | 'password' | 'mode' | 'signingKey';
 

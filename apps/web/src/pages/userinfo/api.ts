@@ -4,7 +4,6 @@ import { call, requireCode1 } from '../../api/client.ts';
 import { setToken } from '../../api/token.ts';
 
 // The user info itself is the session's query: see src/api/user.ts (userInfoQuery) and useSession().user.
-export { fetchUserInfo, userInfoQuery } from '../../api/user.ts';
 
 /**
  * POST /api/user/changepass {newPass, oldPass} → {code, msg, token}; succeeds only with code 1. The

@@ -227,10 +227,6 @@ export function canonicalForms(rawBody: string): { form: CanonicalForm; text: st
   });
 }
 
-export function hmacSha512Hex(text: string, secret: string): string {
-  return createHmac('sha512', secret).update(text, 'utf8').digest('hex');
-}
-
 /** Verifies `x-nowpayments-sig` over the raw body text; returns the parsed body on success. */
 export function verifyNowPaymentsSignature(
   rawBody: string,
