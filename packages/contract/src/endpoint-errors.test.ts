@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ERROR_STATUS, ErrorBody } from './api/common.ts';
-import { type EndpointDeclaration, endpoint, endpointErrors } from './endpoint.ts';
+import { type EndpointDeclaration, endpoint } from './endpoint.ts';
+import { endpointErrors, endpointResponses } from './endpoint-errors.ts';
 import { endpoints } from './endpoints/index.ts';
 
 const all = Object.entries(endpoints).flatMap(([area, decls]) =>
@@ -10,7 +11,7 @@ const all = Object.entries(endpoints).flatMap(([area, decls]) =>
   ),
 );
 const errorStatuses = (d: EndpointDeclaration) =>
-  Object.keys(d.response ?? {})
+  Object.keys(endpointResponses(d))
     .map(Number)
     .filter((s) => s >= 400);
 
@@ -52,7 +53,7 @@ describe('the error answers of each declaration', () => {
       'service_not_found',
       'user_not_found',
     ]);
-    const answers: Record<number, z.ZodType | undefined> = d.response;
+    const answers: Record<number, z.ZodType | undefined> = endpointResponses(d);
     expect(Object.keys(answers).map(Number)).toEqual([200, 400, 401, 402, 403, 404]);
     expect(answers[404]?.description).toBe('`service_not_found`, `user_not_found`');
     expect(answers[404]?.safeParse({ code: 0, error: 'user_not_found', msg: 'No such user.' }).success).toBe(
@@ -72,7 +73,7 @@ describe('the error answers of each declaration', () => {
       params: z.object({ id: z.string() }),
       response: { 400: own },
     });
-    const answers: Record<number, z.ZodType | undefined> = d.response;
+    const answers: Record<number, z.ZodType | undefined> = endpointResponses(d);
     expect(answers[400]).toBe(own);
     expect(answers[401]?.description).toBe('`api_key_missing`, `api_key_invalid`, `api_key_expired`');
   });

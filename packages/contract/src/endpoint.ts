@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ERROR_STATUS, ErrorBody, type ErrorCode } from './api/common.ts';
+import type { ErrorCode } from './api/common.ts';
 
 /**
  * One HTTP endpoint, declared once: the server registers its route from this declaration (the
@@ -49,8 +49,8 @@ export interface EndpointDeclaration {
   /** Request headers the endpoint reads (e.g. `Idempotency-Key`), validated and documented. */
   headers?: z.ZodType;
   /**
-   * Answers by HTTP status; `200` is what `call` parses and returns. A declaration without error
-   * answers gets them from `endpointErrors` (see `endpoint`).
+   * Answers by HTTP status; `200` is what `call` parses and returns. The error answers come from
+   * `endpointResponses` (endpoint-errors.ts) unless a declaration describes a status itself.
    */
   response?: { readonly [status: number]: z.ZodType };
   /**
@@ -62,47 +62,9 @@ export interface EndpointDeclaration {
   hide?: boolean;
 }
 
-/**
- * Every error code a declared endpoint may answer: those of its kind (bad input when it reads one,
- * the session, role and second-factor checks of `user` and `admin`, the key checks and rate limit of
- * `apikey`, the re-authentication of `reauth`) and its own `errors`.
- */
-export function endpointErrors(d: EndpointDeclaration): ErrorCode[] {
-  const codes: ErrorCode[] = [];
-  if (d.body || d.query || d.params || d.headers) codes.push('bad_input');
-  if (d.access === 'user' || d.access === 'admin')
-    codes.push('unauthorized', 'account_inactive', 'second_factor_required');
-  if (d.access === 'admin') codes.push('forbidden');
-  if (d.access === 'apikey') {
-    codes.push('api_key_missing', 'api_key_invalid', 'api_key_expired', 'api_key_ip_refused');
-    if (d.scope) codes.push('api_key_scope_missing');
-    codes.push('too_many_requests');
-  }
-  if (d.reauth) codes.push('reauth_required');
-  for (const code of d.errors ?? []) if (!codes.includes(code)) codes.push(code);
-  return codes;
-}
-
-/** The error answers of these codes by status, each described by the codes it carries. */
-export function errorAnswers(codes: readonly ErrorCode[]): Record<number, z.ZodType> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes)
-    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, of]) => [status, ErrorBody.describe(of.map((c) => `\`${c}\``).join(', '))]),
-  );
-}
-
-/**
- * Declares an endpoint; the `const` parameter keeps its literal types (path, access, schemas). Its
- * error answers (`endpointErrors`, grouped by status) join its `response`, so the OpenAPI document
- * lists them; an answer it declares for a status itself is kept (an API with an error shape of its
- * own, SMSGate's, describes its own).
- */
+/** Declares an endpoint; the `const` parameter keeps its literal types (path, access, schemas). */
 export function endpoint<const E extends EndpointDeclaration>(declaration: E): E {
-  const errors = errorAnswers(endpointErrors(declaration));
-  if (Object.keys(errors).length === 0) return declaration;
-  return { ...declaration, response: { ...errors, ...declaration.response } };
+  return declaration;
 }
 
 type Input<S> = S extends z.ZodType ? z.input<S> : undefined;

@@ -16,6 +16,7 @@ export * from './api/users.ts';
 export * from './api/webhooks.ts';
 export * from './cidr.ts';
 export * from './endpoint.ts';
+export * from './endpoint-errors.ts';
 export * from './endpoints/index.ts';
 export * from './failure-reason.ts';
 export * from './limits.ts';

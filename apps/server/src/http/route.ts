@@ -8,6 +8,7 @@ import {
   type EndpointParsedQuery,
   type EndpointReply,
   endpointMethods,
+  endpointResponses,
   ipAllowed,
   REAUTH_HEADER,
 } from '@simdock/contract';
@@ -358,7 +359,8 @@ export function route<E extends EndpointDeclaration>(
   if (d.query) schema.querystring = d.query;
   if (d.body) schema.body = d.body;
   if (d.headers) schema.headers = d.headers;
-  if (d.response) schema.response = d.response;
+  const responses = endpointResponses(d);
+  if (Object.keys(responses).length) schema.response = responses;
   const { schema: extraSchema, onRequest, preHandler, config, ...rest } = extras;
   const merged: Record<string, unknown> = { ...schema, ...extraSchema };
   if (d.access === 'apikey' && d.scope) {
