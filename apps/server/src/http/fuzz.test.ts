@@ -166,6 +166,10 @@ async function money() {
 const routes: [string, string[], boolean][] = [
   ['/api/Auth/register', ['username', 'email', 'passwordHash'], false],
   ['/api/Auth/login', ['username', 'password'], false],
+  // Account recovery: public, limited per address (a 429 is an answer too, never a 500).
+  ['/api/Auth/forgot', ['login'], false],
+  ['/api/Auth/resetCheck', ['token'], false],
+  ['/api/Auth/reset', ['token', 'password'], false],
   ['/api/user/info', [], true],
   ['/api/user/changepass', ['oldPass', 'newPass'], true],
   ['/api/Order/create', ['serviceCode'], true],
