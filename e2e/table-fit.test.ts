@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginWithToken, settle, shot, startE2E, watchErrors } from './harness.ts';
 
-// The wide tables fit a 1280 px screen with realistic rows (issue 45): Order Manager (long user and
+// The wide tables fit a 1280 px screen with realistic rows: Order Manager (long user and
 // gateway names, codes, every status), Payment Manager (finished payments, a flagged one), the
 // Dashboard's rentals once an SMS text shows, and a gateway's SIM panel. Each table's own scroll box
 // must not scroll sideways (scrollWidth <= clientWidth), nor the page; at 390 px the page still fits.
