@@ -13,7 +13,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     // A failed load is shown after the query's retries (about 3 s of backoff), so several tests wait up
-    // to 8 s for it; the default 5 s per test cut them short when the server tests share both cores.
+    // to 14 s for it (3 s of backoff stretch under load); the default 5 s per test cut them short when the server tests share both cores.
     testTimeout: 15_000,
   },
 });

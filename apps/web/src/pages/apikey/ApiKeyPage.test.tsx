@@ -215,7 +215,7 @@ describe('API Key page: keys for programs', () => {
     };
     serve({ keys: () => answer });
     renderApp('/apikey');
-    await screen.findByText('Could not load your API keys', undefined, { timeout: 8000 });
+    await screen.findByText('Could not load your API keys', undefined, { timeout: 14_000 });
     expect(screen.queryByText('No keys for programs yet.')).toBeNull();
     answer = { body: { code: 1, keys: [], max: 10 } };
     fireEvent.click(within(keysTable()).getByRole('button', { name: /try again/i }));

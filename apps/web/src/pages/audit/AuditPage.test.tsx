@@ -73,7 +73,7 @@ describe('Audit Log (/audit)', () => {
     await router.navigate(-1);
     await waitFor(
       () => expect((screen.getByLabelText('Who (username)') as HTMLInputElement).value).toBe('bob'),
-      { timeout: 8000 },
+      { timeout: 14_000 },
     );
   }, 15_000);
 });

@@ -136,7 +136,7 @@ describe('Balance history', () => {
     );
     renderApp('/balance');
     // A server error is retried twice before the page gives up.
-    await screen.findByText('Could not load your balance history', undefined, { timeout: 8000 });
+    await screen.findByText('Could not load your balance history', undefined, { timeout: 14_000 });
     expect(screen.queryByText(/No money movements yet/)).toBeNull();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: /try again/i }));

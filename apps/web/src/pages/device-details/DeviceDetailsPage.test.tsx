@@ -70,7 +70,7 @@ describe('Device Statistics (/details/{id})', () => {
     renderApp('/details/00:30:f1:aa:bb:cc');
     await screen.findByRole('heading', { level: 1, name: 'Device Statistics' });
     expect(screen.getByText('Loading…')).toBeTruthy();
-    const alert = await screen.findByRole('alert', {}, { timeout: 8000 });
+    const alert = await screen.findByRole('alert', {}, { timeout: 14_000 });
     expect(alert.textContent).toContain('Load failed');
     expect(alert.textContent).toContain('The database is not reachable.');
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();

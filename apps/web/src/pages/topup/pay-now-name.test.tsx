@@ -34,7 +34,7 @@ describe('Top up: Pay Now', () => {
       return { body: { code: 1, data: [] } };
     });
     renderApp('/topup');
-    const link = await screen.findByRole('link', { name: /Pay Now/ }, { timeout: 8000 });
+    const link = await screen.findByRole('link', { name: /Pay Now/ }, { timeout: 14_000 });
     const name = link.getAttribute('aria-label') ?? '';
     const visible = (link.textContent ?? '').trim();
     expect(visible).toBe('Pay Now');
