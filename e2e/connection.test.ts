@@ -39,7 +39,7 @@ async function dashboardLive(page: Page) {
 
 describe('one live stream per browser', () => {
   // Web Locks exist only in a secure context (HTTPS, localhost): a site served over plain HTTP elects
-  // its leader with a lease in localStorage instead (apps/web/src/app/live-share.ts).
+  // its leader with a lease in localStorage instead (apps/web/src/live/live-share.ts).
   it.each([
     ['with Web Locks', false],
     ['without Web Locks (a plain-HTTP site)', true],

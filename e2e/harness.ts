@@ -336,7 +336,7 @@ export async function settle(page: Page): Promise<void> {
 
 /**
  * Puts the page in a colour scheme and waits until it is applied and the page settled. Without a
- * stored choice the app follows the system's scheme live (apps/web/src/app/theme.tsx), so one load
+ * stored choice the app follows the system's scheme live (apps/web/src/lib/theme.tsx), so one load
  * of a page shows both schemes.
  */
 export async function colorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {

@@ -122,11 +122,17 @@ function endpointsOf(files: string[]): string[] {
 }
 
 /**
- * Page folder → the endpoints it calls. The shell's calls (`app/`: user info, the live stream, the
- * unread count…) are documented once, on the Shell's row, so a page does not repeat them.
+ * The shell's folders: `app/` and the state it runs for every signed-in screen, which pages read from
+ * below (`session/`: user info; `live/`: the live stream and what it refreshes).
+ */
+const SHELL_FOLDERS = ['app', 'session', 'live'];
+
+/**
+ * Page folder → the endpoints it calls. The shell's calls (user info, the live stream, the unread
+ * count…) are documented once, on the Shell's row, so a page does not repeat them.
  */
 export function pageEndpointFacts(webSrc: string): Record<string, string[]> {
-  const shell = endpointsOf(filesUnder(join(webSrc, 'app')));
+  const shell = endpointsOf(SHELL_FOLDERS.flatMap((f) => filesUnder(join(webSrc, f))));
   const out: Record<string, string[]> = { [SHELL]: shell };
   for (const folder of readdirSync(join(webSrc, 'pages')))
     out[folder] = endpointsOf(filesUnder(join(webSrc, 'pages', folder))).filter((e) => !shell.includes(e));

@@ -6,11 +6,11 @@ import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { prefetchDashboard } from './api/dashboard-data.ts';
-import { createQueryClient } from './app/queryClient.ts';
 import { AppRouterProvider, createAppRouter, preloadShell } from './app/router.tsx';
-import { prefetchSession } from './app/session.tsx';
-import { ThemeProvider } from './app/theme.tsx';
 import { I18nProvider, loadLanguage, storedLanguage } from './i18n/index.tsx';
+import { createQueryClient } from './lib/queryClient.ts';
+import { ThemeProvider } from './lib/theme.tsx';
+import { prefetchSession } from './session/session.tsx';
 
 // The page's CSP allows runtime <style> tags only with this response's nonce: the dialogs' scroll
 // lock (Radix) adds one through get-nonce. (The Vite dev server has no CSP; its placeholder is harmless.)

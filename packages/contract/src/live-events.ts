@@ -6,7 +6,7 @@ import { UserPayment } from './api/payments.ts';
 /**
  * The events of the live stream (GET /api/Order/stream, `endpoints.live.stream`): event name → the
  * schema of its data. The server's renderers must return these payloads (apps/server/src/context.ts
- * `LiveRenderer`), the web parses each event's data with its schema (apps/web/src/app/live.tsx), so
+ * `LiveRenderer`), the web parses each event's data with its schema (apps/web/src/live/live.tsx), so
  * renaming a field breaks `tsc` on both sides.
  */
 export const liveEvents = {

@@ -4,7 +4,7 @@ import { call } from './client.ts';
 
 /**
  * The chat's conversation lists (one per filter) and unread count, shared by the Chat page, the
- * sidebar's unread badge and the live stream (app/live.tsx): all under CONVERSATIONS_KEY, polled by
+ * sidebar's unread badge and the live stream (live/live.tsx): all under CONVERSATIONS_KEY, polled by
  * whoever shows them, refreshed on `conversation` events. The page-only calls live in pages/chat/api.ts.
  */
 export const CHAT_KEY = ['chat'] as const;

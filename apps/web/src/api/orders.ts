@@ -4,7 +4,7 @@ import { DASHBOARD_KEYS, fetchMyOrders, fetchServices, fetchStats } from './dash
 import { SESSION_QUERY_KEY } from './user.ts';
 
 /**
- * The signed-in user's rentals, shared by the Dashboard and the shell's live updates (app/live.tsx).
+ * The signed-in user's rentals, shared by the Dashboard and the shell's live updates (live/live.tsx).
  * One rule keeps refetches to one per change: an order's answer (rent, cancel) or its live event is
  * put into the cache; only when it CHANGES something the cache cannot know (balance, stats, stock)
  * are those refetched, and the second copy of the same change (the event echoing a rent's answer,

@@ -2,7 +2,7 @@ import { WifiOff } from 'lucide-react';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { Button } from '../components/Button.tsx';
 import { useI18n } from '../i18n/index.tsx';
-import { useLiveStatus } from './live-status.ts';
+import { useLiveStatus } from '../live/live-status.ts';
 
 /** The page this session reloaded once because its code would not load with the server back. */
 const RELOADED_KEY = 'simdock.chunkReload';

@@ -5,10 +5,10 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '../components/Button.tsx';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { useI18n } from '../i18n/index.tsx';
-import { useSession, wasSignedOutByUser } from './session.tsx';
-import { NEXT_PARAM, safeNextPath } from './session-core.ts';
+import { useSession, wasSignedOutByUser } from '../session/session.tsx';
+import { NEXT_PARAM, safeNextPath } from '../session/session-core.ts';
 
-export { safeNextPath } from './session-core.ts';
+export { safeNextPath } from '../session/session-core.ts';
 
 /**
  * Route guards (docs/product.md#screens-and-routes). As route elements they render their child routes

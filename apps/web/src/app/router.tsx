@@ -6,10 +6,10 @@ import { createBrowserRouter, type DataRouter, Outlet, type RouteObject, RouterP
 import { getToken } from '../api/token.ts';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { loadTexts, type TextGroup } from '../i18n/index.tsx';
+import { SessionProvider, useSession } from '../session/session.tsx';
 import { RequireAuth, RootRedirect, SignedOutOnly } from './guards.tsx';
 import { lazyPage } from './PageUnavailable.tsx';
 import { RouteError } from './RouteError.tsx';
-import { SessionProvider, useSession } from './session.tsx';
 
 // The shell (sidebar, top bar, notifications, toasts, live updates) is its own chunk: the signed-out
 // pages (login, register, landing) never load it. With it come the signed-in screens' English texts

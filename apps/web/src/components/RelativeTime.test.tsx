@@ -1,9 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notifications } from '../app/notifications.ts';
-import { NotificationBell } from '../app/shell/TopBar.tsx';
 import { I18nProvider } from '../i18n/index.tsx';
 import { RelativeTime } from './RelativeTime.tsx';
 
@@ -16,7 +13,6 @@ describe('RelativeTime', () => {
     vi.setSystemTime(T0);
   });
   afterEach(() => {
-    notifications.setOwner(null);
     vi.useRealTimers();
   });
 
@@ -38,23 +34,5 @@ describe('RelativeTime', () => {
   it('reads server numbers as unix seconds', () => {
     wrap(<RelativeTime value={T0 / 1000 - 120} />);
     expect(screen.getByText('2 min ago')).toBeTruthy();
-  });
-
-  it("the bell's entries say how long ago a code came, and keep counting", () => {
-    notifications.setOwner('ann');
-    notifications.add({
-      kind: 'code',
-      href: '/',
-      params: { code: '123456', service: 'Acme', phone: '1555' },
-    });
-    const router = createMemoryRouter([{ path: '/', element: <NotificationBell /> }]);
-    wrap(<RouterProvider router={router} />);
-    fireEvent.click(screen.getByRole('button', { name: /Notifications/ }));
-    expect(screen.getByText('just now')).toBeTruthy();
-    act(() => void vi.advanceTimersByTime(30_000));
-    expect(screen.getByText('30 s ago')).toBeTruthy();
-    act(() => void vi.advanceTimersByTime(2 * 3_600_000));
-    expect(screen.getByText('2 h ago')).toBeTruthy();
-    expect(screen.queryByText(/ d$/)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Link, Outlet, RouterProvider, useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ThemeProvider } from '../app/theme.tsx';
+import { ThemeProvider } from '../lib/theme.tsx';
 import { notify, Toaster } from './toast.tsx';
 
 function Layout() {

@@ -4,9 +4,9 @@ import { Toaster as Sonner, toast } from 'sonner';
 // The toasts' styles as a stylesheet: sonner's own runtime <style> tag is refused by our CSP
 // (style-src 'self'), which left toasts unstyled.
 import 'sonner/dist/styles.css';
-import { useTheme } from '../app/theme.tsx';
 import { translate } from '../i18n/index.tsx';
 import { formatPhone } from '../lib/format.ts';
+import { useTheme } from '../lib/theme.tsx';
 import { copyText } from './CopyButton.tsx';
 
 /**

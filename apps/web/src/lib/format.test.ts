@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage, translateIn } from '../i18n/index.tsx';
 import {
+  badgeText,
   formatDate,
   formatDateTime,
   formatMoney,
@@ -136,5 +137,10 @@ describe('other formats', () => {
   it('shortens long ids to first 6, dots, last 4', () => {
     expect(shortId('abcdef1234567890')).toBe('abcdef...7890');
     expect(shortId('short-id')).toBe('short-id');
+  });
+  it('shows at most 99 on a badge', () => {
+    expect(badgeText(7)).toBe('7');
+    expect(badgeText(99)).toBe('99');
+    expect(badgeText(100)).toBe('99+');
   });
 });

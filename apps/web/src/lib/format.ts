@@ -236,3 +236,8 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${bytes} B`;
 }
+
+/** A count on a badge: up to 99, then "99+". */
+export function badgeText(count: number): string {
+  return count > 99 ? '99+' : String(count);
+}

@@ -64,7 +64,7 @@ export async function followSse(
     }
     opts.onDown?.();
     await new Promise((r) => setTimeout(r, delay));
-    // At most 10 s: pages wait for the connection to come back (app/live.tsx refetches them then).
+    // At most 10 s: pages wait for the connection to come back (live/live.tsx refetches them then).
     delay = Math.min(delay * 2, 10_000);
   }
 }

@@ -3,10 +3,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { createQueryClient } from '../app/queryClient.ts';
 import { AppRouterProvider, routes } from '../app/router.tsx';
-import { ThemeProvider } from '../app/theme.tsx';
 import { I18nProvider, type Language } from '../i18n/index.tsx';
+import { createQueryClient } from '../lib/queryClient.ts';
+import { ThemeProvider } from '../lib/theme.tsx';
 
 /** A Telegram rental waiting for its code (created 10:00, cancellable at 10:02, expiring 10:20 UTC). */
 export const orderFor = (o: Partial<Order> = {}): Order => ({

@@ -1,13 +1,13 @@
 import { WifiOff, X } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
+import { LanguageSwitch, Logo, SkipLink, ThemeToggle } from '../../components/controls.tsx';
 import { ReauthDialog } from '../../components/ReauthDialog.tsx';
 import { Toaster } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useOnline } from '../../lib/online.ts';
-import { LiveOrdersProvider, useLiveStatus } from '../live.tsx';
-import { useSession } from '../session.tsx';
-import { LanguageSwitch, Logo, SkipLink, ThemeToggle } from './controls.tsx';
+import { LiveOrdersProvider, useLiveStatus } from '../../live/live.tsx';
+import { useSession } from '../../session/session.tsx';
 import { Sidebar, SidebarNav } from './Sidebar.tsx';
 import { TopBar } from './TopBar.tsx';
 
@@ -98,7 +98,7 @@ function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void })
 /**
  * Shown above the page while the browser is offline, or while the server cannot be reached (the live
  * stream is down): what the page shows may be old, and it refreshes by itself once the connection is
- * back (app/live.tsx). The Dashboard says it in its own words, beside its "Live updates off" mark.
+ * back (live/live.tsx). The Dashboard says it in its own words, beside its "Live updates off" mark.
  */
 function OfflineBanner() {
   const { t } = useI18n();

@@ -3,14 +3,14 @@ import { NavLink, useLocation } from 'react-router';
 import { BADGE_POLL_MS, useUnreadCount } from '../../api/chat.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { badgeText } from '../../pages/chat/chat-logic.ts';
-import { useSession } from '../session.tsx';
+import { badgeText } from '../../lib/format.ts';
+import { useSession } from '../../session/session.tsx';
 import { ADMIN_NAV_ITEMS, NAV_ITEMS, type NavItem } from './nav.ts';
 
 /**
  * The chat's unread count (docs/product.md#screens-and-routes): conversations with unread replies, as a
  * mail inbox counts threads, from the server (the lists are bounded and filtered), polled slowly and
- * refreshed on every live `conversation` event (app/live.tsx refreshes the chat's queries).
+ * refreshed on every live `conversation` event (live/live.tsx refreshes the chat's queries).
  */
 function useChatUnread(enabled: boolean): number {
   const count = useUnreadCount(BADGE_POLL_MS, enabled);

@@ -2,14 +2,14 @@ import { Bell, KeyRound, Menu, MessageSquareText } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useMeta } from '../../api/meta.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { ICON_BUTTON, LanguageSwitch, Logo, ThemeToggle } from '../../components/controls.tsx';
+import { Popover } from '../../components/Popover.tsx';
 import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { formatMoney, formatPhone } from '../../lib/format.ts';
-import { type AppNotification, notifications, useNotifications } from '../notifications.ts';
-import { useSession } from '../session.tsx';
-import { ICON_BUTTON, LanguageSwitch, Logo, ThemeToggle } from './controls.tsx';
-import { Popover } from './Popover.tsx';
+import { type AppNotification, notifications, useNotifications } from '../../live/notifications.ts';
+import { useSession } from '../../session/session.tsx';
 
 /** Labels demo mode (simulated gateway, seeded data) so nobody mistakes it for the real service. */
 export function DemoBadge() {

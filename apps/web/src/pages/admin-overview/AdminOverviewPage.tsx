@@ -20,8 +20,8 @@ import { QueryState } from '../../components/StateViews.tsx';
 import { StatTile, type StatTileProps } from '../../components/StatTile.tsx';
 import { type MessageKey, type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
-import { MailOutboxSection } from '../mail-outbox/MailOutboxSection.tsx';
 import { useOverview } from './api.ts';
+import { MailOutboxSection } from './MailOutboxSection.tsx';
 
 /** The overview's figures, in the order shown: each a StatTile, most linking to the screen behind it. */
 function tiles(o: AdminOverview, t: TFunction): (StatTileProps & { key: string })[] {

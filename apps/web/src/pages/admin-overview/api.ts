@@ -11,3 +11,11 @@ export const overviewQuery = queryOptions({
 });
 
 export const useOverview = () => useQuery(overviewQuery);
+
+/** GET /api/Admin/mail/outbox → the mails kept instead of sent (demo), newest first. */
+export const useMailOutbox = () =>
+  useQuery({
+    queryKey: ['admin', 'mail-outbox'],
+    queryFn: ({ signal }) => call(endpoints.auth.mailOutbox, undefined, { signal }),
+    refetchInterval: 10_000,
+  });

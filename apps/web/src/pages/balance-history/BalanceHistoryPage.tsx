@@ -8,7 +8,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Wallet } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { useSession } from '../../app/session.tsx';
 import {
   buttonClass,
   Card,
@@ -21,6 +20,7 @@ import {
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
+import { useSession } from '../../session/session.tsx';
 import { BALANCE_HISTORY_KEY, useBalanceHistory } from './api.ts';
 import { amountTone, ledgerKindKey, referenceText } from './ledger-text.ts';
 

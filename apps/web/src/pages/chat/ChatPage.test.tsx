@@ -2,7 +2,7 @@ import type { ChatMessage, Conversation } from '@simdock/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { applyConversation } from '../../app/live.tsx';
+import { applyConversation } from '../../live/live.tsx';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
 
 const user = userInfoFor('ann', ['User']);

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { Button, EmptyState, PageHeader } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatPhone } from '../../lib/format.ts';
+import { badgeText, formatPhone } from '../../lib/format.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import {
   CONVERSATIONS_POLL_MS,
@@ -19,7 +19,6 @@ import {
 } from './api.ts';
 import { ConversationList, emptyListTitle } from './ConversationList.tsx';
 import {
-  badgeText,
   conversationTitle,
   hasContactName,
   inboxOrder,
@@ -41,7 +40,7 @@ const NARROW = '(max-width: 767.98px)';
  * first; search; All / Unread / Replied in the URL as `?filter=`) and the selected conversation's
  * thread with the send form. The first conversation is selected on load; when the selected one
  * disappears, the first is selected (or none). The list polls every 6 s and the thread every 5 s;
- * the shell's live stream refreshes both sooner (app/live.tsx).
+ * the shell's live stream refreshes both sooner (live/live.tsx).
  */
 export function ChatPage() {
   const { t } = useI18n();

@@ -4,9 +4,8 @@ import { MessagesSquare, Search } from 'lucide-react';
 import { EmptyState, Input, QueryState } from '../../components/index.ts';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { formatDateTime, formatPhone } from '../../lib/format.ts';
+import { badgeText, formatDateTime, formatPhone } from '../../lib/format.ts';
 import {
-  badgeText,
   conversationTitle,
   filterConversations,
   hasContactName,

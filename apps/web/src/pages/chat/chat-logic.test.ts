@@ -2,7 +2,6 @@ import { MMS_MAX_BYTES } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
 import {
   attachmentProblem,
-  badgeText,
   conversationTitle,
   displayText,
   displayUrl,
@@ -42,11 +41,6 @@ describe('unread counts', () => {
     expect(unreadOf({ isRead: false })).toBe(1);
     expect(unreadOf({ isRead: true })).toBe(0);
     expect(unreadOf({ isRead: true, unreadCount: 0 })).toBe(0);
-  });
-  it('shows at most 99 on a badge', () => {
-    expect(badgeText(7)).toBe('7');
-    expect(badgeText(99)).toBe('99');
-    expect(badgeText(100)).toBe('99+');
   });
 });
 

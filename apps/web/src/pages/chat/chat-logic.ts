@@ -31,11 +31,6 @@ export function unreadOf(c: Pick<Conversation, 'isRead' | 'unreadCount'>): numbe
   return c.isRead ? 0 : 1;
 }
 
-/** A count on a badge: up to 99, then "99+". */
-export function badgeText(count: number): string {
-  return count > 99 ? '99+' : String(count);
-}
-
 /** The list filter in the URL (`?filter=unread`, `?filter=replied`); anything else is All. */
 export function parseChatFilter(value: string | null): ConversationFilter {
   return value === 'unread' || value === 'replied' ? value : 'all';

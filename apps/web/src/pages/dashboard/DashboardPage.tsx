@@ -1,11 +1,11 @@
 import { Radio, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
-import { type LiveStatus, useLiveStatus } from '../../app/live.tsx';
-import { useSession } from '../../app/session.tsx';
 import { buttonClass } from '../../components/Button.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
+import { type LiveStatus, useLiveStatus } from '../../live/live.tsx';
+import { useSession } from '../../session/session.tsx';
 import { LiveClock } from './LiveClock.tsx';
 
 export { prefetchDashboard } from './api.ts';

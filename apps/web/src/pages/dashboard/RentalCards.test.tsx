@@ -5,8 +5,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { myOrdersQuery, servicesQuery } from '../../api/orders.ts';
 import { TOKEN_KEY } from '../../api/token.ts';
-import { createQueryClient } from '../../app/queryClient.ts';
 import { I18nProvider } from '../../i18n/index.tsx';
+import { createQueryClient } from '../../lib/queryClient.ts';
 import { claimsFor, fakeToken, orderFor, renderApp, userInfoFor } from '../../test/utils.tsx';
 import { formatCountdown, isPinnedRental, PinnedRentals } from './RentalCards.tsx';
 

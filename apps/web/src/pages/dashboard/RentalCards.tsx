@@ -3,13 +3,6 @@ import { BellRing, Hourglass } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
-  codeAlerts,
-  enableCodeNotifications,
-  notificationsSupported,
-  useCodeAlerts,
-} from '../../app/attention.ts';
-import { Popover } from '../../app/shell/Popover.tsx';
-import {
   Button,
   CopyableText,
   CopyButton,
@@ -17,11 +10,18 @@ import {
   RelativeTime,
   Switch,
 } from '../../components/index.ts';
+import { Popover } from '../../components/Popover.tsx';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
+import {
+  codeAlerts,
+  enableCodeNotifications,
+  notificationsSupported,
+  useCodeAlerts,
+} from '../../live/attention.ts';
 import { useAnotherSmsMutation, useCancelMutation, useFinishMutation, useMyOrders } from './api.ts';
 import { cancelState, focusSection, MY_NUMBERS_ID, useRepeatable } from './OrderList.tsx';
 

@@ -2,7 +2,7 @@ import { endpoints, type Order } from '@simdock/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
-import { useLiveStatus } from '../../app/live.tsx';
+import { useLiveStatus } from '../../live/live.tsx';
 
 export { mergeOrder, prefetchDashboard } from '../../api/orders.ts';
 

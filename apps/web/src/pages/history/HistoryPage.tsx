@@ -10,7 +10,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { type ComponentProps, lazy, Suspense, useEffect, useState } from 'react';
 import { type Control, useController, useForm } from 'react-hook-form';
-import { useSession } from '../../app/session.tsx';
 import {
   Button,
   Card,
@@ -39,6 +38,7 @@ import {
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
+import { useSession } from '../../session/session.tsx';
 import { dailyStatsQuery, useHistory } from './api.ts';
 import { downloadText, fetchHistoryCsv } from './export-csv.ts';
 import {

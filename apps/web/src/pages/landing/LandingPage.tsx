@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Check, Code, MessagesSquare, Send, Smartphone } from 'lucide-react';
 import { Link } from 'react-router';
 import { servicesQuery } from '../../api/orders.ts';
-import { useSession } from '../../app/session.tsx';
-import { PublicFooter, PublicHeader } from '../../app/shell/PublicLayout.tsx';
 import { buttonClass } from '../../components/Button.tsx';
+import { PublicFooter, PublicHeader } from '../../components/PublicLayout.tsx';
 import { EmptyState, QueryState, SkeletonLines } from '../../components/StateViews.tsx';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { useSession } from '../../session/session.tsx';
 
 const FEATURES = [
   { icon: Smartphone, title: 'landing.feature1Title', text: 'landing.feature1Text' },

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { PublicFooter, PublicHeader } from '../../app/shell/PublicLayout.tsx';
+import { PublicFooter, PublicHeader } from '../../components/PublicLayout.tsx';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 

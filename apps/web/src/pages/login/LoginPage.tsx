@@ -9,16 +9,16 @@ import {
 import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { homePath, useSession } from '../../app/session.tsx';
-import { NEXT_PARAM, readToken, safeNextPath } from '../../app/session-core.ts';
-import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
+import { AuthLayout } from '../../components/PublicLayout.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { lowerCaseInput } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { homePath, useSession } from '../../session/session.tsx';
+import { NEXT_PARAM, readToken, safeNextPath } from '../../session/session-core.ts';
 import { useLoginMutation } from './api.ts';
 
 // Only accounts with a second factor reach this step: it stays out of the login page's first load.

@@ -1,7 +1,7 @@
 import { endpoints, type LoginAnswer, type LoginBody } from '@simdock/contract';
 import { useMutation } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
-import { deviceTokenFor, keepDeviceToken } from '../../app/device-token.ts';
+import { deviceTokenFor, keepDeviceToken } from '../../session/device-token.ts';
 
 /** POST /api/Auth/login → { token }. Public call (no bearer). */
 export async function login(body: LoginBody): Promise<LoginAnswer> {

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import { useSession } from '../../app/session.tsx';
-import { PublicHeader } from '../../app/shell/PublicLayout.tsx';
 import { buttonClass } from '../../components/Button.tsx';
+import { PublicHeader } from '../../components/PublicLayout.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { useSession } from '../../session/session.tsx';
 
 /** Any path outside the route table. */
 export function NotFoundPage() {

@@ -8,11 +8,11 @@ import {
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input, PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
+import { AuthLayout } from '../../components/PublicLayout.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText, lowerCaseInput, ruleResolver } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';

@@ -1,11 +1,11 @@
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { AuthLayout } from '../../app/shell/PublicLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { PasswordInput } from '../../components/Input.tsx';
 import { Notice } from '../../components/Notice.tsx';
+import { AuthLayout } from '../../components/PublicLayout.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText, ruleResolver } from '../../lib/forms.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';

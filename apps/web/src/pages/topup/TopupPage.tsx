@@ -10,7 +10,6 @@ import { ExternalLink, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { useSession } from '../../app/session.tsx';
 import {
   Button,
   buttonClass,
@@ -30,6 +29,7 @@ import { type TFunction, useI18n } from '../../i18n/index.tsx';
 import { failureText, serverText } from '../../lib/errors.ts';
 import { formatDateTime, formatMoney, formatMoneyInput } from '../../lib/format.ts';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
+import { useSession } from '../../session/session.tsx';
 import { useCancelPayment, useCreatePayment, usePaymentHistory, usePaymentOptions } from './api.ts';
 
 interface Values {

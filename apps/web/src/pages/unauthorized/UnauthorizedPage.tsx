@@ -1,10 +1,10 @@
 import { ShieldX } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
-import { useSession } from '../../app/session.tsx';
-import { PublicHeader } from '../../app/shell/PublicLayout.tsx';
 import { Button, buttonClass } from '../../components/Button.tsx';
+import { PublicHeader } from '../../components/PublicLayout.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { useSession } from '../../session/session.tsx';
 
 /**
  * /unauthorized: where the role guard sends a user who lacks the page's role. Signed in, it shows

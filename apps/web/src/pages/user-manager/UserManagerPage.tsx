@@ -8,7 +8,6 @@ import {
 import { Pencil, Search, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { useSession } from '../../app/session.tsx';
 import {
   Button,
   Card,
@@ -29,6 +28,7 @@ import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
+import { useSession } from '../../session/session.tsx';
 import { useDeleteUserMutation, useResetSecondFactorMutation, useUsersQuery } from './api.ts';
 import { UserFormModal } from './UserFormModal.tsx';
 import { roleLabel } from './user-form.ts';

@@ -1,7 +1,6 @@
 import { validateChangePassword } from '@simdock/contract';
 import type { FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { useSession } from '../../app/session.tsx';
 import { Button } from '../../components/Button.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { PasswordInput } from '../../components/Input.tsx';
@@ -9,6 +8,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { serverText } from '../../lib/errors.ts';
 import { fieldErrorText, ruleResolver } from '../../lib/forms.ts';
+import { useSession } from '../../session/session.tsx';
 import { useChangePasswordMutation } from './api.ts';
 
 interface Values {

@@ -2,7 +2,6 @@ import { ADMIN_ROLE } from '@simdock/contract';
 import { KeyRound, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useSession } from '../../app/session.tsx';
 import { buttonClass } from '../../components/Button.tsx';
 import { Card } from '../../components/Card.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -10,6 +9,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { roleLabel } from '../../lib/labels.ts';
+import { useSession } from '../../session/session.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorCard } from './SecondFactorCard.tsx';
 

@@ -34,7 +34,7 @@ export { useLiveStatus } from './live-status.ts';
  * be missed: each `order` event updates the cached orders (see api/orders.ts applyOrder), and a new
  * code raises a toast with the code and a copy button, adds a bell notification, and badges the tab
  * (title and favicon) while it is hidden, with the sound and browser notification the user turned on.
- * The browser's tabs share one stream (app/live-share.ts). On a reconnection every shown query refetches.
+ * The browser's tabs share one stream (live/live-share.ts). On a reconnection every shown query refetches.
  */
 export function LiveOrdersProvider({ username, children }: { username: string; children: ReactNode }) {
   const qc = useQueryClient();
@@ -68,7 +68,7 @@ export function LiveOrdersProvider({ username, children }: { username: string; c
       campaign: (progress) => applyCampaign(qc, progress),
       conversation: (conversation) => applyConversation(qc, conversation),
     };
-    // One stream for all the browser's tabs (app/live-share.ts): this tab follows it or gets its events.
+    // One stream for all the browser's tabs (live/live-share.ts): this tab follows it or gets its events.
     shareLive({
       // One name for the browser: its tabs share the signed-in token (localStorage), hence the user.
       name: 'simdock.live',

@@ -1,6 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { login } from '../pages/login/api.ts';
-import { mockFetch } from '../test/utils.tsx';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   DEVICE_TOKENS_KEPT,
   deviceTokenFor,
@@ -38,26 +36,5 @@ describe('device tokens', () => {
     expect(parseStored('{"a":"x","b":3}')).toEqual({ a: 'x' });
     localStorage.setItem('simdockDeviceTokens', '{broken');
     expect(deviceTokenFor('a')).toBeUndefined();
-  });
-});
-
-describe('the sign-in call', () => {
-  beforeEach(() => localStorage.clear());
-  afterEach(() => vi.unstubAllGlobals());
-
-  it('sends the stored device token of the account and keeps the one the answer carries', async () => {
-    const bodies: Record<string, unknown>[] = [];
-    mockFetch((_path, init) => {
-      bodies.push(JSON.parse(String(init?.body)));
-      return { body: { token: 'jwt', deviceToken: 'dev-1' } };
-    });
-    await login({ username: 'carol', password: 'carol-pass-1' });
-    expect(bodies[0]).toEqual({ username: 'carol', password: 'carol-pass-1' });
-    expect(deviceTokenFor('carol')).toBe('dev-1');
-    await login({ username: 'carol', password: 'carol-pass-1' });
-    expect(bodies[1]).toEqual({ username: 'carol', password: 'carol-pass-1', deviceToken: 'dev-1' });
-    // Another account on this browser has no token yet.
-    await login({ username: 'dan', password: 'dan-pass-12' });
-    expect(bodies[2]).toEqual({ username: 'dan', password: 'dan-pass-12' });
   });
 });

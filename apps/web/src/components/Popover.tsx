@@ -1,6 +1,6 @@
 import * as RadixPopover from '@radix-ui/react-popover';
 import { type ReactNode, useState } from 'react';
-import { cx } from '../../lib/cx.ts';
+import { cx } from '../lib/cx.ts';
 
 /**
  * A button that opens a small panel below it (Radix Popover: focus moves into the panel, Esc and a

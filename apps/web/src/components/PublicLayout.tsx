@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useI18n } from '../../i18n/index.tsx';
+import { useI18n } from '../i18n/index.tsx';
 import { LanguageSwitch, Logo, SkipLink, ThemeToggle } from './controls.tsx';
 
 /** Header of the public pages (after the skip link): logo (to the landing page), optional links, language and theme. */

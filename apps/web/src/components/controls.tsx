@@ -1,8 +1,8 @@
 import { Languages, Moon, Sun } from 'lucide-react';
 import { Link } from 'react-router';
-import { LANGUAGES, type Language, useI18n } from '../../i18n/index.tsx';
-import { cx } from '../../lib/cx.ts';
-import { useTheme } from '../theme.tsx';
+import { LANGUAGES, type Language, useI18n } from '../i18n/index.tsx';
+import { cx } from '../lib/cx.ts';
+import { useTheme } from '../lib/theme.tsx';
 
 /** Controls shared by the shell's top bar and the public pages' header. */
 export const ICON_BUTTON =
