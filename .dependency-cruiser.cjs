@@ -1,5 +1,7 @@
-// Import rules, checked by `npm run lint` (dependency-cruiser). See apps/server/README.md.
+// Import rules, checked by `npm run lint` (dependency-cruiser). See apps/server/README.md and
+// apps/web/README.md (Layers).
 const MOD = '^apps/server/src/modules/';
+const WEB = '^apps/web/src/';
 module.exports = {
   forbidden: [
     {
@@ -47,6 +49,30 @@ module.exports = {
       comment: 'The web app talks to the server over HTTP; shared shapes live in packages/contract.',
       from: { path: '^apps/web/' },
       to: { path: '^apps/server/' },
+    },
+    {
+      name: 'web-page-not-app',
+      severity: 'error',
+      comment:
+        'Web layers run one way: app/ (router, shell, guards) → pages/ → shared code. A page (its tests too) imports nothing from app/; what it needs from there moves down to a shared folder.',
+      from: { path: `${WEB}pages/` },
+      to: { path: `${WEB}app/` },
+    },
+    {
+      name: 'web-page-not-other-page',
+      severity: 'error',
+      comment:
+        'A page folder (its tests too) imports nothing from another page folder: code two screens need moves down to a shared folder.',
+      from: { path: `${WEB}pages/([^/]+)/` },
+      to: { path: `${WEB}pages/`, pathNot: `${WEB}pages/$1/` },
+    },
+    {
+      name: 'web-shared-not-up',
+      severity: 'error',
+      comment:
+        'Shared web code (components/, lib/, api/, i18n/, session/, live/ and any new folder beside them), its tests too, imports neither pages/ nor app/. Exempt: app/ and main.tsx (the top) and test/ (the unit tests\' harness: renderApp renders the real route table).',
+      from: { path: WEB, pathNot: `${WEB}(app|pages|test)/|${WEB}main\\.tsx$` },
+      to: { path: `${WEB}(app|pages)/` },
     },
     {
       name: 'contract-is-a-leaf',
