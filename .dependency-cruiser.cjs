@@ -70,7 +70,7 @@ module.exports = {
       name: 'web-shared-not-up',
       severity: 'error',
       comment:
-        'Shared web code (components/, lib/, api/, i18n/, session/, live/ and any new folder beside them), its tests too, imports neither pages/ nor app/. Exempt: app/ and main.tsx (the top) and test/ (the unit tests\' harness: renderApp renders the real route table).',
+        "Shared web code (components/, lib/, api/, i18n/, session/, live/ and any new folder beside them), its tests too, imports neither pages/ nor app/. Exempt: app/ and main.tsx (the top) and test/ (the unit tests' harness: renderApp renders the real route table).",
       from: { path: WEB, pathNot: `${WEB}(app|pages|test)/|${WEB}main\\.tsx$` },
       to: { path: `${WEB}(app|pages)/` },
     },
