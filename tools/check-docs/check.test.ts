@@ -53,6 +53,23 @@ describe('the docs held against the code', () => {
     assert.ok(problems.includes('apps/server/README.md (Modules today): module `overview` does not exist'));
   });
 
+  it("fails on a web shared folder the README's layers lack, and on one it names that is gone", () => {
+    const problems = docsProblems(
+      withFacts((f) => {
+        f.webShared.push('theme');
+        f.webShared = f.webShared.filter((d) => d !== 'live');
+      }),
+      docs,
+    );
+    assert.deepEqual(
+      problems.filter((p) => p.startsWith('apps/web/README.md (Layers)')),
+      [
+        'apps/web/README.md (Layers): shared folder `theme` is missing',
+        'apps/web/README.md (Layers): shared folder `live` does not exist',
+      ],
+    );
+  });
+
   it('fails on a route, a page folder or an endpoint a page calls that the screen map lacks', () => {
     const problems = docsProblems(
       withFacts((f) => {

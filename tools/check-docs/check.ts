@@ -1,5 +1,6 @@
 // Holds the docs against the code (tools/check-docs/facts.ts): the module table, jobs and tables in
-// docs/architecture.md, the module lists and layout blocks of the READMEs, the screen map of
+// docs/architecture.md, the module lists and layout blocks of the READMEs, the web's shared folders
+// (apps/web/README.md, Layers), the screen map of
 // docs/screens.md (routes, page folders, the endpoints each page calls) and the routes of
 // docs/product.md. The link checker (tools/check-links.mjs) proves that references resolve; this proves
 // that the lists are true. Run by `npm run lint`: prints each disagreement and exits 1.
@@ -157,6 +158,14 @@ export function docsProblems(facts: Facts, docs: Docs): string[] {
       layoutEntries(firstFence(web)),
     ),
   );
+
+  // apps/web/README.md (Layers): the shared layer's list names every shared folder (the import rule
+  // counts any folder under src/ but app/, pages/ and test/ as shared).
+  const sharedItem = /^3\. Shared code:([\s\S]*?)(?=\n\S|$)/m.exec(section(web, 'Layers'))?.[1] ?? '';
+  const sharedDoc = ticked(sharedItem)
+    .filter((t) => /^[\w-]+\/$/.test(t))
+    .map((t) => t.slice(0, -1));
+  problems.push(...compare('apps/web/README.md (Layers)', 'shared folder', facts.webShared, sharedDoc));
 
   // docs/screens.md: every route and page folder has its row; each row lists the endpoints its page calls.
   const screenRows = tableRows(docs['docs/screens.md']);

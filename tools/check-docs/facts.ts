@@ -29,6 +29,8 @@ export interface Facts {
   pageFolders: string[];
   /** Page folder → the endpoints its files (and the shared `api/` files they import) call: `POST /api/Order/create`. */
   pageEndpoints: Record<string, string[]>;
+  /** The web's shared folders: every folder directly under apps/web/src but `app`, `pages` and `test`. */
+  webShared: string[];
   /** Top-level entries of each documented tree: `apps/server/src` → `config.ts`, `db`, … */
   layout: Record<string, string[]>;
   /** The npm workspaces' folders (`packages/contract`, `tools/gateway-sim`, `e2e`, …). */
@@ -177,6 +179,10 @@ export function readFacts(root = ROOT): Facts {
     routes: routeFacts(readFileSync(join(webSrc, 'app/router.tsx'), 'utf8')),
     pageFolders: readdirSync(join(webSrc, 'pages')).sort(),
     pageEndpoints: pageEndpointFacts(webSrc),
+    webShared: readdirSync(webSrc, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !['app', 'pages', 'test'].includes(e.name))
+      .map((e) => e.name)
+      .sort(),
     layout: {
       'apps/server/src': topLevel(join(root, 'apps/server/src')),
       'apps/web/src': topLevel(webSrc),
