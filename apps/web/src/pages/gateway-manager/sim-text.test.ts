@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage, translateIn } from '../../i18n/index.tsx';
-import { lockReasonText, simStateName } from './sim-text.ts';
+import { lockKindText, lockLeftText, lockReasonText, simStateName, simText } from './sim-text.ts';
 
 beforeAll(() => loadLanguage('vi'));
 const vi = (key: Parameters<typeof translateIn>[1], params?: Parameters<typeof translateIn>[2]) =>
@@ -24,5 +24,40 @@ describe('SIM texts in the user language', () => {
       '3 failed sends in a row (recovered; cooling down)',
     );
     expect(lockReasonText(vi, 'Carrier complaint')).toBe('Carrier complaint');
+  });
+
+  it("names a SIM by a box's port or a phone's slot", () => {
+    expect(simText(en, 'ejoin', '1.01', 'gateways.setNumberFor', 'gateways.setNumberForSim')).toBe(
+      'Set number for port 1.01',
+    );
+    expect(simText(en, 'smsgate', '2', 'gateways.setNumberFor', 'gateways.setNumberForSim')).toBe(
+      'Set number for SIM 2',
+    );
+  });
+
+  it('says who locked a SIM and for how long', () => {
+    const lock = { locked: true, reason: null, since: null, by: null } as const;
+    expect(lockKindText(en, { ...lock, kind: 'auto', until: null })).toBe('Failed sends');
+    expect(lockKindText(en, { ...lock, kind: 'device', until: null })).toBe('Device');
+    expect(lockKindText(en, { ...lock, kind: 'manual', until: null, by: 'ann' })).toBe('By ann');
+    expect(lockKindText(en, { ...lock, kind: 'manual', until: null })).toBe('By ?');
+
+    const now = Date.parse('2026-11-22T14:00:00Z');
+    const until = (ms: number) => new Date(now + ms).toISOString();
+    expect(lockLeftText(en, { ...lock, kind: 'manual', until: null }, now)).toBe('until unlocked');
+    expect(lockLeftText(en, { ...lock, kind: 'device', until: null }, now)).toBe(
+      'until the device reports it working',
+    );
+    // Minutes round up, never below one; from an hour on, hours and minutes.
+    expect(lockLeftText(en, { ...lock, kind: 'auto', until: until(59 * 60_000 + 1) }, now)).toBe(
+      '1 h 0 min left',
+    );
+    expect(lockLeftText(en, { ...lock, kind: 'auto', until: until(58 * 60_000 + 1) }, now)).toBe(
+      '59 min left',
+    );
+    expect(lockLeftText(en, { ...lock, kind: 'auto', until: until(-5_000) }, now)).toBe('1 min left');
+    expect(lockLeftText(en, { ...lock, kind: 'manual', until: until(150 * 60_000) }, now)).toBe(
+      '2 h 30 min left',
+    );
   });
 });

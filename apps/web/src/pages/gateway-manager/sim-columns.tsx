@@ -1,0 +1,213 @@
+import { type Gateway, SIM_ROLES, type Sim, type SimRole } from '@simdock/contract';
+import { Lock, LockOpen, MessageSquareText, PencilLine } from 'lucide-react';
+import { Fragment } from 'react';
+import { errorMessage } from '../../api/client.ts';
+import { Button } from '../../components/Button.tsx';
+import { CopyableText } from '../../components/CopyButton.tsx';
+import type { Column } from '../../components/DataTable.tsx';
+import { Select } from '../../components/Input.tsx';
+import { RowActions } from '../../components/RowActions.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { notify } from '../../components/toast.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+import { formatPhone } from '../../lib/format.ts';
+import { useNow } from '../../lib/useNow.ts';
+import { useSetSimRoleMutation } from './api.ts';
+import { simPlace } from './kinds.ts';
+import { HealthFigures, LockBadge } from './SimFigures.tsx';
+import { ROLE_TEXT, simStateName, simText } from './sim-text.ts';
+import type { SimDialogKind } from './sims.ts';
+
+/**
+ * The SIM table's columns: place, number and ICCID, operator and signal, state with the lock, health,
+ * role (changed in place) and the row's actions, which open one of the SIM's dialogs (`onDialog`).
+ */
+export function useSimColumns(
+  gateway: Gateway,
+  onDialog: (kind: SimDialogKind, sim: Sim) => void,
+): Column<Sim>[] {
+  const { t } = useI18n();
+  const roleMutation = useSetSimRoleMutation();
+  // Lock countdowns keep counting while the panel is open: a render every 15 s, each reading the time
+  // afresh (the shared clock's value can be up to 15 s old, a minute off in "59 min left").
+  useNow(15_000);
+  const now = Date.now();
+  const kind = gateway.kind;
+  const phone = kind === 'smsgate';
+  const place = (s: Sim) => simPlace(kind, s.port, t);
+
+  return [
+    {
+      key: 'port',
+      header: t('gateways.colPort'),
+      cell: (s) => <span className={phone ? 'whitespace-nowrap' : 'font-mono tabular'}>{place(s)}</span>,
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'number',
+      // The ICCID under the number and the signal under the operator, not columns of their own: the
+      // panel's Role and actions stay in view at 1280 px.
+      header: `${t('gateways.colNumber')} · ${t('gateways.colIccid')}`,
+      cell: (s) => (
+        <span className="flex flex-col items-start">
+          {s.number ? (
+            <CopyableText value={s.number} display={formatPhone(s.number)} />
+          ) : phone ? (
+            // Not rentable without a number: say what makes it so, where the dash would be.
+            <span className="whitespace-nowrap text-xs text-warn">{t('gateways.simNeedsNumber')}</span>
+          ) : (
+            <span className="text-muted">-</span>
+          )}
+          {s.numberSource ? (
+            <span className="text-xs text-muted">
+              {s.numberSource === 'manual' ? t('gateways.sourceManual') : t('gateways.sourceDevice')}
+            </span>
+          ) : null}
+          {s.iccid ? (
+            // Named by the column's header (and for screen readers here): the digits alone stay narrower
+            // than the number above them.
+            <span className="whitespace-nowrap font-mono text-xs text-muted" title={t('gateways.colIccid')}>
+              <span className="sr-only">{t('gateways.colIccid')} </span>
+              {s.iccid}
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      key: 'operator',
+      // SMSGate reports no signal: a phone's SIMs show none.
+      header: phone ? (
+        t('gateways.colOperator')
+      ) : (
+        <span className="whitespace-normal">{`${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}</span>
+      ),
+      cardLabel: phone
+        ? t('gateways.colOperator')
+        : `${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
+      // Wraps ("310260 / T-Mobile") so Role and the actions stay in view at 1280 px.
+      cell: (s) => (
+        <span className="flex flex-col items-start">
+          {/* Breaks between words only ("310260 / T-Mobile", never "T- / Mobile"). */}
+          <span>
+            {(s.operator ?? '-').split(' ').map((word, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the words of one fixed text
+              <Fragment key={i}>
+                {i ? ' ' : null}
+                <span className="whitespace-nowrap">{word}</span>
+              </Fragment>
+            ))}
+          </span>
+          {phone ? null : (
+            <span className="whitespace-nowrap text-xs text-muted tabular">
+              {t('gateways.colSignal')} {s.signal ?? '-'}
+            </span>
+          )}
+        </span>
+      ),
+      cellClassName: 'min-w-20',
+    },
+    {
+      key: 'state',
+      header: t('gateways.colState'),
+      cell: (s) => (
+        <span className="flex flex-col items-start gap-1">
+          <span className="whitespace-nowrap">{simStateName(t, s.state, s.stateText)}</span>
+          {/* Locked: the lock's badge says so (and why); "Usable" beside it would contradict it. */}
+          {s.lock.locked ? (
+            <LockBadge sim={s} now={now} />
+          ) : (
+            <StatusBadge tone={s.usable ? 'green' : 'grey'}>
+              {s.usable ? t('gateways.usable') : t('gateways.notUsable')}
+            </StatusBadge>
+          )}
+          {s.state === 0 && !s.lock.locked ? null : (
+            <Button
+              size="sm"
+              variant="ghost"
+              className="-ml-2"
+              icon={
+                s.lock.locked ? (
+                  <LockOpen className="size-4" aria-hidden />
+                ) : (
+                  <Lock className="size-4" aria-hidden />
+                )
+              }
+              aria-label={
+                s.lock.locked
+                  ? simText(t, kind, s.port, 'gateways.unlockFor', 'gateways.unlockForSim')
+                  : simText(t, kind, s.port, 'gateways.lockFor', 'gateways.lockForSim')
+              }
+              onClick={() => onDialog(s.lock.locked ? 'unlock' : 'lock', s)}
+            >
+              {s.lock.locked ? t('gateways.unlock') : t('gateways.lock')}
+            </Button>
+          )}
+        </span>
+      ),
+    },
+    {
+      key: 'health',
+      header: t('gateways.colHealth'),
+      cell: (s) => <HealthFigures sim={s} />,
+    },
+    {
+      key: 'role',
+      header: t('gateways.colRole'),
+      cell: (s) => (
+        <Select
+          className="w-36"
+          aria-label={simText(t, kind, s.port, 'gateways.roleFor', 'gateways.roleForSim')}
+          value={s.role}
+          disabled={roleMutation.isPending}
+          onChange={(e) =>
+            roleMutation.mutate(
+              { gatewayId: gateway.id, port: s.port, role: e.target.value as SimRole },
+              {
+                onSuccess: (res) => notify.success(res.msg),
+                onError: (err) => notify.error(t('gateways.roleFailed'), errorMessage(err)),
+              },
+            )
+          }
+        >
+          {SIM_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {t(ROLE_TEXT[r])}
+            </option>
+          ))}
+        </Select>
+      ),
+    },
+    {
+      key: 'actions',
+      // The relative box keeps the visually hidden header inside the table's scroll area.
+      header: (
+        <span className="relative">
+          <span className="sr-only">{t('gateways.colActions')}</span>
+        </span>
+      ),
+      cell: (s) => (
+        <RowActions
+          name={phone ? place(s) : `${t('gateways.colPort')} ${s.port}`}
+          actions={[
+            {
+              key: 'number',
+              label: t('gateways.setNumber'),
+              icon: <PencilLine className="size-4" aria-hidden />,
+              disabled: s.state === 0,
+              onSelect: () => onDialog('number', s),
+            },
+            {
+              key: 'sms',
+              label: t('gateways.simulateSms'),
+              icon: <MessageSquareText className="size-4" aria-hidden />,
+              onSelect: () => onDialog('sms', s),
+            },
+          ]}
+        />
+      ),
+      // The buttons go one under the other when the panel is narrow (the rows are tall anyway).
+      align: 'right',
+    },
+  ];
+}
