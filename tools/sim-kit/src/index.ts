@@ -1,0 +1,12 @@
+export { parseOptions, isMain, type OptionKind, type OptionValues, runCli } from './cli.ts';
+export { type ControlApi, type ControlRoute, handleControl } from './control.ts';
+export {
+  BodyTooLarge,
+  closeServer,
+  hostUrl,
+  listen,
+  parseJsonObject,
+  readBody,
+  type SimReply,
+  writeReply,
+} from './http.ts';
