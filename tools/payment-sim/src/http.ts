@@ -1,11 +1,12 @@
 // HTTP surface: the NOWPayments API under /v1, the hosted invoice page under /payment/, and the
 // unauthenticated test control API under /__sim/ (never expose it beyond a test machine).
+import { preferredLanguage } from '@simdock/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { mulDiv, toUnits, UNIT, unitsText } from './decimal.ts';
 import { SimError } from './errors.ts';
 import { NP_STATUSES, type NpStatus } from './model.ts';
 import { FORGERIES, type Modes, OUTCOMES, type Outcome } from './options.ts';
-import { invoicePage, notFoundPage, pageLanguage, resultPage } from './page.ts';
+import { invoicePage, notFoundPage, resultPage } from './page.ts';
 import type { PaymentSim } from './sim.ts';
 
 type Body = Record<string, unknown>;
@@ -236,7 +237,7 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
 
   app.get('/payment', async (req, reply) => {
     const inv = pageInvoice(req);
-    const lang = pageLanguage(req.headers['accept-language']);
+    const lang = preferredLanguage(req.headers['accept-language']);
     reply.type('text/html; charset=utf-8').header('vary', 'Accept-Language');
     if (!inv) return reply.code(404).send(notFoundPage(lang));
     const payCurrency = inv.payCurrency ?? sim.options.defaultPayCurrency ?? 'usdttrc20';
@@ -247,7 +248,7 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
 
   app.post('/payment', async (req, reply) => {
     const inv = pageInvoice(req);
-    const lang = pageLanguage(req.headers['accept-language']);
+    const lang = preferredLanguage(req.headers['accept-language']);
     reply.type('text/html; charset=utf-8').header('vary', 'Accept-Language');
     if (!inv) return reply.code(404).send(notFoundPage(lang));
     const b = body(req);

@@ -1,6 +1,6 @@
 // The devices of the account as GET /device(s) lists them: this phone with its SIMs (masked in
 // Cloud/Private), and the account's other phones, which never come online.
-import { maskSim, type Mode } from './model.ts';
+import { type Mode, maskSim } from './model.ts';
 import type { OtherDevice, SlotConfig } from './options.ts';
 
 export interface DirectoryContext {

@@ -21,7 +21,11 @@ export interface MessagesContext {
   knownDevice(id: string): boolean;
 }
 
-export function postMessage(c: MessagesContext, b: Record<string, unknown>, query: URLSearchParams): SimReply {
+export function postMessage(
+  c: MessagesContext,
+  b: Record<string, unknown>,
+  query: URLSearchParams,
+): SimReply {
   const v = validateMessage(b, { skipPhoneValidation: query.get('skipPhoneValidation') === 'true' });
   if (typeof v === 'string') return error(400, v);
   if (v.deviceId !== undefined && !c.knownDevice(v.deviceId)) {

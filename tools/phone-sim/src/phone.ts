@@ -218,7 +218,13 @@ export class PhoneSim {
       }
       writeReply(
         res,
-        apiHandler(api, { method, path, query: url.searchParams, body, authorization: req.headers.authorization }),
+        apiHandler(api, {
+          method,
+          path,
+          query: url.searchParams,
+          body,
+          authorization: req.headers.authorization,
+        }),
       );
     } catch (err) {
       writeReply(res, { status: 500, json: { message: err instanceof Error ? err.message : String(err) } });

@@ -30,7 +30,8 @@ export function parseOptions<S extends Record<string, OptionKind>>(
     help: { type: 'boolean', short: 'h' },
   };
   for (const [name, kind] of Object.entries(spec)) {
-    options[name] = kind === 'boolean' ? { type: 'boolean' } : { type: 'string', multiple: kind === 'strings' };
+    options[name] =
+      kind === 'boolean' ? { type: 'boolean' } : { type: 'string', multiple: kind === 'strings' };
   }
   const { values } = parseArgs({ args: argv, strict: true, options });
   const out: Record<string, unknown> = {};

@@ -1,4 +1,4 @@
-export { parseOptions, isMain, type OptionKind, type OptionValues, runCli } from './cli.ts';
+export { isMain, type OptionKind, type OptionValues, parseOptions, runCli } from './cli.ts';
 export { type ControlApi, type ControlRoute, handleControl } from './control.ts';
 export {
   BodyTooLarge,

@@ -37,7 +37,9 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export async function startRecorder(opts: { path?: string; answer?: Recorder['answer'] } = {}): Promise<Recorder> {
+export async function startRecorder(
+  opts: { path?: string; answer?: Recorder['answer'] } = {},
+): Promise<Recorder> {
   const requests: Recorded[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((req, res) => {
