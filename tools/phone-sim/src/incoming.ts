@@ -19,6 +19,16 @@ export interface MmsPart {
   data: Uint8Array;
 }
 
+/** An MMS as it arrives: on SIM number `slot`, from `from`, at `at` (default now). */
+export interface IncomingMms {
+  slot: number;
+  from: string;
+  subject?: string;
+  body?: string;
+  parts: MmsPart[];
+  at?: number;
+}
+
 export interface InboxContext {
   slots: (SlotConfig | null)[];
   time(ms?: number): string;
@@ -63,14 +73,7 @@ export class Inbox {
    * An MMS arrives on SIM number `slot` and finishes downloading: raises mms:downloaded with each
    * part's bytes in base64 (layout parts such as SMIL included, as the app sends them).
    */
-  injectMms(m: {
-    slot: number;
-    from: string;
-    subject?: string;
-    body?: string;
-    parts: MmsPart[];
-    at?: number;
-  }): string {
+  injectMms(m: IncomingMms): string {
     const sim = this.sim(m.slot);
     const at = m.at ?? Date.now();
     const body = m.body ?? '';

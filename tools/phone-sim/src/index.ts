@@ -1,6 +1,6 @@
 export { startFromArgs } from './cli.ts';
 export type { ControlOutcome } from './control.ts';
-export type { IncomingRecord, MmsPart } from './incoming.ts';
+export type { IncomingMms, IncomingRecord, MmsPart } from './incoming.ts';
 export { validateMessage } from './message-validation.ts';
 export type { Mode, State, WebhookEvent } from './model.ts';
 export { aggregate, maskSim, PREFIX, partsCount, phoneTime, sign } from './model.ts';

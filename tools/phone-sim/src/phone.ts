@@ -9,7 +9,7 @@ import { apiHandler } from './api.ts';
 import { controlHandler } from './control.ts';
 import { DeviceDirectory } from './devices.ts';
 import { healthReply, phoneHealth } from './health.ts';
-import { Inbox, type IncomingRecord, type MmsPart } from './incoming.ts';
+import { Inbox, type IncomingMms, type IncomingRecord } from './incoming.ts';
 import { hexId, type Mode, makeRandom, nanoid, PREFIX, phoneTime, type WebhookEvent } from './model.ts';
 import { type PhoneSimOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import { type MessageRecord, Outbox, type OutcomeFn } from './outbox.ts';
@@ -181,14 +181,7 @@ export class PhoneSim {
   }
 
   /** An MMS arrives on SIM number `slot` and finishes downloading: raises mms:downloaded. */
-  injectMms(m: {
-    slot: number;
-    from: string;
-    subject?: string;
-    body?: string;
-    parts: MmsPart[];
-    at?: number;
-  }): string {
+  injectMms(m: IncomingMms): string {
     return this.inbox.injectMms(m);
   }
 

@@ -1,10 +1,11 @@
 // The phone's pending work: delayed steps and webhook deliveries in flight, so a test can wait until
 // nothing is left (`webhooksSettled()`) and stopping can cancel what is still waiting.
+import { Timers } from '@simdock/sim-kit';
 
 export class Scheduler {
   private pending = 0;
   private waiters: (() => void)[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   /** Counts `p` as pending work until it settles. */
   track<T>(p: Promise<T>): Promise<T> {
@@ -18,17 +19,15 @@ export class Scheduler {
   /** Runs `fn` after `ms`, as pending work. */
   later(ms: number, fn: () => void): void {
     void this.track(
-      new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          this.timers.delete(t);
+      new Promise<void>((resolve) =>
+        this.timers.later(ms, () => {
           try {
             fn();
           } finally {
             resolve();
           }
-        }, ms);
-        this.timers.add(t);
-      }),
+        }),
+      ),
     );
   }
 
@@ -40,7 +39,6 @@ export class Scheduler {
 
   /** Drops every waiting step and releases whoever waits for the settling. */
   stop(): void {
-    for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.pending = 0;
     this.flushWaiters();

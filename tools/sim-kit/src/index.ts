@@ -10,3 +10,5 @@ export {
   type SimReply,
   writeReply,
 } from './http.ts';
+export { seededRandom } from './random.ts';
+export { Timers } from './timers.ts';
