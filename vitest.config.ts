@@ -73,6 +73,7 @@ export default defineConfig({
       { test: { name: 'gateway-sim', pool, include: ['tools/gateway-sim/src/**/*.test.ts'] } },
       { test: { name: 'payment-sim', pool, include: ['tools/payment-sim/src/**/*.test.ts'] } },
       { test: { name: 'phone-sim', pool, include: ['tools/phone-sim/src/**/*.test.ts'] } },
+      { test: { name: 'sim-kit', pool, include: ['tools/sim-kit/src/**/*.test.ts'] } },
       // The deploy kit's files (compose, Kubernetes, alert rules, systemd); `npm run test:deploy` runs them.
       { test: { name: 'deploy', pool, include: ['deploy/**/*.test.ts'] } },
       {

@@ -19,6 +19,7 @@ export * from './endpoint.ts';
 export * from './endpoint-errors.ts';
 export * from './endpoints/index.ts';
 export * from './failure-reason.ts';
+export * from './language.ts';
 export * from './limits.ts';
 export * from './live-events.ts';
 export * from './messages.ts';

@@ -1,9 +1,7 @@
 #!/usr/bin/env -S node --import tsx
 // gateway-sim CLI: start one device (or --devices N) with the /sim/* control API enabled.
 // The control API has no authentication; never expose these ports beyond a test machine.
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { isMain, parseOptions, runCli } from '@simdock/sim-kit';
 import { SimFleet } from './fleet.ts';
 import type { SimOptions } from './options.ts';
 
@@ -34,60 +32,49 @@ export async function startFromArgs(
   argv: string[],
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<SimFleet> {
-  const { values: v } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      ports: { type: 'string' },
-      slots: { type: 'string' },
-      devices: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      mac: { type: 'string' },
-      seed: { type: 'string' },
-      'no-numbers': { type: 'boolean' },
-      'push-to': { type: 'string' },
-      period: { type: 'string' },
-      'push-interval-ms': { type: 'string' },
-      'sms-to': { type: 'string' },
-      'send-delay-ms': { type: 'string' },
-      'report-max-delay-ms': { type: 'string' },
-      'failing-ports': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const v = parseOptions(argv, {
+    ports: 'number',
+    slots: 'number',
+    devices: 'number',
+    host: 'string',
+    port: 'number',
+    username: 'string',
+    password: 'string',
+    mac: 'string',
+    seed: 'number',
+    'no-numbers': 'boolean',
+    'push-to': 'string',
+    period: 'number',
+    'push-interval-ms': 'number',
+    'sms-to': 'string',
+    'send-delay-ms': 'number',
+    'report-max-delay-ms': 'number',
+    'failing-ports': 'string',
   });
   if (v.help) {
     log(USAGE);
     return SimFleet.start(0);
   }
-  const num = (name: string, s: string | undefined): number | undefined => {
-    if (s === undefined) return undefined;
-    const n = Number(s);
-    if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
-    return n;
-  };
   const opts: SimOptions = {
-    ports: num('ports', v.ports),
-    slots: num('slots', v.slots),
+    ports: v.ports,
+    slots: v.slots,
     host: v.host,
-    port: num('port', v.port),
+    port: v.port,
     username: v.username,
     password: v.password,
     mac: v.mac,
-    seed: num('seed', v.seed),
+    seed: v.seed,
     withNumbers: !v['no-numbers'],
     statusUrl: v['push-to'],
-    period: num('period', v.period),
-    pushIntervalMs: num('push-interval-ms', v['push-interval-ms']),
+    period: v.period,
+    pushIntervalMs: v['push-interval-ms'],
     smsUrl: v['sms-to'],
-    sendDelayMs: num('send-delay-ms', v['send-delay-ms']),
-    reportMaxDelayMs: num('report-max-delay-ms', v['report-max-delay-ms']),
+    sendDelayMs: v['send-delay-ms'],
+    reportMaxDelayMs: v['report-max-delay-ms'],
     ...(v['failing-ports'] ? { failingPorts: v['failing-ports'].split(',') } : {}),
     controlApi: true,
   };
-  const fleet = await SimFleet.start(num('devices', v.devices) ?? 1, opts);
+  const fleet = await SimFleet.start(v.devices ?? 1, opts);
   for (const d of fleet.devices) {
     log(
       JSON.stringify({
@@ -102,27 +89,4 @@ export async function startFromArgs(
   return fleet;
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
-  startFromArgs(process.argv.slice(2)).then(
-    (fleet) => {
-      const shutdown = () => void fleet.stop().then(() => process.exit(0));
-      process.once('SIGINT', shutdown);
-      process.once('SIGTERM', shutdown);
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      console.error(USAGE);
-      process.exit(2);
-    },
-  );
-}
+if (isMain(import.meta.url)) runCli(startFromArgs, USAGE);

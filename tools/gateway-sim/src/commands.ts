@@ -1,9 +1,11 @@
 // goip_send_cmd.html: lock/unlock/switch/reset/redial/reboot/save, `multiple`, and the op=set /
 // op=get config writes and reads (text/plain `name(n)=value&...`).
+
+import type { SimReply } from '@simdock/sim-kit';
 import type { DeviceCore } from './core.ts';
 import { parsePortSpec } from './model.ts';
 import { OK_0, OK_200, TASK_STATUS, type TaskCode } from './protocol.ts';
-import type { SimReply, SimRequest } from './server.ts';
+import type { SimRequest } from './server.ts';
 
 const PORT_OPS = new Set(['lock', 'unlock', 'switch', 'reset', 'redial']);
 const RESERVED = new Set(['username', 'password', 'op', 'version', 'ports']);

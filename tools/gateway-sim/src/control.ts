@@ -1,9 +1,10 @@
 // /sim/* control API for the CLI. Unauthenticated on purpose: it is a test tool and must only
 // listen where nobody else can reach it.
+import { type ControlApi, handleControl, type SimReply } from '@simdock/sim-kit';
 import type { SlotState } from './model.ts';
 import type { Faults } from './options.ts';
 import type { PushRecord } from './pusher.ts';
-import type { SimReply, SimRequest } from './server.ts';
+import type { SimRequest } from './server.ts';
 import type { Outcome, OutcomeFn, SentRecord } from './tasks.ts';
 
 /** What the control API drives: the simulator (GatewaySim), described here so neither file imports the other. */
@@ -36,53 +37,49 @@ export interface ControlledSim {
 
 const OUTCOMES = new Set<Outcome>(['ok', 'fail', 'unregistered']);
 
-export async function controlHandler(sim: ControlledSim, req: SimRequest): Promise<SimReply> {
-  const key = `${req.method} ${req.path}`;
-  let body: Record<string, unknown> = {};
-  if (req.body.trim() !== '') {
-    try {
-      const v: unknown = JSON.parse(req.body);
-      if (v && typeof v === 'object' && !Array.isArray(v)) body = v as Record<string, unknown>;
-    } catch {
-      return bad('body must be a JSON object');
-    }
-  }
-  const port = typeof body.port === 'string' ? body.port : undefined;
-  try {
-    switch (key) {
-      case 'GET /sim/state':
-        return { json: state(sim) };
-      case 'GET /sim/sent':
-        return { json: sim.sentTasks() };
-      case 'GET /sim/pushes':
-        return { json: sim.pushLog() };
-      case 'POST /sim/inject-sms': {
-        if (!port || typeof body.from !== 'string' || typeof body.text !== 'string') {
+function bad(error: string): SimReply {
+  return { status: 400, json: { error } };
+}
+
+/** A SIM change on `body.port`, answered with the slot as it is now. */
+function simChange(sim: ControlledSim, change: (port: string, fields: Partial<SlotState>) => void) {
+  return (body: Record<string, unknown>): SimReply => {
+    const { port, ...fields } = body;
+    if (typeof port !== 'string') return bad('port is required');
+    change(port, fields);
+    return { json: sim.slot(port) };
+  };
+}
+
+function controlApi(sim: ControlledSim): ControlApi {
+  return {
+    error: (error) => ({ error }),
+    routes: {
+      'GET /sim/state': () => ({ json: state(sim) }),
+      'GET /sim/sent': () => ({ json: sim.sentTasks() }),
+      'GET /sim/pushes': () => ({ json: sim.pushLog() }),
+      'POST /sim/inject-sms': (body) => {
+        const { port, from, text, ts, to } = body;
+        if (typeof port !== 'string' || typeof from !== 'string' || typeof text !== 'string') {
           return bad('port, from and text are required');
         }
         const id = sim.injectSms({
           port,
-          from: body.from,
-          text: body.text,
-          ts: typeof body.ts === 'number' ? body.ts : undefined,
-          to: typeof body.to === 'string' ? body.to : undefined,
+          from,
+          text,
+          ts: typeof ts === 'number' ? ts : undefined,
+          to: typeof to === 'string' ? to : undefined,
         });
         return { json: { id } };
-      }
-      case 'POST /sim/faults':
+      },
+      'POST /sim/faults': async (body) => {
         await sim.setFaults(body as Partial<Faults>);
         return { json: sim.faults };
-      case 'POST /sim/insert-sim':
-      case 'POST /sim/swap-sim':
-      case 'POST /sim/remove-sim': {
-        if (!port) return bad('port is required');
-        const { port: _p, ...sim_ } = body;
-        if (key.endsWith('insert-sim')) sim.insertSim(port, sim_);
-        else if (key.endsWith('swap-sim')) sim.swapSim(port, sim_);
-        else sim.removeSim(port);
-        return { json: sim.slot(port) };
-      }
-      case 'POST /sim/outcome': {
+      },
+      'POST /sim/insert-sim': simChange(sim, (port, fields) => sim.insertSim(port, fields)),
+      'POST /sim/swap-sim': simChange(sim, (port, fields) => sim.swapSim(port, fields)),
+      'POST /sim/remove-sim': simChange(sim, (port) => sim.removeSim(port)),
+      'POST /sim/outcome': (body) => {
         // {outcome:'fail'} for every recipient, plus optional per-number overrides {numbers:{"1555...":"fail"}}.
         const dflt = body.outcome ?? 'ok';
         const numbers = (body.numbers ?? {}) as Record<string, unknown>;
@@ -94,20 +91,21 @@ export async function controlHandler(sim: ControlledSim, req: SimRequest): Promi
         }
         sim.setOutcome((t) => (numbers[t.to] as Outcome | undefined) ?? (dflt as Outcome));
         return { json: { outcome: dflt, numbers } };
-      }
-      case 'POST /sim/push-status':
+      },
+      'POST /sim/push-status': async () => {
         await sim.pushStatusNow();
         return { json: { ok: true } };
-      case 'POST /sim/reboot': {
+      },
+      'POST /sim/reboot': (body) => {
         const ms = typeof body.offlineMs === 'number' ? body.offlineMs : undefined;
         return { status: 202, json: { ok: true }, after: () => void sim.reboot(ms) };
-      }
-      default:
-        return { status: 404, json: { error: 'unknown control route' } };
-    }
-  } catch (err) {
-    return bad(err instanceof Error ? err.message : String(err));
-  }
+      },
+    },
+  };
+}
+
+export function controlHandler(sim: ControlledSim, req: SimRequest): Promise<SimReply> {
+  return handleControl(controlApi(sim), req);
 }
 
 function state(sim: ControlledSim) {
@@ -126,8 +124,4 @@ function state(sim: ControlledSim) {
     faults: sim.faults,
     slots: sim.slots(),
   };
-}
-
-function bad(error: string): SimReply {
-  return { status: 400, json: { error } };
 }

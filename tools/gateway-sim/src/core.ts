@@ -1,5 +1,6 @@
 // The device's behaviour behind the HTTP API: status subscription and pushes, SIM lifecycle,
 // commands, inbox, tasks and reboot. GatewaySim (device.ts) is the public face of this.
+import { Timers } from '@simdock/sim-kit';
 import { Batcher, MAX_TIMER_MS } from './batcher.ts';
 import { MAX_SAFE_SEED, macFor, normaliseMac } from './identity.ts';
 import { Inbox } from './inbox.ts';
@@ -104,7 +105,7 @@ export class DeviceCore implements NetworkMember {
 
   private devSeq = 0;
   private pushTimer: NodeJS.Timeout | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
   private readonly smsBatch: Batcher<RecvRow>;
   private stopped = false;
   private rebootTimer: NodeJS.Timeout | undefined;
@@ -277,7 +278,7 @@ export class DeviceCore implements NetworkMember {
       return;
     }
     this.model.setSt(slot, ST.registering);
-    this.later(this.opts.registerDelayMs, () => {
+    this.timers.later(this.opts.registerDelayMs, () => {
       if (slot.active && slot.st === ST.registering) this.model.setSt(slot, this.model.restingSt(slot));
     });
   }
@@ -322,7 +323,7 @@ export class DeviceCore implements NetworkMember {
     if (sender) this.network.deliver(to, sender, text);
     if (dr) {
       const port = slot.port;
-      this.later(this.opts.dlrDelayMs, () =>
+      this.timers.later(this.opts.dlrDelayMs, () =>
         this.receive([1, port, nowSeconds(), SMSC, to, `0 ${scts(ts)}`]),
       );
     }
@@ -345,7 +346,6 @@ export class DeviceCore implements NetworkMember {
     this.rebooting = true;
     if (!wasOffline) await this.onReachability(false);
     this.stopPushTimer();
-    for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.tasks.clear();
     this.inbox.reset();
@@ -363,19 +363,10 @@ export class DeviceCore implements NetworkMember {
     this.startPushTimer(true);
   }
 
-  private later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
-  }
-
   stop(): void {
     this.stopped = true;
     this.wakeReboot?.();
     this.stopPushTimer();
-    for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.tasks.clear();
     this.smsBatch.clear();

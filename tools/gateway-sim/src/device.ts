@@ -1,11 +1,12 @@
 // GatewaySim: one simulated Ejoin-style SIM gateway on its own HTTP port.
+import { hostUrl, type SimReply } from '@simdock/sim-kit';
 import { controlHandler } from './control.ts';
 import { DeviceCore, resolveOptions } from './core.ts';
 import { goipHandler } from './handlers.ts';
 import type { Slot, SlotState } from './model.ts';
 import type { Faults, SimOptions } from './options.ts';
 import type { PushRecord } from './pusher.ts';
-import { type SimReply, SimServer } from './server.ts';
+import { SimServer } from './server.ts';
 import type { OutcomeFn, SentRecord } from './tasks.ts';
 
 export class GatewaySim {
@@ -17,8 +18,7 @@ export class GatewaySim {
     private readonly server: SimServer,
     host: string,
   ) {
-    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    this.url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${server.port}`;
+    this.url = hostUrl(host, server.port);
     this.mac = core.opts.mac;
   }
 

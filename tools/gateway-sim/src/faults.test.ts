@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GatewaySim } from './device.ts';
 import { goip, Receiver, sleep } from './testkit.ts';
 
-describe('fault injection', () => {
-  let rx: Receiver;
-  beforeAll(async () => {
-    rx = await Receiver.start();
-  });
-  afterAll(() => rx.close());
+// One receiver for the file's pushes; each test posts to paths of its own.
+const rx = await Receiver.start();
+afterAll(() => rx.close());
 
+describe('fault injection', () => {
   it('sends every push twice with duplicatePushes, none with dropPushes', async () => {
     const sim = await GatewaySim.start({ ports: 2, statusUrl: rx.url('/dup'), pushIntervalMs: 60_000 });
     try {

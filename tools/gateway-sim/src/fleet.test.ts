@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startFromArgs } from './cli.ts';
 import { SimFleet } from './fleet.ts';
 import { goip, Receiver } from './testkit.ts';
 
-describe('fleet and CLI', () => {
-  let rx: Receiver;
-  beforeAll(async () => {
-    rx = await Receiver.start();
-  });
-  afterAll(() => rx.close());
+// One receiver for the file's pushes; each test posts to paths of its own.
+const rx = await Receiver.start();
+afterAll(() => rx.close());
 
+describe('fleet and CLI', () => {
   it('starts and stops 20 devices with distinct MACs, ports and SIM identities', async () => {
     const fleet = await SimFleet.start(20, { ports: 8, seed: 1000 });
     try {

@@ -1,4 +1,6 @@
 // The goip_*.html routes. Every call carries username/password in the query string.
+
+import type { SimReply } from '@simdock/sim-kit';
 import { runCommand } from './commands.ts';
 import type { DeviceCore } from './core.ts';
 import { parsePortSpec } from './model.ts';
@@ -12,7 +14,7 @@ import {
   taskStatus,
   UNAUTHORIZED,
 } from './protocol.ts';
-import type { Handler, SimReply, SimRequest } from './server.ts';
+import type { Handler, SimRequest } from './server.ts';
 import { positive } from './tasks.ts';
 
 type Route = (core: DeviceCore, req: SimRequest) => SimReply;

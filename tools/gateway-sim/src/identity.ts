@@ -67,15 +67,3 @@ export function normaliseMac(mac: string): string {
   if (hex.length !== 12) throw new Error(`invalid MAC: ${mac}`);
   return hex.match(/../g)!.join('-');
 }
-
-/** Small seeded PRNG (mulberry32) for cosmetic values such as signal strength. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,5 +1,6 @@
 // Device state: ports (radio modules), their SIM slots, and the port-spec syntax of the API.
-import { iccid, imei, imsi, prng, simNumber } from './identity.ts';
+import { seededRandom } from '@simdock/sim-kit';
+import { iccid, imei, imsi, simNumber } from './identity.ts';
 import { ST } from './protocol.ts';
 
 /** One SIM slot as the simulator sees it. `sn` is what the device reports; `msisdn` is the truth. */
@@ -121,7 +122,7 @@ export class DeviceModel {
     readonly opts: ModelOptions,
     private readonly onChange: (slot: Slot) => void,
   ) {
-    this.rand = prng(opts.seed ^ 0x9e3779b9);
+    this.rand = seededRandom(opts.seed ^ 0x9e3779b9);
     for (let p = 1; p <= opts.ports; p++) {
       const slots: Slot[] = [];
       for (let s = 1; s <= opts.slots; s++) {

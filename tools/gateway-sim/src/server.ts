@@ -7,7 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listen, readBody, type SimReply, writeReply } from '@simdock/sim-kit';
 import type { Faults } from './options.ts';
 
 export interface SimRequest {
@@ -16,14 +16,6 @@ export interface SimRequest {
   query: URLSearchParams;
   body: string;
   headers: IncomingHttpHeaders;
-}
-
-export interface SimReply {
-  status?: number;
-  json?: unknown;
-  text?: string;
-  /** Runs once the reply has been written (e.g. a reboot that must not cut its own answer). */
-  after?: () => void;
 }
 
 export type Handler = (req: SimRequest) => SimReply | Promise<SimReply>;
@@ -61,17 +53,9 @@ export class SimServer {
     return this.server.listening;
   }
 
-  listen(): Promise<void> {
-    if (this.server.listening) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onError = (err: Error) => reject(err);
-      this.server.once('error', onError);
-      this.server.listen(this.boundPort, this.o.host, () => {
-        this.server.off('error', onError);
-        this.boundPort = (this.server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
+  async listen(): Promise<void> {
+    if (this.server.listening) return;
+    this.boundPort = await listen(this.server, this.boundPort, this.o.host);
   }
 
   /** Offline stops listening (connection refused) unless the control API must stay up. */
@@ -86,11 +70,7 @@ export class SimServer {
   }
 
   private closeListener(): Promise<void> {
-    if (!this.server.listening) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
+    return closeServer(this.server);
   }
 
   close(): Promise<void> {
@@ -107,9 +87,9 @@ export class SimServer {
     }
     let body: string;
     try {
-      body = await readBody(req);
+      body = await readBody(req, MAX_BODY);
     } catch {
-      send(res, { status: 413, text: 'Payload Too Large' });
+      writeReply(res, { status: 413, text: 'Payload Too Large' });
       return;
     }
     const request: SimRequest = {
@@ -121,11 +101,11 @@ export class SimServer {
     };
     try {
       if (isControl) {
-        send(res, await this.o.control!(request));
+        writeReply(res, await this.o.control!(request));
         return;
       }
       if (!/^\/goip_\w+\.html$/.test(path)) {
-        send(res, { status: 404, text: 'Not Found' });
+        writeReply(res, { status: 404, text: 'Not Found' });
         return;
       }
       const f = this.o.faults();
@@ -135,42 +115,12 @@ export class SimServer {
         return;
       }
       if (this.o.faults().http500) {
-        send(res, { status: 500, text: 'Internal Server Error' });
+        writeReply(res, { status: 500, text: 'Internal Server Error' });
         return;
       }
-      send(res, await this.o.goip(request));
+      writeReply(res, await this.o.goip(request));
     } catch (err) {
-      send(res, { status: 500, json: { code: 7, reason: 'Server Error', error: String(err) } });
+      writeReply(res, { status: 500, json: { code: 7, reason: 'Server Error', error: String(err) } });
     }
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, r: SimReply): void {
-  if (res.destroyed) return;
-  if (r.after) res.once('finish', r.after);
-  if (r.json !== undefined) {
-    res.writeHead(r.status ?? 200, { 'content-type': 'application/json;charset=utf-8' });
-    res.end(JSON.stringify(r.json));
-  } else {
-    res.writeHead(r.status ?? 200, { 'content-type': 'text/plain;charset=utf-8' });
-    res.end(r.text ?? '');
   }
 }

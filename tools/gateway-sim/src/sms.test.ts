@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { GatewaySim } from './device.ts';
 import { SimNetwork } from './network.ts';
 import type { ReportEntry } from './protocol.ts';
@@ -6,13 +6,11 @@ import { goip, Receiver, sleep } from './testkit.ts';
 
 const send = (sim: GatewaySim, body: unknown) => goip(sim.url, 'goip_post_sms.html', {}, { body });
 
-describe('sending, reports and receiving', () => {
-  let rx: Receiver;
-  beforeAll(async () => {
-    rx = await Receiver.start();
-  });
-  afterAll(() => rx.close());
+// One receiver for the file's pushes; each test posts to paths of its own.
+const rx = await Receiver.start();
+afterAll(() => rx.close());
 
+describe('sending, reports and receiving', () => {
   it('takes MMS tasks (smstype 1) with a subject and attachments, and records the files', async () => {
     const sim = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
     try {

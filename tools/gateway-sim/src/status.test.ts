@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GatewaySim } from './device.ts';
 import { parsePortSpec } from './model.ts';
 import { goip, Receiver } from './testkit.ts';
 
-describe('status, auth and SIM lifecycle', () => {
-  let rx: Receiver;
-  beforeAll(async () => {
-    rx = await Receiver.start();
-  });
-  afterAll(() => rx.close());
+// One receiver for the file's pushes; each test posts to paths of its own.
+const rx = await Receiver.start();
+afterAll(() => rx.close());
 
+describe('status, auth and SIM lifecycle', () => {
   it('refuses a wrong account on every call, answers 404 off the API', async () => {
     const sim = await GatewaySim.start({ ports: 2, username: 'admin', password: 's3cret' });
     try {

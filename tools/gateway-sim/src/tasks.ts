@@ -1,5 +1,6 @@
 // SMS tasks: validation (task-status codes), per-port send queues, transmit outcomes and the
 // status-report cache (rows are deltas since the last report, counters are running totals).
+import { Timers } from '@simdock/sim-kit';
 import { Batcher } from './batcher.ts';
 import { type DeviceModel, parsePortSpec, type Slot } from './model.ts';
 import {
@@ -112,7 +113,7 @@ export class TaskEngine {
   private records: SentRecord[] = [];
   private queues = new Map<number, Job[]>();
   private busy = new Set<number>();
-  private timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
   private caches = new Map<string, Batcher<ReportItem>>();
   private unfinished = 0;
   private roundRobin = 0;
@@ -268,7 +269,7 @@ export class TaskEngine {
     this.busy.add(portNo);
     job.task.unsent--;
     job.task.sending++;
-    this.later(this.host.sendDelayMs, () => {
+    this.timers.later(this.host.sendDelayMs, () => {
       this.busy.delete(portNo);
       this.finish(job);
       this.pump(portNo);
@@ -327,14 +328,6 @@ export class TaskEngine {
     }
     // A finished task is flushed at once so callers need not wait sr_prd for the last rows.
     cache.add(item, item.task.srCnt, item.task.srPrd * 1000, taskDone);
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
   }
 
   /** goip_pause_sms / resume / remove: `tids` undefined means every task. */
@@ -403,7 +396,6 @@ export class TaskEngine {
 
   /** Reboot: queues, caches and tid memory are lost; unsent recipients become 'removed'. */
   clear(): void {
-    for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const c of this.caches.values()) c.clear();
     this.caches.clear();

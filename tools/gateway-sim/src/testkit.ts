@@ -1,6 +1,5 @@
-// Test helpers: a tiny push receiver and an authenticated goip_* caller.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Test helpers: a push receiver (over sim-kit's recorder) and an authenticated goip_* caller.
+import { type Recorded, type Recorder, startRecorder } from '@simdock/sim-kit/testkit';
 
 export interface Received {
   path: string;
@@ -10,37 +9,31 @@ export interface Received {
   body: any;
 }
 
-export class Receiver {
-  readonly messages: Received[] = [];
-  private waiters: (() => void)[] = [];
+/** A push's body as JSON where it is JSON, else the raw text. */
+function received(r: Recorded): Received {
+  let body: unknown = r.raw;
+  try {
+    body = JSON.parse(r.raw);
+  } catch {
+    // keep raw text
+  }
+  return { path: r.path, contentType: r.headers['content-type'], body };
+}
 
-  private constructor(
-    private readonly server: Server,
-    readonly base: string,
-  ) {}
+/** Answers every push as a server does (`{"code":200,"reason":"OK"}`) and keeps it. */
+export class Receiver {
+  private constructor(private readonly rec: Recorder) {}
 
   static async start(): Promise<Receiver> {
-    let self: Receiver | undefined;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // keep raw text
-        }
-        self?.messages.push({ path: req.url ?? '/', contentType: req.headers['content-type'], body });
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"code":200,"reason":"OK"}');
-        for (const w of self?.waiters.splice(0) ?? []) w();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    self = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return self;
+    return new Receiver(await startRecorder({ answer: () => ({ json: { code: 200, reason: 'OK' } }) }));
+  }
+
+  get base(): string {
+    return this.rec.url;
+  }
+
+  get messages(): Received[] {
+    return this.rec.requests.map(received);
   }
 
   url(path: string): string {
@@ -53,25 +46,11 @@ export class Receiver {
 
   /** Resolve once `count` messages satisfy `pred` (existing ones included). */
   async waitFor(pred: (m: Received) => boolean, count = 1, timeoutMs = 3000): Promise<Received[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hits = this.messages.filter(pred);
-      if (hits.length >= count) return hits;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${count} message(s); got ${hits.length}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    return (await this.rec.waitFor((r) => pred(received(r)), count, timeoutMs)).map(received);
   }
 
   close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((r) => this.server.close(() => r()));
+    return this.rec.close();
   }
 }
 

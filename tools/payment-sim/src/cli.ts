@@ -1,9 +1,7 @@
 #!/usr/bin/env -S node --import tsx
 // payment-sim CLI: a local NOWPayments stand-in with the /__sim/* control API.
 // The control API has no authentication; never expose this port beyond a test machine.
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { isMain, parseOptions, runCli } from '@simdock/sim-kit';
 import type { SimOptions } from './options.ts';
 import { PaymentSim } from './sim.ts';
 
@@ -30,50 +28,43 @@ export async function startFromArgs(
   argv: string[],
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<PaymentSim | null> {
-  const { values: v } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'public-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      'ipn-secret': { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      'step-delay-ms': { type: 'string' },
-      'ipn-timeout-ms': { type: 'string' },
-      'ipn-retries': { type: 'string' },
-      'ipn-retry-interval-ms': { type: 'string' },
-      dialect: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
+  const v = parseOptions(
+    argv,
+    {
+      host: 'string',
+      port: 'number',
+      'public-url': 'string',
+      'api-key': 'string',
+      'ipn-secret': 'string',
+      email: 'string',
+      password: 'string',
+      'step-delay-ms': 'number',
+      'ipn-timeout-ms': 'number',
+      'ipn-retries': 'number',
+      'ipn-retry-interval-ms': 'number',
+      dialect: 'string',
     },
-  });
+    { nonNegative: true },
+  );
   if (v.help) {
     log(USAGE);
     return null;
   }
-  const num = (name: string, s: string | undefined): number | undefined => {
-    if (s === undefined) return undefined;
-    const n = Number(s);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number`);
-    return n;
-  };
   if (v.dialect !== undefined && v.dialect !== 'node' && v.dialect !== 'python') {
     throw new Error('--dialect must be node or python');
   }
   const opts: SimOptions = {
     host: v.host,
-    port: num('port', v.port),
+    port: v.port,
     publicUrl: v['public-url'],
     apiKey: v['api-key'],
     ipnSecret: v['ipn-secret'],
     email: v.email,
     password: v.password,
-    stepDelayMs: num('step-delay-ms', v['step-delay-ms']),
-    ipnTimeoutMs: num('ipn-timeout-ms', v['ipn-timeout-ms']),
-    ipnRetries: num('ipn-retries', v['ipn-retries']),
-    ipnRetryIntervalMs: num('ipn-retry-interval-ms', v['ipn-retry-interval-ms']),
+    stepDelayMs: v['step-delay-ms'],
+    ipnTimeoutMs: v['ipn-timeout-ms'],
+    ipnRetries: v['ipn-retries'],
+    ipnRetryIntervalMs: v['ipn-retry-interval-ms'],
     modes: v.dialect ? { dialect: v.dialect as 'node' | 'python' } : undefined,
   };
   const sim = await PaymentSim.start(opts);
@@ -81,28 +72,4 @@ export async function startFromArgs(
   return sim;
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
-  startFromArgs(process.argv.slice(2)).then(
-    (sim) => {
-      if (!sim) return;
-      const shutdown = () => void sim.stop().then(() => process.exit(0));
-      process.once('SIGINT', shutdown);
-      process.once('SIGTERM', shutdown);
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      console.error(USAGE);
-      process.exit(2);
-    },
-  );
-}
+if (isMain(import.meta.url)) runCli(startFromArgs, USAGE);

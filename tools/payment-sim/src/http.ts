@@ -1,11 +1,12 @@
 // HTTP surface: the NOWPayments API under /v1, the hosted invoice page under /payment/, and the
 // unauthenticated test control API under /__sim/ (never expose it beyond a test machine).
+import { preferredLanguage } from '@simdock/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { mulDiv, toUnits, UNIT, unitsText } from './decimal.ts';
 import { SimError } from './errors.ts';
-import { NP_STATUSES, type NpStatus } from './model.ts';
+import { type Invoice, NP_STATUSES, type NpStatus } from './model.ts';
 import { FORGERIES, type Modes, OUTCOMES, type Outcome } from './options.ts';
-import { invoicePage, notFoundPage, pageLanguage, resultPage } from './page.ts';
+import { invoicePage, notFoundPage, resultPage } from './page.ts';
 import type { PaymentSim } from './sim.ts';
 
 type Body = Record<string, unknown>;
@@ -146,34 +147,11 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
     return reply.code(201).send(sim.invoiceJson(inv));
   });
 
-  app.post('/v1/payment', async (req, reply) => {
-    apiKey(req);
-    const b = body(req);
-    const inv = sim.createInvoice(b, false);
-    const payCurrency = str(b.pay_currency)?.toLowerCase();
+  /** A payment on `inv`'s terms (POST /v1/payment makes a throwaway invoice from the body first). */
+  const paymentOn = (inv: Invoice, b: Body, invoice: Invoice | undefined, payCurrency: string) => {
     if (!payCurrency) throw new SimError(400, 'INVALID_REQUEST_PARAMS', '"pay_currency" is required');
-    const p = sim.createPayment({
-      invoice: undefined,
-      priceAmount: inv.priceAmount,
-      priceCurrency: inv.priceCurrency,
-      payCurrency,
-      orderId: inv.orderId,
-      orderDescription: inv.orderDescription,
-      ipnCallbackUrl: inv.ipnCallbackUrl,
-      sandboxCase: str(b.case) ?? null,
-    });
-    return reply.code(201).send(sim.paymentJson(p));
-  });
-
-  app.post('/v1/invoice-payment', async (req, reply) => {
-    apiKey(req);
-    const b = body(req);
-    const inv = sim.invoice(String(b.iid ?? ''));
-    if (!inv) throw new SimError(404, 'INVOICE_NOT_FOUND', 'Invoice not found');
-    const payCurrency = (str(b.pay_currency) ?? inv.payCurrency ?? '').toLowerCase();
-    if (!payCurrency) throw new SimError(400, 'INVALID_REQUEST_PARAMS', '"pay_currency" is required');
-    const p = sim.createPayment({
-      invoice: inv,
+    return sim.createPayment({
+      invoice,
       priceAmount: inv.priceAmount,
       priceCurrency: inv.priceCurrency,
       payCurrency,
@@ -182,6 +160,22 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
       ipnCallbackUrl: inv.ipnCallbackUrl,
       sandboxCase: str(b.case) ?? null,
     });
+  };
+
+  app.post('/v1/payment', async (req, reply) => {
+    apiKey(req);
+    const b = body(req);
+    const inv = sim.createInvoice(b, false);
+    const p = paymentOn(inv, b, undefined, str(b.pay_currency)?.toLowerCase() ?? '');
+    return reply.code(201).send(sim.paymentJson(p));
+  });
+
+  app.post('/v1/invoice-payment', async (req, reply) => {
+    apiKey(req);
+    const b = body(req);
+    const inv = sim.invoice(String(b.iid ?? ''));
+    if (!inv) throw new SimError(404, 'INVOICE_NOT_FOUND', 'Invoice not found');
+    const p = paymentOn(inv, b, inv, (str(b.pay_currency) ?? inv.payCurrency ?? '').toLowerCase());
     return reply.code(201).send(sim.paymentJson(p));
   });
 
@@ -236,7 +230,7 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
 
   app.get('/payment', async (req, reply) => {
     const inv = pageInvoice(req);
-    const lang = pageLanguage(req.headers['accept-language']);
+    const lang = preferredLanguage(req.headers['accept-language']);
     reply.type('text/html; charset=utf-8').header('vary', 'Accept-Language');
     if (!inv) return reply.code(404).send(notFoundPage(lang));
     const payCurrency = inv.payCurrency ?? sim.options.defaultPayCurrency ?? 'usdttrc20';
@@ -247,7 +241,7 @@ export function buildApp(sim: PaymentSim): FastifyInstance {
 
   app.post('/payment', async (req, reply) => {
     const inv = pageInvoice(req);
-    const lang = pageLanguage(req.headers['accept-language']);
+    const lang = preferredLanguage(req.headers['accept-language']);
     reply.type('text/html; charset=utf-8').header('vary', 'Accept-Language');
     if (!inv) return reply.code(404).send(notFoundPage(lang));
     const b = body(req);

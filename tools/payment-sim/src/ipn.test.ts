@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimOptions } from './options.ts';
 import { PaymentSim } from './sim.ts';
-import { api, IpnReceiver, ipnJson, type ReceivedIpn } from './testkit.ts';
+import { api, type IpnReceiver, ipnJson, type ReceivedIpn, startIpnReceiver } from './testkit.ts';
 
 const SECRET = 'ipn-secret-1';
 
@@ -31,13 +31,13 @@ describe('IPNs', () => {
   let rx: IpnReceiver;
   let sim: PaymentSim | undefined;
   beforeAll(async () => {
-    rx = await IpnReceiver.start();
+    rx = await startIpnReceiver();
   });
   afterAll(() => rx.close());
   afterEach(async () => {
     await sim?.stop();
     sim = undefined;
-    rx.received.length = 0;
+    rx.requests.length = 0;
     rx.answer = () => ({});
   });
 
@@ -65,12 +65,12 @@ describe('IPNs', () => {
     const { sim, inv } = await start();
     const p = sim.pay(inv.id, { outcome: 'exact' });
     await sim.settled(3000);
-    expect(statuses(rx.received)).toEqual(['waiting', 'confirming', 'confirmed', 'sending', 'finished']);
-    for (const r of rx.received) {
+    expect(statuses(rx.requests)).toEqual(['waiting', 'confirming', 'confirmed', 'sending', 'finished']);
+    for (const r of rx.requests) {
       expect(validSig(r)).toBe(true);
       expect(r.headers['content-type']).toBe('application/json');
     }
-    const last = rx.received.at(-1) as ReceivedIpn;
+    const last = rx.requests.at(-1) as ReceivedIpn;
     const body = ipnJson(last);
     expect(body).toMatchObject({
       payment_id: p?.id,
@@ -103,7 +103,7 @@ describe('IPNs', () => {
       last.headers['x-nowpayments-sig'],
     );
     // waiting carries nothing paid yet
-    expect(ipnJson(rx.received[0] as ReceivedIpn).actually_paid).toBe(0);
+    expect(ipnJson(rx.requests[0] as ReceivedIpn).actually_paid).toBe(0);
     expect(sim.ipnLog().every((d) => d.ok && d.attempt === 1 && d.httpStatus === 200)).toBe(true);
   });
 
@@ -115,7 +115,7 @@ describe('IPNs', () => {
     const fail = sim.pay(mk().id, { outcome: 'fail' });
     const expire = sim.pay(mk().id, { outcome: 'expire' });
     await sim.settled(3000);
-    const of = (id: number | undefined) => rx.received.filter((r) => ipnJson(r).payment_id === id);
+    const of = (id: number | undefined) => rx.requests.filter((r) => ipnJson(r).payment_id === id);
     expect(statuses(of(partial?.id))).toEqual([
       'waiting',
       'confirming',
@@ -132,7 +132,7 @@ describe('IPNs', () => {
     expect(statuses(of(fail?.id))).toEqual(['waiting', 'failed']);
     expect(statuses(of(expire?.id))).toEqual(['waiting', 'expired']);
     expect(ipnJson(of(expire?.id).at(-1) as ReceivedIpn).actually_paid).toBe(0);
-    expect(rx.received.every((r) => validSig(r))).toBe(true);
+    expect(rx.requests.every((r) => validSig(r))).toBe(true);
   });
 
   it('abandoned invoice: no payment and no IPN ever', async () => {
@@ -140,7 +140,7 @@ describe('IPNs', () => {
     expect(sim.pay(inv.id, { outcome: 'abandon' })).toBeNull();
     await sim.settled(1000);
     await new Promise((r) => setTimeout(r, 30));
-    expect(rx.received).toHaveLength(0);
+    expect(rx.requests).toHaveLength(0);
     expect(sim.paymentsOf(inv.id)).toHaveLength(0);
   });
 
@@ -154,7 +154,7 @@ describe('IPNs', () => {
     });
     sim.pay(inv.id, { outcome: 'exact' });
     await sim.settled(3000);
-    expect(ipnJson(rx.received.at(-1) as ReceivedIpn)).toMatchObject({
+    expect(ipnJson(rx.requests.at(-1) as ReceivedIpn)).toMatchObject({
       pay_amount: 33.333333,
       actually_paid: 33.333333,
     });
@@ -195,7 +195,7 @@ describe('IPNs', () => {
 
   it('an unreachable receiver is retried and logged with the error', async () => {
     const { sim } = await start({ ipnRetries: 1 });
-    const closed = await IpnReceiver.start();
+    const closed = await startIpnReceiver();
     await closed.close(); // a port nobody listens on any more
     const inv = sim.createInvoice({ price_amount: 10, price_currency: 'usd', ipn_callback_url: closed.url });
     sim.pay(inv.id, { outcome: 'expire' });
@@ -209,9 +209,9 @@ describe('IPNs', () => {
     const { sim, inv } = await start({ modes: { duplicate: true } });
     sim.pay(inv.id, { outcome: 'fail' });
     await sim.settled(3000);
-    expect(statuses(rx.received)).toEqual(['waiting', 'waiting', 'failed', 'failed']);
-    expect(rx.received[0]?.raw).toBe(rx.received[1]?.raw);
-    expect(rx.received[0]?.headers['x-nowpayments-sig']).toBe(rx.received[1]?.headers['x-nowpayments-sig']);
+    expect(statuses(rx.requests)).toEqual(['waiting', 'waiting', 'failed', 'failed']);
+    expect(rx.requests[0]?.raw).toBe(rx.requests[1]?.raw);
+    expect(rx.requests[0]?.headers['x-nowpayments-sig']).toBe(rx.requests[1]?.headers['x-nowpayments-sig']);
   });
 
   it('reorder mode sends confirming after the final status', async () => {
@@ -219,9 +219,9 @@ describe('IPNs', () => {
     await api(sim.url, 'POST', '/__sim/modes', { body: { reorder: true } });
     sim.pay(inv.id, { outcome: 'exact' });
     await sim.settled(3000);
-    expect(statuses(rx.received)).toEqual(['waiting', 'confirmed', 'sending', 'finished', 'confirming']);
-    expect(sim.payment(ipnJson(rx.received[0] as ReceivedIpn).payment_id as number)?.status).toBe('finished');
-    expect(rx.received.every((r) => validSig(r))).toBe(true);
+    expect(statuses(rx.requests)).toEqual(['waiting', 'confirmed', 'sending', 'finished', 'confirming']);
+    expect(sim.payment(ipnJson(rx.requests[0] as ReceivedIpn).payment_id as number)?.status).toBe('finished');
+    expect(rx.requests.every((r) => validSig(r))).toBe(true);
   });
 
   it('forged modes: wrong secret, tampered body, no signature', async () => {
@@ -234,7 +234,7 @@ describe('IPNs', () => {
     sim.setModes({ forge: 'no-signature' });
     await sim.resend(a?.id as number);
     await sim.settled(3000);
-    const [w1, w2, tampered, unsigned] = rx.received;
+    const [w1, w2, tampered, unsigned] = rx.requests;
     expect(validSig(w1 as ReceivedIpn)).toBe(false);
     expect(validSig(w1 as ReceivedIpn, `${SECRET}-forged`)).toBe(true);
     expect(validSig(w2 as ReceivedIpn)).toBe(false);
@@ -253,7 +253,7 @@ describe('IPNs', () => {
     const { sim, inv } = await start({ modes: { repeatDeposit: '2.5' } });
     const p = sim.pay(inv.id, { outcome: 'exact' });
     await sim.settled(3000);
-    const child = rx.received.map(ipnJson).filter((b) => b.parent_payment_id === p?.id);
+    const child = rx.requests.map(ipnJson).filter((b) => b.parent_payment_id === p?.id);
     expect(child.map((b) => b.payment_status)).toEqual(['confirming', 'finished']);
     expect(child[1]).toMatchObject({ invoice_id: inv.id, actually_paid: 2.5, order_id: 'order-7' });
     expect(child[1]?.payment_id).not.toBe(p?.id);
@@ -264,7 +264,7 @@ describe('IPNs', () => {
     });
     expect(r.json.payment).toMatchObject({ parent_payment_id: p?.id, origin_type: 'REPEATED' });
     await sim.settled(3000);
-    expect(ipnJson(rx.received.at(-1) as ReceivedIpn)).toMatchObject({
+    expect(ipnJson(rx.requests.at(-1) as ReceivedIpn)).toMatchObject({
       payment_status: 'partially_paid',
       actually_paid: 1.25,
     });
@@ -280,7 +280,7 @@ describe('IPNs', () => {
     });
     sim.pay(inv.id, { outcome: 'exact' });
     await sim.settled(3000);
-    const last = rx.received.at(-1) as ReceivedIpn;
+    const last = rx.requests.at(-1) as ReceivedIpn;
     expect(last.raw).toContain('"actually_paid": 10.0');
     expect(last.raw).toContain('\\u041f');
     expect(validSig(last)).toBe(false); // JSON.parse + JSON.stringify loses 10.0 and the escapes
@@ -310,8 +310,8 @@ describe('IPNs', () => {
       ['refunded', 'normal'],
       ['refunded', 'resend'],
     ]);
-    expect(ipnJson(rx.received.at(-1) as ReceivedIpn).tags).toEqual(['a/b', { y: 1, x: 2 }]);
-    expect(rx.received.every((x) => validSig(x))).toBe(true);
+    expect(ipnJson(rx.requests.at(-1) as ReceivedIpn).tags).toEqual(['a/b', { y: 1, x: 2 }]);
+    expect(rx.requests.every((x) => validSig(x))).toBe(true);
     await api(sim.url, 'POST', '/__sim/reset');
     expect((await api(sim.url, 'GET', '/__sim/state')).json.invoices).toEqual([]);
   });
@@ -320,7 +320,7 @@ describe('IPNs', () => {
     const { sim, inv } = await start({ ipnSecret: '' });
     sim.pay(inv.id, { outcome: 'exact' });
     await sim.settled(3000);
-    expect(rx.received).toHaveLength(0);
+    expect(rx.requests).toHaveLength(0);
     expect(sim.payment(sim.paymentsOf(inv.id)[0]?.id ?? 0)?.status).toBe('finished');
   });
 
@@ -336,6 +336,6 @@ describe('IPNs', () => {
       body: { outcome: 'over', amount: 20 },
     });
     await sim.settled(3000);
-    expect(statuses(rx.received)).toEqual(['waiting', 'confirming', 'confirmed', 'sending', 'finished']);
+    expect(statuses(rx.requests)).toEqual(['waiting', 'confirming', 'confirmed', 'sending', 'finished']);
   });
 });

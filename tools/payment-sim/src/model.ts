@@ -1,18 +1,9 @@
 // State of the simulated merchant account: invoices and the payments made against them.
+import { NOWPAYMENTS_STATUSES, type NowPaymentsStatus } from '@simdock/contract';
 
-export const NP_STATUSES = [
-  'waiting',
-  'confirming',
-  'confirmed',
-  'sending',
-  'partially_paid',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-  'cancelled',
-] as const;
-export type NpStatus = (typeof NP_STATUSES)[number];
+/** The provider's payment statuses, the same list the server maps (packages/contract). */
+export const NP_STATUSES = NOWPAYMENTS_STATUSES;
+export type NpStatus = NowPaymentsStatus;
 
 export interface Invoice {
   id: number;

@@ -1,6 +1,7 @@
 // The hosted invoice page: plain server-rendered HTML a tester (or Playwright) can click through. It
 // looks like SimDock (its colours, a card), follows the system's light or dark scheme and is written
 // in English or Vietnamese, as the browser's Accept-Language asks.
+import type { Language } from '@simdock/contract';
 import type { Invoice, Payment } from './model.ts';
 
 function esc(s: string | number | null | undefined): string {
@@ -58,26 +59,6 @@ const TEXTS = {
     notFound: 'Không có hóa đơn này.',
   },
 };
-export type PageLanguage = keyof typeof TEXTS;
-
-/** Vietnamese when the browser ranks it above English in Accept-Language; English otherwise. */
-export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
-  const ranked = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith('q='))
-          ?.trim()
-          .slice(2) ?? 1,
-      );
-      return { lang: tag.split('-')[0], q: Number.isFinite(q) ? q : 0, i };
-    })
-    .filter((x) => (x.lang === 'vi' || x.lang === 'en') && x.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  return ranked[0]?.lang === 'vi' ? 'vi' : 'en';
-}
 
 const STYLE = `:root{color-scheme:light dark;--page:#f6f7f9;--surface:#fff;--subtle:#f1f3f6;--line:#e3e6eb;--fg:#1c2230;
 --muted:#5f6b7d;--accent:#4f46e5;--warn:#a16207;--warn-soft:#fdf5dc}
@@ -98,7 +79,7 @@ label{display:inline-flex;align-items:center;gap:.4rem;color:var(--muted)}
 input{width:8rem;padding:.4rem .5rem;font:inherit;color:var(--fg);background:var(--surface);border:1px solid var(--line);border-radius:.4rem}
 table{border-collapse:collapse;margin-top:.5rem}td,th{border:1px solid var(--line);padding:.25rem .5rem;text-align:left}a{color:var(--accent)}`;
 
-function layout(lang: PageLanguage, title: string, body: string): string {
+function layout(lang: Language, title: string, body: string): string {
   const t = TEXTS[lang];
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -113,7 +94,7 @@ export function invoicePage(
   payAmount: string,
   payCurrency: string,
   address: string,
-  lang: PageLanguage = 'en',
+  lang: Language = 'en',
 ): string {
   const t = TEXTS[lang];
   const action = `/payment/?iid=${encodeURIComponent(String(inv.id))}`;
@@ -147,7 +128,7 @@ ${rows ? `<h2>${esc(t.payments)}</h2><table><thead><tr><th>payment_id</th><th>st
   );
 }
 
-export function resultPage(inv: Invoice, text: string, lang: PageLanguage = 'en'): string {
+export function resultPage(inv: Invoice, text: string, lang: Language = 'en'): string {
   const t = TEXTS[lang];
   return layout(
     lang,
@@ -156,7 +137,7 @@ export function resultPage(inv: Invoice, text: string, lang: PageLanguage = 'en'
   );
 }
 
-export function notFoundPage(lang: PageLanguage = 'en'): string {
+export function notFoundPage(lang: Language = 'en'): string {
   const t = TEXTS[lang];
   return layout(lang, t.notFound, `<h1>${esc(t.sim)}</h1><p>${esc(t.notFound)}</p>`);
 }

@@ -1,6 +1,7 @@
 // The simulated NOWPayments account: invoices, payments, status walks and their IPNs.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { hostUrl } from '@simdock/sim-kit';
 import type { FastifyInstance } from 'fastify';
 import { mulDiv, toUnits, UNIT, type Units, unitsNumber, unitsText } from './decimal.ts';
 import { SimError } from './errors.ts';
@@ -89,8 +90,7 @@ export class PaymentSim {
     const sim = new PaymentSim(options);
     await sim.app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const addr = sim.app.server.address() as AddressInfo;
-    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    sim.base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`;
+    sim.base = hostUrl(addr.address, addr.port);
     return sim;
   }
 

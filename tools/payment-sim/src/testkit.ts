@@ -1,83 +1,13 @@
-// Test helpers: an IPN receiver that keeps raw bodies and headers and can answer slowly or with errors.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Test helpers: an IPN receiver (sim-kit's recorder: raw bodies and headers, answers that may be
+// slow or errors) and a JSON caller of the API.
+import { type Recorded, type Recorder, startRecorder } from '@simdock/sim-kit/testkit';
 
-export interface ReceivedIpn {
-  raw: string;
-  headers: IncomingHttpHeaders;
-  path: string;
-  /** n-th request received, from 1. */
-  n: number;
-}
+export type ReceivedIpn = Recorded;
+export type IpnReceiver = Recorder;
 
-export interface Answer {
-  status?: number;
-  delayMs?: number;
-}
-
-export class IpnReceiver {
-  readonly received: ReceivedIpn[] = [];
-  /** Decides each answer (default 200 at once). */
-  answer: (ipn: ReceivedIpn) => Answer = () => ({});
-  private waiters: (() => void)[] = [];
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
-
-  static async start(): Promise<IpnReceiver> {
-    let self: IpnReceiver | undefined;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        if (!self) return;
-        const ipn: ReceivedIpn = {
-          raw: Buffer.concat(chunks).toString('utf8'),
-          headers: req.headers,
-          path: req.url ?? '/',
-          n: self.received.length + 1,
-        };
-        self.received.push(ipn);
-        for (const w of self.waiters.splice(0)) w();
-        const a = self.answer(ipn);
-        const reply = () => {
-          if (res.destroyed) return;
-          res.writeHead(a.status ?? 200, { 'content-type': 'text/plain' });
-          res.end('ok');
-        };
-        if (a.delayMs) setTimeout(reply, a.delayMs);
-        else reply();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    self = new IpnReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/ipn`);
-    return self;
-  }
-
-  /** Resolves once `count` received IPNs satisfy `pred`. */
-  async waitFor(pred: (r: ReceivedIpn) => boolean, count = 1, timeoutMs = 3000): Promise<ReceivedIpn[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hits = this.received.filter(pred);
-      if (hits.length >= count) return hits;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${count} IPN(s); got ${hits.length}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((r) => this.server.close(() => r()));
-  }
+/** A receiver at `<url>/ipn`, answering 200 at once until the test sets `answer`. */
+export function startIpnReceiver(): Promise<IpnReceiver> {
+  return startRecorder({ path: '/ipn', answer: () => ({ text: 'ok' }) });
 }
 
 /** Parsed JSON body of an IPN (tests narrow the fields they need). */

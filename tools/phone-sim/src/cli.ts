@@ -1,11 +1,10 @@
 #!/usr/bin/env -S node --import tsx
 // phone-sim CLI: start one simulated SMSGate phone with the /sim/* control API enabled.
 // The control API has no authentication; never expose this port beyond a test machine.
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { isMain, parseOptions, runCli } from '@simdock/sim-kit';
 import type { Mode } from './model.ts';
-import { PhoneSim, type SlotConfig } from './phone.ts';
+import type { SlotConfig } from './options.ts';
+import { PhoneSim } from './phone.ts';
 
 const USAGE = `Usage: phone-sim [options]
   --mode M              local | cloud | private (local)
@@ -43,54 +42,43 @@ export async function startFromArgs(
   argv: string[],
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<PhoneSim> {
-  const { values: v } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      mode: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      'signing-key': { type: 'string' },
-      sim: { type: 'string', multiple: true },
-      'device-id': { type: 'string' },
-      seed: { type: 'string' },
-      'step-ms': { type: 'string' },
-      'retry-base-ms': { type: 'string' },
-      'retry-count': { type: 'string' },
-      'ping-interval-ms': { type: 'string' },
-      'allow-http-webhooks': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const v = parseOptions(argv, {
+    mode: 'string',
+    host: 'string',
+    port: 'number',
+    username: 'string',
+    password: 'string',
+    'signing-key': 'string',
+    sim: 'strings',
+    'device-id': 'string',
+    seed: 'number',
+    'step-ms': 'number',
+    'retry-base-ms': 'number',
+    'retry-count': 'number',
+    'ping-interval-ms': 'number',
+    'allow-http-webhooks': 'boolean',
   });
   if (v.help) log(USAGE);
-  const num = (name: string, s: string | undefined): number | undefined => {
-    if (s === undefined) return undefined;
-    const n = Number(s);
-    if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
-    return n;
-  };
   const mode = v.mode ?? 'local';
   if (!MODES.has(mode)) throw new Error('--mode must be local, cloud or private');
-  const retryBase = num('retry-base-ms', v['retry-base-ms']);
-  const retryCount = num('retry-count', v['retry-count']);
+  const retryBase = v['retry-base-ms'];
+  const retryCount = v['retry-count'];
   const sim = await PhoneSim.start({
     mode: mode as Mode,
     host: v.host,
-    port: num('port', v.port),
+    port: v.port,
     username: v.username ?? 'sms',
     password: v.password ?? 'password',
     signingKey: v['signing-key'] ?? 'simdock1',
     slots: (v.sim ?? ['+84901234567,8984048000000001234,Viettel']).map(parseSim),
     deviceId: v['device-id'],
-    seed: num('seed', v.seed),
-    stepMs: num('step-ms', v['step-ms']),
+    seed: v.seed,
+    stepMs: v['step-ms'],
     retry: {
       ...(retryBase !== undefined ? { baseMs: retryBase } : {}),
       ...(retryCount !== undefined ? { count: retryCount } : {}),
     },
-    pingIntervalMs: num('ping-interval-ms', v['ping-interval-ms']),
+    pingIntervalMs: v['ping-interval-ms'],
     allowHttpWebhooks: v['allow-http-webhooks'] ?? false,
     controlApi: true,
   });
@@ -106,27 +94,4 @@ export async function startFromArgs(
   return sim;
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
-  startFromArgs(process.argv.slice(2)).then(
-    (sim) => {
-      const shutdown = () => void sim.stop().then(() => process.exit(0));
-      process.once('SIGINT', shutdown);
-      process.once('SIGTERM', shutdown);
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      console.error(USAGE);
-      process.exit(2);
-    },
-  );
-}
+if (isMain(import.meta.url)) runCli(startFromArgs, USAGE);

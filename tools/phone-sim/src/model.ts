@@ -1,6 +1,7 @@
 // Pure rules of the SMSGate protocol (see docs/devices-smsgate.md): modes, SIM masking, state
 // aggregation, message parts, timestamps, ids and the webhook signature.
 import { createHash, createHmac } from 'node:crypto';
+import { seededRandom } from '@simdock/sim-kit';
 
 export type Mode = 'local' | 'cloud' | 'private';
 
@@ -83,17 +84,9 @@ export function isE164(n: string): boolean {
   return /^\+[1-9]\d{6,14}$/.test(n);
 }
 
-/** Deterministic when seeded (mulberry32), so ids repeat across runs of a test. */
+/** Deterministic when seeded, so ids repeat across runs of a test. */
 export function makeRandom(seed: number | undefined): () => number {
-  if (seed === undefined) return Math.random;
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seed === undefined ? Math.random : seededRandom(seed);
 }
 
 const NANO = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Mode } from './model.ts';
-import { PhoneSim, type PhoneSimOptions } from './phone.ts';
+import type { PhoneSimOptions } from './options.ts';
+import { PhoneSim } from './phone.ts';
 import {
   SmsGateClient as Client,
   fetchClient,

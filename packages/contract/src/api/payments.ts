@@ -10,8 +10,11 @@ export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 /** The gwStatus of a top-up its owner cancelled (status FAILED; money that arrives is still credited). */
 export const PAYMENT_CANCELLED_BY_USER = 'cancelled_by_user';
-/** The payment provider's own statuses (NOWPayments), as gwStatus carries them (docs/payments.md#states). */
-export const PROVIDER_PAYMENT_STATUSES = [
+/**
+ * The statuses NOWPayments gives a payment (docs/payments.md#states): what the server maps onto its
+ * own and what the payment simulator walks through.
+ */
+export const NOWPAYMENTS_STATUSES = [
   'waiting',
   'confirming',
   'confirmed',
@@ -22,8 +25,11 @@ export const PROVIDER_PAYMENT_STATUSES = [
   'expired',
   'cancelled',
   'refunded',
-  PAYMENT_CANCELLED_BY_USER,
 ] as const;
+export type NowPaymentsStatus = (typeof NOWPAYMENTS_STATUSES)[number];
+
+/** The payment provider's own statuses (NOWPayments), as gwStatus carries them, and our cancel. */
+export const PROVIDER_PAYMENT_STATUSES = [...NOWPAYMENTS_STATUSES, PAYMENT_CANCELLED_BY_USER] as const;
 
 /**
  * A top-up's status as people read it, the same for its owner and for an administrator: FAILED because

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { endpoints } from '@simdock/contract';
+import { endpoints, type Language, preferredLanguage } from '@simdock/contract';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
@@ -104,26 +104,6 @@ const TEXTS = {
     abandonHint: 'Hóa đơn vẫn chưa thanh toán cho đến khi hết hạn.',
   },
 };
-type Lang = keyof typeof TEXTS;
-
-/** Vietnamese when the browser puts it before English in Accept-Language (the app's rule: vi or en). */
-export function sandboxLanguage(acceptLanguage: string | undefined): Lang {
-  const ranked = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith('q='))
-          ?.trim()
-          .slice(2) ?? 1,
-      );
-      return { lang: tag.split('-')[0], q: Number.isFinite(q) ? q : 0, i };
-    })
-    .filter((x) => (x.lang === 'vi' || x.lang === 'en') && x.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  return ranked[0]?.lang === 'vi' ? 'vi' : 'en';
-}
 
 /**
  * The page looks like the app (its colours, a card, the primary button) and follows the system's
@@ -156,10 +136,10 @@ input{width:7rem;padding:.4rem .5rem;font:inherit;color:var(--fg);background:var
 function page(
   reply: FastifyReply,
   inv: SandboxInvoice | undefined,
-  error: ((t: (typeof TEXTS)[Lang]) => string) | string | null,
+  error: ((t: (typeof TEXTS)[Language]) => string) | string | null,
   status: number,
 ) {
-  const lang = sandboxLanguage(reply.request.headers['accept-language']);
+  const lang = preferredLanguage(reply.request.headers['accept-language']);
   const t = TEXTS[lang];
   // The page's one inline style is allowed by a nonce; nothing else runs or loads.
   const nonce = randomBytes(16).toString('base64');

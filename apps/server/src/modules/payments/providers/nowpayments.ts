@@ -1,4 +1,5 @@
 // NOWPayments adapter over fetch (docs/payments.md). No database here.
+import { NOWPAYMENTS_STATUSES, type NowPaymentsStatus } from '@simdock/contract';
 import { z } from 'zod';
 import { decimalFromJson, floorToCents, mulDivFloorCents, parseDecimal } from './money.ts';
 import { verifyNowPaymentsSignature } from './nowpayments.signature.ts';
@@ -42,7 +43,7 @@ export interface NowPaymentsConfig {
 
 /** Provider status → ours (docs/payments.md#states). */
 const STATUS_MAP: Record<
-  string,
+  NowPaymentsStatus,
   { status: PaymentStatus; final: boolean; credit: boolean; refund: boolean }
 > = {
   waiting: { status: 'PENDING', final: false, credit: false, refund: false },
@@ -67,7 +68,13 @@ export function mapNowPaymentsStatus(gwStatus: string): {
   credit: boolean;
   refund: boolean;
 } {
-  return STATUS_MAP[gwStatus] ?? { status: null, final: false, credit: false, refund: false };
+  return isNowPaymentsStatus(gwStatus)
+    ? STATUS_MAP[gwStatus]
+    : { status: null, final: false, credit: false, refund: false };
+}
+
+function isNowPaymentsStatus(s: string): s is NowPaymentsStatus {
+  return (NOWPAYMENTS_STATUSES as readonly string[]).includes(s);
 }
 
 export const defaultIsUsdStablecoin = (code: string): boolean => /^(usdt|usdc)[a-z0-9]*$/i.test(code);

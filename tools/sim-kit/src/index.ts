@@ -1,0 +1,14 @@
+export { isMain, type OptionKind, type OptionValues, parseOptions, runCli } from './cli.ts';
+export { type ControlApi, type ControlRoute, handleControl } from './control.ts';
+export {
+  BodyTooLarge,
+  closeServer,
+  hostUrl,
+  listen,
+  parseJsonObject,
+  readBody,
+  type SimReply,
+  writeReply,
+} from './http.ts';
+export { seededRandom } from './random.ts';
+export { Timers } from './timers.ts';
