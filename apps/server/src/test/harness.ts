@@ -10,6 +10,7 @@ import {
   type EndpointResult,
   endpointMethods,
   endpointPath,
+  endpoints,
   REAUTH_HEADER,
 } from '@simdock/contract';
 import pg from 'pg';
@@ -161,7 +162,7 @@ export interface TestServer extends RunningServer {
   /**
    * Re-authenticates a signed-in user (`POST /api/Auth/reauth`: the password, and `code` when the
    * second factor is on) and answers the header the guarded calls need:
-   * `s.post('/api/user/reset-key', {}, user.token, await s.reauth(user))`.
+   * `s.api(endpoints.apikey.reset, { token: user.token, headers: await s.reauth(user) })`.
    */
   reauth(user: { token: string; password: string }, code?: string): Promise<Record<string, string>>;
   createUser(opts?: { username?: string; password?: string; roles?: string[]; balance?: number }): Promise<{
@@ -207,7 +208,9 @@ export async function startTestServer(
   ) => requestJson<T>(server.url, method, path, body, token, headers);
 
   async function login(username: string, password: string) {
-    const res = await call<{ token: string }>('POST', '/api/Auth/login', { username, password });
+    const res = await call<{ token: string }>(
+      ...apiRequest(endpoints.auth.login, { body: { username, password } }),
+    );
     if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.token;
   }
@@ -222,10 +225,10 @@ export async function startTestServer(
     api: (endpoint, o = {}) => call(...apiRequest(endpoint, o)),
     async reauth(user, code) {
       const res = await call<{ reauth: string }>(
-        'POST',
-        '/api/Auth/reauth',
-        { password: user.password, ...(code ? { code } : {}) },
-        user.token,
+        ...apiRequest(endpoints.secondFactor.reauth, {
+          body: { password: user.password, ...(code ? { code } : {}) },
+          token: user.token,
+        }),
       );
       if (res.status !== 200) throw new Error(`reauth failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { [REAUTH_HEADER]: res.body.reauth };

@@ -134,17 +134,18 @@ export function serverWithTwoUsersAndSimGateway(
 }
 
 /**
- * Dispatcher ticks (one simulated second each, the gateway kept online on the manual clock) until
- * `done` holds; throws after `ticks`.
+ * Dispatcher ticks (one simulated second each, the gateway kept online on the manual clock: the one
+ * of `gatewayId`, else every gateway) until `done` holds; throws after `ticks`.
  */
 export async function dispatchUntil(
-  t: { s: TestServer; sim: GatewaySim; gatewayId: string },
+  t: { s: TestServer; sim: GatewaySim; gatewayId?: string },
   done: () => Promise<boolean>,
   ticks: number,
 ): Promise<void> {
   const { s, sim, gatewayId } = t;
   for (let i = 0; i < ticks; i++) {
-    await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gatewayId, s.clock.now()]);
+    if (gatewayId === undefined) await s.db.query('UPDATE gateways SET last_update = $1', [s.clock.now()]);
+    else await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gatewayId, s.clock.now()]);
     await dispatchOnce(s.ctx);
     await sim.pushesSettled();
     if (await done()) return;
