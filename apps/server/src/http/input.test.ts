@@ -1,4 +1,4 @@
-import { endpoints, ruleMessages } from '@simdock/contract';
+import { type EndpointDeclaration, endpoints, ruleMessages } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../test/harness.ts';
 import { serverWithAdmin } from '../test/suites.ts';
@@ -51,24 +51,24 @@ describe('text fields', () => {
   it.each([
     [
       'register username',
-      '/api/Auth/register',
+      endpoints.auth.register,
       { username: 'a\u0000b', email: 'a@b.co', passwordHash: 'password-1' },
     ],
     [
       'register email',
-      '/api/Auth/register',
+      endpoints.auth.register,
       { username: 'nulmail', email: 'a\u0000@b.co', passwordHash: 'password-1' },
     ],
     [
       'register password',
-      '/api/Auth/register',
+      endpoints.auth.register,
       { username: 'nulpass', email: 'n@b.co', passwordHash: 'pass\u0000word-1' },
     ],
-    ['login username', '/api/Auth/login', { username: 'ad\u0000min', password: 'admin-password-1' }],
-    ['login password', '/api/Auth/login', { username: 'admin', password: 'x\u0000' }],
-  ])('refuses NUL in the %s with a 400', async (_name, path, body) => {
+    ['login username', endpoints.auth.login, { username: 'ad\u0000min', password: 'admin-password-1' }],
+    ['login password', endpoints.auth.login, { username: 'admin', password: 'x\u0000' }],
+  ])('refuses NUL in the %s with a 400', async (_name, endpoint, body) => {
     const users = await count('users');
-    const res = await s.post(path, body);
+    const res = await s.api(endpoint, { rawBody: body });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 0, error: 'bad_input' });
     expect(res.body.msg).toMatch(/NUL|invalid|must be/);
@@ -107,15 +107,15 @@ describe('text fields', () => {
     const u = await s.createUser({ balance: 10 });
     const services = await count('services');
     const gateways = await count('gateways');
-    const cases: [string, unknown, string][] = [
-      ['/api/Order/create', { serviceCode: 'tg\u0000' }, u.token],
-      ['/api/Order/cancel', { orderId: '1\u0000' }, u.token],
-      ['/api/service/update', { name: 'N\u0000', code: 'nul', price: 1 }, admin],
-      ['/api/service/update', { name: 'N', code: 'nul', price: 1, description: 'd\u0000' }, admin],
-      ['/api/service/update', { name: 'N', code: 'nul', price: 1, textContains: '\u0000' }, admin],
-      ['/api/service/delete', { service: 'x\u0000' }, admin],
+    const cases: [EndpointDeclaration, unknown, string][] = [
+      [endpoints.order.create, { serviceCode: 'tg\u0000' }, u.token],
+      [endpoints.order.cancel, { orderId: '1\u0000' }, u.token],
+      [endpoints.service.update, { name: 'N\u0000', code: 'nul', price: 1 }, admin],
+      [endpoints.service.update, { name: 'N', code: 'nul', price: 1, description: 'd\u0000' }, admin],
+      [endpoints.service.update, { name: 'N', code: 'nul', price: 1, textContains: '\u0000' }, admin],
+      [endpoints.service.delete, { service: 'x\u0000' }, admin],
       [
-        '/api/Admin/updateGateway',
+        endpoints.gateway.update,
         {
           gateway: {
             name: 'g\u0000',
@@ -127,23 +127,23 @@ describe('text fields', () => {
         },
         admin,
       ],
-      ['/api/Admin/deviceStats', { mac: '00\u0000' }, admin],
-      ['/api/Admin/gatewayScan', { id: '\u0000' }, admin],
+      [endpoints.order.deviceStats, { mac: '00\u0000' }, admin],
+      [endpoints.gateway.scan, { id: '\u0000' }, admin],
     ];
-    for (const [path, body, token] of cases) {
-      const res = await s.post(path, body, token);
-      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+    for (const [endpoint, body, token] of cases) {
+      const res = await s.api(endpoint, { rawBody: body, token });
+      expect(res.status, `${endpoint.path} ${JSON.stringify(body)}`).toBe(400);
       expect(res.body.msg).toMatch(/NUL/);
     }
-    for (const q of [
-      'status=%00',
-      'gateway=a%00b',
-      'phoneNumber=%00',
-      `gateway=${'g'.repeat(500)}`,
-      'page=1e308',
+    for (const query of [
+      { status: '\u0000' },
+      { gateway: 'a\u0000b' },
+      { phoneNumber: '\u0000' },
+      { gateway: 'g'.repeat(500) },
+      { page: '1e308' },
     ]) {
-      const res = await s.call('GET', `/api/Admin/orders?${q}`, undefined, admin);
-      expect(res.status, q).toBe(400);
+      const res = await s.api(endpoints.order.adminOrders, { query, token: admin });
+      expect(res.status, JSON.stringify(query)).toBe(400);
     }
     expect(
       (await s.api(endpoints.gateway.inbox, { query: { page: '99999999999' }, token: admin })).status,
