@@ -1,7 +1,7 @@
 import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { dispatchOnce } from '../modules/messaging/dispatch.service.ts';
+import { dispatchOnce } from '../modules/messaging/index.ts';
 import { addService, addSimGateway, ledgerMismatches, type SeededGateway, seedGateway } from './fixtures.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
