@@ -162,3 +162,14 @@ export async function addSimGateway(
   await sim.pushesSettled();
   return id;
 }
+
+/** A new user with `balance` and an API key of all scopes (reset, as the API Key page does): `key`. */
+export async function userWithApiKey(
+  s: Pick<TestServer, 'api' | 'createUser' | 'reauth'>,
+  balance: number,
+): Promise<Awaited<ReturnType<TestServer['createUser']>> & { key: string }> {
+  const u = await s.createUser({ balance });
+  const key: string = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) }))
+    .body.apiKey;
+  return { ...u, key };
+}

@@ -1,7 +1,7 @@
 import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSimGateway, ledgerMismatches, waitFor } from '../../test/fixtures.ts';
+import { addSimGateway, ledgerMismatches, userWithApiKey, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { PNG } from '../../test/media.ts';
 import { dispatchUntil } from '../../test/suites.ts';
@@ -32,12 +32,7 @@ afterAll(async () => {
   await s.close();
 });
 
-async function programUser(balance = 5) {
-  const u = await s.createUser({ balance });
-  const key: string = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) }))
-    .body.apiKey;
-  return { ...u, key };
-}
+const programUser = (balance = 5) => userWithApiKey(s, balance);
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field.
 type Json = any;

@@ -1,6 +1,5 @@
-import { endpoints } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
-import { type SeededGateway, smsToNumber } from '../../test/fixtures.ts';
+import { type SeededGateway, smsToNumber, userWithApiKey } from '../../test/fixtures.ts';
 import type { TestServer } from '../../test/harness.ts';
 import { serverWithGatewayAndServices } from '../../test/suites.ts';
 
@@ -69,12 +68,7 @@ function expectJson(r: Raw, value: unknown) {
   expect(r.body).toBe(JSON.stringify(value));
 }
 
-async function keyedUser(balance = 10) {
-  const u = await s.createUser({ balance });
-  const key: string = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) }))
-    .body.apiKey;
-  return { ...u, key };
-}
+const keyedUser = (balance = 10) => userWithApiKey(s, balance);
 
 const deliver = (phone: string, text: string) => smsToNumber(s.ctx, gw, phone, text);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { endpoints } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
-import { type SeededGateway, smsToNumber } from '../../test/fixtures.ts';
+import { type SeededGateway, smsToNumber, userWithApiKey } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { serverWithGatewayAndServices } from '../../test/suites.ts';
 
@@ -25,12 +25,7 @@ serverWithGatewayAndServices(
   },
 );
 
-async function keyed(balance = 10) {
-  const u = await s.createUser({ balance });
-  const key: string = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) }))
-    .body.apiKey;
-  return { ...u, key };
-}
+const keyed = (balance = 10) => userWithApiKey(s, balance);
 
 async function api(
   key: string,
