@@ -6,9 +6,10 @@ import {
   ruleMessages,
 } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addService, waitFor } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithAdmin } from '../../test/suites.ts';
 
 const DEVICE_PW = 'Dev1ce-Pa55-admin';
 const OTHER_PW = 'An0ther-Dev1ce-Pw';
@@ -19,13 +20,12 @@ const sims: GatewaySim[] = [];
 /** Every response body, to prove no password ever leaves the server. */
 const bodies: string[] = [];
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
+// Runs before the server closes (vitest runs after-hooks in reverse).
 afterAll(async () => {
   await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
 });
 
 /** Keeps every answer's body: the last test holds that none of them carries a password. */

@@ -1,7 +1,8 @@
 import { endpoints, type Gateway } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithAdmin } from '../../test/suites.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 
@@ -13,13 +14,12 @@ let s: TestServer;
 let admin: string;
 const sims: GatewaySim[] = [];
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
+// Runs before the server closes (vitest runs after-hooks in reverse).
 afterAll(async () => {
   await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
 });
 
 async function scannedGateway(): Promise<{ sim: GatewaySim; gw: Gateway }> {
