@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { dispatchOnce } from '../modules/messaging/index.ts';
 import { addService, addSimGateway, ledgerMismatches, type SeededGateway, seedGateway } from './fixtures.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { startTestSmtp, type TestSmtp } from './smtp.ts';
 
 // The set-ups many test files share, as vitest hooks. Each registers its hooks in the calling file
 // and hands what it started to `ready`, which a file uses to fill its own variables:
@@ -153,4 +154,25 @@ export async function dispatchUntil(
     s.clock.advance(1000);
   }
   throw new Error('not done in time');
+}
+
+/**
+ * A file's server that sends mail to a local SMTP server (`smtp`, the test reads what it received),
+ * with `env` on top of `SMTP_URL`.
+ */
+export function serverWithSmtp(
+  env: Record<string, string>,
+  ready: (t: { s: TestServer; smtp: TestSmtp }) => void,
+): void {
+  let smtp: TestSmtp | undefined;
+  let s: TestServer | undefined;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    s = await startTestServer({ env: { SMTP_URL: smtp.url, ...env } });
+    ready({ s, smtp });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await smtp?.close();
+  });
 }

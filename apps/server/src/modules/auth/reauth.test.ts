@@ -7,7 +7,8 @@ import {
 } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
+import type { TestSmtp } from '../../test/smtp.ts';
+import { serverWithSmtp } from '../../test/suites.ts';
 import { TOTP_PERIOD, totpFor } from './second-factor.ts';
 
 // The second factor holds against someone who has the password, and a stolen session does not
@@ -18,26 +19,21 @@ let smtp: TestSmtp;
 let s: TestServer;
 let ipSeq = 0;
 
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-  s = await startTestServer({
-    env: {
-      SMTP_URL: smtp.url,
-      TRUST_PROXY: 'true',
-      SECOND_FACTOR_MAX_FAILURES: '5',
-      SECOND_FACTOR_MAX_FAILURES_PER_IP: '8',
-      SECOND_FACTOR_WINDOW_MINUTES: '60',
-      // High, so that the sign-in limits are not what stops the guessing here (their own test sets them).
-      LOGIN_MAX_FAILURES_PER_USER_IP: '1000',
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
-      LOGIN_MAX_FAILURES_PER_IP: '1000',
-    },
-  });
-});
-afterAll(async () => {
-  await s?.close();
-  await smtp?.close();
-});
+serverWithSmtp(
+  {
+    TRUST_PROXY: 'true',
+    SECOND_FACTOR_MAX_FAILURES: '5',
+    SECOND_FACTOR_MAX_FAILURES_PER_IP: '8',
+    SECOND_FACTOR_WINDOW_MINUTES: '60',
+    // High, so that the sign-in limits are not what stops the guessing here (their own test sets them).
+    LOGIN_MAX_FAILURES_PER_USER_IP: '1000',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
+    LOGIN_MAX_FAILURES_PER_IP: '1000',
+  },
+  (t) => {
+    ({ s, smtp } = t);
+  },
+);
 
 type User = Awaited<ReturnType<TestServer['createUser']>>;
 const nextIp = () => `198.51.100.${++ipSeq}`;

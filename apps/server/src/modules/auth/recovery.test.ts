@@ -1,8 +1,9 @@
 import { endpoints, FORGOT_NEUTRAL_MESSAGE, RESET_LINK_INVALID, ruleMessages } from '@simdock/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
+import type { TestSmtp } from '../../test/smtp.ts';
+import { serverWithSmtp } from '../../test/suites.ts';
 import { recoveryIdle } from './index.ts';
 import { FORGOT_PER_ACCOUNT_PER_HOUR, FORGOT_PER_IP_PER_HOUR } from './recovery.service.ts';
 import { totpFor } from './second-factor.ts';
@@ -14,21 +15,15 @@ let smtp: TestSmtp;
 let s: TestServer;
 let ipSeq = 0;
 
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-  s = await startTestServer({
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'SimDock <no-reply@simdock.test>',
-      TRUST_PROXY: 'true',
-    },
-  });
-});
-
-afterAll(async () => {
-  await s?.close();
-  await smtp?.close();
-});
+serverWithSmtp(
+  {
+    MAIL_FROM: 'SimDock <no-reply@simdock.test>',
+    TRUST_PROXY: 'true',
+  },
+  (t) => {
+    ({ s, smtp } = t);
+  },
+);
 
 /** Each test its own client address, so the per-address limit is tested where it is meant to be. */
 const nextIp = () => `198.51.100.${++ipSeq}`;
