@@ -31,6 +31,7 @@ test('finds path literals in every quote style, outside the allowed places', () 
     'tools/check-x.mjs': `'${API}a'\n`,
     'apps/server/src/modules/a/a.test.ts': `'${API}a'\n`,
     'apps/server/src/test/harness.ts': `'${API}a'\n`,
+    'apps/server/src/http/fuzz.test.ts': `'${API}a'\n`,
     'apps/web/src/pages/a/test-fixtures.ts': `'${API}a'\n`,
     'apps/web/src/pages/a/latest-test.ts': `'${API}a'\n`,
     'apps/server/src/docs.ts': `const md = \`see \\\`${API}v1/orders\\\` for …\`;\n`,
@@ -43,6 +44,8 @@ test('finds path literals in every quote style, outside the allowed places', () 
       'apps/web/src/pages/a/api.ts:3',
       'apps/server/src/modules/gateways/push.service.ts:1',
       'tools/check-x.mjs:1',
+      'apps/server/src/modules/a/a.test.ts:1',
+      'apps/server/src/test/harness.ts:1',
       'apps/web/src/pages/a/latest-test.ts:1',
     ],
   );

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { type EndpointBody, type EndpointDeclaration, endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterEach, describe, expect, it } from 'vitest';
 import { credit } from './modules/billing/index.ts';
@@ -39,11 +40,16 @@ async function serverProcess(...args: Parameters<typeof startServerProcess>): Pr
   return p;
 }
 
-const post = (p: ServerProcess, path: string, body: unknown, token?: string) =>
-  requestJson<Loose>(p.url, 'POST', path, body, token);
+/** A JSON POST to one process, `{}` when the endpoint takes no body (as `s.post` sends). */
+const post = <E extends EndpointDeclaration>(
+  p: ServerProcess,
+  endpoint: E,
+  body?: EndpointBody<E>,
+  token?: string,
+) => requestJson<Loose>(p.url, 'POST', endpoint.path, body ?? {}, token);
 
 async function login(p: ServerProcess, username: string, password: string): Promise<string> {
-  const res = await post(p, '/api/Auth/login', { username, password });
+  const res = await post(p, endpoints.auth.login, { username, password });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.token as string;
 }
@@ -55,7 +61,7 @@ const userIdOf = (token: string): string =>
 let userSeq = 0;
 async function newUser(p: ServerProcess): Promise<{ username: string; token: string }> {
   const username = `fault${process.pid % 1000}u${++userSeq}`;
-  const reg = await post(p, '/api/Auth/register', {
+  const reg = await post(p, endpoints.auth.register, {
     username,
     email: `${username}@example.com`,
     passwordHash: 'password-123',
@@ -124,7 +130,7 @@ async function deviceHop(target: string) {
 async function allowBulk(p: ServerProcess, adminToken: string) {
   const res = await post(
     p,
-    '/api/Admin/updateSettings',
+    endpoints.settings.update,
     { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
     adminToken,
   );
@@ -138,12 +144,12 @@ async function addGateway(p: ServerProcess, adminToken: string, ports: number) {
   const hop = await deviceHop(sim.url);
   const add = await post(
     p,
-    '/api/Admin/updateGateway',
+    endpoints.gateway.update,
     { gateway: { name: 'faults gw', url: hop.url, mac: sim.mac, userName: 'root', password: 'root' } },
     adminToken,
   );
   expect(add.status, JSON.stringify(add.body)).toBe(200);
-  const scan = await post(p, '/api/Admin/gatewayScan', { id: add.body.id }, adminToken);
+  const scan = await post(p, endpoints.gateway.scan, { id: add.body.id }, adminToken);
   expect(scan.status, JSON.stringify(scan.body)).toBe(200);
   await sim.pushesSettled();
   return { sim, hop };
@@ -212,7 +218,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     const recipients = numbers(150);
     const sent = await post(
       first,
-      '/api/MassOutreach/sendMassSMS',
+      endpoints.outreach.sendMassSms,
       { number: recipients.join('\n'), mess: 'Flash sale: 20% off today' },
       user.token,
     );
@@ -268,7 +274,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
         upAt + 1000,
       );
     }
-    const progress = await post(second, '/api/MassOutreach/campaign', { campaignId }, user.token);
+    const progress = await post(second, endpoints.outreach.campaign, { campaignId }, user.token);
     expect(progress.body.data).toMatchObject({
       total: recipients.length,
       queued: 0,
@@ -290,7 +296,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     const admin = await login(first, 'admin', PROCESS_ADMIN_PASSWORD);
     const priced = await post(
       first,
-      '/api/Admin/updateSettings',
+      endpoints.settings.update,
       { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000, SmsPricePerSegment: 0.01 },
       admin,
     );
@@ -326,7 +332,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     });
     const sent = await post(
       first,
-      '/api/MassOutreach/sendMassSMS',
+      endpoints.outreach.sendMassSms,
       { number: recipients.join('\n'), mess: 'Flash sale' },
       user.token,
     );
@@ -386,7 +392,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     for (const [i, u] of users.entries()) {
       for (let j = 0; j < 5; j++) {
         const amount = `${10 + i}.${String(j * 11 + 5).padStart(2, '0')}`;
-        const res = await post(first, '/api/Payments/create', { amount: Number(amount) }, u.token);
+        const res = await post(first, endpoints.payment.create, { amount: Number(amount) }, u.token);
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         const { id, url } = res.body.result as { id: string; url: string };
         topups.push({ ...u, paymentId: id, invoice: url.split('/').pop()!, amount });
@@ -444,7 +450,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     for (const t of topups)
       expect(byRef.get(`sandbox:${t.invoice}-1`)).toMatchObject({ n: 1, amount: t.amount });
     for (const u of users) {
-      const info = await post(second, '/api/user/info', {}, u.token);
+      const info = await post(second, endpoints.user.info, undefined, u.token);
       const want = topups
         .filter((t) => t.username === u.username)
         .reduce((sum, t) => sum + Math.round(Number(t.amount) * 100), 0);
@@ -517,7 +523,7 @@ describe.runIf(TEST_DB === 'pg')('faults with real server processes', () => {
     });
     const campaign = await post(
       p,
-      '/api/MassOutreach/sendMassSMS',
+      endpoints.outreach.sendMassSms,
       { number: numbers(30).join('\n'), mess: 'See you at the shop' },
       user.token,
     );

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSimGateway } from './test/fixtures.ts';
@@ -28,11 +29,10 @@ let sim: GatewaySim;
 beforeAll(async () => {
   s = await startTestServer({ workers: true, env: { SMS_PER_SIM_PER_MINUTE: '600' } });
   const admin = await s.adminToken();
-  await s.post(
-    '/api/Admin/updateSettings',
-    { MaxBatchSendSms: 10, MaxMsgPerDay: 100, SmsPricePerSegment: 0.01 },
-    admin,
-  );
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 10, MaxMsgPerDay: 100, SmsPricePerSegment: 0.01 },
+    token: admin,
+  });
   sim = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
   await addSimGateway(s, admin, sim, 'readme box');
 });
@@ -44,7 +44,8 @@ afterAll(async () => {
 describe('README: Send from a script', () => {
   it('sends, waits for the result and lists replies, as written', async () => {
     const u = await s.createUser({ balance: 1 });
-    const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+    const key: string = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) }))
+      .body.apiKey;
     const script = block('send-from-a-script');
     const first = script.split('\n')[0]!;
     expect(first).toMatch(/^KEY=sd_…; HOST=\S+; TO=\d+$/);

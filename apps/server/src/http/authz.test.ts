@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.ts';
 
@@ -12,7 +13,8 @@ beforeAll(async () => {
   s = await startTestServer();
   const user = await s.createUser();
   userToken = user.token;
-  apiKey = (await s.post('/api/user/reset-key', {}, userToken, await s.reauth(user))).body.apiKey;
+  apiKey = (await s.api(endpoints.apikey.reset, { token: userToken, headers: await s.reauth(user) })).body
+    .apiKey;
 });
 afterAll(async () => {
   await s.close();

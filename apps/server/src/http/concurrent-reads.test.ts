@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 // Signed-in requests arriving together share their reads (the sign-in check, user/info's user and
 // key, the order list: one statement per turn of the event loop). These tests hold that sharing to
 // what each request must still get: its own user's data, current as of after it arrived, and the
@@ -23,7 +24,7 @@ async function userWithOrders(balance: number, rents: number) {
   const u = await s.createUser({ balance });
   const ids: string[] = [];
   for (let i = 0; i < rents; i++) {
-    const r = await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token);
+    const r = await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token });
     expect(r.status).toBe(200);
     ids.push(r.body.data.id);
   }
@@ -40,15 +41,18 @@ describe('concurrent signed-in reads', () => {
     ];
     const keys = new Map<string, string>();
     for (const u of users.slice(0, 2)) {
-      keys.set(u.id, (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey);
+      keys.set(
+        u.id,
+        (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body.apiKey,
+      );
     }
     const gone = await userWithOrders(50, 1);
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [gone.id]);
 
     // Every request of the burst is in flight at once; each user's calls appear several times.
     const burst = [...users, gone, ...users, gone, ...users].flatMap((u) => [
-      s.post('/api/user/info', {}, u.token).then((r) => ({ u, kind: 'info' as const, r })),
-      s.post('/api/Order/getbyuser', {}, u.token).then((r) => ({ u, kind: 'orders' as const, r })),
+      s.api(endpoints.user.info, { token: u.token }).then((r) => ({ u, kind: 'info' as const, r })),
+      s.api(endpoints.order.getByUser, { token: u.token }).then((r) => ({ u, kind: 'orders' as const, r })),
     ]);
     for (const { u, kind, r } of await Promise.all(burst)) {
       if (u === gone) {
@@ -70,13 +74,15 @@ describe('concurrent signed-in reads', () => {
 
   it('reads after each request arrived: a change committed before a burst is seen by all of it', async () => {
     const u = await userWithOrders(10, 1);
-    const before = await Promise.all([1, 2, 3].map(() => s.post('/api/Order/getbyuser', {}, u.token)));
+    const before = await Promise.all(
+      [1, 2, 3].map(() => s.api(endpoints.order.getByUser, { token: u.token })),
+    );
     for (const r of before) expect(r.body.orders).toHaveLength(1);
-    const second = await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token);
+    const second = await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token });
     const after = await Promise.all(
       [1, 2, 3].flatMap(() => [
-        s.post('/api/Order/getbyuser', {}, u.token),
-        s.post('/api/user/info', {}, u.token),
+        s.api(endpoints.order.getByUser, { token: u.token }),
+        s.api(endpoints.user.info, { token: u.token }),
       ]),
     );
     for (const r of after) {
@@ -88,8 +94,8 @@ describe('concurrent signed-in reads', () => {
   it('a malformed or unknown user id in a token is refused without failing the others', async () => {
     const u = await userWithOrders(5, 0);
     const [ok, bogus] = await Promise.all([
-      s.post('/api/user/info', {}, u.token),
-      s.post('/api/user/info', {}, 'not-a-token'),
+      s.api(endpoints.user.info, { token: u.token }),
+      s.api(endpoints.user.info, { token: 'not-a-token' }),
     ]);
     expect(ok.status).toBe(200);
     expect(bogus.status).toBe(401);
@@ -97,8 +103,9 @@ describe('concurrent signed-in reads', () => {
 
   it('in one batch (lookups made in the same turn), each caller gets its own user, key and orders', async () => {
     const users = [await userWithOrders(10, 2), await userWithOrders(20, 0), await userWithOrders(30, 1)];
-    const key = (await s.post('/api/user/reset-key', {}, users[0]!.token, await s.reauth(users[0]!))).body
-      .apiKey;
+    const key = (
+      await s.api(endpoints.apikey.reset, { token: users[0]!.token, headers: await s.reauth(users[0]!) })
+    ).body.apiKey;
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [users[2]!.id]);
     // All started in the same synchronous turn, so each kind of read is one statement.
     const ids = [...users.map((u) => u.id), users[0]!.id.toUpperCase(), 'not-a-uuid'];

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openPostgres } from '../db/db.ts';
 import { isDbSchemaMissing, isDbUnavailable } from '../db/errors.ts';
@@ -57,7 +58,7 @@ describe('a database whose schema is missing or behind', () => {
     running.push(s);
     await s.db.exec('DROP TABLE services CASCADE');
     // The schema says it is up to date: a missing table is then a bug, not an outage.
-    expect((await s.post('/api/Service/getall', {})).status).toBe(500);
+    expect((await s.api(endpoints.service.getAll)).status).toBe(500);
     await s.db.query('DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations)');
     const res = await fetch(`${s.url}/api/Service/getall`, {
       method: 'POST',

@@ -1,16 +1,13 @@
-import { ruleMessages } from '@simdock/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test/harness.ts';
+import { type EndpointDeclaration, endpoints, ruleMessages } from '@simdock/contract';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../test/harness.ts';
+import { serverWithAdmin } from '../test/suites.ts';
 
 // Input the contract must refuse with a 400 and a clear message: never a 500, never a change.
 let s: TestServer;
 let admin: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
-});
-afterAll(async () => {
-  await s.close();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
 
 const count = async (table: string) =>
@@ -21,7 +18,7 @@ describe('one unauthenticated request cannot freeze the server', () => {
     const email = `a@${'.'.repeat(80_000)}@`;
     const t0 = performance.now();
     const [res, health] = await Promise.all([
-      s.post('/api/Auth/register', { username: 'crafted', email, passwordHash: 'password-123' }),
+      s.api(endpoints.auth.register, { body: { username: 'crafted', email, passwordHash: 'password-123' } }),
       s.call('GET', '/healthz'),
     ]);
     const elapsed = performance.now() - t0;
@@ -38,10 +35,12 @@ describe('one unauthenticated request cannot freeze the server', () => {
     expect(elapsed).toBeLessThan(1500);
     // Within the length bound the rule itself is linear too.
     const t1 = performance.now();
-    const bounded = await s.post('/api/Auth/register', {
-      username: 'crafted',
-      email: `a@${'.'.repeat(250)}@`,
-      passwordHash: 'password-123',
+    const bounded = await s.api(endpoints.auth.register, {
+      body: {
+        username: 'crafted',
+        email: `a@${'.'.repeat(250)}@`,
+        passwordHash: 'password-123',
+      },
     });
     expect(bounded.status).toBe(400);
     expect(performance.now() - t1).toBeLessThan(1500);
@@ -52,24 +51,24 @@ describe('text fields', () => {
   it.each([
     [
       'register username',
-      '/api/Auth/register',
+      endpoints.auth.register,
       { username: 'a\u0000b', email: 'a@b.co', passwordHash: 'password-1' },
     ],
     [
       'register email',
-      '/api/Auth/register',
+      endpoints.auth.register,
       { username: 'nulmail', email: 'a\u0000@b.co', passwordHash: 'password-1' },
     ],
     [
       'register password',
-      '/api/Auth/register',
+      endpoints.auth.register,
       { username: 'nulpass', email: 'n@b.co', passwordHash: 'pass\u0000word-1' },
     ],
-    ['login username', '/api/Auth/login', { username: 'ad\u0000min', password: 'admin-password-1' }],
-    ['login password', '/api/Auth/login', { username: 'admin', password: 'x\u0000' }],
-  ])('refuses NUL in the %s with a 400', async (_name, path, body) => {
+    ['login username', endpoints.auth.login, { username: 'ad\u0000min', password: 'admin-password-1' }],
+    ['login password', endpoints.auth.login, { username: 'admin', password: 'x\u0000' }],
+  ])('refuses NUL in the %s with a 400', async (_name, endpoint, body) => {
     const users = await count('users');
-    const res = await s.post(path, body);
+    const res = await s.api(endpoint, { rawBody: body });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 0, error: 'bad_input' });
     expect(res.body.msg).toMatch(/NUL|invalid|must be/);
@@ -77,22 +76,28 @@ describe('text fields', () => {
   });
 
   it('refuses a 9,000-character login username with a 400, not a 500', async () => {
-    const res = await s.post('/api/Auth/login', { username: 'u'.repeat(9000), password: 'whatever-1' });
+    const res = await s.api(endpoints.auth.login, {
+      body: { username: 'u'.repeat(9000), password: 'whatever-1' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'username', msg: 'Username must be at most 64 characters.' });
   });
 
   it('keeps the spec message for a too-long username and refuses a huge password', async () => {
-    const long = await s.post('/api/Auth/register', {
-      username: 'u'.repeat(5000),
-      email: 'l@b.co',
-      passwordHash: 'p'.repeat(10),
+    const long = await s.api(endpoints.auth.register, {
+      body: {
+        username: 'u'.repeat(5000),
+        email: 'l@b.co',
+        passwordHash: 'p'.repeat(10),
+      },
     });
     expect(long.body).toMatchObject({ field: 'username', msg: ruleMessages.usernameFormat });
-    const pw = await s.post('/api/Auth/register', {
-      username: 'bigpw',
-      email: 'bigpw@b.co',
-      passwordHash: 'p'.repeat(100_000),
+    const pw = await s.api(endpoints.auth.register, {
+      body: {
+        username: 'bigpw',
+        email: 'bigpw@b.co',
+        passwordHash: 'p'.repeat(100_000),
+      },
     });
     expect(pw.status).toBe(400);
     expect(pw.body).toMatchObject({ field: 'passwordHash', msg: ruleMessages.passwordTooLong });
@@ -102,15 +107,15 @@ describe('text fields', () => {
     const u = await s.createUser({ balance: 10 });
     const services = await count('services');
     const gateways = await count('gateways');
-    const cases: [string, unknown, string][] = [
-      ['/api/Order/create', { serviceCode: 'tg\u0000' }, u.token],
-      ['/api/Order/cancel', { orderId: '1\u0000' }, u.token],
-      ['/api/service/update', { name: 'N\u0000', code: 'nul', price: 1 }, admin],
-      ['/api/service/update', { name: 'N', code: 'nul', price: 1, description: 'd\u0000' }, admin],
-      ['/api/service/update', { name: 'N', code: 'nul', price: 1, textContains: '\u0000' }, admin],
-      ['/api/service/delete', { service: 'x\u0000' }, admin],
+    const cases: [EndpointDeclaration, unknown, string][] = [
+      [endpoints.order.create, { serviceCode: 'tg\u0000' }, u.token],
+      [endpoints.order.cancel, { orderId: '1\u0000' }, u.token],
+      [endpoints.service.update, { name: 'N\u0000', code: 'nul', price: 1 }, admin],
+      [endpoints.service.update, { name: 'N', code: 'nul', price: 1, description: 'd\u0000' }, admin],
+      [endpoints.service.update, { name: 'N', code: 'nul', price: 1, textContains: '\u0000' }, admin],
+      [endpoints.service.delete, { service: 'x\u0000' }, admin],
       [
-        '/api/Admin/updateGateway',
+        endpoints.gateway.update,
         {
           gateway: {
             name: 'g\u0000',
@@ -122,25 +127,27 @@ describe('text fields', () => {
         },
         admin,
       ],
-      ['/api/Admin/deviceStats', { mac: '00\u0000' }, admin],
-      ['/api/Admin/gatewayScan', { id: '\u0000' }, admin],
+      [endpoints.order.deviceStats, { mac: '00\u0000' }, admin],
+      [endpoints.gateway.scan, { id: '\u0000' }, admin],
     ];
-    for (const [path, body, token] of cases) {
-      const res = await s.post(path, body, token);
-      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+    for (const [endpoint, body, token] of cases) {
+      const res = await s.api(endpoint, { rawBody: body, token });
+      expect(res.status, `${endpoint.path} ${JSON.stringify(body)}`).toBe(400);
       expect(res.body.msg).toMatch(/NUL/);
     }
-    for (const q of [
-      'status=%00',
-      'gateway=a%00b',
-      'phoneNumber=%00',
-      `gateway=${'g'.repeat(500)}`,
-      'page=1e308',
+    for (const query of [
+      { status: '\u0000' },
+      { gateway: 'a\u0000b' },
+      { phoneNumber: '\u0000' },
+      { gateway: 'g'.repeat(500) },
+      { page: '1e308' },
     ]) {
-      const res = await s.call('GET', `/api/Admin/orders?${q}`, undefined, admin);
-      expect(res.status, q).toBe(400);
+      const res = await s.api(endpoints.order.adminOrders, { query, token: admin });
+      expect(res.status, JSON.stringify(query)).toBe(400);
     }
-    expect((await s.call('GET', '/api/Admin/inbox?page=99999999999', undefined, admin)).status).toBe(400);
+    expect(
+      (await s.api(endpoints.gateway.inbox, { query: { page: '99999999999' }, token: admin })).status,
+    ).toBe(400);
     expect(await count('services')).toBe(services);
     expect(await count('gateways')).toBe(gateways);
     expect(s.logs.some((l) => l.includes('"level":50'))).toBe(false);
@@ -167,30 +174,31 @@ describe('service numbers', () => {
     ],
   ])('refuses %j with a 400 and stores nothing', async (nums, field, msg) => {
     const before = await count('services');
-    const res = await s.post('/api/service/update', { ...base, ...nums }, admin);
+    const res = await s.api(endpoints.service.update, { body: { ...base, ...nums }, token: admin });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 0, error: 'bad_input', field, msg });
     expect(await count('services')).toBe(before);
   });
 
   it('still coerces plain decimal strings and empty strings (docs/product.md#forms)', async () => {
-    const res = await s.post(
-      '/api/service/update',
-      { ...base, code: 'coerced', price: '12.5', stock: '', rentTimeMinutes: '30' },
-      admin,
-    );
+    const res = await s.api(endpoints.service.update, {
+      body: { ...base, code: 'coerced', price: '12.5', stock: '', rentTimeMinutes: '30' },
+      token: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ price: 12.5, stock: 0, rentTimeMinutes: 30 });
-    const top = await s.post(
-      '/api/service/update',
-      { ...base, code: 'topvalues', price: 1_000_000, stock: 1_000_000, rentTimeMinutes: 525_600 },
-      admin,
-    );
+    const top = await s.api(endpoints.service.update, {
+      body: { ...base, code: 'topvalues', price: 1_000_000, stock: 1_000_000, rentTimeMinutes: 525_600 },
+      token: admin,
+    });
     expect(top.status).toBe(200);
   });
 
   it('refuses over-long service text with a sentence naming the field', async () => {
-    const res = await s.post('/api/service/update', { ...base, name: 'n'.repeat(101), price: 1 }, admin);
+    const res = await s.api(endpoints.service.update, {
+      body: { ...base, name: 'n'.repeat(101), price: 1 },
+      token: admin,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ field: 'name', msg: 'Name must be at most 100 characters.' });
   });

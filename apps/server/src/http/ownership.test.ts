@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../test/harness.ts';
@@ -24,7 +25,8 @@ const PNG = Buffer.from(
 
 async function party(): Promise<Party> {
   const u = await s.createUser({ balance: 20 });
-  const key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey as string;
+  const key = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+    .apiKey as string;
   expect(key).toBeTruthy();
   return { id: u.id, token: u.token, password: u.password, key };
 }
@@ -79,13 +81,18 @@ beforeAll(async () => {
   await addService(s.db, { code: 'wa', name: 'WhatsApp', price: 1 });
   await addService(s.db, { code: 'go', name: 'Google', price: 1 });
   expect(
-    (await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 }, admin)).status,
+    (
+      await s.api(endpoints.settings.update, {
+        body: { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 },
+        token: admin,
+      })
+    ).status,
   ).toBe(200);
   a = await party();
   b = await party();
   aKey = a.key;
 
-  const order = await s.post('/api/Order/create', { serviceCode: 'tg' }, a.token);
+  const order = await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: a.token });
   expect(order.status).toBe(200);
   orderId = String(order.body.data.id);
   const viaApi = await v1(a.key, 'POST', '/orders', { service: 'wa' });
@@ -95,17 +102,16 @@ beforeAll(async () => {
   expect(viaHandler.text).toMatch(/^ACCESS_NUMBER:/);
   activationId = viaHandler.text.split(':')[1]!;
 
-  const pay = await s.post('/api/Payments/create', { amount: 10 }, a.token);
+  const pay = await s.api(endpoints.payment.create, { body: { amount: 10 }, token: a.token });
   expect(pay.status).toBe(200);
   paymentId = pay.body.result.id;
 
-  const sent = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: '16005550101', mess: 'Hello!' },
-    a.token,
-  );
+  const sent = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: '16005550101', mess: 'Hello!' },
+    token: a.token,
+  });
   expect(sent.status).toBe(200);
-  campaignId = String(sent.body.data.campaignId);
+  campaignId = String(sent.body.data!.campaignId);
   const [msg] = await s.db.query<{ conversation_id: string | null }>(
     'SELECT conversation_id::text AS conversation_id FROM messages WHERE campaign_id = $1::bigint',
     [campaignId],
@@ -122,12 +128,11 @@ beforeAll(async () => {
   expect(up.status).toBe(200);
   mediaName = ((await up.json()) as { fileName: string }).fileName;
 
-  const hook = await s.post(
-    '/api/user/webhooks/add',
-    { url: 'http://127.0.0.1:9/hook-a' },
-    a.token,
-    await s.reauth(a),
-  );
+  const hook = await s.api(endpoints.webhooks.add, {
+    body: { url: 'http://127.0.0.1:9/hook-a' },
+    token: a.token,
+    headers: await s.reauth(a),
+  });
   expect(hook.status).toBe(200);
   webhookId = String(hook.body.webhook.id);
 });
@@ -143,8 +148,8 @@ describe("user B and user A's things", () => {
 
   it('orders: B cannot see, cancel, finish or ask again for any of A’s orders, by any API', async () => {
     for (const id of [orderId, v1OrderId, activationId]) expect(id).toMatch(/^[\w-]+$/);
-    expect((await s.post('/api/Order/getbyuser', {}, b.token)).body.orders).toEqual([]);
-    const cancel = await s.post('/api/Order/cancel', { orderId }, b.token);
+    expect((await s.api(endpoints.order.getByUser, { token: b.token })).body.orders).toEqual([]);
+    const cancel = await s.api(endpoints.order.cancel, { body: { orderId }, token: b.token });
     expect(cancel.status).toBe(404);
     for (const id of [orderId, v1OrderId, activationId]) {
       expect((await v1(b.key, 'GET', `/orders/${id}`)).status, id).toBe(404);
@@ -178,11 +183,14 @@ describe("user B and user A's things", () => {
   });
 
   it('campaigns and their messages: B can neither read, list, export nor cancel them', async () => {
-    const campaign = await s.post('/api/MassOutreach/campaign', { campaignId }, b.token);
+    const campaign = await s.api(endpoints.outreach.campaign, { body: { campaignId }, token: b.token });
     expect(campaign.status === 404 || campaign.body.data === null).toBe(true);
-    const cancel = await s.post('/api/MassOutreach/cancel', { campaignId }, b.token);
+    const cancel = await s.api(endpoints.outreach.cancel, { body: { campaignId }, token: b.token });
     expect(cancel.status).toBe(404);
-    const query = await s.post('/api/MassOutreach/querymsg', { current: 1, size: 100, params: {} }, b.token);
+    const query = await s.api(endpoints.history.queryMsg, {
+      body: { current: 1, size: 100, params: {} },
+      token: b.token,
+    });
     expect(query.status).toBe(200);
     expect(JSON.stringify(query.body)).not.toContain('16005550101');
     const exported = await fetch(`${s.url}/api/MassOutreach/exportmsg`, {
@@ -195,29 +203,27 @@ describe("user B and user A's things", () => {
 
   it('conversations: B can neither list, read, edit nor reply to A’s', async () => {
     expect(conversationId).toMatch(/^\d+$/);
-    const list = await s.post('/api/livechat/queryConversation', {}, b.token);
+    const list = await s.api(endpoints.livechat.queryConversation, { token: b.token });
     expect(list.body.data.records).toEqual([]);
-    expect((await s.post('/api/livechat/queryConversationDetail', { conversationId }, b.token)).status).toBe(
-      404,
-    );
-    const edit = await s.post(
-      '/api/livechat/updateConversation',
-      { conversationId, contactName: 'pwned', note: 'pwned' },
-      b.token,
-    );
+    expect(
+      (await s.api(endpoints.livechat.queryConversationDetail, { body: { conversationId }, token: b.token }))
+        .status,
+    ).toBe(404);
+    const edit = await s.api(endpoints.livechat.updateConversation, {
+      body: { conversationId, contactName: 'pwned', note: 'pwned' },
+      token: b.token,
+    });
     expect(edit.status).toBe(404);
-    const reply = await s.post(
-      '/api/LiveChat/reply',
-      { conversationId, sms: 'hi from B', toNumber: '16005550101' },
-      b.token,
-    );
+    const reply = await s.api(endpoints.livechat.reply, {
+      body: { conversationId, sms: 'hi from B', toNumber: '16005550101' },
+      token: b.token,
+    });
     expect(reply.status).toBe(404);
     // Nor send A's uploaded media as their own MMS.
-    const mms = await s.post(
-      '/api/LiveChat/reply',
-      { conversationId, sms: '', toNumber: '16005550101', mmsType: 1, mmsFile: mediaName },
-      b.token,
-    );
+    const mms = await s.api(endpoints.livechat.reply, {
+      body: { conversationId, sms: '', toNumber: '16005550101', mmsType: 1, mmsFile: mediaName },
+      token: b.token,
+    });
     expect(mms.status).toBe(404);
   });
 
@@ -228,27 +234,25 @@ describe("user B and user A's things", () => {
     expect(res.status).toBe(404);
     await res.arrayBuffer();
     // B's own conversation, A's file.
-    const sent = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: '16005550202', mess: 'Hi' },
-      b.token,
-    );
+    const sent = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: '16005550202', mess: 'Hi' },
+      token: b.token,
+    });
     expect(sent.status).toBe(200);
     const [row] = await s.db.query<{ conversation_id: string }>(
       'SELECT conversation_id::text AS conversation_id FROM messages WHERE campaign_id = $1::bigint',
-      [String(sent.body.data.campaignId)],
+      [String(sent.body.data!.campaignId)],
     );
-    const mms = await s.post(
-      '/api/LiveChat/reply',
-      {
+    const mms = await s.api(endpoints.livechat.reply, {
+      body: {
         conversationId: row!.conversation_id,
         sms: '',
         toNumber: '16005550202',
         mmsType: 1,
         mmsFile: mediaName,
       },
-      b.token,
-    );
+      token: b.token,
+    });
     expect(mms.status).toBeGreaterThanOrEqual(400);
     expect(mms.status).toBeLessThan(500);
     const own = await fetch(`${s.url}/api/media/${mediaName}`, {
@@ -259,24 +263,26 @@ describe("user B and user A's things", () => {
   });
 
   it('webhooks and the API key: B cannot see, test or delete A’s webhook, and B’s key calls are B’s', async () => {
-    const hooks = await s.post('/api/user/webhooks', {}, b.token);
+    const hooks = await s.api(endpoints.webhooks.list, { token: b.token });
     expect(hooks.body.webhooks).toEqual([]);
     expect(webhookId).toMatch(/^[0-9a-f-]{36}$/);
-    const test = await s.post('/api/user/webhooks/test', { id: webhookId }, b.token);
+    const test = await s.api(endpoints.webhooks.test, { body: { id: webhookId }, token: b.token });
     expect(test.status).toBe(404);
-    const del = await s.post('/api/user/webhooks/delete', { id: webhookId }, b.token);
+    const del = await s.api(endpoints.webhooks.delete, { body: { id: webhookId }, token: b.token });
     expect(del.status).toBe(404);
-    expect((await s.post('/api/user/webhooks', {}, a.token)).body.webhooks).toHaveLength(1);
+    expect((await s.api(endpoints.webhooks.list, { token: a.token })).body.webhooks).toHaveLength(1);
     // B reads and resets B's key: A's key is untouched and still works.
-    const bKey = await s.post('/api/user/apikey', {}, b.token);
+    const bKey = await s.api(endpoints.apikey.get, { token: b.token });
     expect(bKey.body.apiKey).not.toBe(aKey);
-    expect((await s.post('/api/user/reset-key', {}, b.token, await s.reauth(b))).status).toBe(200);
-    expect((await s.post('/api/user/delete-key', {}, b.token)).status).toBe(200);
-    expect((await s.post('/api/user/apikey', {}, a.token)).body.apiKey).toBe(aKey);
+    expect((await s.api(endpoints.apikey.reset, { token: b.token, headers: await s.reauth(b) })).status).toBe(
+      200,
+    );
+    expect((await s.api(endpoints.apikey.delete, { token: b.token })).status).toBe(200);
+    expect((await s.api(endpoints.apikey.get, { token: a.token })).body.apiKey).toBe(aKey);
     expect((await v1(aKey, 'GET', '/balance')).status).toBe(200);
     // The balance B's key reports is B's.
-    const mine = await s.post('/api/user/info', {}, b.token);
-    const other = await s.post('/api/user/info', {}, a.token);
+    const mine = await s.api(endpoints.user.info, { token: b.token });
+    const other = await s.api(endpoints.user.info, { token: a.token });
     expect(mine.body.apiKey ?? null).not.toBe(aKey);
     expect(other.body.apiKey).toBe(aKey);
   });

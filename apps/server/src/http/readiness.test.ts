@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server, Socket } from 'node:net';
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../db/db.ts';
 import { pendingMigrations } from '../db/migrate.ts';
@@ -83,7 +84,7 @@ describe.runIf(TEST_DB === 'pg')('PostgreSQL going away and coming back', () => 
     const s = await startTestServer({ testDb });
     try {
       const u = await s.createUser({ balance: 5 });
-      expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+      expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(200);
       const admin = await openPostgres(testDb.url!, 1);
       try {
         for (let round = 0; round < 3; round++) {
@@ -93,19 +94,23 @@ describe.runIf(TEST_DB === 'pg')('PostgreSQL going away and coming back', () => 
           );
           expect(killed!.n).toBeGreaterThan(0);
           const statuses = await Promise.all(
-            Array.from({ length: 6 }, () => s.post('/api/user/info', {}, u.token).then((r) => r.status)),
+            Array.from({ length: 6 }, () =>
+              s.api(endpoints.user.info, { token: u.token }).then((r) => r.status),
+            ),
           );
           expect(
             statuses.every((st) => st === 200 || st === 503),
             statuses.join(),
           ).toBe(true);
-          await expect.poll(async () => (await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+          await expect
+            .poll(async () => (await s.api(endpoints.user.info, { token: u.token })).status)
+            .toBe(200);
         }
       } finally {
         await admin.close();
       }
       expect((await s.call('GET', '/readyz')).status).toBe(200);
-      expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBe(5);
+      expect((await s.api(endpoints.user.info, { token: u.token })).body.balance).toBe(5);
     } finally {
       await s.close();
     }
@@ -128,14 +133,14 @@ describe.runIf(TEST_DB === 'pg')('PostgreSQL going away and coming back', () => 
       },
     });
     try {
-      expect((await s.post('/api/Service/getall', {})).status).toBe(200);
+      expect((await s.api(endpoints.service.getAll)).status).toBe(200);
       await proxy.down();
-      const res = await s.post('/api/Service/getall', {});
+      const res = await s.api(endpoints.service.getAll);
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 0, error: 'unavailable' });
       expect((await s.call('GET', '/readyz')).status).toBe(503);
       await proxy.up();
-      expect((await s.post('/api/Service/getall', {})).status).toBe(200);
+      expect((await s.api(endpoints.service.getAll)).status).toBe(200);
       expect((await s.call('GET', '/readyz')).status).toBe(200);
     } finally {
       await s.close();

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.ts';
 import { requestLogLevel, SLOW_REQUEST_MS } from './request-log.ts';
@@ -27,9 +28,9 @@ describe('request lines at LOG_LEVEL=info', () => {
   it('a successful poll writes nothing; a refused call writes one line with its status', async () => {
     const token = await s.adminToken();
     const before = requestLines().length;
-    for (let i = 0; i < 5; i++) expect((await s.post('/api/user/info', {}, token)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await s.api(endpoints.user.info, { token })).status).toBe(200);
     expect(requestLines()).toHaveLength(before);
-    expect((await s.post('/api/user/info', {}, 'not-a-token')).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: 'not-a-token' })).status).toBe(401);
     const lines = requestLines().slice(before);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 30, res: { statusCode: 401 }, req: { url: '/api/user/info' } });

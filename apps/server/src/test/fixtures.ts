@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import type { Db } from '../db/db.ts';
 import { ingestIncomingSms } from '../modules/gateways/index.ts';
+import type { TestServer } from './harness.ts';
 
 /** A gateway put in by seedGateway: its SIMs' numbers and ports, index for index. */
 export interface SeededGateway {
@@ -142,28 +144,32 @@ export function recvSmsPush(port: string, text: string, at: Date, sender = '+155
  * its first pushes: its SIMs are known and it is online. The gateway's id.
  */
 export async function addSimGateway(
-  s: {
-    post(
-      path: string,
-      body?: unknown,
-      token?: string,
-    ): Promise<{ status: number; body: Record<string, unknown> }>;
-  },
+  s: Pick<TestServer, 'api'>,
   adminToken: string,
   sim: { url: string; mac: string; pushesSettled(): Promise<void> },
   name: string,
 ): Promise<string> {
-  const add = await s.post(
-    '/api/Admin/updateGateway',
-    { gateway: { name, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-    adminToken,
-  );
+  const add = await s.api(endpoints.gateway.update, {
+    body: { gateway: { name, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
+    token: adminToken,
+  });
   if (add.status !== 200)
     throw new Error(`adding the gateway failed: ${add.status} ${JSON.stringify(add.body)}`);
   const id = String(add.body.id);
-  const scan = await s.post('/api/Admin/gatewayScan', { id }, adminToken);
+  const scan = await s.api(endpoints.gateway.scan, { body: { id }, token: adminToken });
   if (scan.status !== 200)
     throw new Error(`scanning the gateway failed: ${scan.status} ${JSON.stringify(scan.body)}`);
   await sim.pushesSettled();
   return id;
+}
+
+/** A new user with `balance` and an API key of all scopes (reset, as the API Key page does): `key`. */
+export async function userWithApiKey(
+  s: Pick<TestServer, 'api' | 'createUser' | 'reauth'>,
+  balance: number,
+): Promise<Awaited<ReturnType<TestServer['createUser']>> & { key: string }> {
+  const u = await s.createUser({ balance });
+  const key: string = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) }))
+    .body.apiKey;
+  return { ...u, key };
 }

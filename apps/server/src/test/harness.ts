@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REAUTH_HEADER } from '@simdock/contract';
+import {
+  type EndpointBody,
+  type EndpointDeclaration,
+  type EndpointParams,
+  type EndpointQuery,
+  type EndpointResult,
+  endpointMethods,
+  endpointPath,
+  endpoints,
+  REAUTH_HEADER,
+} from '@simdock/contract';
 import pg from 'pg';
 import { ManualClock } from '../clock.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -94,7 +104,37 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field and assert each one.
-type Loose = Record<string, any>;
+export type Loose = Record<string, any>;
+
+/**
+ * What a test reads from `s.api(endpoint, …)`: the declaration's successful answer, widened so the
+ * same variable also reads an error body (`code`, `msg`, `error`…) after a 4xx. Typed only, never
+ * parsed: a test sees exactly what the server sent, wrong shapes included.
+ */
+export type ApiBody<E extends EndpointDeclaration> = [EndpointResult<E>] extends [undefined]
+  ? Loose
+  : EndpointResult<E> & Loose;
+
+/** How a test calls one endpoint declaration (`s.api(endpoints.order.create, { body, token })`). */
+export interface ApiCall<E extends EndpointDeclaration> {
+  /** The body, typed from the declaration. POST, PUT and PATCH send `{}` when it is left out, as `post` does. */
+  body?: EndpointBody<E>;
+  /**
+   * A body sent as it is, not held to the declaration's type: for tests of the server's own
+   * input checks (a wrong type, a missing field, an unknown one).
+   */
+  rawBody?: unknown;
+  /** The path's `:name` parameters (filled in and URI-encoded by `endpointPath`). */
+  params?: [EndpointParams<E>] extends [undefined] ? Record<string, string | number> : EndpointParams<E>;
+  /** The query string, by name; values as a client sends them (strings, or numbers and booleans). */
+  query?: [EndpointQuery<E>] extends [undefined]
+    ? Record<string, string | number | boolean>
+    : { [K in keyof EndpointQuery<E>]?: string | number | boolean };
+  token?: string;
+  headers?: Record<string, string>;
+  /** For declarations that take several methods (the first is the default). */
+  method?: string;
+}
 
 export interface TestServer extends RunningServer {
   db: Db;
@@ -114,9 +154,15 @@ export interface TestServer extends RunningServer {
     headers?: Record<string, string>,
   ): Promise<ApiResult<T>>;
   /**
+   * Calls an endpoint through its contract declaration: path, method, params and query come from it,
+   * the body and the answer are typed from it. Raw `call`/`post` stay for tests of the paths
+   * themselves (routing, 404s, fuzzing, aliases, device URLs).
+   */
+  api<E extends EndpointDeclaration>(endpoint: E, opts?: ApiCall<E>): Promise<ApiResult<ApiBody<E>>>;
+  /**
    * Re-authenticates a signed-in user (`POST /api/Auth/reauth`: the password, and `code` when the
    * second factor is on) and answers the header the guarded calls need:
-   * `s.post('/api/user/reset-key', {}, user.token, await s.reauth(user))`.
+   * `s.api(endpoints.apikey.reset, { token: user.token, headers: await s.reauth(user) })`.
    */
   reauth(user: { token: string; password: string }, code?: string): Promise<Record<string, string>>;
   createUser(opts?: { username?: string; password?: string; roles?: string[]; balance?: number }): Promise<{
@@ -162,7 +208,9 @@ export async function startTestServer(
   ) => requestJson<T>(server.url, method, path, body, token, headers);
 
   async function login(username: string, password: string) {
-    const res = await call<{ token: string }>('POST', '/api/Auth/login', { username, password });
+    const res = await call<{ token: string }>(
+      ...apiRequest(endpoints.auth.login, { body: { username, password } }),
+    );
     if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.token;
   }
@@ -174,12 +222,13 @@ export async function startTestServer(
     logs,
     call,
     post: (path, body, token, headers) => call('POST', path, body ?? {}, token, headers),
+    api: (endpoint, o = {}) => call(...apiRequest(endpoint, o)),
     async reauth(user, code) {
       const res = await call<{ reauth: string }>(
-        'POST',
-        '/api/Auth/reauth',
-        { password: user.password, ...(code ? { code } : {}) },
-        user.token,
+        ...apiRequest(endpoints.secondFactor.reauth, {
+          body: { password: user.password, ...(code ? { code } : {}) },
+          token: user.token,
+        }),
       );
       if (res.status !== 200) throw new Error(`reauth failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { [REAUTH_HEADER]: res.body.reauth };
@@ -208,4 +257,27 @@ export async function startTestServer(
       await testDb.drop();
     },
   };
+}
+
+/** The arguments of `call` for one `api` call: method, path (params and query filled in), body, token, headers. */
+function apiRequest<E extends EndpointDeclaration>(
+  endpoint: E,
+  o: ApiCall<E>,
+): [string, string, unknown, string | undefined, Record<string, string> | undefined] {
+  const method = o.method ?? endpointMethods(endpoint)[0]!;
+  let path = endpointPath(endpoint, o.params ?? undefined);
+  if (o.query) {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(o.query)) if (v !== undefined) qs.set(k, String(v));
+    if (qs.size) path += `?${qs}`;
+  }
+  const hasBody = 'rawBody' in o || o.body !== undefined;
+  const body = hasBody
+    ? 'rawBody' in o
+      ? o.rawBody
+      : o.body
+    : ['POST', 'PUT', 'PATCH'].includes(method)
+      ? {}
+      : undefined;
+  return [method, path, body, o.token, o.headers];
 }

@@ -5,7 +5,14 @@ export { migrationFiles } from '../db/migrate.ts';
 /** Every module's descriptor: the docs check (tools/check-docs) holds the docs against them. */
 export { MODULES } from '../modules/index.ts';
 export { addService, ledgerMismatches, seedGateway, waitFor } from './fixtures.ts';
-export { openTestDb, startTestServer, TEST_DB, type TestDb, type TestServer, testConfig } from './harness.ts';
+export {
+  openTestDb,
+  startTestServer,
+  TEST_DB,
+  type TestDb,
+  type TestServer,
+  testConfig,
+} from './harness.ts';
 export {
   type Exit,
   freePort,

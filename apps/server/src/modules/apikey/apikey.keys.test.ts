@@ -43,12 +43,11 @@ async function createKey(
   user: { token: string; password: string },
   body: { name?: string; scopes?: string[]; allowedIps?: string[]; expiresAt?: string } = {},
 ) {
-  const res = await srv.post(
-    '/api/user/apikeys/create',
-    { name: 'script', scopes: [...API_KEY_SCOPES], ...body },
-    user.token,
-    await srv.reauth(user),
-  );
+  const res = await srv.api(endpoints.apikey.createKey, {
+    rawBody: { name: 'script', scopes: [...API_KEY_SCOPES], ...body },
+    token: user.token,
+    headers: await srv.reauth(user),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { apiKey: string; key: Record<string, unknown> & { id: string } };
 }
@@ -90,7 +89,7 @@ describe('named keys', () => {
     });
     expect((await balance(s.url, made.apiKey)).body).toEqual({ balance: 2, currency: 'USD' });
 
-    const list = await s.post('/api/user/apikeys', {}, u.token);
+    const list = await s.api(endpoints.apikey.keys, { token: u.token });
     expect(list.status).toBe(200);
     expect(list.body.max).toBe(API_KEYS_MAX);
     expect(list.body.keys).toHaveLength(1);
@@ -103,36 +102,38 @@ describe('named keys', () => {
     );
     expect(row).toEqual({ key_hash: sha256(made.apiKey), key_enc: null });
     // The spec's call shows the default key, and there is none.
-    expect((await s.post('/api/user/apikey', {}, u.token)).body).toEqual({ code: 1, apiKey: null });
+    expect((await s.api(endpoints.apikey.get, { token: u.token })).body).toEqual({ code: 1, apiKey: null });
 
     // Another user neither sees nor deletes it.
-    expect((await s.post('/api/user/apikeys', {}, other.token)).body.keys).toEqual([]);
-    const foreign = await s.post('/api/user/apikeys/delete', { id: made.key.id }, other.token);
+    expect((await s.api(endpoints.apikey.keys, { token: other.token })).body.keys).toEqual([]);
+    const foreign = await s.api(endpoints.apikey.deleteKey, {
+      body: { id: made.key.id },
+      token: other.token,
+    });
     expect(foreign.status).toBe(404);
     expect((await balance(s.url, made.apiKey)).status).toBe(200);
 
-    const del = await s.post('/api/user/apikeys/delete', { id: made.key.id }, u.token);
+    const del = await s.api(endpoints.apikey.deleteKey, { body: { id: made.key.id }, token: u.token });
     expect(del.body).toEqual({ code: 1, msg: 'API key deleted!' });
     expect((await balance(s.url, made.apiKey)).status).toBe(401);
-    expect((await s.post('/api/user/apikeys', {}, u.token)).body.keys).toEqual([]);
+    expect((await s.api(endpoints.apikey.keys, { token: u.token })).body.keys).toEqual([]);
     for (const id of [made.key.id, 'not-a-uuid']) {
-      const again = await s.post('/api/user/apikeys/delete', { id }, u.token);
+      const again = await s.api(endpoints.apikey.deleteKey, { body: { id }, token: u.token });
       expect(again.status).toBe(404);
       expect(again.body.error).toBe('not_found');
     }
     // Only a signed-in user manages keys; an API key is no session.
-    expect((await s.post('/api/user/apikeys', {}, made.apiKey)).status).toBe(401);
+    expect((await s.api(endpoints.apikey.keys, { token: made.apiKey })).status).toBe(401);
   });
 
   it('refuses a key without a name or scope, with a bad address, or with an expiry not in the future', async () => {
     const u = await s.createUser();
     const bad = async (body: Record<string, unknown>) => {
-      const res = await s.post(
-        '/api/user/apikeys/create',
-        { name: 'x', scopes: ['rental'], ...body },
-        u.token,
-        await s.reauth(u),
-      );
+      const res = await s.api(endpoints.apikey.createKey, {
+        body: { name: 'x', scopes: ['rental'], ...body },
+        token: u.token,
+        headers: await s.reauth(u),
+      });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('bad_input');
       return res.body as { msg: string; field?: string };
@@ -152,39 +153,41 @@ describe('named keys', () => {
       msg: 'The expiry must be in the future.',
       field: 'expiresAt',
     });
-    expect((await s.post('/api/user/apikeys', {}, u.token)).body.keys).toEqual([]);
+    expect((await s.api(endpoints.apikey.keys, { token: u.token })).body.keys).toEqual([]);
   });
 
   it(`keeps at most ${API_KEYS_MAX} keys per user, the default key included`, async () => {
     const u = await s.createUser();
     for (let i = 0; i < API_KEYS_MAX; i++) await createKey(s, u, { name: `k${i}` });
-    const over = await s.post(
-      '/api/user/apikeys/create',
-      { name: 'one more', scopes: ['rental'] },
-      u.token,
-      await s.reauth(u),
-    );
+    const over = await s.api(endpoints.apikey.createKey, {
+      body: { name: 'one more', scopes: ['rental'] },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ error: 'api_key_limit' });
     // No room for a default key either.
-    const reset = await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
+    const reset = await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) });
     expect(reset.status).toBe(409);
     expect(reset.body.error).toBe('api_key_limit');
 
-    const keys = (await s.post('/api/user/apikeys', {}, u.token)).body.keys as { id: string }[];
-    await s.post('/api/user/apikeys/delete', { id: keys[0]!.id }, u.token);
-    expect((await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).status).toBe(200);
+    const keys = (await s.api(endpoints.apikey.keys, { token: u.token })).body.keys as { id: string }[];
+    await s.api(endpoints.apikey.deleteKey, { body: { id: keys[0]!.id }, token: u.token });
+    expect((await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).status).toBe(
+      200,
+    );
     // Replacing the default key needs no room.
-    expect((await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).status).toBe(200);
-    expect((await s.post('/api/user/apikeys', {}, u.token)).body.keys).toHaveLength(API_KEYS_MAX);
+    expect((await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).status).toBe(
+      200,
+    );
+    expect((await s.api(endpoints.apikey.keys, { token: u.token })).body.keys).toHaveLength(API_KEYS_MAX);
     expect(
       (
-        await s.post(
-          '/api/user/apikeys/create',
-          { name: 'x', scopes: ['rental'] },
-          u.token,
-          await s.reauth(u),
-        )
+        await s.api(endpoints.apikey.createKey, {
+          body: { name: 'x', scopes: ['rental'] },
+          token: u.token,
+          headers: await s.reauth(u),
+        })
       ).status,
     ).toBe(409);
   });
@@ -310,7 +313,7 @@ describe('expiry and last use', () => {
       msg: `This API key expired at ${key.key.expiresAt}.`,
     });
     expect(await handler(s, key.apiKey)).toBe('BAD_KEY');
-    const [listed] = (await s.post('/api/user/apikeys', {}, u.token)).body.keys;
+    const [listed] = (await s.api(endpoints.apikey.keys, { token: u.token })).body.keys;
     expect(listed).toMatchObject({ id: key.key.id, expired: true });
   });
 
@@ -318,7 +321,7 @@ describe('expiry and last use', () => {
     const u = await s.createUser();
     const key = await createKey(s, u);
     const lastUsed = async () =>
-      (await s.post('/api/user/apikeys', {}, u.token)).body.keys[0].lastUsedAt as string | null;
+      (await s.api(endpoints.apikey.keys, { token: u.token })).body.keys[0]!.lastUsedAt as string | null;
     expect(await lastUsed()).toBeNull();
     const first = s.clock.now().toISOString();
     await balance(s.url, key.apiKey);
@@ -336,11 +339,11 @@ describe('the default key (the spec’s calls)', () => {
   it('reset makes a default key with every scope; get shows it; delete-key deletes it alone', async () => {
     const u = await s.createUser({ balance: 1 });
     const named = await createKey(s, u, { name: 'bot', scopes: ['rental'] });
-    const reset = await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
+    const reset = await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) });
     expect(reset.body).toEqual({ code: 1, msg: 'API key reset success!', apiKey: expect.any(String) });
     const first: string = reset.body.apiKey;
-    expect((await s.post('/api/user/apikey', {}, u.token)).body).toEqual({ code: 1, apiKey: first });
-    const keys = (await s.post('/api/user/apikeys', {}, u.token)).body.keys;
+    expect((await s.api(endpoints.apikey.get, { token: u.token })).body).toEqual({ code: 1, apiKey: first });
+    const keys = (await s.api(endpoints.apikey.keys, { token: u.token })).body.keys;
     expect(keys.map((k: { name: string }) => k.name)).toEqual(['Default', 'bot']);
     expect(keys[0]).toMatchObject({
       name: 'Default',
@@ -354,26 +357,27 @@ describe('the default key (the spec’s calls)', () => {
     // The spec's get shows the default key, and only the list has the others (never in clear).
     expect(JSON.stringify(keys)).not.toContain(first);
 
-    const second = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+    const second = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+      .apiKey;
     expect((await balance(s.url, first)).status).toBe(401);
     expect((await balance(s.url, second)).status).toBe(200);
-    const after = (await s.post('/api/user/apikeys', {}, u.token)).body.keys;
+    const after = (await s.api(endpoints.apikey.keys, { token: u.token })).body.keys;
     expect(after).toHaveLength(2);
-    expect(after[0].id).not.toBe(keys[0].id);
+    expect(after[0]!.id).not.toBe(keys[0]!.id);
 
-    expect((await s.post('/api/user/delete-key', {}, u.token)).body).toEqual({
+    expect((await s.api(endpoints.apikey.delete, { token: u.token })).body).toEqual({
       code: 1,
       msg: 'API key deleted!',
     });
     expect((await balance(s.url, second)).status).toBe(401);
     expect((await balance(s.url, named.apiKey)).status).toBe(200);
-    expect((await s.post('/api/user/apikey', {}, u.token)).body.apiKey).toBeNull();
-    expect((await s.post('/api/user/delete-key', {}, u.token)).status).toBe(404);
+    expect((await s.api(endpoints.apikey.get, { token: u.token })).body.apiKey).toBeNull();
+    expect((await s.api(endpoints.apikey.delete, { token: u.token })).status).toBe(404);
   });
 
   it('keeps one default key per user in the database', async () => {
     const u = await s.createUser();
-    await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
+    await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) });
     await expect(
       s.db.query(
         `INSERT INTO api_keys (user_id, name, key_hash, key_enc, scopes, is_default, created_at)
@@ -392,9 +396,10 @@ describe('audit', () => {
       scopes: ['rental'],
       allowedIps: ['10.0.0.0/8'],
     });
-    const reset = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey as string;
-    await s.post('/api/user/apikeys/delete', { id: made.key.id }, u.token);
-    await s.post('/api/user/delete-key', {}, u.token);
+    const reset = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+      .apiKey as string;
+    await s.api(endpoints.apikey.deleteKey, { body: { id: made.key.id }, token: u.token });
+    await s.api(endpoints.apikey.delete, { token: u.token });
     const rows = await s.db.query<{
       kind: string;
       actor_name: string;
@@ -426,7 +431,10 @@ describe('audit', () => {
     expect(text).not.toContain(reset);
     // The admin's audit page filters by these kinds.
     const admin = await s.adminToken();
-    const listed = await s.post('/api/Admin/audit', { kind: 'apikey.reset', actor: u.username }, admin);
+    const listed = await s.api(endpoints.audit.list, {
+      body: { kind: 'apikey.reset', actor: u.username },
+      token: admin,
+    });
     expect(listed.status).toBe(200);
     expect(listed.body.entries).toHaveLength(1);
   });
@@ -473,9 +481,9 @@ describe('migration 019_api_key_scopes', () => {
       // The server on the migrated database: the key still works, shows, and is listed.
       m = await startTestServer({ testDb: t });
       const token = await m.login('m019', 'password-123');
-      expect((await m.post('/api/user/apikey', {}, token)).body.apiKey).toBe(key);
+      expect((await m.api(endpoints.apikey.get, { token })).body.apiKey).toBe(key);
       expect((await balance(m.url, key)).status).toBe(200);
-      const [listed] = (await m.post('/api/user/apikeys', {}, token)).body.keys;
+      const [listed] = (await m.api(endpoints.apikey.keys, { token })).body.keys;
       expect(listed).toMatchObject({
         name: 'Default',
         prefix: key.slice(0, 10),

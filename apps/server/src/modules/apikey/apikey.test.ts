@@ -1,4 +1,4 @@
-import { API_KEY_PATTERN } from '@simdock/contract';
+import { API_KEY_PATTERN, endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../crypto.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -22,19 +22,19 @@ describe('API key lifecycle', () => {
   it('starts with none, makes a long random key, shows it to its owner only', async () => {
     const u = await s.createUser();
     const other = await s.createUser();
-    expect((await s.post('/api/user/apikey', {}, u.token)).body).toEqual({ code: 1, apiKey: null });
+    expect((await s.api(endpoints.apikey.get, { token: u.token })).body).toEqual({ code: 1, apiKey: null });
 
-    const reset = await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u));
+    const reset = await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) });
     expect(reset.status).toBe(200);
     expect(reset.body.msg).toBe('API key reset success!');
     const key: string = reset.body.apiKey;
     expect(key).toMatch(API_KEY_PATTERN);
     expect(key.length).toBeGreaterThanOrEqual(46);
-    expect((await s.post('/api/user/apikey', {}, u.token)).body.apiKey).toBe(key);
-    expect((await s.post('/api/user/apikey', {}, other.token)).body.apiKey).toBeNull();
+    expect((await s.api(endpoints.apikey.get, { token: u.token })).body.apiKey).toBe(key);
+    expect((await s.api(endpoints.apikey.get, { token: other.token })).body.apiKey).toBeNull();
     // The user info (spec: username, email, createdTime, apiKey, balance) shows it to its owner too.
-    expect((await s.post('/api/user/info', {}, u.token)).body.apiKey).toBe(key);
-    expect((await s.post('/api/user/info', {}, other.token)).body.apiKey).toBeNull();
+    expect((await s.api(endpoints.user.info, { token: u.token })).body.apiKey).toBe(key);
+    expect((await s.api(endpoints.user.info, { token: other.token })).body.apiKey).toBeNull();
 
     // At rest: sealed (not the key), found by its SHA-256.
     const [row] = await s.db.query<{ key_hash: string; key_enc: string }>(
@@ -46,36 +46,40 @@ describe('API key lifecycle', () => {
     expect(row!.key_enc.startsWith('v1.')).toBe(true);
 
     // Another user's key is another key.
-    const otherKey = (await s.post('/api/user/reset-key', {}, other.token, await s.reauth(other))).body
-      .apiKey;
+    const otherKey = (
+      await s.api(endpoints.apikey.reset, { token: other.token, headers: await s.reauth(other) })
+    ).body.apiKey;
     expect(otherKey).not.toBe(key);
     expect((await balanceWith(key)).status).toBe(200);
   });
 
   it('a reset invalidates the old key at once; a delete leaves none', async () => {
     const u = await s.createUser({ balance: 3 });
-    const first = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+    const first = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+      .apiKey;
     expect((await balanceWith(first)).status).toBe(200);
-    const second = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+    const second = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+      .apiKey;
     expect(second).not.toBe(first);
     const old = await balanceWith(first);
     expect(old.status).toBe(401);
     expect(await old.json()).toMatchObject({ code: 0, error: 'api_key_invalid' });
     expect(await (await balanceWith(second)).json()).toEqual({ balance: 3, currency: 'USD' });
 
-    const del = await s.post('/api/user/delete-key', {}, u.token);
+    const del = await s.api(endpoints.apikey.delete, { token: u.token });
     expect(del.body).toEqual({ code: 1, msg: 'API key deleted!' });
     expect((await balanceWith(second)).status).toBe(401);
-    expect((await s.post('/api/user/apikey', {}, u.token)).body.apiKey).toBeNull();
+    expect((await s.api(endpoints.apikey.get, { token: u.token })).body.apiKey).toBeNull();
     // Nothing left to delete: a clear 404, not a 500.
-    const again = await s.post('/api/user/delete-key', {}, u.token);
+    const again = await s.api(endpoints.apikey.delete, { token: u.token });
     expect(again.status).toBe(404);
     expect(again.body.error).toBe('not_found');
   });
 
   it('refuses the key of an inactive account', async () => {
     const u = await s.createUser();
-    const key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+    const key = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+      .apiKey;
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [u.id]);
     const res = await balanceWith(key);
     expect(res.status).toBe(401);

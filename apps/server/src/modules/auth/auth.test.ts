@@ -1,4 +1,4 @@
-import { ruleMessages } from '@simdock/contract';
+import { endpoints, ruleMessages } from '@simdock/contract';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -11,7 +11,7 @@ afterAll(async () => {
   await s.close();
 });
 
-const register = (body: Record<string, string>) => s.post('/api/Auth/register', body);
+const register = (body: Record<string, string>) => s.api(endpoints.auth.register, { rawBody: body });
 
 describe('POST /api/Auth/register', () => {
   it('creates a User with balance 0, lower-casing username and email', async () => {
@@ -23,7 +23,7 @@ describe('POST /api/Auth/register', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 1, msg: 'Registration successful. Please Login.' });
     const token = await s.login('alice_1', 'secret-pass');
-    const info = await s.post('/api/user/info', {}, token);
+    const info = await s.api(endpoints.user.info, { token });
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({
       username: 'alice_1',
@@ -112,8 +112,12 @@ describe('POST /api/Auth/login', () => {
 
   it('gives the same answer for a wrong password and an unknown user', async () => {
     const u = await s.createUser();
-    const wrong = await s.post('/api/Auth/login', { username: u.username, password: 'wrong-password' });
-    const unknown = await s.post('/api/Auth/login', { username: 'nobody_here', password: 'wrong-password' });
+    const wrong = await s.api(endpoints.auth.login, {
+      body: { username: u.username, password: 'wrong-password' },
+    });
+    const unknown = await s.api(endpoints.auth.login, {
+      body: { username: 'nobody_here', password: 'wrong-password' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.msg).toBe(unknown.body.msg);
@@ -122,26 +126,28 @@ describe('POST /api/Auth/login', () => {
   it('refuses an inactive user', async () => {
     const u = await s.createUser();
     await s.db.query(`UPDATE users SET status = 'Inactive' WHERE id = $1`, [u.id]);
-    const res = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    const res = await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } });
     expect(res.status).toBe(401);
     // Its existing token stops working too.
-    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(401);
   });
 
   it('rate limits failures per username with 429, even for the right password, until the window passes', async () => {
     const u = await s.createUser();
     for (let i = 0; i < 3; i++) {
-      expect((await s.post('/api/Auth/login', { username: u.username, password: 'nope-nope' })).status).toBe(
-        401,
-      );
+      expect(
+        (await s.api(endpoints.auth.login, { body: { username: u.username, password: 'nope-nope' } })).status,
+      ).toBe(401);
     }
-    const limited = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    const limited = await s.api(endpoints.auth.login, {
+      body: { username: u.username, password: u.password },
+    });
     expect(limited.status).toBe(429);
     expect(limited.body.msg).toMatch(/Too many failed sign-in attempts/);
     s.clock.advance(16 * 60_000);
-    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(
-      200,
-    );
+    expect(
+      (await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } })).status,
+    ).toBe(200);
   });
 });
 
@@ -157,7 +163,9 @@ describe('rate limit per IP', () => {
           body: JSON.stringify({ username: `ghost${i}`, password: 'whatever1' }),
         });
       }
-      const res = await t.post('/api/Auth/login', { username: 'admin', password: 'admin-password-1' });
+      const res = await t.api(endpoints.auth.login, {
+        body: { username: 'admin', password: 'admin-password-1' },
+      });
       expect(res.status).toBe(429);
     } finally {
       await t.close();
@@ -168,48 +176,48 @@ describe('rate limit per IP', () => {
 describe('user info and change password', () => {
   it('changes the password only with the right old one', async () => {
     const u = await s.createUser();
-    const bad = await s.post(
-      '/api/user/changepass',
-      { oldPass: 'not-it-at-all', newPass: 'new-password-1' },
-      u.token,
-    );
+    const bad = await s.api(endpoints.account.changePass, {
+      body: { oldPass: 'not-it-at-all', newPass: 'new-password-1' },
+      token: u.token,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 0, field: 'oldPass' });
-    const short = await s.post('/api/user/changepass', { oldPass: u.password, newPass: 'short' }, u.token);
+    const short = await s.api(endpoints.account.changePass, {
+      body: { oldPass: u.password, newPass: 'short' },
+      token: u.token,
+    });
     expect(short.body).toMatchObject({ code: 0, msg: ruleMessages.passwordTooShort });
-    const ok = await s.post(
-      '/api/user/changepass',
-      { oldPass: u.password, newPass: 'new-password-1' },
-      u.token,
-    );
+    const ok = await s.api(endpoints.account.changePass, {
+      body: { oldPass: u.password, newPass: 'new-password-1' },
+      token: u.token,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.code).toBe(1);
-    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(
-      401,
-    );
+    expect(
+      (await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } })).status,
+    ).toBe(401);
     expect(await s.login(u.username, 'new-password-1')).toBeTruthy();
   });
 
   it('ends the other sessions on a password change; the changing browser gets a new token', async () => {
     const u = await s.createUser();
     const otherDevice = await s.login(u.username, u.password);
-    const res = await s.post(
-      '/api/user/changepass',
-      { oldPass: u.password, newPass: 'another-pass-9' },
-      u.token,
-    );
+    const res = await s.api(endpoints.account.changePass, {
+      body: { oldPass: u.password, newPass: 'another-pass-9' },
+      token: u.token,
+    });
     expect(res.body).toMatchObject({ code: 1, token: expect.any(String) });
     for (const old of [u.token, otherDevice]) {
-      const refused = await s.post('/api/user/info', {}, old);
+      const refused = await s.api(endpoints.user.info, { token: old });
       expect(refused.status).toBe(401);
       expect(refused.body.msg).toMatch(/session has ended/);
     }
-    expect((await s.post('/api/user/info', {}, res.body.token)).status).toBe(200);
+    expect((await s.api(endpoints.user.info, { token: res.body.token })).status).toBe(200);
   });
 
   it('returns the user info fields (docs/product.md#entities)', async () => {
     const u = await s.createUser({ balance: 12.5 });
-    const info = await s.post('/api/user/info', {}, u.token);
+    const info = await s.api(endpoints.user.info, { token: u.token });
     expect(Object.keys(info.body).sort()).toEqual([
       'apiKey',
       'balance',
@@ -225,17 +233,17 @@ describe('user info and change password', () => {
 describe('tokens', () => {
   it('refuses a missing, tampered, foreign-signed or expired token', async () => {
     const u = await s.createUser();
-    expect((await s.post('/api/user/info', {})).status).toBe(401);
+    expect((await s.api(endpoints.user.info)).status).toBe(401);
     const [h, p, sig] = u.token.split('.');
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, role: 'Admin9' })).toString('base64url');
-    expect((await s.post('/api/user/info', {}, `${h}.${forged}.${sig}`)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: `${h}.${forged}.${sig}` })).status).toBe(401);
     const foreign = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode('another-secret-another-secret-12345'));
-    expect((await s.post('/api/user/info', {}, foreign)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: foreign })).status).toBe(401);
     s.clock.advance(25 * 3600_000);
-    const expired = await s.post('/api/user/info', {}, u.token);
+    const expired = await s.api(endpoints.user.info, { token: u.token });
     expect(expired.status).toBe(401);
     expect(expired.body.msg).toMatch(/expired/);
     s.clock.advance(-25 * 3600_000);
@@ -245,36 +253,36 @@ describe('tokens', () => {
     const u = await s.createUser();
     const { exp, iat } = JSON.parse(Buffer.from(u.token.split('.')[1]!, 'base64url').toString());
     // Used again and again (a verified token is not verified twice): still checked on every request.
-    for (let i = 0; i < 3; i++) expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(200);
     const start = s.clock.now().getTime();
     s.clock.set(new Date(exp * 1000 - 1000));
-    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+    expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(200);
     s.clock.set(new Date(exp * 1000));
-    const expired = await s.post('/api/user/info', {}, u.token);
+    const expired = await s.api(endpoints.user.info, { token: u.token });
     expect(expired.status).toBe(401);
     expect(expired.body.msg).toMatch(/expired/);
     s.clock.set(new Date(start));
     expect(iat).toBeLessThan(exp);
 
     const v = await s.createUser();
-    expect((await s.post('/api/user/info', {}, v.token)).status).toBe(200);
-    const changed = await s.post(
-      '/api/user/changepass',
-      { oldPass: v.password, newPass: 'another-pass-123' },
-      v.token,
-    );
+    expect((await s.api(endpoints.user.info, { token: v.token })).status).toBe(200);
+    const changed = await s.api(endpoints.account.changePass, {
+      body: { oldPass: v.password, newPass: 'another-pass-123' },
+      token: v.token,
+    });
     expect(changed.status).toBe(200);
-    expect((await s.post('/api/user/info', {}, v.token)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: v.token })).status).toBe(401);
   });
 
   it('gives a User 403 on an admin route and the admin 200', async () => {
     const u = await s.createUser();
-    const res = await s.call('GET', '/api/Admin/orders?page=1', undefined, u.token);
+    const res = await s.api(endpoints.order.adminOrders, { query: { page: 1 }, token: u.token });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 0, error: 'forbidden' });
-    expect((await s.call('GET', '/api/Admin/orders?page=1', undefined, await s.adminToken())).status).toBe(
-      200,
-    );
+    expect(
+      (await s.api(endpoints.order.adminOrders, { query: { page: 1 }, token: await s.adminToken() })).status,
+    ).toBe(200);
   });
 });
 
@@ -306,13 +314,15 @@ describe('http basics', () => {
   });
 
   it('never logs passwords or tokens', async () => {
-    await s.post('/api/Auth/register', {
-      username: 'logcheck',
-      email: 'l@c.co',
-      passwordHash: 'Sup3rSecretPw',
+    await s.api(endpoints.auth.register, {
+      body: {
+        username: 'logcheck',
+        email: 'l@c.co',
+        passwordHash: 'Sup3rSecretPw',
+      },
     });
     const token = await s.login('logcheck', 'Sup3rSecretPw');
-    await s.post('/api/user/info', {}, token);
+    await s.api(endpoints.user.info, { token });
     const all = s.logs.join('\n');
     expect(all).toContain('"reqId"');
     expect(all).not.toContain('Sup3rSecretPw');
@@ -327,7 +337,7 @@ describe('first start', () => {
       const password = t.generatedAdminPassword;
       expect(password).toMatch(/^[\w-]{16}$/);
       const token = await t.login('admin', password!);
-      expect((await t.post('/api/user/info', {}, token)).body.roles).toEqual(['Admin9']);
+      expect((await t.api(endpoints.user.info, { token })).body.roles).toEqual(['Admin9']);
       // The log says an admin was created, and says where the password is, without it.
       expect(t.logs.some((l) => l.includes('Created admin account'))).toBe(true);
       expect(t.logs.filter((l) => l.includes(password!))).toEqual([]);

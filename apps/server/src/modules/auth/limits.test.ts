@@ -1,11 +1,18 @@
+import { type EndpointDeclaration, endpointPath, endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords.ts';
 import { clientGroup, secondsLeft } from './limits.ts';
 
 /** A JSON POST from a given client address (the servers here trust X-Forwarded-For). */
-async function postFrom(s: TestServer, ip: string, path: string, body: unknown, token?: string) {
-  const res = await fetch(`${s.url}${path}`, {
+async function postFrom(
+  s: TestServer,
+  ip: string,
+  endpoint: EndpointDeclaration,
+  body: unknown,
+  token?: string,
+) {
+  const res = await fetch(`${s.url}${endpointPath(endpoint)}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -63,7 +70,7 @@ describe('per-account sign-in budget and device tokens', () => {
 
   it('lets exactly the budget of 40 parallel guesses from 40 addresses be checked, then refuses even the right password; the owner signs in with the device token', async () => {
     const u = await s.createUser();
-    const first = await postFrom(s, '192.0.2.1', '/api/Auth/login', {
+    const first = await postFrom(s, '192.0.2.1', endpoints.auth.login, {
       username: u.username,
       password: u.password,
     });
@@ -73,7 +80,7 @@ describe('per-account sign-in budget and device tokens', () => {
 
     const statuses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        postFrom(s, `198.51.100.${i + 1}`, '/api/Auth/login', {
+        postFrom(s, `198.51.100.${i + 1}`, endpoints.auth.login, {
           username: u.username,
           password: `guess-${i}-guess`,
         }).then((r) => r.status),
@@ -82,7 +89,7 @@ describe('per-account sign-in budget and device tokens', () => {
     expect(count(statuses, 401)).toBe(10);
     expect(count(statuses, 429)).toBe(30);
 
-    const refused = await postFrom(s, '203.0.113.200', '/api/Auth/login', {
+    const refused = await postFrom(s, '203.0.113.200', endpoints.auth.login, {
       username: u.username,
       password: u.password,
     });
@@ -93,7 +100,7 @@ describe('per-account sign-in budget and device tokens', () => {
     expect(wait).toBeLessThanOrEqual(15 * 60);
 
     // The owner's browser: its device token skips the per-account budget.
-    const owner = await postFrom(s, '203.0.113.200', '/api/Auth/login', {
+    const owner = await postFrom(s, '203.0.113.200', endpoints.auth.login, {
       username: u.username,
       password: u.password,
       deviceToken: first.body.deviceToken,
@@ -110,12 +117,12 @@ describe('per-account sign-in budget and device tokens', () => {
 
     // Another account's device token, or a made-up one, exempts nothing.
     const other = await s.createUser();
-    const otherDevice = await postFrom(s, '192.0.2.2', '/api/Auth/login', {
+    const otherDevice = await postFrom(s, '192.0.2.2', endpoints.auth.login, {
       username: other.username,
       password: other.password,
     });
     for (const deviceToken of [otherDevice.body.deviceToken, 'x'.repeat(43)]) {
-      const res = await postFrom(s, '203.0.113.201', '/api/Auth/login', {
+      const res = await postFrom(s, '203.0.113.201', endpoints.auth.login, {
         username: u.username,
         password: u.password,
         deviceToken,
@@ -126,26 +133,30 @@ describe('per-account sign-in budget and device tokens', () => {
     // The window passes: the budget is back.
     s.clock.advance(16 * 60_000);
     expect(
-      (await postFrom(s, '203.0.113.202', '/api/Auth/login', { username: u.username, password: u.password }))
-        .status,
+      (
+        await postFrom(s, '203.0.113.202', endpoints.auth.login, {
+          username: u.username,
+          password: u.password,
+        })
+      ).status,
     ).toBe(200);
   });
 
   it('counts an IPv6 client by its /64', async () => {
     const u = await s.createUser();
     for (let i = 1; i <= 5; i++) {
-      const res = await postFrom(s, `2001:db8:77:1::${i}`, '/api/Auth/login', {
+      const res = await postFrom(s, `2001:db8:77:1::${i}`, endpoints.auth.login, {
         username: u.username,
         password: 'wrong-pass-here',
       });
       expect(res.status).toBe(401);
     }
-    const sameNet = await postFrom(s, '2001:db8:77:1:abcd::9', '/api/Auth/login', {
+    const sameNet = await postFrom(s, '2001:db8:77:1:abcd::9', endpoints.auth.login, {
       username: u.username,
       password: u.password,
     });
     expect(sameNet.status).toBe(429);
-    const otherNet = await postFrom(s, '2001:db8:77:2::1', '/api/Auth/login', {
+    const otherNet = await postFrom(s, '2001:db8:77:2::1', endpoints.auth.login, {
       username: u.username,
       password: u.password,
     });
@@ -174,7 +185,7 @@ describe('refusals do not count against the address', () => {
     const neighbour = await s.createUser();
     const statuses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        postFrom(s, '198.51.100.50', '/api/Auth/login', {
+        postFrom(s, '198.51.100.50', endpoints.auth.login, {
           username: target.username,
           password: `nope-${i}-nope`,
         }).then((r) => r.status),
@@ -182,20 +193,20 @@ describe('refusals do not count against the address', () => {
     );
     expect(count(statuses, 401)).toBe(3);
     expect(count(statuses, 429)).toBe(27);
-    const res = await postFrom(s, '198.51.100.50', '/api/Auth/login', {
+    const res = await postFrom(s, '198.51.100.50', endpoints.auth.login, {
       username: neighbour.username,
       password: neighbour.password,
     });
     expect(res.status).toBe(200);
     // Checked failures still count: two more on other usernames reach the address limit of 5.
     for (const name of ['ghost_a', 'ghost_b']) {
-      const r = await postFrom(s, '198.51.100.50', '/api/Auth/login', {
+      const r = await postFrom(s, '198.51.100.50', endpoints.auth.login, {
         username: name,
         password: 'whatever-1',
       });
       expect(r.status).toBe(401);
     }
-    const over = await postFrom(s, '198.51.100.50', '/api/Auth/login', {
+    const over = await postFrom(s, '198.51.100.50', endpoints.auth.login, {
       username: neighbour.username,
       password: neighbour.password,
     });
@@ -218,7 +229,10 @@ describe('password change limit', () => {
     const statuses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         s
-          .post('/api/user/changepass', { oldPass: `old-guess-${i}`, newPass: 'fresh-pass-42' }, u.token)
+          .api(endpoints.account.changePass, {
+            body: { oldPass: `old-guess-${i}`, newPass: 'fresh-pass-42' },
+            token: u.token,
+          })
           .then((r) => r.status),
       ),
     );
@@ -240,8 +254,12 @@ describe('password change limit', () => {
     expect(audit[0]!.actor_id).toBe(u.id);
     for (let i = 0; i < 5; i++) {
       expect(
-        (await s.post('/api/user/changepass', { oldPass: 'x-guess-1', newPass: 'fresh-pass-42' }, u.token))
-          .status,
+        (
+          await s.api(endpoints.account.changePass, {
+            body: { oldPass: 'x-guess-1', newPass: 'fresh-pass-42' },
+            token: u.token,
+          })
+        ).status,
       ).toBe(429);
     }
     expect(
@@ -251,11 +269,10 @@ describe('password change limit', () => {
       ),
     ).toHaveLength(1);
     s.clock.advance(16 * 60_000);
-    const later = await s.post(
-      '/api/user/changepass',
-      { oldPass: u.password, newPass: 'fresh-pass-42' },
-      u.token,
-    );
+    const later = await s.api(endpoints.account.changePass, {
+      body: { oldPass: u.password, newPass: 'fresh-pass-42' },
+      token: u.token,
+    });
     expect(later.status).toBe(200);
   });
 
@@ -270,15 +287,17 @@ describe('password change limit', () => {
       'password',
       'password',
     ]) {
-      const res = await s.post('/api/user/changepass', { oldPass: u.password, newPass }, u.token);
+      const res = await s.api(endpoints.account.changePass, {
+        body: { oldPass: u.password, newPass },
+        token: u.token,
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ field: 'newPass', msg: COMMON_PASSWORD_MESSAGE });
     }
-    const ok = await s.post(
-      '/api/user/changepass',
-      { oldPass: u.password, newPass: 'a-fine-pass-7' },
-      u.token,
-    );
+    const ok = await s.api(endpoints.account.changePass, {
+      body: { oldPass: u.password, newPass: 'a-fine-pass-7' },
+      token: u.token,
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -295,7 +314,7 @@ describe('registration limits', () => {
   });
 
   const reg = (ip: string, name: string, password = 'reg-pass-123') =>
-    postFrom(s, ip, '/api/Auth/register', {
+    postFrom(s, ip, endpoints.auth.register, {
       username: name,
       email: `${name}@example.com`,
       passwordHash: password,
@@ -353,8 +372,8 @@ describe('tokens and keys are never cached', () => {
 
   it('sends Cache-Control: no-store on sign-in, register, user info and the API key page', async () => {
     const u = await s.createUser();
-    const check = async (path: string, body: unknown, token?: string) => {
-      const res = await fetch(`${s.url}${path}`, {
+    const check = async (endpoint: EndpointDeclaration, body: unknown, token?: string) => {
+      const res = await fetch(`${s.url}${endpointPath(endpoint)}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -362,18 +381,18 @@ describe('tokens and keys are never cached', () => {
         },
         body: JSON.stringify(body),
       });
-      expect(res.headers.get('cache-control'), path).toBe('no-store');
+      expect(res.headers.get('cache-control'), endpoint.path).toBe('no-store');
       return res.status;
     };
-    expect(await check('/api/Auth/login', { username: u.username, password: u.password })).toBe(200);
+    expect(await check(endpoints.auth.login, { username: u.username, password: u.password })).toBe(200);
     expect(
-      await check('/api/Auth/register', {
+      await check(endpoints.auth.register, {
         username: 'nocache',
         email: 'n@c.co',
         passwordHash: 'nocache-pass-1',
       }),
     ).toBe(200);
-    expect(await check('/api/user/info', {}, u.token)).toBe(200);
-    expect(await check('/api/user/apikey', {}, u.token)).toBe(200);
+    expect(await check(endpoints.user.info, {}, u.token)).toBe(200);
+    expect(await check(endpoints.apikey.get, {}, u.token)).toBe(200);
   });
 });

@@ -1,8 +1,9 @@
-import { FORGOT_NEUTRAL_MESSAGE, RESET_LINK_INVALID, ruleMessages } from '@simdock/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints, FORGOT_NEUTRAL_MESSAGE, RESET_LINK_INVALID, ruleMessages } from '@simdock/contract';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
+import type { TestSmtp } from '../../test/smtp.ts';
+import { serverWithSmtp } from '../../test/suites.ts';
 import { recoveryIdle } from './index.ts';
 import { FORGOT_PER_ACCOUNT_PER_HOUR, FORGOT_PER_IP_PER_HOUR } from './recovery.service.ts';
 import { totpFor } from './second-factor.ts';
@@ -14,21 +15,15 @@ let smtp: TestSmtp;
 let s: TestServer;
 let ipSeq = 0;
 
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-  s = await startTestServer({
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'SimDock <no-reply@simdock.test>',
-      TRUST_PROXY: 'true',
-    },
-  });
-});
-
-afterAll(async () => {
-  await s?.close();
-  await smtp?.close();
-});
+serverWithSmtp(
+  {
+    MAIL_FROM: 'SimDock <no-reply@simdock.test>',
+    TRUST_PROXY: 'true',
+  },
+  (t) => {
+    ({ s, smtp } = t);
+  },
+);
 
 /** Each test its own client address, so the per-address limit is tested where it is meant to be. */
 const nextIp = () => `198.51.100.${++ipSeq}`;
@@ -42,7 +37,7 @@ async function forgot(login: string, ip: string, server = s) {
   return { status: res.status, body: await res.json() };
 }
 
-const reset = (token: string, password: string) => s.post('/api/Auth/reset', { token, password });
+const reset = (token: string, password: string) => s.api(endpoints.auth.reset, { body: { token, password } });
 
 /** The token of the reset link in a mail's text (the link is `${PUBLIC_URL}/reset-password?token=…`). */
 function tokenIn(text: string, server = s): string {
@@ -87,13 +82,13 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ code: 1 });
     for (const old of [u.token, otherDevice]) {
-      const refused = await s.post('/api/user/info', {}, old);
+      const refused = await s.api(endpoints.user.info, { token: old });
       expect(refused.status).toBe(401);
       expect(refused.body.msg).toMatch(/session has ended/);
     }
-    expect((await s.post('/api/Auth/login', { username: u.username, password: u.password })).status).toBe(
-      401,
-    );
+    expect(
+      (await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } })).status,
+    ).toBe(401);
     expect(await s.login(u.username, 'brand-new-pass-1')).toBeTruthy();
 
     const again = await reset(token, 'another-pass-22');
@@ -171,7 +166,7 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
   });
 
   it('checks a link without using it: a live one answers 200, a dead one 400 on token', async () => {
-    const check = (token: string) => s.post('/api/Auth/resetCheck', { token });
+    const check = (token: string) => s.api(endpoints.auth.resetCheck, { body: { token } });
     const dead = { code: 0, msg: RESET_LINK_INVALID, field: 'token' };
     const unknown = await check('not-a-real-token');
     expect(unknown.status).toBe(400);
@@ -289,20 +284,29 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
 
   it('a reset deletes every API key and voids a pending sign-in challenge; the owner is mailed', async () => {
     const u = await s.createUser();
-    const key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey as string;
+    const key = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+      .apiKey as string;
     const balance = async () =>
       String((await s.call('GET', `/stubs/handler_api.php?api_key=${key}&action=getBalance`)).body);
     expect(await balance()).toMatch(/^ACCESS_BALANCE/);
     // A second factor, and a challenge someone holds with the old password.
     const reauth = await s.reauth(u);
-    const secret = (await s.post('/api/user/secondFactor/start', {}, u.token, reauth)).body.secret as string;
+    const secret = (await s.api(endpoints.secondFactor.start, { token: u.token, headers: reauth })).body
+      .secret as string;
     const totp = () => totpFor(secret, '').generate({ timestamp: s.clock.now().getTime() });
-    expect((await s.post('/api/user/secondFactor/confirm', { code: totp() }, u.token, reauth)).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await s.api(endpoints.secondFactor.confirm, {
+          body: { code: totp() },
+          token: u.token,
+          headers: reauth,
+        })
+      ).status,
+    ).toBe(200);
     s.clock.advance(30_000);
-    const challenge = (await s.post('/api/Auth/login', { username: u.username, password: u.password })).body
-      .challenge as string;
+    const challenge = (
+      await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } })
+    ).body.challenge as string;
     expect(challenge).toBeTruthy();
 
     const before = smtp.mails.length;
@@ -310,9 +314,9 @@ describe('POST /api/Auth/forgot and /api/Auth/reset', () => {
     const token = tokenIn((await smtp.waitForMail(before + 1)).text);
     expect((await reset(token, 'after-reset-pass-9')).status).toBe(200);
     expect(await balance()).toBe('BAD_KEY');
-    expect((await s.post('/api/Auth/secondFactor', { challenge, code: totp() })).body.error).toBe(
-      'second_factor_challenge_invalid',
-    );
+    expect(
+      (await s.api(endpoints.secondFactor.login, { body: { challenge, code: totp() } })).body.error,
+    ).toBe('second_factor_challenge_invalid');
     const notice = await smtp.waitForMail(before + 2);
     expect(notice.subject).toBe('Your SimDock password was reset');
     expect(notice.text).not.toContain(token);
@@ -352,7 +356,7 @@ describe('without SMTP', () => {
       });
       await recoveryIdle(t.ctx);
       expect(await t.db.query('SELECT 1 FROM password_resets')).toEqual([]);
-      const box = await t.call('GET', '/api/Admin/mail/outbox', undefined, await t.adminToken());
+      const box = await t.api(endpoints.auth.mailOutbox, { token: await t.adminToken() });
       expect(box.body).toEqual({ code: 1, mode: 'off', mails: [] });
     } finally {
       await t.close();
@@ -367,20 +371,22 @@ describe('without SMTP', () => {
       // The page can say what really happens: no mail went out; the link waits in the outbox.
       expect(res.body).toMatchObject({ mailEnabled: true, mailMode: 'outbox' });
       await recoveryIdle(t.ctx);
-      expect((await t.call('GET', '/api/Admin/mail/outbox', undefined, u.token)).status).toBe(403);
-      const box = await t.call('GET', '/api/Admin/mail/outbox', undefined, await t.adminToken());
+      expect((await t.api(endpoints.auth.mailOutbox, { token: u.token })).status).toBe(403);
+      const box = await t.api(endpoints.auth.mailOutbox, { token: await t.adminToken() });
       expect(box.body).toMatchObject({
         code: 1,
         mode: 'outbox',
         mails: [{ to: `${u.username}@example.com`, subject: 'Reset your SimDock password' }],
       });
-      const token = tokenIn(box.body.mails[0].text, t);
+      const token = tokenIn(box.body.mails[0]!.text, t);
       // The log says a mail was kept, never the link or its token (at any level).
       const log = t.logs.join('\n');
       expect(log).toContain('Mail kept in the outbox');
       expect(log).not.toContain(token);
       expect(log).not.toContain('reset-password?token=');
-      expect((await t.post('/api/Auth/reset', { token, password: 'from-the-outbox-1' })).status).toBe(200);
+      expect(
+        (await t.api(endpoints.auth.reset, { body: { token, password: 'from-the-outbox-1' } })).status,
+      ).toBe(200);
     } finally {
       await t.close();
     }

@@ -1,4 +1,4 @@
-import { SECOND_FACTOR_CODE_MAX } from '@simdock/contract';
+import { endpoints, SECOND_FACTOR_CODE_MAX } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import {
@@ -50,24 +50,23 @@ type Signed = { token: string; password: string; username: string };
 async function enrol(u: Signed) {
   const { token, username } = u;
   const reauth = await s.reauth(u);
-  const start = await s.post('/api/user/secondFactor/start', {}, token, reauth);
+  const start = await s.api(endpoints.secondFactor.start, { token, headers: reauth });
   expect(start.status).toBe(200);
   const secret: string = start.body.secret;
   expect(start.body.uri).toContain(`otpauth://totp/SimDock:${username}`);
   expect(start.body.qr).toMatch(/^data:image\/svg\+xml;base64,/);
-  const confirm = await s.post(
-    '/api/user/secondFactor/confirm',
-    { code: code(secret, s.clock.now()) },
+  const confirm = await s.api(endpoints.secondFactor.confirm, {
+    body: { code: code(secret, s.clock.now()) },
     token,
-    reauth,
-  );
+    headers: reauth,
+  });
   expect(confirm.status).toBe(200);
   nextStep();
   return { secret, recoveryCodes: confirm.body.recoveryCodes as string[] };
 }
 
 async function challenge(username: string, password: string): Promise<string> {
-  const res = await s.post('/api/Auth/login', { username, password });
+  const res = await s.api(endpoints.auth.login, { body: { username, password } });
   expect(res.status).toBe(200);
   expect(res.body.token).toBeUndefined();
   expect(res.body).toMatchObject({ secondFactor: true, expiresIn: 300, attemptsLeft: 5 });
@@ -75,27 +74,30 @@ async function challenge(username: string, password: string): Promise<string> {
 }
 
 const second = (challengeToken: string, c: string) =>
-  s.post('/api/Auth/secondFactor', { challenge: challengeToken, code: c });
+  s.api(endpoints.secondFactor.login, { body: { challenge: challengeToken, code: c } });
 
 describe('enrolment', () => {
   it('refuses a wrong code, enables with the right one, gives 10 recovery codes, is audited', async () => {
     const u = await s.createUser();
     const reauth = await s.reauth(u);
-    const start = await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
+    const start = await s.api(endpoints.secondFactor.start, { token: u.token, headers: reauth });
     const secret: string = start.body.secret;
-    const wrong = await s.post('/api/user/secondFactor/confirm', { code: '000000' }, u.token, reauth);
+    const wrong = await s.api(endpoints.secondFactor.confirm, {
+      body: { code: '000000' },
+      token: u.token,
+      headers: reauth,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'second_factor_invalid', field: 'code' });
-    expect((await s.post('/api/user/secondFactor/status', {}, u.token)).body.enabled).toBe(false);
-    const ok = await s.post(
-      '/api/user/secondFactor/confirm',
-      { code: code(secret, s.clock.now()) },
-      u.token,
-      reauth,
-    );
+    expect((await s.api(endpoints.secondFactor.status, { token: u.token })).body.enabled).toBe(false);
+    const ok = await s.api(endpoints.secondFactor.confirm, {
+      body: { code: code(secret, s.clock.now()) },
+      token: u.token,
+      headers: reauth,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.recoveryCodes).toHaveLength(10);
-    const status = await s.post('/api/user/secondFactor/status', {}, u.token);
+    const status = await s.api(endpoints.secondFactor.status, { token: u.token });
     expect(status.body).toMatchObject({ enabled: true, recoveryCodesLeft: 10, required: false });
     const [row] = await s.db.query<{ secret_enc: string }>(
       'SELECT secret_enc FROM user_second_factors WHERE user_id = $1',
@@ -107,7 +109,7 @@ describe('enrolment', () => {
       u.id,
     ]);
     expect(audits.map((a) => a.kind)).toContain('user.secondFactorEnable');
-    const again = await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
+    const again = await s.api(endpoints.secondFactor.start, { token: u.token, headers: reauth });
     expect(again.status).toBe(409);
     nextStep();
   });
@@ -115,15 +117,19 @@ describe('enrolment', () => {
   it('holds a code to the contract limit the forms use (SECOND_FACTOR_CODE_MAX): a clear 400 on the field', async () => {
     const u = await s.createUser();
     const reauth = await s.reauth(u);
-    await s.post('/api/user/secondFactor/start', {}, u.token, reauth);
+    await s.api(endpoints.secondFactor.start, { token: u.token, headers: reauth });
     const long = '1'.repeat(SECOND_FACTOR_CODE_MAX + 1);
-    const res = await s.post('/api/user/secondFactor/confirm', { code: long }, u.token, reauth);
+    const res = await s.api(endpoints.secondFactor.confirm, {
+      body: { code: long },
+      token: u.token,
+      headers: reauth,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       field: 'code',
       msg: `Code must be at most ${SECOND_FACTOR_CODE_MAX} characters.`,
     });
-    const signIn = await s.post('/api/Auth/secondFactor', { challenge: 'c', code: long });
+    const signIn = await s.api(endpoints.secondFactor.login, { body: { challenge: 'c', code: long } });
     expect(signIn.status).toBe(400);
     expect(signIn.body).toMatchObject({ field: 'code' });
   });
@@ -137,7 +143,7 @@ describe('sign-in with the factor', () => {
     const now = code(secret, s.clock.now());
     const ok = await second(c1, now);
     expect(ok.status).toBe(200);
-    const info = await s.post('/api/user/info', {}, ok.body.token);
+    const info = await s.api(endpoints.user.info, { token: ok.body.token });
     expect(info.body.username).toBe(u.username);
     // The challenge is used up, and the code cannot be used again on a new one.
     expect((await second(c1, now)).body.error).toBe('second_factor_challenge_invalid');
@@ -174,7 +180,7 @@ describe('sign-in with the factor', () => {
 
   it('keeps the spec answer for accounts without the factor', async () => {
     const u = await s.createUser();
-    const res = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    const res = await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).filter((k) => k !== 'deviceToken')).toEqual(['token']);
   });
@@ -188,30 +194,28 @@ describe('recovery codes', () => {
     expect((await second(c1, recoveryCodes[0]!.toUpperCase())).status).toBe(200);
     const c2 = await challenge(u.username, u.password);
     expect((await second(c2, recoveryCodes[0]!)).status).toBe(400);
-    const status = await s.post('/api/user/secondFactor/status', {}, u.token);
+    const status = await s.api(endpoints.secondFactor.status, { token: u.token });
     expect(status.body.recoveryCodesLeft).toBe(9);
     // Re-authentication takes this step's code: the call below needs the next one.
     const reauth = await s.reauth(u, code(secret, s.clock.now()));
     nextStep();
-    const badRegen = await s.post(
-      '/api/user/secondFactor/recoveryCodes',
-      { code: recoveryCodes[1] },
-      u.token,
-      reauth,
-    );
+    const badRegen = await s.api(endpoints.secondFactor.regenerate, {
+      body: { code: recoveryCodes[1]! },
+      token: u.token,
+      headers: reauth,
+    });
     expect(badRegen.status).toBe(400);
-    const regen = await s.post(
-      '/api/user/secondFactor/recoveryCodes',
-      { code: code(secret, s.clock.now()) },
-      u.token,
-      reauth,
-    );
+    const regen = await s.api(endpoints.secondFactor.regenerate, {
+      body: { code: code(secret, s.clock.now()) },
+      token: u.token,
+      headers: reauth,
+    });
     expect(regen.status).toBe(200);
     expect(regen.body.recoveryCodes).toHaveLength(10);
     nextStep();
     const c3 = await challenge(u.username, u.password);
     expect((await second(c3, recoveryCodes[1]!)).status).toBe(400);
-    expect((await second(c3, regen.body.recoveryCodes[0])).status).toBe(200);
+    expect((await second(c3, regen.body.recoveryCodes[0]!)).status).toBe(200);
   });
 });
 
@@ -220,12 +224,22 @@ describe('disable and admin reset', () => {
     const u = await s.createUser();
     const { secret, recoveryCodes } = await enrol(u);
     const reauth = await s.reauth(u, code(secret, s.clock.now()));
-    expect((await s.post('/api/user/secondFactor/disable', { code: '123456' }, u.token, reauth)).status).toBe(
-      400,
-    );
-    const off = await s.post('/api/user/secondFactor/disable', { code: recoveryCodes[2] }, u.token, reauth);
+    expect(
+      (
+        await s.api(endpoints.secondFactor.disable, {
+          body: { code: '123456' },
+          token: u.token,
+          headers: reauth,
+        })
+      ).status,
+    ).toBe(400);
+    const off = await s.api(endpoints.secondFactor.disable, {
+      body: { code: recoveryCodes[2]! },
+      token: u.token,
+      headers: reauth,
+    });
     expect(off.status).toBe(200);
-    const login = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    const login = await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } });
     expect(typeof login.body.token).toBe('string');
     const audits = await s.db.query<{ kind: string }>('SELECT kind FROM audit_log WHERE target_id = $1', [
       u.id,
@@ -237,19 +251,21 @@ describe('disable and admin reset', () => {
     const u = await s.createUser();
     const other = await s.createUser();
     await enrol(u);
-    const refused = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, other.token);
+    const refused = await s.api(endpoints.secondFactor.reset, { body: { id: u.id }, token: other.token });
     expect(refused.status).toBe(403);
     const admin = await s.adminToken();
-    const res = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin);
+    const res = await s.api(endpoints.secondFactor.reset, { body: { id: u.id }, token: admin });
     expect(res.status).toBe(200);
-    const login = await s.post('/api/Auth/login', { username: u.username, password: u.password });
+    const login = await s.api(endpoints.auth.login, { body: { username: u.username, password: u.password } });
     expect(typeof login.body.token).toBe('string');
     const [a] = await s.db.query<{ actor_name: string; target_label: string }>(
       `SELECT actor_name, target_label FROM audit_log WHERE kind = 'user.secondFactorReset' AND target_id = $1`,
       [u.id],
     );
     expect(a).toMatchObject({ actor_name: 'admin', target_label: u.username });
-    expect((await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin)).status).toBe(409);
+    expect((await s.api(endpoints.secondFactor.reset, { body: { id: u.id }, token: admin })).status).toBe(
+      409,
+    );
   });
 
   it('tells User Manager who has the factor on, and refuses a reset of anyone else with a clear 409', async () => {
@@ -259,9 +275,11 @@ describe('disable and admin reset', () => {
     await enrol(on);
     // An enrolment begun and never confirmed: not "has two-factor".
     const reauth = await s.reauth(started);
-    expect((await s.post('/api/user/secondFactor/start', {}, started.token, reauth)).status).toBe(200);
+    expect(
+      (await s.api(endpoints.secondFactor.start, { token: started.token, headers: reauth })).status,
+    ).toBe(200);
     const admin = await s.adminToken();
-    const list = await s.post('/api/Admin/getUser', { pageSize: 500 }, admin);
+    const list = await s.api(endpoints.userAdmin.getUser, { body: { pageSize: 500 }, token: admin });
     expect(list.status).toBe(200);
     const flag = (id: string) =>
       (list.body.users as { id: string; secondFactor: boolean }[]).find((x) => x.id === id)?.secondFactor;
@@ -269,14 +287,14 @@ describe('disable and admin reset', () => {
     const [me] = await s.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
     expect(flag(me!.id)).toBe(false);
     for (const u of [started, none]) {
-      const res = await s.post('/api/Admin/resetSecondFactor', { id: u.id }, admin);
+      const res = await s.api(endpoints.secondFactor.reset, { body: { id: u.id }, token: admin });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({
         error: 'second_factor_state',
         msg: `${u.username} has no two-factor authentication to reset.`,
       });
     }
-    const self = await s.post('/api/Admin/resetSecondFactor', { id: me!.id }, admin);
+    const self = await s.api(endpoints.secondFactor.reset, { body: { id: me!.id }, token: admin });
     expect(self.status).toBe(409);
     // The refused reset left the begun enrolment alone.
     const [row] = await s.db.query('SELECT 1 FROM user_second_factors WHERE user_id = $1', [started.id]);
@@ -294,33 +312,34 @@ describe('REQUIRE_ADMIN_2FA', () => {
   });
 
   it('limits an admin without the factor to enrolment and User Info until enrolled', async () => {
-    const login = await r.post('/api/Auth/login', { username: 'admin', password: 'admin-password-1' });
+    const login = await r.api(endpoints.auth.login, {
+      body: { username: 'admin', password: 'admin-password-1' },
+    });
     expect(login.body.secondFactorSetup).toBe(true);
     const token: string = login.body.token;
-    const blocked = await r.post('/api/Admin/getUser', {}, token);
+    const blocked = await r.api(endpoints.userAdmin.getUser, { token });
     expect(blocked.status).toBe(403);
     expect(blocked.body.error).toBe('second_factor_required');
-    expect((await r.post('/api/user/info', {}, token)).status).toBe(200);
-    const status = await r.post('/api/user/secondFactor/status', {}, token);
+    expect((await r.api(endpoints.user.info, { token })).status).toBe(200);
+    const status = await r.api(endpoints.secondFactor.status, { token });
     expect(status.body.required).toBe(true);
     // Enrolment needs a fresh re-authentication, which such a session may also reach.
     const reauth = await r.reauth({ token, password: 'admin-password-1' });
-    const start = await r.post('/api/user/secondFactor/start', {}, token, reauth);
-    const ok = await r.post(
-      '/api/user/secondFactor/confirm',
-      { code: code(start.body.secret, r.clock.now()) },
+    const start = await r.api(endpoints.secondFactor.start, { token, headers: reauth });
+    const ok = await r.api(endpoints.secondFactor.confirm, {
+      body: { code: code(start.body.secret, r.clock.now()) },
       token,
-      reauth,
-    );
+      headers: reauth,
+    });
     expect(ok.status).toBe(200);
     // The same session now reaches everything.
-    expect((await r.post('/api/Admin/getUser', {}, token)).status).toBe(200);
+    expect((await r.api(endpoints.userAdmin.getUser, { token })).status).toBe(200);
   });
 
   it('does not touch plain users or API key calls', async () => {
     const u = await r.createUser();
-    expect((await r.post('/api/user/info', {}, u.token)).status).toBe(200);
-    const key = await r.post('/api/user/reset-key', {}, u.token, await r.reauth(u));
+    expect((await r.api(endpoints.user.info, { token: u.token })).status).toBe(200);
+    const key = await r.api(endpoints.apikey.reset, { token: u.token, headers: await r.reauth(u) });
     const apiKey: string = key.body.apiKey;
     expect(apiKey).toBeTruthy();
     const bal = await r.call('GET', `/stubs/handler_api.php?api_key=${apiKey}&action=getBalance`);

@@ -1,4 +1,4 @@
-import type { BalanceHistoryResponse } from '@simdock/contract';
+import { endpoints } from '@simdock/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const history = (token: string | undefined, body: Record<string, unknown> = {}) =>
-  s.post<BalanceHistoryResponse>('/api/user/balanceHistory', body, token);
+  s.api(endpoints.account.balanceHistory, { body: body, token });
 
 /** Moves the clock on so entries have distinct times (the page shows them). */
 const later = () => s.clock.advance(60_000);
@@ -47,9 +47,8 @@ describe('balance history', () => {
     );
     later();
     // The administrator sets the balance to 20: the difference is booked as an adjustment.
-    const saved = await s.post(
-      '/api/Admin/updateUser',
-      {
+    const saved = await s.api(endpoints.userAdmin.updateUser, {
+      body: {
         user: {
           id: u.id,
           username: u.username,
@@ -58,8 +57,8 @@ describe('balance history', () => {
           balance: 20,
         },
       },
-      admin,
-    );
+      token: admin,
+    });
     expect(saved.status).toBe(200);
 
     const res = await history(u.token);

@@ -1,8 +1,15 @@
-import { type Gateway, type GatewayReport, ruleMessages } from '@simdock/contract';
+import {
+  type EndpointBody,
+  type EndpointDeclaration,
+  endpoints,
+  type Gateway,
+  ruleMessages,
+} from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addService, waitFor } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithAdmin } from '../../test/suites.ts';
 
 const DEVICE_PW = 'Dev1ce-Pa55-admin';
 const OTHER_PW = 'An0ther-Dev1ce-Pw';
@@ -13,20 +20,22 @@ const sims: GatewaySim[] = [];
 /** Every response body, to prove no password ever leaves the server. */
 const bodies: string[] = [];
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
+// Runs before the server closes (vitest runs after-hooks in reverse).
 afterAll(async () => {
   await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: test-side convenience for asserting on JSON
-async function api<T = Record<string, any>>(path: string, body: unknown, token = admin) {
-  const res = await s.post<T>(path, body, token);
+/** Keeps every answer's body: the last test holds that none of them carries a password. */
+function recorded<R extends { body: unknown }>(res: R): R {
   bodies.push(JSON.stringify(res.body));
   return res;
+}
+
+async function api<E extends EndpointDeclaration>(endpoint: E, body?: EndpointBody<E>, token = admin) {
+  return recorded(await s.api(endpoint, { body, token }));
 }
 
 const colonUpper = (mac: string) => mac.replace(/-/g, ':').toUpperCase();
@@ -38,7 +47,7 @@ async function startSim(opts: SimOptions = {}): Promise<GatewaySim> {
 }
 
 async function addGateway(sim: GatewaySim, extra: Record<string, unknown> = {}): Promise<Gateway> {
-  const res = await api<Gateway>('/api/Admin/updateGateway', {
+  const res = await api(endpoints.gateway.update, {
     gateway: {
       name: `gw ${sims.length}`,
       url: sim.url,
@@ -52,8 +61,8 @@ async function addGateway(sim: GatewaySim, extra: Record<string, unknown> = {}):
   return res.body;
 }
 
-const scan = (id: string) => api<Gateway & { msg?: string }>('/api/Admin/gatewayScan', { id });
-const report = async (id: string) => (await api<GatewayReport>('/api/Admin/gatewayReport', { id })).body;
+const scan = (id: string) => api(endpoints.gateway.scan, { id });
+const report = async (id: string) => (await api(endpoints.gateway.report, { id })).body;
 
 describe('add and scan', () => {
   it('stores the gateway, scans its SIMs and subscribes the device to our push URLs', async () => {
@@ -115,7 +124,7 @@ describe('add and scan', () => {
       },
     });
 
-    const list = await api('/api/Admin/getSettings', {});
+    const list = await api(endpoints.gateway.getSettings);
     expect(list.body.serverTime).toBe(s.clock.now().toISOString());
     expect(list.body.gateways.find((g: Gateway) => g.id === gw.id)).toMatchObject({
       totalSIM: 4,
@@ -166,9 +175,9 @@ describe('add and scan', () => {
   });
 
   it('answers 404 for an unknown gateway id', async () => {
-    for (const path of ['/api/Admin/gatewayScan', '/api/Admin/gatewayReport', '/api/Admin/deleteGateway']) {
-      expect((await api(path, { id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
-      expect((await api(path, { id: 'not-a-uuid' })).status).toBe(404);
+    for (const endpoint of [endpoints.gateway.scan, endpoints.gateway.report, endpoints.gateway.delete]) {
+      expect((await api(endpoint, { id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+      expect((await api(endpoint, { id: 'not-a-uuid' })).status).toBe(404);
     }
   });
 });
@@ -190,38 +199,38 @@ describe('validation', () => {
     ['a MAC with mixed separators', { mac: 'aa:bb-cc:dd:ee:ff' }, 'mac'],
     ['a blank user name', { userName: '' }, 'userName'],
   ])('refuses %s with the spec message', async (_what, patch, field) => {
-    const res = await api('/api/Admin/updateGateway', { gateway: { ...valid, ...patch } });
+    const res = await api(endpoints.gateway.update, { gateway: { ...valid, ...patch } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 0, error: 'bad_input', msg: ruleMessages.gatewayInvalid, field });
   });
 
   it('requires a password on add', async () => {
     for (const password of [undefined, '', '   ']) {
-      const res = await api('/api/Admin/updateGateway', { gateway: { ...valid, password } });
+      const res = await api(endpoints.gateway.update, { gateway: { ...valid, password } });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ field: 'password', msg: 'Password is required for a new gateway.' });
     }
   });
 
   it('normalises the MAC and refuses a duplicate in any spelling with 409', async () => {
-    const first = await api<Gateway>('/api/Admin/updateGateway', {
+    const first = await api(endpoints.gateway.update, {
       gateway: { ...valid, mac: 'AABBCCDDEE10' },
     });
     expect(first.body.mac).toBe('aa:bb:cc:dd:ee:10');
-    const dup = await api('/api/Admin/updateGateway', {
+    const dup = await api(endpoints.gateway.update, {
       gateway: { ...valid, name: 'Dup', mac: 'aa-bb-cc-dd-ee-10' },
     });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ field: 'mac', msg: expect.stringContaining('aa:bb:cc:dd:ee:10') });
-    const other = await api<Gateway>('/api/Admin/updateGateway', {
+    const other = await api(endpoints.gateway.update, {
       gateway: { ...valid, mac: 'aa:bb:cc:dd:ee:11' },
     });
-    const clash = await api('/api/Admin/updateGateway', {
+    const clash = await api(endpoints.gateway.update, {
       gateway: { ...valid, id: other.body.id, mac: 'AA:BB:CC:DD:EE:10', password: '' },
     });
     expect(clash.status).toBe(409);
     // Editing a gateway with its own MAC is not a clash.
-    const same = await api('/api/Admin/updateGateway', {
+    const same = await api(endpoints.gateway.update, {
       gateway: { ...valid, id: other.body.id, name: 'Renamed', password: '' },
     });
     expect(same.status).toBe(200);
@@ -229,7 +238,7 @@ describe('validation', () => {
   });
 
   it('answers 404 when editing a gateway that does not exist', async () => {
-    const res = await api('/api/Admin/updateGateway', {
+    const res = await api(endpoints.gateway.update, {
       gateway: { ...valid, mac: 'aa:bb:cc:dd:ee:12', id: '00000000-0000-4000-8000-000000000000' },
     });
     expect(res.status).toBe(404);
@@ -240,7 +249,7 @@ describe('edit', () => {
   it('keeps the stored password when the edit leaves it blank, and uses a new one when given', async () => {
     const sim = await startSim();
     const gw = await addGateway(sim);
-    const edited = await api<Gateway>('/api/Admin/updateGateway', {
+    const edited = await api(endpoints.gateway.update, {
       gateway: {
         id: gw.id,
         name: 'Edited',
@@ -255,12 +264,12 @@ describe('edit', () => {
     expect(edited.body).toMatchObject({ id: gw.id, name: 'Edited', isEnable: false });
     expect((await scan(gw.id)).status).toBe(200);
     // Absent counts as blank too.
-    await api('/api/Admin/updateGateway', {
+    await api(endpoints.gateway.update, {
       gateway: { id: gw.id, name: 'Edited', url: sim.url, mac: sim.mac, userName: 'root' },
     });
     expect((await scan(gw.id)).status).toBe(200);
 
-    await api('/api/Admin/updateGateway', {
+    await api(endpoints.gateway.update, {
       gateway: {
         id: gw.id,
         name: 'Edited',
@@ -288,7 +297,7 @@ describe('SIM numbers', () => {
     const sim = await startSim({ ports: 4, slots: 2 });
     const gw = await addGateway(sim);
     await scan(gw.id);
-    const res = await api('/api/Admin/setSimNumber', {
+    const res = await api(endpoints.sim.setNumber, {
       gatewayId: gw.id,
       port: '3A',
       number: '+1 (202) 555-0199',
@@ -319,7 +328,7 @@ describe('SIM numbers', () => {
     const gw = await addGateway(sim);
     await scan(gw.id);
     const set = (port: string, number: string) =>
-      api('/api/Admin/setSimNumber', { gatewayId: gw.id, port, number });
+      api(endpoints.sim.setNumber, { gatewayId: gw.id, port, number });
     expect((await set('1.01', 'call me')).body).toMatchObject({ field: 'number' });
     expect((await set('x', '12025550100')).body).toMatchObject({ field: 'port' });
     expect((await set('2.01', '12025550100')).status).toBe(409);
@@ -331,7 +340,7 @@ describe('SIM numbers', () => {
     const gw = await addGateway(sim);
     await scan(gw.id);
     await sim.setFaults({ http500: true });
-    const res = await api('/api/Admin/setSimNumber', {
+    const res = await api(endpoints.sim.setNumber, {
       gatewayId: gw.id,
       port: '1.01',
       number: '12025550111',
@@ -369,7 +378,7 @@ describe('device statistics', () => {
         [u.id, svc, gw.id, `1555123${String(i).padStart(4, '0')}`, status],
       );
     }
-    const res = await api('/api/Admin/deviceStats', { mac: sim.mac.toUpperCase() });
+    const res = await api(endpoints.order.deviceStats, { mac: sim.mac.toUpperCase() });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       mac: sim.mac.replace(/-/g, ':'),
@@ -380,14 +389,14 @@ describe('device statistics', () => {
         { name: 'WhatsApp', using: 0, used: 1, success: 0 },
       ],
     });
-    expect((await api('/api/Admin/deviceStats', { mac: gw.id })).body.mac).toBe(gw.mac);
+    expect((await api(endpoints.order.deviceStats, { mac: gw.id })).body.mac).toBe(gw.mac);
 
     // Deleting is refused while an order waits for a code.
-    const refused = await api('/api/Admin/deleteGateway', { id: gw.id });
+    const refused = await api(endpoints.gateway.delete, { id: gw.id });
     expect(refused.status).toBe(409);
     expect(refused.body.msg).toMatch(/1 order waiting for a code\. Disable it/);
     await s.db.query(`UPDATE orders SET status = 'CANCEL' WHERE gateway_id = $1`, [gw.id]);
-    const deleted = await api('/api/Admin/deleteGateway', { id: gw.id });
+    const deleted = await api(endpoints.gateway.delete, { id: gw.id });
     expect(deleted.body).toEqual({ code: 1, msg: 'Gateway deleted.' });
     // Order history survives; the device is asked to stop pushing.
     const [n] = await s.db.query<{ n: number }>(
@@ -396,42 +405,45 @@ describe('device statistics', () => {
     );
     expect(n!.n).toBeGreaterThanOrEqual(5);
     await waitFor(async () => sim.statusUrl === undefined);
-    expect((await api('/api/Admin/deviceStats', { mac: sim.mac })).status).toBe(404);
+    expect((await api(endpoints.order.deviceStats, { mac: sim.mac })).status).toBe(404);
   });
 
   it('answers an empty list for a gateway without orders', async () => {
     const sim = await startSim({ ports: 1 });
     const gw = await addGateway(sim);
-    expect((await api('/api/Admin/deviceStats', { mac: gw.mac })).body).toEqual({
+    expect((await api(endpoints.order.deviceStats, { mac: gw.mac })).body).toEqual({
       mac: gw.mac,
       name: gw.name,
       totalSIM: 0,
       serviceStatss: [],
     });
-    expect((await api('/api/Admin/deviceStats', { mac: 'ff:ff:ff:ff:ff:fe' })).status).toBe(404);
+    expect((await api(endpoints.order.deviceStats, { mac: 'ff:ff:ff:ff:ff:fe' })).status).toBe(404);
   });
 });
 
 describe('access', () => {
   it('gives a User 403 on every gateway admin route', async () => {
     const u = await s.createUser();
-    for (const path of [
-      '/api/Admin/getSettings',
-      '/api/Admin/updateGateway',
-      '/api/Admin/deleteGateway',
-      '/api/Admin/gatewayScan',
-      '/api/Admin/gatewayReport',
-      '/api/Admin/deviceStats',
-      '/api/Admin/setSimNumber',
-      '/api/Admin/simulateSms',
+    for (const endpoint of [
+      endpoints.gateway.getSettings,
+      endpoints.gateway.update,
+      endpoints.gateway.delete,
+      endpoints.gateway.scan,
+      endpoints.gateway.report,
+      endpoints.order.deviceStats,
+      endpoints.sim.setNumber,
+      endpoints.sim.simulateSms,
     ]) {
-      expect((await api(path, {}, u.token)).status, path).toBe(403);
-      expect((await s.post(path, {})).status, path).toBe(401);
+      // The role is checked before the body: an empty one is enough.
+      expect(recorded(await s.api(endpoint, { rawBody: {}, token: u.token })).status, endpoint.path).toBe(
+        403,
+      );
+      expect((await s.api(endpoint, { rawBody: {} })).status, endpoint.path).toBe(401);
     }
   });
 
   it('never returns or logs a gateway password', async () => {
-    await api('/api/Admin/getSettings', {});
+    await api(endpoints.gateway.getSettings);
     const all = bodies.join('\n');
     const logs = s.logs.join('\n');
     for (const pw of [DEVICE_PW, OTHER_PW]) {

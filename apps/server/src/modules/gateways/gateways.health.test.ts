@@ -1,4 +1,4 @@
-import type { Sim } from '@simdock/contract';
+import { endpoints, type Sim } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
@@ -22,11 +22,10 @@ const SIM_DEFAULTS = {
   SimCooldownMinutes: 60,
 };
 const settings = (sim: Partial<typeof SIM_DEFAULTS> = {}) =>
-  s.post(
-    '/api/Admin/updateSettings',
-    { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000, ...SIM_DEFAULTS, ...sim },
-    admin,
-  );
+  s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000, ...SIM_DEFAULTS, ...sim },
+    token: admin,
+  });
 
 beforeAll(async () => {
   s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '60', SMS_LEASE_SECONDS: '30' } });
@@ -58,13 +57,14 @@ async function gateway(opts: SimOptions = {}): Promise<{ sim: GatewaySim; id: st
   const sim = await GatewaySim.start({ ports: 4, sendDelayMs: 5, ...opts });
   sims.push(sim);
   seq += 1;
-  const add = await s.post(
-    '/api/Admin/updateGateway',
-    { gateway: { name: `health ${seq}`, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-    admin,
-  );
+  const add = await s.api(endpoints.gateway.update, {
+    body: {
+      gateway: { name: `health ${seq}`, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' },
+    },
+    token: admin,
+  });
   expect(add.status).toBe(200);
-  expect((await s.post('/api/Admin/gatewayScan', { id: add.body.id }, admin)).status).toBe(200);
+  expect((await s.api(endpoints.gateway.scan, { body: { id: add.body.id }, token: admin })).status).toBe(200);
   await sim.pushesSettled();
   return { sim, id: add.body.id };
 }
@@ -72,13 +72,12 @@ async function gateway(opts: SimOptions = {}): Promise<{ sim: GatewaySim; id: st
 let numberSeq = 18000000000;
 async function campaign(n: number): Promise<string> {
   const numbers = Array.from({ length: n }, () => String(++numberSeq));
-  const res = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: numbers.join('\n'), mess: 'Hi' },
-    user.token,
-  );
+  const res = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess: 'Hi' },
+    token: user.token,
+  });
   expect(res.status).toBe(200);
-  return res.body.data.campaignId;
+  return res.body.data!.campaignId;
 }
 
 const statuses = (campaignId: string) =>
@@ -104,7 +103,7 @@ async function run(campaignId: string, ticks = 40): Promise<{ status: string; po
 }
 
 async function simsOf(gatewayId: string): Promise<Map<string, Sim>> {
-  const res = await s.post('/api/Admin/gatewayReport', { id: gatewayId }, admin);
+  const res = await s.api(endpoints.gateway.report, { body: { id: gatewayId }, token: admin });
   expect(res.status).toBe(200);
   return new Map((res.body.sims as Sim[]).map((x) => [x.port, x]));
 }
@@ -158,7 +157,7 @@ describe('automatic locks', () => {
     expect((await usableSims(s.db, s.clock.now())).some((x) => x.id === bad1)).toBe(false);
     expect((await sendableSims(s.db, s.clock.now())).some((x) => x.id === bad1)).toBe(false);
     // Overview and metrics count it.
-    const overview = await s.post('/api/Admin/overview', {}, admin);
+    const overview = await s.api(endpoints.overview.get, { token: admin });
     expect(overview.body.simsLocked).toBeGreaterThanOrEqual(1);
     const metrics = await fetch(`${s.url}/metrics`);
     expect(await metrics.text()).toMatch(/simdock_sims_locked [1-9]/);
@@ -169,21 +168,22 @@ describe('automatic locks', () => {
         ORDER BY id LIMIT 1`,
       [user.id, gw.id],
     );
-    const locked = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: conv!.port, reason: 'Spam report' },
-      admin,
-    );
+    const locked = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: conv!.port, reason: 'Spam report' },
+      token: admin,
+    });
     expect(locked.status).toBe(200);
-    const reply = await s.post(
-      '/api/LiveChat/reply',
-      { conversationId: conv!.id, sms: 'Hello again', toNumber: '' },
-      user.token,
-    );
+    const reply = await s.api(endpoints.livechat.reply, {
+      body: { conversationId: conv!.id, sms: 'Hello again', toNumber: '' },
+      token: user.token,
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toBe('sim_unavailable');
     expect(reply.body.msg).toContain('SIM locked (Spam report)');
-    await s.post('/api/Admin/unlockSim', { gatewayId: gw.id, port: conv!.port, reason: 'done' }, admin);
+    await s.api(endpoints.sim.unlock, {
+      body: { gatewayId: gw.id, port: conv!.port, reason: 'done' },
+      token: admin,
+    });
 
     // The cooldown ends: unlocked by itself, rentable and sendable again.
     s.clock.advance(5 * 60_000 + 1000);
@@ -235,11 +235,10 @@ describe('manual locks', () => {
   it('an admin locks and unlocks a SIM with a reason (audited); a locked SIM is not rented', async () => {
     const gw = await seedGateway(s.db, { sims: 2, lastUpdate: s.clock.now() });
     await addService(s.db, { code: 'hl1', name: 'HealthLock', stock: 10 });
-    const lock = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: '1.01', reason: 'Carrier complaint' },
-      admin,
-    );
+    const lock = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: '1.01', reason: 'Carrier complaint' },
+      token: admin,
+    });
     expect(lock.status).toBe(200);
     expect(lock.body.sim.lock).toMatchObject({
       locked: true,
@@ -249,10 +248,10 @@ describe('manual locks', () => {
       by: 'admin',
     });
     // Only the other SIM is rented; then there is none.
-    const first = await s.post('/api/Order/create', { serviceCode: 'hl1' }, user.token);
+    const first = await s.api(endpoints.order.create, { body: { serviceCode: 'hl1' }, token: user.token });
     expect(first.status).toBe(200);
     expect(first.body.data.phoneNumber).toBe(gw.numbers[1]);
-    const second = await s.post('/api/Order/create', { serviceCode: 'hl1' }, user.token);
+    const second = await s.api(endpoints.order.create, { body: { serviceCode: 'hl1' }, token: user.token });
     expect(second.status).toBe(409);
     expect(second.body.error).toBe('no_numbers');
     expect((await simsOf(gw.id)).get('2.01')!.health.rentalsToday).toBe(1);
@@ -261,57 +260,55 @@ describe('manual locks', () => {
     await s.db.query('UPDATE gateways SET last_update = $1 WHERE id = $2', [s.clock.now(), gw.id]);
     expect((await simsOf(gw.id)).get('1.01')!.lock.locked).toBe(true);
 
-    const unlock = await s.post(
-      '/api/Admin/unlockSim',
-      { gatewayId: gw.id, port: '1.01', reason: 'Resolved' },
-      admin,
-    );
+    const unlock = await s.api(endpoints.sim.unlock, {
+      body: { gatewayId: gw.id, port: '1.01', reason: 'Resolved' },
+      token: admin,
+    });
     expect(unlock.status).toBe(200);
     expect(unlock.body.sim.lock.locked).toBe(false);
-    const third = await s.post('/api/Order/create', { serviceCode: 'hl1' }, user.token);
+    const third = await s.api(endpoints.order.create, { body: { serviceCode: 'hl1' }, token: user.token });
     expect(third.status).toBe(200);
     expect(third.body.data.phoneNumber).toBe(gw.numbers[0]);
 
-    const audit = await s.post('/api/Admin/audit', { kind: 'gateway.simLock' }, admin);
+    const audit = await s.api(endpoints.audit.list, { body: { kind: 'gateway.simLock' }, token: admin });
     expect(audit.status).toBe(200);
     expect(JSON.stringify(audit.body)).toContain('Carrier complaint');
-    const audit2 = await s.post('/api/Admin/audit', { kind: 'gateway.simUnlock' }, admin);
+    const audit2 = await s.api(endpoints.audit.list, { body: { kind: 'gateway.simUnlock' }, token: admin });
     expect(JSON.stringify(audit2.body)).toContain('Resolved');
   });
 
   it('a lock with minutes ends by itself; bad input is refused with clear messages', async () => {
     const gw = await seedGateway(s.db, { sims: 1, lastUpdate: s.clock.now() });
-    const res = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: '1', reason: 'x', minutes: 30 },
-      admin,
-    );
+    const res = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: '1', reason: 'x', minutes: 30 },
+      token: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.sim.lock.until).toBe(new Date(s.clock.now().getTime() + 30 * 60_000).toISOString());
     s.clock.advance(30 * 60_000 + 1);
     expect((await simsOf(gw.id)).get('1.01')!.lock.locked).toBe(false);
 
-    const blank = await s.post('/api/Admin/lockSim', { gatewayId: gw.id, port: '1.01', reason: '  ' }, admin);
+    const blank = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: '1.01', reason: '  ' },
+      token: admin,
+    });
     expect(blank.status).toBe(400);
     expect(blank.body.msg).toContain('Enter a reason');
-    const long = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: '1.01', reason: 'x', minutes: 0 },
-      admin,
-    );
+    const long = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: '1.01', reason: 'x', minutes: 0 },
+      token: admin,
+    });
     expect(long.status).toBe(400);
     expect(long.body.msg).toContain('Minutes must be a whole number');
-    const missing = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: '9.01', reason: 'x' },
-      admin,
-    );
+    const missing = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: '9.01', reason: 'x' },
+      token: admin,
+    });
     expect(missing.status).toBe(404);
-    const userTry = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: '1.01', reason: 'x' },
-      user.token,
-    );
+    const userTry = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: '1.01', reason: 'x' },
+      token: user.token,
+    });
     expect(userTry.status).toBe(403);
   });
 });
@@ -327,11 +324,11 @@ describe('caps', () => {
     expect(rows.filter((r) => r.status === 'delivered').length).toBe(4);
     expect(rows.filter((r) => r.status === 'queued').length).toBe(2);
     // The sending page and the overview say plainly that the rest waits for a free SIM.
-    const progress = await s.post('/api/MassOutreach/campaign', { campaignId: c }, user.token);
+    const progress = await s.api(endpoints.outreach.campaign, { body: { campaignId: c }, token: user.token });
     expect(progress.body.data).toMatchObject({ queued: 2, waitingForSim: true, finished: false });
-    const cfg = await s.post('/api/MassOutreach/getSettings', {}, user.token);
+    const cfg = await s.api(endpoints.outreach.getSettings, { token: user.token });
     expect(cfg.body.noFreeSim).toBe(true);
-    const overview = await s.post('/api/Admin/overview', {}, admin);
+    const overview = await s.api(endpoints.overview.get, { token: admin });
     expect(overview.body).toMatchObject({ messagesQueued: 2, messagesWaitingForSim: 2 });
     const report = await simsOf(gw.id);
     expect(report.get('1.01')!.health).toMatchObject({ sentToday: 2, atCap: 'day' });
@@ -379,25 +376,31 @@ describe('roles', () => {
   it('rental SIMs never send, messaging SIMs are never rented (audited)', async () => {
     const gw = await seedGateway(s.db, { sims: 3, lastUpdate: s.clock.now() });
     const [a, b, c] = await Promise.all(['1.01', '2.01', '3.01'].map((p) => simId(gw.id, p)));
-    const r1 = await s.post(
-      '/api/Admin/setSimRole',
-      { gatewayId: gw.id, port: '1.01', role: 'rental' },
-      admin,
-    );
+    const r1 = await s.api(endpoints.sim.setRole, {
+      body: { gatewayId: gw.id, port: '1.01', role: 'rental' },
+      token: admin,
+    });
     expect(r1.status).toBe(200);
     expect(r1.body.sim.role).toBe('rental');
     expect(
-      (await s.post('/api/Admin/setSimRole', { gatewayId: gw.id, port: '2.01', role: 'messaging' }, admin))
-        .status,
+      (
+        await s.api(endpoints.sim.setRole, {
+          body: { gatewayId: gw.id, port: '2.01', role: 'messaging' },
+          token: admin,
+        })
+      ).status,
     ).toBe(200);
-    const bad = await s.post('/api/Admin/setSimRole', { gatewayId: gw.id, port: '2.01', role: 'all' }, admin);
+    const bad = await s.api(endpoints.sim.setRole, {
+      rawBody: { gatewayId: gw.id, port: '2.01', role: 'all' },
+      token: admin,
+    });
     expect(bad.status).toBe(400);
     const now = s.clock.now();
     const rentable = new Set((await usableSims(s.db, now)).map((x) => x.id));
     const sending = new Set((await sendableSims(s.db, now)).map((x) => x.id));
     expect([rentable.has(a!), rentable.has(b!), rentable.has(c!)]).toEqual([true, false, true]);
     expect([sending.has(a!), sending.has(b!), sending.has(c!)]).toEqual([false, true, true]);
-    const audit = await s.post('/api/Admin/audit', { kind: 'gateway.simRole' }, admin);
+    const audit = await s.api(endpoints.audit.list, { body: { kind: 'gateway.simRole' }, token: admin });
     expect(JSON.stringify(audit.body)).toContain('messaging');
   });
 });
@@ -418,17 +421,16 @@ describe('settings', () => {
       simLockAfterFailures: 7,
       simCooldownMinutes: 90,
     });
-    const partial = await s.post(
-      '/api/Admin/updateSettings',
-      { MaxBatchSendSms: 10, MaxMsgPerDay: 20 },
-      admin,
-    );
+    const partial = await s.api(endpoints.settings.update, {
+      body: { MaxBatchSendSms: 10, MaxMsgPerDay: 20 },
+      token: admin,
+    });
     expect(partial.body).toMatchObject({ maxBatchSendSms: 10, simMaxSmsPerDay: 150, simCooldownMinutes: 90 });
-    const read = await s.post('/api/Admin/getOutreachSettings', {}, admin);
+    const read = await s.api(endpoints.settings.get, { token: admin });
     expect(read.body).toMatchObject({ simMaxSmsPerMonth: 3000, simLockAfterFailures: 7, updatedBy: 'admin' });
-    const userRead = await s.post('/api/MassOutreach/getSettings', {}, user.token);
+    const userRead = await s.api(endpoints.outreach.getSettings, { token: user.token });
     expect(userRead.body).toMatchObject({ simMaxSmsPerDay: 150, maxMsgPerDay: 20 });
-    const audit = await s.post('/api/Admin/audit', { kind: 'settings.update' }, admin);
+    const audit = await s.api(endpoints.audit.list, { body: { kind: 'settings.update' }, token: admin });
     expect(JSON.stringify(audit.body)).toContain('simLockAfterFailures');
   });
 
@@ -438,11 +440,10 @@ describe('settings', () => {
     [{ SimLockAfterFailures: '5' }, 'Lock SIM After Failures must be a whole number from 0 to 1000.'],
     [{ SimCooldownMinutes: 43201 }, 'SIM Cooldown (minutes) must be a whole number from 0 to 43200.'],
   ])('refuses %j with a clear 400', async (body, msg) => {
-    const res = await s.post(
-      '/api/Admin/updateSettings',
-      { MaxBatchSendSms: 1, MaxMsgPerDay: 1, ...body },
-      admin,
-    );
+    const res = await s.api(endpoints.settings.update, {
+      rawBody: { MaxBatchSendSms: 1, MaxMsgPerDay: 1, ...body },
+      token: admin,
+    });
     expect(res.status).toBe(400);
     expect(res.body.msg).toContain(msg);
   });

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { PhoneSim, type PhoneSimOptions } from '@simdock/phone-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +28,14 @@ const KEY = 'phone-signing-key';
 beforeAll(async () => {
   s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '600' } });
   admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
-  await s.post(
-    '/api/service/update',
-    { name: 'Telegram', code: 'tg', price: 0.5, textContains: 'Telegram', pattern: '(\\d{5})' },
-    admin,
-  );
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+    token: admin,
+  });
+  await s.api(endpoints.service.update, {
+    body: { name: 'Telegram', code: 'tg', price: 0.5, textContains: 'Telegram', pattern: '(\\d{5})' },
+    token: admin,
+  });
 });
 afterAll(async () => {
   await Promise.all([...phones, ...boxes].map((x) => x.stop()));
@@ -67,9 +70,8 @@ async function addPhone(
   extra: Record<string, unknown> = {},
 ): Promise<{ id: string; scan: { status: number; body: Record<string, unknown> } }> {
   seq += 1;
-  const add = await s.post(
-    '/api/Admin/updateGateway',
-    {
+  const add = await s.api(endpoints.gateway.update, {
+    body: {
       gateway: {
         kind: 'smsgate',
         mode: phone.mode,
@@ -81,18 +83,18 @@ async function addPhone(
         ...extra,
       },
     },
-    admin,
-  );
+    token: admin,
+  });
   expect(add.status, JSON.stringify(add.body) + s.logs.filter((l) => l.includes('refused')).join('\n')).toBe(
     200,
   );
   const id = String(add.body.id);
-  const scan = await s.post('/api/Admin/gatewayScan', { id }, admin);
+  const scan = await s.api(endpoints.gateway.scan, { body: { id }, token: admin });
   return { id, scan };
 }
 
 const simsOf = async (id: string) => {
-  const res = await s.post('/api/Admin/gatewayReport', { id }, admin);
+  const res = await s.api(endpoints.gateway.report, { body: { id }, token: admin });
   expect(
     res.status,
     s.logs
@@ -181,7 +183,7 @@ describe('adding and scanning a phone', () => {
         ['mms:downloaded', 'sms:delivered', 'sms:failed', 'sms:received', 'sms:sent', 'system:ping'].sort(),
       );
       // A second scan replaces the registrations instead of adding more.
-      await s.post('/api/Admin/gatewayScan', { id }, admin);
+      await s.api(endpoints.gateway.scan, { body: { id }, token: admin });
       expect(phone.webhooks().filter((w) => w.url === base)).toHaveLength(6);
 
       const sims = await simsOf(id);
@@ -204,31 +206,28 @@ describe('adding and scanning a phone', () => {
     const rentable = async () =>
       (await s.db.query('SELECT 1 FROM sims WHERE gateway_id = $1 AND number IS NOT NULL', [id])).length;
     expect(await rentable()).toBe(0);
-    const set = await s.post(
-      '/api/Admin/setSimNumber',
-      { gatewayId: id, port: 'SIM 2', number: '+1 202 555 0302' },
-      admin,
-    );
+    const set = await s.api(endpoints.sim.setNumber, {
+      body: { gatewayId: id, port: 'SIM 2', number: '+1 202 555 0302' },
+      token: admin,
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body).toMatchObject({ deviceUpdated: false, sim: { port: '2', number: '+12025550302' } });
     // The number stays through the next scan (the cloud still hides it).
-    await s.post('/api/Admin/gatewayScan', { id }, admin);
+    await s.api(endpoints.gateway.scan, { body: { id }, token: admin });
     expect((await simsOf(id)).find((x) => x.port === '2')!.number).toBe('+12025550302');
     expect(await rentable()).toBe(1);
-    const bad = await s.post(
-      '/api/Admin/setSimNumber',
-      { gatewayId: id, port: '1.01', number: '12025550302' },
-      admin,
-    );
+    const bad = await s.api(endpoints.sim.setNumber, {
+      body: { gatewayId: id, port: '1.01', number: '12025550302' },
+      token: admin,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('SIM must be');
   });
 
   it('refuses a phone without its signing key (cloud) and a second gateway for the same phone', async () => {
     const phone = await startPhone({ mode: 'cloud' });
-    const noKey = await s.post(
-      '/api/Admin/updateGateway',
-      {
+    const noKey = await s.api(endpoints.gateway.update, {
+      body: {
         gateway: {
           kind: 'smsgate',
           mode: 'cloud',
@@ -238,22 +237,22 @@ describe('adding and scanning a phone', () => {
           password: 'x',
         },
       },
-      admin,
-    );
+      token: admin,
+    });
     expect(noKey.status).toBe(400);
     expect(noKey.body.msg).toContain('signing key');
-    const noMode = await s.post(
-      '/api/Admin/updateGateway',
-      { gateway: { kind: 'smsgate', name: 'no mode', url: phone.baseUrl, userName: 'sms', password: 'x' } },
-      admin,
-    );
+    const noMode = await s.api(endpoints.gateway.update, {
+      body: {
+        gateway: { kind: 'smsgate', name: 'no mode', url: phone.baseUrl, userName: 'sms', password: 'x' },
+      },
+      token: admin,
+    });
     expect(noMode.status).toBe(400);
 
     await addPhone(phone, { deviceId: phone.deviceId });
     seq += 1;
-    const twice = await s.post(
-      '/api/Admin/updateGateway',
-      {
+    const twice = await s.api(endpoints.gateway.update, {
+      body: {
         gateway: {
           kind: 'smsgate',
           mode: 'cloud',
@@ -265,8 +264,8 @@ describe('adding and scanning a phone', () => {
           deviceId: phone.deviceId,
         },
       },
-      admin,
-    );
+      token: admin,
+    });
     expect(twice.status).toBe(409);
   });
 
@@ -275,16 +274,15 @@ describe('adding and scanning a phone', () => {
     const cloud = await startPhone({ mode: 'cloud' });
     const { id } = await addPhone(cloud);
     await s.db.query('UPDATE gateways SET signing_key_enc = NULL WHERE id = $1', [id]);
-    const scan = await s.post('/api/Admin/gatewayScan', { id }, admin);
+    const scan = await s.api(endpoints.gateway.scan, { body: { id }, token: admin });
     expect(scan.status).toBe(503);
     expect(String(scan.body.msg)).toContain('No signing key is stored for this phone');
     expect(String(scan.body.msg)).toContain("gateway's Signing Key field");
 
     // Local mode pointed at a server that cannot take SimDock's key.
     const server = await startPhone({ mode: 'private' });
-    const local = await s.post(
-      '/api/Admin/updateGateway',
-      {
+    const local = await s.api(endpoints.gateway.update, {
+      body: {
         gateway: {
           kind: 'smsgate',
           mode: 'local',
@@ -294,10 +292,13 @@ describe('adding and scanning a phone', () => {
           password: 'phone-pass',
         },
       },
-      admin,
-    );
+      token: admin,
+    });
     expect(local.status).toBe(200);
-    const refused = await s.post('/api/Admin/gatewayScan', { id: String(local.body.id) }, admin);
+    const refused = await s.api(endpoints.gateway.scan, {
+      body: { id: String(local.body.id) },
+      token: admin,
+    });
     expect(refused.status).toBe(503);
     expect(String(refused.body.msg)).toContain("The phone did not take SimDock's signing key");
 
@@ -305,9 +306,8 @@ describe('adding and scanning a phone', () => {
     const phone = await startPhone();
     const added = await addPhone(phone, { signingKey: '' });
     expect(added.scan.status).toBe(200);
-    const toCloud = await s.post(
-      '/api/Admin/updateGateway',
-      {
+    const toCloud = await s.api(endpoints.gateway.update, {
+      body: {
         gateway: {
           id: added.id,
           kind: 'smsgate',
@@ -319,8 +319,8 @@ describe('adding and scanning a phone', () => {
           signingKey: '',
         },
       },
-      admin,
-    );
+      token: admin,
+    });
     expect(toCloud.status).toBe(400);
     expect(toCloud.body).toMatchObject({ field: 'signingKey' });
   });
@@ -413,7 +413,7 @@ describe('through a phone', () => {
     const u = await s.createUser({ balance: 2 });
     const stream = await openSse(`${s.url}/api/Order/stream`, u.token);
     try {
-      const rented = await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token);
+      const rented = await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token });
       expect(rented.status, JSON.stringify(rented.body)).toBe(200);
       const order = rented.body.data;
       const slot = SLOTS.findIndex((x) => x.phoneNumber === `+${order.phoneNumber}`);
@@ -428,13 +428,12 @@ describe('through a phone', () => {
 
   /** Ticks the dispatcher until every message of the campaign is final. */
   async function runCampaign(token: string, numbers: string[], devices: { settle(): Promise<void> }[]) {
-    const res = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: numbers.join('\n'), mess: 'Hi there' },
+    const res = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: numbers.join('\n'), mess: 'Hi there' },
       token,
-    );
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const campaignId = res.body.data.campaignId;
+    const campaignId = res.body.data!.campaignId;
     for (let i = 0; i < 80; i++) {
       await dispatchOnce(s.ctx);
       for (const d of devices) await d.settle();
@@ -461,7 +460,7 @@ describe('through a phone', () => {
   });
 
   it("keeps the carrier's acceptance and the handset's delivery apart; a failed delivery report after Sent fails and refunds once", async () => {
-    await s.post('/api/Admin/updateSettings', { SmsPricePerSegment: 0.05 }, admin);
+    await s.api(endpoints.settings.update, { body: { SmsPricePerSegment: 0.05 }, token: admin });
     try {
       const phone = await startPhone();
       // ...01 is delivered; ...02 is sent and its delivery report fails later; ...03 is sent and no
@@ -476,22 +475,24 @@ describe('through a phone', () => {
       await addPhone(phone);
       const u = await s.createUser({ balance: 1 });
       const proof = await s.reauth(u);
-      const key = (await s.post('/api/user/reset-key', {}, u.token, proof)).body.apiKey as string;
-      const hook = await s.post(
-        '/api/user/webhooks/add',
-        { url: 'http://127.0.0.1:9/hook', events: ['message.sent', 'message.delivered', 'message.failed'] },
-        u.token,
-        proof,
-      );
+      const key = (await s.api(endpoints.apikey.reset, { token: u.token, headers: proof })).body
+        .apiKey as string;
+      const hook = await s.api(endpoints.webhooks.add, {
+        body: {
+          url: 'http://127.0.0.1:9/hook',
+          events: ['message.sent', 'message.delivered', 'message.failed'],
+        },
+        token: u.token,
+        headers: proof,
+      });
       expect(hook.status, JSON.stringify(hook.body)).toBe(200);
       const numbers = ['12025552201', '12025552202', '12025552203'];
-      const res = await s.post(
-        '/api/MassOutreach/sendMassSMS',
-        { number: numbers.join('\n'), mess: 'Hi' },
-        u.token,
-      );
+      const res = await s.api(endpoints.outreach.sendMassSms, {
+        body: { number: numbers.join('\n'), mess: 'Hi' },
+        token: u.token,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const campaignId = res.body.data.campaignId as string;
+      const campaignId = res.body.data!.campaignId as string;
       const state = async () =>
         Object.fromEntries(
           (
@@ -511,11 +512,16 @@ describe('through a phone', () => {
       const history = async () =>
         Object.fromEntries(
           (
-            (await s.post('/api/MassOutreach/querymsg', { current: 1, size: 50, params: {} }, u.token)).body
-              .data.records as { receiver: string; status: number }[]
+            (
+              await s.api(endpoints.history.queryMsg, {
+                body: { current: 1, size: 50, params: {} },
+                token: u.token,
+              })
+            ).body.data.records as { receiver: string; status: number }[]
           ).map((r) => [r.receiver.slice(-2), r.status]),
         );
-      const balance = async () => (await s.post('/api/user/info', {}, u.token)).body.balance as number;
+      const balance = async () =>
+        (await s.api(endpoints.user.info, { token: u.token })).body.balance as number;
       const events = async (id: string) =>
         (
           await s.db.query<{ event: string }>(
@@ -567,11 +573,11 @@ describe('through a phone', () => {
       );
       await failOverdueResults({ ...s.ctx, clock: { ...s.ctx.clock, now: () => later } });
       expect((await state())['03']!.status).toBe('sent');
-      const progress = await s.post('/api/MassOutreach/campaign', { campaignId }, u.token);
+      const progress = await s.api(endpoints.outreach.campaign, { body: { campaignId }, token: u.token });
       expect(progress.body.data).toMatchObject({ delivered: 1, failed: 1, sent: 1, finished: true });
       expect(await balance()).toBe(0.9);
     } finally {
-      await s.post('/api/Admin/updateSettings', { SmsPricePerSegment: 0 }, admin);
+      await s.api(endpoints.settings.update, { body: { SmsPricePerSegment: 0 }, token: admin });
     }
   });
 
@@ -605,7 +611,7 @@ describe('through a phone', () => {
     phone.injectSms({ slot, from: '+12025553001', text: 'Who is this?' });
     await phone.webhooksSettled();
     const conv = await waitFor(async () => {
-      const list = await s.post('/api/livechat/queryConversation', {}, u.token);
+      const list = await s.api(endpoints.livechat.queryConversation, { token: u.token });
       return (list.body.data.records as { conversationId: string; latestSms: string }[]).find(
         (c) => c.latestSms === 'Who is this?',
       );
@@ -617,13 +623,12 @@ describe('through a phone', () => {
       mmsType: 0,
       mmsTitle: '',
     };
-    const answer = await s.post(
-      '/api/LiveChat/reply',
-      { ...body, sms: 'It is the shop.', mmsFile: '' },
-      u.token,
-    );
+    const answer = await s.api(endpoints.livechat.reply, {
+      rawBody: { ...body, sms: 'It is the shop.', mmsFile: '' },
+      token: u.token,
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const messageId = String(answer.body.data.id).slice(1);
+    const messageId = String(answer.body.data!.id).slice(1);
     for (let i = 0; i < 40; i++) {
       await dispatchOnce(s.ctx);
       await phoneDevice(phone).settle();
@@ -643,11 +648,10 @@ describe('through a phone', () => {
 
     // An MMS cannot leave through a phone: the thread says so before any upload, and a reply with a
     // file is refused in plain words (no gateway or port), before anything is queued or charged.
-    const opened = await s.post(
-      '/api/livechat/queryConversationDetail',
-      { conversationId: body.conversationId },
-      u.token,
-    );
+    const opened = await s.api(endpoints.livechat.queryConversationDetail, {
+      body: { conversationId: body.conversationId },
+      token: u.token,
+    });
     expect(opened.body.data.pictures).toBe(false);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'cat.png');
@@ -658,14 +662,17 @@ describe('through a phone', () => {
     });
     expect(up.status).toBe(200);
     const file = ((await up.json()) as { fileName: string }).fileName;
-    const before = (await s.post('/api/user/info', {}, u.token)).body.balance;
-    const mms = await s.post('/api/LiveChat/reply', { ...body, sms: 'A picture', mmsFile: file }, u.token);
+    const before = (await s.api(endpoints.user.info, { token: u.token })).body.balance;
+    const mms = await s.api(endpoints.livechat.reply, {
+      rawBody: { ...body, sms: 'A picture', mmsFile: file },
+      token: u.token,
+    });
     expect(mms.status).toBe(422);
     expect(mms.body).toMatchObject({
       error: 'mms_not_supported',
       msg: 'This conversation goes through a phone, which cannot send pictures. Send the text without the picture.',
     });
-    expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBe(before);
+    expect((await s.api(endpoints.user.info, { token: u.token })).body.balance).toBe(before);
   });
 
   it('a mixed fleet sends one campaign through a box and a phone', async () => {

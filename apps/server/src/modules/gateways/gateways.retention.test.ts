@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../config.ts';
 import { seedGateway, smsToPort } from '../../test/fixtures.ts';
@@ -39,7 +40,7 @@ const count = async (sql: string, params: unknown[] = []) =>
 describe('gateway uptime', () => {
   it('equals the figure the samples give, for any window start, and a second sampler adds nothing', async () => {
     const user = await s.createUser();
-    expect((await s.post('/api/Order/stats', {}, user.token)).body.uptime).toBeNull();
+    expect((await s.api(endpoints.order.stats, { token: user.token })).body.uptime).toBeNull();
     const gws = await Promise.all(
       [0, 1, 2].map(() => seedGateway(s.db, { sims: 1, lastUpdate: s.clock.now() })),
     );
@@ -79,7 +80,7 @@ describe('gateway uptime', () => {
       expect(await uptimeShare(s.db, since)).toBeCloseTo(expected!, 12);
     }
     const expected = (await rawShare(new Date(now - 24 * HOUR)))!;
-    const shown = (await s.post('/api/Order/stats', {}, user.token)).body.uptime;
+    const shown = (await s.api(endpoints.order.stats, { token: user.token })).body.uptime;
     expect(shown).toBe(Math.round(expected * 10000) / 100);
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(100);
@@ -95,7 +96,7 @@ describe('gateway uptime', () => {
     const gone = await pruneGatewayData(s.ctx);
     expect(gone.samples).toBe(oldSamples);
     expect(await count('SELECT count(*)::int AS n FROM gateway_uptime')).toBe(keptSamples);
-    expect((await s.post('/api/Order/stats', {}, user.token)).body.uptime).toBe(shown);
+    expect((await s.api(endpoints.order.stats, { token: user.token })).body.uptime).toBe(shown);
     expect(await uptimeShare(s.db, new Date(now - 24 * HOUR))).toBeCloseTo(expected, 12);
 
     // Hourly rows go after UPTIME_HOURLY_RETENTION_DAYS (3): those of hours before the cutoff only.

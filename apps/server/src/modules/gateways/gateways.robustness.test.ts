@@ -1,7 +1,8 @@
-import type { Gateway } from '@simdock/contract';
+import { endpoints, type Gateway } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithAdmin } from '../../test/suites.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
 
@@ -13,21 +14,19 @@ let s: TestServer;
 let admin: string;
 const sims: GatewaySim[] = [];
 
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
+// Runs before the server closes (vitest runs after-hooks in reverse).
 afterAll(async () => {
   await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
 });
 
 async function scannedGateway(): Promise<{ sim: GatewaySim; gw: Gateway }> {
   const sim = await GatewaySim.start({ ports: 4, password: DEVICE_PW });
   sims.push(sim);
-  const add = await s.post<Gateway>(
-    '/api/Admin/updateGateway',
-    {
+  const add = await s.api(endpoints.gateway.update, {
+    body: {
       gateway: {
         name: `robust ${sims.length}`,
         url: sim.url,
@@ -36,10 +35,10 @@ async function scannedGateway(): Promise<{ sim: GatewaySim; gw: Gateway }> {
         password: DEVICE_PW,
       },
     },
-    admin,
-  );
+    token: admin,
+  });
   expect(add.status).toBe(200);
-  const scan = await s.post<Gateway>('/api/Admin/gatewayScan', { id: add.body.id }, admin);
+  const scan = await s.api(endpoints.gateway.scan, { body: { id: add.body.id }, token: admin });
   expect(scan.status).toBe(200);
   await sim.pushesSettled();
   return { sim, gw: scan.body };
@@ -94,7 +93,7 @@ describe('SMS text PostgreSQL refuses', () => {
       [gw.id],
     );
     expect(pos!.sms_next_id).toBe(3);
-    expect((await s.post('/api/Admin/gatewayScan', { id: gw.id }, admin)).status).toBe(200);
+    expect((await s.api(endpoints.gateway.scan, { body: { id: gw.id }, token: admin })).status).toBe(200);
     await sim.setFaults({ dropPushes: false });
   });
 
@@ -183,19 +182,17 @@ describe('the plain-text forward (no device time)', () => {
 describe('the admin simulate control', () => {
   it('refuses NUL and over-long text with a 400 and stores nothing', async () => {
     const { gw } = await scannedGateway();
-    const nul = await s.post(
-      '/api/Admin/simulateSms',
-      { gatewayId: gw.id, port: '1.01', from: '+1555', text: 'a\u0000b' },
-      admin,
-    );
+    const nul = await s.api(endpoints.sim.simulateSms, {
+      body: { gatewayId: gw.id, port: '1.01', from: '+1555', text: 'a\u0000b' },
+      token: admin,
+    });
     expect(nul.status).toBe(400);
     expect(nul.body).toMatchObject({ code: 0, error: 'bad_input', field: 'text' });
     expect(nul.body.msg).toMatch(/NUL/);
-    const long = await s.post(
-      '/api/Admin/simulateSms',
-      { gatewayId: gw.id, port: '1.01', from: '+1555', text: 'x'.repeat(1001) },
-      admin,
-    );
+    const long = await s.api(endpoints.sim.simulateSms, {
+      body: { gatewayId: gw.id, port: '1.01', from: '+1555', text: 'x'.repeat(1001) },
+      token: admin,
+    });
     expect(long.status).toBe(400);
     expect(long.body.msg).toBe('Text must be at most 1000 characters.');
     expect(await bodiesOf(gw.id)).toEqual([]);

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGateway, waitFor } from '../../test/fixtures.ts';
 import { openTestDb, startTestServer, type TestDb, type TestServer } from '../../test/harness.ts';
@@ -35,9 +36,8 @@ describe('push targets kept in memory', () => {
     // A new MAC through A: B refuses a dev-status from the old MAC, well before the time limit.
     const admin = await a.adminToken();
     const [row] = await testDb.db.query<{ mac: string }>('SELECT mac FROM gateways WHERE id = $1', [gw.id]);
-    const edited = await a.post(
-      '/api/Admin/updateGateway',
-      {
+    const edited = await a.api(endpoints.gateway.update, {
+      body: {
         gateway: {
           id: gw.id,
           name: 'renamed',
@@ -47,8 +47,8 @@ describe('push targets kept in memory', () => {
           isEnable: true,
         },
       },
-      admin,
-    );
+      token: admin,
+    });
     expect(edited.status).toBe(200);
     const devStatus = (mac: string) => ({
       type: 'dev-status',
@@ -63,7 +63,7 @@ describe('push targets kept in memory', () => {
     expect((await b.post(url, devStatus('02-00-00-00-00-42'))).status).toBe(200);
 
     // Deleted through A: A refuses at once, B within moments.
-    expect((await a.post('/api/Admin/deleteGateway', { id: gw.id }, admin)).status).toBe(200);
+    expect((await a.api(endpoints.gateway.delete, { body: { id: gw.id }, token: admin })).status).toBe(200);
     expect((await a.post(url, portStatus)).status).toBe(404);
     await waitFor(async () => (await b.post(url, portStatus)).status === 404);
     expect(Date.now() - started).toBeLessThan(PUSH_TARGET_TTL_MS / 10);

@@ -2,16 +2,16 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ConversationFilter, QueryConversationBody } from '@simdock/contract';
-import { GatewaySim } from '@simdock/gateway-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConversationFilter, endpoints, QueryConversationBody } from '@simdock/contract';
+import type { GatewaySim } from '@simdock/gateway-sim';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../db/db.ts';
 import { migrate } from '../../db/migrate.ts';
-import { addSimGateway, waitFor } from '../../test/fixtures.ts';
-import { openTestDb, startTestServer, type TestServer } from '../../test/harness.ts';
+import { waitFor } from '../../test/fixtures.ts';
+import { openTestDb, type TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
+import { dispatchUntil, serverWithTwoUsersAndSimGateway } from '../../test/suites.ts';
 import { listConversations, unreadTotals } from './chat.queries.ts';
-import { dispatchOnce } from './dispatch.service.ts';
 
 // Chat as a reply inbox, against a simulated gateway over the real protocol: after a campaign to 40
 // numbers and a follow-up to those who stayed silent, the two who answered are listed first (not
@@ -24,47 +24,27 @@ let bob: { id: string; token: string };
 let sim: GatewaySim;
 let gatewayId: string;
 
-beforeAll(async () => {
-  s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '60', SMS_RESULT_TIMEOUT_MINUTES: '10' } });
-  const admin = await s.adminToken();
-  alice = await s.createUser();
-  bob = await s.createUser();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
-  sim = await GatewaySim.start({ ports: 8, sendDelayMs: 5 });
-  gatewayId = await addSimGateway(s, admin, sim, 'inbox gw');
-});
-afterAll(async () => {
-  await sim?.stop();
-  await s?.close();
+serverWithTwoUsersAndSimGateway({ ports: 8, name: 'inbox gw' }, (t) => {
+  ({ s, alice, bob, sim, gatewayId } = t);
 });
 
 /** Dispatcher ticks (one simulated second each) until `done` holds. */
-async function tickUntil(done: () => Promise<boolean>, ticks = 60): Promise<void> {
-  for (let i = 0; i < ticks; i++) {
-    await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gatewayId, s.clock.now()]);
-    await dispatchOnce(s.ctx);
-    await sim.pushesSettled();
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 20));
-    s.clock.advance(1000);
-  }
-  throw new Error('not done in time');
-}
+const tickUntil = (done: () => Promise<boolean>, ticks = 60) =>
+  dispatchUntil({ s, sim, gatewayId }, done, ticks);
 
 /** A campaign to `numbers`, delivered; each recipient's conversation and the port that wrote. */
 async function campaign(numbers: string[], text: string) {
   s.clock.advance(60_000);
-  const sent = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: numbers.join('\n'), mess: text },
-    alice.token,
-  );
+  const sent = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess: text },
+    token: alice.token,
+  });
   expect(sent.status).toBe(200);
   const rows = () =>
     s.db.query<{ recipient: string; status: string; port: string; conversation_id: string }>(
       `SELECT recipient, status, port, conversation_id::text AS conversation_id FROM messages
         WHERE campaign_id = $1::bigint ORDER BY id`,
-      [sent.body.data.campaignId],
+      [sent.body.data!.campaignId],
     );
   await tickUntil(async () => (await rows()).every((r) => r.status === 'delivered'));
   return (await rows()).map((r) => ({ number: r.recipient, port: r.port, id: r.conversation_id }));
@@ -81,15 +61,15 @@ interface Listed {
 
 /** The list as the page asks for it: `body` undefined sends no body at all. */
 async function list(token: string, body?: unknown): Promise<Listed[]> {
-  const res = await s.call('POST', '/api/livechat/queryConversation', body, token);
+  const res = await s.api(endpoints.livechat.queryConversation, { rawBody: body, token });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.records;
+  return res.body.data.records as Listed[];
 }
 const ids = (l: Listed[]) => l.map((c) => c.conversationId);
 const filtered = (filter: ConversationFilter, token = alice.token) => list(token, { filter });
 
 async function count(token: string, body?: unknown) {
-  const res = await s.call('POST', '/api/livechat/unreadCount', body, token);
+  const res = await s.api(endpoints.livechat.unreadCount, { rawBody: body, token });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as { conversations: number; replies: number };
 }
@@ -145,7 +125,10 @@ describe('Chat as a reply inbox: a campaign to 40 numbers, 2 replies', () => {
     expect(await filtered('replied', bob.token)).toEqual([]);
     expect(await list(bob.token)).toEqual([]);
     // An unknown filter is refused, not read as "all".
-    const bad = await s.post('/api/livechat/queryConversation', { filter: 'spam' }, alice.token);
+    const bad = await s.api(endpoints.livechat.queryConversation, {
+      rawBody: { filter: 'spam' },
+      token: alice.token,
+    });
     expect(bad.status).toBe(400);
     expect(QueryConversationBody.safeParse(undefined).success).toBe(true);
     expect(QueryConversationBody.safeParse({}).success).toBe(true);
@@ -155,17 +138,16 @@ describe('Chat as a reply inbox: a campaign to 40 numbers, 2 replies', () => {
     expect(await count(alice.token)).toEqual({ conversations: 2, replies: 3 });
     expect(await count(alice.token, {})).toEqual({ conversations: 2, replies: 3 });
     expect(await count(bob.token)).toEqual({ conversations: 0, replies: 0 });
-    expect((await s.post('/api/livechat/unreadCount', {})).status).toBe(401);
+    expect((await s.api(endpoints.livechat.unreadCount)).status).toBe(401);
   });
 
   it('reading a conversation clears it from Unread, keeps it in Replied, lowers the count and says so live', async () => {
     const stream = await openSse(`${s.url}/api/Order/stream`, alice.token);
     try {
-      const opened = await s.post(
-        '/api/livechat/queryConversationDetail',
-        { conversationId: second.id },
-        alice.token,
-      );
+      const opened = await s.api(endpoints.livechat.queryConversationDetail, {
+        body: { conversationId: second.id },
+        token: alice.token,
+      });
       expect(opened.status).toBe(200);
       // The event the pages refetch the list and the badge on.
       const ev = await stream.next((e) => e.event === 'conversation');

@@ -1,9 +1,11 @@
-import { GatewaySim } from '@simdock/gateway-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSimGateway, waitFor } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { endpoints } from '@simdock/contract';
+import type { GatewaySim } from '@simdock/gateway-sim';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/fixtures.ts';
+import type { TestServer } from '../../test/harness.ts';
 import { GIF, JPEG, PNG } from '../../test/media.ts';
 import { openSse } from '../../test/sse.ts';
+import { dispatchUntil, serverWithTwoUsersAndSimGateway } from '../../test/suites.ts';
 import { dispatchOnce, failOverdueResults } from './dispatch.service.ts';
 import { isComplete, MMS_MAX_BYTES, removeUnusedMedia } from './media.service.ts';
 
@@ -77,33 +79,13 @@ async function media(path: string, token?: string) {
 
 // ---- the gateway and conversations ---------------------------------------------------------------
 
-beforeAll(async () => {
-  s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '60', SMS_RESULT_TIMEOUT_MINUTES: '10' } });
-  admin = await s.adminToken();
-  alice = await s.createUser();
-  bob = await s.createUser();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
-  sim = await GatewaySim.start({ ports: 4, sendDelayMs: 5 });
-  gatewayId = await addSimGateway(s, admin, sim, 'chat gw');
-});
-afterAll(async () => {
-  await sim.stop();
-  await s.close();
+serverWithTwoUsersAndSimGateway({ ports: 4, name: 'chat gw' }, (t) => {
+  ({ s, admin, alice, bob, sim, gatewayId } = t);
 });
 
 /** Dispatcher ticks (one simulated second each) until `done` holds. */
-async function tickUntil(done: () => Promise<boolean>, ticks = 30): Promise<void> {
-  for (let i = 0; i < ticks; i++) {
-    // The gateway stays online on the manual clock.
-    await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gatewayId, s.clock.now()]);
-    await dispatchOnce(s.ctx);
-    await sim.pushesSettled();
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 20));
-    s.clock.advance(1000);
-  }
-  throw new Error('not done in time');
-}
+const tickUntil = (done: () => Promise<boolean>, ticks = 30) =>
+  dispatchUntil({ s, sim, gatewayId }, done, ticks);
 
 const statusOf = async (id: string) =>
   (await s.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1::bigint', [id]))[0]
@@ -114,13 +96,12 @@ let numberSeq = 16005550000;
 /** Alice writes to new numbers (a campaign), delivered; each conversation with the port that wrote. */
 async function conversations(n: number, token = alice.token) {
   const numbers = Array.from({ length: n }, () => String(++numberSeq));
-  const sent = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: numbers.join('\n'), mess: 'Hello!' },
+  const sent = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess: 'Hello!' },
     token,
-  );
+  });
   expect(sent.status).toBe(200);
-  const campaignId = sent.body.data.campaignId as string;
+  const campaignId = sent.body.data!.campaignId as string;
   const rows = () =>
     s.db.query<{ recipient: string; status: string; port: string; conversation_id: string }>(
       `SELECT recipient, status, port, conversation_id::text AS conversation_id FROM messages
@@ -137,7 +118,7 @@ function recipientWrites(port: string, from: string, text: string) {
 }
 
 const list = async (token: string) => {
-  const res = await s.post('/api/livechat/queryConversation', {}, token);
+  const res = await s.api(endpoints.livechat.queryConversation, { token });
   expect(res.status).toBe(200);
   return res.body.data.records as {
     conversationId: string;
@@ -147,8 +128,9 @@ const list = async (token: string) => {
   }[];
 };
 const detail = (token: string, conversationId: string) =>
-  s.post('/api/livechat/queryConversationDetail', { conversationId }, token);
-const reply = (token: string, body: Record<string, unknown>) => s.post('/api/LiveChat/reply', body, token);
+  s.api(endpoints.livechat.queryConversationDetail, { body: { conversationId }, token });
+const reply = (token: string, body: Record<string, unknown>) =>
+  s.api(endpoints.livechat.reply, { rawBody: body, token });
 
 describe('conversations end to end with the simulator', () => {
   it("a recipient's reply lands unread, opening reads it, our answer leaves through the same port", async () => {
@@ -192,7 +174,7 @@ describe('conversations end to end with the simulator', () => {
         code: 1,
         data: { sms: 'It is Alice from the shop.', upDownType: 1, status: 2 },
       });
-      const messageId = String(res.body.data.id).slice(1);
+      const messageId = String(res.body.data!.id).slice(1);
       await tickUntil(async () => (await statusOf(messageId)) === 'delivered');
       const task = sim
         .sentTasks()
@@ -228,7 +210,7 @@ describe('conversations end to end with the simulator', () => {
         toNumber: c.number,
       });
       expect(res.status).toBe(200);
-      ids.push(String(res.body.data.id).slice(1));
+      ids.push(String(res.body.data!.id).slice(1));
     }
     await tickUntil(async () => (await Promise.all(ids.map(statusOf))).every((x) => x === 'delivered'));
     for (const c of convs) {
@@ -257,7 +239,7 @@ describe('conversations end to end with the simulator', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ mmsFile: fileName, upDownType: 1 });
-    const id = String(res.body.data.id).slice(1);
+    const id = String(res.body.data!.id).slice(1);
     await tickUntil(async () => (await statusOf(id)) === 'delivered');
     const task = sim
       .sentTasks()
@@ -276,11 +258,10 @@ describe('conversations end to end with the simulator', () => {
     expect(thread.at(-1)).toMatchObject({ mmsFile: fileName, status: 1 });
     expect((await list(alice.token)).find((x) => x.conversationId === c!.id)!.latestSms).toBe('[MMS]');
     // History marks the picture message as one, and only it.
-    const history = await s.post(
-      '/api/MassOutreach/querymsg',
-      { current: 1, size: 500, params: {} },
-      alice.token,
-    );
+    const history = await s.api(endpoints.history.queryMsg, {
+      body: { current: 1, size: 500, params: {} },
+      token: alice.token,
+    });
     const records = history.body.data.records as { id: string; mms: boolean }[];
     expect(records.find((r) => r.id === id)?.mms).toBe(true);
     expect(records.filter((r) => r.id !== id).every((r) => r.mms === false)).toBe(true);
@@ -315,11 +296,11 @@ describe('incoming MMS', () => {
     expect(conv.latestSms).toBe('Our new place');
     const last = (await detail(alice.token, c!.id)).body.data.msgList.at(-1);
     expect(last).toMatchObject({ upDownType: 0, sms: 'Our new place' });
-    expect(last.mmsFile).toMatch(/^[A-Za-z0-9_-]{22}\.gif$/);
-    const got = await media(last.mmsFile, alice.token);
+    expect(last!.mmsFile).toMatch(/^[A-Za-z0-9_-]{22}\.gif$/);
+    const got = await media(last!.mmsFile!, alice.token);
     expect(got.status).toBe(200);
     expect(Buffer.compare(got.data, GIF)).toBe(0);
-    expect((await media(last.mmsFile, bob.token)).status).toBe(404);
+    expect((await media(last!.mmsFile!, bob.token)).status).toBe(404);
     // A file that is not an allowed picture is not kept; the text still arrives.
     s.clock.advance(1000);
     await sim.pushMms(url, {
@@ -356,11 +337,10 @@ describe('rules', () => {
   it('another user can neither read, edit nor reply to a conversation (404), nor list it', async () => {
     const [c] = await conversations(1);
     expect((await detail(bob.token, c!.id)).status).toBe(404);
-    const edit = await s.post(
-      '/api/livechat/updateConversation',
-      { conversationId: c!.id, contactName: 'x', note: '' },
-      bob.token,
-    );
+    const edit = await s.api(endpoints.livechat.updateConversation, {
+      body: { conversationId: c!.id, contactName: 'x', note: '' },
+      token: bob.token,
+    });
     expect(edit.status).toBe(404);
     const r = await reply(bob.token, { conversationId: c!.id, sms: 'hi', toNumber: c!.number });
     expect(r.status).toBe(404);
@@ -372,11 +352,10 @@ describe('rules', () => {
 
   it('edits the contact name and note (trimmed) and refuses invalid text', async () => {
     const [c] = await conversations(1);
-    const res = await s.post(
-      '/api/livechat/updateConversation',
-      { conversationId: c!.id, contactName: '  Jane Roe ', note: ' VIP ' },
-      alice.token,
-    );
+    const res = await s.api(endpoints.livechat.updateConversation, {
+      body: { conversationId: c!.id, contactName: '  Jane Roe ', note: ' VIP ' },
+      token: alice.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       code: 1,
@@ -385,11 +364,10 @@ describe('rules', () => {
     expect((await list(alice.token)).find((x) => x.conversationId === c!.id)).toMatchObject({
       contactName: 'Jane Roe',
     });
-    const nul = await s.post(
-      '/api/livechat/updateConversation',
-      { conversationId: c!.id, contactName: 'a\u0000b', note: '' },
-      alice.token,
-    );
+    const nul = await s.api(endpoints.livechat.updateConversation, {
+      body: { conversationId: c!.id, contactName: 'a\u0000b', note: '' },
+      token: alice.token,
+    });
     expect(nul.status).toBe(400);
     const empty = await reply(alice.token, { conversationId: c!.id, sms: '   ', toNumber: c!.number });
     expect(empty.status).toBe(400);
@@ -460,7 +438,7 @@ describe('rules', () => {
     // handed to another SIM; after the result timeout it fails with the reason.
     res = await reply(alice.token, body);
     expect(res.status).toBe(200);
-    const id = String(res.body.data.id).slice(1);
+    const id = String(res.body.data!.id).slice(1);
     await s.db.query('UPDATE sims SET state = 0 WHERE id = $1', [simRow!.id]);
     const before = sim.sentTasks().length;
     for (let i = 0; i < 3; i++) {
@@ -485,7 +463,7 @@ describe('rules', () => {
         toNumber: c!.number,
       });
       expect(res.status).toBe(200);
-      ids.push(String(res.body.data.id).slice(1));
+      ids.push(String(res.body.data!.id).slice(1));
     }
     const [conv] = await s.db.query<{ sim_id: string }>(
       'SELECT sim_id FROM conversations WHERE id = $1::bigint',
@@ -508,13 +486,19 @@ describe('rules', () => {
       'SELECT used FROM messaging_daily_usage WHERE user_id = $1 ORDER BY day DESC LIMIT 1',
       [alice.id],
     )) as [{ used: number }];
-    await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: used }, admin);
+    await s.api(endpoints.settings.update, {
+      body: { MaxBatchSendSms: 1000, MaxMsgPerDay: used },
+      token: admin,
+    });
     try {
       const res = await reply(alice.token, { conversationId: c!.id, sms: 'over', toNumber: c!.number });
       expect(res.status).toBe(429);
       expect(res.body.error).toBe('daily_limit_reached');
     } finally {
-      await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+      await s.api(endpoints.settings.update, {
+        body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+        token: admin,
+      });
     }
   });
 });
@@ -578,7 +562,7 @@ describe('MMS uploads and media', () => {
     const none = await upload(alice.token, null);
     expect(none.status).toBe(400);
     expect(none.body.msg).toBe('No file provided');
-    const json = await s.post('/api/LiveChat/mmsUpload', {}, alice.token);
+    const json = await s.api(endpoints.livechat.mmsUpload, { token: alice.token });
     expect(json.status).toBe(400);
     expect(json.body.msg).toBe('No file provided');
     expect((await upload(undefined, PNG, 'a.png', 'image/png')).status).toBe(401);

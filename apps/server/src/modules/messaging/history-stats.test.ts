@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { assertProperty } from '@simdock/contract/property-seeds';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,16 +20,18 @@ let base: Date;
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+    token: admin,
+  });
   users = [await s.createUser(), await s.createUser()];
   let n = 19005560000;
   for (const u of users) {
     const numbers = Array.from({ length: 150 }, () => String(++n));
-    const res = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: numbers.join('\n'), mess: 'Hi' },
-      u.token,
-    );
+    const res = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: numbers.join('\n'), mess: 'Hi' },
+      token: u.token,
+    });
     expect(res.status).toBe(200);
   }
   // Spread over three days, off the hour boundaries; a reply to every fifth, minutes later.
@@ -94,7 +97,7 @@ async function check(runs = 30) {
       const strTime = Math.floor(base.getTime() / 1000) + start * 60;
       const endTime = strTime + length - 1;
       const token = who === null ? admin : users[who]!.token;
-      const res = await s.post('/api/MassOutreach/dailyStats', { strTime, endTime }, token);
+      const res = await s.api(endpoints.history.dailyStats, { body: { strTime, endTime }, token });
       expect(res.status).toBe(200);
       expect(res.body.data.days).toEqual(
         await exact(who === null ? null : users[who]!.id, strTime, endTime + 1),

@@ -1,8 +1,10 @@
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSimGateway, ledgerMismatches, waitFor } from '../../test/fixtures.ts';
+import { addSimGateway, ledgerMismatches, userWithApiKey, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { PNG } from '../../test/media.ts';
+import { dispatchUntil } from '../../test/suites.ts';
 import { dispatchOnce } from './dispatch.service.ts';
 
 // The messaging API for programs against a simulated gateway over the real protocol: sending with
@@ -17,11 +19,10 @@ let admin: string;
 beforeAll(async () => {
   s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '600' } });
   admin = await s.adminToken();
-  await s.post(
-    '/api/Admin/updateSettings',
-    { MaxBatchSendSms: 20, MaxMsgPerDay: 1000, SmsPricePerSegment: 0.01, MmsPrice: 0.05 },
-    admin,
-  );
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 20, MaxMsgPerDay: 1000, SmsPricePerSegment: 0.01, MmsPrice: 0.05 },
+    token: admin,
+  });
   sim = await GatewaySim.start({ ports: 4, sendDelayMs: 5 });
   await addSimGateway(s, admin, sim, 'api box');
 });
@@ -31,11 +32,7 @@ afterAll(async () => {
   await s.close();
 });
 
-async function programUser(balance = 5) {
-  const u = await s.createUser({ balance });
-  const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
-  return { ...u, key };
-}
+const programUser = (balance = 5) => userWithApiKey(s, balance);
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies field by field.
 type Json = any;
@@ -60,17 +57,7 @@ async function api(
 }
 
 /** Ticks the dispatcher until the messages are final (or `done` says so). */
-async function runUntil(done: () => Promise<boolean>, ticks = 40) {
-  for (let i = 0; i < ticks; i++) {
-    await s.db.query('UPDATE gateways SET last_update = $1', [s.clock.now()]);
-    await dispatchOnce(s.ctx);
-    await sim.pushesSettled();
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 20));
-    s.clock.advance(1000);
-  }
-  throw new Error('not done in time');
-}
+const runUntil = (done: () => Promise<boolean>, ticks = 40) => dispatchUntil({ s, sim }, done, ticks);
 
 let numberSeq = 13035550000;
 const nextNumber = () => String(++numberSeq);
@@ -154,7 +141,7 @@ describe('POST /api/v1/messages', () => {
     );
     expect(n!.n).toBe(1);
     // Charged once: two sends of one message each.
-    const info = await s.post('/api/user/info', {}, u.token);
+    const info = await s.api(endpoints.user.info, { token: u.token });
     expect(info.body.balance).toBe(4.98);
   });
 
@@ -203,11 +190,11 @@ describe('POST /api/v1/messages', () => {
     });
     expect(tooFar.status).toBe(400);
 
-    const before = (await s.post('/api/user/info', {}, u.token)).body.balance;
+    const before = (await s.api(endpoints.user.info, { token: u.token })).body.balance;
     const cancelled = await api(u.key, 'POST', `/messages/${sid}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.message).toMatchObject({ id: sid, status: 'cancelled', refunded: true });
-    expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBeCloseTo(before + 0.01, 6);
+    expect((await s.api(endpoints.user.info, { token: u.token })).body.balance).toBeCloseTo(before + 0.01, 6);
     const twice = await api(u.key, 'POST', `/messages/${sid}/cancel`);
     expect(twice.status).toBe(409);
     expect(twice.body.error).toBe('message_not_cancellable');
@@ -309,12 +296,11 @@ describe('reading messages and conversations', () => {
   it('needs the scope each call declares, and the key’s allowed addresses', async () => {
     const u = await programUser();
     const make = async (scopes: string[], allowedIps?: string[]) => {
-      const res = await s.post(
-        '/api/user/apikeys/create',
-        { name: scopes.join('+'), scopes, allowedIps },
-        u.token,
-        await s.reauth(u),
-      );
+      const res = await s.api(endpoints.apikey.createKey, {
+        rawBody: { name: scopes.join('+'), scopes, allowedIps },
+        token: u.token,
+        headers: await s.reauth(u),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.apiKey as string;
     };

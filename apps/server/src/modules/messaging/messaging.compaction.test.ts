@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { compactHourly, historySum } from './history.queries.ts';
@@ -13,14 +14,16 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   s = await startTestServer();
   const admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+    token: admin,
+  });
   user = await s.createUser();
   const numbers = Array.from({ length: 60 }, (_, i) => String(19005560000 + i));
-  const res = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: numbers.join('\n'), mess: 'Hi' },
-    user.token,
-  );
+  const res = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess: 'Hi' },
+    token: user.token,
+  });
   expect(res.status).toBe(200);
   // Six hours, ten messages each.
   await s.db.query(

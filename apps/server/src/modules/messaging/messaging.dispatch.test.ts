@@ -1,7 +1,9 @@
+import { endpoints } from '@simdock/contract';
 import { GatewaySim, type SimOptions } from '@simdock/gateway-sim';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSimGateway, waitFor } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import type { TestServer } from '../../test/harness.ts';
+import { serverSendingThroughSims } from '../../test/suites.ts';
 import { type DispatchResult, dispatchOnce, failOverdueResults, taskId } from './dispatch.service.ts';
 
 // The dispatcher against simulated gateways over the real protocol: success, failure with its
@@ -12,22 +14,16 @@ let admin: string;
 let user: { id: string; token: string };
 const sims: GatewaySim[] = [];
 
-beforeAll(async () => {
+// Each test starts with no gateway and no pending message.
+serverSendingThroughSims(
   // One message per SIM per second: a tick (1 s) gives each SIM one message.
-  s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '60', SMS_LEASE_SECONDS: '30' } });
-  admin = await s.adminToken();
+  { env: { SMS_PER_SIM_PER_MINUTE: '60', SMS_LEASE_SECONDS: '30' }, sims, cancelLeftovers: true },
+  (t) => {
+    ({ s, admin } = t);
+  },
+);
+beforeAll(async () => {
   user = await s.createUser();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
-});
-afterAll(async () => {
-  await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
-});
-afterEach(async () => {
-  // Each test starts with no gateway and no pending message.
-  await Promise.all(sims.splice(0).map((x) => x.stop()));
-  await s.db.query(`UPDATE messages SET status = 'cancelled' WHERE status IN ('queued', 'sending', 'sent')`);
-  await s.db.query('UPDATE gateways SET is_enable = false');
 });
 
 let seq = 0;
@@ -42,13 +38,12 @@ async function gateway(opts: SimOptions = {}): Promise<{ sim: GatewaySim; id: st
 let numberSeq = 17000000000;
 async function campaign(n: number, text = 'Hello from the test'): Promise<{ id: string; numbers: string[] }> {
   const numbers = Array.from({ length: n }, () => String(++numberSeq));
-  const res = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: numbers.join('\n'), mess: text },
-    user.token,
-  );
+  const res = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess: text },
+    token: user.token,
+  });
   expect(res.status).toBe(200);
-  return { id: res.body.data.campaignId, numbers };
+  return { id: res.body.data!.campaignId, numbers };
 }
 
 type Row = {
@@ -112,12 +107,18 @@ describe('dispatch', () => {
     expect(new Set(rows.slice(0, 4).map((r) => r.port)).size).toBe(4);
     expect([...transmissions().values()].every((n) => n === 1)).toBe(true);
     // Progress and history agree.
-    const progress = await s.post('/api/MassOutreach/campaign', { campaignId: c.id }, user.token);
+    const progress = await s.api(endpoints.outreach.campaign, {
+      body: { campaignId: c.id },
+      token: user.token,
+    });
     expect(progress.body.data).toMatchObject({ total: 6, delivered: 6, queued: 0, finished: true });
-    const history = await s.post('/api/MassOutreach/querymsg', { current: 1, size: 10, params: {} }, admin);
+    const history = await s.api(endpoints.history.queryMsg, {
+      body: { current: 1, size: 10, params: {} },
+      token: admin,
+    });
     const rec = history.body.data.records.find((r: { receiver: string }) => r.receiver === c.numbers[0]);
     expect(rec).toMatchObject({ status: 1, smsGateway: gw.name, statusReason: null });
-    expect(rec.smsPort).toMatch(/^\d\.01$/);
+    expect(rec!.smsPort).toMatch(/^\d\.01$/);
     // The conversation remembers the SIM that wrote.
     const [conv] = await s.db.query<{ sim_id: string | null }>(
       'SELECT sim_id FROM conversations WHERE user_id = $1 AND receiver = $2',
@@ -160,11 +161,10 @@ describe('dispatch', () => {
       .filter((t) => t.recipients[0] === doomed)
       .map((t) => t.port);
     expect(new Set(ports).size).toBe(3);
-    const history = await s.post(
-      '/api/MassOutreach/querymsg',
-      { current: 1, size: 50, params: { status: 0 } },
-      user.token,
-    );
+    const history = await s.api(endpoints.history.queryMsg, {
+      body: { current: 1, size: 50, params: { status: 0 } },
+      token: user.token,
+    });
     expect(history.body.data.records.map((r: { receiver: string }) => r.receiver)).toContain(doomed);
     expect(history.body.data.records[0]).toMatchObject({ smsGateway: null, smsPort: null });
   });
@@ -278,8 +278,12 @@ describe('dispatch', () => {
       [gw.id],
     );
     expect(
-      (await s.post('/api/service/update', { name: 'Rent', code: `r${seq}`, price: 1, stock: 10 }, admin))
-        .status,
+      (
+        await s.api(endpoints.service.update, {
+          body: { name: 'Rent', code: `r${seq}`, price: 1, stock: 10 },
+          token: admin,
+        })
+      ).status,
     ).toBe(200);
     await s.db.query(
       `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name, sim_id, port,

@@ -1,7 +1,9 @@
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addSimGateway, waitFor } from '../../test/fixtures.ts';
-import { startTestServer, TEST_DB, type TestServer } from '../../test/harness.ts';
+import { TEST_DB, type TestServer } from '../../test/harness.ts';
+import { serverSendingThroughSims } from '../../test/suites.ts';
 import { forgetFinishedTurns, lockQueued } from './dispatch.queries.ts';
 import { type DispatchResult, dispatchOnce } from './dispatch.service.ts';
 
@@ -15,22 +17,16 @@ let admin: string;
 const sims: GatewaySim[] = [];
 const gatewayIds: string[] = [];
 
-beforeAll(async () => {
+serverSendingThroughSims(
   // Two messages per SIM per one-second tick.
-  s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '120', SMS_LEASE_SECONDS: '30' } });
-  admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
-});
-afterAll(async () => {
-  await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
-});
-afterEach(async () => {
-  // Each test starts with no gateway and nothing queued.
-  await Promise.all(sims.splice(0).map((x) => x.stop()));
+  { env: { SMS_PER_SIM_PER_MINUTE: '120', SMS_LEASE_SECONDS: '30' }, sims, cancelLeftovers: true },
+  (t) => {
+    ({ s, admin } = t);
+  },
+);
+afterEach(() => {
+  // Each test starts with no gateway and nothing queued (the gateways themselves: see serverSendingThroughSims).
   gatewayIds.length = 0;
-  await s.db.query(`UPDATE messages SET status = 'cancelled' WHERE status IN ('queued', 'sending', 'sent')`);
-  await s.db.query('UPDATE gateways SET is_enable = false');
 });
 
 let seq = 0;
@@ -53,13 +49,12 @@ let numberSeq = 18000000000;
 /** A campaign of `n` messages; its message ids in the order of the recipients given. */
 async function send(u: User, n: number): Promise<{ campaignId: string; ids: string[]; numbers: string[] }> {
   const numbers = Array.from({ length: n }, () => String(++numberSeq));
-  const res = await s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: numbers.join('\n'), mess: 'Hi' },
-    u.token,
-  );
+  const res = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess: 'Hi' },
+    token: u.token,
+  });
   expect(res.status).toBe(200);
-  const campaignId = res.body.data.campaignId as string;
+  const campaignId = res.body.data!.campaignId as string;
   const rows = await s.db.query<{ id: string; recipient: string }>(
     'SELECT id::text AS id, recipient FROM messages WHERE campaign_id = $1::bigint',
     [campaignId],
@@ -180,9 +175,8 @@ describe('fair dispatch queue', () => {
         'SELECT id::text AS id FROM conversations WHERE user_id = $1 AND receiver = $2',
         [a.id, number],
       );
-      const res = await s.post(
-        '/api/LiveChat/reply',
-        {
+      const res = await s.api(endpoints.livechat.reply, {
+        body: {
           conversationId: conv!.id,
           sms: `reply ${i}`,
           toNumber: number,
@@ -190,8 +184,8 @@ describe('fair dispatch queue', () => {
           mmsTitle: '',
           mmsFile: '',
         },
-        a.token,
-      );
+        token: a.token,
+      });
       expect(res.status).toBe(200);
       const [m] = await s.db.query<{ id: string }>(
         `SELECT id::text AS id FROM messages WHERE conversation_id = $1::bigint AND campaign_id IS NULL`,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { amountText } from '@simdock/contract';
+import { amountText, endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SendResult } from '../../context.ts';
 import { addSimGateway, ledgerMismatches } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { serverSendingThroughSims } from '../../test/suites.ts';
 import { dispatchOnce, recordSendReports } from './dispatch.service.ts';
 import { refundEndedMessages } from './refunds.service.ts';
 
@@ -16,26 +17,22 @@ let s: TestServer;
 let admin: string;
 const sims: GatewaySim[] = [];
 
-beforeAll(async () => {
-  s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '600', SMS_MAX_ATTEMPTS: '2' } });
-  admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
-});
-afterAll(async () => {
-  await Promise.all(sims.map((x) => x.stop()));
-  await s.close();
-});
-afterEach(async () => {
-  await Promise.all(sims.splice(0).map((x) => x.stop()));
-  await s.db.query('UPDATE gateways SET is_enable = false');
-});
+serverSendingThroughSims(
+  { env: { SMS_PER_SIM_PER_MINUTE: '600', SMS_MAX_ATTEMPTS: '2' }, sims, cancelLeftovers: false },
+  (t) => {
+    ({ s, admin } = t);
+  },
+);
 
 const setPrices = (prices: Record<string, unknown>) =>
-  s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000, ...prices }, admin);
+  s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000, ...prices },
+    token: admin,
+  });
 let numberSeq = 17300000000;
 const numbers = (n: number) => Array.from({ length: n }, () => String(++numberSeq));
 const send = (token: string, to: string[], mess = 'Hello there') =>
-  s.post('/api/MassOutreach/sendMassSMS', { number: to.join('\n'), mess }, token);
+  s.api(endpoints.outreach.sendMassSms, { body: { number: to.join('\n'), mess }, token });
 // Amounts as decimal text with at least two places (the scale SQL keeps varies with the operands).
 const balanceOf = async (userId: string) =>
   amountText(
@@ -86,15 +83,15 @@ describe('prices', () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body).toMatchObject({ smsPricePerSegment: 0.0075, mmsPrice: 0.02 });
     const u = await s.createUser();
-    expect((await s.post('/api/MassOutreach/getSettings', {}, u.token)).body).toMatchObject({
+    expect((await s.api(endpoints.outreach.getSettings, { token: u.token })).body).toMatchObject({
       smsPricePerSegment: 0.0075,
       mmsPrice: 0.02,
     });
-    expect((await s.post('/api/Admin/getOutreachSettings', {}, admin)).body).toMatchObject({
+    expect((await s.api(endpoints.settings.get, { token: admin })).body).toMatchObject({
       smsPricePerSegment: 0.0075,
       mmsPrice: 0.02,
     });
-    expect((await s.post('/api/Admin/getSettings', {}, admin)).body).toMatchObject({
+    expect((await s.api(endpoints.gateway.getSettings, { token: admin })).body).toMatchObject({
       smsPricePerSegment: 0.0075,
       mmsPrice: 0.02,
     });
@@ -115,7 +112,9 @@ describe('prices', () => {
       expect(res.status, `${field}=${String(bad)}`).toBe(400);
       expect(res.body.msg).toMatch(/at most four decimals/);
     }
-    expect((await s.post('/api/Admin/updateSettings', { SmsPricePerSegment: 0 }, u.token)).status).toBe(403);
+    expect(
+      (await s.api(endpoints.settings.update, { body: { SmsPricePerSegment: 0 }, token: u.token })).status,
+    ).toBe(403);
   });
 });
 
@@ -146,20 +145,20 @@ describe('saving settings', () => {
       Object.fromEntries(Object.entries(o).map(([k, v]) => [k[0]!.toLowerCase() + k.slice(1), v]));
     try {
       for (const left of Object.keys(a) as (keyof typeof a)[]) {
-        expect((await s.post('/api/Admin/updateSettings', a, admin)).status).toBe(200);
+        expect((await s.api(endpoints.settings.update, { body: a, token: admin })).status).toBe(200);
         const { [left]: _out, ...partial } = b;
-        const saved = await s.post('/api/Admin/updateSettings', partial, admin);
+        const saved = await s.api(endpoints.settings.update, { body: partial, token: admin });
         expect(saved.status, left).toBe(200);
         const want = read({ ...b, [left]: a[left] });
         expect(saved.body, `${left} left out`).toMatchObject(want);
         expect(
-          (await s.post('/api/Admin/getOutreachSettings', {}, admin)).body,
+          (await s.api(endpoints.settings.get, { token: admin })).body,
           `${left} left out`,
         ).toMatchObject(want);
       }
       // An empty save changes nothing at all.
-      expect((await s.post('/api/Admin/updateSettings', a, admin)).status).toBe(200);
-      expect((await s.post('/api/Admin/updateSettings', {}, admin)).body).toMatchObject(read(a));
+      expect((await s.api(endpoints.settings.update, { body: a, token: admin })).status).toBe(200);
+      expect((await s.api(endpoints.settings.update, { token: admin })).body).toMatchObject(read(a));
     } finally {
       // Back to the defaults the other tests here run with.
       await setPrices({
@@ -186,7 +185,7 @@ describe('charging a send', () => {
     const res = await send(u.token, numbers(3), `Short\n${long}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ queued: 3, cost: 0.03, balance: 0.97 });
-    const id = res.body.data.campaignId as string;
+    const id = res.body.data!.campaignId as string;
     const costs = await s.db.query<{ cost: string }>(
       'SELECT cost::text AS cost FROM messages WHERE campaign_id = $1::bigint ORDER BY id',
       [id],
@@ -235,9 +234,9 @@ describe('refunds', () => {
     const u = await s.createUser({ balance: 1 });
     // No gateway enabled: everything stays queued.
     const res = await send(u.token, numbers(40));
-    const id = res.body.data.campaignId as string;
+    const id = res.body.data!.campaignId as string;
     expect(await balanceOf(u.id)).toBe('0.70');
-    const cancel = await s.post('/api/MassOutreach/cancel', { campaignId: id }, u.token);
+    const cancel = await s.api(endpoints.outreach.cancel, { body: { campaignId: id }, token: u.token });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect(await balanceOf(u.id)).toBe('1.00');
     const refunds = (await ledgerOf(u.id)).filter((l) => l.kind === 'message_refund');
@@ -245,7 +244,9 @@ describe('refunds', () => {
     expect(refunds[0]).toMatchObject({ amount: '0.30', balance_after: '1.00' });
     expect(refunds[0]!.ref).toMatch(new RegExp(`^campaign:${id}:messages:\\d+-\\d+$`));
     // Again: nothing more.
-    expect((await s.post('/api/MassOutreach/cancel', { campaignId: id }, u.token)).status).toBe(200);
+    expect(
+      (await s.api(endpoints.outreach.cancel, { body: { campaignId: id }, token: u.token })).status,
+    ).toBe(200);
     expect(await refundEndedMessages(s.ctx)).toBe(0);
     expect(await balanceOf(u.id)).toBe('1.00');
     const [c] = await s.db.query<{ cost: string; refunded: string }>(
@@ -361,7 +362,10 @@ describe('chat replies', () => {
       [u.id],
     );
     const reply = (sms: string) =>
-      s.post('/api/LiveChat/reply', { conversationId: conv!.id, sms, toNumber: to }, u.token);
+      s.api(endpoints.livechat.reply, {
+        body: { conversationId: conv!.id, sms, toNumber: to! },
+        token: u.token,
+      });
     const ok = await reply('Thanks!');
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(await balanceOf(u.id)).toBe('0.005');

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -15,7 +16,10 @@ const sims = new Map<string, string>();
 beforeAll(async () => {
   s = await startTestServer();
   admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+    token: admin,
+  });
   gw = await seedGateway(s.db, { sims: 3, lastUpdate: s.clock.now() });
   for (const r of await s.db.query<{ id: string; port: string }>(
     'SELECT id, port FROM sims WHERE gateway_id = $1',
@@ -31,7 +35,10 @@ let numberSeq = 18005550000;
 const fresh = (n: number) => Array.from({ length: n }, () => String(++numberSeq));
 
 async function send(token: string, numbers: string[], mess = 'Spring sale: 20% off') {
-  const res = await s.post('/api/MassOutreach/sendMassSMS', { number: numbers.join('\n'), mess }, token);
+  const res = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess },
+    token,
+  });
   expect(res.status).toBe(200);
   return res.body.data as { campaignId: string; queued: number; skippedOptOut: number };
 }
@@ -144,7 +151,7 @@ describe('replies', () => {
     const u = await s.createUser({ balance: 10 });
     await addService(s.db, { code: 'tgr', name: 'Telegram', textContains: 'Telegram', pattern: '(\\d{5})' });
     // Rent first (the SIM is then left alone by bulk sending), then put an older message on that SIM.
-    const order = await s.post('/api/Order/create', { serviceCode: 'tgr' }, u.token);
+    const order = await s.api(endpoints.order.create, { body: { serviceCode: 'tgr' }, token: u.token });
     expect(order.status).toBe(200);
     const [row] = await s.db.query<{ port: string }>('SELECT port FROM orders WHERE id = $1::bigint', [
       order.body.data.id,
@@ -177,15 +184,17 @@ describe('replies', () => {
     expect(await s.db.query('SELECT number FROM opt_outs WHERE user_id = $1', [u.id])).toEqual([
       { number: x },
     ]);
-    const progress = await s.post('/api/MassOutreach/campaign', { campaignId: pending.campaignId }, u.token);
+    const progress = await s.api(endpoints.outreach.campaign, {
+      body: { campaignId: pending.campaignId },
+      token: u.token,
+    });
     expect(progress.body.data).toMatchObject({ cancelled: 1, queued: 0 });
     // The other user's message to the same number is theirs to send.
-    const theirs = await s.post(
-      '/api/MassOutreach/campaign',
-      { campaignId: otherCampaign.campaignId },
-      other.token,
-    );
-    expect(theirs.body.data.queued).toBe(1);
+    const theirs = await s.api(endpoints.outreach.campaign, {
+      body: { campaignId: otherCampaign.campaignId },
+      token: other.token,
+    });
+    expect(theirs.body.data!.queued).toBe(1);
     const again = await send(u.token, [x!, y!]);
     expect(again).toMatchObject({ queued: 1, skippedOptOut: 1 });
     expect((await incoming('3.01', x!, 'start')).matched).toBe(true);
@@ -232,7 +241,7 @@ describe('history', () => {
     );
   });
 
-  const query = (token: string, body: object) => s.post('/api/MassOutreach/querymsg', body, token);
+  const query = (token: string, body: object) => s.api(endpoints.history.queryMsg, { body: body, token });
   const day = (d: number) => ({ strTime: start + d * 86400, endTime: start + d * 86400 + 86399 });
 
   it('sums the period: messages, successes, recipients who replied, and the rates', async () => {
@@ -294,7 +303,7 @@ describe('history', () => {
     const both = { ...day(0), endTime: day(1).endTime };
     const mine = await query(bob.token, { params: both });
     expect(mine.body.data.total).toBe(1);
-    expect(mine.body.data.records[0].userAlias).toBe(bob.username);
+    expect(mine.body.data.records[0]!.userAlias).toBe(bob.username);
     const all = await query(admin, { size: 500, params: both });
     const aliases = new Set(all.body.data.records.map((r: { userAlias: string }) => r.userAlias));
     expect(aliases).toEqual(new Set([alice.username, bob.username]));
@@ -306,27 +315,24 @@ describe('history', () => {
   });
 
   it('gives sent, delivered and replies per day for the chart', async () => {
-    const res = await s.post(
-      '/api/MassOutreach/dailyStats',
-      { strTime: start, endTime: start + 3 * 86400 - 1 },
-      alice.token,
-    );
+    const res = await s.api(endpoints.history.dailyStats, {
+      body: { strTime: start, endTime: start + 3 * 86400 - 1 },
+      token: alice.token,
+    });
     expect(res.body.data.days).toEqual([
       { dayStart: start, sent: 4, delivered: 2, replies: 2 },
       { dayStart: start + 86400, sent: 0, delivered: 0, replies: 0 },
       { dayStart: start + 2 * 86400, sent: 0, delivered: 0, replies: 0 },
     ]);
-    const everyone = await s.post(
-      '/api/MassOutreach/dailyStats',
-      { strTime: start, endTime: start + 2 * 86400 - 1 },
-      admin,
-    );
+    const everyone = await s.api(endpoints.history.dailyStats, {
+      body: { strTime: start, endTime: start + 2 * 86400 - 1 },
+      token: admin,
+    });
     expect(everyone.body.data.days[1]).toMatchObject({ sent: 1, delivered: 1 });
-    const tooLong = await s.post(
-      '/api/MassOutreach/dailyStats',
-      { strTime: 0, endTime: 400 * 86400 },
-      alice.token,
-    );
+    const tooLong = await s.api(endpoints.history.dailyStats, {
+      body: { strTime: 0, endTime: 400 * 86400 },
+      token: alice.token,
+    });
     expect(tooLong.status).toBe(400);
   });
 

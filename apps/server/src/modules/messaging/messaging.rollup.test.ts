@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { assertProperty } from '@simdock/contract/property-seeds';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,16 +16,18 @@ let base: Date;
 beforeAll(async () => {
   s = await startTestServer();
   const admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+    token: admin,
+  });
   users = [await s.createUser(), await s.createUser()];
   let n = 19005550000;
   for (const u of users) {
     const numbers = Array.from({ length: 120 }, () => String(++n));
-    const res = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: numbers.join('\n'), mess: 'Hi' },
-      u.token,
-    );
+    const res = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: numbers.join('\n'), mess: 'Hi' },
+      token: u.token,
+    });
     expect(res.status).toBe(200);
   }
   // Spread the messages over ten hours, off the hour boundaries.

@@ -1,30 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { endpoints } from '@simdock/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
+import { serverWithAdmin } from '../../test/suites.ts';
 
 // Settings, the send rules (per request, per day, limit 0), rotation, opt-outs, cancel and the
 // campaign progress, over HTTP on a real server (both databases).
 
 let s: TestServer;
 let admin: string;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
-});
-afterAll(async () => {
-  await s.close();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
 
 const numbers = (n: number, base = 12025550000) => Array.from({ length: n }, (_, i) => String(base + i));
 const setLimits = (MaxBatchSendSms: number, MaxMsgPerDay: number) =>
-  s.post('/api/Admin/updateSettings', { MaxBatchSendSms, MaxMsgPerDay }, admin);
+  s.api(endpoints.settings.update, { body: { MaxBatchSendSms, MaxMsgPerDay }, token: admin });
 const send = (token: string, recipients: string[] | string, mess = 'Hello there') =>
-  s.post(
-    '/api/MassOutreach/sendMassSMS',
-    { number: Array.isArray(recipients) ? recipients.join('\n') : recipients, mess },
+  s.api(endpoints.outreach.sendMassSms, {
+    body: { number: Array.isArray(recipients) ? recipients.join('\n') : recipients, mess },
     token,
-  );
+  });
 const messagesOf = (campaignId: string) =>
   s.db.query<{ recipient: string; body: string; status: string }>(
     'SELECT recipient, body, status FROM messages WHERE campaign_id = $1::bigint ORDER BY id',
@@ -34,7 +30,7 @@ const messagesOf = (campaignId: string) =>
 describe('settings', () => {
   it('default to 0 and nothing can be sent then', async () => {
     const u = await s.createUser();
-    expect((await s.post('/api/MassOutreach/getSettings', {}, u.token)).body).toEqual({
+    expect((await s.api(endpoints.outreach.getSettings, { token: u.token })).body).toEqual({
       maxBatchSendSms: 0,
       maxMsgPerDay: 0,
       simMaxSmsPerDay: 0,
@@ -57,7 +53,7 @@ describe('settings', () => {
     const saved = await setLimits(100, 1000);
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ maxBatchSendSms: 100, maxMsgPerDay: 1000, simLockAfterFailures: 5 });
-    const read = await s.post('/api/Admin/getOutreachSettings', {}, admin);
+    const read = await s.api(endpoints.settings.get, { token: admin });
     expect(read.body).toMatchObject({ maxBatchSendSms: 100, maxMsgPerDay: 1000, updatedBy: 'admin' });
     const audit = await s.db.query<{ kind: string; before: unknown; after: unknown }>(
       `SELECT kind, before, after FROM audit_log WHERE kind = 'settings.update' ORDER BY id DESC LIMIT 1`,
@@ -72,13 +68,15 @@ describe('settings', () => {
       { MaxBatchSendSms: '10', MaxMsgPerDay: 5 },
       { MaxBatchSendSms: 10, MaxMsgPerDay: 1e12 },
     ]) {
-      const res = await s.post('/api/Admin/updateSettings', bad, admin);
+      const res = await s.api(endpoints.settings.update, { rawBody: bad, token: admin });
       expect(res.status).toBe(400);
       expect(res.body.msg).toMatch(/must be a whole number from 0 to/);
     }
     const u = await s.createUser();
-    expect((await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 5 }, u.token)).status).toBe(403);
-    expect((await s.post('/api/MassOutreach/getSettings', {}, u.token)).body.maxBatchSendSms).toBe(100);
+    expect(
+      (await s.api(endpoints.settings.update, { body: { MaxBatchSendSms: 5 }, token: u.token })).status,
+    ).toBe(403);
+    expect((await s.api(endpoints.outreach.getSettings, { token: u.token })).body.maxBatchSendSms).toBe(100);
   });
 });
 
@@ -96,7 +94,7 @@ describe('sending', () => {
       msg: 'Send successful!',
       data: { queued: 5, duplicatesRemoved: 1, skippedOptOut: 0 },
     });
-    const rows = await messagesOf(res.body.data.campaignId);
+    const rows = await messagesOf(res.body.data!.campaignId);
     expect(rows.map((r) => [r.recipient, r.body, r.status])).toEqual([
       ['12025550000', 'First', 'queued'],
       ['12025550001', 'Second', 'queued'],
@@ -104,9 +102,9 @@ describe('sending', () => {
       ['12025550003', 'Second', 'queued'],
       ['12025550004', 'First', 'queued'],
     ]);
-    const progress = await s.post('/api/MassOutreach/campaign', {}, u.token);
+    const progress = await s.api(endpoints.outreach.campaign, { token: u.token });
     expect(progress.body.data).toMatchObject({
-      campaignId: res.body.data.campaignId,
+      campaignId: res.body.data!.campaignId,
       total: 5,
       queued: 5,
       sent: 0,
@@ -129,8 +127,12 @@ describe('sending', () => {
     try {
       const res = await send(u.token, numbers(3, 19095550000));
       const e = await sse.next((x) => x.event === 'campaign');
-      expect(JSON.parse(e.data)).toMatchObject({ campaignId: res.body.data.campaignId, total: 3, queued: 3 });
-      await s.post('/api/MassOutreach/cancel', {}, u.token);
+      expect(JSON.parse(e.data)).toMatchObject({
+        campaignId: res.body.data!.campaignId,
+        total: 3,
+        queued: 3,
+      });
+      await s.api(endpoints.outreach.cancel, { token: u.token });
       const after = await sse.next((x) => x.event === 'campaign' && JSON.parse(x.data).cancelled === 3);
       expect(JSON.parse(after.data)).toMatchObject({ queued: 0, finished: true });
     } finally {
@@ -152,20 +154,22 @@ describe('sending', () => {
       [numbers(101).join('\n'), 'Hi', /^Too many phone numbers! Limit is 100, but you provided 101\.$/],
     ];
     for (const [number, mess, msg] of cases) {
-      const res = await s.post('/api/MassOutreach/sendMassSMS', { number, mess }, u.token);
+      const res = await s.api(endpoints.outreach.sendMassSms, { body: { number, mess }, token: u.token });
       expect(res.status, number.slice(0, 20)).toBe(400);
       expect(res.body.msg).toMatch(msg);
     }
     for (const mess of ['a\u0000b', 'lone \ud800 surrogate']) {
-      const res = await s.post(
-        '/api/MassOutreach/sendMassSMS',
-        { number: numbers(1).join('\n'), mess },
-        u.token,
-      );
+      const res = await s.api(endpoints.outreach.sendMassSms, {
+        body: { number: numbers(1).join('\n'), mess },
+        token: u.token,
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ field: 'mess', msg: expect.stringMatching(/invalid character/) });
     }
-    const bad = await s.post('/api/MassOutreach/sendMassSMS', { number: 5, mess: null }, u.token);
+    const bad = await s.api(endpoints.outreach.sendMassSms, {
+      rawBody: { number: 5, mess: null },
+      token: u.token,
+    });
     expect(bad.status).toBe(400);
     const rows = await s.db.query('SELECT 1 FROM campaigns WHERE user_id = $1', [u.id]);
     expect(rows).toHaveLength(0);
@@ -225,7 +229,7 @@ describe('sending', () => {
     );
     const res = await send(u.token, list);
     expect(res.body.data).toMatchObject({ queued: 2, skippedOptOut: 2 });
-    expect((await messagesOf(res.body.data.campaignId)).map((m) => m.recipient)).toEqual([list[0], list[2]]);
+    expect((await messagesOf(res.body.data!.campaignId)).map((m) => m.recipient)).toEqual([list[0], list[2]]);
     // Another user's opt-outs are theirs.
     const other = await s.createUser();
     expect((await send(other.token, list)).body.data).toMatchObject({ queued: 4, skippedOptOut: 0 });
@@ -236,28 +240,33 @@ describe('sending', () => {
 
   it('cancels the queued messages of a campaign, gives them back to the daily count, and keeps others', async () => {
     const u = await s.createUser();
-    const a = (await send(u.token, numbers(3, 15055550000))).body.data.campaignId as string;
-    const b = (await send(u.token, numbers(2, 15055551000))).body.data.campaignId as string;
+    const a = (await send(u.token, numbers(3, 15055550000))).body.data!.campaignId as string;
+    const b = (await send(u.token, numbers(2, 15055551000))).body.data!.campaignId as string;
     // One message of campaign a is already with a device.
     await s.db.query(
       `UPDATE messages SET status = 'sent', sent_at = now() WHERE id = (SELECT min(id) FROM messages WHERE campaign_id = $1::bigint)`,
       [a],
     );
-    const res = await s.post('/api/MassOutreach/cancel', { campaignId: a }, u.token);
+    const res = await s.api(endpoints.outreach.cancel, { body: { campaignId: a }, token: u.token });
     expect(res.body).toMatchObject({ code: 1, data: { cancelled: 2 } });
-    expect((await s.post('/api/MassOutreach/campaign', { campaignId: a }, u.token)).body.data).toMatchObject({
+    expect(
+      (await s.api(endpoints.outreach.campaign, { body: { campaignId: a }, token: u.token })).body.data,
+    ).toMatchObject({
       total: 3,
       queued: 0,
       sent: 1,
       cancelled: 2,
       finished: false,
     });
-    expect((await s.post('/api/MassOutreach/campaign', { campaignId: b }, u.token)).body.data.queued).toBe(2);
-    const again = await s.post('/api/MassOutreach/cancel', { campaignId: a }, u.token);
+    expect(
+      (await s.api(endpoints.outreach.campaign, { body: { campaignId: b }, token: u.token })).body.data!
+        .queued,
+    ).toBe(2);
+    const again = await s.api(endpoints.outreach.cancel, { body: { campaignId: a }, token: u.token });
     expect(again.body).toMatchObject({ code: 1, data: { cancelled: 0 } });
     expect(again.body.msg).toMatch(/Nothing left to cancel/);
     // Without an id: every unfinished campaign of the user.
-    expect((await s.post('/api/MassOutreach/cancel', {}, u.token)).body.data.cancelled).toBe(2);
+    expect((await s.api(endpoints.outreach.cancel, { token: u.token })).body.data.cancelled).toBe(2);
     const [usage] = await s.db.query<{ used: number }>(
       'SELECT used FROM messaging_daily_usage WHERE user_id = $1',
       [u.id],
@@ -265,13 +274,15 @@ describe('sending', () => {
     expect(usage!.used).toBe(1);
     // Another user's campaign is not found, for progress and cancel alike.
     const other = await s.createUser();
-    for (const path of ['/api/MassOutreach/cancel', '/api/MassOutreach/campaign']) {
-      const r = await s.post(path, { campaignId: a }, other.token);
+    for (const endpoint of [endpoints.outreach.cancel, endpoints.outreach.campaign]) {
+      const r = await s.api(endpoint, { body: { campaignId: a }, token: other.token });
       expect(r.status).toBe(404);
       expect(r.body.error).toBe('campaign_not_found');
     }
-    expect((await s.post('/api/MassOutreach/campaign', { campaignId: 'abc' }, u.token)).status).toBe(400);
-    expect((await s.post('/api/MassOutreach/campaign', {}, other.token)).body).toEqual({
+    expect(
+      (await s.api(endpoints.outreach.campaign, { body: { campaignId: 'abc' }, token: u.token })).status,
+    ).toBe(400);
+    expect((await s.api(endpoints.outreach.campaign, { token: other.token })).body).toEqual({
       code: 1,
       data: null,
     });
@@ -280,18 +291,16 @@ describe('sending', () => {
   it('takes a body past the server-wide 2 MB on this route, and refuses one past its own limit', async () => {
     const u = await s.createUser();
     // 3 MB of message text: judged by the rules (a line too long), not refused for its size.
-    const big = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: numbers(1).join('\n'), mess: 'x'.repeat(1_900_000) },
-      u.token,
-    );
+    const big = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: numbers(1).join('\n'), mess: 'x'.repeat(1_900_000) },
+      token: u.token,
+    });
     expect(big.status).toBe(400);
     expect(big.body.msg).toBe('Each message line must not exceed 150 characters.');
-    const huge = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: '1'.repeat(3_500_000), mess: 'é'.repeat(1_500_000) },
-      u.token,
-    );
+    const huge = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: '1'.repeat(3_500_000), mess: 'é'.repeat(1_500_000) },
+      token: u.token,
+    });
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ code: 0, error: 'body_too_large' });
   });
@@ -305,10 +314,10 @@ describe('sending', () => {
       const res = await send(u.token, list, 'Sale today\nSale tomorrow\nSale soon');
       const ms = Date.now() - started;
       expect(res.status).toBe(200);
-      expect(res.body.data.queued).toBe(10_000);
+      expect(res.body.data!.queued).toBe(10_000);
       const [n] = await s.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM messages WHERE campaign_id = $1::bigint',
-        [res.body.data.campaignId],
+        [res.body.data!.campaignId],
       );
       expect(n!.n).toBe(10_000);
       // Generous here (a shared 2-core machine, PGlite); the benchmark holds the ≤ 1 s target.

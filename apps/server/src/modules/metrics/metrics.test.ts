@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, recvSmsPush, seedGateway, waitFor } from '../../test/fixtures.ts';
@@ -81,16 +82,23 @@ describe('GET /metrics after real work (development: open)', () => {
   it('counts a rental whose code arrives by a device push, by route template, and its OTP latency', async () => {
     const u = await s.createUser({ balance: 5 });
     expect(
-      (await s.post('/api/user/webhooks/add', { url: hookUrl }, u.token, await s.reauth(u))).status,
+      (
+        await s.api(endpoints.webhooks.add, {
+          body: { url: hookUrl },
+          token: u.token,
+          headers: await s.reauth(u),
+        })
+      ).status,
     ).toBe(200);
-    const order = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
+    const order = (await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token })).body
+      .data;
     const port = gw.ports[gw.numbers.indexOf(order.phoneNumber)]!;
     const push = await s.post(
       `/api/gw/${gw.id}/secret/sms`,
       recvSmsPush(port, 'Telegram code 48213', s.clock.now()),
     );
     expect(push.status).toBe(200);
-    expect((await s.post('/api/Order/getbyuser', {}, u.token)).body.orders[0]).toMatchObject({
+    expect((await s.api(endpoints.order.getByUser, { token: u.token })).body.orders[0]).toMatchObject({
       id: order.id,
       codeText: '48213',
     });
@@ -154,21 +162,26 @@ describe('GET /metrics after real work (development: open)', () => {
     // Bulk SMS go through the simulator only (the seeded gateway has no device behind it).
     await s.db.query('UPDATE gateways SET is_enable = false WHERE id = $1', [gw.id]);
     sim = await GatewaySim.start({ ports: 3, sendDelayMs: 5 });
-    const add = await s.post(
-      '/api/Admin/updateGateway',
-      { gateway: { name: 'metrics sim', url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-      admin,
-    );
+    const add = await s.api(endpoints.gateway.update, {
+      body: {
+        gateway: { name: 'metrics sim', url: sim.url, mac: sim.mac, userName: 'root', password: 'root' },
+      },
+      token: admin,
+    });
     expect(add.status).toBe(200);
-    expect((await s.post('/api/Admin/gatewayScan', { id: add.body.id }, admin)).status).toBe(200);
-    await sim.pushesSettled();
-    await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 }, admin);
-    const u = await s.createUser();
-    const sent = await s.post(
-      '/api/MassOutreach/sendMassSMS',
-      { number: '17005550001\n17005550002\n17005550003', mess: 'Hello from the metrics test' },
-      u.token,
+    expect((await s.api(endpoints.gateway.scan, { body: { id: add.body.id }, token: admin })).status).toBe(
+      200,
     );
+    await sim.pushesSettled();
+    await s.api(endpoints.settings.update, {
+      body: { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 },
+      token: admin,
+    });
+    const u = await s.createUser();
+    const sent = await s.api(endpoints.outreach.sendMassSms, {
+      body: { number: '17005550001\n17005550002\n17005550003', mess: 'Hello from the metrics test' },
+      token: u.token,
+    });
     expect(sent.status).toBe(200);
     const queued = await scrape(s);
     expect(queued.value('simdock_queue_depth', { queue: 'sms' })).toBe(3);

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -13,13 +14,13 @@ afterAll(async () => {
 describe('POST /api/Admin/overview', () => {
   it('is for Admin9 only', async () => {
     const u = await s.createUser();
-    expect((await s.post('/api/Admin/overview', {}, u.token)).status).toBe(403);
-    expect((await s.post('/api/Admin/overview', {})).status).toBe(401);
+    expect((await s.api(endpoints.overview.get, { token: u.token })).status).toBe(403);
+    expect((await s.api(endpoints.overview.get)).status).toBe(401);
   });
 
   it('counts users, balances, gateways, SIMs, today’s orders and unmatched SMS', async () => {
     const admin = await s.adminToken();
-    const before = (await s.post('/api/Admin/overview', {}, admin)).body;
+    const before = (await s.api(endpoints.overview.get, { token: admin })).body;
     const now = s.clock.now();
     const online = await seedGateway(s.db, { sims: 3, lastUpdate: now });
     await seedGateway(s.db, { sims: 2, lastUpdate: new Date(now.getTime() - 10 * 60_000) });
@@ -37,7 +38,7 @@ describe('POST /api/Admin/overview', () => {
        VALUES ($1, '1.01', 'x', 'hello', $2, 'k1', false), ($1, '1.01', 'x', 'code', $2, 'k2', true)`,
       [online.id, now],
     );
-    const res = await s.post('/api/Admin/overview', {}, admin);
+    const res = await s.api(endpoints.overview.get, { token: admin });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       users: before.users + 1,
@@ -56,18 +57,17 @@ describe('POST /api/Admin/overview', () => {
   it('a locked SIM is not usable: the overview and the SIM list agree with the lock count', async () => {
     const admin = await s.adminToken();
     const gw = await seedGateway(s.db, { sims: 3, lastUpdate: s.clock.now() });
-    const before = (await s.post('/api/Admin/overview', {}, admin)).body;
-    const lock = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId: gw.id, port: gw.ports[0], reason: 'Spam report' },
-      admin,
-    );
+    const before = (await s.api(endpoints.overview.get, { token: admin })).body;
+    const lock = await s.api(endpoints.sim.lock, {
+      body: { gatewayId: gw.id, port: gw.ports[0]!, reason: 'Spam report' },
+      token: admin,
+    });
     expect(lock.status).toBe(200);
     expect(lock.body.sim).toMatchObject({ usable: false, lock: { locked: true } });
-    const after = (await s.post('/api/Admin/overview', {}, admin)).body;
+    const after = (await s.api(endpoints.overview.get, { token: admin })).body;
     expect(after.simsLocked).toBe(before.simsLocked + 1);
     expect(after.simsUsable).toBe(before.simsUsable - 1);
-    const report = await s.post('/api/Admin/gatewayReport', { id: gw.id }, admin);
+    const report = await s.api(endpoints.gateway.report, { body: { id: gw.id }, token: admin });
     expect(report.status).toBe(200);
     const sims = report.body.sims as { port: string; usable: boolean }[];
     expect(sims.filter((x) => x.usable).map((x) => x.port)).toEqual(gw.ports.slice(1));

@@ -2,6 +2,7 @@
 // a matching order and invoice; and bad amounts in a signed webhook are a 400, never a 500.
 // Sandbox provider through the real server and the test database.
 import { createHmac } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches, startTestServer, type TestServer } from '../../test/index.ts';
 import { SANDBOX_SIGNATURE_HEADER } from './providers/sandbox.ts';
@@ -31,7 +32,8 @@ const post = (raw: string, signed = true) =>
     body: raw,
   });
 
-const balanceOf = async (token: string) => (await s.post('/api/user/info', {}, token)).body.balance as number;
+const balanceOf = async (token: string) =>
+  (await s.api(endpoints.user.info, { token })).body.balance as number;
 const ledger = (userId: string) =>
   s.db.query<{ amount: string }>(
     `SELECT amount::text AS amount FROM ledger WHERE user_id = $1 AND kind = 'topup' ORDER BY id`,
@@ -40,7 +42,7 @@ const ledger = (userId: string) =>
 
 async function invoiceFor(amount: number) {
   const u = await s.createUser();
-  const res = await s.post('/api/Payments/create', { amount }, u.token);
+  const res = await s.api(endpoints.payment.create, { body: { amount }, token: u.token });
   expect(res.status).toBe(200);
   const { id, url } = res.body.result as { id: string; url: string };
   const invoice = url.split('/').pop()!;
@@ -60,7 +62,10 @@ async function invoiceFor(amount: number) {
 }
 
 async function adminRow(id: string) {
-  const res = await s.call('GET', '/api/Admin/payments?page=1&pageSize=100', undefined, await s.adminToken());
+  const res = await s.api(endpoints.payment.adminList, {
+    query: { page: 1, pageSize: 100 },
+    token: await s.adminToken(),
+  });
   return (res.body.items as { id: string; amountReal: number; status: string; gwStatus: string }[]).find(
     (p) => p.id === id,
   );
@@ -168,7 +173,9 @@ describe('the Bearer scheme is case-insensitive', () => {
 
   it('an API key works with bearer on /api/v1', async () => {
     const u = await s.createUser({ balance: 3 });
-    const apiKey: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+    const apiKey: string = (
+      await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })
+    ).body.apiKey;
     for (const scheme of ['Bearer', 'bearer', 'bEaReR']) {
       const res = await fetch(`${s.url}/api/v1/balance`, {
         headers: { authorization: `${scheme} ${apiKey}` },

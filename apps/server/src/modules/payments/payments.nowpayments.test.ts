@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 // Top-up through NOWPayments, end to end: the real server (PAYMENT_PROVIDER=nowpayments) against
 // tools/payment-sim, which speaks the provider's protocol (invoices, signed IPNs with retries,
 // status and list queries). Every balance and ledger row is checked.
@@ -44,21 +45,24 @@ afterEach(async () => {
   expect(await ledgerMismatches(s.db)).toEqual([]);
 });
 
-const balance = async (token: string) => (await s.post('/api/user/info', {}, token)).body.balance as number;
+const balance = async (token: string) => (await s.api(endpoints.user.info, { token })).body.balance as number;
 const ledger = (userId: string) =>
   s.db.query<{ amount: string; kind: string }>(
     'SELECT amount::text AS amount, kind FROM ledger WHERE user_id = $1 ORDER BY created_at, id',
     [userId],
   );
 const row = async (id: string) => {
-  const res = await s.call('GET', '/api/Admin/payments?page=1&pageSize=500', undefined, await s.adminToken());
+  const res = await s.api(endpoints.payment.adminList, {
+    query: { page: 1, pageSize: 500 },
+    token: await s.adminToken(),
+  });
   return (res.body.items as Record<string, unknown>[]).find((p) => p.id === id);
 };
 
 /** A user with a fresh invoice at the simulator. */
 async function invoice(amount = 10) {
   const u = await s.createUser();
-  const res = await s.post('/api/Payments/create', { amount }, u.token);
+  const res = await s.api(endpoints.payment.create, { body: { amount }, token: u.token });
   expect(res.status).toBe(200);
   const { id, url } = res.body.result as { id: string; url: string };
   const iid = new URL(url).searchParams.get('iid')!;
@@ -237,7 +241,7 @@ describe('NOWPayments top-up against payment-sim', () => {
     const u = await s.createUser();
     for (const apiFault of ['http500', 'hang'] as const) {
       sim.setModes({ apiFault });
-      const res = await s.post('/api/Payments/create', { amount: 10 }, u.token);
+      const res = await s.api(endpoints.payment.create, { body: { amount: 10 }, token: u.token });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 0, error: 'payment_provider_unavailable' });
       expect(res.body.msg).toMatch(/not reachable right now/);

@@ -1,5 +1,6 @@
 // Top-up with the embedded sandbox provider, through the real server on the test database.
 import { createHmac } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches, openSse, startTestServer, type TestServer } from '../../test/index.ts';
 import { reconcile } from './payments.service.ts';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const balanceOf = async (token = user.token) =>
-  (await s.post('/api/user/info', {}, token)).body.balance as number;
+  (await s.api(endpoints.user.info, { token })).body.balance as number;
 const ledger = (userId: string) =>
   s.db.query<{ amount: string; kind: string; ref: string | null }>(
     'SELECT amount::text AS amount, kind, ref FROM ledger WHERE user_id = $1 ORDER BY created_at, id',
@@ -27,7 +28,7 @@ const paymentRows = (userId: string) =>
   s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE user_id = $1', [userId]);
 
 async function createInvoice(amount: number, token = user.token) {
-  const res = await s.post('/api/Payments/create', { amount }, token);
+  const res = await s.api(endpoints.payment.create, { body: { amount }, token });
   expect(res.status).toBe(200);
   const { id, url } = res.body.result as { id: string; url: string };
   return { id, url };
@@ -45,14 +46,17 @@ async function choose(url: string, outcome: string, amount?: string) {
 }
 
 async function payment(id: string, token = user.token) {
-  const res = await s.call('GET', '/api/Payments/history?page=1', undefined, token);
+  const res = await s.api(endpoints.payment.history, { query: { page: 1 }, token });
   return (res.body.items as { id: string; status: string; amount: number; url: string }[]).find(
     (p) => p.id === id,
   );
 }
 
 async function adminRow(id: string) {
-  const res = await s.call('GET', '/api/Admin/payments?page=1&pageSize=100', undefined, await s.adminToken());
+  const res = await s.api(endpoints.payment.adminList, {
+    query: { page: 1, pageSize: 100 },
+    token: await s.adminToken(),
+  });
   return (res.body.items as Record<string, unknown>[]).find((p) => p.id === id);
 }
 
@@ -66,7 +70,7 @@ describe('top-up: creating an invoice', () => {
     [{ amount: 12.345 }, 'Use at most two decimals (cents).'],
   ])('refuses %j with a clear 400 and stores nothing', async (body, msg) => {
     const fresh = await s.createUser();
-    const res = await s.post('/api/Payments/create', body, fresh.token);
+    const res = await s.api(endpoints.payment.create, { rawBody: body, token: fresh.token });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 0, error: 'bad_input', msg });
     expect((await paymentRows(fresh.id))[0]?.n).toBe(0);
@@ -103,15 +107,17 @@ describe('top-up: creating an invoice', () => {
     const u = await s.createUser();
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createInvoice(10, u.token));
-    const sixth = await s.post('/api/Payments/create', { amount: 10 }, u.token);
+    const sixth = await s.api(endpoints.payment.create, { body: { amount: 10 }, token: u.token });
     expect(sixth.status).toBe(409);
     expect(sixth.body.error).toBe('too_many_open_invoices');
     expect((await choose(made[0]!.url, 'exact')).status).toBe(303);
-    expect((await s.post('/api/Payments/create', { amount: 10 }, u.token)).status).toBe(200);
+    expect((await s.api(endpoints.payment.create, { body: { amount: 10 }, token: u.token })).status).toBe(
+      200,
+    );
   });
 
   it('says which provider is active (the page labels the sandbox)', async () => {
-    const res = await s.call('GET', '/api/Payments/options', undefined, user.token);
+    const res = await s.api(endpoints.payment.options, { token: user.token });
     expect(res.body).toEqual({
       provider: 'sandbox',
       sandbox: true,
@@ -123,20 +129,24 @@ describe('top-up: creating an invoice', () => {
 });
 
 describe('top-up: cancelling an unpaid invoice', () => {
-  const cancel = (id: string, token = user.token) => s.post('/api/Payments/cancel', { id }, token);
+  const cancel = (id: string, token = user.token) => s.api(endpoints.payment.cancel, { body: { id }, token });
 
   it('frees a place among the five unpaid invoices; the history shows it cancelled without Pay Now', async () => {
     const u = await s.createUser();
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createInvoice(10, u.token));
-    expect((await s.post('/api/Payments/create', { amount: 10 }, u.token)).status).toBe(409);
+    expect((await s.api(endpoints.payment.create, { body: { amount: 10 }, token: u.token })).status).toBe(
+      409,
+    );
     const res = await cancel(made[0]!.id, u.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 1, msg: 'cancelled' });
     expect(await payment(made[0]!.id, u.token)).toMatchObject({ status: 'FAILED', cancelled: true });
     expect(await payment(made[1]!.id, u.token)).toMatchObject({ status: 'PENDING', cancelled: false });
     expect(await adminRow(made[0]!.id)).toMatchObject({ status: 'FAILED', gwStatus: 'cancelled_by_user' });
-    expect((await s.post('/api/Payments/create', { amount: 10 }, u.token)).status).toBe(200);
+    expect((await s.api(endpoints.payment.create, { body: { amount: 10 }, token: u.token })).status).toBe(
+      200,
+    );
   });
 
   it("another user's invoice, an unknown id and a malformed id answer 404 and change nothing", async () => {
@@ -149,7 +159,7 @@ describe('top-up: cancelling an unpaid invoice', () => {
       expect(res.body).toMatchObject({ code: 0, error: 'payment_not_found' });
     }
     expect(await payment(id, owner.token)).toMatchObject({ status: 'PENDING', cancelled: false });
-    expect((await s.post('/api/Payments/cancel', {}, owner.token)).status).toBe(400);
+    expect((await s.api(endpoints.payment.cancel, { token: owner.token })).status).toBe(400);
   });
 
   it('only a PENDING invoice can be cancelled: a paid or already cancelled one answers 409', async () => {
@@ -364,7 +374,7 @@ describe('top-up: webhooks', () => {
   it('users see only their own payments; the ledger matches every balance', async () => {
     const other = await s.createUser();
     const mine = await createInvoice(10);
-    const theirs = await s.call('GET', '/api/Payments/history?page=1', undefined, other.token);
+    const theirs = await s.api(endpoints.payment.history, { query: { page: 1 }, token: other.token });
     expect((theirs.body.items as { id: string }[]).map((p) => p.id)).not.toContain(mine.id);
     expect(await ledgerMismatches(s.db)).toEqual([]);
   });
@@ -375,24 +385,32 @@ describe('top-up: webhooks', () => {
     const b = await createInvoice(12, u.token);
     await choose(b.url, 'exact');
     const admin = await s.adminToken();
-    const list = async (query: string) => {
-      const res = await s.call('GET', `/api/Admin/payments?page=1&pageSize=500&${query}`, undefined, admin);
+    const list = async (query: Record<string, string>) => {
+      const res = await s.api(endpoints.payment.adminList, {
+        query: { page: 1, pageSize: 500, ...query },
+        token: admin,
+      });
       expect(res.status).toBe(200);
       return res.body as { items: { id: string; status: string }[]; total: number };
     };
-    const ids = async (query: string) => (await list(query)).items.map((p) => p.id).sort();
-    expect(await ids('search=PAYFILTER_Z')).toEqual([a.id, b.id].sort());
-    expect(await ids(`search=${a.id.slice(0, 13)}`)).toEqual([a.id]);
-    expect(await ids('search=payfilter_zed&status=DONE')).toEqual([b.id]);
-    expect((await list('search=payfilter_zed&status=PENDING')).total).toBe(1);
+    const ids = async (query: Record<string, string>) => (await list(query)).items.map((p) => p.id).sort();
+    expect(await ids({ search: 'PAYFILTER_Z' })).toEqual([a.id, b.id].sort());
+    expect(await ids({ search: a.id.slice(0, 13) })).toEqual([a.id]);
+    expect(await ids({ search: 'payfilter_zed', status: 'DONE' })).toEqual([b.id]);
+    expect((await list({ search: 'payfilter_zed', status: 'PENDING' })).total).toBe(1);
     // The creation day, inclusive, in UTC.
     const today = new Date(s.clock.now()).toISOString().slice(0, 10);
-    expect(await ids(`search=payfilter_zed&from=${today}&to=${today}`)).toEqual([a.id, b.id].sort());
-    expect(await ids('search=payfilter_zed&to=2000-01-01')).toEqual([]);
+    expect(await ids({ search: 'payfilter_zed', from: today, to: today })).toEqual([a.id, b.id].sort());
+    expect(await ids({ search: 'payfilter_zed', to: '2000-01-01' })).toEqual([]);
     // A search text with LIKE's wildcards matches them literally.
-    expect(await ids('search=%25')).toEqual([]);
-    for (const bad of ['status=paid', 'from=2026-13-01', 'from=yesterday', 'from=2026-02-02&to=2026-02-01']) {
-      const res = await s.call('GET', `/api/Admin/payments?${bad}`, undefined, admin);
+    expect(await ids({ search: '%' })).toEqual([]);
+    for (const bad of [
+      { status: 'paid' },
+      { from: '2026-13-01' },
+      { from: 'yesterday' },
+      { from: '2026-02-02', to: '2026-02-01' },
+    ]) {
+      const res = await s.api(endpoints.payment.adminList, { query: bad, token: admin });
       expect([bad, res.status, res.body.error]).toEqual([bad, 400, 'bad_input']);
     }
   });
@@ -403,10 +421,14 @@ describe('top-up: webhooks', () => {
       s.clock.advance(1000);
       await createInvoice(10 + i, u.token);
     }
-    const first = await s.call('GET', '/api/Payments/history?page=1', undefined, u.token);
+    const first = await s.api(endpoints.payment.history, { query: { page: 1 }, token: u.token });
     expect(first.body).toMatchObject({ page: 1, totalPages: 1 });
     expect((first.body.items as { amount: number }[]).map((p) => p.amount)).toEqual([14, 13, 12, 11, 10]);
-    expect((await s.call('GET', '/api/Payments/history?page=0', undefined, u.token)).status).toBe(400);
-    expect((await s.call('GET', '/api/Payments/history?page=abc', undefined, u.token)).status).toBe(400);
+    expect((await s.api(endpoints.payment.history, { query: { page: '0' }, token: u.token })).status).toBe(
+      400,
+    );
+    expect((await s.api(endpoints.payment.history, { query: { page: 'abc' }, token: u.token })).status).toBe(
+      400,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -14,7 +15,7 @@ beforeAll(async () => {
   await seedGateway(s.db, { sims: 2, lastUpdate: s.clock.now() });
   await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
   const u = await s.createUser({ balance: 10 });
-  key = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+  key = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body.apiKey;
 });
 afterAll(() => s.close());
 

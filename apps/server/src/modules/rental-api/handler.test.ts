@@ -1,29 +1,28 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway, smsToNumber } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { type SeededGateway, smsToNumber, userWithApiKey } from '../../test/fixtures.ts';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithGatewayAndServices } from '../../test/suites.ts';
 
 // The SMS-Activate handler, byte for byte: every action and every error token it answers, over
 // GET with a query, POST with a form body and POST with the query string.
 
 let s: TestServer;
-let gw: { id: string; numbers: string[]; ports: string[] };
+let gw: SeededGateway;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  gw = await seedGateway(s.db, { sims: 12, lastUpdate: s.clock.now(), numberBase: 15550000000 });
-  await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
-  await addService(s.db, { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true });
-  await addService(s.db, { code: 'wa', name: 'WhatsApp', price: 2, stock: 0 });
-});
-beforeEach(async () => {
-  await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
-});
-afterEach(async () => {
-  expect(await ledgerMismatches(s.db)).toEqual([]);
-});
-afterAll(async () => {
-  await s.close();
-});
+serverWithGatewayAndServices(
+  {
+    sims: 12,
+    numberBase: 15550000000,
+    services: [
+      { code: 'tg', name: 'Telegram', price: 1.25 },
+      { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true },
+      { code: 'wa', name: 'WhatsApp', price: 2, stock: 0 },
+    ],
+  },
+  (t) => {
+    ({ s, gw } = t);
+  },
+);
 
 interface Raw {
   status: number;
@@ -69,11 +68,7 @@ function expectJson(r: Raw, value: unknown) {
   expect(r.body).toBe(JSON.stringify(value));
 }
 
-async function keyedUser(balance = 10) {
-  const u = await s.createUser({ balance });
-  const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
-  return { ...u, key };
-}
+const keyedUser = (balance = 10) => userWithApiKey(s, balance);
 
 const deliver = (phone: string, text: string) => smsToNumber(s.ctx, gw, phone, text);
 

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { AuthenticationError, EarlyCancelError, HeroSMSClient, NoNumbersError } from 'hero-sms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +18,8 @@ beforeAll(async () => {
   s = await startTestServer();
   sim = await GatewaySim.start({ ports: 4, seed: 23 });
   const admin = await s.adminToken();
-  const gw = await s.post(
-    '/api/Admin/updateGateway',
-    {
+  const gw = await s.api(endpoints.gateway.update, {
+    body: {
       gateway: {
         name: 'box-hero',
         url: sim.url,
@@ -29,21 +29,23 @@ beforeAll(async () => {
         isEnable: true,
       },
     },
-    admin,
-  );
+    token: admin,
+  });
   expect(gw.status).toBe(200);
-  expect((await s.post('/api/Admin/gatewayScan', { id: gw.body.id }, admin)).body).toMatchObject({
+  expect(
+    (await s.api(endpoints.gateway.scan, { body: { id: gw.body.id }, token: admin })).body,
+  ).toMatchObject({
     totalSIM: 4,
     onlineStatus: 'Online',
   });
-  await s.post(
-    '/api/service/update',
-    { name: 'Telegram', code: 'tg', price: 0.75, textContains: 'Telegram', pattern: '(\\d{5})' },
-    admin,
-  );
+  await s.api(endpoints.service.update, {
+    body: { name: 'Telegram', code: 'tg', price: 0.75, textContains: 'Telegram', pattern: '(\\d{5})' },
+    token: admin,
+  });
   const u = await s.createUser({ balance: 5 });
   userId = u.id;
-  const apiKey = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
+  const apiKey = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body
+    .apiKey;
   client = new HeroSMSClient({ apiKey, baseUrl: `${s.url}/stubs/handler_api.php`, timeout: 10_000 });
 });
 
@@ -108,7 +110,8 @@ describe('hero-sms against our handler', () => {
 
   it('maps our refusals to its typed errors', async () => {
     const poor = await s.createUser({ balance: 0.1 });
-    const key = (await s.post('/api/user/reset-key', {}, poor.token, await s.reauth(poor))).body.apiKey;
+    const key = (await s.api(endpoints.apikey.reset, { token: poor.token, headers: await s.reauth(poor) }))
+      .body.apiKey;
     const c = new HeroSMSClient({ apiKey: key, baseUrl: `${s.url}/stubs/handler_api.php` });
     // hero-sms 2.0.0 knows NO_BALANCE only in Hero's JSON envelope; the classic plain token (what
     // SA clients read) reaches it as an unparsed answer, still carrying the token.

@@ -1,35 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway, smsToNumber } from '../../test/fixtures.ts';
+import { endpoints } from '@simdock/contract';
+import { describe, expect, it } from 'vitest';
+import { type SeededGateway, smsToNumber, userWithApiKey } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { serverWithGatewayAndServices } from '../../test/suites.ts';
 
 // The REST API for programs (/api/v1, Bearer API key): services, idempotent create, get, list,
 // cancel, finish, another SMS, balance and ledger; per-key rate limits with X-RateLimit-* and 429.
 
 let s: TestServer;
-let gw: { id: string; numbers: string[]; ports: string[] };
+let gw: SeededGateway;
 
-beforeAll(async () => {
-  s = await startTestServer({ env: { API_RATE_LIMIT: '40', API_RATE_WINDOW_SECONDS: '60' } });
-  gw = await seedGateway(s.db, { sims: 8, lastUpdate: s.clock.now() });
-  await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
-  await addService(s.db, { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true });
-});
-beforeEach(async () => {
-  await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
-});
-afterEach(async () => {
-  expect(await ledgerMismatches(s.db)).toEqual([]);
-});
-afterAll(async () => {
-  await s.close();
-});
+serverWithGatewayAndServices(
+  {
+    sims: 8,
+    env: { API_RATE_LIMIT: '40', API_RATE_WINDOW_SECONDS: '60' },
+    services: [
+      { code: 'tg', name: 'Telegram', price: 1.25 },
+      { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true },
+    ],
+  },
+  (t) => {
+    ({ s, gw } = t);
+  },
+);
 
-async function keyed(balance = 10) {
-  const u = await s.createUser({ balance });
-  const key: string = (await s.post('/api/user/reset-key', {}, u.token, await s.reauth(u))).body.apiKey;
-  return { ...u, key };
-}
+const keyed = (balance = 10) => userWithApiKey(s, balance);
 
 async function api(
   key: string,
@@ -221,11 +217,15 @@ describe('rate limits per key', () => {
     const limited = await startTestServer({ env: { API_RATE_LIMIT: '5', API_RATE_WINDOW_SECONDS: '60' } });
     try {
       const u = await limited.createUser({ balance: 1 });
-      const key = (await limited.post('/api/user/reset-key', {}, u.token, await limited.reauth(u))).body
-        .apiKey;
+      const key = (
+        await limited.api(endpoints.apikey.reset, { token: u.token, headers: await limited.reauth(u) })
+      ).body.apiKey;
       const other = await limited.createUser();
       const otherKey = (
-        await limited.post('/api/user/reset-key', {}, other.token, await limited.reauth(other))
+        await limited.api(endpoints.apikey.reset, {
+          token: other.token,
+          headers: await limited.reauth(other),
+        })
       ).body.apiKey;
       const call = (k: string) =>
         fetch(`${limited.url}/api/v1/balance`, { headers: { authorization: `Bearer ${k}` } });
@@ -256,8 +256,9 @@ describe('rate limits per key', () => {
       expect(await handler.json()).toMatchObject({ title: 'RATE_LIMIT' });
       // Another key is not affected; a reset key keeps the count (it is per user).
       expect((await call(otherKey)).status).toBe(200);
-      const fresh = (await limited.post('/api/user/reset-key', {}, u.token, await limited.reauth(u))).body
-        .apiKey;
+      const fresh = (
+        await limited.api(endpoints.apikey.reset, { token: u.token, headers: await limited.reauth(u) })
+      ).body.apiKey;
       expect((await call(fresh)).status).toBe(429);
       // The next window starts again.
       limited.clock.advance(60_000);

@@ -1,4 +1,4 @@
-import { AdminServiceListResponse, type Service, ServiceListResponse } from '@simdock/contract';
+import { AdminServiceListResponse, endpoints, type Service, ServiceListResponse } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
@@ -46,7 +46,7 @@ describe('the kept availability, in one process', () => {
 
   const available = () => availableAt(s.url, 'kept');
   const rent = async () => {
-    const r = await s.post('/api/Order/create', { serviceCode: 'kept' }, user.token);
+    const r = await s.api(endpoints.order.create, { body: { serviceCode: 'kept' }, token: user.token });
     expect(r.status).toBe(200);
     return r.body.data.id as string;
   };
@@ -62,11 +62,11 @@ describe('the kept availability, in one process', () => {
   });
 
   it('answers the declared shapes: public fields for anyone, every service with the admin fields for an admin', async () => {
-    const pub = await s.post('/api/Service/getall', {});
+    const pub = await s.api(endpoints.service.getAll);
     const parsed = ServiceListResponse.parse(pub.body);
     expect(parsed.services.map((x) => x.code)).toContain('kept');
     expect(pub.body.services[0]).not.toHaveProperty('stock');
-    const admin = await s.post('/api/Service/getall', {}, await s.adminToken());
+    const admin = await s.api(endpoints.service.getAll, { token: await s.adminToken() });
     expect(AdminServiceListResponse.parse(admin.body).services.find((x) => x.code === 'kept')).toMatchObject({
       stock: 1000,
       isEnable: true,
@@ -80,7 +80,7 @@ describe('the kept availability, in one process', () => {
     await rent();
     expect(await available()).toBe(0);
     s.clock.advance(121_000);
-    const c = await s.post('/api/Order/cancel', { orderId: id }, user.token);
+    const c = await s.api(endpoints.order.cancel, { body: { orderId: id }, token: user.token });
     expect(c.status).toBe(200);
     expect(await available()).toBe(1);
     // The other rental expires (the sweep), its number is free again.
@@ -93,22 +93,23 @@ describe('the kept availability, in one process', () => {
 
   it('follows an admin who disables a service or marks a number spent', async () => {
     const admin = await s.adminToken();
-    const all = await s.post('/api/Service/getall', {}, admin);
+    const all = await s.api(endpoints.service.getAll, { token: admin });
     const svc = all.body.services.find((x: { code: string }) => x.code === 'kept');
-    const r = await s.post('/api/service/update', { ...svc, isEnable: false }, admin);
+    const r = await s.api(endpoints.service.update, { rawBody: { ...svc, isEnable: false }, token: admin });
     expect(r.status).toBe(200);
     expect(await available()).toBeUndefined(); // the public list shows enabled services only
-    expect((await s.post('/api/service/update', { ...svc, isEnable: true }, admin)).status).toBe(200);
+    expect(
+      (await s.api(endpoints.service.update, { rawBody: { ...svc, isEnable: true }, token: admin })).status,
+    ).toBe(200);
     expect(await available()).toBe(2);
     const [sim] = await s.db.query<{ number: string }>(
       'SELECT number FROM sims WHERE gateway_id = $1 AND state = 3 ORDER BY port LIMIT 1',
       [gatewayId],
     );
-    const mark = await s.post(
-      '/api/service/markSpent',
-      { serviceId: svc.id, phoneNumber: sim!.number, reason: 'blocked by the service' },
-      admin,
-    );
+    const mark = await s.api(endpoints.service.markSpent, {
+      body: { serviceId: svc!.id, phoneNumber: sim!.number, reason: 'blocked by the service' },
+      token: admin,
+    });
     expect(mark.status).toBe(200);
     expect(await available()).toBe(1);
   });
@@ -116,14 +117,16 @@ describe('the kept availability, in one process', () => {
   it('follows an admin who locks and unlocks a SIM', async () => {
     const admin = await s.adminToken();
     const before = (await available())!;
-    const lock = await s.post(
-      '/api/Admin/lockSim',
-      { gatewayId, port: '2.01', reason: 'the carrier blocked it' },
-      admin,
-    );
+    const lock = await s.api(endpoints.sim.lock, {
+      body: { gatewayId, port: '2.01', reason: 'the carrier blocked it' },
+      token: admin,
+    });
     expect(lock.status).toBe(200);
     expect(await available()).toBe(before - 1);
-    const unlock = await s.post('/api/Admin/unlockSim', { gatewayId, port: '2.01', reason: 'fixed' }, admin);
+    const unlock = await s.api(endpoints.sim.unlock, {
+      body: { gatewayId, port: '2.01', reason: 'fixed' },
+      token: admin,
+    });
     expect(unlock.status).toBe(200);
     expect(await available()).toBe(before);
   });
@@ -227,7 +230,9 @@ describe.runIf(TEST_DB === 'pg')('several processes and the pool for heavy reads
       const u = await a.createUser({ balance: 5 });
       expect(await availableAt(a.url, 'xp')).toBe(2);
       expect(await availableAt(b.url, 'xp')).toBe(2);
-      expect((await a.post('/api/Order/create', { serviceCode: 'xp' }, u.token)).status).toBe(200);
+      expect(
+        (await a.api(endpoints.order.create, { body: { serviceCode: 'xp' }, token: u.token })).status,
+      ).toBe(200);
       expect(await availableAt(a.url, 'xp')).toBe(1);
       // B's copy would be kept for 300 s (the clock does not move): only the event can change it.
       await waitFor(async () => (await availableAt(b.url, 'xp')) === 1, 3000);
@@ -255,11 +260,11 @@ describe.runIf(TEST_DB === 'pg')('several processes and the pool for heavy reads
           return r!.n === 2;
         });
         let catalogueDone = false;
-        const catalogue = s.post('/api/Service/getall', {}).then((r) => {
+        const catalogue = s.api(endpoints.service.getAll).then((r) => {
           catalogueDone = true;
           return r;
         });
-        const rented = await s.post('/api/Order/create', { serviceCode: 'hv' }, u.token);
+        const rented = await s.api(endpoints.order.create, { body: { serviceCode: 'hv' }, token: u.token });
         expect(rented.status).toBe(200);
         expect(await s.login(u.username, u.password)).toBeTruthy();
         expect(catalogueDone).toBe(false);
@@ -267,7 +272,7 @@ describe.runIf(TEST_DB === 'pg')('several processes and the pool for heavy reads
         await Promise.all(blocked);
         const res = await catalogue;
         expect(res.status).toBe(200);
-        expect(res.body.services.find((x: { code: string }) => x.code === 'hv').available).toBe(1);
+        expect(res.body.services.find((x: { code: string }) => x.code === 'hv')!.available).toBe(1);
       });
     } finally {
       await s.close();

@@ -1,4 +1,4 @@
-import { SpentCountsResponse, SpentNumbersResponse } from '@simdock/contract';
+import { endpoints, SpentCountsResponse, SpentNumbersResponse } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -45,11 +45,12 @@ async function advance(ms: number) {
 }
 
 async function available(code: string): Promise<number> {
-  const res = await s.post('/api/Service/getall', {}, admin);
-  return res.body.services.find((x: { code: string }) => x.code === code).available;
+  const res = await s.api(endpoints.service.getAll, { token: admin });
+  return res.body.services.find((x: { code: string }) => x.code === code)!.available;
 }
 
-const rent = (code: string) => s.post('/api/Order/create', { serviceCode: code }, user.token);
+const rent = (code: string) =>
+  s.api(endpoints.order.create, { body: { serviceCode: code }, token: user.token });
 
 /** Rents the number and lets the rental end without any SMS (expired, or cancelled by the user). */
 async function emptyRental(svc: { code: string; number: string }, end: 'expire' | 'cancel') {
@@ -58,7 +59,7 @@ async function emptyRental(svc: { code: string; number: string }, end: 'expire' 
   expect(r.body.data.phoneNumber).toBe(svc.number);
   if (end === 'cancel') {
     await advance(121_000);
-    const c = await s.post('/api/Order/cancel', { orderId: r.body.data.id }, user.token);
+    const c = await s.api(endpoints.order.cancel, { body: { orderId: r.body.data.id }, token: user.token });
     expect(c.status).toBe(200);
     expect(c.body.data.status).toBe('CANCEL');
   } else {
@@ -75,16 +76,15 @@ async function emptyRental(svc: { code: string; number: string }, end: 'expire' 
 }
 
 async function sms(svc: { gatewayId: string; port: string }, text: string) {
-  const r = await s.post(
-    '/api/Admin/simulateSms',
-    { gatewayId: svc.gatewayId, port: svc.port, from: 'Service', text },
-    admin,
-  );
+  const r = await s.api(endpoints.sim.simulateSms, {
+    body: { gatewayId: svc.gatewayId, port: svc.port, from: 'Service', text },
+    token: admin,
+  });
   expect(r.status).toBe(200);
 }
 
 async function spent(serviceId: string) {
-  const r = await s.post('/api/service/spentNumbers', { serviceId }, admin);
+  const r = await s.api(endpoints.service.spentNumbers, { body: { serviceId }, token: admin });
   expect(r.status).toBe(200);
   return SpentNumbersResponse.parse(r.body);
 }
@@ -177,7 +177,9 @@ describe('number reuse', () => {
     expect((await spent(svc.id)).numbers).toMatchObject([
       { phoneNumber: svc.number, reason: 'limit', rentals: 4, mark: null },
     ]);
-    const counts = SpentCountsResponse.parse((await s.post('/api/service/spentCounts', {}, admin)).body);
+    const counts = SpentCountsResponse.parse(
+      (await s.api(endpoints.service.spentCounts, { token: admin })).body,
+    );
     expect(counts.counts.find((c) => c.serviceId === svc.id)?.spent).toBe(1);
   });
 });
@@ -185,11 +187,10 @@ describe('number reuse', () => {
 describe('admin marks', () => {
   it('mark → not rentable, listed with reason, who and when; unmark → rentable again; both audited', async () => {
     const svc = await oneSimService('mark1');
-    const mark = await s.post(
-      '/api/service/markSpent',
-      { serviceId: svc.id, phoneNumber: svc.number, reason: '  Banned by the service  ' },
-      admin,
-    );
+    const mark = await s.api(endpoints.service.markSpent, {
+      body: { serviceId: svc.id, phoneNumber: svc.number, reason: '  Banned by the service  ' },
+      token: admin,
+    });
     expect(mark.status).toBe(200);
     expect(mark.body).toMatchObject({ code: 1, msg: expect.stringContaining(svc.number) });
     expect(await available('mark1')).toBe(0);
@@ -205,36 +206,36 @@ describe('admin marks', () => {
       },
     ]);
     expect(
-      (await s.post('/api/service/spentNumbers', { serviceId: svc.id, search: '999999999' }, admin)).body,
+      (
+        await s.api(endpoints.service.spentNumbers, {
+          body: { serviceId: svc.id, search: '999999999' },
+          token: admin,
+        })
+      ).body,
     ).toMatchObject({ total: 0, numbers: [] });
     // Marking again replaces the reason.
-    await s.post(
-      '/api/service/markSpent',
-      { serviceId: svc.id, phoneNumber: svc.number, reason: 'Again' },
-      admin,
-    );
+    await s.api(endpoints.service.markSpent, {
+      body: { serviceId: svc.id, phoneNumber: svc.number, reason: 'Again' },
+      token: admin,
+    });
     expect((await spent(svc.id)).numbers[0]!.mark!.reason).toBe('Again');
 
-    const unmark = await s.post(
-      '/api/service/unmarkSpent',
-      { serviceId: svc.id, phoneNumber: svc.number },
-      admin,
-    );
+    const unmark = await s.api(endpoints.service.unmarkSpent, {
+      body: { serviceId: svc.id, phoneNumber: svc.number },
+      token: admin,
+    });
     expect(unmark.status).toBe(200);
     expect(await available('mark1')).toBe(1);
     expect((await spent(svc.id)).numbers).toEqual([]);
-    const again = await s.post(
-      '/api/service/unmarkSpent',
-      { serviceId: svc.id, phoneNumber: svc.number },
-      admin,
-    );
+    const again = await s.api(endpoints.service.unmarkSpent, {
+      body: { serviceId: svc.id, phoneNumber: svc.number },
+      token: admin,
+    });
     expect(again.status).toBe(404);
     expect(again.body.error).toBe('not_found');
 
-    const audit = await s.post('/api/Admin/audit', {}, admin);
-    const kinds = audit.body.entries
-      .filter((e: { targetId: string }) => e.targetId === svc.id)
-      .map((e: { kind: string; targetLabel: string }) => [e.kind, e.targetLabel]);
+    const audit = await s.api(endpoints.audit.list, { token: admin });
+    const kinds = audit.body.entries.filter((e) => e.targetId === svc.id).map((e) => [e.kind, e.targetLabel]);
     expect(kinds).toEqual([
       ['service.numberUnspent', `mark1 ${svc.number}`],
       ['service.numberSpent', `mark1 ${svc.number}`],
@@ -249,25 +250,27 @@ describe('admin marks', () => {
     const spaced = `${svc.number.slice(0, 4)} ${svc.number.slice(4)}`;
     expect(
       (
-        await s.post(
-          '/api/service/markSpent',
-          { serviceId: svc.id, phoneNumber: spaced, reason: 'ban' },
-          admin,
-        )
+        await s.api(endpoints.service.markSpent, {
+          body: { serviceId: svc.id, phoneNumber: spaced, reason: 'ban' },
+          token: admin,
+        })
       ).status,
     ).toBe(200);
     expect((await spent(svc.id)).numbers).toMatchObject([
       { phoneNumber: svc.number, reason: 'code', mark: { reason: 'ban' } },
     ]);
     expect(
-      (await s.post('/api/service/unmarkSpent', { serviceId: svc.id, phoneNumber: svc.number }, admin))
-        .status,
+      (
+        await s.api(endpoints.service.unmarkSpent, {
+          body: { serviceId: svc.id, phoneNumber: svc.number },
+          token: admin,
+        })
+      ).status,
     ).toBe(200);
-    const refused = await s.post(
-      '/api/service/unmarkSpent',
-      { serviceId: svc.id, phoneNumber: svc.number },
-      admin,
-    );
+    const refused = await s.api(endpoints.service.unmarkSpent, {
+      body: { serviceId: svc.id, phoneNumber: svc.number },
+      token: admin,
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.msg).toContain('received a code');
     expect((await spent(svc.id)).numbers).toMatchObject([{ reason: 'code', mark: null }]);
@@ -277,7 +280,7 @@ describe('admin marks', () => {
     const svc = await oneSimService('mark3');
     const u = await s.createUser({ balance: 0 });
     const bad = async (body: unknown, status: number, error: string, field?: string) => {
-      const r = await s.post('/api/service/markSpent', body, admin);
+      const r = await s.api(endpoints.service.markSpent, { rawBody: body, token: admin });
       expect(r.status).toBe(status);
       expect(r.body.error).toBe(error);
       if (field) expect(r.body.field).toBe(field);
@@ -294,12 +297,21 @@ describe('admin marks', () => {
       404,
       'service_not_found',
     );
-    const list404 = await s.post('/api/service/spentNumbers', { serviceId: 'nope' }, admin);
+    const list404 = await s.api(endpoints.service.spentNumbers, {
+      body: { serviceId: 'nope' },
+      token: admin,
+    });
     expect(list404.status).toBe(404);
-    for (const path of ['spentCounts', 'spentNumbers', 'markSpent', 'unmarkSpent']) {
+    for (const endpoint of [
+      endpoints.service.spentCounts,
+      endpoints.service.spentNumbers,
+      endpoints.service.markSpent,
+      endpoints.service.unmarkSpent,
+    ]) {
+      // One body for all four: the role is checked before it is read.
       const body = { serviceId: svc.id, phoneNumber: svc.number, reason: 'x' };
-      expect((await s.post(`/api/service/${path}`, body, u.token)).status).toBe(403);
-      expect((await s.post(`/api/service/${path}`, body)).status).toBe(401);
+      expect((await s.api(endpoint, { rawBody: body, token: u.token })).status).toBe(403);
+      expect((await s.api(endpoint, { rawBody: body })).status).toBe(401);
     }
     expect(await available('mark3')).toBe(1);
   });
@@ -312,17 +324,20 @@ describe('NUMBER_REUSE_LIMIT=0', () => {
       await seedGateway(z.db, { sims: 1, lastUpdate: z.clock.now() });
       const id = await addService(z.db, { code: 'zero' });
       const u = await z.createUser({ balance: 5 });
-      const r = await z.post('/api/Order/create', { serviceCode: 'zero' }, u.token);
+      const r = await z.api(endpoints.order.create, { body: { serviceCode: 'zero' }, token: u.token });
       expect(r.status).toBe(200);
       z.clock.advance(21 * 60_000);
       await z.db.query('UPDATE gateways SET last_update = $1', [z.clock.now()]);
       expect(await expireOverdue(z.ctx)).toBe(1);
       z.clock.advance(60 * 60_000);
       await z.db.query('UPDATE gateways SET last_update = $1', [z.clock.now()]);
-      expect((await z.post('/api/Order/create', { serviceCode: 'zero' }, u.token)).body.error).toBe(
-        'no_numbers',
-      );
-      const list = await z.post('/api/service/spentNumbers', { serviceId: id }, await z.adminToken());
+      expect(
+        (await z.api(endpoints.order.create, { body: { serviceCode: 'zero' }, token: u.token })).body.error,
+      ).toBe('no_numbers');
+      const list = await z.api(endpoints.service.spentNumbers, {
+        body: { serviceId: id },
+        token: await z.adminToken(),
+      });
       expect(list.body).toMatchObject({ reuseLimit: 0, numbers: [{ reason: 'limit', rentals: 1 }] });
       expect(await ledgerMismatches(z.db)).toEqual([]);
     } finally {
@@ -363,11 +378,14 @@ describe('the kept pair state (number_service_state)', () => {
     expect(before.some((r) => r.sms_since_return)).toBe(true);
     expect(before.some((r) => (r.counted as number) > 3)).toBe(true);
     // An admin returns what the reuse limit spent: the returns change the pairs' state too.
-    const counts = SpentCountsResponse.parse((await s.post('/api/service/spentCounts', {}, admin)).body);
+    const counts = SpentCountsResponse.parse(
+      (await s.api(endpoints.service.spentCounts, { token: admin })).body,
+    );
     for (const c of counts.counts) {
-      expect((await s.post('/api/service/returnAllToPool', { serviceId: c.serviceId }, admin)).status).toBe(
-        200,
-      );
+      expect(
+        (await s.api(endpoints.service.returnAllToPool, { body: { serviceId: c.serviceId }, token: admin }))
+          .status,
+      ).toBe(200);
     }
     expect((await s.db.query('SELECT 1 FROM number_returns')).length).toBeGreaterThan(0);
     const after = await kept();

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldAll } from '../../db/tallies.ts';
 import {
@@ -85,9 +86,9 @@ async function compare() {
 }
 
 async function rent(token: string, serviceCode: string) {
-  const r = await s.post('/api/Order/create', { serviceCode }, token);
+  const r = await s.api(endpoints.order.create, { body: { serviceCode }, token });
   expect([r.status, r.body]).toEqual([200, expect.anything()]);
-  return r.body.data as { id: number; phoneNumber: string };
+  return r.body.data as { id: string; phoneNumber: string };
 }
 
 const gatewayOf = (phone: string) => (gwA.numbers.includes(phone) ? gwA : gwB);
@@ -111,8 +112,12 @@ describe('the stat tallies (migration 030)', () => {
 
     // A cancel (refunded, once the minimum wait is over) and a finish.
     s.clock.advance(3 * 60_000);
-    expect((await s.post('/api/Order/cancel', { orderId: c.id }, u2.token)).status).toBe(200);
-    expect((await s.post('/api/Order/finish', { orderId: b.id }, u1.token)).status).toBe(200);
+    expect((await s.api(endpoints.order.cancel, { body: { orderId: c.id }, token: u2.token })).status).toBe(
+      200,
+    );
+    expect((await s.api(endpoints.order.finish, { body: { orderId: b.id }, token: u1.token })).status).toBe(
+      200,
+    );
     await compare();
     await fold();
     await compare();
@@ -130,11 +135,10 @@ describe('the stat tallies (migration 030)', () => {
       'SELECT username, email FROM users WHERE id = $1',
       [u2.id],
     );
-    const edit = await s.post(
-      '/api/Admin/updateUser',
-      { user: { id: u2.id, ...row, roles: ['User'], balance: 12.34, status: 'Inactive' } },
-      admin,
-    );
+    const edit = await s.api(endpoints.userAdmin.updateUser, {
+      rawBody: { user: { id: u2.id, ...row, roles: ['User'], balance: 12.34, status: 'Inactive' } },
+      token: admin,
+    });
     expect(edit.status).toBe(200);
     await compare();
 
@@ -162,7 +166,9 @@ describe('the stat tallies (migration 030)', () => {
     const work: Promise<unknown>[] = [];
     for (let i = 0; i < 24; i++) {
       const u = users[i % users.length]!;
-      work.push(s.post('/api/Order/create', { serviceCode: i % 2 ? 'tg' : 'go' }, u.token));
+      work.push(
+        s.api(endpoints.order.create, { body: { serviceCode: i % 2 ? 'tg' : 'go' }, token: u.token }),
+      );
       if (i % 4 === 0) work.push(fold());
     }
     const results = await Promise.all(work);
@@ -196,7 +202,7 @@ describe('the stat tallies (migration 030)', () => {
     expect(stats.body.gateways).toEqual(expect.arrayContaining(['gw-a', 'gw-b']));
 
     const [mac] = await s.db.query<{ mac: string }>('SELECT mac FROM gateways WHERE id = $1', [gwA.id]);
-    const device = await s.post('/api/Admin/deviceStats', { mac: mac!.mac }, admin);
+    const device = await s.api(endpoints.order.deviceStats, { body: { mac: mac!.mac }, token: admin });
     expect(device.status).toBe(200);
     const perService = await s.db.query(
       `SELECT sv.name, count(*) FILTER (WHERE o.status = 'WAIT_CODE')::int AS using, count(*)::int AS used,
@@ -207,7 +213,7 @@ describe('the stat tallies (migration 030)', () => {
     );
     expect(device.body.serviceStatss).toEqual(perService);
 
-    const overview = await s.post('/api/Admin/overview', {}, admin);
+    const overview = await s.api(endpoints.overview.get, { token: admin });
     const dayStart = new Date(s.clock.now());
     dayStart.setUTCHours(0, 0, 0, 0);
     const [today] = await s.db.query<{ n: number; ok: number; waiting: number; users: number }>(
@@ -226,7 +232,7 @@ describe('the stat tallies (migration 030)', () => {
     });
     expect(today!.n).toBeGreaterThan(0);
 
-    const list = await s.post('/api/Admin/getUser', { page: 1, pageSize: 50 }, admin);
+    const list = await s.api(endpoints.userAdmin.getUser, { body: { page: 1, pageSize: 50 }, token: admin });
     const [u] = await s.db.query<{ total: number; active: number; held: string }>(
       `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'Active')::int AS active,
               sum(balance)::text AS held FROM users`,

@@ -1,6 +1,7 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { type ApiCall, startTestServer, type TestServer } from '../../test/harness.ts';
 
 let s: TestServer;
 let admin: string;
@@ -26,11 +27,14 @@ afterAll(async () => {
   await s.close();
 });
 
-const get = (path: string) => s.call('GET', path, undefined, admin);
+const get = (
+  endpoint: typeof endpoints.order.adminOrders,
+  query: ApiCall<typeof endpoints.order.adminOrders>['query'],
+) => s.api(endpoint, { query, token: admin });
 
 describe('GET /api/Admin/orders', () => {
   it('pages by 100, newest first', async () => {
-    const p1 = await get('/api/Admin/orders?page=1&pageSize=100');
+    const p1 = await get(endpoints.order.adminOrders, { page: 1, pageSize: 100 });
     expect(p1.body).toMatchObject({ page: 1, totalPages: 3, total: 230 });
     expect(p1.body.items).toHaveLength(100);
     expect(p1.body.items[0]).toMatchObject({
@@ -40,38 +44,34 @@ describe('GET /api/Admin/orders', () => {
       serviceCode: 'tg',
       serviceName: 'Telegram',
     });
-    const p3 = await get('/api/Admin/orders?page=3&pageSize=100');
+    const p3 = await get(endpoints.order.adminOrders, { page: 3, pageSize: 100 });
     expect(p3.body.items).toHaveLength(30);
     const ids = [...p1.body.items, ...p3.body.items].map((o: { id: string }) => Number(o.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
   it('filters by status, gateway and phone', async () => {
-    const ok = await get('/api/Admin/orders?status=SUCCESS');
+    const ok = await get(endpoints.order.adminOrders, { status: 'SUCCESS' });
     expect(ok.body.total).toBe(76);
-    expect(
-      ok.body.items.every(
-        (o: { status: string; codeText: string }) => o.status === 'SUCCESS' && o.codeText === '1234',
-      ),
-    ).toBe(true);
-    expect((await get('/api/Admin/orders?gateway=beta')).body).toMatchObject({
+    expect(ok.body.items.every((o) => o.status === 'SUCCESS' && o.codeText === '1234')).toBe(true);
+    expect((await get(endpoints.order.adminOrders, { gateway: 'beta' })).body).toMatchObject({
       total: 0,
       totalPages: 1,
       items: [],
     });
-    const phone = await get('/api/Admin/orders?phoneNumber=0042');
+    const phone = await get(endpoints.order.adminOrders, { phoneNumber: '0042' });
     expect(phone.body.items.map((o: { phoneNumber: string }) => o.phoneNumber)).toEqual(['15550000042']);
   });
 
   it('refuses a bad page with a 400', async () => {
-    expect((await get('/api/Admin/orders?page=0')).status).toBe(400);
-    expect((await get('/api/Admin/orders?page=abc')).status).toBe(400);
+    expect((await get(endpoints.order.adminOrders, { page: '0' })).status).toBe(400);
+    expect((await get(endpoints.order.adminOrders, { page: 'abc' })).status).toBe(400);
   });
 });
 
 describe('GET /admin/orderfilter', () => {
   it('lists gateways, statuses and per-gateway success rates', async () => {
-    const res = await get('/admin/orderfilter');
+    const res = await s.api(endpoints.order.orderFilter, { token: admin });
     expect(res.body.gateways).toEqual(['alpha', 'beta']);
     expect(res.body.statuses).toEqual(['WAIT_CODE', 'SUCCESS', 'CANCEL']);
     expect(res.body.groupPipeline).toEqual([

@@ -1,8 +1,9 @@
-import { UserOrdersResponse } from '@simdock/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway, smsToNumber } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { endpoints, UserOrdersResponse } from '@simdock/contract';
+import { describe, expect, it } from 'vitest';
+import { type SeededGateway, smsToNumber } from '../../test/fixtures.ts';
+import type { TestServer } from '../../test/harness.ts';
 import { openSse } from '../../test/sse.ts';
+import { serverWithGatewayAndServices } from '../../test/suites.ts';
 import { rentalModule, simsInOpenRentals } from './index.ts';
 
 // Rentals with a code close by themselves at the end of their time (docs/operations.md, "Data
@@ -10,23 +11,20 @@ import { rentalModule, simsInOpenRentals } from './index.ts';
 // rentals the dispatcher and the chat read stay few.
 
 let s: TestServer;
-let gw: { id: string; numbers: string[]; ports: string[] };
+let gw: SeededGateway;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  gw = await seedGateway(s.db, { sims: 6, lastUpdate: s.clock.now() });
-  await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
-  await addService(s.db, { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true });
-});
-beforeEach(async () => {
-  await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
-});
-afterEach(async () => {
-  expect(await ledgerMismatches(s.db)).toEqual([]);
-});
-afterAll(async () => {
-  await s.close();
-});
+serverWithGatewayAndServices(
+  {
+    sims: 6,
+    services: [
+      { code: 'tg', name: 'Telegram', price: 1.25 },
+      { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true },
+    ],
+  },
+  (t) => {
+    ({ s, gw } = t);
+  },
+);
 
 /** One tick of the order-expiry job, as the workers run it. */
 async function sweep(): Promise<void> {
@@ -42,7 +40,7 @@ const money = async (userId: string) =>
 const balance = async (userId: string) =>
   (await s.db.query<{ b: string }>('SELECT balance::text AS b FROM users WHERE id = $1', [userId]))[0]!.b;
 const myOrder = async (token: string, id: string) =>
-  UserOrdersResponse.parse((await s.post('/api/Order/getbyuser', {}, token)).body).orders.find(
+  UserOrdersResponse.parse((await s.api(endpoints.order.getByUser, { token })).body).orders.find(
     (o) => o.id === id,
   )!;
 const simOf = async (id: string) =>
@@ -53,7 +51,8 @@ describe('a rental with a code closes at the end of its time', () => {
     const u = await s.createUser({ balance: 5 });
     const stream = await openSse(`${s.url}/api/Order/stream`, u.token);
     try {
-      const o = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
+      const o = (await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token })).body
+        .data;
       await smsToNumber(s.ctx, gw, o.phoneNumber, 'Telegram code 55123');
       const ledger = await money(u.id);
       const bal = await balance(u.id);
@@ -79,7 +78,7 @@ describe('a rental with a code closes at the end of its time', () => {
 
       // Nothing charged or refunded by the close, nor by later sweeps or a Finish afterwards.
       await sweep();
-      const finish = await s.post('/api/Order/finish', { orderId: o.id }, u.token);
+      const finish = await s.api(endpoints.order.finish, { body: { orderId: o.id }, token: u.token });
       expect(finish.body.data).toMatchObject({ status: 'SUCCESS', codeText: '55123', finished: true });
       expect(await money(u.id)).toEqual(ledger);
       expect(await balance(u.id)).toBe(bal);
@@ -90,11 +89,13 @@ describe('a rental with a code closes at the end of its time', () => {
 
   it('an order without a code is still cancelled and refunded once; a finished one is left as it was', async () => {
     const u = await s.createUser({ balance: 5 });
-    const waiting = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
-    const done = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
+    const waiting = (await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token }))
+      .body.data;
+    const done = (await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token })).body
+      .data;
     await smsToNumber(s.ctx, gw, done.phoneNumber, 'Telegram code 77001');
     s.clock.advance(60_000);
-    await s.post('/api/Order/finish', { orderId: done.id }, u.token);
+    await s.api(endpoints.order.finish, { body: { orderId: done.id }, token: u.token });
     const [{ closed_at: finishedAt }] = (await s.db.query<{ closed_at: Date }>(
       'SELECT closed_at FROM orders WHERE id = $1',
       [done.id],
@@ -112,7 +113,8 @@ describe('a rental with a code closes at the end of its time', () => {
 
   it('a repeatable rental holds its SIM until its time is over, then closes and frees it for sending', async () => {
     const u = await s.createUser({ balance: 5 });
-    const o = (await s.post('/api/Order/create', { serviceCode: 'go' }, u.token)).body.data;
+    const o = (await s.api(endpoints.order.create, { body: { serviceCode: 'go' }, token: u.token })).body
+      .data;
     await smsToNumber(s.ctx, gw, o.phoneNumber, 'G-100001 Google');
     const sim = await simOf(o.id);
     s.clock.set(Date.parse(o.expiresAt) - 1000);
@@ -134,7 +136,8 @@ describe('a rental with a code closes at the end of its time', () => {
 
   it('closes a backlog larger than one batch in one tick, each order once', async () => {
     const u = await s.createUser({ balance: 5 });
-    const o = (await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token)).body.data;
+    const o = (await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token })).body
+      .data;
     await smsToNumber(s.ctx, gw, o.phoneNumber, 'Telegram code 12345');
     // 1,200 past rentals with a code, never finished (as an upgrade finds them): copies of this one.
     await s.db.query(

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../db/db.ts';
 import { startServer } from '../../server.ts';
@@ -26,7 +27,7 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
     const attempts = Array.from({ length: 200 }, (_, i) => {
       const u = users[i % users.length]!;
       return s
-        .post('/api/Order/create', { serviceCode: i % 2 ? 'tg' : 'wa' }, u.token)
+        .api(endpoints.order.create, { body: { serviceCode: i % 2 ? 'tg' : 'wa' }, token: u.token })
         .then((r) => ({ r, u }));
     });
     const results = await Promise.all(attempts);
@@ -46,7 +47,7 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
     expect([...perService.values()].map((x) => x.size)).toEqual([50, 50]);
     for (const u of users) {
       const orders = ok.filter((x) => x.u.id === u.id).length;
-      const info = await s.post('/api/user/info', {}, u.token);
+      const info = await s.api(endpoints.user.info, { token: u.token });
       expect(info.body.balance).toBe(balanceBefore - orders);
     }
     expect(await ledgerMismatches(s.db)).toEqual([]);
@@ -67,14 +68,14 @@ describe.runIf(TEST_DB === 'pg')('concurrent rents on PostgreSQL', () => {
     expect(await ledgerMismatches(s.db)).toEqual([]);
     const token = await s.adminToken();
     const availability = async () =>
-      (await s.post('/api/Service/getall', {}, token)).body.services.map(
+      (await s.api(endpoints.service.getAll, { token })).body.services.map(
         (x: { available: number }) => x.available,
       );
     // Held back for NUMBER_REUSE_COOLDOWN_MINUTES after the rentals ended, then back.
     expect(await availability()).toEqual([0, 0]);
     s.clock.advance(10 * 60_000);
     await s.db.query('UPDATE gateways SET last_update = $1', [s.clock.now()]);
-    const listed = await s.post('/api/Service/getall', {}, token);
+    const listed = await s.api(endpoints.service.getAll, { token });
     expect(listed.body.services.map((x: { available: number }) => x.available)).toEqual([50, 50]);
 
     const second = await wave(users, 7);
@@ -101,7 +102,7 @@ describe.runIf(TEST_DB === 'pg')('several server processes on one PostgreSQL', (
       const u = await a.createUser({ balance: 5 });
       const stream = await openSse(`${b.url}/api/Order/stream`, u.token);
       try {
-        const res = await a.post('/api/Order/create', { serviceCode: 'mp' }, u.token);
+        const res = await a.api(endpoints.order.create, { body: { serviceCode: 'mp' }, token: u.token });
         const ev = await stream.next((e) => e.event === 'order');
         expect(JSON.parse(ev.data).id).toBe(res.body.data.id);
       } finally {
@@ -132,12 +133,14 @@ describe('live order events', () => {
     const mine = await openSse(`${s.url}/api/Order/stream`, owner.token);
     const theirs = await openSse(`${s.url}/api/Order/stream`, other.token);
     try {
-      const created = (await s.post('/api/Order/create', { serviceCode: 'ev' }, owner.token)).body.data;
+      const created = (
+        await s.api(endpoints.order.create, { body: { serviceCode: 'ev' }, token: owner.token })
+      ).body.data;
       const ev = await mine.next((e) => e.event === 'order');
       expect(JSON.parse(ev.data)).toMatchObject({ id: created.id, status: 'WAIT_CODE' });
       s.clock.advance(121_000);
       await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
-      await s.post('/api/Order/cancel', { orderId: created.id }, owner.token);
+      await s.api(endpoints.order.cancel, { body: { orderId: created.id }, token: owner.token });
       const cancelled = await mine.next((e) => JSON.parse(e.data).status === 'CANCEL');
       expect(JSON.parse(cancelled.data).id).toBe(created.id);
       expect(theirs.events.filter((e) => e.event === 'order')).toEqual([]);
@@ -148,6 +151,6 @@ describe('live order events', () => {
   });
 
   it('refuses the stream without a token', async () => {
-    expect((await s.call('GET', '/api/Order/stream')).status).toBe(401);
+    expect((await s.api(endpoints.live.stream)).status).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../../test/fixtures.ts';
@@ -16,9 +17,8 @@ beforeAll(async () => {
   s = await startTestServer();
   sim = await GatewaySim.start({ ports: 4, seed: 11 });
   admin = await s.adminToken();
-  const gw = await s.post(
-    '/api/Admin/updateGateway',
-    {
+  const gw = await s.api(endpoints.gateway.update, {
+    body: {
       gateway: {
         name: 'box-1',
         url: sim.url,
@@ -28,16 +28,15 @@ beforeAll(async () => {
         isEnable: true,
       },
     },
-    admin,
-  );
+    token: admin,
+  });
   expect(gw.status).toBe(200);
-  const scanned = await s.post('/api/Admin/gatewayScan', { id: gw.body.id }, admin);
+  const scanned = await s.api(endpoints.gateway.scan, { body: { id: gw.body.id }, token: admin });
   expect(scanned.body).toMatchObject({ totalSIM: 4, onlineStatus: 'Online' });
-  await s.post(
-    '/api/service/update',
-    { name: 'Telegram', code: 'tg', price: 0.5, textContains: 'Telegram', pattern: '(\\d{5})' },
-    admin,
-  );
+  await s.api(endpoints.service.update, {
+    body: { name: 'Telegram', code: 'tg', price: 0.5, textContains: 'Telegram', pattern: '(\\d{5})' },
+    token: admin,
+  });
 });
 
 afterAll(async () => {
@@ -51,7 +50,7 @@ describe('rent → device SMS → code at the SSE client', () => {
     const u = await s.createUser({ balance: 2 });
     const stream = await openSse(`${s.url}/api/Order/stream`, u.token);
     try {
-      const rented = await s.post('/api/Order/create', { serviceCode: 'tg' }, u.token);
+      const rented = await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token: u.token });
       expect(rented.status).toBe(200);
       const order = rented.body.data;
       const slot = sim.slots().find((x) => x.sn === order.phoneNumber);
@@ -68,7 +67,7 @@ describe('rent → device SMS → code at the SSE client', () => {
         codeText: '70412',
         smsText: 'Telegram code: 70412. Do not give it to anyone.',
       });
-      const info = await s.post('/api/user/info', {}, u.token);
+      const info = await s.api(endpoints.user.info, { token: u.token });
       expect(info.body.balance).toBe(1.5);
     } finally {
       stream.close();

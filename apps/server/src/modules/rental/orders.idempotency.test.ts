@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: test-side JSON reading
+import { endpoints } from '@simdock/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -43,7 +44,7 @@ describe('Idempotency-Key on POST /api/Order/create', () => {
     expect(retry.status).toBe(200);
     expect(retry.body.data.id).toBe(first.body.data.id);
     expect(await orderCount(u.id)).toBe(1);
-    expect((await s.post('/api/user/info', {}, u.token)).body.balance).toBe(4);
+    expect((await s.api(endpoints.user.info, { token: u.token })).body.balance).toBe(4);
   });
 
   it('rents once for parallel retries of one click', async () => {

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredSms } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await addService(s.db, { code: 'mgo', name: 'Google', pattern: 'G-(\\d{6})', repeatable: true });
   const u = await s.createUser({ balance: 100 });
   for (const code of ['mtg', 'mtg', 'mgo', 'mgo']) {
-    const r = await s.post('/api/Order/create', { serviceCode: code }, u.token);
+    const r = await s.api(endpoints.order.create, { body: { serviceCode: code }, token: u.token });
     expect(r.status).toBe(200);
   }
   places = await s.db.query(

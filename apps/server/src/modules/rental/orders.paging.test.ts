@@ -1,7 +1,7 @@
-import { PAGE_COUNT_CAP } from '@simdock/contract';
+import { endpoints, PAGE_COUNT_CAP } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { type ApiCall, startTestServer, type TestServer } from '../../test/harness.ts';
 
 // Order Manager's deep pages (docs/architecture.md#paged-lists): more orders than the exact count's cap,
 // so the total is an estimate and the far pages are read by key or from the end.
@@ -47,10 +47,14 @@ type Page = {
   firstCursor?: string;
   lastCursor?: string;
 };
-const get = async (path: string): Promise<Page> => {
-  const res = await s.call('GET', path, undefined, admin);
+const get = async <E extends typeof endpoints.order.adminOrders | typeof endpoints.gateway.inbox>(
+  endpoint: E,
+  query: ApiCall<E>['query'],
+): Promise<Page> => {
+  const res = await s.api(endpoint, { query, token: admin });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as Page;
+  // Both lists page alike: the fields read here.
+  return res.body as unknown as Page;
 };
 const ids = (p: Page) => p.items.map((o) => o.id);
 
@@ -65,36 +69,44 @@ async function byOffset(where: string, params: unknown[], page: number, size = 1
 
 describe('Order Manager deep pages', () => {
   it('above the cap the total is an estimate, marked so, and pages reached by key equal pages by offset', async () => {
-    const p1 = await get('/api/Admin/orders?page=1&pageSize=100');
+    const p1 = await get(endpoints.order.adminOrders, { page: 1, pageSize: 100 });
     expect(p1.totalEstimated).toBe(true);
     expect(p1.total).toBeGreaterThan(PAGE_COUNT_CAP);
     expect(p1.totalPages).toBe(Math.ceil(p1.total / 100));
     expect(ids(p1)).toEqual(await byOffset('', [], 1));
 
     // Next, then a jump of five pages forward, then two back: each from the page on screen.
-    const p2 = await get(`/api/Admin/orders?page=2&pageSize=100&after=${p1.lastCursor}`);
+    const p2 = await get(endpoints.order.adminOrders, { page: 2, pageSize: 100, after: p1.lastCursor });
     expect(ids(p2)).toEqual(await byOffset('', [], 2));
-    const p7 = await get(
-      `/api/Admin/orders?page=7&pageSize=100&after=${p2.lastCursor}&before=${p2.firstCursor}`,
-    );
+    const p7 = await get(endpoints.order.adminOrders, {
+      page: 7,
+      pageSize: 100,
+      after: p2.lastCursor,
+      before: p2.firstCursor,
+    });
     expect(ids(p7)).toEqual(await byOffset('', [], 7));
-    const p5 = await get(
-      `/api/Admin/orders?page=5&pageSize=100&after=${p7.lastCursor}&before=${p7.firstCursor}`,
-    );
+    const p5 = await get(endpoints.order.adminOrders, {
+      page: 5,
+      pageSize: 100,
+      after: p7.lastCursor,
+      before: p7.firstCursor,
+    });
     expect(ids(p5)).toEqual(await byOffset('', [], 5));
     expect(p5.page).toBe(5);
   });
 
   it('the last page holds the oldest orders, and the page before it continues them', async () => {
-    const p1 = await get('/api/Admin/orders?page=1&pageSize=100');
-    const last = await get(`/api/Admin/orders?page=${p1.totalPages}&pageSize=100`);
+    const p1 = await get(endpoints.order.adminOrders, { page: 1, pageSize: 100 });
+    const last = await get(endpoints.order.adminOrders, { page: p1.totalPages, pageSize: 100 });
     const oldest = await s.db.query<{ id: string }>(
       `SELECT o.id::text AS id FROM orders o ORDER BY o.id ASC LIMIT 100`,
     );
     expect(ids(last)).toEqual(oldest.map((r) => r.id).reverse());
-    const before = await get(
-      `/api/Admin/orders?page=${p1.totalPages - 1}&pageSize=100&before=${last.firstCursor}`,
-    );
+    const before = await get(endpoints.order.adminOrders, {
+      page: p1.totalPages - 1,
+      pageSize: 100,
+      before: last.firstCursor,
+    });
     const next = await s.db.query<{ id: string }>(
       `SELECT o.id::text AS id FROM orders o ORDER BY o.id ASC LIMIT 100 OFFSET 100`,
     );
@@ -106,26 +118,33 @@ describe('Order Manager deep pages', () => {
     const [{ n }] = (await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders ${where}`)) as [
       { n: number },
     ];
-    const p1 = await get('/api/Admin/orders?status=SUCCESS&pageSize=100');
+    const p1 = await get(endpoints.order.adminOrders, { status: 'SUCCESS', pageSize: 100 });
     expect(p1.totalEstimated).toBe(false);
     expect(p1.total).toBe(n);
     const pages = Math.ceil(n / 100);
     expect(p1.totalPages).toBe(pages);
     // The last page (read from the end) has the remainder, not a full page.
-    const last = await get(`/api/Admin/orders?status=SUCCESS&pageSize=100&page=${pages}`);
+    const last = await get(endpoints.order.adminOrders, { status: 'SUCCESS', pageSize: 100, page: pages });
     expect(last.items).toHaveLength(n - (pages - 1) * 100);
     expect(ids(last)).toEqual(await byOffset(where, [], pages));
     // Back from the last page by key, and a page in the second half by number alone.
-    const prev = await get(
-      `/api/Admin/orders?status=SUCCESS&pageSize=100&page=${pages - 1}&before=${last.firstCursor}`,
-    );
+    const prev = await get(endpoints.order.adminOrders, {
+      status: 'SUCCESS',
+      pageSize: 100,
+      page: pages - 1,
+      before: last.firstCursor,
+    });
     expect(ids(prev)).toEqual(await byOffset(where, [], pages - 1));
     const mid = Math.ceil(pages / 2) + 1;
-    expect(ids(await get(`/api/Admin/orders?status=SUCCESS&pageSize=100&page=${mid}`))).toEqual(
-      await byOffset(where, [], mid),
-    );
+    expect(
+      ids(await get(endpoints.order.adminOrders, { status: 'SUCCESS', pageSize: 100, page: mid })),
+    ).toEqual(await byOffset(where, [], mid));
     // A page beyond the last is empty, with the same total.
-    const beyond = await get(`/api/Admin/orders?status=SUCCESS&pageSize=100&page=${pages + 3}`);
+    const beyond = await get(endpoints.order.adminOrders, {
+      status: 'SUCCESS',
+      pageSize: 100,
+      page: pages + 3,
+    });
     expect(beyond).toMatchObject({ items: [], total: n });
   });
 
@@ -135,22 +154,35 @@ describe('Order Manager deep pages', () => {
       { n: number },
     ];
     expect(n).toBeGreaterThan(100);
-    const p1 = await get('/api/Admin/orders?status=CANCEL&gateway=beta&phoneNumber=00&pageSize=100');
+    const p1 = await get(endpoints.order.adminOrders, {
+      status: 'CANCEL',
+      gateway: 'beta',
+      phoneNumber: '00',
+      pageSize: 100,
+    });
     expect(p1).toMatchObject({ total: n, totalEstimated: false });
     expect(ids(p1)).toEqual(await byOffset(where, [], 1));
-    const p2 = await get(
-      `/api/Admin/orders?status=CANCEL&gateway=beta&phoneNumber=00&pageSize=100&page=2&after=${p1.lastCursor}`,
-    );
+    const p2 = await get(endpoints.order.adminOrders, {
+      status: 'CANCEL',
+      gateway: 'beta',
+      phoneNumber: '00',
+      pageSize: 100,
+      page: 2,
+      after: p1.lastCursor,
+    });
     expect(ids(p2)).toEqual(await byOffset(where, [], 2));
     expect(
       p2.items.every((o) => o.status === 'CANCEL' && o.gateway === 'beta' && o.phoneNumber.includes('00')),
     ).toBe(true);
     // A LIKE wildcard in the search is taken literally.
-    expect((await get('/api/Admin/orders?phoneNumber=%25')).total).toBe(0);
+    expect((await get(endpoints.order.adminOrders, { phoneNumber: '%' })).total).toBe(0);
   });
 
   it('refuses a cursor it did not give with a 400', async () => {
-    const res = await s.call('GET', '/api/Admin/orders?page=2&after=not-a-cursor', undefined, admin);
+    const res = await s.api(endpoints.order.adminOrders, {
+      query: { page: 2, after: 'not-a-cursor' },
+      token: admin,
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -161,17 +193,18 @@ describe('unmatched SMS pages', () => {
       `SELECT m.id::text AS id FROM incoming_sms m WHERE NOT matched AND NOT is_report ORDER BY received_at DESC, m.id DESC`,
     );
     expect(all).toHaveLength(76);
-    const get20 = (q: string) => get(`/api/Admin/inbox?matched=false&pageSize=20${q}`);
-    const p1 = await get20('&page=1');
+    const get20 = (q: { page: number; after?: string }) =>
+      get(endpoints.gateway.inbox, { matched: 'false', pageSize: 20, ...q });
+    const p1 = await get20({ page: 1 });
     expect(p1).toMatchObject({ total: 76, totalPages: 4 });
     const seen = [...ids(p1)];
     let shown = p1;
     for (let page = 2; page <= 4; page++) {
-      shown = await get20(`&page=${page}&after=${shown.lastCursor}`);
+      shown = await get20({ page, after: shown.lastCursor });
       seen.push(...ids(shown));
     }
     expect(seen).toEqual(all.map((r) => r.id));
-    const last = await get20('&page=4');
+    const last = await get20({ page: 4 });
     expect(ids(last)).toEqual(all.slice(60).map((r) => r.id));
   });
 });

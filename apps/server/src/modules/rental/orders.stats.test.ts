@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -41,7 +42,7 @@ describe('POST /api/Order/stats', () => {
       u.id,
       s.clock.now(),
     ]);
-    const res = await s.post('/api/Order/stats', {}, u.token);
+    const res = await s.api(endpoints.order.stats, { token: u.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ activeNumbers: 2, dailyRentals: 6 });
   });

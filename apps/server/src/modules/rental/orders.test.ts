@@ -1,33 +1,31 @@
-import { UserOrdersResponse } from '@simdock/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addService, ledgerMismatches, seedGateway, smsToPort } from '../../test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { endpoints, UserOrdersResponse } from '@simdock/contract';
+import { describe, expect, it } from 'vitest';
+import { addService, type SeededGateway, smsToPort } from '../../test/fixtures.ts';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithGatewayAndServices } from '../../test/suites.ts';
 import { expireOverdue } from './orders.service.ts';
 
 let s: TestServer;
-let gw: { id: string; numbers: string[]; ports: string[] };
+let gw: SeededGateway;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  gw = await seedGateway(s.db, { sims: 3, lastUpdate: s.clock.now() });
-  await addService(s.db, { code: 'tg', name: 'Telegram', price: 1.25 });
-  await addService(s.db, { code: 'wa', name: 'WhatsApp', price: 2, pattern: '(\\d{3}-\\d{3})' });
-  await addService(s.db, { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true });
-});
-// Tests move the clock; the gateway keeps reporting, as a live device would.
-beforeEach(async () => {
-  await s.db.query('UPDATE gateways SET last_update = $2 WHERE id = $1', [gw.id, s.clock.now()]);
-});
-// The ledger invariant after every scenario: each balance equals the sum of its ledger rows.
-afterEach(async () => {
-  expect(await ledgerMismatches(s.db)).toEqual([]);
-});
-afterAll(async () => {
-  await s.close();
-});
+serverWithGatewayAndServices(
+  {
+    sims: 3,
+    services: [
+      { code: 'tg', name: 'Telegram', price: 1.25 },
+      { code: 'wa', name: 'WhatsApp', price: 2, pattern: '(\\d{3}-\\d{3})' },
+      { code: 'go', name: 'Google', price: 0.5, pattern: 'G-(\\d{6})', repeatable: true },
+    ],
+  },
+  (t) => {
+    ({ s, gw } = t);
+  },
+);
 
-const rent = (token: string, serviceCode: string) => s.post('/api/Order/create', { serviceCode }, token);
-const balanceOf = async (token: string) => (await s.post('/api/user/info', {}, token)).body.balance as number;
+const rent = (token: string, serviceCode: string) =>
+  s.api(endpoints.order.create, { body: { serviceCode }, token });
+const balanceOf = async (token: string) =>
+  (await s.api(endpoints.user.info, { token })).body.balance as number;
 
 /** An SMS arriving on a gateway port, through the real ingestion (stored once, then consumers). */
 async function deliver(port: string, text: string): Promise<boolean> {
@@ -59,7 +57,7 @@ describe('renting', () => {
       { amount: '10.00', kind: 'topup' },
       { amount: '-1.25', kind: 'order_charge' },
     ]);
-    const list = await s.post('/api/Order/getbyuser', {}, u.token);
+    const list = await s.api(endpoints.order.getByUser, { token: u.token });
     expect(list.body).toMatchObject({ code: 1, orders: [{ id: order.id, phoneNumber: order.phoneNumber }] });
     // The list is JSON built by PostgreSQL, the rent's answer is built in JavaScript: the same order
     // reads the same, and the list is exactly the contract's shape (no field missing or extra).
@@ -81,7 +79,7 @@ describe('renting', () => {
     const text =
       'Telegram code: 54321 "quoted" \\ back\\slash\ttab\nnew line 🙂 <script>x</script> \u2028 end';
     expect(await deliver(portOf(order.phoneNumber), text)).toBe(true);
-    const list = await s.post('/api/Order/getbyuser', {}, u.token);
+    const list = await s.api(endpoints.order.getByUser, { token: u.token });
     expect(list.body.orders[0]).toMatchObject({
       id: order.id,
       codeText: '54321',
@@ -97,7 +95,7 @@ describe('renting', () => {
     expect(res.status).toBe(402);
     expect(res.body.msg).toMatch(/balance is too low/);
     expect(await balanceOf(u.token)).toBe(1);
-    expect((await s.post('/api/Order/getbyuser', {}, u.token)).body.orders).toEqual([]);
+    expect((await s.api(endpoints.order.getByUser, { token: u.token })).body.orders).toEqual([]);
   });
 
   it('refuses unknown and disabled services', async () => {
@@ -133,20 +131,20 @@ describe('renting', () => {
     ]);
     expect((await rent(u.token, 'x1')).status).toBe(409);
     await s.db.query(`UPDATE gateways SET last_update = $2 WHERE id = $1`, [gw.id, s.clock.now()]);
-    const all = await s.post('/api/Service/getall', {});
-    expect(all.body.services.find((x: { code: string }) => x.code === 'x1').available).toBe(3);
+    const all = await s.api(endpoints.service.getAll);
+    expect(all.body.services.find((x: { code: string }) => x.code === 'x1')!.available).toBe(3);
   });
 
   it('shows live availability capped by stock, without admin fields to the public', async () => {
     await addService(s.db, { code: 'cap', name: 'Capped', stock: 1 });
-    const pub = await s.post('/api/Service/getall', {});
+    const pub = await s.api(endpoints.service.getAll);
     const capped = pub.body.services.find((x: { code: string }) => x.code === 'cap');
-    expect(capped.available).toBe(1);
-    expect(capped.pattern).toBeUndefined();
+    expect(capped!.available).toBe(1);
+    expect((capped as { pattern?: string }).pattern).toBeUndefined();
     const u = await s.createUser({ balance: 10 });
     expect((await rent(u.token, 'cap')).status).toBe(200);
     expect((await rent(u.token, 'cap')).status).toBe(409);
-    const admin = await s.post('/api/Service/getall', {}, await s.adminToken());
+    const admin = await s.api(endpoints.service.getAll, { token: await s.adminToken() });
     expect(admin.body.services.find((x: { code: string }) => x.code === 'cap')).toMatchObject({
       available: 0,
       stock: 1,
@@ -158,15 +156,15 @@ describe('cancelling', () => {
   it('is refused during the minimum time, then refunds once', async () => {
     const u = await s.createUser({ balance: 5 });
     const order = (await rent(u.token, 'wa')).body.data;
-    const early = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    const early = await s.api(endpoints.order.cancel, { body: { orderId: order.id }, token: u.token });
     expect(early.status).toBe(409);
     expect(early.body.msg).toMatch(/Please wait/);
     s.clock.advance(121_000);
-    const ok = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    const ok = await s.api(endpoints.order.cancel, { body: { orderId: order.id }, token: u.token });
     expect(ok.status).toBe(200);
     expect(ok.body.data.status).toBe('CANCEL');
     expect(await balanceOf(u.token)).toBe(5);
-    const again = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    const again = await s.api(endpoints.order.cancel, { body: { orderId: order.id }, token: u.token });
     expect(again.status).toBe(409);
     expect(await balanceOf(u.token)).toBe(5);
   });
@@ -176,9 +174,11 @@ describe('cancelling', () => {
     const other = await s.createUser({ balance: 5 });
     const order = (await rent(u.token, 'tg')).body.data;
     s.clock.advance(121_000);
-    expect((await s.post('/api/Order/cancel', { orderId: order.id }, other.token)).status).toBe(404);
+    expect(
+      (await s.api(endpoints.order.cancel, { body: { orderId: order.id }, token: other.token })).status,
+    ).toBe(404);
     expect(await deliver(portOf(order.phoneNumber), 'Telegram code: 55555')).toBe(true);
-    const res = await s.post('/api/Order/cancel', { orderId: order.id }, u.token);
+    const res = await s.api(endpoints.order.cancel, { body: { orderId: order.id }, token: u.token });
     expect(res.status).toBe(409);
     expect(res.body.msg).toMatch(/code has already arrived/);
   });
@@ -196,7 +196,7 @@ describe('expiry', () => {
     expect(n1 + n2).toBeGreaterThanOrEqual(2);
     expect(await expireOverdue(s.ctx)).toBe(0);
     expect(await balanceOf(u.token)).toBe(10);
-    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders;
+    const orders = (await s.api(endpoints.order.getByUser, { token: u.token })).body.orders;
     expect(
       orders
         .filter((o: { id: string }) => [a.id, b.id].includes(o.id))
@@ -226,7 +226,7 @@ describe('code delivery', () => {
     await deliver(portOf(tg.phoneNumber), 'Your Instagram code is 998877');
     await deliver(portOf(tg.phoneNumber), 'TELEGRAM code 4321. Do not share it');
     await deliver(portOf(wa.phoneNumber), 'Your WhatsApp code: 123-456');
-    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+    const orders = (await s.api(endpoints.order.getByUser, { token: u.token })).body.orders as Array<
       Record<string, unknown>
     >;
     expect(orders.find((o) => o.id === tg.id)).toMatchObject({
@@ -253,7 +253,7 @@ describe('code delivery', () => {
     await deliver(portOf(once.phoneNumber), 'once 2222');
     await deliver(portOf(rep.phoneNumber), 'rep G-111111');
     await deliver(portOf(rep.phoneNumber), 'rep G-222222');
-    let orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+    let orders = (await s.api(endpoints.order.getByUser, { token: u.token })).body.orders as Array<
       Record<string, unknown>
     >;
     expect(orders.find((o) => o.id === once.id)).toMatchObject({ codeText: '1111', smsText: 'once 1111' });
@@ -265,7 +265,7 @@ describe('code delivery', () => {
     expect(codes.map((c) => c.code_text)).toEqual(['111111', '222222']);
     s.clock.advance(21 * 60_000);
     await deliver(portOf(rep.phoneNumber), 'rep G-333333');
-    orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+    orders = (await s.api(endpoints.order.getByUser, { token: u.token })).body.orders as Array<
       Record<string, unknown>
     >;
     expect(orders.find((o) => o.id === rep.id)).toMatchObject({ codeText: '222222' });
@@ -276,7 +276,7 @@ describe('code delivery', () => {
     await addService(s.db, { code: 'nc', name: 'NoCode', textContains: 'nocode' });
     const o = (await rent(u.token, 'nc')).body.data;
     await deliver(portOf(o.phoneNumber), 'nocode: welcome!');
-    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+    const orders = (await s.api(endpoints.order.getByUser, { token: u.token })).body.orders as Array<
       Record<string, unknown>
     >;
     expect(orders.find((x) => x.id === o.id)).toMatchObject({
@@ -305,7 +305,7 @@ describe('code delivery', () => {
       o.phoneNumber,
     ]);
     expect(await deliver(port, 'swap code 67890')).toBe(true);
-    const orders = (await s.post('/api/Order/getbyuser', {}, u.token)).body.orders as Array<
+    const orders = (await s.api(endpoints.order.getByUser, { token: u.token })).body.orders as Array<
       Record<string, unknown>
     >;
     expect(orders.find((x) => x.id === o.id)).toMatchObject({ codeText: '67890' });
@@ -313,13 +313,16 @@ describe('code delivery', () => {
 
   it('keeps an SMS that matched no order, visible to admins', async () => {
     expect(await deliver('3.01', 'Random marketing text 123456')).toBe(false);
-    const res = await s.call('GET', '/api/Admin/inbox?matched=false', undefined, await s.adminToken());
+    const res = await s.api(endpoints.gateway.inbox, {
+      query: { matched: 'false' },
+      token: await s.adminToken(),
+    });
     expect(res.status).toBe(200);
     // Earlier tests left unmatched SMS too (e.g. a code after its order expired).
     const marketing = res.body.items.find((m: { text: string }) => m.text === 'Random marketing text 123456');
     expect(marketing).toMatchObject({ port: '3.01', matched: false });
     expect(res.body.items.every((m: { matched: boolean }) => !m.matched)).toBe(true);
     const user = await s.createUser();
-    expect((await s.call('GET', '/api/Admin/inbox', undefined, user.token)).status).toBe(403);
+    expect((await s.api(endpoints.gateway.inbox, { token: user.token })).status).toBe(403);
   });
 });

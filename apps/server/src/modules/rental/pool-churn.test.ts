@@ -1,4 +1,4 @@
-import { SpentNumbersResponse } from '@simdock/contract';
+import { endpoints, SpentNumbersResponse } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addService, ledgerMismatches, seedGateway } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -36,18 +36,18 @@ async function advance(server: TestServer, ms: number) {
 }
 
 async function available(code: string): Promise<number> {
-  const res = await s.post('/api/Service/getall', {}, admin);
-  return res.body.services.find((x: { code: string }) => x.code === code).available;
+  const res = await s.api(endpoints.service.getAll, { token: admin });
+  return res.body.services.find((x: { code: string }) => x.code === code)!.available;
 }
 
 /** One rental of the number by `token`, ended by the renter's cancel or by expiry; then the cooldown. */
 async function emptyRental(svc: { code: string; number: string }, token: string, end: 'cancel' | 'expire') {
-  const r = await s.post('/api/Order/create', { serviceCode: svc.code }, token);
+  const r = await s.api(endpoints.order.create, { body: { serviceCode: svc.code }, token });
   expect(r.status).toBe(200);
   expect(r.body.data.phoneNumber).toBe(svc.number);
   if (end === 'cancel') {
     await advance(s, 121_000);
-    const c = await s.post('/api/Order/cancel', { orderId: r.body.data.id }, token);
+    const c = await s.api(endpoints.order.cancel, { body: { orderId: r.body.data.id }, token });
     expect(c.status).toBe(200);
   } else {
     await advance(s, 21 * 60_000);
@@ -57,7 +57,7 @@ async function emptyRental(svc: { code: string; number: string }, token: string,
 }
 
 async function spent(serviceId: string) {
-  const r = await s.post('/api/service/spentNumbers', { serviceId }, admin);
+  const r = await s.api(endpoints.service.spentNumbers, { body: { serviceId }, token: admin });
   expect(r.status).toBe(200);
   return SpentNumbersResponse.parse(r.body);
 }
@@ -106,38 +106,39 @@ describe('returning spent numbers to the pool', () => {
     expect(await available('back1')).toBe(0);
     expect((await spent(svc.id)).numbers).toMatchObject([{ phoneNumber: svc.number, reason: 'limit' }]);
 
-    const back = await s.post(
-      '/api/service/returnToPool',
-      { serviceId: svc.id, phoneNumber: svc.number },
-      admin,
-    );
+    const back = await s.api(endpoints.service.returnToPool, {
+      body: { serviceId: svc.id, phoneNumber: svc.number },
+      token: admin,
+    });
     expect(back.status).toBe(200);
     expect(back.body.msg).toContain('back in the pool');
     expect(await available('back1')).toBe(1);
     expect((await spent(svc.id)).numbers).toEqual([]);
     // Not spent any more: nothing to return.
-    const again = await s.post(
-      '/api/service/returnToPool',
-      { serviceId: svc.id, phoneNumber: svc.number },
-      admin,
-    );
+    const again = await s.api(endpoints.service.returnToPool, {
+      body: { serviceId: svc.id, phoneNumber: svc.number },
+      token: admin,
+    });
     expect(again.status).toBe(404);
 
     // It counts afresh: 4 more empty rentals spend it again; "return all" brings it back.
     for (let i = 0; i < 4; i++) await emptyRental(svc, u.token, 'expire');
     expect(await available('back1')).toBe(0);
-    const all = await s.post('/api/service/returnAllToPool', { serviceId: svc.id }, admin);
+    const all = await s.api(endpoints.service.returnAllToPool, { body: { serviceId: svc.id }, token: admin });
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ code: 1, returned: 1 });
     expect(await available('back1')).toBe(1);
-    const none = await s.post('/api/service/returnAllToPool', { serviceId: svc.id }, admin);
+    const none = await s.api(endpoints.service.returnAllToPool, {
+      body: { serviceId: svc.id },
+      token: admin,
+    });
     expect(none.body).toMatchObject({ code: 1, returned: 0 });
-    expect((await s.post('/api/Order/create', { serviceCode: 'back1' }, u.token)).status).toBe(200);
+    expect(
+      (await s.api(endpoints.order.create, { body: { serviceCode: 'back1' }, token: u.token })).status,
+    ).toBe(200);
 
-    const audit = await s.post('/api/Admin/audit', {}, admin);
-    const kinds = audit.body.entries
-      .filter((e: { targetId: string }) => e.targetId === svc.id)
-      .map((e: { kind: string }) => e.kind);
+    const audit = await s.api(endpoints.audit.list, { token: admin });
+    const kinds = audit.body.entries.filter((e) => e.targetId === svc.id).map((e) => e.kind);
     expect(kinds).toEqual(['service.numbersReturned', 'service.numberReturned']);
   });
 
@@ -145,12 +146,11 @@ describe('returning spent numbers to the pool', () => {
     const svc = await oneSimService(s, 'back2');
     const u = await s.createUser({ balance: 10 });
     const sms = (text: string) =>
-      s.post(
-        '/api/Admin/simulateSms',
-        { gatewayId: svc.gatewayId, port: svc.port, from: 'Service', text },
-        admin,
-      );
-    const r = await s.post('/api/Order/create', { serviceCode: 'back2' }, u.token);
+      s.api(endpoints.sim.simulateSms, {
+        body: { gatewayId: svc.gatewayId, port: svc.port, from: 'Service', text },
+        token: admin,
+      });
+    const r = await s.api(endpoints.order.create, { body: { serviceCode: 'back2' }, token: u.token });
     expect(r.status).toBe(200);
     expect((await sms('Welcome to Svc back2')).status).toBe(200);
     await advance(s, 21 * 60_000);
@@ -158,22 +158,27 @@ describe('returning spent numbers to the pool', () => {
     await advance(s, 10 * 60_000); // the cooldown after the rental ended
     expect((await spent(svc.id)).numbers).toMatchObject([{ reason: 'sms' }]);
     const body = { serviceId: svc.id, phoneNumber: svc.number };
-    const refused = await s.post('/api/service/returnToPool', body, admin);
+    const refused = await s.api(endpoints.service.returnToPool, { body: body, token: admin });
     expect(refused.status).toBe(409);
     expect(refused.body.field).toBe('includeSms');
     // "Return all" takes only numbers spent by the limit.
-    expect((await s.post('/api/service/returnAllToPool', { serviceId: svc.id }, admin)).body.returned).toBe(
-      0,
-    );
+    expect(
+      (await s.api(endpoints.service.returnAllToPool, { body: { serviceId: svc.id }, token: admin })).body
+        .returned,
+    ).toBe(0);
     expect(await available('back2')).toBe(0);
-    expect((await s.post('/api/service/returnToPool', { ...body, includeSms: true }, admin)).status).toBe(
-      200,
-    );
+    expect(
+      (await s.api(endpoints.service.returnToPool, { body: { ...body, includeSms: true }, token: admin }))
+        .status,
+    ).toBe(200);
     expect(await available('back2')).toBe(1);
 
-    await s.post('/api/Order/create', { serviceCode: 'back2' }, u.token);
+    await s.api(endpoints.order.create, { body: { serviceCode: 'back2' }, token: u.token });
     expect((await sms('Svc back2 code: 12345')).status).toBe(200);
-    const code = await s.post('/api/service/returnToPool', { ...body, includeSms: true }, admin);
+    const code = await s.api(endpoints.service.returnToPool, {
+      body: { ...body, includeSms: true },
+      token: admin,
+    });
     expect(code.status).toBe(409);
     expect(code.body.msg).toContain('received a code');
     expect(await available('back2')).toBe(0);
@@ -182,13 +187,18 @@ describe('returning spent numbers to the pool', () => {
   it('is for admins only and checks its input', async () => {
     const svc = await oneSimService(s, 'back3');
     const u = await s.createUser({ balance: 0 });
-    for (const path of ['returnToPool', 'returnAllToPool']) {
+    for (const endpoint of [endpoints.service.returnToPool, endpoints.service.returnAllToPool]) {
       const body = { serviceId: svc.id, phoneNumber: svc.number };
-      expect((await s.post(`/api/service/${path}`, body, u.token)).status).toBe(403);
-      expect((await s.post(`/api/service/${path}`, body)).status).toBe(401);
-      expect((await s.post(`/api/service/${path}`, { ...body, serviceId: 'nope' }, admin)).status).toBe(404);
+      expect((await s.api(endpoint, { body, token: u.token })).status).toBe(403);
+      expect((await s.api(endpoint, { body })).status).toBe(401);
+      expect((await s.api(endpoint, { body: { ...body, serviceId: 'nope' }, token: admin })).status).toBe(
+        404,
+      );
     }
-    const bad = await s.post('/api/service/returnToPool', { serviceId: svc.id, phoneNumber: 'abc' }, admin);
+    const bad = await s.api(endpoints.service.returnToPool, {
+      body: { serviceId: svc.id, phoneNumber: 'abc' },
+      token: admin,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('phoneNumber');
   });
@@ -201,16 +211,20 @@ describe('RENTAL_CANCELS_PER_HOUR', () => {
       await seedGateway(c.db, { sims: 6, lastUpdate: c.clock.now() });
       await addService(c.db, { code: 'cap1', price: 1 });
       const u = await c.createUser({ balance: 20 });
-      const key: string = (await c.post('/api/user/reset-key', {}, u.token, await c.reauth(u))).body.apiKey;
+      const key: string = (
+        await c.api(endpoints.apikey.reset, { token: u.token, headers: await c.reauth(u) })
+      ).body.apiKey;
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const r = await c.post('/api/Order/create', { serviceCode: 'cap1' }, u.token);
+        const r = await c.api(endpoints.order.create, { body: { serviceCode: 'cap1' }, token: u.token });
         expect(r.status).toBe(200);
         ids.push(r.body.data.id);
       }
       await advance(c, 121_000);
       for (const id of ids.slice(0, 2)) {
-        expect((await c.post('/api/Order/cancel', { orderId: id }, u.token)).status).toBe(200);
+        expect((await c.api(endpoints.order.cancel, { body: { orderId: id }, token: u.token })).status).toBe(
+          200,
+        );
       }
       const refused = await fetch(`${c.url}/api/Order/cancel`, {
         method: 'POST',
@@ -246,7 +260,9 @@ describe('RENTAL_CANCELS_PER_HOUR', () => {
 
       // An hour after the first cancellations the window has room again.
       await advance(c, 60 * 60_000);
-      expect((await c.post('/api/Order/cancel', { orderId: ids[2] }, u.token)).status).toBe(200);
+      expect(
+        (await c.api(endpoints.order.cancel, { body: { orderId: ids[2]! }, token: u.token })).status,
+      ).toBe(200);
       expect(await ledgerMismatches(c.db)).toEqual([]);
     } finally {
       await c.close();

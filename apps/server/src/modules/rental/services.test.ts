@@ -1,18 +1,16 @@
-import { ruleMessages } from '@simdock/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { endpoints, ruleMessages } from '@simdock/contract';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../../test/harness.ts';
+import { serverWithAdmin } from '../../test/suites.ts';
 
 let s: TestServer;
 let admin: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.adminToken();
-});
-afterAll(async () => {
-  await s.close();
+serverWithAdmin((t) => {
+  ({ s, admin } = t);
 });
 
-const save = (body: Record<string, unknown>, token = admin) => s.post('/api/service/update', body, token);
+const save = (body: Record<string, unknown>, token = admin) =>
+  s.api(endpoints.service.update, { rawBody: body, token });
 
 describe('service manager API', () => {
   it('adds with the spec defaults, trims text and coerces numbers', async () => {
@@ -82,16 +80,22 @@ describe('service manager API', () => {
       price: 2.5,
       isRepeatable: true,
     });
-    const del = await s.post('/api/service/delete', { service: b.id }, admin);
+    const del = await s.api(endpoints.service.delete, { body: { service: b.id }, token: admin });
     expect(del.body).toEqual({ code: 1, msg: 'Service deleted.' });
-    const list = (await s.post('/api/Service/getall', {}, admin)).body.services as Array<{ code: string }>;
+    const list = (await s.api(endpoints.service.getAll, { token: admin })).body.services as Array<{
+      code: string;
+    }>;
     expect(list.map((x) => x.code)).not.toContain('go');
-    expect((await s.post('/api/service/delete', { service: b.id }, admin)).status).toBe(404);
+    expect((await s.api(endpoints.service.delete, { body: { service: b.id }, token: admin })).status).toBe(
+      404,
+    );
   });
 
   it('is for admins only', async () => {
     const u = await s.createUser();
     expect((await save({ name: 'X', code: 'x', price: 1 }, u.token)).status).toBe(403);
-    expect((await s.post('/api/service/delete', { service: 'x' }, u.token)).status).toBe(403);
+    expect((await s.api(endpoints.service.delete, { body: { service: 'x' }, token: u.token })).status).toBe(
+      403,
+    );
   });
 });

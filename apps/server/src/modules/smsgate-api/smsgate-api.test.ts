@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import {
   SmsGateClient as Client,
@@ -28,12 +29,16 @@ let client: InstanceType<typeof Client>;
 beforeAll(async () => {
   s = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', SMS_PER_SIM_PER_MINUTE: '600' } });
   const admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 }, admin);
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 100, MaxMsgPerDay: 1000 },
+    token: admin,
+  });
   sim = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
   await addSimGateway(s, admin, sim, 'smsgate door box');
   receiver = await startReceiver();
   user = await s.createUser({ balance: 5 });
-  key = (await s.post('/api/user/reset-key', {}, user.token, await s.reauth(user))).body.apiKey;
+  key = (await s.api(endpoints.apikey.reset, { token: user.token, headers: await s.reauth(user) })).body
+    .apiKey;
   client = new Client(user.username, key, http, `${s.url}/3rdparty/v1`);
 });
 afterAll(async () => {
@@ -92,11 +97,11 @@ describe('the android-sms-gateway client against SimDock', () => {
     expect(typeof body.id).toBe('string');
     // Signed as SMSGate signs: hex HMAC-SHA256 over the body followed by X-Timestamp, with the
     // URL's secret (shown on the API Key page).
-    const list = await s.post('/api/user/webhooks', {}, user.token);
-    const secret = list.body.webhooks.find((w: { url: string }) => w.url === `${receiver.url}/hook`).secret;
+    const list = await s.api(endpoints.webhooks.list, { token: user.token });
+    const secret = list.body.webhooks.find((w: { url: string }) => w.url === `${receiver.url}/hook`)!.secret;
     const ts = String(got.headers['x-timestamp']);
     expect(got.headers['x-signature']).toBe(
-      createHmac('sha256', secret)
+      createHmac('sha256', secret!)
         .update(got.raw + ts)
         .digest('hex'),
     );
@@ -172,12 +177,11 @@ describe('scopes', () => {
   it('a messaging:read key lists webhooks but cannot register or delete one (403); messaging:send can', async () => {
     const keyWith = async (scope: string) =>
       (
-        await s.post(
-          '/api/user/apikeys/create',
-          { name: scope, scopes: [scope] },
-          user.token,
-          await s.reauth(user),
-        )
+        await s.api(endpoints.apikey.createKey, {
+          rawBody: { name: scope, scopes: [scope] },
+          token: user.token,
+          headers: await s.reauth(user),
+        })
       ).body.apiKey as string;
     const reader = new Client(user.username, await keyWith('messaging:read'), http, `${s.url}/3rdparty/v1`);
     const writer = new Client(user.username, await keyWith('messaging:send'), http, `${s.url}/3rdparty/v1`);

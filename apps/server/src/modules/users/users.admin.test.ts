@@ -1,4 +1,4 @@
-import { ruleMessages } from '@simdock/contract';
+import { endpoints, ruleMessages } from '@simdock/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -20,9 +20,10 @@ afterEach(async () => {
 });
 
 const save = (user: Record<string, unknown>, token = admin) =>
-  s.post('/api/Admin/updateUser', { user }, token);
-const list = (body: Record<string, unknown> = {}, token = admin) => s.post('/api/Admin/getUser', body, token);
-const del = (id: string, token = admin) => s.post('/api/Admin/deleteUser', { id }, token);
+  s.api(endpoints.userAdmin.updateUser, { rawBody: { user }, token });
+const list = (body: Record<string, unknown> = {}, token = admin) =>
+  s.api(endpoints.userAdmin.getUser, { body: body, token });
+const del = (id: string, token = admin) => s.api(endpoints.userAdmin.deleteUser, { body: { id }, token });
 const userRow = async (id: string) =>
   (
     await s.db.query<{ status: string; balance: string; roles: string[]; username: string }>(
@@ -151,7 +152,7 @@ describe('User Manager API: add and edit', () => {
 
   it('a deactivated user loses access at once', async () => {
     const u = await s.createUser({ username: 'ivan' });
-    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(200);
+    expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(200);
     const res = await save({
       id: u.id,
       username: 'ivan',
@@ -160,12 +161,12 @@ describe('User Manager API: add and edit', () => {
       status: 'Inactive',
     });
     expect(res.status).toBe(200);
-    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(401);
     // Reactivated: the old token stays dead (token version bumped), a new sign-in works.
     await save({ id: u.id, username: 'ivan', email: 'ivan@example.com', roles: ['User'], status: 'Active' });
-    expect((await s.post('/api/user/info', {}, u.token)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: u.token })).status).toBe(401);
     const fresh = await s.login('ivan', u.password);
-    expect((await s.post('/api/user/info', {}, fresh)).status).toBe(200);
+    expect((await s.api(endpoints.user.info, { token: fresh })).status).toBe(200);
   });
 });
 
@@ -213,7 +214,7 @@ describe('User Manager API: delete', () => {
     const r2 = await del(rich.id);
     expect(r2.body).toMatchObject({ code: 1, outcome: 'deactivated' });
     expect(await userRow(rich.id)).toMatchObject({ status: 'Inactive', balance: '3.00' });
-    expect((await s.post('/api/user/info', {}, rich.token)).status).toBe(401);
+    expect((await s.api(endpoints.user.info, { token: rich.token })).status).toBe(401);
     expect((await auditOf(rich.id)).map((a) => a.kind)).toEqual(['user.deactivate']);
 
     // Money history without a balance: still kept (deactivated).

@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 
@@ -39,7 +40,7 @@ type Answer = {
   lastCursor?: string;
 };
 const list = async (body: Record<string, unknown>): Promise<Answer> => {
-  const res = await s.post('/api/Admin/getUser', body, admin);
+  const res = await s.api(endpoints.userAdmin.getUser, { body: body, token: admin });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as Answer;
 };
@@ -104,6 +105,8 @@ describe('User Manager', () => {
   });
 
   it('refuses a cursor it did not give with a 400', async () => {
-    expect((await s.post('/api/Admin/getUser', { page: 2, after: 'bm9wZQ' }, admin)).status).toBe(400);
+    expect(
+      (await s.api(endpoints.userAdmin.getUser, { body: { page: 2, after: 'bm9wZQ' }, token: admin })).status,
+    ).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { endpoints } from '@simdock/contract';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
@@ -101,12 +102,11 @@ describe('in production (WEBHOOK_ALLOW_PRIVATE off)', () => {
   it('refuses webhook URLs whose IPv6 literal embeds or reaches a private address', async () => {
     const u = await s.createUser();
     for (const [ip, why] of refused.filter(([ip]) => ip.includes(':') && !ip.includes('%'))) {
-      const res = await s.post(
-        '/api/user/webhooks/add',
-        { url: `http://[${ip}]:8080/hook` },
-        u.token,
-        await s.reauth(u),
-      );
+      const res = await s.api(endpoints.webhooks.add, {
+        body: { url: `http://[${ip}]:8080/hook` },
+        token: u.token,
+        headers: await s.reauth(u),
+      });
       expect(res.status, `${ip} (${why})`).toBe(400);
       expect(res.body.error).toBe('webhook_url_refused');
     }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WEBHOOK_MAX_TRIES, WEBHOOK_RETRY_DELAYS_S } from '@simdock/contract';
+import { endpoints, WEBHOOK_MAX_TRIES, WEBHOOK_RETRY_DELAYS_S } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SendResult } from '../../context.ts';
@@ -62,7 +62,10 @@ let gatewayId: string;
 beforeAll(async () => {
   s = await startTestServer({ env: { SMS_PER_SIM_PER_MINUTE: '600' } });
   admin = await s.adminToken();
-  await s.post('/api/Admin/updateSettings', { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 }, admin);
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 1000, MaxMsgPerDay: 100000 },
+    token: admin,
+  });
   rx = new Receiver();
   await rx.start();
   sim = await GatewaySim.start({ ports: 4, sendDelayMs: 5, dlrDelayMs: 5 });
@@ -103,9 +106,12 @@ let numberSeq = 16005550000;
 const fresh = (n: number) => Array.from({ length: n }, () => String(++numberSeq));
 
 async function send(token: string, numbers: string[], mess = 'Spring sale') {
-  const res = await s.post('/api/MassOutreach/sendMassSMS', { number: numbers.join('\n'), mess }, token);
+  const res = await s.api(endpoints.outreach.sendMassSms, {
+    body: { number: numbers.join('\n'), mess },
+    token,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return String(res.body.data.campaignId);
+  return String(res.body.data!.campaignId);
 }
 
 type Row = { id: string; recipient: string; status: string; port: string | null; tid: number | null };
@@ -136,12 +142,11 @@ async function deliverAll() {
 }
 
 async function addHook(user: { token: string; password: string }, path: string, events?: string[]) {
-  const res = await s.post(
-    '/api/user/webhooks/add',
-    { url: rx.url(path), ...(events ? { events } : {}) },
-    user.token,
-    await s.reauth(user),
-  );
+  const res = await s.api(endpoints.webhooks.add, {
+    rawBody: { url: rx.url(path), ...(events ? { events } : {}) },
+    token: user.token,
+    headers: await s.reauth(user),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.webhook as { id: string; secret: string; events: string[]; format: string };
 }
@@ -259,7 +264,7 @@ describe('messaging events', () => {
       expect(r.headers['x-simdock-event-id']).toBe(JSON.parse(r.body).id);
     }
     // The delivery log shows the event ids.
-    const log = (await s.post('/api/user/webhooks/deliveries', {}, u.token)).body.deliveries;
+    const log = (await s.api(endpoints.webhooks.deliveries, { token: u.token })).body.deliveries;
     expect(log).toHaveLength(6);
     expect(log.map((d: { eventId: string }) => d.eventId).sort()).toEqual(got.map((b) => b.id).sort());
   });
@@ -275,29 +280,27 @@ describe('messaging events', () => {
     expect(bodies(rx.at('a')).map((x) => x.event)).toEqual(['message.delivered']);
     expect(bodies(rx.at('b')).map((x) => x.event)).toEqual(['campaign.finished']);
 
-    const changed = await s.post(
-      '/api/user/webhooks/events',
-      { id: a.id, events: ['message.sent', 'message.sent'] },
-      u.token,
-      await s.reauth(u),
-    );
+    const changed = await s.api(endpoints.webhooks.events, {
+      body: { id: a.id, events: ['message.sent', 'message.sent'] },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.webhook.events).toEqual(['message.sent']);
     rx.received = [];
     await runUntilDone(await send(u.token, fresh(1)));
     await deliverAll();
     expect(bodies(rx.at('a')).map((x) => x.event)).toEqual(['message.sent']);
-    const listed = (await s.post('/api/user/webhooks', {}, u.token)).body.webhooks;
-    expect(listed.find((w: { id: string }) => w.id === a.id).events).toEqual(['message.sent']);
+    const listed = (await s.api(endpoints.webhooks.list, { token: u.token })).body.webhooks;
+    expect(listed.find((w: { id: string }) => w.id === a.id)!.events).toEqual(['message.sent']);
 
     // The rental's event is `code.received`; its earlier name `sms-incoming` is still accepted (kept
     // and answered by the new name, once even when both are given).
-    const renamed = await s.post(
-      '/api/user/webhooks/events',
-      { id: a.id, events: ['sms-incoming', 'message.sent', 'code.received'] },
-      u.token,
-      await s.reauth(u),
-    );
+    const renamed = await s.api(endpoints.webhooks.events, {
+      body: { id: a.id, events: ['sms-incoming', 'message.sent', 'code.received'] },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     expect(renamed.body.webhook.events).toEqual(['code.received', 'message.sent']);
     const old = await addHook(u, 'old-name', ['sms-incoming']);
@@ -305,30 +308,33 @@ describe('messaging events', () => {
 
     // Refused: no event, an unknown one, another user's URL.
     expect(
-      (await s.post('/api/user/webhooks/events', { id: a.id, events: [] }, u.token, await s.reauth(u)))
-        .status,
+      (
+        await s.api(endpoints.webhooks.events, {
+          body: { id: a.id, events: [] },
+          token: u.token,
+          headers: await s.reauth(u),
+        })
+      ).status,
     ).toBe(400);
     expect(
       (
-        await s.post(
-          '/api/user/webhooks/events',
-          { id: a.id, events: ['sms:sent'] },
-          u.token,
-          await s.reauth(u),
-        )
+        await s.api(endpoints.webhooks.events, {
+          rawBody: { id: a.id, events: ['sms:sent'] },
+          token: u.token,
+          headers: await s.reauth(u),
+        })
       ).status,
     ).toBe(400);
     const other = await s.createUser();
-    const stranger = await s.post(
-      '/api/user/webhooks/events',
-      { id: a.id, events: ['message.sent'] },
-      other.token,
-      await s.reauth(other),
-    );
+    const stranger = await s.api(endpoints.webhooks.events, {
+      body: { id: a.id, events: ['message.sent'] },
+      token: other.token,
+      headers: await s.reauth(other),
+    });
     expect(stranger.status).toBe(404);
 
     rx.received = [];
-    const test = await s.post('/api/user/webhooks/test', {}, u.token);
+    const test = await s.api(endpoints.webhooks.test, { token: u.token });
     expect(test.body.msg).toBe('Test event delivered to 3 of 3 URLs.');
     expect(rx.received.map((r) => JSON.parse(r.body).event)).toEqual(['test', 'test', 'test']);
   });
@@ -371,19 +377,22 @@ describe('messaging events', () => {
     expect(sentTries[0]!.headers['x-simdock-event-id']).not.toBe(seen[4]!.headers['x-simdock-event-id']);
 
     // A redelivery: a new delivery, the same event id and body.
-    const log = (await s.post('/api/user/webhooks/deliveries', {}, u.token)).body.deliveries;
+    const log = (await s.api(endpoints.webhooks.deliveries, { token: u.token })).body.deliveries;
     const sentDelivery = log.find((d: { event: string }) => d.event === 'message.sent');
     expect(sentDelivery).toMatchObject({ status: 'delivered', attempts: 4 });
     rx.received = [];
-    const again = await s.post('/api/user/webhooks/redeliver', { id: sentDelivery.id }, u.token);
+    const again = await s.api(endpoints.webhooks.redeliver, {
+      body: { id: sentDelivery!.id },
+      token: u.token,
+    });
     expect(again.status).toBe(200);
     expect(again.body.msg).toBe('Delivered again.');
     expect(again.body.deliveries).toMatchObject([
-      { event: 'message.sent', eventId: sentDelivery.eventId, status: 'delivered', attempts: 1 },
+      { event: 'message.sent', eventId: sentDelivery!.eventId, status: 'delivered', attempts: 1 },
     ]);
-    expect(again.body.deliveries[0].id).not.toBe(sentDelivery.id);
+    expect(again.body.deliveries[0]!.id).not.toBe(sentDelivery!.id);
     expect(rx.received).toHaveLength(1);
-    expect(rx.received[0]!.headers['x-simdock-event-id']).toBe(sentDelivery.eventId);
+    expect(rx.received[0]!.headers['x-simdock-event-id']).toBe(sentDelivery!.eventId);
     expect(rx.received[0]!.body).toBe(sentTries[0]!.body);
     expect(rx.received[0]!.headers['x-simdock-signature']).toBe(signature(hook.secret, rx.received[0]!));
   });
@@ -468,7 +477,7 @@ describe('messaging events', () => {
     rx.received = [];
     try {
       const c = await send(u.token, fresh(3));
-      const cancel = await s.post('/api/MassOutreach/cancel', { campaignId: c }, u.token);
+      const cancel = await s.api(endpoints.outreach.cancel, { body: { campaignId: c }, token: u.token });
       expect(cancel.body.data.cancelled).toBe(3);
       await deliverAll();
       expect(bodies(rx.at('finish'))).toMatchObject([
@@ -482,18 +491,24 @@ describe('messaging events', () => {
   it('redelivers only the caller’s own deliveries', async () => {
     const u = await s.createUser();
     await addHook(u, 'mine');
-    await s.post('/api/user/webhooks/test', {}, u.token);
-    const [d] = (await s.post('/api/user/webhooks/deliveries', {}, u.token)).body.deliveries;
+    await s.api(endpoints.webhooks.test, { token: u.token });
+    const [d] = (await s.api(endpoints.webhooks.deliveries, { token: u.token })).body.deliveries;
     const other = await s.createUser();
-    expect((await s.post('/api/user/webhooks/redeliver', { id: d.id }, other.token)).status).toBe(404);
-    expect((await s.post('/api/user/webhooks/redeliver', { id: 'x1' }, u.token)).status).toBe(404);
-    expect((await s.post('/api/user/webhooks/redeliver', { id: '999999999' }, u.token)).status).toBe(404);
+    expect(
+      (await s.api(endpoints.webhooks.redeliver, { body: { id: d!.id }, token: other.token })).status,
+    ).toBe(404);
+    expect((await s.api(endpoints.webhooks.redeliver, { body: { id: 'x1' }, token: u.token })).status).toBe(
+      404,
+    );
+    expect(
+      (await s.api(endpoints.webhooks.redeliver, { body: { id: '999999999' }, token: u.token })).status,
+    ).toBe(404);
     rx.received = [];
     rx.plan = [500];
-    const failed = await s.post('/api/user/webhooks/redeliver', { id: d.id }, u.token);
+    const failed = await s.api(endpoints.webhooks.redeliver, { body: { id: d!.id }, token: u.token });
     expect(failed.status).toBe(200);
     expect(failed.body.msg).toBe('Not delivered: HTTP 500.');
-    expect(failed.body.deliveries[0]).toMatchObject({ eventId: d.eventId, status: 'failed', attempts: 1 });
+    expect(failed.body.deliveries[0]).toMatchObject({ eventId: d!.eventId, status: 'failed', attempts: 1 });
     // One try: a failed redelivery is not retried.
     s.clock.advance(3600_000);
     expect(await deliverDue(s.ctx)).toBe(0);
@@ -588,7 +603,7 @@ describe('SMSGate format', () => {
 
     // The test event reaches every URL; SMSGate's is a system:ping.
     rx.received = [];
-    await s.post('/api/user/webhooks/test', { id: hook.id }, u.token);
+    await s.api(endpoints.webhooks.test, { body: { id: hook.id }, token: u.token });
     expect(JSON.parse(rx.received[0]!.body)).toMatchObject({
       event: 'system:ping',
       webhookId: 'my-hook-1',

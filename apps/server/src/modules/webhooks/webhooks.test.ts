@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WEBHOOK_MAX_TRIES, WEBHOOK_RETRY_DELAYS_S } from '@simdock/contract';
+import { endpoints, WEBHOOK_MAX_TRIES, WEBHOOK_RETRY_DELAYS_S } from '@simdock/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seal } from '../../crypto.ts';
 import { addService, seedGateway } from '../../test/fixtures.ts';
@@ -69,7 +69,7 @@ afterAll(async () => {
 });
 
 async function rentAndReceive(token: string, text: string) {
-  const order = (await s.post('/api/Order/create', { serviceCode: 'tg' }, token)).body.data;
+  const order = (await s.api(endpoints.order.create, { body: { serviceCode: 'tg' }, token })).body.data;
   await ingestIncomingSms(s.ctx, [
     {
       gatewayId: gw.id,
@@ -91,9 +91,13 @@ const verify = (secret: string, r: Received) =>
 describe('webhook deliveries', () => {
   it('signs each POST, retries failures with backoff, and records exactly one success', async () => {
     const u = await s.createUser({ balance: 5 });
-    const added = await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u));
+    const added = await s.api(endpoints.webhooks.add, {
+      body: { url: rx.url },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     expect(added.status).toBe(200);
-    const secret: string = added.body.webhook.secret;
+    const secret: string = added.body.webhook.secret!;
     expect(secret).toMatch(/^whsec_/);
 
     rx.plan = [500, 'slow', 404];
@@ -132,7 +136,7 @@ describe('webhook deliveries', () => {
       receivedAt: receivedAt.toISOString(),
     });
 
-    const log = await s.post('/api/user/webhooks/deliveries', {}, u.token);
+    const log = await s.api(endpoints.webhooks.deliveries, { token: u.token });
     expect(log.body.deliveries).toHaveLength(1);
     expect(log.body.deliveries[0]).toMatchObject({
       url: rx.url,
@@ -168,7 +172,11 @@ describe('webhook deliveries', () => {
 
   it('gives up after the last try and marks the delivery failed', async () => {
     const u = await s.createUser({ balance: 5 });
-    await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u));
+    await s.api(endpoints.webhooks.add, {
+      body: { url: rx.url },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     rx.plan = Array.from({ length: 20 }, () => 503);
     await rentAndReceive(u.token, 'Telegram code 27182');
     expect(await deliverDue(s.ctx)).toBe(1);
@@ -180,7 +188,7 @@ describe('webhook deliveries', () => {
     expect(await deliverDue(s.ctx)).toBe(0);
     expect(rx.received).toHaveLength(WEBHOOK_MAX_TRIES);
     expect(WEBHOOK_MAX_TRIES).toBeGreaterThanOrEqual(7);
-    const res = await s.post('/api/user/webhooks/deliveries', {}, u.token);
+    const res = await s.api(endpoints.webhooks.deliveries, { token: u.token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const log = res.body.deliveries;
     expect(log[0]).toMatchObject({ status: 'failed', attempts: WEBHOOK_MAX_TRIES, lastStatus: 503 });
@@ -188,7 +196,11 @@ describe('webhook deliveries', () => {
 
   it('two workers at once send each delivery once (claimed with SKIP LOCKED and a lease)', async () => {
     const u = await s.createUser({ balance: 5 });
-    await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u));
+    await s.api(endpoints.webhooks.add, {
+      body: { url: rx.url },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     await rentAndReceive(u.token, 'Telegram code 11111');
     await rentAndReceive(u.token, 'Telegram code 22222');
     await rentAndReceive(u.token, 'Telegram code 33333');
@@ -203,29 +215,37 @@ describe('webhook deliveries', () => {
 describe('managing webhooks', () => {
   it('up to 3 URLs; delete; the test event reaches the receiver and is logged', async () => {
     const u = await s.createUser();
-    expect((await s.post('/api/user/webhooks/test', {}, u.token)).status).toBe(400);
+    expect((await s.api(endpoints.webhooks.test, { token: u.token })).status).toBe(400);
     for (const n of [1, 2, 3]) {
       expect(
-        (await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=${n}` }, u.token, await s.reauth(u)))
-          .status,
+        (
+          await s.api(endpoints.webhooks.add, {
+            body: { url: `${rx.url}?n=${n}` },
+            token: u.token,
+            headers: await s.reauth(u),
+          })
+        ).status,
       ).toBe(200);
       s.clock.advance(1000);
     }
-    const dup = await s.post('/api/user/webhooks/add', { url: `${rx.url}?n=1` }, u.token, await s.reauth(u));
+    const dup = await s.api(endpoints.webhooks.add, {
+      body: { url: `${rx.url}?n=1` },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     expect(dup.status).toBe(409);
-    const fourth = await s.post(
-      '/api/user/webhooks/add',
-      { url: `${rx.url}?n=4` },
-      u.token,
-      await s.reauth(u),
-    );
+    const fourth = await s.api(endpoints.webhooks.add, {
+      body: { url: `${rx.url}?n=4` },
+      token: u.token,
+      headers: await s.reauth(u),
+    });
     expect(fourth).toMatchObject({ status: 409, body: { error: 'webhook_limit' } });
-    const list = (await s.post('/api/user/webhooks', {}, u.token)).body;
+    const list = (await s.api(endpoints.webhooks.list, { token: u.token })).body;
     expect(list.max).toBe(3);
     expect(list.webhooks).toHaveLength(3);
 
     rx.plan = [200, 500, 200];
-    const test = await s.post('/api/user/webhooks/test', {}, u.token);
+    const test = await s.api(endpoints.webhooks.test, { token: u.token });
     expect(test.status).toBe(200);
     expect(test.body.msg).toBe('Test event delivered to 2 of 3 URLs.');
     expect(test.body.deliveries.map((d: { status: string }) => d.status).sort()).toEqual([
@@ -239,37 +259,47 @@ describe('managing webhooks', () => {
     s.clock.advance(3600_000);
     expect(await deliverDue(s.ctx)).toBe(0);
 
-    const one = await s.post('/api/user/webhooks/test', { id: list.webhooks[0].id }, u.token);
+    const one = await s.api(endpoints.webhooks.test, { body: { id: list.webhooks[0]!.id }, token: u.token });
     expect(one.body.deliveries).toHaveLength(1);
-    expect(one.body.deliveries[0].url).toBe(`${rx.url}?n=1`);
+    expect(one.body.deliveries[0]!.url).toBe(`${rx.url}?n=1`);
 
     const other = await s.createUser();
-    expect((await s.post('/api/user/webhooks/delete', { id: list.webhooks[0].id }, other.token)).status).toBe(
+    expect(
+      (await s.api(endpoints.webhooks.delete, { body: { id: list.webhooks[0]!.id }, token: other.token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await s.api(endpoints.webhooks.test, { body: { id: list.webhooks[0]!.id }, token: other.token }))
+        .status,
+    ).toBe(404);
+    expect((await s.api(endpoints.webhooks.delete, { body: { id: 'nope' }, token: u.token })).status).toBe(
       404,
     );
-    expect((await s.post('/api/user/webhooks/test', { id: list.webhooks[0].id }, other.token)).status).toBe(
-      404,
-    );
-    expect((await s.post('/api/user/webhooks/delete', { id: 'nope' }, u.token)).status).toBe(404);
-    expect((await s.post('/api/user/webhooks/delete', { id: list.webhooks[0].id }, u.token)).status).toBe(
-      200,
-    );
-    expect((await s.post('/api/user/webhooks', {}, u.token)).body.webhooks).toHaveLength(2);
+    expect(
+      (await s.api(endpoints.webhooks.delete, { body: { id: list.webhooks[0]!.id }, token: u.token })).status,
+    ).toBe(200);
+    expect((await s.api(endpoints.webhooks.list, { token: u.token })).body.webhooks).toHaveLength(2);
   });
 
   it('a secret sealed under an earlier APP_SECRET: listed as null, its deliveries fail with a reason, no 500', async () => {
     const u = await s.createUser();
-    expect((await s.post('/api/user/webhooks/add', { url: rx.url }, u.token, await s.reauth(u))).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await s.api(endpoints.webhooks.add, {
+          body: { url: rx.url },
+          token: u.token,
+          headers: await s.reauth(u),
+        })
+      ).status,
+    ).toBe(200);
     await s.db.query('UPDATE webhooks SET secret_enc = $2 WHERE user_id = $1', [
       u.id,
       seal('an-earlier-app-secret-of-32-characters', 'whsec_old'),
     ]);
-    const list = await s.post('/api/user/webhooks', {}, u.token);
+    const list = await s.api(endpoints.webhooks.list, { token: u.token });
     expect(list.status).toBe(200);
     expect(list.body.webhooks).toMatchObject([{ url: rx.url, secret: null }]);
-    const test = await s.post('/api/user/webhooks/test', {}, u.token);
+    const test = await s.api(endpoints.webhooks.test, { token: u.token });
     expect(test.status).toBe(200);
     expect(test.body.deliveries).toMatchObject([
       { status: 'failed', lastError: expect.stringContaining('APP_SECRET') },
@@ -286,7 +316,11 @@ describe('managing webhooks', () => {
       'javascript:alert(1)',
       '',
     ]) {
-      const res = await s.post('/api/user/webhooks/add', { url }, u.token, await s.reauth(u));
+      const res = await s.api(endpoints.webhooks.add, {
+        body: { url },
+        token: u.token,
+        headers: await s.reauth(u),
+      });
       expect(res.status, url).toBe(400);
     }
   });
@@ -327,7 +361,11 @@ describe('SSRF guard', () => {
         'http://[::1]:9/x',
         'http://169.254.169.254/latest',
       ]) {
-        const res = await prod.post('/api/user/webhooks/add', { url }, u.token, await prod.reauth(u));
+        const res = await prod.api(endpoints.webhooks.add, {
+          body: { url },
+          token: u.token,
+          headers: await prod.reauth(u),
+        });
         expect(res.status, url).toBe(400);
         expect(res.body.error).toBe('webhook_url_refused');
       }
