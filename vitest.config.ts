@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // One runner for the whole repo. Server tests run twice: on embedded PGlite and, when
 // TEST_DATABASE_URL is set (CI always sets it), on a PostgreSQL server.
@@ -63,8 +66,47 @@ for (const file of readdirSync(new URL('apps/server/src', import.meta.url), { re
     throw new Error(`apps/server/src/${file} mocks a module: server test files share modules (see above)`);
 }
 
+// The files that take longest start first in their project, in this order: a long file started
+// last is the run's tail, with one worker busy and the others idle. Vitest orders by the last run's
+// timings, but a fresh clone (CI) has none and it falls back to file size, which started the
+// 76-second connection test 190 s into the browser tests, after 20 shorter files. Measured on the
+// developers' machine; a file missing here only loses its early start.
+const LONGEST_FIRST = [
+  'e2e/screens.test.ts',
+  'e2e/connection.test.ts',
+  'e2e/foundation.test.ts',
+  'e2e/messaging.test.ts',
+  'e2e/a11y.test.ts',
+  'e2e/keyboard.test.ts',
+  'e2e/apikey.test.ts',
+  'apps/server/src/http/fuzz.test.ts',
+  'apps/server/src/faults.test.ts',
+];
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST_FIRST.indexOf(relative(ROOT, spec.moduleId));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    // Within each project's run of files (Vitest runs projects one after the other), a stable sort.
+    const out: TestSpecification[] = [];
+    for (let start = 0; start < sorted.length; ) {
+      let end = start;
+      while (end < sorted.length && sorted[end]!.project === sorted[start]!.project) end += 1;
+      out.push(...sorted.slice(start, end).sort((a, b) => rank(a) - rank(b)));
+      start = end;
+    }
+    return out;
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     // Three test files at a time on 2 cores (Vitest's default is one): the server tests wait on the
     // database much of the time. The browser tests run after them, two at a time (below).
     maxWorkers: 3,
