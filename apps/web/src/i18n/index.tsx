@@ -1,3 +1,4 @@
+import { LANGUAGES, type Language } from '@simdock/contract';
 import {
   createContext,
   Fragment,
@@ -25,8 +26,8 @@ export type { MessageKey } from './en.ts';
  *   tn('dashboard.historyCount', 3) → '3 rentals' (plural forms: keys `<base>.one` / `<base>.other`)
  * Outside React (the API client, formatters): `translate(key, params)` uses the current language.
  */
-export const LANGUAGES = ['en', 'vi'] as const;
-export type Language = (typeof LANGUAGES)[number];
+// The languages are the contract's: the server's pages outside the app choose among the same ones.
+export { LANGUAGES, type Language };
 export type Params = Record<string, string | number>;
 export type TFunction = (key: MessageKey, params?: Params) => string;
 
