@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../../api/token.ts';
 import { claimsFor, fakeToken, mockFetch, renderApp, userInfoFor } from '../../test/utils.tsx';
+import { simFixture } from './sim-fixture.ts';
 
 const admin = userInfoFor('ann', ['Admin9']);
 
@@ -85,30 +86,7 @@ async function openMore(row: HTMLElement): Promise<HTMLElement> {
   return screen.findByRole('menu');
 }
 
-const sim: Sim = {
-  port: '1.01',
-  iccid: '8901',
-  imsi: null,
-  number: null,
-  numberSource: null,
-  operator: 'Op',
-  signal: 20,
-  state: 3,
-  stateText: 'Registered',
-  usable: true,
-  role: 'both',
-  lock: { locked: false, kind: null, reason: null, since: null, until: null, by: null },
-  health: {
-    sentToday: 0,
-    sentThisMonth: 0,
-    failed: 0,
-    consecutiveFailures: 0,
-    received: 0,
-    rentalsToday: 0,
-    lastSuccess: null,
-    atCap: null,
-  },
-};
+const sim: Sim = simFixture('1.01', { iccid: '8901', number: null, numberSource: null });
 
 /** Opens the SIM panel of a gateway row and returns the SIM table. */
 async function openSims(name: string): Promise<HTMLElement> {

@@ -1,32 +1,8 @@
-import type { Sim } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
+import { simFixture } from './sim-fixture.ts';
 import { lockBody, phoneHintKey, simCounts, simulateBody } from './sims.ts';
 
-const sim = (port: string, over: Partial<Sim> = {}): Sim => ({
-  port,
-  iccid: null,
-  imsi: null,
-  number: '15550001',
-  numberSource: 'device',
-  operator: 'Op',
-  signal: 20,
-  state: 3,
-  stateText: 'Registered',
-  usable: true,
-  role: 'both',
-  lock: { locked: false, kind: null, reason: null, since: null, until: null, by: null },
-  health: {
-    sentToday: 0,
-    sentThisMonth: 0,
-    failed: 0,
-    consecutiveFailures: 0,
-    received: 0,
-    rentalsToday: 0,
-    lastSuccess: null,
-    atCap: null,
-  },
-  ...over,
-});
+const sim = simFixture;
 const locked = { locked: true, kind: 'manual', reason: 'Spam', since: null, until: null, by: 'ann' } as const;
 
 describe('the SIM panel', () => {
