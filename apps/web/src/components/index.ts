@@ -19,6 +19,7 @@ export { PageHeader } from './PageHeader.tsx';
 export { Pager } from './Pager.tsx';
 export { RelativeTime } from './RelativeTime.tsx';
 export { RowActions } from './RowActions.tsx';
+export { SearchInput } from './SearchInput.tsx';
 export { EmptyState, ErrorState, QueryState, SkeletonLines } from './StateViews.tsx';
 export { StatTile } from './StatTile.tsx';
 export { StatusBadge } from './StatusBadge.tsx';

@@ -1,7 +1,7 @@
 import { CONVERSATION_FILTERS, type Conversation, type ConversationFilter } from '@simdock/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { MessagesSquare, Search } from 'lucide-react';
-import { EmptyState, Input, QueryState } from '../../components/index.ts';
+import { MessagesSquare } from 'lucide-react';
+import { EmptyState, QueryState, SearchInput } from '../../components/index.ts';
 import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
 import { badgeText, formatDateTime, formatPhone } from '../../lib/format.ts';
@@ -65,20 +65,12 @@ export function ConversationList({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="border-b border-line p-3">
-        <div className="relative">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
-            aria-hidden
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(e) => onSearch(e.target.value)}
-            placeholder={t('chat.search')}
-            aria-label={t('chat.search')}
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+          placeholder={t('chat.search')}
+          aria-label={t('chat.search')}
+        />
         <fieldset className="mt-2 flex gap-1 rounded-lg bg-subtle p-1">
           <legend className="sr-only">{t('chat.filter')}</legend>
           {CONVERSATION_FILTERS.map((f) => (

@@ -1,8 +1,7 @@
 import type { Service } from '@simdock/contract';
-import { Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { AddButton, Card, ConfirmDialog, Input, notify, PageHeader } from '../../components/index.ts';
+import { AddButton, Card, ConfirmDialog, notify, PageHeader, SearchInput } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { useSearchState } from '../../lib/useSearchState.ts';
 import { useAdminServicesQuery, useDeleteServiceMutation, useSpentCountsQuery } from './api.ts';
@@ -62,20 +61,13 @@ export function ServiceManagerPage() {
 
       <Card flush>
         <div className="border-b border-line p-3">
-          <div className="relative sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
-              aria-hidden
-            />
-            <Input
-              type="search"
-              value={query}
-              onChange={(e) => setUrl({ q: e.target.value }, { replace: true })}
-              placeholder={t('services.searchPlaceholder')}
-              aria-label={t('services.search')}
-              className="pl-8"
-            />
-          </div>
+          <SearchInput
+            className="sm:max-w-sm"
+            value={query}
+            onChange={(e) => setUrl({ q: e.target.value }, { replace: true })}
+            placeholder={t('services.searchPlaceholder')}
+            aria-label={t('services.search')}
+          />
         </div>
         <ServiceTable
           services={rows}

@@ -1,5 +1,5 @@
 import { normalizePhoneNumber, type Service, type SpentNumber, TEXT_LIMITS } from '@simdock/contract';
-import { Ban, RotateCcw, Search, Undo2 } from 'lucide-react';
+import { Ban, RotateCcw, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client.ts';
@@ -13,6 +13,7 @@ import {
   Modal,
   Notice,
   notify,
+  SearchInput,
 } from '../../components/index.ts';
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatPhone } from '../../lib/format.ts';
@@ -269,21 +270,14 @@ export function SpentNumbersDialog({ service, onClose }: SpentNumbersDialogProps
         </form>
 
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <div className="relative sm:max-w-xs sm:flex-1">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
-              aria-hidden
-            />
-            <Input
-              type="search"
-              value={search}
-              maxLength={TEXT_LIMITS.phoneNumber}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder={t('services.spentSearchPlaceholder')}
-              aria-label={t('services.spentSearch')}
-              className="pl-8"
-            />
-          </div>
+          <SearchInput
+            className="sm:max-w-xs sm:flex-1"
+            value={search}
+            maxLength={TEXT_LIMITS.phoneNumber}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('services.spentSearchPlaceholder')}
+            aria-label={t('services.spentSearch')}
+          />
           <Button
             icon={<RotateCcw className="size-4" aria-hidden />}
             onClick={() => setConfirming('all')}

@@ -5,7 +5,7 @@ import {
   USER_PAGE_SIZES,
   type UserSortField,
 } from '@simdock/contract';
-import { Pencil, Search, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
+import { Pencil, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
@@ -14,12 +14,12 @@ import {
   type Column,
   ConfirmDialog,
   DataTable,
-  Input,
   Notice,
   notify,
   PageHeader,
   Pager,
   RowActions,
+  SearchInput,
   type SortState,
   StatTile,
   StatusBadge,
@@ -272,21 +272,14 @@ export function UserManagerPage() {
 
       <Card flush>
         <div className="border-b border-line p-3">
-          <div className="relative sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted"
-              aria-hidden
-            />
-            <Input
-              type="search"
-              value={search}
-              maxLength={USER_LIMITS.search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder={t('users.searchPlaceholder')}
-              aria-label={t('users.search')}
-              className="pl-8"
-            />
-          </div>
+          <SearchInput
+            className="sm:max-w-sm"
+            value={search}
+            maxLength={USER_LIMITS.search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('users.searchPlaceholder')}
+            aria-label={t('users.search')}
+          />
         </div>
         <DataTable
           caption={t('users.tableCaption')}
