@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,6 +127,51 @@ describe('the image build', () => {
     expect(file).toContain('ENTRYPOINT ["/usr/bin/tini", "--"]');
     expect(file).toMatch(/^CMD \["node", /m);
     expect(file).toMatch(/^HEALTHCHECK [\s\S]*node", "-e", "fetch\('http:\/\/127\.0\.0\.1:.*\/readyz'/m);
+  });
+
+  it('copies every workspace the server runs on: its manifest for npm ci, its sources into the image', () => {
+    // A workspace the server imports at run time but the image lacks fails only when a container
+    // starts (the image once shipped without the simulators' shared kit); caught here instead.
+    const file = read('Containerfile');
+    const [deps, final] = [
+      file.split(/^FROM .* AS deps$/m)[1]!.split(/^FROM /m)[0]!,
+      file.split(/^FROM /m).at(-1)!,
+    ];
+    const root = join(DEPLOY, '..');
+    const dirs = new Map<string, string>();
+    for (const parent of ['packages', 'apps', 'tools']) {
+      for (const d of readdirSync(join(root, parent))) {
+        if (!existsSync(join(root, parent, d, 'package.json'))) continue;
+        const pkg = JSON.parse(readFileSync(join(root, parent, d, 'package.json'), 'utf8')) as {
+          name: string;
+        };
+        dirs.set(pkg.name, `${parent}/${d}`);
+      }
+    }
+    const needed = new Set<string>();
+    const visit = (name: string) => {
+      const dir = dirs.get(name)!;
+      const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+      };
+      for (const dep of Object.keys(pkg.dependencies ?? {})) {
+        if (dirs.has(dep) && !needed.has(dep)) {
+          needed.add(dep);
+          visit(dep);
+        }
+      }
+    };
+    visit('@simdock/server');
+    expect([...needed].sort()).toEqual(
+      expect.arrayContaining(['@simdock/contract', '@simdock/gateway-sim', '@simdock/sim-kit']),
+    );
+    for (const name of [...needed, '@simdock/server']) {
+      const dir = dirs.get(name)!;
+      expect(deps, `${name}: npm ci in the deps stage needs ${dir}/package.json`).toContain(
+        `COPY ${dir}/package.json ${dir}/`,
+      );
+      expect(final, `${name}: the image needs ${dir}`).toContain(`COPY ${dir} ${dir}`);
+    }
   });
 });
 
