@@ -132,6 +132,17 @@ export interface Job {
   run: (ctx: AppContext) => Promise<unknown>;
 }
 
+/**
+ * Something a module keeps open while the server runs: a LISTEN on the database, a socket, a
+ * timer that serves open connections. Listeners start in module order after the jobs and before
+ * the server takes requests; they stop once HTTP has drained, in reverse order (workers/listeners.ts).
+ * `start` resolves when it listens, with what stops it.
+ */
+export interface Listener {
+  name: string;
+  start: (ctx: AppContext) => Promise<() => Promise<void>>;
+}
+
 /** Verifies a request's bearer token; throws an `unauthorized` DomainError. */
 export type Authenticator = (ctx: AppContext, authorization: string | undefined) => Promise<AuthUser>;
 
@@ -238,6 +249,7 @@ export interface Registry {
   userHistoryChecks: UserHistoryCheck[];
   liveRenderers: LiveRenderers;
   jobs: Job[];
+  listeners: Listener[];
   codeListeners: CodeListener[];
   messageEventListeners: MessageEventListener[];
   authenticate: Authenticator;
@@ -270,6 +282,7 @@ export function emptyRegistry(): Registry {
     userHistoryChecks: [],
     liveRenderers: {},
     jobs: [],
+    listeners: [],
     codeListeners: [],
     messageEventListeners: [],
     authenticate: async () => {

@@ -5,6 +5,7 @@ import type {
   CodeListener,
   GatewayDeleteCheck,
   Job,
+  Listener,
   LiveRenderers,
   MessageEventListener,
   Registry,
@@ -29,6 +30,7 @@ export interface ModuleDescriptor {
   userHistoryChecks?: UserHistoryCheck[];
   liveRenderers?: LiveRenderers;
   jobs?: Job[];
+  listeners?: Listener[];
   codeListeners?: CodeListener[];
   messageEventListeners?: MessageEventListener[];
   authenticate?: Authenticator;

@@ -1,7 +1,7 @@
 /**
  * What one server keeps in memory while it runs: queues (the incoming-SMS group commit), batch
  * loaders, the chosen payment provider. One per server, made where its AppContext is built
- * (`http/app.ts`), so a test's server, or a second server in one process, never shares them with
+ * (`app.ts`), so a test's server, or a second server in one process, never shares them with
  * another. A module names its value with a key of its own (`runtimeKey`, a symbol: it holds
  * nothing) and gets it with `ctx.runtime.get(key, create)`; `create` runs on first use. A copy of
  * a context (`{ ...ctx, clock }`) is the same server and shares its runtime.

@@ -1,8 +1,9 @@
+import { createServer, type ServerOptions, type ServerParts } from './app.ts';
 import { migrate } from './db/migrate.ts';
 import { keepDemoAdminPassword, startDemo } from './demo/demo.ts';
-import { createServer, type ServerOptions, type ServerParts } from './http/app.ts';
 import { ensureAdmin } from './modules/auth/index.ts';
 import { startWorkers } from './workers/index.ts';
+import { startListeners } from './workers/listeners.ts';
 
 export interface RunningServer extends ServerParts {
   url: string;
@@ -11,7 +12,10 @@ export interface RunningServer extends ServerParts {
   stop(): Promise<void>;
 }
 
-/** Migrates, makes sure an admin exists, starts background workers and listens. */
+/**
+ * Migrates, makes sure an admin exists, starts the background workers, then the modules' listeners
+ * (database LISTENs, sockets), then takes HTTP requests.
+ */
 export async function startServer(opts: ServerOptions & { workers?: boolean }): Promise<RunningServer> {
   // Migrated first: the modules start listening for events as the server is made (db_listeners).
   const applied = await migrate(opts.db);
@@ -30,7 +34,16 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
     }
   }
   const stopWorkers = opts.workers === false ? async () => {} : await startWorkers(ctx);
-  await app.listen({ host: opts.config.HOST, port: opts.config.PORT });
+  const stopListeners = await startListeners(ctx).catch(async (err) => {
+    await stopWorkers();
+    throw err;
+  });
+  try {
+    await app.listen({ host: opts.config.HOST, port: opts.config.PORT });
+  } catch (err) {
+    await Promise.all([stopWorkers(), stopListeners()]);
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.config.PORT;
   // An ephemeral port (PORT=0): the default public URL names the port actually bound, so what
@@ -44,10 +57,11 @@ export async function startServer(opts: ServerOptions & { workers?: boolean }): 
     /**
      * Graceful: at once no new connection is accepted (new requests on open ones get 503), while
      * requests in flight finish and every worker finishes its current tick; live streams end.
-     * Resolves when all of that is done (the caller closes the database after).
+     * Once HTTP has drained, the listeners stop (in reverse order). Resolves when all of that is
+     * done (the caller closes the database after).
      */
     async stop() {
-      await Promise.all([stopDemo().then(stopWorkers), app.close()]);
+      await Promise.all([stopDemo().then(stopWorkers), app.close().then(stopListeners)]);
     },
   };
 }

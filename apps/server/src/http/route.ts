@@ -213,7 +213,7 @@ export function currentUser(req: FastifyRequest): AuthUser {
   return req.user;
 }
 
-/** The OpenAPI security scheme of each way an API key is given (schemes in http/app.ts). */
+/** The OpenAPI security scheme of each way an API key is given (schemes in http/http-app.ts). */
 export const SECURITY_OF_KEY_IN: Record<KeyIn, string> = {
   bearer: 'apiKey',
   param: 'apiKeyParam',

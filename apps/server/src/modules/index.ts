@@ -51,6 +51,7 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
     r.gatewayDeleteChecks.push(...(m.gatewayDeleteChecks ?? []));
     r.userHistoryChecks.push(...(m.userHistoryChecks ?? []));
     r.jobs.push(...(m.jobs ?? []));
+    r.listeners.push(...(m.listeners ?? []));
     r.codeListeners.push(...(m.codeListeners ?? []));
     r.messageEventListeners.push(...(m.messageEventListeners ?? []));
     Object.assign(r.liveRenderers, m.liveRenderers ?? {});

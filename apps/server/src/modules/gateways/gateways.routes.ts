@@ -15,13 +15,9 @@ import {
   simulateSms,
 } from './gateways.service.ts';
 import { authenticatePush, handlePush, MMS_PUSH_MAX_BYTES } from './push.service.ts';
-import { watchGatewayChanges } from './push-targets.ts';
 import { lockSimByAdmin, setSimRoleByAdmin, unlockSimByAdmin } from './sim-admin.service.ts';
 
 export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
-  // Edits made through another process reach this one's kept push targets.
-  const unwatch = await watchGatewayChanges(ctx);
-  app.addHook('onClose', () => unwatch());
   adminRoutes(app, ctx);
   await app.register(async (scope) =>
     pushRoutes(scope.withTypeProvider<ZodTypeProvider>() as unknown as App, ctx),

@@ -7,6 +7,7 @@ import { gatewayRoutes } from './gateways.routes.ts';
 import * as h from './health.queries.ts';
 import { inboxRoutes } from './inbox.routes.ts';
 import { gatewayJobs } from './jobs.ts';
+import { gatewayChangesListener } from './push-targets.ts';
 
 // Gateways: SIM devices, their SIM inventory, device pushes and the store of incoming SMS, which
 // is handed to the SMS consumers other modules register (rental codes, chat replies).
@@ -95,4 +96,5 @@ export const gatewaysModule: ModuleDescriptor = {
     inboxRoutes(app, ctx);
   },
   jobs: gatewayJobs,
+  listeners: [gatewayChangesListener],
 };

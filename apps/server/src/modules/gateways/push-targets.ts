@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext, Listener } from '../../context.ts';
 import { batchLoader } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
 import { listenEvents, publish } from '../../events.ts';
@@ -56,9 +56,11 @@ export async function gatewayChanged(q: Queryable, gatewayId: string): Promise<v
   await publish(q, { type: 'gateway', gatewayId });
 }
 
-/** Listens for `gateway` events (from any process); returns the stopper. */
-export async function watchGatewayChanges(ctx: AppContext): Promise<() => Promise<void>> {
-  return listenEvents(ctx.db, (event) => {
-    if (event.type === 'gateway') pushTargets(ctx).forget(event.gatewayId);
-  });
-}
+/** Edits made through another process (`gateway` events) reach this one's kept push targets. */
+export const gatewayChangesListener: Listener = {
+  name: 'gateway changes',
+  start: (ctx) =>
+    listenEvents(ctx.db, (event) => {
+      if (event.type === 'gateway') pushTargets(ctx).forget(event.gatewayId);
+    }),
+};

@@ -3,31 +3,19 @@ import type { AppContext } from '../../context.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
 import type { ModuleDescriptor } from '../../module.ts';
-import { LiveHub } from './live.hub.ts';
+import { liveEventsListener, liveStreams } from './live.hub.ts';
 
 // Live: one server-sent-events stream per signed-in user, carrying every module's events (orders
 // now; balances, campaigns and chat later). Modules register how to render their event types.
 
-const HEARTBEAT_MS = 20_000;
-
-async function liveRoutes(app: App, ctx: AppContext) {
-  const hub = new LiveHub(ctx);
-  await hub.start();
+function liveRoutes(app: App, ctx: AppContext) {
+  const { hub, pings } = liveStreams(ctx);
   // Shutdown: every open stream is ended (a clean end; the browser reconnects, to another process
   // behind the proxy or to this one once it is back), so the server's close does not wait for them.
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
   });
-  app.addHook('onClose', () => hub.stop());
-  // One heartbeat timer for every stream: a timer per stream woke an idle server once per stream
-  // per HEARTBEAT_MS (bench/RESULTS.md).
-  const pings = new Set<() => void>();
-  const heartbeat = setInterval(() => {
-    for (const ping of pings) ping();
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  app.addHook('onClose', async () => clearInterval(heartbeat));
 
   // The events and their payloads: the contract's `liveEvents`; the renderers are typed by them.
   route(app, ctx, endpoints.live.stream, async (req, reply) => {
@@ -75,4 +63,9 @@ async function liveRoutes(app: App, ctx: AppContext) {
   });
 }
 
-export const liveModule: ModuleDescriptor = { name: 'live', tables: [], routes: liveRoutes };
+export const liveModule: ModuleDescriptor = {
+  name: 'live',
+  tables: [],
+  routes: liveRoutes,
+  listeners: [liveEventsListener],
+};

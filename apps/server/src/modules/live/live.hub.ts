@@ -1,64 +1,60 @@
 import type { LiveMessage } from '@simdock/contract';
-import type { AppContext } from '../../context.ts';
-import { type AppEvent, listenEvents } from '../../events.ts';
+import type { AppContext, Listener } from '../../context.ts';
+import { listenEvents } from '../../events.ts';
+import { runtimeKey } from '../../runtime.ts';
+import { SessionsHub } from '../../sessions.ts';
 
-type Listener = (message: LiveMessage) => void;
+/** One comment line to every open stream this often, so proxies and browsers keep it open. */
+const HEARTBEAT_MS = 20_000;
+
+interface LiveStreams {
+  /** This process's open streams by user id. */
+  hub: SessionsHub<string, LiveMessage>;
+  /** One heartbeat timer for every stream: a timer per stream woke an idle server once per stream per
+   * HEARTBEAT_MS (bench/RESULTS.md). */
+  pings: Set<() => void>;
+}
+
+const LIVE_STREAMS = runtimeKey<LiveStreams>('live.streams');
+
+export function liveStreams(ctx: AppContext): LiveStreams {
+  return ctx.runtime.get(LIVE_STREAMS, () => ({
+    hub: new SessionsHub((err, userId) => ctx.log.warn({ err, userId }, 'live message not delivered')),
+    pings: new Set(),
+  }));
+}
 
 /**
  * Fans events out to this process's live streams. Events come from PostgreSQL LISTEN/NOTIFY, so a
  * change made by any server process reaches the streams of every process. Each event is rendered
- * once per process (by the module that registered its type), only when its user has a stream here.
+ * once per process (by the module that registered its type), only when its user has a stream here,
+ * and a user's events reach the stream in order.
  */
-export class LiveHub {
-  private readonly byUser = new Map<string, Set<Listener>>();
-  private unlisten?: () => Promise<void>;
-  /** Rendering is async: one chain per user keeps that user's events in order; users run in parallel. */
-  private readonly chains = new Map<string, Promise<void>>();
-
-  constructor(private readonly ctx: AppContext) {}
-
-  async start(): Promise<void> {
-    this.unlisten = await listenEvents(this.ctx.db, (event) => {
-      if ('userId' in event && this.byUser.has(event.userId)) {
-        const userId = event.userId;
-        const next = (this.chains.get(userId) ?? Promise.resolve()).then(() =>
-          this.deliver(event as AppEvent & { userId: string }),
-        );
-        this.chains.set(userId, next);
-        void next.then(() => {
-          if (this.chains.get(userId) === next) this.chains.delete(userId);
-        });
-      }
+export const liveEventsListener: Listener = {
+  name: 'live events',
+  async start(ctx) {
+    const { hub, pings } = liveStreams(ctx);
+    const unlisten = await listenEvents(ctx.db, (event) => {
+      if (!('userId' in event) || !hub.has(event.userId)) return;
+      const render = ctx.registry.liveRenderers[event.type];
+      if (!render) return;
+      void hub.publish(event.userId, async () => {
+        try {
+          return (await render(ctx, event)) ?? undefined;
+        } catch (err) {
+          ctx.log.warn({ err, event }, 'live event could not be rendered');
+          return undefined;
+        }
+      });
     });
-  }
-
-  private async deliver(event: AppEvent & { userId: string }): Promise<void> {
-    const render = this.ctx.registry.liveRenderers[event.type];
-    if (!render) return;
-    try {
-      const message = await render(this.ctx, event);
-      if (!message) return;
-      for (const fn of this.byUser.get(event.userId) ?? []) fn(message);
-    } catch (err) {
-      this.ctx.log.warn({ err, event }, 'live event could not be rendered');
-    }
-  }
-
-  subscribe(userId: string, fn: Listener): () => void {
-    let set = this.byUser.get(userId);
-    if (!set) {
-      set = new Set();
-      this.byUser.set(userId, set);
-    }
-    set.add(fn);
-    return () => {
-      set.delete(fn);
-      if (set.size === 0) this.byUser.delete(userId);
+    const heartbeat = setInterval(() => {
+      for (const ping of pings) ping();
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    return async () => {
+      clearInterval(heartbeat);
+      await unlisten();
+      hub.clear();
     };
-  }
-
-  async stop(): Promise<void> {
-    await this.unlisten?.();
-    this.byUser.clear();
-  }
-}
+  },
+};

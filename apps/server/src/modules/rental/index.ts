@@ -7,6 +7,7 @@ export { orderFigures } from './orders.queries.ts';
 import { orderRoutes } from './orders.routes.ts';
 import { closeLapsedOrders, expireOverdue, matchRentalOrders, renderOrderEvent } from './orders.service.ts';
 import { serviceRoutes } from './services.routes.ts';
+import { catalogueListener } from './services.service.ts';
 import { foldSpentCounts } from './spent.queries.ts';
 import { spentRoutes } from './spent.routes.ts';
 
@@ -41,12 +42,13 @@ export const rentalModule: ModuleDescriptor = {
     'order_gateway_tallies',
     'order_days',
   ],
-  routes: async (app, ctx) => {
-    await serviceRoutes(app, ctx);
+  routes: (app, ctx) => {
+    serviceRoutes(app, ctx);
     spentRoutes(app, ctx);
     orderRoutes(app, ctx);
   },
   // Rental codes take precedence over every other consumer of incoming SMS.
+  listeners: [catalogueListener],
   smsConsumers: [matchRentalOrders],
   liveRenderers: { order: renderOrderEvent },
   userHistoryChecks: [async (q, userId) => ((await userHasOrders(q, userId)) ? 'orders' : null)],

@@ -3,13 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { catalogueCallAllowed } from '../../http/address-limit.ts';
 import { currentUser, route, sendJsonText } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { catalogueAnswer, removeService, saveService, watchCatalogue } from './services.service.ts';
+import { catalogueAnswer, removeService, saveService } from './services.service.ts';
 
-export async function serviceRoutes(app: App, ctx: AppContext): Promise<void> {
+export function serviceRoutes(app: App, ctx: AppContext): void {
   const { service } = endpoints;
-  // Other processes' rents and releases reach this one's kept availability.
-  const unwatch = await watchCatalogue(ctx);
-  app.addHook('onClose', () => unwatch());
 
   // Public: no token needed. An admin's token unlocks the admin fields (stock, pattern, textContains).
   route(app, ctx, service.getAll, async (req, reply) => {

@@ -8,7 +8,7 @@ import {
   type ServiceInput,
   validateService,
 } from '@simdock/contract';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, Listener } from '../../context.ts';
 import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
@@ -153,7 +153,11 @@ export function availabilityChanged(ctx: AppContext): void {
 }
 
 /** Listens for other processes' changes (order and gateway events); returns the stopper. */
-export const watchCatalogue = (ctx: AppContext) => watchAvailabilityChanges(ctx, () => catalogue(ctx));
+/** Other processes' rents and releases (and gateway edits) reach this one's kept availability. */
+export const catalogueListener: Listener = {
+  name: 'catalogue changes',
+  start: (ctx) => watchAvailabilityChanges(ctx, () => catalogue(ctx)),
+};
 
 /** The catalogue's answer as JSON text, per kept computation and kind of caller (built once each). */
 const answerTexts = new WeakMap<Service[], { admin?: string; public?: string }>();

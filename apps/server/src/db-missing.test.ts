@@ -1,9 +1,9 @@
 import { endpoints } from '@simdock/contract';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openPostgres } from '../db/db.ts';
-import { isDbSchemaMissing, isDbUnavailable } from '../db/errors.ts';
-import { openTestDb, startTestServer, TEST_DB, testConfig } from '../test/harness.ts';
 import { createServer } from './app.ts';
+import { openPostgres } from './db/db.ts';
+import { isDbSchemaMissing, isDbUnavailable } from './db/errors.ts';
+import { openTestDb, startTestServer, TEST_DB, testConfig } from './test/harness.ts';
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -11,13 +9,9 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import pinoPretty from 'pino-pretty';
-import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { type AppContext, emptyRegistry } from '../context.ts';
 import type { Db } from '../db/db.ts';
-import { AppMetrics, instrumentHttp } from '../metrics.ts';
-import { fillRegistry, registerModules } from '../modules/index.ts';
-import { Runtime } from '../runtime.ts';
+import { type AppMetrics, instrumentHttp } from '../metrics.ts';
 import { registerAnswerHeaders } from './answer-headers.ts';
 import { registerErrorHandling } from './errors.ts';
 import {
@@ -30,11 +24,12 @@ import { readinessProblem } from './readiness.ts';
 import { RequestLog } from './request-log.ts';
 import { type DeclaredRoute, enforceDeclaredAccess, readEmptyBodies } from './route.ts';
 import { registerSecurity } from './security.ts';
-import { registerWebApp } from './static.ts';
 import { swaggerUiOptions } from './swagger-ui.ts';
 import type { App } from './types.ts';
 
-export type { App } from './types.ts';
+// The HTTP server every module's routes are registered on: Fastify with its logger, the error
+// answers, headers, metrics, the OpenAPI document and the health probes. It knows no module; the
+// composition (src/app.ts) registers them.
 
 const API_DESCRIPTION = `OTP number rental and SMS messaging.
 
@@ -62,8 +57,6 @@ const API_TAGS = [
   { name: 'api key', description: 'The API Key page: the key and the webhooks (session token).' },
 ];
 
-const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
-
 /** Device push URLs carry a secret in the path: never let it reach a log line. */
 export function redactUrl(url: string): string {
   // API keys travel as the `api_key` parameter of the SMS-Activate handler: never log them either.
@@ -72,19 +65,20 @@ export function redactUrl(url: string): string {
     .replace(/([?&]api_key=)[^&#]*/gi, '$1[secret]');
 }
 
-export interface ServerParts {
-  app: App;
-  ctx: AppContext;
-  /** Every API route with the access it declared. */
-  routes: DeclaredRoute[];
-}
-
-export interface ServerOptions {
+export interface HttpAppOptions {
   config: Config;
   db: Db;
-  clock?: Clock;
+  metrics: AppMetrics;
+  /** The built web app's folder (its security headers name its files). */
+  webDist: string;
   /** Where JSON log lines go (tests capture them); stdout by default. */
-  logStream?: { write(line: string): void };
+  logStream?: { write(line: string): void } | undefined;
+}
+
+export interface HttpApp {
+  app: App;
+  /** Every API route with the access it declared (filled as routes are registered). */
+  routes: DeclaredRoute[];
 }
 
 /**
@@ -98,8 +92,9 @@ function humanLogStream(config: Config): { write(line: string): void } | undefin
     : undefined;
 }
 
-export async function createServer(opts: ServerOptions): Promise<ServerParts> {
-  const { config, db } = opts;
+/** The HTTP server, ready for the modules' routes (then the web app's). */
+export async function createHttpApp(opts: HttpAppOptions): Promise<HttpApp> {
+  const { config, db, webDist } = opts;
   let securityHeaders: Record<string, string> = {};
   const logStream = opts.logStream ?? humanLogStream(config);
   const fastify = Fastify({
@@ -142,23 +137,12 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
   const app = fastify.withTypeProvider<ZodTypeProvider>() as unknown as App;
-  const ctx: AppContext = {
-    config,
-    db,
-    clock: opts.clock ?? systemClock,
-    log: app.log,
-    metrics: new AppMetrics(),
-    registry: emptyRegistry(),
-    runtime: new Runtime(),
-  };
-  fillRegistry(ctx);
   const routes = enforceDeclaredAccess(app);
   readEmptyBodies(app);
 
-  const webDist = config.WEB_DIST ? resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   registerErrorHandling(app, async () => (await readinessProblem(db)) !== undefined);
   registerAnswerHeaders(app);
-  instrumentHttp(app, ctx.metrics);
+  instrumentHttp(app, opts.metrics);
   securityHeaders = registerSecurity(app, config, webDist);
   registerUrlLimit(app);
   // Once closing, an answer ends its connection, so a keep-alive client cannot hold the close open.
@@ -215,9 +199,5 @@ export async function createServer(opts: ServerOptions): Promise<ServerParts> {
     return reply.status(503).send({ code: 0, error: 'unavailable', msg: problem });
   });
 
-  await registerModules(app, ctx);
-
-  await registerWebApp(app, webDist);
-
-  return { app, ctx, routes };
+  return { app, routes };
 }
