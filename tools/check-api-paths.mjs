@@ -32,7 +32,7 @@ const ALLOWED = [
 const SERVER_TESTS_ON_PATHS = [
   'apps/server/src/http/authz-matrix.test.ts',
   'apps/server/src/http/authz.test.ts',
-  'apps/server/src/http/db-missing.test.ts',
+  'apps/server/src/db-missing.test.ts',
   'apps/server/src/http/empty-bodies.test.ts',
   'apps/server/src/http/framework-errors.test.ts',
   'apps/server/src/http/fuzz.test.ts',

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { unseal } from '../../crypto.ts';
 import { unavailable } from '../../errors.ts';
+import { datagramPorts } from './datagram-ports.ts';
 import { type GatewayDriver, GatewayError } from './driver/driver.ts';
-import { DRIVERS, isDeviceKind } from './driver/registry.ts';
+import { deviceKind } from './driver/registry.ts';
 
 /** What building a gateway's driver reads from its row. */
 export interface DeviceAccess {
@@ -21,7 +22,8 @@ export interface DeviceAccess {
  * unsigned push never touches them.
  */
 export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
-  if (!isDeviceKind(gw.driver)) throw new Error(`No gateway driver "${gw.driver}"`);
+  const kind = deviceKind(ctx, gw.driver);
+  if (!kind) throw new Error(`No gateway driver "${gw.driver}"`);
   const open = (sealed: string, what: string) => {
     try {
       return unseal(ctx.config.APP_SECRET, sealed);
@@ -33,7 +35,7 @@ export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
       );
     }
   };
-  return DRIVERS[gw.driver]({
+  return kind.create({
     url: gw.url,
     username: gw.user_name,
     mode: gw.mode,
@@ -43,6 +45,9 @@ export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
     },
     get signingKey() {
       return gw.signing_key_enc === null ? null : open(gw.signing_key_enc, 'signing key');
+    },
+    get datagrams() {
+      return datagramPorts(ctx).get(gw.driver);
     },
   });
 }

@@ -413,6 +413,17 @@ export async function findPushTarget(q: Queryable, id: string): Promise<PushTarg
   return (await findPushTargets(q, [id]))[0];
 }
 
+/** The enabled gateways of one kind of device and their user names (datagram devices' logins). */
+export async function findGatewayLogins(
+  q: Queryable,
+  driver: string,
+): Promise<{ id: string; userName: string }[]> {
+  return q.query<{ id: string; userName: string }>(
+    'SELECT id, user_name AS "userName" FROM gateways WHERE driver = $1 AND is_enable',
+    [driver],
+  );
+}
+
 /** The push targets among `ids` (uuids), in one statement. */
 export async function findPushTargets(q: Queryable, ids: string[]): Promise<PushTarget[]> {
   return q.query<PushTarget>(

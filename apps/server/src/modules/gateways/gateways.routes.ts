@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
 import { currentUser, route } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import type { RawPush } from './driver/driver.ts';
+import type { HttpPushTransport } from './driver/driver.ts';
 import {
   deleteGateway,
   gatewayReport,
@@ -53,7 +53,7 @@ function adminRoutes(app: App, ctx: AppContext) {
 
 const ACK = { code: 200 as const, reason: 'OK' as const };
 
-type Channel = RawPush['channel'];
+type Channel = HttpPushTransport['channel'];
 
 /**
  * Device pushes, in their own scope: no bearer auth (the id and secret in the path are the
@@ -92,9 +92,7 @@ function pushRoutes(app: App, ctx: AppContext) {
         const raw: unknown = req.body;
         try {
           const res = await handlePush(ctx, src, {
-            channel,
-            headers: headersOf(req.headers),
-            query: queryOf(req.query),
+            transport: { kind: 'http', channel, headers: headersOf(req.headers), query: queryOf(req.query) },
             body: Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === 'string' ? raw : ''),
             now: ctx.clock.now(),
           });

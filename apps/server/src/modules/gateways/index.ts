@@ -1,7 +1,7 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
 import type { Queryable, Reader } from '../../db/db.ts';
 import type { ModuleDescriptor } from '../../module.ts';
-import { DEVICE_CAN, isDeviceKind } from './driver/registry.ts';
+import { deviceCan } from './driver/registry.ts';
 import * as q from './gateways.queries.ts';
 import { gatewayRoutes } from './gateways.routes.ts';
 import * as h from './health.queries.ts';
@@ -50,7 +50,7 @@ export const sendableSims = (db: Queryable, now: Date) =>
  */
 export async function simSendState(db: Queryable, simId: string, now: Date) {
   const row = await q.simSendState(db, simId, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
-  return row && { ...row, sendsMms: isDeviceKind(row.driver) && DEVICE_CAN[row.driver].sendMms };
+  return row && { ...row, sendsMms: deviceCan(row.driver).sendMms };
 }
 /**
  * The SIMs a user may send from (role `messaging` or `both`, present), each with whether it can
@@ -58,7 +58,7 @@ export async function simSendState(db: Queryable, simId: string, now: Date) {
  */
 export async function messagingSims(db: Queryable, now: Date) {
   const rows = await q.messagingSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
-  return rows.map((r) => ({ ...r, sendsMms: isDeviceKind(r.driver) && DEVICE_CAN[r.driver].sendMms }));
+  return rows.map((r) => ({ ...r, sendsMms: deviceCan(r.driver).sendMms }));
 }
 /** One more rental of this SIM today, in the renting transaction (the SIM table's figure). */
 export const countSimRental = (db: Queryable, simId: string, at: Date) => h.countRental(db, simId, at);

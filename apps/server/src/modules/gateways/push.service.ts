@@ -1,10 +1,11 @@
-// Device pushes: whatever a device sends to its gateway's secret URL (status, incoming SMS and MMS,
-// send results, signs of life). They carry no account, so the gateway id and secret in the URL
-// are what authenticates them (and a device that signs its pushes is checked by its driver). The
-// gateway's driver reads each body into the platform's words; this file applies them.
+// Device pushes: whatever a device sends (status, incoming SMS and MMS, send results, signs of
+// life). An HTTP push carries no account, so the gateway id and secret in its URL authenticate it
+// (and a device that signs its pushes is checked by its driver); a datagram names its device inside,
+// by the login and password configured on the device. The gateway's driver reads each body into the
+// platform's words; this file applies them, whatever the transport.
 import type { AppContext } from '../../context.ts';
-import { safeEqual } from '../../crypto.ts';
-import { badInput, conflict, notFound, unauthorized } from '../../errors.ts';
+import { safeEqual, unseal } from '../../crypto.ts';
+import { badInput, conflict, DomainError, notFound, unauthorized } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { driverFor } from './device.ts';
 import {
@@ -16,7 +17,9 @@ import {
   type RawPush,
   type ReadPush,
 } from './driver/driver.ts';
+import { deviceKind } from './driver/registry.ts';
 import {
+  findGatewayLogins,
   forgetPushIdsBefore,
   type PushTarget,
   portOfNumber,
@@ -52,6 +55,8 @@ export interface PushResult {
   kind: DevicePush['kind'] | 'repeated';
   stored?: number;
   duplicates?: number;
+  /** What to answer the device on its own transport (ReadPush.reply), also for a repeated push. */
+  reply?: Buffer;
 }
 
 /** The driver's reading of a push: 400 when it is not the protocol, 401 when it cannot be trusted. */
@@ -69,12 +74,52 @@ function readPush(src: PushSource, raw: RawPush): ReadPush {
 
 /** Reads one push with the gateway's driver and applies what it says. */
 export async function handlePush(ctx: AppContext, src: PushSource, raw: RawPush): Promise<PushResult> {
-  const { push, eventId } = readPush(src, raw);
-  // A push the device already delivered (a replay, or a retry after our answer was lost).
-  if (eventId !== undefined && (await pushIdSeen(ctx.db, src.gw.id, eventId))) return { kind: 'repeated' };
+  const { push, eventId, reply } = readPush(src, raw);
+  const answer = reply ? { reply } : {};
+  // A push the device already delivered (a replay, or a retry after our answer was lost): answered
+  // again, applied once.
+  if (eventId !== undefined && (await pushIdSeen(ctx.db, src.gw.id, eventId)))
+    return { kind: 'repeated', ...answer };
   const result = await applyPush(ctx, src, push);
   if (eventId !== undefined) await rememberPushId(ctx.db, src.gw.id, eventId, ctx.clock.now());
-  return result;
+  return { ...result, ...answer };
+}
+
+/** A datagram push: what it did, or why it was refused (then the device gets no answer at all). */
+export type DatagramPushResult = PushResult | { kind: 'refused'; why: string; reply?: undefined };
+
+/**
+ * A datagram from a device of `kind`: the login inside names the gateway, the password must be
+ * that gateway's; then it is read and applied like any push. A wrong or unknown login gets no
+ * answer (a device must not take silence for an acknowledgement, and a prober learns nothing).
+ */
+export async function handleDatagramPush(
+  ctx: AppContext,
+  kind: string,
+  raw: RawPush,
+): Promise<DatagramPushResult> {
+  const spec = deviceKind(ctx, kind);
+  if (spec?.pushes !== 'datagram' || !spec.loginOf || !spec.gatewayOfLogin)
+    return { kind: 'refused', why: 'this kind of device does not push datagrams' };
+  const login = spec.loginOf(raw.body);
+  if (!login) return { kind: 'refused', why: 'the datagram names no device' };
+  const gatewayId = spec.gatewayOfLogin(login.login, await findGatewayLogins(ctx.db, kind));
+  const gw = gatewayId ? await pushTargets(ctx).get(gatewayId) : undefined;
+  if (!gw) return { kind: 'refused', why: `unknown device login ${JSON.stringify(login.login)}` };
+  let password: string;
+  try {
+    password = unseal(ctx.config.APP_SECRET, gw.password_enc);
+  } catch {
+    return { kind: 'refused', why: 'the stored password of this gateway cannot be read' };
+  }
+  if (!safeEqual(login.password, password)) return { kind: 'refused', why: 'wrong password' };
+  try {
+    return await handlePush(ctx, { gw, driver: driverFor(ctx, gw) }, raw);
+  } catch (err) {
+    // Not the protocol, or not stored: unanswered, so the device sends it again.
+    if (err instanceof DomainError) return { kind: 'refused', why: err.message };
+    throw err;
+  }
 }
 
 async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Promise<PushResult> {

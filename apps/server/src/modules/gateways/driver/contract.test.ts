@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { PhoneSim, type Received, type Receiver, startReceiver } from '@simdock/phone-sim';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DevicePush, GatewayDriver, PushUrls, RawPush } from './driver.ts';
+import type { DevicePush, GatewayDriver, HttpPushTransport, PushUrls } from './driver.ts';
 import { GatewayError } from './driver.ts';
 import { EjoinDriver } from './ejoin.ts';
 import { SmsGateDriver } from './smsgate.ts';
@@ -92,13 +92,16 @@ const urlsOf = (r: Receiver): PushUrls => ({
 function read(driver: GatewayDriver, got: Received): DevicePush {
   const [path, search] = got.path.split('?') as [string, string | undefined];
   const last = path.split('/').pop();
-  const channel = (last === 'gw' ? '' : last) as RawPush['channel'];
+  const channel = (last === 'gw' ? '' : last) as HttpPushTransport['channel'];
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(got.headers)) headers[k] = Array.isArray(v) ? v[0] : v;
   return driver.readPush({
-    channel,
-    headers,
-    query: Object.fromEntries(new URLSearchParams(search ?? '')),
+    transport: {
+      kind: 'http',
+      channel,
+      headers,
+      query: Object.fromEntries(new URLSearchParams(search ?? '')),
+    },
     body: got.body,
     now: new Date(),
   }).push;

@@ -136,17 +136,57 @@ export interface PulledSms {
   items: IncomingSmsItem[];
 }
 
-/** A push as it reached the gateway's URL: the channel is the path segment after the secret. */
-export interface RawPush {
+/** A request to the gateway's secret URL: the channel is the path segment after the secret. */
+export interface HttpPushTransport {
+  kind: 'http';
   /** '' for the gateway's base URL; otherwise the named channel the device was given. */
   channel: '' | 'status' | 'sms' | 'mms' | 'report';
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
+}
+
+/**
+ * A datagram to the platform's port for this kind of device: the device names itself inside the
+ * message, and is answered from the same socket at the address and port it came from (NAT).
+ */
+export interface DatagramPushTransport {
+  kind: 'datagram';
+  from: DatagramAddress;
+}
+
+export interface DatagramAddress {
+  address: string;
+  port: number;
+}
+
+/** A push as it reached the platform, and how it travelled. */
+export interface RawPush {
+  transport: HttpPushTransport | DatagramPushTransport;
   /** The body exactly as it came (signatures are over these bytes). */
   body: Buffer;
   /** The server's clock, for signature freshness. */
   now: Date;
+}
+
+/** The HTTP side of a push, for a driver whose devices push only over HTTP. */
+export function httpPush(raw: RawPush): HttpPushTransport {
+  if (raw.transport.kind !== 'http') throw new ProtocolError('this device pushes over HTTP');
+  return raw.transport;
+}
+
+/**
+ * Who a device that names itself inside its messages says it is (its login and password, as
+ * configured on the device): such a push is authenticated by these, not by a secret URL.
+ */
+export interface DeviceLogin {
+  login: string;
+  password: string;
+}
+
+/** Sends datagrams from the platform's socket for a kind of device (its listener holds it). */
+export interface DatagramPort {
+  send(to: DatagramAddress, data: Buffer): Promise<void>;
 }
 
 /** What one push says, in the platform's words. */
@@ -161,6 +201,11 @@ export type DevicePush =
 
 export interface ReadPush {
   push: DevicePush;
+  /**
+   * What the device must be answered on its own transport when the push has been applied (a
+   * datagram device's acknowledgement); an HTTP device gets the platform's usual answer.
+   */
+  reply?: Buffer;
   /**
    * The device's id of this delivery when it has one (a retried webhook keeps it): the platform
    * applies each id once, so a replayed push changes nothing.
@@ -244,6 +289,11 @@ export interface DriverTarget {
   externalId: string | null;
   /** The key the device signs its pushes with, when it signs them. */
   readonly signingKey: string | null;
+  /**
+   * The platform's datagram socket for this kind of device, when the kind speaks datagrams and a
+   * listener of this process holds the socket (reached through the server's runtime).
+   */
+  readonly datagrams?: DatagramPort | undefined;
 }
 
 /** Deeper nesting than any device protocol uses: refused before parsing (a deep tree overflows the stack). */

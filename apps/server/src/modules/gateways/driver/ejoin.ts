@@ -6,6 +6,7 @@ import {
   type DriverTarget,
   type GatewayDriver,
   GatewayError,
+  httpPush,
   ProtocolError,
   type PulledSms,
   type PushUrls,
@@ -64,7 +65,8 @@ export class EjoinDriver implements GatewayDriver {
 
   /** The box pushes to a URL per kind: /status, /sms, /mms, /report (docs/devices.md#pushes). */
   readPush(raw: RawPush): ReadPush {
-    switch (raw.channel) {
+    const http = httpPush(raw);
+    switch (http.channel) {
       case 'status': {
         const obj = asObject(bodyValue(raw));
         const isPort =
@@ -74,9 +76,9 @@ export class EjoinDriver implements GatewayDriver {
         return { push: { kind: 'sim', sim } };
       }
       case 'sms':
-        return { push: { kind: 'sms', items: parseRecvSms(bodyValue(raw), raw.query) } };
+        return { push: { kind: 'sms', items: parseRecvSms(bodyValue(raw), http.query) } };
       case 'mms':
-        return { push: { kind: 'mms', mms: parseEjoinMms(raw.headers, raw.body) } };
+        return { push: { kind: 'mms', mms: parseEjoinMms(http.headers, raw.body) } };
       case 'report':
         return {
           push: { kind: 'report', results: sendResults(parseStatusReport(asObject(bodyValue(raw))).reports) },
@@ -293,7 +295,7 @@ export class EjoinDriver implements GatewayDriver {
 /** A push body as the box meant it: JSON when it says so, otherwise its text (the "SMS to HTTP" forward). */
 function bodyValue(raw: RawPush): unknown {
   const text = raw.body.toString('utf8');
-  if (!/json/i.test(raw.headers['content-type'] ?? '')) return text;
+  if (!/json/i.test(httpPush(raw).headers['content-type'] ?? '')) return text;
   return parsePushJson(text);
 }
 

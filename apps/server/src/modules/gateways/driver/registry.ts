@@ -1,21 +1,56 @@
 import type { DeviceKind } from '@simdock/contract';
-import type { DriverTarget, GatewayDriver } from './driver.ts';
+import type { AppContext } from '../../../context.ts';
+import { runtimeKey } from '../../../runtime.ts';
+import type { DeviceLogin, DriverTarget, GatewayDriver } from './driver.ts';
 import { EjoinDriver } from './ejoin.ts';
 import { SmsGateDriver } from './smsgate.ts';
 
-/** The driver of each device kind (the gateway's `driver` column). */
-export const DRIVERS: Record<DeviceKind, (target: DriverTarget) => GatewayDriver> = {
-  ejoin: (target) => new EjoinDriver(target),
-  smsgate: (target) => new SmsGateDriver(target),
-};
+/** What the platform knows of a kind of device before it has one of them to talk to. */
+export interface DeviceKindSpec {
+  create: (target: DriverTarget) => GatewayDriver;
+  /** What this kind can do beyond SMS, for the modules that choose a SIM. */
+  can: { sendMms: boolean };
+  /**
+   * How its pushes reach the platform: requests to the gateway's secret URL, or datagrams to the
+   * kind's port that name their device inside (then `loginOf` and `gatewayOfLogin` say which).
+   */
+  pushes: 'http' | 'datagram';
+  /** Who a datagram says sent it; undefined when it names no device. */
+  loginOf?: (body: Buffer) => DeviceLogin | undefined;
+  /** Which of this kind's gateways a login belongs to (by the gateway's user name). */
+  gatewayOfLogin?: (
+    login: string,
+    gateways: readonly { id: string; userName: string }[],
+  ) => string | undefined;
+}
 
-/** What a kind of device can do beyond SMS, for the modules that choose a SIM. */
-export const DEVICE_CAN: Record<DeviceKind, { sendMms: boolean }> = {
-  ejoin: { sendMms: true },
+/** Every kind of device (the gateway's `driver` column). */
+const DEVICE_KINDS: Record<DeviceKind, DeviceKindSpec> = {
+  ejoin: { create: (target) => new EjoinDriver(target), can: { sendMms: true }, pushes: 'http' },
   // SMSGate sends SMS and data SMS only (it receives MMS).
-  smsgate: { sendMms: false },
+  smsgate: { create: (target) => new SmsGateDriver(target), can: { sendMms: false }, pushes: 'http' },
 };
 
 export function isDeviceKind(kind: string): kind is DeviceKind {
-  return Object.hasOwn(DRIVERS, kind);
+  return Object.hasOwn(DEVICE_KINDS, kind);
+}
+
+/** What a kind of device can do beyond SMS (false for a kind this build does not know). */
+export function deviceCan(kind: string): DeviceKindSpec['can'] {
+  return isDeviceKind(kind) ? DEVICE_KINDS[kind].can : { sendMms: false };
+}
+
+const EXTRA_KINDS = runtimeKey<Map<string, DeviceKindSpec>>('gateways.extraDeviceKinds');
+
+/**
+ * A kind of device known to one server only: how a test plugs in a device of its own (a stub that
+ * speaks datagrams) and drives it through the same services as the real kinds.
+ */
+export function addDeviceKind(ctx: AppContext, name: string, spec: DeviceKindSpec): void {
+  ctx.runtime.get(EXTRA_KINDS, () => new Map()).set(name, spec);
+}
+
+/** The kind named by a gateway's `driver` column, or undefined. */
+export function deviceKind(ctx: AppContext, name: string): DeviceKindSpec | undefined {
+  return isDeviceKind(name) ? DEVICE_KINDS[name] : ctx.runtime.get(EXTRA_KINDS, () => new Map()).get(name);
 }

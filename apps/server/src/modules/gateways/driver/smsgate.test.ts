@@ -7,6 +7,7 @@ import {
   type DevicePush,
   type DriverTarget,
   GatewayError,
+  type HttpPushTransport,
   ProtocolError,
   PushRefused,
   type PushUrls,
@@ -70,10 +71,10 @@ async function receiver() {
   return r;
 }
 
-function rawPush(w: Received, now = new Date(), channel: RawPush['channel'] = ''): RawPush {
+function rawPush(w: Received, now = new Date(), channel: HttpPushTransport['channel'] = ''): RawPush {
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(w.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  return { channel, headers, query: {}, body: w.body, now };
+  return { transport: { kind: 'http', channel, headers, query: {} }, body: w.body, now };
 }
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {

@@ -8,6 +8,7 @@ import {
   type DriverTarget,
   type GatewayDriver,
   GatewayError,
+  httpPush,
   ProtocolError,
   type PushUrls,
   type RawPush,
@@ -72,11 +73,12 @@ export class SmsGateDriver implements GatewayDriver {
   }
 
   readPush(raw: RawPush): ReadPush {
-    if (raw.channel !== '') {
-      throw new ProtocolError(`An SMSGate phone pushes to the gateway's URL, not to /${raw.channel}`);
+    const http = httpPush(raw);
+    if (http.channel !== '') {
+      throw new ProtocolError(`An SMSGate phone pushes to the gateway's URL, not to /${http.channel}`);
     }
     // Verified on the bytes as they came, before anything reads them.
-    verifySignature(this.target.signingKey, raw.headers, raw.body, raw.now);
+    verifySignature(this.target.signingKey, http.headers, raw.body, raw.now);
     return parseWebhook(raw.body, this.target.externalId);
   }
 
