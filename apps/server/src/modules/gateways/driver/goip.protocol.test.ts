@@ -12,7 +12,9 @@ import {
   PACKET_MAX_BYTES,
   parseDevicePacket,
   passwordPacket,
+  type Receive,
   receiveAck,
+  receiveSms,
   reportAck,
   sendPacket,
   ussdExitPacket,
@@ -174,6 +176,18 @@ describe('incoming SMS', () => {
     ['RECEIVE:5;id:x;password:p;msg:hi', 'SMS without srcnum', '5'],
   ])('refuses %j (recvid %s kept)', (packet, reason, recvid) => {
     expect(parseDevicePacket(packet)).toEqual({ type: 'malformed', reason, kind: 'RECEIVE', recvid });
+  });
+
+  it("is the platform's incoming SMS on the line, without a device time", () => {
+    const r = parseDevicePacket(`${head}Code: 1;2`) as Receive;
+    expect(receiveSms(r, 'line1', '15550000001')).toEqual({
+      isReport: false,
+      port: 'line1',
+      ts: null,
+      sender: '+15550000002',
+      recipient: '15550000001',
+      text: 'Code: 1;2',
+    });
   });
 
   it('answers OK with the recvid as sent', () => {

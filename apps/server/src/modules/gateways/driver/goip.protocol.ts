@@ -4,7 +4,7 @@
 // mistakes (a number with a space, a text over the limit), never on device input.
 import { cleanText } from '@simdock/contract';
 import type { SendResult } from '../../../context.ts';
-import type { SimEntry } from './driver.ts';
+import type { IncomingSmsItem, SimEntry } from './driver.ts';
 
 /** A UDP datagram cannot be longer; anything longer did not come from a socket. */
 export const PACKET_MAX_BYTES = 65_535;
@@ -552,6 +552,15 @@ export function keepaliveSim(k: Keepalive, slot: string = k.id): SimEntry {
     balance: null,
     active: null,
   };
+}
+
+/**
+ * A RECEIVE as the platform's incoming SMS, on the line's `port` (its SimEntry slot). No device
+ * time and no dedupeKey: the recvid repeats when the device clock does, so it cannot name an SMS;
+ * an SMS without a time is de-duplicated by its content.
+ */
+export function receiveSms(r: Receive, port: string, recipient: string | null = null): IncomingSmsItem {
+  return { isReport: false, port, ts: null, sender: r.srcnum, recipient, text: r.msg };
 }
 
 /**
