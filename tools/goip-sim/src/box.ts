@@ -37,7 +37,7 @@ export class Box {
   async powerDown(): Promise<void> {
     this.timers.clear();
     this.sessions.clear();
-    this.reports.powerUp();
+    this.reports.reset();
     await Promise.all(this.lines.map((l) => l.close()));
   }
 
@@ -50,6 +50,7 @@ export class Box {
       l.registered = false;
       l.busy = false;
       l.queue = Promise.resolve();
+      l.httpSend = null;
     }
     await this.powerUp();
   }

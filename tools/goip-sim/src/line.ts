@@ -93,7 +93,9 @@ export class Line {
     socket.on('error', () => {});
     return new Promise((resolve, reject) => {
       socket.once('error', reject);
-      socket.bind(0, () => {
+      // A server on this machine: listen on loopback only; otherwise where a NAT would send it back.
+      const local = /^(127\.|localhost$)/.test(this.server.address) ? '127.0.0.1' : undefined;
+      socket.bind(0, local, () => {
         socket.off('error', reject);
         resolve();
       });

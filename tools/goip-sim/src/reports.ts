@@ -48,7 +48,8 @@ export class Reports {
     return this.noNtp ? 1 : Math.floor(Date.now() / 1000) % 1_000_000_000;
   }
 
-  powerUp(): void {
+  /** Power-down: pending reports end unanswered, and the clock (for `noNtp`) starts again. */
+  reset(): void {
     for (const p of this.all) if (p.state.status === 'pending') p.finish(false);
     this.nextId = this.firstId();
   }
