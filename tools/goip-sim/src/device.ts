@@ -3,7 +3,7 @@
 import { hostUrl } from '@simdock/sim-kit';
 import { Box } from './box.ts';
 import { controlHandler } from './control.ts';
-import type { LineState, PacketRecord } from './line.ts';
+import type { Line, LineState, PacketRecord } from './line.ts';
 import type { SentSms } from './modem.ts';
 import { type GoipSimOptions, resolveOptions, type SimSpec } from './options.ts';
 import type { ReportHandle, ReportState } from './reports.ts';
@@ -95,7 +95,7 @@ export class GoipSim {
 
   /** An SMS arrives on line `n`: RECEIVE, re-sent until acked; also kept in the web inbox. */
   receiveSms(n: number, m: { from: string; text: string; recvid?: number }): ReportHandle {
-    const l = this.box.line(n);
+    const l = this.onNetwork(n);
     l.inbox.push({ at: new Date(), from: m.from, text: m.text });
     return this.box.reports.send(
       l,
@@ -110,7 +110,7 @@ export class GoipSim {
 
   /** An incoming call on line `n`: RECORD with dir:1. */
   call(n: number, from: string): ReportHandle {
-    return this.box.reports.send(this.box.line(n), 'RECORD', [
+    return this.box.reports.send(this.onNetwork(n), 'RECORD', [
       ['dir', 1],
       ['num', from],
     ]);
@@ -119,6 +119,13 @@ export class GoipSim {
   /** Sends line `n`'s keepalive now (or every line's), besides the periodic ones. */
   keepaliveNow(n?: number): void {
     for (const l of n === undefined ? this.box.lines : [this.box.line(n)]) this.box.keepalive(l);
+  }
+
+  /** Line `n`, which must have a SIM on the network: only such a line can be reached. */
+  private onNetwork(n: number): Line {
+    const l = this.box.line(n);
+    if (!l.loggedIn) throw new Error(`goip-sim: line ${n} has no SIM on the network`);
+    return l;
   }
 
   // ---- faults --------------------------------------------------------------------------------

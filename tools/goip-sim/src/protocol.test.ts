@@ -14,13 +14,14 @@ describe('packets', () => {
     expect(parseServerPacket('reg:3;status:;')).toMatchObject({ ok: false });
   });
 
-  it('keeps a MSG text whole: spaces, case, separators, a last line break dropped', () => {
+  it('keeps a MSG text whole (spaces, case, separators, line breaks); other packets may end in one', () => {
     expect(parseServerPacket('MSG 12 20 Hello World; a:B  c\n')).toEqual({
       type: 'msg',
       sendid: '12',
       len: 20,
-      text: 'Hello World; a:B  c',
+      text: 'Hello World; a:B  c\n',
     });
+    expect(parseServerPacket('DONE 12\r\n')).toEqual({ type: 'done', sendid: '12' });
     expect(parseServerPacket('SEND 12 3 +15550001')).toEqual({
       type: 'send',
       sendid: '12',

@@ -68,7 +68,10 @@ const ACK = /^(RECEIVE|DELIVER|RECORD) (-?\d+) (OK|ERROR)\b ?([\s\S]*)$/;
 const MSG = /^MSG (\S+) (\d+) ([\s\S]*)$/;
 
 export function parseServerPacket(raw: string): ServerPacket {
-  // A trailing line break is framing, not content; anything else is kept as sent.
+  // A MSG's text is the rest of the packet, to the last byte.
+  const msg = MSG.exec(raw);
+  if (msg) return { type: 'msg', sendid: msg[1]!, len: Number(msg[2]), text: msg[3]! };
+  // In the other packets a trailing line break is framing, not content.
   const text = raw.replace(/\r?\n$/, '');
   const ka = KEEPALIVE_ANSWER.exec(text);
   if (ka) {
@@ -85,8 +88,6 @@ export function parseServerPacket(raw: string): ServerPacket {
       rest: ack[4]!,
     };
   }
-  const msg = MSG.exec(text);
-  if (msg) return { type: 'msg', sendid: msg[1]!, len: Number(msg[2]), text: msg[3]! };
   const words = text.split(' ');
   const [cmd, sendid, a, b] = words;
   if (cmd === 'PASSWORD' && sendid && a !== undefined) {

@@ -84,6 +84,8 @@ describe('the web pages', () => {
     const before = new Date();
     sim.receiveSms(1, { from: '+15553334444', text: 'Hello, "World" </script> ✓' });
     sim.receiveSms(1, { from: '100', text: 'second' });
+    // Line 2 has no SIM: nothing reaches it.
+    expect(() => sim.receiveSms(2, { from: '100', text: 'lost' })).toThrow(/no SIM on the network/);
     const html = await (await page(sim, 'tools.html?type=sms_inbox')).text();
     const blocks = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(blocks).toHaveLength(2);
