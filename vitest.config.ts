@@ -113,6 +113,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', pool, include: ['packages/contract/src/**/*.test.ts'] } },
       { test: { name: 'gateway-sim', pool, include: ['tools/gateway-sim/src/**/*.test.ts'] } },
+      { test: { name: 'goip-sim', pool, include: ['tools/goip-sim/src/**/*.test.ts'] } },
       { test: { name: 'payment-sim', pool, include: ['tools/payment-sim/src/**/*.test.ts'] } },
       { test: { name: 'phone-sim', pool, include: ['tools/phone-sim/src/**/*.test.ts'] } },
       { test: { name: 'sim-kit', pool, include: ['tools/sim-kit/src/**/*.test.ts'] } },

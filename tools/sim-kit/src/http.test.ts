@@ -12,6 +12,8 @@ describe('a server on the kit', () => {
         if (req.url === '/json')
           writeReply(res, { status: 201, json: { got: body }, headers: { 'x-a': '1' } });
         else if (req.url === '/text') writeReply(res, { text: 'hi' });
+        else if (req.url === '/xml')
+          writeReply(res, { text: '<a/>', headers: { 'Content-Type': 'text/xml' } });
         else writeReply(res, { status: 204 });
       } catch (err) {
         expect(err).toBeInstanceOf(BodyTooLarge);
@@ -29,6 +31,9 @@ describe('a server on the kit', () => {
       const text = await fetch(`${url}/text`);
       expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(await text.text()).toBe('hi');
+      const xml = await fetch(`${url}/xml`);
+      expect(xml.headers.get('content-type')).toBe('text/xml');
+      expect(await xml.text()).toBe('<a/>');
       const empty = await fetch(`${url}/none`);
       expect(empty.status).toBe(204);
       expect(empty.headers.get('content-type')).toBeNull();
@@ -38,7 +43,7 @@ describe('a server on the kit', () => {
       );
       // The request is destroyed past the limit: the client sees 413 or a cut connection.
       expect([413, 'cut']).toContain(big);
-      expect(seen).toEqual(['héllo', '', '']);
+      expect(seen).toEqual(['héllo', '', '', '']);
     } finally {
       await closeServer(server);
     }

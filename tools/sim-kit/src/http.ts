@@ -8,7 +8,7 @@ export interface SimReply {
   status?: number;
   /** Sent as JSON (`application/json; charset=utf-8`). */
   json?: unknown;
-  /** Sent as `text/plain; charset=utf-8` when there is no `json`. */
+  /** Sent as `text/plain; charset=utf-8` when there is no `json`, unless `headers` names a content-type. */
   text?: string;
   headers?: Record<string, string>;
   /** Runs once the reply has been written (e.g. a reboot that must not cut its own answer). */
@@ -50,7 +50,10 @@ export function writeReply(res: ServerResponse, r: SimReply): void {
     headers['content-type'] = 'application/json; charset=utf-8';
     body = JSON.stringify(r.json);
   } else if (r.text !== undefined) {
-    headers['content-type'] = 'text/plain; charset=utf-8';
+    // A page of XML or HTML names its own type.
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'text/plain; charset=utf-8';
+    }
     body = r.text;
   }
   res.writeHead(r.status ?? 200, headers);
