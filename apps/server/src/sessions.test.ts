@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionsHub } from './sessions.ts';
 
-const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const later = <T>(ms: number, value: T) => new Promise<T>((r) => setTimeout(() => r(value), ms));
 
 describe('SessionsHub', () => {
   it("delivers a key's messages to every subscriber of that key, in the order published", async () => {
@@ -14,9 +14,9 @@ describe('SessionsHub', () => {
     hub.subscribe('u2', (m) => other.push(m));
     // The first message takes longest to make: it still goes out first.
     const sent = [
-      hub.publish('u1', async () => (await tick(30), 'first')),
+      hub.publish('u1', () => later(30, 'first')),
       hub.publish('u1', () => 'second'),
-      hub.publish('u1', async () => (await tick(5), 'third')),
+      hub.publish('u1', () => later(5, 'third')),
     ];
     await Promise.all(sent);
     expect(a).toEqual(['first', 'second', 'third']);
@@ -29,7 +29,7 @@ describe('SessionsHub', () => {
     const seen: string[] = [];
     hub.subscribe('slow', (m) => seen.push(m));
     hub.subscribe('fast', (m) => seen.push(m));
-    const slow = hub.publish('slow', async () => (await tick(40), 'slow'));
+    const slow = hub.publish('slow', () => later(40, 'slow'));
     await hub.publish('fast', () => 'fast');
     expect(seen).toEqual(['fast']);
     await slow;

@@ -140,7 +140,7 @@ const send = (text: string) =>
 describe('a device that speaks datagrams, through the same push service', () => {
   it('its SIM status fills the inventory and is answered at its source address', async () => {
     await send('box7 right-pw SIM 1 15550001111');
-    await waitFor(() => answers.includes('OK SIM 1'));
+    await waitFor(async () => answers.includes('OK SIM 1'));
     const sims = await s.db.query<{ port: string; number: string | null }>(
       'SELECT port, number FROM sims WHERE gateway_id = $1',
       [gatewayId],
@@ -150,9 +150,9 @@ describe('a device that speaks datagrams, through the same push service', () => 
 
   it('an incoming SMS reaches the consumers once, its re-send is answered again and not stored twice', async () => {
     await send('box7 right-pw SMS 41 +15557770000 Your code: 123456; keep it');
-    await waitFor(() => answers.includes('OK SMS 41'));
+    await waitFor(async () => answers.includes('OK SMS 41'));
     await send('box7 right-pw SMS 41 +15557770000 Your code: 123456; keep it');
-    await waitFor(() => answers.filter((a) => a === 'OK SMS 41').length === 2);
+    await waitFor(async () => answers.filter((a) => a === 'OK SMS 41').length === 2);
     const mine = handed.filter((h) => h.gatewayId === gatewayId);
     expect(mine.map((h) => [h.sender, h.text, h.simNumber])).toEqual([
       ['+15557770000', 'Your code: 123456; keep it', '15550001111'],
@@ -165,7 +165,7 @@ describe('a device that speaks datagrams, through the same push service', () => 
     await send('nobody right-pw SMS 43 +15557770000 forged');
     await send('box7 right-pw SMS 44 +15557770000 after');
     // Datagrams from one socket arrive in order: once the third is answered, the first two were handled.
-    await waitFor(() => answers.includes('OK SMS 44'));
+    await waitFor(async () => answers.includes('OK SMS 44'));
     expect(answers.slice(before)).toEqual(['OK SMS 44']);
     expect(handed.map((h) => h.text)).not.toContain('forged');
     expect(s.logs.join('\n')).toContain('wrong password');
@@ -181,6 +181,6 @@ describe('a device that speaks datagrams, through the same push service', () => 
       report: '',
     });
     expect(outcomes).toEqual([{ tid: 9, outcome: 'accepted', deviceText: 'sent' }]);
-    await waitFor(() => answers.includes('SEND 9 15553334444 Hello by datagram'));
+    await waitFor(async () => answers.includes('SEND 9 15553334444 Hello by datagram'));
   });
 });
