@@ -18,6 +18,7 @@ const SERVER_DB_FREE = [
   'apps/server/src/crypto.test.ts',
   'apps/server/src/events.test.ts',
   'apps/server/src/runtime.test.ts',
+  'apps/server/src/sessions.test.ts',
   'apps/server/src/db/batch.test.ts',
   'apps/server/src/db/group-commit.test.ts',
   'apps/server/src/db/shaped-query.test.ts',
@@ -26,6 +27,9 @@ const SERVER_DB_FREE = [
   'apps/server/src/modules/gateways/driver/ejoin.mms.test.ts',
   'apps/server/src/modules/gateways/driver/ejoin.parse.test.ts',
   'apps/server/src/modules/gateways/driver/ejoin.test.ts',
+  'apps/server/src/modules/gateways/driver/goip.dedupe.test.ts',
+  'apps/server/src/modules/gateways/driver/goip.protocol.test.ts',
+  'apps/server/src/modules/gateways/driver/goip.session.test.ts',
   'apps/server/src/modules/gateways/driver/smsgate.parse.test.ts',
   'apps/server/src/modules/gateways/driver/smsgate.test.ts',
   'apps/server/src/modules/gateways/driver/transport.test.ts',
@@ -37,6 +41,7 @@ const SERVER_DB_FREE = [
   'apps/server/src/modules/payments/providers/nowpayments.test.ts',
   'apps/server/src/modules/rental/code-extraction.test.ts',
   'apps/server/src/modules/users/passwords.test.ts',
+  'apps/server/src/workers/listeners.test.ts',
 ];
 for (const file of SERVER_DB_FREE) {
   const text = readFileSync(new URL(file, import.meta.url), 'utf8');

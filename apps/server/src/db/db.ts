@@ -362,6 +362,10 @@ export async function openPostgres(url: string, poolSize = 10, heavyPoolSize = H
     },
     async session(fn) {
       const client = await pool.connect();
+      // A connection that drops while checked out would emit an error nobody listens to (the pool
+      // listens only while it is idle) and end the process; it surfaces as the next query's error.
+      const dropped = () => {};
+      client.on('error', dropped);
       try {
         return await fn({
           query: async <T>(sql: string, params?: unknown[]) => (await runOn(client, sql, params)).rows as T[],
@@ -376,6 +380,7 @@ export async function openPostgres(url: string, poolSize = 10, heavyPoolSize = H
           },
         });
       } finally {
+        client.removeListener('error', dropped);
         client.release();
       }
     },
