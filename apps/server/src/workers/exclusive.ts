@@ -1,4 +1,4 @@
-import type { AppContext, Listener } from '../context.ts';
+import type { Listener } from '../context.ts';
 
 export interface ExclusiveOptions {
   /** Names the lock: every process that runs this listener uses the same name. */
