@@ -57,6 +57,11 @@ build_services() {
   buildah commit --quiet --format docker --rm "$c" "$svc_img" >/dev/null
 }
 
+# Last week's bases (another key) are never used again: removed, so a machine that runs this weekly
+# keeps one pair.
+podman images --format '{{.Repository}}:{{.Tag}}' |
+  grep -E '^localhost/simdock-test/(node|services):' | grep -v ":$key\$" | xargs -r podman rmi -f >/dev/null 2>&1 || true
+
 pids=()
 if ! have "$node_img"; then build_node & pids+=($!); fi
 if ! have "$svc_img"; then build_services & pids+=($!); fi

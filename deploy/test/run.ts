@@ -830,6 +830,9 @@ try {
   }
 } finally {
   if (!process.env.KEEP_STACK) for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {});
+  // Each commit's image is tagged once and never used again (its layers stay cached for the next
+  // build): untagged, so a machine that runs this on every commit does not fill its disk.
+  if (image && !process.env.KEEP_STACK) run('podman', ['rmi', image], { allowFail: true });
   rmSync(work, { recursive: true, force: true });
 }
 const total = (Date.now() - started) / 1000;
