@@ -61,6 +61,8 @@ build_services() {
 # keeps one pair.
 podman images --format '{{.Repository}}:{{.Tag}}' |
   grep -E '^localhost/simdock-test/(node|services):' | grep -v ":$key\$" | xargs -r podman rmi -f >/dev/null 2>&1 || true
+# The image build's layer cache: untagged layers older than a week go (a newer build made its own).
+podman image prune -f --filter until=168h >/dev/null 2>&1 || true
 
 pids=()
 if ! have "$node_img"; then build_node & pids+=($!); fi
