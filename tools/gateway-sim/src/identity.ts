@@ -4,6 +4,8 @@
 // (a·x + b mod m, with gcd(a, m) = 1, so bijective) of x = seed·SERIALS + serial. Devices in one
 // fleet use consecutive seeds, so within the ranges below they never share a number or an ICCID.
 
+import { luhnDigit } from '@simdock/sim-kit';
+
 const SERIALS = 4096n;
 
 /** Largest default seed that keeps every id family collision-free (IMSI has the smallest range). */
@@ -15,20 +17,6 @@ function affine(x: bigint, a: bigint, b: bigint, m: bigint): bigint {
 
 function simKey(seed: number, serial: number): bigint {
   return BigInt(seed) * SERIALS + (BigInt(serial) % SERIALS);
-}
-
-/** Luhn check digit, as used by ICCIDs and IMEIs. */
-export function luhnDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return String((10 - (sum % 10)) % 10);
 }
 
 /** NANP-looking MSISDN: '1' + 10 digits, the first of which is 2–9. */

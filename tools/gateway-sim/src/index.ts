@@ -1,7 +1,7 @@
 export { startFromArgs } from './cli.ts';
 export { GatewaySim } from './device.ts';
 export { SimFleet } from './fleet.ts';
-export { luhnDigit, macFor, normaliseMac } from './identity.ts';
+export { macFor, normaliseMac } from './identity.ts';
 export type { SlotState } from './model.ts';
 export { parsePortSpec } from './model.ts';
 export { SimNetwork } from './network.ts';

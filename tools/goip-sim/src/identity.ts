@@ -1,19 +1,7 @@
 // Seeded SIM identities: a seed gives the same numbers, IMSIs, ICCIDs and IMEIs in every run.
-import type { SimSpec } from './options.ts';
 
-/** Luhn check digit, as ICCIDs and IMEIs end with. */
-export function luhnDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return String((10 - (sum % 10)) % 10);
-}
+import { luhnDigit } from '@simdock/sim-kit';
+import type { SimSpec } from './options.ts';
 
 const digits = (random: () => number, n: number) =>
   Array.from({ length: n }, () => Math.floor(random() * 10)).join('');

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GoipSim } from './device.ts';
 import type { GoipSimOptions } from './options.ts';
 import { fieldsOf } from './protocol.ts';
-import { GoipTestServer, type TestServerOptions, until } from './testkit.ts';
+import { startBoxAndServer, type TestServerOptions, until } from './testkit.ts';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -11,12 +10,8 @@ afterEach(async () => {
 });
 
 async function setup(server: TestServerOptions = {}, opts: Partial<GoipSimOptions> = {}) {
-  const srv = await GoipTestServer.start(server);
-  const sim = await GoipSim.start({ server: srv.address, keepaliveMs: 60, seed: 7, ...opts });
-  cleanup.push(
-    () => srv.close(),
-    () => sim.stop(),
-  );
+  const { srv, sim, stop } = await startBoxAndServer(server, { keepaliveMs: 60, seed: 7, ...opts }, 0);
+  cleanup.push(stop);
   return { srv, sim };
 }
 

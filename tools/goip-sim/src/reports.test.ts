@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GoipSim } from './device.ts';
 import type { GoipSimOptions } from './options.ts';
 import { fieldsOf } from './protocol.ts';
-import { GoipTestServer, type TestServerOptions, until } from './testkit.ts';
+import { startBoxAndServer, type TestServerOptions, until } from './testkit.ts';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -11,22 +10,12 @@ afterEach(async () => {
 });
 
 async function setup(server: TestServerOptions = {}, opts: Partial<GoipSimOptions> = {}) {
-  const srv = await GoipTestServer.start(server);
-  const sim = await GoipSim.start({
-    server: srv.address,
-    lines: 2,
-    keepaliveMs: 60_000,
-    reportRetryMs: 40,
-    sendMs: 5,
-    deliverMs: 10,
-    seed: 3,
-    ...opts,
-  });
-  cleanup.push(
-    () => srv.close(),
-    () => sim.stop(),
+  const { srv, sim, stop } = await startBoxAndServer(
+    server,
+    { lines: 2, keepaliveMs: 60_000, reportRetryMs: 40, sendMs: 5, deliverMs: 10, seed: 3, ...opts },
+    2,
   );
-  await srv.waitFor((d) => d.text.startsWith('req:'), 2);
+  cleanup.push(stop);
   return { srv, sim };
 }
 

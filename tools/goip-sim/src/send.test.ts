@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GoipSim } from './device.ts';
 import type { GoipSimOptions } from './options.ts';
-import { GoipTestServer, type TestServerOptions, until } from './testkit.ts';
+import { startBoxAndServer, type TestServerOptions, until } from './testkit.ts';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -10,9 +9,7 @@ afterEach(async () => {
 });
 
 async function setup(opts: Partial<GoipSimOptions> = {}, server: TestServerOptions = {}) {
-  const srv = await GoipTestServer.start(server);
-  const sim = await GoipSim.start({
-    server: srv.address,
+  const box = {
     lines: 2,
     keepaliveMs: 60_000,
     sendMs: 60,
@@ -20,13 +17,9 @@ async function setup(opts: Partial<GoipSimOptions> = {}, server: TestServerOptio
     deliverMs: null,
     ussdMs: 5,
     seed: 11,
-    ...opts,
-  });
-  cleanup.push(
-    () => srv.close(),
-    () => sim.stop(),
-  );
-  await srv.waitFor((d) => d.text.startsWith('req:'), 2);
+  };
+  const { srv, sim, stop } = await startBoxAndServer(server, { ...box, ...opts }, 2);
+  cleanup.push(stop);
   return { srv, sim, peer: (id: string) => srv.lineAddress(id)! };
 }
 

@@ -2,7 +2,9 @@
 // keeps every datagram with its source, answers keepalives and acks reports as told, and runs a
 // bulk-send session or a USSD request against one line. The real server side is SimDock's.
 import { createSocket, type RemoteInfo } from 'node:dgram';
+import { GoipSim } from './device.ts';
 import type { Peer } from './line.ts';
+import type { GoipSimOptions } from './options.ts';
 import { fieldsOf } from './protocol.ts';
 
 export interface Datagram {
@@ -194,4 +196,29 @@ export async function until(ok: () => boolean, timeoutMs = 2000): Promise<void> 
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * A box registered with a test server, for a test: `keepalives` first keepalives awaited (0: none);
+ * `stop` stops the box, then the server.
+ */
+export async function startBoxAndServer(
+  server: TestServerOptions,
+  box: Omit<GoipSimOptions, 'server'>,
+  keepalives = 0,
+): Promise<{ srv: GoipTestServer; sim: GoipSim; stop: () => Promise<void> }> {
+  const srv = await GoipTestServer.start(server);
+  const sim = await GoipSim.start({ server: srv.address, ...box });
+  const stop = async () => {
+    await sim.stop();
+    await srv.close();
+  };
+  if (keepalives > 0)
+    await srv
+      .waitFor((d) => d.text.startsWith('req:'), keepalives)
+      .catch(async (err) => {
+        await stop();
+        throw err;
+      });
+  return { srv, sim, stop };
 }

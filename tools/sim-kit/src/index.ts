@@ -10,5 +10,6 @@ export {
   type SimReply,
   writeReply,
 } from './http.ts';
+export { luhnDigit } from './luhn.ts';
 export { seededRandom } from './random.ts';
 export { Timers } from './timers.ts';
