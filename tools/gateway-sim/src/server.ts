@@ -7,7 +7,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { closeServer, listen, readBody, type SimReply, writeReply } from '@simdock/sim-kit';
+import { closeServer, listen, readBodyOrRefuse, type SimReply, writeReply } from '@simdock/sim-kit';
 import type { Faults } from './options.ts';
 
 export interface SimRequest {
@@ -85,13 +85,8 @@ export class SimServer {
       req.socket.destroy();
       return;
     }
-    let body: string;
-    try {
-      body = await readBody(req, MAX_BODY);
-    } catch {
-      writeReply(res, { status: 413, text: 'Payload Too Large' });
-      return;
-    }
+    const body = await readBodyOrRefuse(req, res, MAX_BODY);
+    if (body === undefined) return;
     const request: SimRequest = {
       method: req.method ?? 'GET',
       path,

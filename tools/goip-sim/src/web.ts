@@ -1,7 +1,7 @@
 // The box's own web pages (Basic auth): the one-shot send page and its status, the status page
 // and the SMS inbox. The `/sim/*` control API is served beside them when asked for.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { closeServer, listen, readBody, type SimReply, writeReply } from '@simdock/sim-kit';
+import { closeServer, listen, readBodyOrRefuse, type SimReply, writeReply } from '@simdock/sim-kit';
 import type { Box } from './box.ts';
 import type { Line } from './line.ts';
 
@@ -37,13 +37,8 @@ export class Web {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://box');
-    let body: string;
-    try {
-      body = await readBody(req, MAX_BODY);
-    } catch {
-      writeReply(res, { status: 413, text: 'Payload Too Large' });
-      return;
-    }
+    const body = await readBodyOrRefuse(req, res, MAX_BODY);
+    if (body === undefined) return;
     const request = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body };
     if (this.control && url.pathname.startsWith('/sim/')) {
       writeReply(res, await this.control(request));

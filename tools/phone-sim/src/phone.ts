@@ -4,7 +4,7 @@
 // their walk (outbox.ts), what arrives (incoming.ts), the webhooks (webhook-registry.ts,
 // webhooks.ts), the settings, the device list, the health, and the control API (control.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { closeServer, hostUrl, listen, readBody, writeReply } from '@simdock/sim-kit';
+import { closeServer, hostUrl, listen, readBodyOrRefuse, writeReply } from '@simdock/sim-kit';
 import { apiHandler } from './api.ts';
 import { controlHandler } from './control.ts';
 import { DeviceDirectory } from './devices.ts';
@@ -195,13 +195,11 @@ export class PhoneSim {
     api: Parameters<typeof apiHandler>[0],
   ): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://phone');
-    let body: string;
-    try {
-      body = await readBody(req, MAX_BODY);
-    } catch {
-      writeReply(res, { status: 413, json: { message: 'Payload Too Large' } });
-      return;
-    }
+    const body = await readBodyOrRefuse(req, res, MAX_BODY, {
+      status: 413,
+      json: { message: 'Payload Too Large' },
+    });
+    if (body === undefined) return;
     const method = req.method ?? 'GET';
     const path = url.pathname;
     try {

@@ -1,6 +1,15 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { BodyTooLarge, closeServer, hostUrl, listen, parseJsonObject, readBody, writeReply } from './http.ts';
+import {
+  BodyTooLarge,
+  closeServer,
+  hostUrl,
+  listen,
+  parseJsonObject,
+  readBody,
+  readBodyOrRefuse,
+  writeReply,
+} from './http.ts';
 
 describe('a server on the kit', () => {
   it('reads bodies up to the limit, answers JSON, text or nothing, and closes', async () => {
@@ -49,6 +58,31 @@ describe('a server on the kit', () => {
     }
     expect(server.listening).toBe(false);
     await closeServer(server); // closing twice is harmless
+  });
+
+  it('readBodyOrRefuse gives the body, or answers the refusal itself past the limit', async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer(async (req, res) => {
+      const body = await readBodyOrRefuse(req, res, 8, {
+        status: 413,
+        json: { message: 'Payload Too Large' },
+      });
+      seen.push(body);
+      if (body !== undefined) writeReply(res, { text: body.toUpperCase() });
+    });
+    const port = await listen(server, 0, '127.0.0.1');
+    const url = hostUrl('127.0.0.1', port);
+    try {
+      expect(await (await fetch(url, { method: 'POST', body: 'small' })).text()).toBe('SMALL');
+      const big = await fetch(url, { method: 'POST', body: 'x'.repeat(9) }).then(
+        (r) => r.status,
+        () => 'cut',
+      );
+      expect([413, 'cut']).toContain(big);
+      expect(seen).toEqual(['small', undefined]);
+    } finally {
+      await closeServer(server);
+    }
   });
 
   it('refuses a port already taken', async () => {

@@ -41,6 +41,24 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
   });
 }
 
+/**
+ * The body, or undefined once `refusal` (413 by default) has been answered because the body is
+ * larger than `maxBytes` or could not be read.
+ */
+export async function readBodyOrRefuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+  refusal: SimReply = { status: 413, text: 'Payload Too Large' },
+): Promise<string | undefined> {
+  try {
+    return await readBody(req, maxBytes);
+  } catch {
+    writeReply(res, refusal);
+    return undefined;
+  }
+}
+
 export function writeReply(res: ServerResponse, r: SimReply): void {
   if (res.destroyed) return;
   if (r.after) res.once('finish', r.after);

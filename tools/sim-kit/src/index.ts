@@ -7,6 +7,7 @@ export {
   listen,
   parseJsonObject,
   readBody,
+  readBodyOrRefuse,
   type SimReply,
   writeReply,
 } from './http.ts';
