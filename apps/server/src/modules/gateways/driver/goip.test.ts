@@ -1,0 +1,152 @@
+import { GoipSim } from '@simdock/goip-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredSms } from '../../../context.ts';
+import { seal } from '../../../crypto.ts';
+import { waitFor } from '../../../test/fixtures.ts';
+import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { datagramListener } from '../datagram.ts';
+import { insertGateway } from '../gateways.queries.ts';
+import type { DatagramAddress } from './driver.ts';
+import { GoipDriver, goipGatewayOfLogin, goipLoginOf, lineOfLogin } from './goip.ts';
+import { addDeviceKind } from './registry.ts';
+
+// A simulated GoIP box (its own reading of the protocol, tools/goip-sim) registers its lines with
+// the platform's UDP port: keepalives authenticated by each line's ID and password fill the SIM
+// inventory, and incoming SMS reach the same inbox as every other device's, whole and once.
+// The kind is plugged into this test's server (addDeviceKind) until the admin screens offer it.
+
+let s: TestServer;
+let stopListener: () => Promise<void>;
+let port: DatagramAddress;
+let gatewayId: string;
+const boxes: GoipSim[] = [];
+const handed: StoredSms[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  s.ctx.registry.smsConsumers.push(async (_q, sms) => {
+    handed.push(sms);
+    return false;
+  });
+  addDeviceKind(s.ctx, 'goip', {
+    create: (target) => new GoipDriver(target),
+    can: { sendMms: false },
+    pushes: 'datagram',
+    loginOf: goipLoginOf,
+    gatewayOfLogin: goipGatewayOfLogin,
+  });
+  const gw = await insertGateway(s.db, {
+    name: 'GoIP-4 on the roof',
+    url: 'udp://goip',
+    mac: null,
+    userName: 'goip',
+    isEnable: true,
+    driver: 'goip',
+    externalId: null,
+    mode: null,
+    passwordEnc: seal(s.ctx.config.APP_SECRET, 'line-pw-1'),
+    signingKeyEnc: null,
+    pushSecret: 'unused-for-datagrams',
+    createdAt: new Date(),
+  });
+  gatewayId = gw!.id;
+  stopListener = await datagramListener('goip', {
+    host: '127.0.0.1',
+    port: 0,
+    onListening: (a) => {
+      port = a;
+    },
+  }).start(s.ctx);
+});
+afterAll(async () => {
+  for (const b of boxes) await b.stop();
+  await stopListener();
+  await s.close();
+});
+
+async function box(opts: Partial<Parameters<typeof GoipSim.start>[0]>) {
+  const b = await GoipSim.start({
+    server: { host: port.address, port: port.port },
+    keepaliveMs: 100,
+    reportRetryMs: 150,
+    deliverMs: null,
+    ...opts,
+  });
+  boxes.push(b);
+  return b;
+}
+
+describe('logins', () => {
+  it("line n of a box registers as the box's ID followed by n; the longest box ID wins", () => {
+    expect(lineOfLogin('goip', 'goip3')).toBe(3);
+    expect(lineOfLogin('goip', 'goip')).toBe(1);
+    expect(lineOfLogin('goip', 'goip0')).toBeUndefined();
+    expect(lineOfLogin('goip', 'goipx')).toBeUndefined();
+    const gateways = [
+      { id: 'a', userName: 'goip' },
+      { id: 'b', userName: 'goip1' },
+    ];
+    expect(goipGatewayOfLogin('goip12', gateways)).toBe('b');
+    expect(goipGatewayOfLogin('goip7', gateways)).toBe('a');
+    expect(goipGatewayOfLogin('other1', gateways)).toBeUndefined();
+  });
+});
+
+describe('a GoIP box on the platform', () => {
+  let sim: GoipSim;
+
+  it("its lines' keepalives are answered and fill the SIM inventory with each SIM's identity", async () => {
+    sim = await box({ lines: 2, idPrefix: 'goip', password: 'line-pw-1', seed: 5 });
+    await waitFor(async () => sim.lines().every((l) => l.registered), 5000);
+    const rows = await waitFor(async () => {
+      const r = await s.db.query<{
+        port: string;
+        number: string | null;
+        imsi: string | null;
+        iccid: string | null;
+        imei: string | null;
+        operator: string | null;
+        signal: number | null;
+      }>(
+        'SELECT port, number, imsi, iccid, imei, operator, signal FROM sims WHERE gateway_id = $1 ORDER BY port',
+        [gatewayId],
+      );
+      return r.length === 2 ? r : undefined;
+    });
+    expect(rows).toEqual(
+      [1, 2].map((n) => {
+        const spec = sim.line(n).sim;
+        return {
+          port: String(n),
+          number: spec.number,
+          imsi: spec.imsi,
+          iccid: spec.iccid,
+          imei: spec.imei,
+          operator: spec.carrier,
+          signal: spec.signal,
+        };
+      }),
+    );
+  });
+
+  it('an SMS with ";", ":", capitals and Unicode is stored whole, once, though the box sent it again', async () => {
+    const text = 'Your Telegram code: 48213; do NOT share it ✓ Ünïcødé';
+    sim.ignoreAcks(1); // the first acknowledgement is lost: the box sends the same RECEIVE again
+    const r = sim.receiveSms(2, { from: '+15557654321', text });
+    expect(await r.done).toBe(true);
+    expect(r.state.sends).toBe(2);
+    await waitFor(async () => handed.some((h) => h.text === text));
+    const mine = handed.filter((h) => h.gatewayId === gatewayId && h.sender === '+15557654321');
+    expect(mine.map((h) => [h.port, h.text, h.simNumber])).toEqual([['2', text, sim.line(2).sim.number]]);
+  });
+
+  it('a line with a wrong password gets no ok and stores nothing', async () => {
+    const intruder = await box({ lines: 1, ids: ['goip3'], password: 'not-the-password', seed: 9 });
+    await waitFor(async () => intruder.line(1).keepalives >= 3, 5000);
+    expect(intruder.line(1).registered).toBe(false);
+    expect(intruder.line(1).lastAnswer).toBeNull();
+    const rows = await s.db.query('SELECT 1 FROM sims WHERE gateway_id = $1 AND port = $2', [gatewayId, '3']);
+    expect(rows).toEqual([]);
+    expect(s.logs.join('\n')).toContain('wrong password');
+  });
+});
