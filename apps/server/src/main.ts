@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { DEMO_USER } from './demo/demo.ts';
 import { startServer } from './server.ts';
+import { loadConfig } from './settings.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;

@@ -1,6 +1,7 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { loadConfig } from './settings.ts';
 
 try {
   const config = loadConfig();

@@ -1,3 +1,4 @@
+import type { ConfigFragment } from './config.ts';
 import type {
   ApiKeyAuthenticator,
   AppContext,
@@ -23,6 +24,12 @@ export interface ModuleDescriptor {
   name: string;
   /** Tables this module owns: only its own SQL reads or writes them (checked by a test). */
   tables: string[];
+  /**
+   * The settings this module reads (its `<name>.config.ts`), composed with every other owner's into the
+   * one schema parsed at start (settings.ts). A module with settings types its descriptor as
+   * `ConfiguredModule<typeof itsConfig>`, so that `Config` keeps their types.
+   */
+  config?: ConfigFragment;
   routes?: (app: App, ctx: AppContext) => void | Promise<void>;
   smsConsumers?: SmsConsumer[];
   reportConsumers?: ReportConsumer[];
@@ -40,3 +47,6 @@ export interface ModuleDescriptor {
   messagePrices?: Registry['messagePrices'];
   secondFactorUsers?: Registry['secondFactorUsers'];
 }
+
+/** The descriptor of a module with settings: its type names them, so the composed `Config` has them. */
+export type ConfiguredModule<F extends ConfigFragment> = Omit<ModuleDescriptor, 'config'> & { config: F };

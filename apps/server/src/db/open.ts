@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import type { Config } from '../config.ts';
+import type { KernelConfig } from '../config.ts';
 import { type Db, openPglite, openPostgres } from './db.ts';
 
 /** DATABASE_URL selects a PostgreSQL server; otherwise embedded PGlite keeps data in DATA_DIR. */
 export async function openDatabase(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & Partial<Pick<Config, 'DATABASE_HEAVY_POOL_SIZE'>>,
+  config: Pick<KernelConfig, 'DATABASE_URL' | 'DATA_DIR'> &
+    Partial<Pick<KernelConfig, 'DATABASE_HEAVY_POOL_SIZE'>>,
 ): Promise<Db> {
   const url = config.DATABASE_URL;
   if (!url) return openPglite(join(config.DATA_DIR, 'pgdata'));

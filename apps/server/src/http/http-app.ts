@@ -9,7 +9,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import pinoPretty from 'pino-pretty';
-import type { Config } from '../config.ts';
+import type { KernelConfig } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { type AppMetrics, instrumentHttp } from '../metrics.ts';
 import { registerAnswerHeaders } from './answer-headers.ts';
@@ -66,7 +66,7 @@ export function redactUrl(url: string): string {
 }
 
 export interface HttpAppOptions {
-  config: Config;
+  config: KernelConfig;
   db: Db;
   metrics: AppMetrics;
   /** The built web app's folder (its security headers name its files). */
@@ -85,7 +85,7 @@ export interface HttpApp {
  * Log lines a person reads in a terminal (LOG_FORMAT=pretty, or auto with stdout a terminal);
  * JSON lines otherwise, for log collectors. Synchronous, so a crash loses no line.
  */
-function humanLogStream(config: Config): { write(line: string): void } | undefined {
+function humanLogStream(config: KernelConfig): { write(line: string): void } | undefined {
   const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && process.stdout.isTTY);
   return pretty
     ? pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })

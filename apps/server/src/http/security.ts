@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
-import type { Config } from '../config.ts';
+import type { KernelConfig } from '../config.ts';
 
 /**
  * SHA-256 hashes (base64) of the inline scripts of an HTML page, as CSP's 'sha256-…' wants them:
@@ -77,7 +77,7 @@ declare module 'fastify' {
 /** Registers the security headers; returns the API answers' set (for answers given outside hooks). */
 export function registerSecurity(
   app: FastifyInstance,
-  config: Config,
+  config: KernelConfig,
   webDist: string,
 ): Record<string, string> {
   const indexHtml = join(webDist, 'index.html');

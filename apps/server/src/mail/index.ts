@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.ts';
+import type { KernelConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { runtimeKey } from '../runtime.ts';
 
@@ -29,7 +29,7 @@ export interface OutboxEntry {
 /** How many kept mails the outbox lists (the oldest goes first). */
 export const OUTBOX_SIZE = 50;
 
-export function mailMode(config: Pick<Config, 'SMTP_URL' | 'DEMO' | 'NODE_ENV'>): MailMode {
+export function mailMode(config: Pick<KernelConfig, 'SMTP_URL' | 'DEMO' | 'NODE_ENV'>): MailMode {
   if (config.SMTP_URL) return 'smtp';
   return config.DEMO || config.NODE_ENV === 'development' ? 'outbox' : 'off';
 }

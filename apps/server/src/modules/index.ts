@@ -20,9 +20,10 @@ import { webhooksModule } from './webhooks/index.ts';
 
 /**
  * The composition root: the only place that knows every module. Order matters where a registry is
- * ordered: rental's SMS consumer comes before later ones (chat replies).
+ * ordered: rental's SMS consumer comes before later ones (chat replies). Kept as a tuple so that
+ * settings.ts composes the settings' types from the descriptors (`config`) that declare them.
  */
-export const MODULES: readonly ModuleDescriptor[] = [
+export const MODULES = [
   metaModule,
   auditModule,
   billingModule,
@@ -40,7 +41,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   liveModule,
   overviewModule,
   metricsModule,
-];
+] as const satisfies readonly ModuleDescriptor[];
 
 /** Fills the context's registries from the descriptors. */
 export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor[] = MODULES): void {
@@ -65,6 +66,10 @@ export function fillRegistry(ctx: AppContext, modules: readonly ModuleDescriptor
 }
 
 /** Registers every module's routes. */
-export async function registerModules(app: App, ctx: AppContext, modules = MODULES): Promise<void> {
+export async function registerModules(
+  app: App,
+  ctx: AppContext,
+  modules: readonly ModuleDescriptor[] = MODULES,
+): Promise<void> {
   for (const m of modules) await m.routes?.(app, ctx);
 }

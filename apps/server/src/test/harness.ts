@@ -15,11 +15,11 @@ import {
 } from '@simdock/contract';
 import pg from 'pg';
 import { ManualClock } from '../clock.ts';
-import { type Config, loadConfig } from '../config.ts';
 import { type Db, openPostgres } from '../db/db.ts';
 import { credit } from '../modules/billing/index.ts';
 import { hashPassword } from '../modules/users/index.ts';
 import { type RunningServer, startServer } from '../server.ts';
+import { type Config, loadConfig } from '../settings.ts';
 import { type ApiResult, requestJson } from './request.ts';
 import { forgetPgTemplate, openPgliteFromTemplate, pgTemplate } from './template.ts';
 

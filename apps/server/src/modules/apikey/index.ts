@@ -1,4 +1,5 @@
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
+import { apikeyConfig } from './apikey.config.ts';
 import { apiKeyRoutes } from './apikey.routes.ts';
 import { authenticateApiKey, getApiKey } from './apikey.service.ts';
 
@@ -8,9 +9,12 @@ import { authenticateApiKey, getApiKey } from './apikey.service.ts';
 // authenticator finds a key by hash and meters calls per user (limits kept in the database).
 export { revokeAllApiKeys } from './apikey.service.ts';
 
-export const apikeyModule: ModuleDescriptor = {
+export { apikeyConfig };
+
+export const apikeyModule: ConfiguredModule<typeof apikeyConfig> = {
   name: 'apikey',
   tables: ['api_keys', 'api_rate_limits'],
+  config: apikeyConfig,
   routes: apiKeyRoutes,
   authenticateApiKey,
   apiKeyOf: getApiKey,

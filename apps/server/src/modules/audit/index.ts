@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { cutoffDays, drainInBatches } from '../../db/retention.ts';
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
+import { auditConfig } from './audit.config.ts';
 import { pruneAudit } from './audit.queries.ts';
 import { auditRoutes } from './audit.routes.ts';
 
@@ -14,9 +15,12 @@ export async function pruneAuditLog(ctx: AppContext): Promise<number> {
   return before ? drainInBatches((n) => pruneAudit(ctx.db, before, n)) : 0;
 }
 
-export const auditModule: ModuleDescriptor = {
+export { auditConfig };
+
+export const auditModule: ConfiguredModule<typeof auditConfig> = {
   name: 'audit',
   tables: ['audit_log'],
+  config: auditConfig,
   routes: auditRoutes,
   jobs: [
     {

@@ -1,4 +1,5 @@
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
+import { authConfig } from './auth.config.ts';
 import { authRoutes } from './auth.routes.ts';
 import { verifyReauth } from './reauth.ts';
 import { secondFactorUsers } from './second-factor.queries.ts';
@@ -9,7 +10,9 @@ export { ensureAdmin } from './auth.service.ts';
 export { recoveryIdle } from './recovery.service.ts';
 export { signToken } from './tokens.ts';
 
-export const authModule: ModuleDescriptor = {
+export { authConfig };
+
+export const authModule: ConfiguredModule<typeof authConfig> = {
   name: 'auth',
   tables: [
     'auth_throttle',
@@ -19,6 +22,7 @@ export const authModule: ModuleDescriptor = {
     'second_factor_challenges',
     'password_resets',
   ],
+  config: authConfig,
   routes: authRoutes,
   authenticate,
   verifyReauth,

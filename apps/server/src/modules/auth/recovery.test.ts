@@ -1,6 +1,7 @@
 import { endpoints, FORGOT_NEUTRAL_MESSAGE, RESET_LINK_INVALID, ruleMessages } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.ts';
+import { ConfigError } from '../../config.ts';
+import { loadConfig } from '../../settings.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import type { TestSmtp } from '../../test/smtp.ts';
 import { serverWithSmtp } from '../../test/suites.ts';

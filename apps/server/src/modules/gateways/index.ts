@@ -1,7 +1,8 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
 import type { Queryable, Reader } from '../../db/db.ts';
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
 import { deviceCan } from './driver/registry.ts';
+import { gatewaysConfig } from './gateways.config.ts';
 import * as q from './gateways.queries.ts';
 import { gatewayRoutes } from './gateways.routes.ts';
 import * as h from './health.queries.ts';
@@ -78,7 +79,9 @@ export const gatewayFigures = (db: Queryable, now: Date) =>
     now,
   );
 
-export const gatewaysModule: ModuleDescriptor = {
+export { gatewaysConfig };
+
+export const gatewaysModule: ConfiguredModule<typeof gatewaysConfig> = {
   name: 'gateways',
   tables: [
     'gateways',
@@ -91,6 +94,7 @@ export const gatewaysModule: ModuleDescriptor = {
     'sim_settings',
     'device_push_ids',
   ],
+  config: gatewaysConfig,
   routes: async (app, ctx) => {
     await gatewayRoutes(app, ctx);
     inboxRoutes(app, ctx);

@@ -1,6 +1,6 @@
 import { drainInBatches } from '../../db/retention.ts';
 import { foldAll } from '../../db/tallies.ts';
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { forgetFinishedTurns } from './dispatch.queries.ts';
 import { dispatchOnce, failOverdueResults, recordSendReports } from './dispatch.service.ts';
@@ -9,6 +9,7 @@ import { MESSAGING_TALLIES } from './history-stats.queries.ts';
 import { removeUnusedMedia } from './media.service.ts';
 import { messageApiRoutes } from './message-api.routes.ts';
 import { finishQuietCampaigns } from './message-events.service.ts';
+import { messagingConfig } from './messaging.config.ts';
 import { readSettings } from './messaging.queries.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { renderCampaignEvent } from './messaging.service.ts';
@@ -26,7 +27,9 @@ export { apiSend, messagesOfSend } from './message-api.service.ts';
 export { sendMassSms, setLimitsIfUnset } from './messaging.service.ts';
 export { refundEndedMessages } from './refunds.service.ts';
 
-export const messagingModule: ModuleDescriptor = {
+export { messagingConfig };
+
+export const messagingModule: ConfiguredModule<typeof messagingConfig> = {
   name: 'messaging',
   tables: [
     'messaging_settings',
@@ -44,6 +47,7 @@ export const messagingModule: ModuleDescriptor = {
     'replies_hourly',
     'replies_hourly_all',
   ],
+  config: messagingConfig,
   routes: async (app, ctx) => {
     messagingRoutes(app, ctx);
     await chatRoutes(app, ctx);

@@ -1,4 +1,5 @@
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
+import { paymentsConfig } from './payments.config.ts';
 import { hasPayments } from './payments.queries.ts';
 import { paymentRoutes } from './payments.routes.ts';
 import { reconcile, renderPaymentEvent } from './payments.service.ts';
@@ -7,9 +8,12 @@ import { reconcile, renderPaymentEvent } from './payments.service.ts';
 // status answers applied exactly once, credits through billing. See providers/README.md.
 export { seedDemoTopups } from './payments.service.ts';
 
-export const paymentsModule: ModuleDescriptor = {
+export { paymentsConfig };
+
+export const paymentsModule: ConfiguredModule<typeof paymentsConfig> = {
   name: 'payments',
   tables: ['payments', 'payment_events', 'payment_credits', 'sandbox_invoices'],
+  config: paymentsConfig,
   routes: paymentRoutes,
   liveRenderers: { payment: renderPaymentEvent },
   userHistoryChecks: [async (q, userId) => ((await hasPayments(q, userId)) ? 'top-ups' : null)],

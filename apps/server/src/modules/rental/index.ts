@@ -1,6 +1,7 @@
 import { foldAll } from '../../db/tallies.ts';
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
 import { ORDER_TALLIES, openOrdersOnGateway, userHasOrders } from './orders.queries.ts';
+import { rentalConfig } from './rental.config.ts';
 
 export { orderFigures } from './orders.queries.ts';
 
@@ -27,7 +28,9 @@ export {
 } from './orders.service.ts';
 export { saveService, sendingShare, servicesWithAvailability } from './services.service.ts';
 
-export const rentalModule: ModuleDescriptor = {
+export { rentalConfig };
+
+export const rentalModule: ConfiguredModule<typeof rentalConfig> = {
   name: 'rental',
   tables: [
     'services',
@@ -42,6 +45,7 @@ export const rentalModule: ModuleDescriptor = {
     'order_gateway_tallies',
     'order_days',
   ],
+  config: rentalConfig,
   routes: (app, ctx) => {
     serviceRoutes(app, ctx);
     spentRoutes(app, ctx);

@@ -1,4 +1,5 @@
-import type { ModuleDescriptor } from '../../module.ts';
+import type { ConfiguredModule } from '../../module.ts';
+import { webhooksConfig } from './webhooks.config.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { deliverDue, queueCodeDeliveries, queueMessageEvents } from './webhooks.service.ts';
 
@@ -12,9 +13,12 @@ export {
   removeWebhookOf,
 } from './webhooks.service.ts';
 
-export const webhooksModule: ModuleDescriptor = {
+export { webhooksConfig };
+
+export const webhooksModule: ConfiguredModule<typeof webhooksConfig> = {
   name: 'webhooks',
   tables: ['webhooks', 'webhook_deliveries', 'webhook_attempts'],
+  config: webhooksConfig,
   routes: webhookRoutes,
   codeListeners: [queueCodeDeliveries],
   messageEventListeners: [queueMessageEvents],
