@@ -161,10 +161,10 @@ async function main() {
             CASE WHEN e THEN NULL ELSE '45201' || lpad(j::text, 10, '0') END, '86' || lpad(j::text, 13, '0'),
             CASE WHEN e THEN NULL ELSE '1' || (3100000000 + j) END, CASE WHEN e THEN NULL ELSE 'device' END,
             CASE WHEN e THEN NULL ELSE 'Bench Mobile' END, CASE WHEN e THEN NULL ELSE 15 + j % 17 END,
-            CASE WHEN e THEN 0 WHEN j % 50 = 7 THEN 11 ELSE 3 END, true, ${t0},
+            CASE WHEN e THEN 'empty' WHEN j % 50 = 7 THEN 'starting' ELSE 'ready' END, true, ${t0},
             CASE WHEN j % 10 = 0 THEN 'messaging' WHEN j % 10 = 1 THEN 'rental' ELSE 'both' END
        FROM generate_series(0, ${SIMS - 1}) j, LATERAL (SELECT j % 20 = 19 AS e) x`,
-    `UPDATE gateways g SET total_sim = (SELECT count(*) FROM sims s WHERE s.gateway_id = g.id AND s.state <> 0)`,
+    `UPDATE gateways g SET total_sim = (SELECT count(*) FROM sims s WHERE s.gateway_id = g.id AND s.state <> 'empty')`,
     `INSERT INTO sim_health (sim_id, sent_day, sent_today, sent_month, sent_this_month, failed_total,
                              consecutive_failures, rentals_day, rentals_today, last_success_at, locked_at, lock_kind,
                              lock_reason, locked_by)
@@ -172,7 +172,7 @@ async function main() {
             ${t0} - interval '1 minute' * (n % 60),
             CASE WHEN n % 100 = 3 THEN ${t0} - interval '2 days' END, CASE WHEN n % 100 = 3 THEN 'manual' END,
             CASE WHEN n % 100 = 3 THEN 'Blocked by the carrier' END, CASE WHEN n % 100 = 3 THEN 'admin' END
-       FROM (SELECT id, (hashtext(id::text) & 2147483647) AS n FROM sims WHERE state <> 0) s`,
+       FROM (SELECT id, (hashtext(id::text) & 2147483647) AS n FROM sims WHERE state <> 'empty') s`,
   ]);
 
   // Orders: one every 90 days / N, ids in time order. The last 20 minutes are still waiting for

@@ -131,4 +131,72 @@ describe('migrations', () => {
       await u.drop();
     }
   });
+
+  it("maps the box's SIM state codes of existing rows onto the platform's states, with the box's words", async () => {
+    const before = mkdtempSync(join(tmpdir(), 'simdock-sim-states-'));
+    const current = migrationFiles();
+    const cut = current.indexOf('035_platform_sim_states.sql');
+    expect(cut).toBeGreaterThan(0);
+    for (const f of current.slice(0, cut)) copyFileSync(join(MIGRATIONS_DIR, f), join(before, f));
+    const t = await openTestDb();
+    try {
+      await migrate(t.db, before);
+      const [box] = await t.db.query<{ id: string }>(
+        `INSERT INTO gateways (name, url, mac, user_name, password_enc, push_secret, driver, external_id)
+         VALUES ('box', 'http://127.0.0.1:9', 'aa:bb:cc:dd:ee:01', 'root', 'x', 's1', 'ejoin', 'aa:bb:cc:dd:ee:01')
+         RETURNING id`,
+      );
+      const [phone] = await t.db.query<{ id: string }>(
+        `INSERT INTO gateways (name, url, user_name, password_enc, push_secret, driver, external_id)
+         VALUES ('phone', 'http://127.0.0.1:9', 'u', 'x', 's2', 'smsgate', 'p1') RETURNING id`,
+      );
+      const codes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+      for (const st of codes)
+        await t.db.query('INSERT INTO sims (gateway_id, port, state) VALUES ($1, $2, $3)', [
+          box!.id,
+          `${st + 1}.01`,
+          st,
+        ]);
+      await t.db.query(`INSERT INTO sims (gateway_id, port, state) VALUES ($1, '1', 3)`, [phone!.id]);
+
+      await migrate(t.db);
+      const rows = await t.db.query<{ port: string; state: string; device_state: string | null }>(
+        'SELECT port, state, device_state FROM sims WHERE gateway_id = $1 ORDER BY length(port), port',
+        [box!.id],
+      );
+      expect(rows.map((r) => [Number.parseInt(r.port, 10) - 1, r.state, r.device_state])).toEqual([
+        [0, 'empty', 'No SIM'],
+        [1, 'starting', 'Idle SIM'],
+        [2, 'starting', 'Registering'],
+        [3, 'ready', 'Registered'],
+        [4, 'busy', 'Call connected'],
+        [5, 'blocked', 'No balance / alarm'],
+        [6, 'blocked', 'Registration failed'],
+        [7, 'blocked', 'Locked by device'],
+        [8, 'blocked', 'Locked by operator'],
+        [9, 'blocked', 'SIM error'],
+        [10, 'unknown', 'State 10'],
+        [11, 'starting', 'Card detected'],
+        [12, 'blocked', 'User locked'],
+        [13, 'unknown', 'Inter-calling'],
+        [14, 'unknown', 'Inter-calling hold'],
+        [15, 'busy', 'Accessing mobile network'],
+        [16, 'unknown', 'Module timeout'],
+      ]);
+      // A phone gave no words of its own: its state's name stands.
+      expect(
+        await t.db.query('SELECT state, device_state FROM sims WHERE gateway_id = $1', [phone!.id]),
+      ).toEqual([{ state: 'ready', device_state: null }]);
+      // A new row starts empty; a word the platform does not have is refused.
+      await t.db.query(`INSERT INTO sims (gateway_id, port) VALUES ($1, '2')`, [phone!.id]);
+      expect(
+        await t.db.query(`SELECT state FROM sims WHERE gateway_id = $1 AND port = '2'`, [phone!.id]),
+      ).toEqual([{ state: 'empty' }]);
+      await expect(
+        t.db.query(`UPDATE sims SET state = '3' WHERE gateway_id = $1 AND port = '2'`, [phone!.id]),
+      ).rejects.toThrow(/sims_state_known/);
+    } finally {
+      await t.drop();
+    }
+  });
 });

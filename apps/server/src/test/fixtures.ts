@@ -40,7 +40,7 @@ export async function seedGateway(
     numbers.push(number);
     ports.push(port);
     await db.query(
-      `INSERT INTO sims (gateway_id, port, iccid, number, number_source, state) VALUES ($1, $2, $3, $4, 'device', 3)`,
+      `INSERT INTO sims (gateway_id, port, iccid, number, number_source, state) VALUES ($1, $2, $3, $4, 'device', 'ready')`,
       [gw!.id, port, `8901${number}`, number],
     );
   }

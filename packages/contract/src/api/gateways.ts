@@ -112,6 +112,45 @@ export const SimLock = z.object({
 });
 export type SimLock = z.infer<typeof SimLock>;
 
+/**
+ * The platform's SIM states; each driver maps its device's own codes onto them (docs/devices.md
+ * for a box's table). `empty`: no SIM in the slot. `starting`: a card is there but not on the
+ * network yet (idle, detected, registering). `ready`: registered, can be rented and send. `busy`:
+ * registered and busy (a call, a data session), still usable. `blocked`: the device reports the
+ * SIM unable to work (no balance, refused by the network, locked): the platform locks it.
+ * `unknown`: the device reports something else (or nothing the driver knows): neither usable nor
+ * locked. The device's own words are kept beside the state for people.
+ */
+export const SIM_STATES = ['empty', 'starting', 'ready', 'busy', 'blocked', 'unknown'] as const;
+export const SimState = z.enum(SIM_STATES);
+export type SimState = z.infer<typeof SimState>;
+
+/** A platform state's name, shown when the device gave no words of its own. */
+export const SIM_STATE_TEXT: Record<SimState, string> = {
+  empty: 'No SIM',
+  starting: 'Starting',
+  ready: 'Registered',
+  busy: 'Busy',
+  blocked: 'Blocked',
+  unknown: 'Unknown',
+};
+
+/** What people read for a SIM's state: the device's words when it gave some, else the platform's. */
+export function simStateText(state: SimState, deviceState: string | null): string {
+  return deviceState ?? SIM_STATE_TEXT[state];
+}
+
+/** The states in which a SIM can be rented and send (unless locked). */
+export const USABLE_SIM_STATES: readonly SimState[] = ['ready', 'busy'];
+export function isUsableSimState(state: SimState): boolean {
+  return USABLE_SIM_STATES.includes(state);
+}
+
+/** The device reports the SIM unable to work: the platform locks it until it is usable again. */
+export function isBlockedSimState(state: SimState): boolean {
+  return state === 'blocked';
+}
+
 /** Per-SIM figures; "today" and "this month" are UTC. */
 export const SimHealth = z.object({
   sentToday: z.number().int(),
@@ -137,7 +176,9 @@ export const Sim = z.object({
   numberSource: z.enum(['device', 'manual']).nullable(),
   operator: z.string().nullable(),
   signal: z.number().nullable(),
-  state: z.number().int(),
+  /** The platform's state (the device's code is mapped by its driver). */
+  state: SimState,
+  /** The device's own words for the state when it gave some, else the platform state's name. */
   stateText: z.string(),
   /** A usable state and not locked: a locked SIM is never usable. */
   usable: z.boolean(),
@@ -201,44 +242,6 @@ export type SetSimRoleBody = z.input<typeof SetSimRoleBody>;
 
 export const SimActionResult = z.object({ code: z.literal(1), msg: z.string(), sim: Sim });
 export type SimActionResult = z.infer<typeof SimActionResult>;
-
-/** Device SIM states (`st`, docs/devices.md#sim-states). */
-export const SIM_STATE_TEXT: Record<number, string> = {
-  0: 'No SIM',
-  1: 'Idle SIM',
-  2: 'Registering',
-  3: 'Registered',
-  4: 'Call connected',
-  5: 'No balance / alarm',
-  6: 'Registration failed',
-  7: 'Locked by device',
-  8: 'Locked by operator',
-  9: 'SIM error',
-  11: 'Card detected',
-  12: 'User locked',
-  13: 'Inter-calling',
-  14: 'Inter-calling hold',
-  15: 'Accessing mobile network',
-  16: 'Module timeout',
-};
-
-export function simStateText(state: number): string {
-  return SIM_STATE_TEXT[state] ?? `State ${state}`;
-}
-
-/** States in which a SIM can send and receive: 3 registered, 4 call connected, 15 accessing network. */
-export function isUsableSimState(state: number): boolean {
-  return state === 3 || state === 4 || state === 15;
-}
-
-/**
- * States in which the device reports the SIM unable to work (no balance, registration failed,
- * locked by the device, the operator or the user, SIM error): the platform locks such a SIM.
- */
-export const BLOCKED_SIM_STATES: readonly number[] = [5, 6, 7, 8, 9, 12];
-export function isBlockedSimState(state: number): boolean {
-  return BLOCKED_SIM_STATES.includes(state);
-}
 
 export const DeviceStatsBody = z.object({ mac: boundedText(L.mac, 'MAC') });
 export const ServiceStat = z.object({

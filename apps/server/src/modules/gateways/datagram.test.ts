@@ -48,7 +48,8 @@ class StubDriver implements Partial<GatewayDriver> {
           kind: 'sim',
           sim: {
             slot: a!,
-            state: 3,
+            state: 'ready',
+            deviceState: null,
             iccid: null,
             imsi: null,
             imei: null,

@@ -107,7 +107,7 @@ describe('add and scan', () => {
       numberSource: 'device',
       operator: sim.slot('1.01')!.opr,
       signal: sim.slot('1.01')!.sig,
-      state: 3,
+      state: 'ready',
       stateText: 'Registered',
       usable: true,
       role: 'both',
@@ -140,12 +140,12 @@ describe('add and scan', () => {
     expect((await scan(gw.id)).body.totalSIM).toBe(5);
     const r = await report(gw.id);
     expect(r.sims.map((x) => [x.port, x.state, x.usable])).toEqual([
-      ['1.01', 3, true],
-      ['1.02', 1, false],
-      ['2.01', 3, true],
-      ['2.02', 0, false],
-      ['3.01', 3, true],
-      ['3.02', 1, false],
+      ['1.01', 'ready', true],
+      ['1.02', 'starting', false],
+      ['2.01', 'ready', true],
+      ['2.02', 'empty', false],
+      ['3.01', 'ready', true],
+      ['3.02', 'starting', false],
     ]);
     expect(r.sims[3]).toMatchObject({ iccid: null, number: null, numberSource: null, stateText: 'No SIM' });
   });

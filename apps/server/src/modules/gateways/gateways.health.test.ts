@@ -218,11 +218,14 @@ describe('automatic locks', () => {
     await gw.sim.pushesSettled();
     let sim = (await simsOf(gw.id)).get('2.01')!;
     expect(sim.lock).toMatchObject({ locked: true, kind: 'device', until: null });
-    expect(sim.lock.reason).toContain('Locked by operator');
+    expect(sim.lock.reason).toBe('Device reports: Locked by operator');
+    // The platform's state, the box's words for people.
+    expect(sim).toMatchObject({ state: 'blocked', stateText: 'Locked by operator', usable: false });
 
     gw.sim.insertSim('2.01', { st: 3 });
     await gw.sim.pushesSettled();
     sim = (await simsOf(gw.id)).get('2.01')!;
+    expect(sim).toMatchObject({ state: 'ready', stateText: 'Registered', usable: false });
     expect(sim.lock.locked).toBe(true);
     expect(new Date(sim.lock.until!).getTime()).toBe(s.clock.now().getTime() + 10 * 60_000);
     s.clock.advance(10 * 60_000 + 1);

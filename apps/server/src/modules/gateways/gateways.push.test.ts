@@ -176,7 +176,7 @@ describe('push authentication', () => {
 
     expect(await smsOf(gw.id)).toEqual([]);
     expect((await gatewayRow(gw.id)).last_update).toEqual(before.last_update);
-    expect((await report(gw.id)).sims.find((x) => x.port === '1.01')!.state).toBe(3);
+    expect((await report(gw.id)).sims.find((x) => x.port === '1.01')!.state).toBe('ready');
     const logs = s.logs.join('\n');
     expect(logs).toContain('device push refused');
     expect(logs).toMatch(/"refused":"unauthorized"/);
@@ -446,12 +446,16 @@ describe('SIM inventory from pushes', () => {
     const swapped = (await report(gw.id)).sims.find((x) => x.port === '3.01')!;
     expect(swapped.iccid).toBe(sim.slot('3.01')!.iccid);
     expect(swapped.iccid).not.toBe(before.iccid);
-    expect(swapped).toMatchObject({ number: null, numberSource: null, state: 3 });
+    expect(swapped).toMatchObject({ number: null, numberSource: null, state: 'ready' });
 
     sim.removeSim('4.01');
     await sim.pushesSettled();
     const r = await report(gw.id);
-    expect(r.sims.find((x) => x.port === '4.01')).toMatchObject({ state: 0, iccid: null, number: null });
+    expect(r.sims.find((x) => x.port === '4.01')).toMatchObject({
+      state: 'empty',
+      iccid: null,
+      number: null,
+    });
     expect(r.gateway.totalSIM).toBe(3);
 
     // A manual number follows its card (by ICCID) out of the slot and back in.
@@ -485,7 +489,7 @@ describe('SIM inventory from pushes', () => {
         .status,
     ).toBe(200);
     expect((await report(gw.id)).sims.find((x) => x.port === '2.02')).toMatchObject({
-      state: 3,
+      state: 'ready',
       number: '15550000042',
     });
     expect((await push(gw.pushUrls.status, 'not json', 'text/plain')).status).toBe(400);

@@ -1,4 +1,4 @@
-import type { SimRole } from '@simdock/contract';
+import { type SimRole, type SimState, USABLE_SIM_STATES } from '@simdock/contract';
 import type { Queryable, Reader } from '../../db/db.ts';
 import type { DeviceStatus, SimEntry } from './driver/driver.ts';
 import { healthSql, periods } from './health.queries.ts';
@@ -182,6 +182,9 @@ export async function touchGatewayOnCommit(q: Queryable, id: string, at: Date): 
   await q.defer(TOUCH, [id, at]);
 }
 
+/** The usable platform states as an SQL list, `('ready', 'busy')`: fixed words, never input. */
+const USABLE = `(${USABLE_SIM_STATES.map((s) => `'${s}'`).join(', ')})`;
+
 // ---- SIM inventory --------------------------------------------------------------------------
 
 export interface SimRow {
@@ -193,7 +196,8 @@ export interface SimRow {
   number_source: 'device' | 'manual' | null;
   operator: string | null;
   signal: number | null;
-  state: number;
+  state: SimState;
+  device_state: string | null;
   role: SimRole;
 }
 
@@ -217,7 +221,7 @@ export interface SimViewRow extends SimRow {
 
 /**
  * Upserts the reported slots. The number: a manual one for the same ICCID wins; otherwise the
- * device's `sn`. A changed ICCID or an empty slot (st 0) drops the old number; the same card with
+ * device's `sn`. A changed ICCID or an empty slot drops the old number; the same card with
  * a blank `sn` keeps what was known.
  */
 export async function upsertSims(
@@ -236,21 +240,24 @@ export async function upsertSims(
     operator: e.operator,
     signal: e.signal,
     state: e.state,
+    device_state: e.deviceState,
     active: e.active,
   }));
   await q.query(
     `INSERT INTO sims AS s
-       (gateway_id, port, iccid, imsi, imei, number, number_source, operator, signal, state, active, updated_at)
+       (gateway_id, port, iccid, imsi, imei, number, number_source, operator, signal, state, device_state, active,
+        updated_at)
      SELECT $1, e.port,
-            CASE WHEN e.state = 0 THEN NULL ELSE e.iccid END,
-            CASE WHEN e.state = 0 THEN NULL ELSE e.imsi END,
+            CASE WHEN e.state = 'empty' THEN NULL ELSE e.iccid END,
+            CASE WHEN e.state = 'empty' THEN NULL ELSE e.imsi END,
             e.imei,
-            CASE WHEN e.state = 0 THEN NULL ELSE coalesce(m.number, e.number) END,
-            CASE WHEN e.state = 0 THEN NULL WHEN m.number IS NOT NULL THEN 'manual'
+            CASE WHEN e.state = 'empty' THEN NULL ELSE coalesce(m.number, e.number) END,
+            CASE WHEN e.state = 'empty' THEN NULL WHEN m.number IS NOT NULL THEN 'manual'
                  WHEN e.number IS NOT NULL THEN 'device' END,
-            e.operator, e.signal, e.state, coalesce(e.active, true), $3
+            e.operator, e.signal, e.state, e.device_state, coalesce(e.active, true), $3
        FROM jsonb_to_recordset($2::jsonb) AS e(port text, iccid text, imsi text, imei text, number text,
-                                               operator text, signal int, state int, active boolean)
+                                               operator text, signal int, state text, device_state text,
+                                               active boolean)
        -- A masked ICCID (a phone's cloud shows the last 4 digits) is no key.
        LEFT JOIN sim_numbers m ON m.iccid = e.iccid AND strpos(e.iccid, '*') = 0
       ORDER BY e.port
@@ -259,11 +266,11 @@ export async function upsertSims(
        imsi = EXCLUDED.imsi,
        imei = coalesce(EXCLUDED.imei, s.imei),
        number = CASE
-         WHEN EXCLUDED.state = 0 THEN NULL
+         WHEN EXCLUDED.state = 'empty' THEN NULL
          WHEN EXCLUDED.number_source = 'manual' OR EXCLUDED.iccid IS DISTINCT FROM s.iccid THEN EXCLUDED.number
          ELSE coalesce(EXCLUDED.number, s.number) END,
        number_source = CASE
-         WHEN EXCLUDED.state = 0 THEN NULL
+         WHEN EXCLUDED.state = 'empty' THEN NULL
          WHEN EXCLUDED.number_source = 'manual' OR EXCLUDED.iccid IS DISTINCT FROM s.iccid
            THEN EXCLUDED.number_source
          WHEN EXCLUDED.number IS NOT NULL THEN EXCLUDED.number_source
@@ -271,6 +278,7 @@ export async function upsertSims(
        operator = EXCLUDED.operator,
        signal = EXCLUDED.signal,
        state = EXCLUDED.state,
+       device_state = EXCLUDED.device_state,
        active = EXCLUDED.active,
        updated_at = EXCLUDED.updated_at`,
     [gatewayId, JSON.stringify(payload), at],
@@ -294,7 +302,7 @@ export async function refreshGatewayAfterReport(
 ): Promise<void> {
   await q.query(
     `UPDATE gateways SET
-       total_sim = (SELECT count(*)::int FROM sims WHERE gateway_id = $1 AND state <> 0),
+       total_sim = (SELECT count(*)::int FROM sims WHERE gateway_id = $1 AND state <> 'empty'),
        last_update = $2,
        ip = coalesce($3, ip), firmware = coalesce($4, firmware),
        max_ports = coalesce($5, max_ports), max_slots = coalesce($6, max_slots), model = coalesce($7, model)
@@ -317,13 +325,14 @@ export async function refreshGatewayAfterReport(
  */
 const SLOT_ORDER = 'length(sim.port), sim.port';
 
-const SIM_COLUMNS = 'id, port, iccid, imsi, number, number_source, operator, signal, state, role';
+const SIM_COLUMNS =
+  'id, port, iccid, imsi, number, number_source, operator, signal, state, device_state, role';
 
 /** The SIMs of a gateway (all, or the one on `port`) with their health at `now`. */
 function simViewSql(onePort: boolean): string {
   const h = healthSql({ day: '$2', month: '$3', now: '$4' });
   return `SELECT sim.id, sim.port, sim.iccid, sim.imsi, sim.number, sim.number_source, sim.operator, sim.signal,
-            sim.state, sim.role, ${h.sentToday} AS sent_today, ${h.sentMonth} AS sent_this_month,
+            sim.state, sim.device_state, sim.role, ${h.sentToday} AS sent_today, ${h.sentMonth} AS sent_this_month,
             coalesce(h.failed_total, 0) AS failed_total, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
             (SELECT count(*)::int FROM incoming_sms i
               WHERE i.gateway_id = sim.gateway_id AND i.port = sim.port AND NOT i.is_report) AS received,
@@ -394,7 +403,7 @@ export async function usableSims(q: Reader, onlineSince: Date, now: Date): Promi
             st.kept_for_sending_percent AS kept_percent
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
             CROSS JOIN sim_settings st
-      WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN (3, 4, 15)
+      WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN ${USABLE}
         AND sim.role <> 'messaging' AND NOT ${healthSql({ day: '', month: '', now: '$2' }).locked}`,
     [onlineSince, now],
   );
@@ -494,10 +503,10 @@ export async function gatewayFigures(
   }>(
     `SELECT (SELECT count(*) FROM gateways)::int AS "gatewaysTotal",
             (SELECT count(*) FROM gateways WHERE last_update >= $1)::int AS "gatewaysOnline",
-            (SELECT count(*) FROM sims WHERE active AND state <> 0)::int AS sims,
+            (SELECT count(*) FROM sims WHERE active AND state <> 'empty')::int AS sims,
             -- Usable: a usable state and not locked (a locked SIM takes no rental and sends nothing).
             (SELECT count(*) FROM sims sim LEFT JOIN sim_health h ON h.sim_id = sim.id
-              WHERE sim.active AND sim.state IN (3, 4, 15)
+              WHERE sim.active AND sim.state IN ${USABLE}
                 AND NOT ${healthSql({ day: '', month: '', now: '$3' }).locked})::int AS "simsUsable",
             (SELECT count(*) FROM sim_health
               WHERE locked_at IS NOT NULL AND (locked_until IS NULL OR locked_until > $3))::int AS "simsLocked",
@@ -528,7 +537,7 @@ export async function sendableSims(q: Queryable, onlineSince: Date, now: Date): 
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, ${h.remaining} AS remaining
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
             CROSS JOIN sim_settings st
-      WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.active AND sim.state IN (3, 4, 15)
+      WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.active AND sim.state IN ${USABLE}
         AND sim.role <> 'rental' AND NOT ${h.locked} AND ${h.atCap} IS NULL
       ORDER BY g.created_at, sim.gateway_id, ${SLOT_ORDER}`,
     [onlineSince, day, month, now],
@@ -564,7 +573,7 @@ export async function simSendState(
   const h = healthSql({ day: '$3', month: '$4', now: '$5' });
   const rows = await q.query<SimSendState>(
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number,
-            sim.state IN (3, 4, 15) AS usable, sim.active, g.is_enable AS gateway_enabled,
+            sim.state IN ${USABLE} AS usable, sim.active, g.is_enable AS gateway_enabled,
             coalesce(g.last_update >= $2, false) AS online, sim.role, ${h.locked} AS locked, h.lock_reason,
             ${h.atCap} AS at_cap, g.driver
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
@@ -591,11 +600,11 @@ export async function messagingSims(q: Queryable, onlineSince: Date, now: Date):
   const h = healthSql({ day: '$2', month: '$3', now: '$4' });
   return q.query<MessagingSim>(
     `SELECT sim.id::text AS id, sim.number, sim.operator, g.name AS gateway_name, g.driver,
-            (g.is_enable AND coalesce(g.last_update >= $1, false) AND sim.active AND sim.state IN (3, 4, 15)
+            (g.is_enable AND coalesce(g.last_update >= $1, false) AND sim.active AND sim.state IN ${USABLE}
              AND NOT ${h.locked} AND ${h.atCap} IS NULL) AS ready
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
             CROSS JOIN sim_settings st
-      WHERE st.id AND sim.role <> 'rental' AND sim.state <> 0
+      WHERE st.id AND sim.role <> 'rental' AND sim.state <> 'empty'
       ORDER BY g.created_at, sim.gateway_id, ${SLOT_ORDER}`,
     [onlineSince, day, month, now],
   );

@@ -95,7 +95,7 @@ export function toSim(row: SimViewRow): Sim {
     operator: row.operator,
     signal: row.signal,
     state: row.state,
-    stateText: simStateText(row.state),
+    stateText: simStateText(row.state, row.device_state),
     // A locked SIM is not usable whatever its state: it takes no rental and sends nothing.
     usable: isUsableSimState(row.state) && !row.locked,
     role: row.role,
@@ -447,7 +447,7 @@ export async function setSimNumber(
   if (!number) throw badInput(PHONE_NUMBER_MESSAGE, 'number');
   const sim = await findSimRow(ctx.db, gw.id, port, ctx.clock.now());
   if (!sim) throw notFound(`No SIM is known on port ${port}. Scan the gateway first.`);
-  if (sim.state === 0) throw conflict(`Port ${port} has no SIM.`, 'port');
+  if (sim.state === 'empty') throw conflict(`Port ${port} has no SIM.`, 'port');
   const saved = await ctx.db.tx(async (q) => {
     const at = ctx.clock.now();
     const row = await setManualNumber(q, sim.id, sim.iccid, number, at);

@@ -85,7 +85,7 @@ export async function applyDeviceSimStates(
 ): Promise<void> {
   const blocked = entries
     .filter((e) => isBlockedSimState(e.state))
-    .map((e) => ({ port: e.slot, reason: `Device reports: ${simStateText(e.state)}` }));
+    .map((e) => ({ port: e.slot, reason: `Device reports: ${simStateText(e.state, e.deviceState)}` }));
   const usable = entries.filter((e) => isUsableSimState(e.state)).map((e) => e.slot);
   const locked = await applyDeviceStates(q, gatewayId, blocked, usable, at);
   for (const l of locked)

@@ -3,11 +3,12 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The platform speaks devices only through drivers (driver/driver.ts): no vendor's codes, field
-// names, push kinds or port formats outside that vendor's driver files. This reads every source
-// file of the server and the contract (tests and test helpers excepted: they play the devices).
+// names, push kinds, port formats or SIM state codes outside that vendor's driver files. This reads
+// every source file of the server, the contract and the web app (tests and test helpers excepted:
+// they play the devices).
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..');
-const SCANNED = ['apps/server/src', 'packages/contract/src'];
+const SCANNED = ['apps/server/src', 'packages/contract/src', 'apps/web/src'];
 
 /** What only a vendor's own driver may write, and the files that are that driver. */
 const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
@@ -28,6 +29,10 @@ const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
       // Cutting the box's port number out of a slot key (in code or in SQL).
       /\.split\(['"]\.['"]\)\[0\]/,
       /split_part\([^)]*port/,
+      // A SIM state written or compared as a number is the box's `st` code (the platform's are words).
+      /\bstate\b\s*(?:===?|!==?|<>|<=?|>=?|=|IN\s*\(|:)\s*\(?\s*-?\d/i,
+      /\b(?:SIM_STATE_TEXT|isUsableSimState|isBlockedSimState)\(\s*\d/,
+      /\bst\b\s*(?:===?|!==?|:)\s*\d/,
     ],
   },
   {
@@ -62,9 +67,10 @@ function sourceFiles(dir: string): string[] {
 const files = SCANNED.flatMap((d) => sourceFiles(join(ROOT, d))).map((f) => relative(ROOT, f));
 
 describe('no vendor names outside the drivers', () => {
-  it('scans the server and the contract', () => {
+  it('scans the server, the contract and the web app', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(files).toContain('apps/server/src/modules/messaging/dispatch.service.ts');
+    expect(files).toContain('apps/web/src/pages/gateway-manager/sim-text.ts');
   });
 
   for (const vendor of VENDORS) {
@@ -87,6 +93,17 @@ describe('no vendor names outside the drivers', () => {
     const ejoin = VENDORS[0]!;
     expect(ejoin.words.some((w) => w.test("tasks.push({ from: a.port.split('.')[0] })"))).toBe(true);
     expect(ejoin.words.some((w) => w.test("body: { type: 'recv-sms' }"))).toBe(true);
+    for (const line of [
+      'sim.state IN (3, 4, 15)',
+      'if (e.state === 0) return;',
+      '  state: 3,',
+      'WHERE state <> 0',
+    ])
+      expect(
+        ejoin.words.some((w) => w.test(line)),
+        line,
+      ).toBe(true);
+    expect(ejoin.words.some((w) => w.test("sim.state IN ('ready', 'busy')"))).toBe(false);
     expect(VENDORS[1]!.words.some((w) => w.test("if (event === 'sms:received')"))).toBe(true);
   });
 });

@@ -439,7 +439,7 @@ describe('rules', () => {
     res = await reply(alice.token, body);
     expect(res.status).toBe(200);
     const id = String(res.body.data!.id).slice(1);
-    await s.db.query('UPDATE sims SET state = 0 WHERE id = $1', [simRow!.id]);
+    await s.db.query("UPDATE sims SET state = 'empty' WHERE id = $1", [simRow!.id]);
     const before = sim.sentTasks().length;
     for (let i = 0; i < 3; i++) {
       await dispatchOnce(s.ctx);
@@ -450,7 +450,7 @@ describe('rules', () => {
     s.clock.advance(11 * 60_000);
     await failOverdueResults(s.ctx);
     expect(await statusOf(id)).toBe('failed');
-    await s.db.query('UPDATE sims SET state = 3 WHERE id = $1', [simRow!.id]);
+    await s.db.query("UPDATE sims SET state = 'ready' WHERE id = $1", [simRow!.id]);
   });
 
   it('replies waiting for their SIM do not hold up other messages', async () => {
@@ -469,14 +469,14 @@ describe('rules', () => {
       'SELECT sim_id FROM conversations WHERE id = $1::bigint',
       [c!.id],
     );
-    await s.db.query('UPDATE sims SET state = 0 WHERE id = $1', [conv!.sim_id]);
+    await s.db.query("UPDATE sims SET state = 'empty' WHERE id = $1", [conv!.sim_id]);
     try {
       const other = await conversations(2);
       expect(other.every((o) => o.port !== c!.port)).toBe(true);
       expect((await Promise.all(ids.map(statusOf))).every((x) => x === 'queued')).toBe(true);
     } finally {
       await s.db.query(`UPDATE messages SET status = 'cancelled' WHERE id = ANY($1::bigint[])`, [ids]);
-      await s.db.query('UPDATE sims SET state = 3 WHERE id = $1', [conv!.sim_id]);
+      await s.db.query("UPDATE sims SET state = 'ready' WHERE id = $1", [conv!.sim_id]);
     }
   });
 

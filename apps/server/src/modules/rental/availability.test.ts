@@ -53,7 +53,10 @@ describe('the kept availability, in one process', () => {
 
   it('is reused until something changes: a change made behind its back (SQL) shows only after its age', async () => {
     expect(await available()).toBe(3);
-    await s.db.query('UPDATE sims SET state = 0 WHERE gateway_id = $1 AND port = $2', [gatewayId, '3.01']);
+    await s.db.query("UPDATE sims SET state = 'empty' WHERE gateway_id = $1 AND port = $2", [
+      gatewayId,
+      '3.01',
+    ]);
     expect(await available()).toBe(3);
     // Past twice its age it is computed again before answering.
     s.clock.advance(2 * CACHE_SECONDS * 1000 + 1);
@@ -103,7 +106,7 @@ describe('the kept availability, in one process', () => {
     ).toBe(200);
     expect(await available()).toBe(2);
     const [sim] = await s.db.query<{ number: string }>(
-      'SELECT number FROM sims WHERE gateway_id = $1 AND state = 3 ORDER BY port LIMIT 1',
+      "SELECT number FROM sims WHERE gateway_id = $1 AND state = 'ready' ORDER BY port LIMIT 1",
       [gatewayId],
     );
     const mark = await s.api(endpoints.service.markSpent, {

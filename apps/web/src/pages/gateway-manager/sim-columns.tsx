@@ -112,7 +112,7 @@ export function useSimColumns(
       header: t('gateways.colState'),
       cell: (s) => (
         <span className="flex flex-col items-start gap-1">
-          <span className="whitespace-nowrap">{simStateName(t, s.state, s.stateText)}</span>
+          <span className="whitespace-nowrap">{simStateName(t, s.stateText)}</span>
           {/* Locked: the lock's badge says so (and why); "Usable" beside it would contradict it. */}
           {s.lock.locked ? (
             <LockBadge sim={s} now={now} />
@@ -121,7 +121,7 @@ export function useSimColumns(
               {s.usable ? t('gateways.usable') : t('gateways.notUsable')}
             </StatusBadge>
           )}
-          {s.state === 0 && !s.lock.locked ? null : (
+          {s.state === 'empty' && !s.lock.locked ? null : (
             <Button
               size="sm"
               variant="ghost"
@@ -194,7 +194,7 @@ export function useSimColumns(
               key: 'number',
               label: t('gateways.setNumber'),
               icon: <PencilLine className="size-4" aria-hidden />,
-              disabled: s.state === 0,
+              disabled: s.state === 'empty',
               onSelect: () => onDialog('number', s),
             },
             {

@@ -9,7 +9,7 @@ export const simFixture = (port: string, over: Partial<Sim> = {}): Sim => ({
   numberSource: 'device',
   operator: 'Op',
   signal: 20,
-  state: 3,
+  state: 'ready',
   stateText: 'Registered',
   usable: true,
   role: 'both',

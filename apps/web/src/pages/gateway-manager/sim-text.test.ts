@@ -1,3 +1,4 @@
+import { SIM_STATE_TEXT } from '@simdock/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage, translateIn } from '../../i18n/index.tsx';
 import { lockKindText, lockLeftText, lockReasonText, simStateName, simText } from './sim-text.ts';
@@ -10,9 +11,13 @@ const en = (key: Parameters<typeof translateIn>[1], params?: Parameters<typeof t
 
 describe('SIM texts in the user language', () => {
   it('names SIM states ("Registered") in Vietnamese too', () => {
-    expect(simStateName(en, 3, 'Registered')).toBe('Registered');
-    expect(simStateName(vi, 3, 'Registered')).toBe('Đã đăng ký mạng');
-    expect(simStateName(vi, 99, 'State 99')).toBe('State 99');
+    expect(simStateName(en, 'Registered')).toBe('Registered');
+    expect(simStateName(vi, 'Registered')).toBe('Đã đăng ký mạng');
+    expect(simStateName(vi, 'State 99')).toBe('State 99');
+  });
+
+  it("knows every platform state's own name, so a device without words is translated too", () => {
+    for (const text of Object.values(SIM_STATE_TEXT)) expect(simStateName(vi, text)).not.toBe(text);
   });
 
   it("translates the server's lock reasons and keeps an administrator's own words", () => {

@@ -1,14 +1,38 @@
-import { type DeviceKind, SIM_STATE_TEXT, type Sim, type SimRole } from '@simdock/contract';
+import type { DeviceKind, Sim, SimRole } from '@simdock/contract';
 import type { MessageKey, TFunction } from '../../i18n/index.tsx';
 
-/** A SIM state's name in the user's language ("Registered"); a state the catalogue lacks, as the server said. */
-export function simStateName(t: TFunction, state: number, serverText: string): string {
-  const key = `gateways.simState.${state}` as MessageKey;
-  const text = t(key);
-  return text === key ? serverText : text;
-}
+/**
+ * The server's English words for a SIM's state (a device's own, or the platform state's name when
+ * the device gave none, SIM_STATE_TEXT in the contract) and their place in the catalogue.
+ */
+const STATE_TEXT_KEYS: ReadonlyMap<string, MessageKey> = new Map<string, MessageKey>([
+  ['No SIM', 'gateways.simState.noSim'],
+  ['Idle SIM', 'gateways.simState.idleSim'],
+  ['Registering', 'gateways.simState.registering'],
+  ['Registered', 'gateways.simState.registered'],
+  ['Call connected', 'gateways.simState.callConnected'],
+  ['No balance / alarm', 'gateways.simState.noBalance'],
+  ['Registration failed', 'gateways.simState.registrationFailed'],
+  ['Locked by device', 'gateways.simState.lockedByDevice'],
+  ['Locked by operator', 'gateways.simState.lockedByOperator'],
+  ['SIM error', 'gateways.simState.simError'],
+  ['Card detected', 'gateways.simState.cardDetected'],
+  ['User locked', 'gateways.simState.userLocked'],
+  ['Inter-calling', 'gateways.simState.interCalling'],
+  ['Inter-calling hold', 'gateways.simState.interCallingHold'],
+  ['Accessing mobile network', 'gateways.simState.accessingNetwork'],
+  ['Module timeout', 'gateways.simState.moduleTimeout'],
+  ['Starting', 'gateways.simState.starting'],
+  ['Busy', 'gateways.simState.busy'],
+  ['Blocked', 'gateways.simState.blocked'],
+  ['Unknown', 'gateways.simState.unknown'],
+]);
 
-const STATE_BY_TEXT = new Map(Object.entries(SIM_STATE_TEXT).map(([state, text]) => [text, Number(state)]));
+/** A SIM state's words ("Registered") in the user's language; words the catalogue lacks, as the server said. */
+export function simStateName(t: TFunction, serverText: string): string {
+  const key = STATE_TEXT_KEYS.get(serverText);
+  return key ? t(key) : serverText;
+}
 
 /**
  * Why a SIM is locked, in the user's language. The server writes its own reasons in English (a device
@@ -23,9 +47,8 @@ export function lockReasonText(t: TFunction, reason: string): string {
   const failures = /^(\d+) failed sends in a row$/.exec(base);
   if (failures) return t('gateways.lockReasonFailures', { count: Number(failures[1]) }) + tail;
   const device = /^Device reports: (.+)$/.exec(base);
-  const state = device ? STATE_BY_TEXT.get(device[1] as string) : undefined;
-  if (device && state !== undefined)
-    return t('gateways.lockReasonDevice', { state: simStateName(t, state, device[1] as string) }) + tail;
+  if (device && STATE_TEXT_KEYS.has(device[1] as string))
+    return t('gateways.lockReasonDevice', { state: simStateName(t, device[1] as string) }) + tail;
   return reason;
 }
 

@@ -138,7 +138,7 @@ describe.each(DRIVERS)('driver contract: $name', ({ start }) => {
     expect(status.sims.length).toBeGreaterThanOrEqual(2);
     for (const sim of status.sims) {
       expect(driver.canonicalSlot(sim.slot)).toBe(sim.slot);
-      expect(sim.state).toBe(3);
+      expect(sim.state).toBe('ready');
     }
     expect(driver.canonicalSlot('not a slot')).toBeUndefined();
     expect(driver.canonicalSlot('')).toBeUndefined();

@@ -1,3 +1,4 @@
+import type { SimState } from '@simdock/contract';
 import type { SendResult } from '../../../context.ts';
 
 // What the platform needs from a SIM device, independent of the vendor protocol. A driver
@@ -13,10 +14,12 @@ import type { SendResult } from '../../../context.ts';
 export interface SimEntry {
   slot: string;
   /**
-   * The platform's SIM state (docs/devices.md#sim-states): 0 no SIM, 3 registered (usable), the
-   * blocked states lock the SIM. A driver whose device says less maps onto these.
+   * The platform's SIM state (SimState in the contract): the driver maps its device's code onto
+   * it, so the rest of the server never reads a vendor's numbers. `blocked` locks the SIM.
    */
-  state: number;
+  state: SimState;
+  /** The device's own words for the state ("Registration failed"), for people; null if it gave none. */
+  deviceState: string | null;
   /** ICCID; a device that hides it may give a masked form ("****1234"), never used as a key. */
   iccid: string | null;
   imsi: string | null;

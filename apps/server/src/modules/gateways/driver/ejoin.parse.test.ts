@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtocolError } from './driver.ts';
 import {
   decodeContent,
+  ejoinSimState,
   isAuthFailure,
   leadingInt,
   normalizePort,
@@ -71,7 +72,8 @@ describe('parsePortEntry', () => {
       slot: '1.01',
       portNo: 1,
       slotNo: 1,
-      state: 3,
+      state: 'ready',
+      deviceState: 'Registered',
       iccid: '89014102211234567890',
       imsi: '310260123456789',
       imei: '862032045299211',
@@ -84,10 +86,10 @@ describe('parsePortEntry', () => {
   });
 
   it('accepts st as "3 OK" text and under the key status (port-status example)', () => {
-    expect(parsePortEntry({ ...full, st: '3 OK' }).state).toBe(3);
+    expect(parsePortEntry({ ...full, st: '3 OK' }).state).toBe('ready');
     const { st: _st, ...rest } = full;
-    expect(parsePortEntry({ ...rest, type: 'port-status', status: '4 Call Connected' }).state).toBe(4);
-    expect(parsePortEntry({ ...rest, status: 15 }).state).toBe(15);
+    expect(parsePortEntry({ ...rest, type: 'port-status', status: '4 Call Connected' }).state).toBe('busy');
+    expect(parsePortEntry({ ...rest, status: 15 }).state).toBe('busy');
   });
 
   it('accepts the letter form of the port', () => {
@@ -96,24 +98,63 @@ describe('parsePortEntry', () => {
 
   it('treats an empty slot as no SIM and keeps nothing of a card', () => {
     const e = parsePortEntry({ port: '5.01', sim: '', seq: 2124, st: 0, imei: '862032045299252' });
-    expect(e).toMatchObject({ slot: '5.01', state: 0, iccid: null, number: null, imei: '862032045299252' });
+    expect(e).toMatchObject({
+      slot: '5.01',
+      state: 'empty',
+      iccid: null,
+      number: null,
+      imei: '862032045299252',
+    });
   });
 
   it('blank sn is an unknown number; "0 " operator is no operator', () => {
     const e = parsePortEntry({ ...full, st: 6, sn: '', opr: '0 ', sig: '0' });
-    expect(e).toMatchObject({ state: 6, number: null, operator: null, signal: 0 });
+    expect(e).toMatchObject({
+      state: 'blocked',
+      deviceState: 'Registration failed',
+      number: null,
+      operator: null,
+      signal: 0,
+    });
   });
 
   it('trusts inserted:0 of newer firmware and reads active', () => {
-    expect(parsePortEntry({ ...full, inserted: 0 }).state).toBe(0);
+    expect(parsePortEntry({ ...full, inserted: 0 }).state).toBe('empty');
     expect(parsePortEntry({ ...full, active: 1 }).active).toBe(true);
     expect(parsePortEntry({ ...full, active: 0 }).active).toBe(false);
   });
 
-  it('missing st is state 0; a missing port is a protocol error', () => {
-    expect(parsePortEntry({ port: '1.01' }).state).toBe(0);
+  it('missing st is no SIM; a missing port is a protocol error', () => {
+    expect(parsePortEntry({ port: '1.01' }).state).toBe('empty');
     expect(() => parsePortEntry({ st: 3 })).toThrow(ProtocolError);
     expect(() => parsePortEntry('x')).toThrow(ProtocolError);
+  });
+});
+
+describe("the box's SIM states in the platform's words", () => {
+  // Usable were 3, 4 and 15; 5–9 and 12 lock the SIM; 0 is no SIM: the platform states keep that.
+  it.each([
+    [0, 'empty', 'No SIM'],
+    [1, 'starting', 'Idle SIM'],
+    [2, 'starting', 'Registering'],
+    [3, 'ready', 'Registered'],
+    [4, 'busy', 'Call connected'],
+    [5, 'blocked', 'No balance / alarm'],
+    [6, 'blocked', 'Registration failed'],
+    [7, 'blocked', 'Locked by device'],
+    [8, 'blocked', 'Locked by operator'],
+    [9, 'blocked', 'SIM error'],
+    [11, 'starting', 'Card detected'],
+    [12, 'blocked', 'User locked'],
+    [13, 'unknown', 'Inter-calling'],
+    [14, 'unknown', 'Inter-calling hold'],
+    [15, 'busy', 'Accessing mobile network'],
+    [16, 'unknown', 'Module timeout'],
+    [10, 'unknown', 'State 10'],
+    [42, 'unknown', 'State 42'],
+  ] as const)('st %i is %s (%s)', (st, state, deviceState) => {
+    expect(ejoinSimState(st)).toEqual({ state, deviceState });
+    expect(parsePortEntry({ port: '1.01', st })).toMatchObject({ state, deviceState });
   });
 });
 
@@ -164,8 +205,8 @@ describe('parseDevStatus', () => {
       complete: false,
     });
     expect(d.sims.map((p) => [p.slot, p.state])).toEqual([
-      ['1.01', 6],
-      ['5.01', 0],
+      ['1.01', 'blocked'],
+      ['5.01', 'empty'],
     ]);
   });
 

@@ -1,6 +1,6 @@
 // Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices.md).
 // Devices differ between firmware versions, so every reader is tolerant of their quirks.
-import { cleanText, normalizeMac } from '@simdock/contract';
+import { cleanText, normalizeMac, type SimState } from '@simdock/contract';
 import {
   type DeviceStatus,
   type IncomingSmsItem,
@@ -96,14 +96,48 @@ export interface PortEntry extends SimEntry {
   slotNo: number;
 }
 
+/**
+ * The box's SIM states (`st`, docs/devices.md#sim-states): its words and the platform state each
+ * maps onto. 15 (accessing the mobile network) is a registered SIM in a data session: usable.
+ * Inter-calling (13, 14) and a module timeout (16) neither send nor are the SIM's fault.
+ */
+const EJOIN_SIM_STATES: Readonly<Record<number, { text: string; state: SimState }>> = {
+  0: { text: 'No SIM', state: 'empty' },
+  1: { text: 'Idle SIM', state: 'starting' },
+  2: { text: 'Registering', state: 'starting' },
+  3: { text: 'Registered', state: 'ready' },
+  4: { text: 'Call connected', state: 'busy' },
+  5: { text: 'No balance / alarm', state: 'blocked' },
+  6: { text: 'Registration failed', state: 'blocked' },
+  7: { text: 'Locked by device', state: 'blocked' },
+  8: { text: 'Locked by operator', state: 'blocked' },
+  9: { text: 'SIM error', state: 'blocked' },
+  11: { text: 'Card detected', state: 'starting' },
+  12: { text: 'User locked', state: 'blocked' },
+  13: { text: 'Inter-calling', state: 'unknown' },
+  14: { text: 'Inter-calling hold', state: 'unknown' },
+  15: { text: 'Accessing mobile network', state: 'busy' },
+  16: { text: 'Module timeout', state: 'unknown' },
+};
+
+/** `st` as the platform's state and the box's words; a code the table lacks is `unknown`. */
+export function ejoinSimState(st: number): { state: SimState; deviceState: string } {
+  const known = EJOIN_SIM_STATES[st];
+  return known
+    ? { state: known.state, deviceState: known.text }
+    : { state: 'unknown', deviceState: `State ${st}` };
+}
+
 /** One `status[]` entry or a `port-status` push; `st` may be 3, "3 OK", or named `status`. */
 export function parsePortEntry(raw: unknown): PortEntry {
   if (!isObj(raw)) throw new ProtocolError('port entry is not an object');
   const ref = normalizePort(raw.port);
   if (!ref) throw new ProtocolError(`port entry has no valid port (${JSON.stringify(raw.port)})`);
-  let state = leadingInt(raw.st) ?? leadingInt(raw.status) ?? 0;
+  let st = leadingInt(raw.st) ?? leadingInt(raw.status) ?? 0;
   // Newer firmware says "not inserted" explicitly; trust it over a stale st.
-  if (raw.inserted === 0 || raw.inserted === '0') state = 0;
+  if (raw.inserted === 0 || raw.inserted === '0') st = 0;
+  const { state, deviceState } = ejoinSimState(st);
+  const empty = state === 'empty';
   const operator = str(raw.opr);
   const active =
     raw.active === undefined ? null : raw.active === 1 || raw.active === '1' || raw.active === true;
@@ -112,10 +146,11 @@ export function parsePortEntry(raw: unknown): PortEntry {
     portNo: ref.portNo,
     slotNo: ref.slotNo,
     state,
-    iccid: state === 0 ? null : str(raw.iccid),
-    imsi: state === 0 ? null : str(raw.imsi),
+    deviceState,
+    iccid: empty ? null : str(raw.iccid),
+    imsi: empty ? null : str(raw.imsi),
     imei: str(raw.imei),
-    number: state === 0 ? null : str(raw.sn),
+    number: empty ? null : str(raw.sn),
     // "0 " is what an unregistered module reports: no operator.
     operator: operator && !/^0?$/.test(operator) ? operator : null,
     signal: int(raw.sig),

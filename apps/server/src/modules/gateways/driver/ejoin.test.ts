@@ -30,13 +30,18 @@ describe('EjoinDriver against the simulator', () => {
     expect(d.externalId).toBe(sim.mac.replace(/-/g, ':'));
     expect(d).toMatchObject({ maxPorts: 4, maxSlots: 2, complete: true });
     expect(d.sims).toHaveLength(8);
-    expect(d.sims[0]).toMatchObject({ slot: '1.01', state: 3, number: sim.slot('1.01')!.sn });
-    expect(d.sims[1]).toMatchObject({ slot: '1.02', state: 1 });
+    expect(d.sims[0]).toMatchObject({
+      slot: '1.01',
+      state: 'ready',
+      deviceState: 'Registered',
+      number: sim.slot('1.01')!.sn,
+    });
+    expect(d.sims[1]).toMatchObject({ slot: '1.02', state: 'starting', deviceState: 'Idle SIM' });
     await sim.setFaults({ maxSlotsSpelling: 'max-slots', stFormat: 'text' });
     try {
       const again = await driver.getStatus();
       expect(again.maxSlots).toBe(2);
-      expect(again.sims[0]!.state).toBe(3);
+      expect(again.sims[0]!.state).toBe('ready');
     } finally {
       await sim.setFaults({ maxSlotsSpelling: 'max-slot', stFormat: 'number' });
     }

@@ -98,7 +98,8 @@ describe('keepalive → SIM', () => {
   it('maps a registered line', () => {
     expect(keepaliveSim(k)).toEqual({
       slot: 'line1',
-      state: 3,
+      state: 'ready',
+      deviceState: null,
       iccid: '89014102211234567890',
       imsi: '310260123456789',
       imei: '862032045299211',
@@ -112,11 +113,12 @@ describe('keepalive → SIM', () => {
   });
 
   it.each([
-    ['LOGOUT', '8901', 1],
-    ['LOGOUT', null, 0],
-    [null, '8901', 1],
-    ['LOGIN', null, 3],
-  ] as const)('%s with ICCID %s is state %i', (gsmStatus, iccid, state) => {
+    ['LOGOUT', '8901', 'starting'],
+    ['LOGOUT', null, 'empty'],
+    [null, '8901', 'starting'],
+    [null, null, 'empty'],
+    ['LOGIN', null, 'ready'],
+  ] as const)('%s with ICCID %s is %s, never blocked', (gsmStatus, iccid, state) => {
     expect(keepaliveSim({ ...k, gsmStatus, iccid, imsi: null }).state).toBe(state);
   });
 

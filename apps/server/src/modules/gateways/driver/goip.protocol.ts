@@ -2,7 +2,7 @@
 // to the server. Readers never throw on what a device sends (a socket handler must survive any
 // datagram): garbage is a `malformed` packet. Writers throw RangeError only on the caller's own
 // mistakes (a number with a space, a text over the limit), never on device input.
-import { cleanText } from '@simdock/contract';
+import { cleanText, type SimState } from '@simdock/contract';
 import type { SendResult } from '../../../context.ts';
 import type { IncomingSmsItem, SimEntry } from './driver.ts';
 
@@ -511,11 +511,6 @@ export function ussdExitPacket(sendid: number, password: string): string {
 // ---------------------------------------------------------------------------------------------
 // In the platform's words
 
-/** The platform's SIM states (driver.ts): 3 registered and usable, 1 a SIM not (yet) usable, 0 none. */
-const SIM_REGISTERED = 3;
-const SIM_IDLE = 1;
-const SIM_NONE = 0;
-
 /**
  * AT+CSQ as the platform stores signal: the CSQ itself (0–31, the scale the other drivers store),
  * null for 99 (unknown) or anything out of range. csqToDbm gives the dBm for people.
@@ -532,17 +527,19 @@ export function csqToDbm(csq: number | null): number | null {
 
 /**
  * A keepalive as the platform's SIM entry; `slot` is the line's key (by default its configured ID).
- * LOGIN is registered (3). LOGOUT is not usable: 0 (no SIM) when the line reports neither ICCID
- * nor IMSI, else 1 (a SIM, not registered) — never one of the blocked states, which lock a SIM
- * for people to look at, while a LOGOUT is mostly a passing loss of network. `active` stays null:
+ * LOGIN is `ready`. LOGOUT is not usable: `empty` when the line reports neither ICCID nor IMSI,
+ * else `starting` (a SIM, not registered) — never `blocked`, which locks a SIM for people to look
+ * at, while a LOGOUT is mostly a passing loss of network. LOGIN and LOGOUT are no words for
+ * people: the platform's names stand (deviceState null). `active` stays null:
  * a line holds one SIM, so there is no slot to switch to.
  */
 export function keepaliveSim(k: Keepalive, slot: string = k.id): SimEntry {
   const hasSim = k.iccid !== null || k.imsi !== null;
-  const state = k.gsmStatus === 'LOGIN' ? SIM_REGISTERED : hasSim ? SIM_IDLE : SIM_NONE;
+  const state: SimState = k.gsmStatus === 'LOGIN' ? 'ready' : hasSim ? 'starting' : 'empty';
   return {
     slot,
     state,
+    deviceState: null,
     iccid: k.iccid,
     imsi: k.imsi,
     imei: k.imei,

@@ -119,7 +119,8 @@ describe('devices', () => {
     expect(s.sims).toEqual([
       {
         slot: '1',
-        state: 3,
+        state: 'ready',
+        deviceState: null,
         iccid: '8984041234',
         imsi: null,
         imei: null,
@@ -132,7 +133,8 @@ describe('devices', () => {
       },
       {
         slot: '2',
-        state: 3,
+        state: 'ready',
+        deviceState: null,
         iccid: '****6543',
         imsi: null,
         imei: null,
@@ -152,7 +154,7 @@ describe('devices', () => {
       expect(s.complete).toBe(false);
       expect(s.firmware).toBe('1.2.3');
       expect(s.sims).toHaveLength(1);
-      expect(s.sims[0]).toMatchObject({ slot: '1', state: 3, iccid: null, number: null, active: true });
+      expect(s.sims[0]).toMatchObject({ slot: '1', state: 'ready', iccid: null, number: null, active: true });
     }
   });
 

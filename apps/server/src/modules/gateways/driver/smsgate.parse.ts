@@ -153,8 +153,9 @@ export function simNumberDigits(v: string | null): string | null {
 function simEntry(slot: string, c: Obj | null): SimEntry {
   return {
     slot,
-    // The phone lists only active subscriptions and says no more: take a listed SIM as registered.
-    state: 3,
+    // The phone lists only active subscriptions and says no more: take a listed SIM as ready.
+    state: 'ready',
+    deviceState: null,
     // A masked ICCID is kept as it came: the platform never uses one with '*' as a key.
     iccid: c ? str(c.iccid, 64) : null,
     imsi: null,

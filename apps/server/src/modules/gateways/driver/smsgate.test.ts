@@ -120,8 +120,8 @@ describe.each(MODES)('SmsGateDriver, %s mode', (mode) => {
     });
     expect(status.externalId).toMatch(mode === 'local' ? /^[0-9a-f]{32}$/ : /^[\w-]{21}$/);
     expect(status.sims.map((s) => [s.slot, s.state, s.active])).toEqual([
-      ['1', 3, true],
-      ['2', 3, true],
+      ['1', 'ready', true],
+      ['2', 'ready', true],
     ]);
     if (mode === 'local') {
       expect(status.sims[0]).toMatchObject({
@@ -372,7 +372,7 @@ describe('SmsGateDriver, what the phone says less often', () => {
     const sim = await phone('cloud', { simReporting: false });
     const s = await driverFor(sim).getStatus();
     expect(s.complete).toBe(false);
-    expect(s.sims).toMatchObject([{ slot: '1', state: 3, iccid: null, number: null }]);
+    expect(s.sims).toMatchObject([{ slot: '1', state: 'ready', iccid: null, number: null }]);
   });
 
   it('queue limits (503) are device_busy with the server text', async () => {
