@@ -45,6 +45,14 @@ beforeAll(async () => {
     'SELECT id::text AS id, name FROM gateways WHERE name = $1',
     [LONG_GATEWAY],
   );
+  // A locked SIM in the SIM panel: its badge, reason and time left are the State column's widest
+  // content (the demo's failing sends may lock one at any moment; here one always is).
+  const locked = await e.api(
+    '/api/Admin/lockSim',
+    { gatewayId: gw!.id, port: '16.01', reason: 'Checking the balance with the carrier before reuse', minutes: 60 },
+    adminToken,
+  );
+  if (locked.status !== 200) throw new Error(`lockSim failed: ${locked.status}`);
   const statuses = ['SUCCESS', 'WAIT_CODE', 'CANCEL', 'SUCCESS', 'WAIT_CODE', 'CANCEL'];
   for (const [i, status] of statuses.entries()) {
     const at = new Date(Date.now() - (i + 1) * 3_600_000);

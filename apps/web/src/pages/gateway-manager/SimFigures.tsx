@@ -12,8 +12,13 @@ export function LockBadge({ sim, now }: { sim: Sim; now: number }) {
   const { t } = useI18n();
   const { lock } = sim;
   return (
-    <span className="flex max-w-56 flex-col items-start gap-0.5" data-testid="sim-lock">
-      <StatusBadge tone="red" title={lock.until ? formatDateTime(lock.until) : undefined}>
+    <span className="flex max-w-32 flex-col items-start gap-0.5" data-testid="sim-lock">
+      {/* It may wrap: the State column must not push the SIM table past a 1280 px screen. */}
+      <StatusBadge
+        tone="red"
+        className="!whitespace-normal"
+        title={lock.until ? formatDateTime(lock.until) : undefined}
+      >
         {t('gateways.locked')} · {lockKindText(t, lock)}
       </StatusBadge>
       {lock.reason ? <span className="text-xs text-fg">{lockReasonText(t, lock.reason)}</span> : null}
