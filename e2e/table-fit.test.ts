@@ -49,7 +49,12 @@ beforeAll(async () => {
   // content (the demo's failing sends may lock one at any moment; here one always is).
   const locked = await e.api(
     '/api/Admin/lockSim',
-    { gatewayId: gw!.id, port: '16.01', reason: 'Checking the balance with the carrier before reuse', minutes: 60 },
+    {
+      gatewayId: gw!.id,
+      port: '16.01',
+      reason: 'Checking the balance with the carrier before reuse',
+      minutes: 60,
+    },
     adminToken,
   );
   if (locked.status !== 200) throw new Error(`lockSim failed: ${locked.status}`);
