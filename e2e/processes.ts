@@ -96,6 +96,8 @@ export async function spawnServer(opts: {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       DATA_DIR: mkdtempSync(join(tmpdir(), `simdock-mp-${opts.name}-`)),
+      // Each server process takes a free GoIP port (tests run in parallel).
+      GOIP_UDP_PORT: '0',
       ...opts.env,
       PORT: String(port),
     },

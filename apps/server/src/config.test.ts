@@ -64,8 +64,8 @@ describe('loadConfig', () => {
   });
 });
 
-// Every setting the server had when they were one schema in config.ts: the split into the kernel's
-// and the modules' fragments neither lost nor added one.
+// Every setting the server had when they were one schema in config.ts (the split into the kernel's
+// and the modules' fragments neither lost nor added one), and the ones added since.
 const SETTINGS = [
   'ADMIN_PASSWORD',
   'API_COUNTRY_ID',
@@ -84,6 +84,8 @@ const SETTINGS = [
   'DATA_DIR',
   'DEMO',
   'DEMO_GATEWAY_PORT',
+  'GOIP_UDP_HOST',
+  'GOIP_UDP_PORT',
   'HOST',
   'INCOMING_SMS_RETENTION_DAYS',
   'LOGIN_MAX_FAILURES_PER_ACCOUNT',

@@ -135,6 +135,22 @@ describe('gateway rules', () => {
     expect(gatewayFormProblem({ ...phone, ...patch })).toBe(problems[0] ?? null);
   });
 
+  const goip = { name: 'GoIP-4', url: '', mac: '', userName: 'goip', kind: 'goip' } as const;
+  it.each([
+    // Its lines connect to the platform: no URL and no MAC needed; a URL given must be http(s).
+    [{}, []],
+    [{ url: 'http://192.168.1.20' }, []],
+    [{ url: 'udp://192.168.1.20' }, ['url']],
+    [{ mac: 'zz' }, []],
+    // The box ID names its lines inside `;`/`:`-separated packets.
+    [{ userName: 'goip box' }, ['userName']],
+    [{ userName: 'goip;1' }, ['userName']],
+    [{ userName: 'shop-4.b_1' }, []],
+    [{ userName: '' }, ['userName']],
+  ] as const)('gatewayFormProblems(GoIP + %j) → %j', (patch, problems) => {
+    expect(gatewayFormProblems({ ...goip, ...patch })).toEqual(problems);
+  });
+
   it('lists every bad field of a box, in the form order', () => {
     expect(gatewayFormProblems({ name: '', url: 'x', mac: 'zz', userName: '' })).toEqual([
       'name',

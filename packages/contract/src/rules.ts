@@ -139,7 +139,7 @@ export interface GatewayForm {
   mac: string;
   userName: string;
   /** Absent: a box (Ejoin). */
-  kind?: 'ejoin' | 'smsgate';
+  kind?: 'ejoin' | 'smsgate' | 'goip';
   /** A phone's mode (required for a phone). */
   mode?: 'local' | 'cloud' | 'private' | undefined;
 }
@@ -149,19 +149,30 @@ export type GatewayFormField = 'name' | 'url' | 'mac' | 'userName' | 'mode';
 /**
  * The fields of a gateway form that are not valid, in the form's order. Every kind needs a name, a
  * user name and an http(s) URL (a Cloud phone may leave the URL blank: the public server is used;
- * a phone whose mode is not chosen yet is blamed for the mode, not for a blank URL); a box needs its
- * MAC (six hex pairs), a phone its mode.
+ * a phone whose mode is not chosen yet is blamed for the mode, not for a blank URL; a GoIP box may
+ * leave it blank: its lines connect to the platform); an Ejoin box needs its MAC (six hex pairs),
+ * a phone its mode. A GoIP box's user name is its ID, which names its lines.
  */
 export function gatewayFormProblems(g: GatewayForm): GatewayFormField[] {
   const phone = g.kind === 'smsgate';
+  const goip = g.kind === 'goip';
   const bad: GatewayFormField[] = [];
   if (g.name.trim() === '') bad.push('name');
   if (phone && !g.mode) bad.push('mode');
-  const blankUrlAllowed = phone && g.mode !== 'local' && g.mode !== 'private' && g.url.trim() === '';
+  const blankUrlAllowed =
+    (goip || (phone && g.mode !== 'local' && g.mode !== 'private')) && g.url.trim() === '';
   if (!blankUrlAllowed && !isHttpUrl(g.url.trim())) bad.push('url');
-  if (!phone && normalizeMac(g.mac) === undefined) bad.push('mac');
-  if (g.userName.trim() === '') bad.push('userName');
+  if (!phone && !goip && normalizeMac(g.mac) === undefined) bad.push('mac');
+  if (g.userName.trim() === '' || (goip && !isGoipBoxId(g.userName.trim()))) bad.push('userName');
   return bad;
+}
+
+/**
+ * A GoIP box's ID as the platform can tell its lines apart by it: letters, digits, `_`, `-` and
+ * `.` (its lines send it inside `;`- and `:`-separated packets, followed by their line number).
+ */
+export function isGoipBoxId(id: string): boolean {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(id);
 }
 
 /** The first field of a gateway form that is not valid (gatewayFormProblems), or null. */

@@ -85,6 +85,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
+    // Each test server holds a GoIP port of its own (tests run in parallel).
+    GOIP_UDP_PORT: '0',
+    GOIP_UDP_HOST: '127.0.0.1',
     // Request lines are at debug (failed and slow ones at info): the tests read them all, to check
     // that no secret reaches any line.
     LOG_LEVEL: 'debug',

@@ -76,6 +76,8 @@ export async function startServerProcess(opts: ProcessOptions): Promise<ServerPr
       DATA_DIR: dataDir,
       // The tests register many users from one address.
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
+      // Each server process takes a free GoIP port (tests run in parallel).
+      GOIP_UDP_PORT: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,9 +5,10 @@ export const OnlineStatus = z.enum(['Online', 'Offline']);
 
 /**
  * The device families the platform drives: `ejoin` multi-port SIM boxes (Ejoin and their OEM
- * twins, docs/devices.md) and `smsgate` Android phones running SMSGate (docs/devices-smsgate.md).
+ * twins, docs/devices-ejoin.md), `smsgate` Android phones running SMSGate (docs/devices-smsgate.md)
+ * and `goip` multi-port boxes whose lines connect to the platform's UDP port (docs/devices-goip.md).
  */
-export const DEVICE_KINDS = ['ejoin', 'smsgate'] as const;
+export const DEVICE_KINDS = ['ejoin', 'smsgate', 'goip'] as const;
 export const DeviceKind = z.enum(DEVICE_KINDS);
 export type DeviceKind = z.infer<typeof DeviceKind>;
 
@@ -30,7 +31,7 @@ export const Gateway = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
-  /** The box's MAC (Ejoin); empty for a phone. */
+  /** The box's MAC (Ejoin); empty for a phone and a GoIP box. */
   mac: z.string(),
   userName: z.string(),
   isEnable: z.boolean(),
@@ -49,15 +50,23 @@ export const Gateway = z.object({
   model: z.string().nullable(),
   /** Whether a signing key is stored (phones sign their webhooks with it); the key is never returned. */
   hasSigningKey: z.boolean(),
+  /**
+   * Where a device that connects to the platform (a GoIP box's lines) must be pointed: the host
+   * and UDP port to enter on the device; null for the kinds the platform connects to.
+   */
+  deviceServer: z.object({ host: z.string(), port: z.number().int() }).nullable(),
 });
 export type Gateway = z.infer<typeof Gateway>;
 
 export const GatewayInput = z.object({
   id: boundedText(L.id, 'Id').optional(),
   name: boundedText(L.gatewayName, 'Name'),
-  /** A phone in Cloud mode may leave it blank (the public server's URL is used). */
+  /**
+   * A phone in Cloud mode may leave it blank (the public server's URL is used); a GoIP box too (its
+   * web interface, when given, is the fallback for reading and sending).
+   */
   url: boundedText(L.gatewayUrl, 'URL'),
-  /** Required for a box (Ejoin); ignored for a phone. */
+  /** Required for an Ejoin box; ignored for a phone and a GoIP box. */
   mac: boundedText(L.mac, 'MAC').optional().default(''),
   userName: boundedText(L.gatewayUserName, 'User name'),
   /** Write only; blank (or absent) on edit keeps the stored one. */

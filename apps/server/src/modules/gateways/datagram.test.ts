@@ -98,6 +98,7 @@ beforeAll(async () => {
     create: (target) => new StubDriver(target) as unknown as GatewayDriver,
     can: { sendMms: false },
     pushes: 'datagram',
+    sends: 'direct',
     loginOf,
     gatewayOfLogin: (login, gateways) => gateways.find((g) => g.userName === login)?.id,
   });

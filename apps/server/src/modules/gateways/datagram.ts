@@ -1,10 +1,14 @@
 // Devices that speak datagrams (UDP): one socket per kind of device, held by a listener of this
-// process. A datagram names its device inside (push.service.ts authenticates it); the answer goes
-// back from the same socket to the address and port it came from, as devices behind NAT need.
+// process. A datagram names its device inside (push.service.ts authenticates it), or answers a
+// request of this process (a send session: handed to it); the answer goes back from the same
+// socket to the address and port it came from, as devices behind NAT need. The process that holds
+// the socket also runs the sends the platform holds for the kind (held-sends.ts).
 import { createSocket, type Socket } from 'node:dgram';
 import type { AppContext, Listener } from '../../context.ts';
-import { datagramPorts } from './datagram-ports.ts';
+import { datagramAnswers, datagramPorts } from './datagram-ports.ts';
 import type { DatagramAddress, DatagramPort } from './driver/driver.ts';
+import { deviceKind } from './driver/registry.ts';
+import { type HeldSendsOptions, startHeldSends } from './held-sends.ts';
 import { handleDatagramPush } from './push.service.ts';
 
 export interface DatagramListenerOptions {
@@ -13,9 +17,14 @@ export interface DatagramListenerOptions {
   port: number;
   /** Told the bound address once listening (tests, the start log). */
   onListening?: (address: DatagramAddress) => void;
+  heldSends?: HeldSendsOptions;
 }
 
-/** The listener that holds a kind's socket: every datagram becomes a push of that kind. */
+/** A refused datagram is logged at most this often per source address (a flood stays one line). */
+const REFUSED_LOG_EVERY_MS = 60_000;
+const REFUSED_LOG_SOURCES_MAX = 10_000;
+
+/** The listener that holds a kind's socket: every datagram becomes a push of that kind, or an answer. */
 export function datagramListener(kind: string, opts: DatagramListenerOptions): Listener {
   return {
     name: `${kind} datagrams`,
@@ -26,9 +35,19 @@ export function datagramListener(kind: string, opts: DatagramListenerOptions): L
           new Promise((resolve, reject) =>
             socket.send(data, to.port, to.address, (err) => (err ? reject(err) : resolve())),
           ),
+        get localPort() {
+          return socket.address().port;
+        },
       };
+      const refusedLogged = new Map<string, number>();
+      const answerKeyOf = deviceKind(ctx, kind)?.answerKeyOf;
       socket.on('message', (body, from) => {
-        void answer(ctx, kind, port, body, { address: from.address, port: from.port });
+        const source = { address: from.address, port: from.port };
+        const key = answerKeyOf?.(body);
+        // An answer to a request of this process (a send session): to that request, or nowhere.
+        if (key !== undefined)
+          void datagramAnswers(ctx).publish(`${kind} ${key}`, () => ({ body, from: source }));
+        else void answer(ctx, kind, port, body, source, refusedLogged);
       });
       // A send to an address that refuses (ICMP) surfaces here: logged, the socket stays up.
       socket.on('error', (err) => ctx.log.warn({ err, kind }, 'datagram socket error'));
@@ -36,8 +55,11 @@ export function datagramListener(kind: string, opts: DatagramListenerOptions): L
       const bound = socket.address();
       opts.onListening?.({ address: bound.address, port: bound.port });
       datagramPorts(ctx).set(kind, port);
+      const stopHeld =
+        deviceKind(ctx, kind)?.sends === 'held' ? startHeldSends(ctx, kind, port, opts.heldSends) : undefined;
       ctx.log.info({ kind, port: bound.port }, 'listening for device datagrams');
       return async () => {
+        await stopHeld?.();
         if (datagramPorts(ctx).get(kind) === port) datagramPorts(ctx).delete(kind);
         await new Promise<void>((resolve) => socket.close(() => resolve()));
       };
@@ -62,6 +84,7 @@ async function answer(
   port: DatagramPort,
   body: Buffer,
   from: DatagramAddress,
+  refusedLogged: Map<string, number>,
 ) {
   try {
     const result = await handleDatagramPush(ctx, kind, {
@@ -70,7 +93,16 @@ async function answer(
       now: ctx.clock.now(),
     });
     if (result.kind === 'refused') {
-      ctx.log.warn({ kind, from, refused: result.why }, 'device datagram refused');
+      const now = Date.now();
+      const last = refusedLogged.get(from.address);
+      if (last === undefined || now - last >= REFUSED_LOG_EVERY_MS) {
+        if (refusedLogged.size >= REFUSED_LOG_SOURCES_MAX) refusedLogged.clear();
+        refusedLogged.set(from.address, now);
+        ctx.log.warn(
+          { kind, from, refused: result.why },
+          'device datagram refused (once a minute per address)',
+        );
+      }
       return;
     }
     if (result.stored)

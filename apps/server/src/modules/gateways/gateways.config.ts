@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { defineConfig } from '../../config.ts';
 
-/** Retention of what the gateways module stores (docs/operations.md, "Data retention"); 0 keeps the data forever. */
+/**
+ * Where GoIP boxes' lines connect (docs/devices-goip.md), and the retention of what the gateways
+ * module stores (docs/operations.md, "Data retention"; 0 keeps the data forever).
+ */
 export const gatewaysConfig = defineConfig({
   shape: {
+    /** The UDP port GoIP lines send to (the box's "SMS server port"); one server process at a time holds it. 0 picks a free one (tests). */
+    GOIP_UDP_PORT: z.coerce.number().int().min(0).max(65_535).default(44444),
+    /** The address the GoIP port is bound to. */
+    GOIP_UDP_HOST: z.string().min(1).default('0.0.0.0'),
     /** Raw gateway uptime samples (one per gateway and minute) are kept this long; at least 25 h (the 24-h figure reads its first partial hour from them). */
     UPTIME_SAMPLES_RETENTION_HOURS: z.coerce
       .number()

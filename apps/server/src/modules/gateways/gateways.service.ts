@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type DeviceKind,
   type EndpointDeclaration,
   endpointPath,
   endpoints,
@@ -26,8 +27,10 @@ import { badInput, conflict, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { pullCatchUp } from './catchup.service.ts';
+import { datagramPorts } from './datagram-ports.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
 import { type DeviceStatus, GatewayError, type PushUrls } from './driver/driver.ts';
+import { deviceKind, isDeviceKind } from './driver/registry.ts';
 import {
   deleteGatewayRow,
   deviceTakenByOther,
@@ -64,8 +67,18 @@ export function pushUrls(ctx: AppContext, gw: Pick<GatewayRow, 'id' | 'push_secr
 
 const isPhoneMode = (m: string | null): m is PhoneMode => m === 'local' || m === 'cloud' || m === 'private';
 
+/** Where a device that connects to the platform (datagrams) is pointed: the public host and the kind's port. */
+function deviceServer(ctx: AppContext, kind: DeviceKind): Gateway['deviceServer'] {
+  if (deviceKind(ctx, kind)?.pushes !== 'datagram') return null;
+  const bound = datagramPorts(ctx).get(kind)?.localPort;
+  return { host: new URL(ctx.config.PUBLIC_URL).hostname, port: bound ?? ctx.config.GOIP_UDP_PORT };
+}
+
+const kindOf = (driver: string): DeviceKind => (isDeviceKind(driver) ? driver : 'ejoin');
+
 export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
   const phone = row.driver === 'smsgate';
+  const kind = kindOf(row.driver);
   return {
     id: row.id,
     name: row.name,
@@ -77,11 +90,12 @@ export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
     lastUpdate: row.last_update ? row.last_update.toISOString() : null,
     onlineStatus: isOnline(row.last_update, ctx.clock.now().getTime()) ? 'Online' : 'Offline',
     pushUrls: pushUrls(ctx, row),
-    kind: phone ? 'smsgate' : 'ejoin',
+    kind,
     mode: phone && isPhoneMode(row.mode) ? row.mode : null,
     deviceId: row.external_id,
     model: row.model,
     hasSigningKey: row.has_signing_key,
+    deviceServer: deviceServer(ctx, kind),
   };
 }
 
@@ -153,7 +167,7 @@ export interface GatewayInputData {
   userName: string;
   password?: string | undefined;
   isEnable: boolean;
-  kind?: 'ejoin' | 'smsgate' | undefined;
+  kind?: DeviceKind | undefined;
   mode?: PhoneMode | undefined;
   deviceId?: string | undefined;
   signingKey?: string | undefined;
@@ -166,10 +180,15 @@ const deviceTaken = (kind: string, externalId: string) =>
         `Another gateway already uses the MAC address ${externalId}. Each device can be added once.`,
         'mac',
       )
-    : conflict(
-        `Another gateway already is the phone with the device ID ${externalId}. Each device can be added once.`,
-        'deviceId',
-      );
+    : kind === 'goip'
+      ? conflict(
+          `Another GoIP box already has the ID ${externalId}. Give each box its own ID (on the box and here).`,
+          'userName',
+        )
+      : conflict(
+          `Another gateway already is the phone with the device ID ${externalId}. Each device can be added once.`,
+          'deviceId',
+        );
 
 const blankToNull = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : null);
 
@@ -177,7 +196,8 @@ const blankToNull = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() 
 function gatewayFields(input: GatewayInputData) {
   const kind = input.kind ?? 'ejoin';
   const phone = kind === 'smsgate';
-  const mac = phone ? null : (normalizeMac(input.mac ?? '') ?? '');
+  const box = kind === 'ejoin';
+  const mac = box ? (normalizeMac(input.mac ?? '') ?? '') : null;
   const problem = gatewayFormProblem({
     name: input.name,
     url: input.url,
@@ -197,8 +217,9 @@ function gatewayFields(input: GatewayInputData) {
       mac,
       userName: input.userName.trim(),
       isEnable: input.isEnable,
-      // A box is its MAC; a phone's id may be entered, or learned at its first Scan.
-      externalId: phone ? blankToNull(input.deviceId) : mac,
+      // An Ejoin box is its MAC; a GoIP box its ID (its lines log in with it); a phone's id may be
+      // entered, or learned at its first Scan.
+      externalId: box ? mac : phone ? blankToNull(input.deviceId) : input.userName.trim(),
       mode,
     },
   };

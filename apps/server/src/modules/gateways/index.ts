@@ -5,6 +5,7 @@ import { deviceCan } from './driver/registry.ts';
 import { gatewaysConfig } from './gateways.config.ts';
 import * as q from './gateways.queries.ts';
 import { gatewayRoutes } from './gateways.routes.ts';
+import { goipListener } from './goip-listener.ts';
 import * as h from './health.queries.ts';
 import { inboxRoutes } from './inbox.routes.ts';
 import { gatewayJobs } from './jobs.ts';
@@ -100,5 +101,5 @@ export const gatewaysModule: ConfiguredModule<typeof gatewaysConfig> = {
     inboxRoutes(app, ctx);
   },
   jobs: gatewayJobs,
-  listeners: [gatewayChangesListener],
+  listeners: [gatewayChangesListener, goipListener],
 };

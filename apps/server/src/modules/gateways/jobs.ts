@@ -3,7 +3,9 @@ import type { AppContext, Job } from '../../context.ts';
 import { cutoffDays, drainInBatches } from '../../db/retention.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
 import { pruneUptimeHours, pruneUptimeSamples, recordUptime } from './health.queries.ts';
+import { HELD_SENDS_KEEP_DAYS } from './held-sends.ts';
 import { pruneUnmatchedSms } from './inbox.queries.ts';
+import { pruneOutbox } from './outbox.queries.ts';
 import { forgetOldPushIds } from './push.service.ts';
 
 /**
@@ -20,11 +22,12 @@ export async function sampleUptime(ctx: AppContext): Promise<number> {
 /**
  * The gateways' retention (docs/operations.md, "Data retention"): uptime samples older than
  * UPTIME_SAMPLES_RETENTION_HOURS, hourly uptime older than UPTIME_HOURLY_RETENTION_DAYS, and SMS no
- * consumer took older than INCOMING_SMS_RETENTION_DAYS; 0 keeps them. Bounded batches.
+ * consumer took older than INCOMING_SMS_RETENTION_DAYS; 0 keeps them; sends held for devices after
+ * HELD_SENDS_KEEP_DAYS. Bounded batches.
  */
 export async function pruneGatewayData(
   ctx: AppContext,
-): Promise<{ samples: number; hours: number; sms: number }> {
+): Promise<{ samples: number; hours: number; sms: number; held: number }> {
   const now = ctx.clock.now();
   const c = ctx.config;
   const samplesBefore =
@@ -37,6 +40,8 @@ export async function pruneGatewayData(
     samples: samplesBefore ? await drainInBatches((n) => pruneUptimeSamples(ctx.db, samplesBefore, n)) : 0,
     hours: hoursBefore ? await drainInBatches((n) => pruneUptimeHours(ctx.db, hoursBefore, n)) : 0,
     sms: smsBefore ? await drainInBatches((n) => pruneUnmatchedSms(ctx.db, smsBefore, n)) : 0,
+    // A held send is needed until its delivery report is in: days at most.
+    held: await drainInBatches((n) => pruneOutbox(ctx.db, cutoffDays(now, HELD_SENDS_KEEP_DAYS)!, n)),
   };
 }
 
@@ -54,7 +59,7 @@ export const gatewayJobs: Job[] = [
     intervalMs: () => 60_000,
     run: async (ctx) => {
       const gone = await pruneGatewayData(ctx);
-      if (gone.samples || gone.hours || gone.sms) ctx.log.info(gone, 'old gateway data deleted');
+      if (gone.samples || gone.hours || gone.sms || gone.held) ctx.log.info(gone, 'old gateway data deleted');
     },
   },
 ];

@@ -3,12 +3,14 @@
 // (and a device that signs its pushes is checked by its driver); a datagram names its device inside,
 // by the login and password configured on the device. The gateway's driver reads each body into the
 // platform's words; this file applies them, whatever the transport.
-import type { AppContext } from '../../context.ts';
+import type { AppContext, SendResult } from '../../context.ts';
 import { safeEqual, unseal } from '../../crypto.ts';
 import { badInput, conflict, DomainError, notFound, unauthorized } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
+import { rememberPeer } from './datagram-ports.ts';
 import { driverFor } from './device.ts';
 import {
+  type DatagramAddress,
   type DevicePush,
   type GatewayDriver,
   GatewayError,
@@ -30,6 +32,7 @@ import {
 import { ingestIncomingSms } from './inbox.service.ts';
 import { applyDeviceStatus, applySimStatus } from './inventory.service.ts';
 import { lastSeenToWrite } from './last-seen.ts';
+import { sendInFlight, settleReceipt } from './outbox.queries.ts';
 import { pushTargets } from './push-targets.ts';
 
 export interface PushSource {
@@ -57,6 +60,8 @@ export interface PushResult {
   duplicates?: number;
   /** What to answer the device on its own transport (ReadPush.reply), also for a repeated push. */
   reply?: Buffer;
+  /** Not applied yet, and not to be acknowledged: the device is to send it again. */
+  unanswered?: boolean;
 }
 
 /** The driver's reading of a push: 400 when it is not the protocol, 401 when it cannot be trusted. */
@@ -80,7 +85,9 @@ export async function handlePush(ctx: AppContext, src: PushSource, raw: RawPush)
   // again, applied once.
   if (eventId !== undefined && (await pushIdSeen(ctx.db, src.gw.id, eventId)))
     return { kind: 'repeated', ...answer };
-  const result = await applyPush(ctx, src, push);
+  const from = raw.transport.kind === 'datagram' ? raw.transport.from : undefined;
+  const result = await applyPush(ctx, src, push, from);
+  if (result.unanswered) return result;
   if (eventId !== undefined) await rememberPushId(ctx.db, src.gw.id, eventId, ctx.clock.now());
   return { ...result, ...answer };
 }
@@ -122,7 +129,21 @@ export async function handleDatagramPush(
   }
 }
 
-async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Promise<PushResult> {
+/** Send results go to every registered report consumer (messaging), whoever learned them. */
+export async function reportSendResults(
+  ctx: AppContext,
+  gatewayId: string,
+  results: SendResult[],
+): Promise<void> {
+  for (const consume of ctx.registry.reportConsumers) await consume(ctx, gatewayId, results);
+}
+
+async function applyPush(
+  ctx: AppContext,
+  src: PushSource,
+  push: DevicePush,
+  from: DatagramAddress | undefined,
+): Promise<PushResult> {
   const gatewayId = src.gw.id;
   // Traffic pushes (SMS, MMS, reports) write lastUpdate at most once per window (last-seen.ts).
   const seenAt = () => lastSeenToWrite(ctx, gatewayId);
@@ -139,6 +160,8 @@ async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Pr
     }
     case 'sim':
       await applySimStatus(ctx, gatewayId, push.sim);
+      // A line that reports over datagrams is sent to where it reported from (NAT).
+      if (from) rememberPeer(ctx, gatewayId, push.sim.slot, from);
       return { kind: push.kind };
     case 'sms': {
       const at = seenAt();
@@ -175,11 +198,38 @@ async function applyPush(ctx: AppContext, src: PushSource, push: DevicePush): Pr
       return { kind: push.kind, stored: res.stored.length, duplicates: res.duplicates };
     }
     case 'report': {
-      // Send results go to every registered report consumer (messaging), after lastUpdate is set.
       const at = seenAt();
       if (at) await touchGateway(ctx.db, gatewayId, at);
-      for (const consume of ctx.registry.reportConsumers) await consume(ctx, gatewayId, push.results);
+      await reportSendResults(ctx, gatewayId, push.results);
       return { kind: push.kind, stored: push.results.length };
+    }
+    case 'receipt': {
+      // The device names the SMS by its own number of it: the held send that got that number.
+      const at = seenAt();
+      if (at) await touchGateway(ctx.db, gatewayId, at);
+      const delivered = push.outcome === 'delivered';
+      const held = await settleReceipt(
+        ctx.db,
+        gatewayId,
+        push.port,
+        push.deviceRef,
+        delivered,
+        ctx.clock.now(),
+      );
+      // A report faster than the send's own result (still being recorded): left unanswered, so
+      // the device sends it again in a few seconds.
+      if (!held)
+        return { kind: push.kind, stored: 0, unanswered: await sendInFlight(ctx.db, gatewayId, push.port) };
+      await reportSendResults(ctx, gatewayId, [
+        {
+          tid: Number(held.tid),
+          outcome: push.outcome,
+          number: held.recipient,
+          port: push.port,
+          deviceText: push.deviceText,
+        },
+      ]);
+      return { kind: push.kind, stored: 1 };
     }
     case 'alive':
       await touchGateway(ctx.db, gatewayId, ctx.clock.now());

@@ -16,7 +16,8 @@ const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
     name: 'Ejoin',
     owns: /\/driver\/(ejoin[^/]*|registry)\.ts$/,
     words: [
-      /goip_/i,
+      // Ejoin's HTTP API (goip_send_sms.html, goip_get_status.html…), not GoIP boxes (below).
+      /goip_[a-z_]+\.html/i,
       /\bdev-status\b/,
       /\bport-status\b/,
       /\brecv-sms\b/,
@@ -47,6 +48,24 @@ const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
       /\bx-timestamp\b/i,
       /\bwithDeliveryReport\b/,
       /\bSmsGateDriver\b/,
+    ],
+  },
+  {
+    name: 'GoIP',
+    // Its driver; the platform knows the kind by name only (its port setting, its listener).
+    owns: /\/driver\/(goip[^/]*|registry)\.ts$/,
+    words: [
+      /\brecvid\b/,
+      /\bsendid\b/,
+      /\btelid\b/,
+      /\bsms_no\b/,
+      /\bGSM_LOGOUT\b/,
+      /\berrorstatus\b/,
+      /\bgsm_status\b/,
+      /\bUSSDEXIT\b/,
+      /\bRECEIVE:/,
+      /\bDELIVER:/,
+      /\bGoipDriver\b/,
     ],
   },
 ];

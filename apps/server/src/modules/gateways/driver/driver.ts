@@ -190,6 +190,51 @@ export interface DeviceLogin {
 /** Sends datagrams from the platform's socket for a kind of device (its listener holds it). */
 export interface DatagramPort {
   send(to: DatagramAddress, data: Buffer): Promise<void>;
+  /** The port the socket is bound to (the one devices must be pointed at). */
+  readonly localPort: number;
+}
+
+/**
+ * What a driver whose sends the platform holds (DeviceKindSpec.sends = 'held') gets to run them:
+ * the kind's socket in the process that holds it, where each line of the device was last heard
+ * from, and the device's answers to this process's own requests.
+ */
+export interface DatagramLink {
+  port: DatagramPort;
+  /** Where the device's line `slot` was last heard from, recently enough to send to; else undefined. */
+  peerOf(slot: string): DatagramAddress | undefined;
+  /** A number no other request of this process uses now (a session id). */
+  newRequestId(): number;
+  /**
+   * Hands the datagrams that answer request `key` (DeviceKindSpec.answerKeyOf) to `onAnswer`
+   * until the returned function is called.
+   */
+  answers(key: string, onAnswer: (body: Buffer, from: DatagramAddress) => void): () => void;
+  /** Aborted when this process stops holding the socket: requests in flight end at once. */
+  readonly closed: AbortSignal;
+}
+
+/** One held send: a task the platform keeps until the device has answered for it. */
+export interface HeldSend {
+  tid: number;
+  to: string;
+  sms: string;
+  /** The slot (SimEntry.slot) of the SIM to send from. */
+  from: string;
+}
+
+/** What became of a held send. */
+export interface HeldResult {
+  tid: number;
+  outcome: SendOutcome;
+  /**
+   * False for an `accepted` the device never confirmed (its answer was lost): the SMS may have gone
+   * out, so it is never sent again.
+   */
+  confirmed: boolean;
+  /** The device's own number of the sent SMS, which its delivery report names; null if none. */
+  deviceRef: string | null;
+  deviceText: string;
 }
 
 /** What one push says, in the platform's words. */
@@ -199,6 +244,17 @@ export type DevicePush =
   | { kind: 'sms'; items: IncomingSmsItem[] }
   | { kind: 'mms'; mms: IncomingMms }
   | { kind: 'report'; results: SendResult[] }
+  /**
+   * A delivery report that names the SMS by the device's own number of it (HeldResult.deviceRef)
+   * rather than by the platform's task id: the platform finds the task.
+   */
+  | {
+      kind: 'receipt';
+      port: string;
+      deviceRef: string;
+      outcome: Extract<SendResult['outcome'], 'delivered' | 'failed'>;
+      deviceText: string;
+    }
   /** A sign of life and nothing else (a ping, an event the platform does not use). */
   | { kind: 'alive' };
 
@@ -245,6 +301,16 @@ export interface GatewayDriver {
   /** Best effort: asks the device to stop pushing (the gateway is being deleted). */
   disconnect(urls: PushUrls): Promise<void>;
   sendTasks(tasks: SendTask[], urls: PushUrls): Promise<TaskOutcome[]>;
+  /**
+   * Runs held sends from one slot with one text (the process that holds the kind's socket calls
+   * it): `settle` is told each result as soon as the device gives it (its delivery report may
+   * follow at once), one call after another. Never throws for what the device does.
+   */
+  sendHeld?(
+    sends: HeldSend[],
+    link: DatagramLink,
+    settle: (results: HeldResult[]) => Promise<void>,
+  ): Promise<void>;
   /** Writes the SIM's number to the device, where the device can keep one. */
   setSimNumber?(slot: string, number: string, device: { maxSlots: number | null }): Promise<void>;
   /** Reads the device inbox from id `fromId` (catch-up after missed pushes), where it has one. */

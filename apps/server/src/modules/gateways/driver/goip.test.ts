@@ -4,19 +4,16 @@ import type { StoredSms } from '../../../context.ts';
 import { seal } from '../../../crypto.ts';
 import { waitFor } from '../../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
-import { datagramListener } from '../datagram.ts';
+import { datagramPorts } from '../datagram-ports.ts';
 import { insertGateway } from '../gateways.queries.ts';
 import type { DatagramAddress } from './driver.ts';
-import { GoipDriver, goipGatewayOfLogin, goipLoginOf, lineOfLogin } from './goip.ts';
-import { addDeviceKind } from './registry.ts';
+import { goipGatewayOfLogin, lineOfLogin } from './goip.ts';
 
 // A simulated GoIP box (its own reading of the protocol, tools/goip-sim) registers its lines with
 // the platform's UDP port: keepalives authenticated by each line's ID and password fill the SIM
 // inventory, and incoming SMS reach the same inbox as every other device's, whole and once.
-// The kind is plugged into this test's server (addDeviceKind) until the admin screens offer it.
 
 let s: TestServer;
-let stopListener: () => Promise<void>;
 let port: DatagramAddress;
 let gatewayId: string;
 const boxes: GoipSim[] = [];
@@ -27,13 +24,6 @@ beforeAll(async () => {
   s.ctx.registry.smsConsumers.push(async (_q, sms) => {
     handed.push(sms);
     return false;
-  });
-  addDeviceKind(s.ctx, 'goip', {
-    create: (target) => new GoipDriver(target),
-    can: { sendMms: false },
-    pushes: 'datagram',
-    loginOf: goipLoginOf,
-    gatewayOfLogin: goipGatewayOfLogin,
   });
   const gw = await insertGateway(s.db, {
     name: 'GoIP-4 on the roof',
@@ -50,17 +40,12 @@ beforeAll(async () => {
     createdAt: new Date(),
   });
   gatewayId = gw!.id;
-  stopListener = await datagramListener('goip', {
-    host: '127.0.0.1',
-    port: 0,
-    onListening: (a) => {
-      port = a;
-    },
-  }).start(s.ctx);
+  // The server's own GoIP port (GOIP_UDP_PORT; a free one in tests), once its listener holds it.
+  const bound = await waitFor(async () => datagramPorts(s.ctx).get('goip'));
+  port = { address: '127.0.0.1', port: bound.localPort };
 });
 afterAll(async () => {
   for (const b of boxes) await b.stop();
-  await stopListener();
   await s.close();
 });
 

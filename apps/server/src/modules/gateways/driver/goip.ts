@@ -9,11 +9,14 @@
 
 import {
   type ConnectResult,
+  type DatagramLink,
   type DeviceLogin,
   type DeviceStatus,
   type DriverTarget,
   type GatewayDriver,
   GatewayError,
+  type HeldResult,
+  type HeldSend,
   ProtocolError,
   type RawPush,
   type ReadPush,
@@ -22,6 +25,7 @@ import {
 } from './driver.ts';
 import {
   deliverAck,
+  deliveryResult,
   keepaliveAnswer,
   keepaliveSim,
   parseDevicePacket,
@@ -29,6 +33,15 @@ import {
   receiveSms,
   reportAck,
 } from './goip.protocol.ts';
+import {
+  DEFAULT_SESSION_CONFIG,
+  type RecipientOutcome,
+  type SessionConfig,
+  type SessionEvent,
+  type SessionStep,
+  startSession,
+  stepSession,
+} from './goip.session.ts';
 
 /** The line a login names on the box whose ID is `boxId`: "goip3" on box "goip" is line 3. */
 export function lineOfLogin(boxId: string, login: string): number | undefined {
@@ -66,8 +79,29 @@ export function goipGatewayOfLogin(
   return best?.id;
 }
 
+const SESSION_ANSWERS = new Set([
+  'password',
+  'send',
+  'ok',
+  'wait',
+  'error',
+  'done',
+  'ussd',
+  'ussdError',
+  'ussdExit',
+]);
+
+/** The send or USSD session a datagram answers (its sendid), when it is such an answer. */
+export function goipAnswerKeyOf(body: Buffer): string | undefined {
+  const p = parseDevicePacket(body);
+  return SESSION_ANSWERS.has(p.type) && 'sendid' in p ? String(p.sendid) : undefined;
+}
+
 export class GoipDriver implements GatewayDriver {
-  constructor(private readonly target: DriverTarget) {}
+  constructor(
+    private readonly target: DriverTarget,
+    private readonly session: SessionConfig = DEFAULT_SESSION_CONFIG,
+  ) {}
 
   readonly slotHint = 'Line must be a line number of the box (1, 2, …).';
 
@@ -91,9 +125,16 @@ export class GoipDriver implements GatewayDriver {
           push: { kind: 'sms', items: [receiveSms(p, this.slotOf(p.id))] },
           reply: Buffer.from(receiveAck(p.recvid)),
         };
-      case 'deliver':
-        // Matching a report to its message needs the send session's sms_no: acknowledged for now.
-        return { push: { kind: 'alive' }, reply: Buffer.from(deliverAck(p.recvid)) };
+      case 'deliver': {
+        // The report names the SMS by the sms_no the line gave it in its OK (HeldResult.deviceRef).
+        const result = p.smsNo === null ? null : deliveryResult(p.state);
+        const reply = Buffer.from(deliverAck(p.recvid));
+        if (!result || p.smsNo === null) return { push: { kind: 'alive' }, reply };
+        return {
+          push: { kind: 'receipt', port: this.slotOf(p.id), deviceRef: String(p.smsNo), ...result },
+          reply,
+        };
+      }
       case 'state':
       case 'record':
       case 'remain':
@@ -133,7 +174,81 @@ export class GoipDriver implements GatewayDriver {
 
   async disconnect(): Promise<void> {}
 
+  /** Never called: the platform holds a GoIP box's sends (DeviceKindSpec.sends) and runs sendHeld. */
   async sendTasks(_tasks: SendTask[]): Promise<TaskOutcome[]> {
-    throw new GatewayError('protocol', 'sending through a GoIP box is not available yet');
+    throw new GatewayError('protocol', "a GoIP box's sends are held by the platform and sent in a session");
+  }
+
+  /**
+   * One bulk session on the sends' line (they share a slot and a text): MSG, PASSWORD, then one
+   * SEND per recipient, each after the device answered the one before (goip.session.ts decides).
+   * Sent to the line's last keepalive address; answers are taken only from that address.
+   */
+  sendHeld(
+    sends: HeldSend[],
+    link: DatagramLink,
+    settle: (results: HeldResult[]) => Promise<void>,
+  ): Promise<void> {
+    const first = sends[0];
+    if (!first || link.closed.aborted) return Promise.resolve();
+    const byTelid = new Map(sends.map((s, i) => [i + 1, s]));
+    const held = (o: RecipientOutcome): HeldResult => ({
+      tid: byTelid.get(o.telid)!.tid,
+      outcome: o.outcome,
+      confirmed: o.confirmed,
+      deviceRef: o.smsNo === null ? null : String(o.smsNo),
+      deviceText: o.deviceText,
+    });
+    const peer = link.peerOf(first.from);
+    if (!peer) {
+      return settle(
+        sends.map((s) => ({
+          tid: s.tid,
+          outcome: 'sim_cannot_send' as const,
+          confirmed: true,
+          deviceRef: null,
+          deviceText: 'the line has not reported in lately',
+        })),
+      );
+    }
+    const sendid = link.newRequestId();
+    return new Promise((resolve) => {
+      let settled = Promise.resolve();
+      let timer: NodeJS.Timeout | undefined;
+      let state: SessionStep['state'];
+      const finish = () => {
+        clearTimeout(timer);
+        stopAnswers();
+        link.closed.removeEventListener('abort', finish);
+        resolve(settled);
+      };
+      const take = (step: SessionStep) => {
+        state = step.state;
+        for (const packet of step.send) void link.port.send(peer, Buffer.from(packet)).catch(() => {});
+        if (step.outcomes.length) {
+          const results = step.outcomes.map(held);
+          settled = settled.then(() => settle(results));
+        }
+        clearTimeout(timer);
+        if (state.phase === 'ended' || state.deadline === null) return finish();
+        timer = setTimeout(() => apply({ type: 'timeout', now: Date.now() }), state.deadline - Date.now());
+      };
+      const apply = (event: SessionEvent) => take(stepSession(state, event));
+      const stopAnswers = link.answers(String(sendid), (body, from) => {
+        if (from.address !== peer.address) return;
+        apply({ type: 'packet', packet: parseDevicePacket(body), now: Date.now() });
+      });
+      // The platform stops holding the socket: the session ends here, the sends without a result
+      // left as they are.
+      link.closed.addEventListener('abort', finish);
+      const recipients = sends.map((s, i) => ({ telid: i + 1, number: s.to }));
+      take(
+        startSession(
+          { sendid, password: this.target.password, text: first.sms, recipients },
+          Date.now(),
+          this.session,
+        ),
+      );
+    });
   }
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import { runtimeKey } from '../../../runtime.ts';
 import type { DeviceLogin, DriverTarget, GatewayDriver } from './driver.ts';
 import { EjoinDriver } from './ejoin.ts';
+import { GoipDriver, goipAnswerKeyOf, goipGatewayOfLogin, goipLoginOf } from './goip.ts';
 import { SmsGateDriver } from './smsgate.ts';
 
 /** What the platform knows of a kind of device before it has one of them to talk to. */
@@ -15,6 +16,16 @@ export interface DeviceKindSpec {
    * kind's port that name their device inside (then `loginOf` and `gatewayOfLogin` say which).
    */
   pushes: 'http' | 'datagram';
+  /**
+   * How sends reach the device: handed over in one request (`sendTasks`), or held by the platform
+   * and run by the process that holds the kind's socket (`sendHeld`, held-sends.ts).
+   */
+  sends: 'direct' | 'held';
+  /**
+   * Which of this process's own requests a datagram answers (a send session's id), when it is an
+   * answer rather than a push; undefined for a push.
+   */
+  answerKeyOf?: (body: Buffer) => string | undefined;
   /** Who a datagram says sent it; undefined when it names no device. */
   loginOf?: (body: Buffer) => DeviceLogin | undefined;
   /** Which of this kind's gateways a login belongs to (by the gateway's user name). */
@@ -26,9 +37,28 @@ export interface DeviceKindSpec {
 
 /** Every kind of device (the gateway's `driver` column). */
 const DEVICE_KINDS: Record<DeviceKind, DeviceKindSpec> = {
-  ejoin: { create: (target) => new EjoinDriver(target), can: { sendMms: true }, pushes: 'http' },
+  ejoin: {
+    create: (target) => new EjoinDriver(target),
+    can: { sendMms: true },
+    pushes: 'http',
+    sends: 'direct',
+  },
   // SMSGate sends SMS and data SMS only (it receives MMS).
-  smsgate: { create: (target) => new SmsGateDriver(target), can: { sendMms: false }, pushes: 'http' },
+  smsgate: {
+    create: (target) => new SmsGateDriver(target),
+    can: { sendMms: false },
+    pushes: 'http',
+    sends: 'direct',
+  },
+  goip: {
+    create: (target) => new GoipDriver(target),
+    can: { sendMms: false },
+    pushes: 'datagram',
+    sends: 'held',
+    answerKeyOf: goipAnswerKeyOf,
+    loginOf: goipLoginOf,
+    gatewayOfLogin: goipGatewayOfLogin,
+  },
 };
 
 export function isDeviceKind(kind: string): kind is DeviceKind {

@@ -1,0 +1,152 @@
+import type { Queryable } from '../../db/db.ts';
+
+/** A send the platform holds for a device (held-sends.ts). */
+export interface OutboxRow {
+  id: string;
+  gateway_id: string;
+  tid: string;
+  port: string;
+  recipient: string;
+  body: string;
+  attempts: number;
+}
+
+export interface HoldSend {
+  tid: number;
+  port: string;
+  recipient: string;
+  body: string;
+}
+
+/** Holds sends for a gateway; a task held already (a retried request) is left as it is. */
+export async function holdSends(
+  q: Queryable,
+  gatewayId: string,
+  sends: HoldSend[],
+  now: Date,
+): Promise<void> {
+  if (sends.length === 0) return;
+  await q.query(
+    `INSERT INTO gateway_outbox (gateway_id, tid, port, recipient, body, not_before, created_at, updated_at)
+     SELECT $1, t.tid, t.port, t.recipient, t.body, $6, $6, $6
+       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS t (tid, port, recipient, body)
+     ON CONFLICT (gateway_id, tid) DO NOTHING`,
+    [
+      gatewayId,
+      sends.map((s) => s.tid),
+      sends.map((s) => s.port),
+      sends.map((s) => s.recipient),
+      sends.map((s) => s.body),
+      now,
+    ],
+  );
+}
+
+/** Sends of a kind's enabled gateways due now, oldest first. */
+export async function dueSends(q: Queryable, driver: string, now: Date, limit: number): Promise<OutboxRow[]> {
+  return q.query<OutboxRow>(
+    `SELECT o.id::text, o.gateway_id, o.tid::text, o.port, o.recipient, o.body, o.attempts
+       FROM gateway_outbox o JOIN gateways g ON g.id = o.gateway_id
+      WHERE o.state = 'queued' AND o.not_before <= $2 AND g.driver = $1
+      ORDER BY o.id
+      LIMIT $3`,
+    [driver, now, limit],
+  );
+}
+
+/** Takes queued sends for a session; answers the ids taken (all of them unless another took some). */
+export async function claimSends(q: Queryable, ids: string[], now: Date): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `UPDATE gateway_outbox SET state = 'sending', attempts = attempts + 1, updated_at = $2
+      WHERE id = ANY($1::bigint[]) AND state = 'queued'
+      RETURNING id::text`,
+    [ids, now],
+  );
+  return rows.map((r) => r.id);
+}
+
+export type OutboxEnd =
+  | { id: string; state: 'sent'; deviceRef: string | null; deviceText: string }
+  | { id: string; state: 'failed'; deviceText: string }
+  | { id: string; state: 'queued'; notBefore: Date; deviceText: string };
+
+/** Records how held sends ended (or puts them back in the queue), in one statement. */
+export async function endSends(q: Queryable, ends: OutboxEnd[], now: Date): Promise<void> {
+  if (ends.length === 0) return;
+  await q.query(
+    `UPDATE gateway_outbox o
+        SET state = e.state, device_ref = e.ref, device_text = e.text,
+            not_before = coalesce(e.not_before, o.not_before), updated_at = $6
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
+            AS e (id, state, ref, text, not_before)
+      WHERE o.id = e.id AND o.state = 'sending'`,
+    [
+      ends.map((e) => e.id),
+      ends.map((e) => e.state),
+      ends.map((e) => (e.state === 'sent' ? e.deviceRef : null)),
+      ends.map((e) => e.deviceText),
+      ends.map((e) => (e.state === 'queued' ? e.notBefore : null)),
+      now,
+    ],
+  );
+}
+
+/**
+ * Sends a previous holder of the kind's socket had in a session when it stopped: they may have
+ * gone out, so they count as sent, unconfirmed (never sent twice). Answers them.
+ */
+export async function settleOrphanSends(q: Queryable, driver: string, now: Date): Promise<OutboxRow[]> {
+  return q.query<OutboxRow>(
+    `UPDATE gateway_outbox o
+        SET state = 'sent', device_text = 'the server stopped during the send', updated_at = $2
+       FROM gateways g
+      WHERE g.id = o.gateway_id AND g.driver = $1 AND o.state = 'sending'
+      RETURNING o.id::text, o.gateway_id, o.tid::text, o.port, o.recipient, o.body, o.attempts`,
+    [driver, now],
+  );
+}
+
+/**
+ * The held send a device's delivery report names (its own number of the SMS on that port), marked
+ * delivered or not; the newest such send, as devices reuse their numbers. Undefined when none.
+ */
+export async function settleReceipt(
+  q: Queryable,
+  gatewayId: string,
+  port: string,
+  deviceRef: string,
+  delivered: boolean,
+  now: Date,
+): Promise<{ tid: string; recipient: string } | undefined> {
+  const [row] = await q.query<{ tid: string; recipient: string }>(
+    `UPDATE gateway_outbox SET state = $4, updated_at = $5
+      WHERE id = (SELECT id FROM gateway_outbox
+                   WHERE gateway_id = $1 AND port = $2 AND device_ref = $3 AND state = 'sent'
+                   ORDER BY id DESC LIMIT 1)
+      RETURNING tid::text, recipient`,
+    [gatewayId, port, deviceRef, delivered ? 'delivered' : 'undelivered', now],
+  );
+  return row;
+}
+
+/** Whether a held send on the port is in a session now (its result not recorded yet). */
+export async function sendInFlight(q: Queryable, gatewayId: string, port: string): Promise<boolean> {
+  const rows = await q.query(
+    "SELECT 1 FROM gateway_outbox WHERE gateway_id = $1 AND port = $2 AND state = 'sending' LIMIT 1",
+    [gatewayId, port],
+  );
+  return rows.length > 0;
+}
+
+/** Forgets held sends created before `before` (retention), at most `limit` of them. */
+export async function pruneOutbox(q: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM gateway_outbox WHERE id IN (
+         SELECT id FROM gateway_outbox WHERE created_at < $1 AND state NOT IN ('queued', 'sending') LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}
