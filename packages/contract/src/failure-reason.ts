@@ -1,7 +1,7 @@
 /**
  * What a failed message's reason means, in the platform's words. The server stores the device's
  * own text (an Ejoin box's "6 Timeout; 21 Short message transfer rejected": the gateway's task code,
- * then the carrier's cause, docs/devices.md#report-reasons; a phone's "Send result:
+ * then the carrier's cause, docs/devices-ejoin.md#report-reasons; a phone's "Send result:
  * RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)"); the History page and its CSV show a plain
  * sentence and keep that text as the detail. A reason the platform wrote itself is already plain:
  * shown as it is.
@@ -23,7 +23,7 @@ export interface PlainReason {
   detail: string;
 }
 
-// The gateway's task codes (docs/devices.md#task-codes), as the dispatcher reads them.
+// The gateway's task codes (docs/devices-ejoin.md#task-codes), as the dispatcher reads them.
 const TASK: Record<number, ReasonKind> = {
   1: 'gatewayError',
   2: 'simCannotSend',

@@ -130,7 +130,7 @@ export class GatewaySim {
   }
 
   /**
-   * Posts an incoming MMS to `url` as a device does (docs/devices.md#mms): `multipart/related` with
+   * Posts an incoming MMS to `url` as a device does (docs/devices-ejoin.md#mms): `multipart/related` with
    * a SMIL part, the text and the files, and base64 `Emms-From`/`Emms-To`/`Emms-Subject` headers.
    * The device's MMS inbox URL is set on its web UI, so the caller names it. Resolves to the status.
    */

@@ -1,7 +1,7 @@
-// Wire shapes of the Ejoin/Skyline "goip_*.html" HTTP API (see docs/devices.md).
+// Wire shapes of the Ejoin/Skyline "goip_*.html" HTTP API (see docs/devices-ejoin.md).
 
 /**
- * Task status codes (docs/devices.md#task-codes). Every refusal and every fdr progress reason is "<code>
+ * Task status codes (docs/devices-ejoin.md#task-codes). Every refusal and every fdr progress reason is "<code>
  * <text>".
  */
 export const TASK_STATUS = {
@@ -33,7 +33,7 @@ export function taskStatus(code: TaskCode): string {
   return `${code} ${TASK_STATUS[code]}`;
 }
 
-/** Port states (`st`, docs/devices.md#sim-states). 3, 4 and 15 can send. */
+/** Port states (`st`, docs/devices-ejoin.md#sim-states). 3, 4 and 15 can send. */
 export const ST = {
   noSim: 0,
   idle: 1,
@@ -155,7 +155,7 @@ export interface SendTaskIn {
   dr?: unknown;
   sr_cnt?: unknown;
   sr_prd?: unknown;
-  /** 0 SMS, 1 MMS (docs/devices.md#mms). */
+  /** 0 SMS, 1 MMS (docs/devices-ejoin.md#mms). */
   smstype?: unknown;
   smstitle?: unknown;
   /** "type|base64;type|base64" (at most 5 files). */

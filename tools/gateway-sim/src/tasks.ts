@@ -156,7 +156,7 @@ export class TaskEngine {
     if (record.recipients.length === 0) return refuse(9);
     const isMms = Number(raw.smstype) === 1;
     if (isMms) {
-      // An MMS needs a subject and 1–5 attachments; its text may be empty (docs/devices.md#mms).
+      // An MMS needs a subject and 1–5 attachments; its text may be empty (docs/devices-ejoin.md#mms).
       if (typeof raw.smstitle !== 'string' || raw.smstitle === '') return refuse(17);
       const attachments = parseAttachments(raw.attachments);
       if (attachments === undefined || attachments.length === 0) return refuse(19);

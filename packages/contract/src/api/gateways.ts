@@ -55,6 +55,8 @@ export const Gateway = z.object({
    * and UDP port to enter on the device; null for the kinds the platform connects to.
    */
   deviceServer: z.object({ host: z.string(), port: z.number().int() }).nullable(),
+  /** Whether its SIMs can be sent a USSD code (a balance check) from Gateway Manager. */
+  canUssd: z.boolean(),
 });
 export type Gateway = z.infer<typeof Gateway>;
 
@@ -122,7 +124,7 @@ export const SimLock = z.object({
 export type SimLock = z.infer<typeof SimLock>;
 
 /**
- * The platform's SIM states; each driver maps its device's own codes onto them (docs/devices.md
+ * The platform's SIM states; each driver maps its device's own codes onto them (docs/devices-ejoin.md
  * for a box's table). `empty`: no SIM in the slot. `starting`: a card is there but not on the
  * network yet (idle, detected, registering). `ready`: registered, can be rented and send. `busy`:
  * registered and busy (a call, a data session), still usable. `blocked`: the device reports the
@@ -194,6 +196,8 @@ export const Sim = z.object({
   role: SimRole,
   lock: SimLock,
   health: SimHealth,
+  /** The last USSD code sent from this SIM by an admin and the network's reply (a balance). */
+  ussd: z.object({ code: z.string(), reply: z.string(), at: z.string() }).nullable(),
 });
 export type Sim = z.infer<typeof Sim>;
 
@@ -248,6 +252,17 @@ export type UnlockSimBody = z.input<typeof UnlockSimBody>;
 /** POST /api/Admin/setSimRole. */
 export const SetSimRoleBody = z.object({ ...SimRef, role: SimRole });
 export type SetSimRoleBody = z.input<typeof SetSimRoleBody>;
+
+/** A USSD code as networks take them: `*`, `#` and digits, starting with `*` or `#` (`*100#`). */
+export const USSD_CODE_PATTERN = /^[*#][*#0-9]{1,31}$/;
+export const USSD_CODE_MESSAGE = 'Enter a USSD code such as *100#: *, # and digits, up to 32.';
+
+/** POST /api/Admin/simUssd: sends a USSD code from the SIM (a balance check) and answers the reply. */
+export const SimUssdBody = z.object({
+  ...SimRef,
+  code: z.string({ error: USSD_CODE_MESSAGE }).trim().regex(USSD_CODE_PATTERN, USSD_CODE_MESSAGE),
+});
+export type SimUssdBody = z.input<typeof SimUssdBody>;
 
 export const SimActionResult = z.object({ code: z.literal(1), msg: z.string(), sim: Sim });
 export type SimActionResult = z.infer<typeof SimActionResult>;

@@ -120,6 +120,7 @@ export const AUDIT_KINDS = [
   'gateway.simLock',
   'gateway.simUnlock',
   'gateway.simRole',
+  'gateway.simUssd',
   'settings.update',
   // A user's own API keys (the key itself is never recorded).
   'apikey.create',

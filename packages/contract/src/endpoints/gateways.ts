@@ -10,6 +10,7 @@ import {
   SetSimNumberResult,
   SetSimRoleBody,
   SimActionResult,
+  SimUssdBody,
   SimulateSmsBody,
   UnlockSimBody,
   UpdateGatewayBody,
@@ -104,6 +105,18 @@ export const sim = {
     tag: 'admin: gateways',
     body: SetSimRoleBody,
     response: { 200: SimActionResult },
+  }),
+  /** Sends a USSD code from the SIM and answers the network's reply, kept on the SIM (`ussd`). */
+  ussd: endpoint({
+    method: 'POST',
+    path: '/api/Admin/simUssd',
+    access: 'admin',
+    tag: 'admin: gateways',
+    description:
+      "Sends a USSD code (a balance check such as *100#) from the SIM and answers the network's reply; the reply is kept on the SIM.",
+    body: SimUssdBody,
+    response: { 200: SimActionResult },
+    errors: ['gateway_not_found', 'gateway_unreachable'],
   }),
   /** Stores an incoming SMS as if the device had pushed it. */
   simulateSms: endpoint({

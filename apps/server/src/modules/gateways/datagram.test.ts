@@ -96,7 +96,7 @@ beforeAll(async () => {
   });
   addDeviceKind(s.ctx, KIND, {
     create: (target) => new StubDriver(target) as unknown as GatewayDriver,
-    can: { sendMms: false },
+    can: { sendMms: false, ussd: false },
     pushes: 'datagram',
     sends: 'direct',
     loginOf,

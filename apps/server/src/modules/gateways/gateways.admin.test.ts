@@ -122,6 +122,7 @@ describe('add and scan', () => {
         lastSuccess: null,
         atCap: null,
       },
+      ussd: null,
     });
 
     const list = await api(endpoints.gateway.getSettings);

@@ -203,6 +203,9 @@ export interface SimRow {
 
 /** A SIM with its health (counters of the UTC day and month, lock, cap) for the admin's table. */
 export interface SimViewRow extends SimRow {
+  ussd_code: string | null;
+  ussd_reply: string | null;
+  ussd_at: Date | null;
   sent_today: number;
   sent_this_month: number;
   failed_total: number;
@@ -332,7 +335,8 @@ const SIM_COLUMNS =
 function simViewSql(onePort: boolean): string {
   const h = healthSql({ day: '$2', month: '$3', now: '$4' });
   return `SELECT sim.id, sim.port, sim.iccid, sim.imsi, sim.number, sim.number_source, sim.operator, sim.signal,
-            sim.state, sim.device_state, sim.role, ${h.sentToday} AS sent_today, ${h.sentMonth} AS sent_this_month,
+            sim.state, sim.device_state, sim.role, sim.ussd_code, sim.ussd_reply, sim.ussd_at,
+            ${h.sentToday} AS sent_today, ${h.sentMonth} AS sent_this_month,
             coalesce(h.failed_total, 0) AS failed_total, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
             (SELECT count(*)::int FROM incoming_sms i
               WHERE i.gateway_id = sim.gateway_id AND i.port = sim.port AND NOT i.is_report) AS received,
@@ -356,6 +360,22 @@ export async function findSimRow(
 ): Promise<SimViewRow | undefined> {
   const { day, month } = periods(now);
   return (await q.query<SimViewRow>(simViewSql(true), [gatewayId, day, month, now, port]))[0];
+}
+
+/** Keeps the network's reply to a USSD code sent from the SIM (the last one). */
+export async function setSimUssd(
+  q: Queryable,
+  simId: string,
+  code: string,
+  reply: string,
+  at: Date,
+): Promise<void> {
+  await q.query('UPDATE sims SET ussd_code = $2, ussd_reply = $3, ussd_at = $4 WHERE id = $1', [
+    simId,
+    code,
+    reply,
+    at,
+  ]);
 }
 
 /** The admin's number: remembered by ICCID (when the card reports one) and set on the slot. */

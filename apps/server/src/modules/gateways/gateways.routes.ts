@@ -15,7 +15,12 @@ import {
   simulateSms,
 } from './gateways.service.ts';
 import { authenticatePush, handlePush, MMS_PUSH_MAX_BYTES } from './push.service.ts';
-import { lockSimByAdmin, setSimRoleByAdmin, unlockSimByAdmin } from './sim-admin.service.ts';
+import {
+  lockSimByAdmin,
+  sendSimUssdByAdmin,
+  setSimRoleByAdmin,
+  unlockSimByAdmin,
+} from './sim-admin.service.ts';
 
 export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
   adminRoutes(app, ctx);
@@ -47,6 +52,7 @@ function adminRoutes(app: App, ctx: AppContext) {
   route(app, ctx, sim.unlock, async (req) => unlockSimByAdmin(ctx, req.body, currentUser(req)));
 
   route(app, ctx, sim.setRole, async (req) => setSimRoleByAdmin(ctx, req.body, currentUser(req)));
+  route(app, ctx, sim.ussd, async (req) => sendSimUssdByAdmin(ctx, req.body, currentUser(req)));
 
   route(app, ctx, sim.simulateSms, async (req) => simulateSms(ctx, req.body));
 }

@@ -96,6 +96,7 @@ export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
     model: row.model,
     hasSigningKey: row.has_signing_key,
     deviceServer: deviceServer(ctx, kind),
+    canUssd: deviceKind(ctx, kind)?.can.ussd ?? false,
   };
 }
 
@@ -131,6 +132,10 @@ export function toSim(row: SimViewRow): Sim {
       lastSuccess: row.last_success_at?.toISOString() ?? null,
       atCap: row.at_cap,
     },
+    ussd:
+      row.ussd_code !== null && row.ussd_reply !== null && row.ussd_at !== null
+        ? { code: row.ussd_code, reply: row.ussd_reply, at: row.ussd_at.toISOString() }
+        : null,
   };
 }
 

@@ -3,20 +3,31 @@
 // holds the kind's socket runs them through the driver's sendHeld, at most one session per line
 // and SESSIONS_PER_DEVICE per device, and reports each outcome the way a device reports its sends
 // (sent, or this SIM cannot send: another SIM tries). Its delivery report comes later as a push
-// that names the device's own number of the SMS (push.service.ts, `receipt`).
+// that names the device's own number of the SMS (push.service.ts, `receipt`). USSD requests
+// (sim-admin.service.ts) wait and run the same way, a line's request after its sends.
 import type { AppContext, SendResult } from '../../context.ts';
 import { runtimeKey } from '../../runtime.ts';
 import { datagramAnswers, recentPeer } from './datagram-ports.ts';
 import { driverFor } from './device.ts';
-import type { DatagramLink, DatagramPort, HeldResult, HeldSend } from './driver/driver.ts';
+import {
+  type DatagramLink,
+  type DatagramPort,
+  GatewayError,
+  type HeldResult,
+  type HeldSend,
+} from './driver/driver.ts';
 import { findPushTarget } from './gateways.queries.ts';
 import {
   claimSends,
+  claimUssd,
   dueSends,
+  dueUssd,
   endSends,
+  endUssd,
   type OutboxEnd,
   type OutboxRow,
   settleOrphanSends,
+  type UssdRow,
 } from './outbox.queries.ts';
 import { reportSendResults } from './push.service.ts';
 
@@ -97,12 +108,32 @@ export function startHeldSends(
     await driverFor(ctx, target).sendHeld!(sends, link(gatewayId), settle);
   };
 
-  const start = (gatewayId: string, rows: OutboxRow[]) => {
-    const line = `${gatewayId} ${rows[0]!.port}`;
+  const start = (gatewayId: string, rows: OutboxRow[]) =>
+    occupy(gatewayId, rows[0]!.port, () => runSession(gatewayId, rows), 'held sends');
+
+  const runUssd = async (r: UssdRow) => {
+    const target = await findPushTarget(ctx.db, r.gateway_id);
+    let answered = false;
+    let text = 'the gateway was deleted';
+    if (target) {
+      try {
+        text = await driverFor(ctx, target).ussd!(r.port, r.code, link(r.gateway_id));
+        answered = true;
+      } catch (err) {
+        if (!(err instanceof GatewayError)) throw err;
+        text = err.message;
+      }
+    }
+    await endUssd(ctx.db, r.id, answered, text, ctx.clock.now());
+  };
+
+  /** Runs `work` on a line, counted as one of its device's sessions. */
+  const occupy = (gatewayId: string, port: string, work: () => Promise<void>, what: string) => {
+    const line = `${gatewayId} ${port}`;
     busyLines.add(line);
     sessionsOf.set(gatewayId, (sessionsOf.get(gatewayId) ?? 0) + 1);
-    const p = runSession(gatewayId, rows)
-      .catch((err) => ctx.log.error({ err, gatewayId, sends: rows.length }, 'held sends failed'))
+    const p = work()
+      .catch((err) => ctx.log.error({ err, gatewayId, port }, `${what} failed`))
       .finally(() => {
         busyLines.delete(line);
         sessionsOf.set(gatewayId, (sessionsOf.get(gatewayId) ?? 1) - 1);
@@ -112,8 +143,22 @@ export function startHeldSends(
     running.add(p);
   };
 
+  const ussdOnce = async (now: Date) => {
+    for (const r of await dueUssd(ctx.db, kind, 50)) {
+      if (busyLines.has(`${r.gateway_id} ${r.port}`)) continue;
+      if ((sessionsOf.get(r.gateway_id) ?? 0) >= SESSIONS_PER_DEVICE) continue;
+      if (
+        !recentPeer(ctx, r.gateway_id, r.port, LINE_SILENT_AFTER_MS) &&
+        now.getTime() - startedAt < LINE_GRACE_MS
+      )
+        continue;
+      if (await claimUssd(ctx.db, r.id, now)) occupy(r.gateway_id, r.port, () => runUssd(r), 'USSD');
+    }
+  };
+
   const once = async () => {
     const now = ctx.clock.now();
+    await ussdOnce(now);
     const due = await dueSends(ctx.db, kind, now, 500);
     const groups = new Map<string, OutboxRow[]>();
     const unheard: OutboxRow[] = [];

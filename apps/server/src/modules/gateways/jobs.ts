@@ -5,7 +5,7 @@ import { runDuePullCatchUps } from './catchup.service.ts';
 import { pruneUptimeHours, pruneUptimeSamples, recordUptime } from './health.queries.ts';
 import { HELD_SENDS_KEEP_DAYS } from './held-sends.ts';
 import { pruneUnmatchedSms } from './inbox.queries.ts';
-import { pruneOutbox } from './outbox.queries.ts';
+import { pruneOutbox, pruneUssd } from './outbox.queries.ts';
 import { forgetOldPushIds } from './push.service.ts';
 
 /**
@@ -27,7 +27,7 @@ export async function sampleUptime(ctx: AppContext): Promise<number> {
  */
 export async function pruneGatewayData(
   ctx: AppContext,
-): Promise<{ samples: number; hours: number; sms: number; held: number }> {
+): Promise<{ samples: number; hours: number; sms: number; held: number; ussd: number }> {
   const now = ctx.clock.now();
   const c = ctx.config;
   const samplesBefore =
@@ -42,6 +42,8 @@ export async function pruneGatewayData(
     sms: smsBefore ? await drainInBatches((n) => pruneUnmatchedSms(ctx.db, smsBefore, n)) : 0,
     // A held send is needed until its delivery report is in: days at most.
     held: await drainInBatches((n) => pruneOutbox(ctx.db, cutoffDays(now, HELD_SENDS_KEEP_DAYS)!, n)),
+    // Its reply is kept on the SIM; the request itself is needed for a minute.
+    ussd: await drainInBatches((n) => pruneUssd(ctx.db, cutoffDays(now, 1)!, n)),
   };
 }
 
@@ -59,7 +61,7 @@ export const gatewayJobs: Job[] = [
     intervalMs: () => 60_000,
     run: async (ctx) => {
       const gone = await pruneGatewayData(ctx);
-      if (gone.samples || gone.hours || gone.sms || gone.held) ctx.log.info(gone, 'old gateway data deleted');
+      if (Object.values(gone).some((n) => n > 0)) ctx.log.info(gone, 'old gateway data deleted');
     },
   },
 ];

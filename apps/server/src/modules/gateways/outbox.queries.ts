@@ -150,3 +150,95 @@ export async function pruneOutbox(q: Queryable, before: Date, limit: number): Pr
   );
   return rows[0]?.n ?? 0;
 }
+
+/** A USSD request held for the process that holds the device's socket (held-sends.ts). */
+export interface UssdRow {
+  id: string;
+  gateway_id: string;
+  port: string;
+  code: string;
+}
+
+export async function holdUssd(
+  q: Queryable,
+  gatewayId: string,
+  port: string,
+  code: string,
+  now: Date,
+): Promise<string> {
+  const [row] = await q.query<{ id: string }>(
+    `INSERT INTO gateway_ussd (gateway_id, port, code, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $4) RETURNING id::text`,
+    [gatewayId, port, code, now],
+  );
+  return row!.id;
+}
+
+/** USSD requests of a kind's enabled gateways waiting to run, oldest first. */
+export async function dueUssd(q: Queryable, driver: string, limit: number): Promise<UssdRow[]> {
+  return q.query<UssdRow>(
+    `SELECT u.id::text, u.gateway_id, u.port, u.code
+       FROM gateway_ussd u JOIN gateways g ON g.id = u.gateway_id
+      WHERE u.state = 'queued' AND g.driver = $1
+      ORDER BY u.id LIMIT $2`,
+    [driver, limit],
+  );
+}
+
+/** Takes a queued USSD request to run; false when it was taken or given up already. */
+export async function claimUssd(q: Queryable, id: string, now: Date): Promise<boolean> {
+  const rows = await q.query(
+    "UPDATE gateway_ussd SET state = 'running', updated_at = $2 WHERE id = $1 AND state = 'queued' RETURNING 1",
+    [id, now],
+  );
+  return rows.length > 0;
+}
+
+/** The network's reply (answered) or why there is none (failed). */
+export async function endUssd(
+  q: Queryable,
+  id: string,
+  answered: boolean,
+  text: string,
+  now: Date,
+): Promise<void> {
+  await q.query('UPDATE gateway_ussd SET state = $2, reply = $3, updated_at = $4 WHERE id = $1', [
+    id,
+    answered ? 'answered' : 'failed',
+    text,
+    now,
+  ]);
+}
+
+/** Where a USSD request stands. */
+export async function readUssd(
+  q: Queryable,
+  id: string,
+): Promise<{ state: 'queued' | 'running' | 'answered' | 'failed'; reply: string | null } | undefined> {
+  const [row] = await q.query<{ state: 'queued' | 'running' | 'answered' | 'failed'; reply: string | null }>(
+    'SELECT state, reply FROM gateway_ussd WHERE id = $1',
+    [id],
+  );
+  return row;
+}
+
+/** A request nobody ran in time is given up (the admin was told); false when it ran meanwhile. */
+export async function giveUpUssd(q: Queryable, id: string, now: Date): Promise<boolean> {
+  const rows = await q.query(
+    "UPDATE gateway_ussd SET state = 'failed', reply = 'not run in time', updated_at = $2 WHERE id = $1 AND state = 'queued' RETURNING 1",
+    [id, now],
+  );
+  return rows.length > 0;
+}
+
+/** Forgets USSD requests created before `before`, at most `limit` of them. */
+export async function pruneUssd(q: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM gateway_ussd WHERE id IN (SELECT id FROM gateway_ussd WHERE created_at < $1 LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

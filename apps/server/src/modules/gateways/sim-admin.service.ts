@@ -1,14 +1,24 @@
 // An admin's SIM actions (Gateway Manager's SIM table): lock with a reason (until unlocked or for
-// some minutes), unlock, and the SIM's role. Each is audited.
+// some minutes), unlock, the SIM's role, and a USSD code (a balance check). Each is audited.
 import type { SimActionResult, SimRole } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { badInput, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
-import { driverFor } from './device.ts';
-import { findGatewayCredentials, findGatewayRow, findSimRow, type SimViewRow } from './gateways.queries.ts';
+import { deviceUnavailable, driverFor } from './device.ts';
+import { GatewayError } from './driver/driver.ts';
+import { deviceKind } from './driver/registry.ts';
+import {
+  findGatewayCredentials,
+  findGatewayRow,
+  findSimRow,
+  type SimViewRow,
+  setSimUssd,
+} from './gateways.queries.ts';
 import { toSim } from './gateways.service.ts';
 import { lockSim, setSimRole, unlockSim } from './health.queries.ts';
+import { wakeHeldSends } from './held-sends.ts';
+import { giveUpUssd, holdUssd, readUssd } from './outbox.queries.ts';
 import { gatewayChanged } from './push-targets.ts';
 
 // ---- admin actions ------------------------------------------------------------------------------
@@ -142,4 +152,72 @@ export async function setSimRoleByAdmin(
   }
   const row = await reread(ctx, gw.id, sim.port);
   return { code: 1, msg: `SIM on port ${sim.port}: ${ROLE_TEXT[body.role]}.`, sim: toSim(row) };
+}
+
+/** How long an admin's USSD request waits for the process that holds a datagram device's socket. */
+export const USSD_WAIT_MS = 40_000;
+
+/**
+ * Sends a USSD code from the SIM (a balance check) and answers the network's reply, which is kept
+ * on the SIM. A device the platform reaches directly is asked at once; a datagram device's request
+ * waits for the process that holds its socket (held-sends.ts). Audited: a code may cost money.
+ */
+export async function sendSimUssdByAdmin(
+  ctx: AppContext,
+  body: { gatewayId: string; port: string; code: string },
+  actor: AuditActor,
+): Promise<SimActionResult> {
+  const { gw, sim } = await mustSim(ctx, body);
+  const creds = (await findGatewayCredentials(ctx.db, gw.id))!;
+  const spec = deviceKind(ctx, creds.driver);
+  if (!spec?.can.ussd) throw badInput('This kind of device cannot send USSD codes.', 'code');
+  const code = body.code.trim();
+  let reply: string;
+  try {
+    reply =
+      spec.sends === 'held'
+        ? await heldUssd(ctx, gw.id, sim.port, code, creds.driver)
+        : await driverFor(ctx, creds).ussd!(sim.port, code);
+  } catch (err) {
+    deviceUnavailable(err, `The USSD code ${code} got no reply`);
+  }
+  const at = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    await setSimUssd(q, sim.id, code, reply, at);
+    await recordAudit(q, {
+      actor,
+      kind: 'gateway.simUssd',
+      targetId: gw.id,
+      targetLabel: `${gw.name} ${sim.port}`,
+      before: { port: sim.port, iccid: sim.iccid },
+      after: { port: sim.port, iccid: sim.iccid, code, reply },
+      at,
+    });
+  });
+  ctx.log.info({ gatewayId: gw.id, port: sim.port, code }, 'USSD sent from a SIM by an admin');
+  const row = await reread(ctx, gw.id, sim.port);
+  return { code: 1, msg: reply, sim: toSim(row) };
+}
+
+/** A datagram device's USSD: held until the socket's holder has run it, USSD_WAIT_MS at most. */
+async function heldUssd(
+  ctx: AppContext,
+  gatewayId: string,
+  port: string,
+  code: string,
+  kind: string,
+): Promise<string> {
+  const id = await holdUssd(ctx.db, gatewayId, port, code, ctx.clock.now());
+  wakeHeldSends(ctx, kind);
+  const until = Date.now() + USSD_WAIT_MS;
+  for (;;) {
+    const r = await readUssd(ctx.db, id);
+    if (r?.state === 'answered') return r.reply ?? '';
+    if (r?.state === 'failed') throw new GatewayError('refused', r.reply ?? 'no reply');
+    if (Date.now() > until) {
+      if (await giveUpUssd(ctx.db, id, ctx.clock.now()))
+        throw new GatewayError('timeout', 'no server process holding the device port ran it in time');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -95,6 +95,7 @@ export const usersEn = {
   'audit.kind.gateway.simLock': 'SIM locked',
   'audit.kind.gateway.simUnlock': 'SIM unlocked',
   'audit.kind.gateway.simRole': 'SIM use changed',
+  'audit.kind.gateway.simUssd': 'USSD code sent from a SIM',
   'audit.kind.settings.update': 'Settings changed',
   'audit.kind.apikey.create': 'API key created',
   'audit.kind.apikey.delete': 'API key deleted',

@@ -92,6 +92,7 @@ export const usersVi: Record<keyof typeof usersEn, string> = {
   'audit.kind.gateway.simLock': 'Khóa SIM',
   'audit.kind.gateway.simUnlock': 'Mở khóa SIM',
   'audit.kind.gateway.simRole': 'Đổi mục đích dùng SIM',
+  'audit.kind.gateway.simUssd': 'Gửi mã USSD từ SIM',
   'audit.kind.settings.update': 'Đổi cài đặt',
   'audit.kind.apikey.create': 'Tạo khóa API',
   'audit.kind.apikey.delete': 'Xóa khóa API',

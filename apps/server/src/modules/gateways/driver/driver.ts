@@ -4,7 +4,7 @@ import type { SendResult } from '../../../context.ts';
 // What the platform needs from a SIM device, independent of the vendor protocol. A driver
 // (ejoin*.ts for multi-port boxes, smsgate*.ts for Android phones) translates its device's
 // protocol into these shapes; nothing outside the driver folder reads a vendor's codes, field
-// names or port formats (docs/devices.md, docs/devices-smsgate.md).
+// names or port formats (docs/devices-ejoin.md, docs/devices-smsgate.md).
 
 /**
  * One SIM as a device reports it. `slot` is the SIM's place in its device as the driver writes it
@@ -311,6 +311,12 @@ export interface GatewayDriver {
     link: DatagramLink,
     settle: (results: HeldResult[]) => Promise<void>,
   ): Promise<void>;
+  /**
+   * Sends a USSD code from the SIM in `slot` and answers the network's reply (a balance, the own
+   * number), where the device can (DeviceKindSpec.can.ussd). A device whose traffic the platform
+   * holds is reached through `link`. Throws GatewayError (`refused`: the network's error).
+   */
+  ussd?(slot: string, code: string, link?: DatagramLink): Promise<string>;
   /** Writes the SIM's number to the device, where the device can keep one. */
   setSimNumber?(slot: string, number: string, device: { maxSlots: number | null }): Promise<void>;
   /** Reads the device inbox from id `fromId` (catch-up after missed pushes), where it has one. */

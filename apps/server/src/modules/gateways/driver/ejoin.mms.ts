@@ -1,4 +1,4 @@
-// Incoming MMS of Ejoin/Skyline devices (docs/devices.md#mms): an HTTP POST of `multipart/related`
+// Incoming MMS of Ejoin/Skyline devices (docs/devices-ejoin.md#mms): an HTTP POST of `multipart/related`
 // (a SMIL layout plus the parts) with `Emms-Subject`, `Emms-From`, `Emms-To` (base64 UTF-8;
 // addresses as "<number>/TYPE=PLMN") and `Date`.
 import { type IncomingMms, type MediaPart, ProtocolError } from './driver.ts';

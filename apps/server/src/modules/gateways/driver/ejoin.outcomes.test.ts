@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sendResults, taskOutcome } from './ejoin.outcomes.ts';
 
 // The Ejoin task codes in the platform's words: what the dispatcher does with each answer depends
-// only on these outcomes (docs/devices.md#task-codes, #report-reasons).
+// only on these outcomes (docs/devices-ejoin.md#task-codes, #report-reasons).
 
 describe('send answers', () => {
   it.each([

@@ -2,7 +2,7 @@ import type { SendResult } from '../../../context.ts';
 import type { SendOutcome, TaskOutcome } from './driver.ts';
 import type { EjoinTaskReport } from './ejoin.parse.ts';
 
-// The Ejoin task codes (docs/devices.md#task-codes) in the platform's words: what the device
+// The Ejoin task codes (docs/devices-ejoin.md#task-codes) in the platform's words: what the device
 // answered when it was handed a task, and what its status reports say about each recipient. No
 // code outside the Ejoin driver reads these numbers.
 

@@ -1,4 +1,4 @@
-// Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices.md).
+// Pure parsers for the Ejoin/Skyline "goip_*" protocol (docs/devices-ejoin.md).
 // Devices differ between firmware versions, so every reader is tolerant of their quirks.
 import { cleanText, normalizeMac, type SimState } from '@simdock/contract';
 import {
@@ -97,7 +97,7 @@ export interface PortEntry extends SimEntry {
 }
 
 /**
- * The box's SIM states (`st`, docs/devices.md#sim-states): its words and the platform state each
+ * The box's SIM states (`st`, docs/devices-ejoin.md#sim-states): its words and the platform state each
  * maps onto. 15 (accessing the mobile network) is a registered SIM in a data session: usable.
  * Inter-calling (13, 14) and a module timeout (16) neither send nor are the SIM's fault.
  */
@@ -340,7 +340,7 @@ export function parseRecvSms(
   throw new ProtocolError(`not an SMS push (type ${JSON.stringify(body.type)})`);
 }
 
-/** A status-report's rows for one task, as the device writes them (docs/devices.md#pushes). */
+/** A status-report's rows for one task, as the device writes them (docs/devices-ejoin.md#pushes). */
 export interface EjoinTaskReport {
   tid: number;
   sending: number;

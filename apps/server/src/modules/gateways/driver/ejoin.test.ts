@@ -105,6 +105,12 @@ describe('EjoinDriver against the simulator', () => {
     expect(sim.srUrl).toBe('http://127.0.0.1:9/report');
   });
 
+  it("sends a USSD code from a slot and answers the network's reply; a refusal is a GatewayError", async () => {
+    const reply = await driver.ussd('1.01', '*#100#');
+    expect(reply).toBe(`Your number is +${sim.slot('1.01')!.msisdn}.`);
+    expect((await failure(driver.ussd('9.01', '*100#'))).kind).toBe('refused');
+  });
+
   it('runs commands and refuses a bad port', async () => {
     await driver.command('lock', '4.01');
     expect(sim.slot('4.01')!.locked).toBe(true);

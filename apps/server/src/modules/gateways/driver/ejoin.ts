@@ -63,7 +63,7 @@ export class EjoinDriver implements GatewayDriver {
     return normalizePort(raw)?.port;
   }
 
-  /** The box pushes to a URL per kind: /status, /sms, /mms, /report (docs/devices.md#pushes). */
+  /** The box pushes to a URL per kind: /status, /sms, /mms, /report (docs/devices-ejoin.md#pushes). */
   readPush(raw: RawPush): ReadPush {
     const http = httpPush(raw);
     switch (http.channel) {
@@ -196,6 +196,15 @@ export class EjoinDriver implements GatewayDriver {
     await this.setParams([
       [`sim_number(${slotIndex(ref.portNo, ref.slotNo, device.maxSlots ?? 1)})`, number],
     ]);
+  }
+
+  /** `goip_send_ussd.html`: the network's answer comes back in the reply's `resp`. */
+  async ussd(slot: string, code: string): Promise<string> {
+    const body = await this.call('GET', '/goip_send_ussd.html', { port: slot, ussd: code });
+    this.expectOk(body);
+    const resp = (body as Record<string, unknown>).resp;
+    if (typeof resp !== 'string') throw new GatewayError('protocol', 'the USSD reply carries no text');
+    return resp;
   }
 
   async pullSms(fromId: number, max = 0): Promise<PulledSms> {

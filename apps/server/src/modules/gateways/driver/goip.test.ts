@@ -1,3 +1,4 @@
+import { endpoints } from '@simdock/contract';
 import { GoipSim } from '@simdock/goip-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredSms } from '../../../context.ts';
@@ -133,5 +134,45 @@ describe('a GoIP box on the platform', () => {
     const rows = await s.db.query('SELECT 1 FROM sims WHERE gateway_id = $1 AND port = $2', [gatewayId, '3']);
     expect(rows).toEqual([]);
     expect(s.logs.join('\n')).toContain('wrong password');
+  });
+});
+
+describe('USSD from a GoIP line (Gateway Manager: "Check balance")', () => {
+  it("answers the network's reply through the admin API and keeps it on the SIM (audited)", async () => {
+    const admin = await s.adminToken();
+    const sim = await box({ lines: 1, ids: ['goip4'], password: 'line-pw-1', seed: 11, ussdMs: 50 });
+    await waitFor(async () => sim.line(1).registered, 5000);
+    const res = await s.api(endpoints.sim.ussd, {
+      body: { gatewayId, port: '4', code: '*100#' },
+      token: admin,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.msg).toBe('Your balance is 12.50 USD');
+    expect(res.body.sim.ussd).toMatchObject({ code: '*100#', reply: 'Your balance is 12.50 USD' });
+    const report = await s.api(endpoints.gateway.report, { body: { id: gatewayId }, token: admin });
+    expect(report.body.sims.find((x) => x.port === '4')?.ussd?.reply).toBe('Your balance is 12.50 USD');
+    // The box closed the menu after the reply, and got the code once.
+    expect(sim.packets(1).filter((p) => p.dir === 'in' && p.text.startsWith('USSD ')).length).toBe(1);
+    expect(sim.packets(1).some((p) => p.dir === 'in' && p.text.startsWith('USSDEXIT '))).toBe(true);
+    const audit = await s.db.query<{ after: { code: string } }>(
+      "SELECT after FROM audit_log WHERE kind = 'gateway.simUssd' ORDER BY at DESC LIMIT 1",
+    );
+    expect(audit[0]?.after.code).toBe('*100#');
+  });
+
+  it("a code the network does not know comes back as a 503 with the box's words; a bad code is a 400", async () => {
+    const admin = await s.adminToken();
+    const unknown = await s.api(endpoints.sim.ussd, {
+      body: { gatewayId, port: '4', code: '*999#' },
+      token: admin,
+    });
+    expect(unknown.status).toBe(503);
+    expect(unknown.body.msg).toContain('Unknown USSD code');
+    const bad = await s.api(endpoints.sim.ussd, {
+      body: { gatewayId, port: '4', code: 'balance' },
+      token: admin,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('*100#');
   });
 });

@@ -32,6 +32,8 @@ import {
   receiveAck,
   receiveSms,
   reportAck,
+  ussdExitPacket,
+  ussdPacket,
 } from './goip.protocol.ts';
 import {
   DEFAULT_SESSION_CONFIG,
@@ -78,6 +80,9 @@ export function goipGatewayOfLogin(
   }
   return best?.id;
 }
+
+/** A USSD request is asked once more after this long without an answer, then given up. */
+export const USSD_RETRY_MS = 10_000;
 
 const SESSION_ANSWERS = new Set([
   'password',
@@ -173,6 +178,53 @@ export class GoipDriver implements GatewayDriver {
   }
 
   async disconnect(): Promise<void> {}
+
+  /**
+   * `USSD <sendid> <password> <code>` to the line, asked once more after USSD_RETRY_MS; the box
+   * answers `USSD` (the reply: the menu is then closed with USSDEXIT), `USSDERROR` or `USSDEXIT`.
+   */
+  ussd(slot: string, code: string, link?: DatagramLink): Promise<string> {
+    if (!link) throw new GatewayError('protocol', "a GoIP line is reached through the platform's UDP port");
+    const peer = link.peerOf(slot);
+    if (!peer) return Promise.reject(new GatewayError('network', 'the line has not reported in lately'));
+    const password = this.target.password;
+    const sendid = link.newRequestId();
+    const ask = Buffer.from(ussdPacket(sendid, password, code));
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      let asked = 0;
+      const end = (outcome: () => void) => {
+        clearTimeout(timer);
+        stopAnswers();
+        link.closed.removeEventListener('abort', aborted);
+        outcome();
+      };
+      const aborted = () =>
+        end(() => reject(new GatewayError('network', 'the server stopped holding the port')));
+      const again = () => {
+        if (asked++ >= 2)
+          return end(() => reject(new GatewayError('timeout', 'the line did not answer the USSD code')));
+        void link.port.send(peer, ask).catch(() => {});
+        timer = setTimeout(again, USSD_RETRY_MS);
+      };
+      const stopAnswers = link.answers(String(sendid), (body, from) => {
+        if (from.address !== peer.address) return;
+        const p = parseDevicePacket(body);
+        if (p.type === 'ussd') {
+          void link.port.send(peer, Buffer.from(ussdExitPacket(sendid, password))).catch(() => {});
+          end(() => resolve(p.text));
+        } else if (p.type === 'ussdError') {
+          end(() => reject(new GatewayError('refused', `the network answered: ${p.text}`)));
+        } else if (p.type === 'ussdExit') {
+          end(() =>
+            reject(new GatewayError('refused', 'the network ended the USSD session without a reply')),
+          );
+        }
+      });
+      link.closed.addEventListener('abort', aborted);
+      again();
+    });
+  }
 
   /** Never called: the platform holds a GoIP box's sends (DeviceKindSpec.sends) and runs sendHeld. */
   async sendTasks(_tasks: SendTask[]): Promise<TaskOutcome[]> {

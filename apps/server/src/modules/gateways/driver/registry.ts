@@ -9,8 +9,8 @@ import { SmsGateDriver } from './smsgate.ts';
 /** What the platform knows of a kind of device before it has one of them to talk to. */
 export interface DeviceKindSpec {
   create: (target: DriverTarget) => GatewayDriver;
-  /** What this kind can do beyond SMS, for the modules that choose a SIM. */
-  can: { sendMms: boolean };
+  /** What this kind can do beyond SMS: MMS (for the modules that choose a SIM), USSD (`ussd`). */
+  can: { sendMms: boolean; ussd: boolean };
   /**
    * How its pushes reach the platform: requests to the gateway's secret URL, or datagrams to the
    * kind's port that name their device inside (then `loginOf` and `gatewayOfLogin` say which).
@@ -39,20 +39,20 @@ export interface DeviceKindSpec {
 const DEVICE_KINDS: Record<DeviceKind, DeviceKindSpec> = {
   ejoin: {
     create: (target) => new EjoinDriver(target),
-    can: { sendMms: true },
+    can: { sendMms: true, ussd: true },
     pushes: 'http',
     sends: 'direct',
   },
   // SMSGate sends SMS and data SMS only (it receives MMS).
   smsgate: {
     create: (target) => new SmsGateDriver(target),
-    can: { sendMms: false },
+    can: { sendMms: false, ussd: false },
     pushes: 'http',
     sends: 'direct',
   },
   goip: {
     create: (target) => new GoipDriver(target),
-    can: { sendMms: false },
+    can: { sendMms: false, ussd: true },
     pushes: 'datagram',
     sends: 'held',
     answerKeyOf: goipAnswerKeyOf,
@@ -67,7 +67,7 @@ export function isDeviceKind(kind: string): kind is DeviceKind {
 
 /** What a kind of device can do beyond SMS (false for a kind this build does not know). */
 export function deviceCan(kind: string): DeviceKindSpec['can'] {
-  return isDeviceKind(kind) ? DEVICE_KINDS[kind].can : { sendMms: false };
+  return isDeviceKind(kind) ? DEVICE_KINDS[kind].can : { sendMms: false, ussd: false };
 }
 
 const EXTRA_KINDS = runtimeKey<Map<string, DeviceKindSpec>>('gateways.extraDeviceKinds');
