@@ -284,17 +284,23 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 /**
  * Where the demo GoIP box sends: this server's GoIP port, which its listener takes under a lock
  * shortly after start (a free one when GOIP_UDP_PORT is 0). When this process does not get it in
- * time, another process of the deployment holds the configured port: the box sends there.
+ * time, another process of the deployment holds the configured port: the box sends there. Undefined
+ * when there is nowhere to send (a free port this process did not get).
  */
-async function goipServer(ctx: AppContext): Promise<{ host: string; port: number }> {
+async function goipServer(ctx: AppContext): Promise<{ host: string; port: number } | undefined> {
   const bindHost = ctx.config.GOIP_UDP_HOST;
   const host = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost;
   if (await until(() => heldDatagramPort(ctx, 'goip') !== undefined, GOIP_WAIT_MS))
     return { host, port: heldDatagramPort(ctx, 'goip')! };
+  const port = ctx.config.GOIP_UDP_PORT;
+  if (port === 0) {
+    ctx.log.warn('This process holds no GoIP port: the demo GoIP box is not started');
+    return undefined;
+  }
   ctx.log.warn(
-    `This process does not hold the GoIP port ${ctx.config.GOIP_UDP_PORT} (another process holds it, or it is taken): the demo GoIP box sends there`,
+    `This process does not hold the GoIP port ${port} (another process holds it, or the port is taken): the demo GoIP box sends there`,
   );
-  return { host, port: ctx.config.GOIP_UDP_PORT };
+  return { host, port };
 }
 
 /** Starts the demo devices; seeds services, the devices and the demo user into an empty database. */
@@ -409,8 +415,10 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     });
     await scanGateway(ctx, phoneGw.id);
     goip = await startDemoGoip(ctx);
-    devices.goip = goip;
-    replySources.push(goipSent(goip));
+    if (goip) {
+      devices.goip = goip;
+      replySources.push(goipSent(goip));
+    }
   } catch (err) {
     await stop();
     throw err;
@@ -423,7 +431,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
  * its first keepalives, sent at once, register its lines and bring its SIMs in before the demo
  * is up. Its keepalives then come every 30 s, as a real box's do.
  */
-async function startDemoGoip(ctx: AppContext): Promise<GoipSim> {
+async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
   const server = await goipServer(ctx);
   const existing = await findGatewayByDevice(ctx, 'goip', DEMO_GOIP.boxId);
   await saveGateway(ctx, {
@@ -435,8 +443,10 @@ async function startDemoGoip(ctx: AppContext): Promise<GoipSim> {
     password: DEMO_GOIP.password,
     isEnable: true,
   });
-  // The same carrier: the campaign's unreachable recipients are refused on the box's lines too
-  // (another SIM tries them, as after any line's send error).
+  if (!server) return undefined;
+  // The same carrier: the first campaign's unreachable recipients are refused on the box's lines
+  // too (another SIM tries them, as after any line's send error). The box takes a list of numbers,
+  // not a rule, so other unreachable numbers go out through it.
   const failingNumbers: Record<string, number> = {};
   for (const n of DEMO_CAMPAIGN.recipients.filter(demoUnreachable)) {
     failingNumbers[n] = 3;
