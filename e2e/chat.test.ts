@@ -25,8 +25,9 @@ beforeAll(async () => {
   e = await startE2E({ workers: true, env: { DEMO: 'true', SMS_PER_SIM_PER_MINUTE: '600' } });
   adminToken = await e.token(ADMIN.username, ADMIN.password);
   userToken = await e.token(DEMO_USER.username, DEMO_USER.password);
-  // The demo's phone cannot send MMS, and a conversation keeps the SIM that first wrote: the phone's
-  // SIMs serve rentals only here, so the first send (and the MMS later) goes through the gateway.
+  // The demo's phone and GoIP box cannot send MMS, and a conversation keeps the SIM that first
+  // wrote: their SIMs serve rentals only here, so the first send (and the MMS later) goes through
+  // the gateway.
   const phoneSims = await e.db.query<{ gateway_id: string; port: string }>(
     `SELECT s.gateway_id, s.port FROM sims s JOIN gateways g ON g.id = s.gateway_id WHERE g.driver <> 'ejoin'`,
   );

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
 import { startServer } from '../server.ts';
-import { ledgerMismatches } from '../test/fixtures.ts';
+import { ledgerMismatches, waitFor } from '../test/fixtures.ts';
 import { openTestDb, type TestDb, testConfig } from '../test/harness.ts';
-import { DEMO_GATEWAY, DEMO_PHONE, DEMO_SERVICES, DEMO_USER } from './demo.ts';
+import { DEMO_GATEWAY, DEMO_GOIP, DEMO_PHONE, DEMO_SERVICES, DEMO_USER, demoDevices } from './demo.ts';
 
 let testDb: TestDb;
 beforeAll(async () => {
@@ -29,6 +29,14 @@ async function login(url: string, username: string, password: string): Promise<s
     body: JSON.stringify({ username, password }),
   });
   return ((await res.json()) as { token: string }).token;
+}
+
+async function post(url: string, token: string, body: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('demo mode', () => {
@@ -68,8 +76,34 @@ describe('demo mode', () => {
       const list = (await (await fetch(`${first.url}/api/Service/getall`, { method: 'POST' })).json()) as {
         services: { code: string; available: number }[];
       };
-      // The box's 16 SIMs and the phone's 2, less the 3 kept for sending (20 % of 18, rounded down).
-      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(15);
+      // The GoIP box's lines registered with the server's GoIP port (a free one here) by their first
+      // keepalives, which brought each line's SIM into the inventory, the line number as its port.
+      const goipSims = await testDb.db.query<{
+        port: string;
+        number: string | null;
+        imsi: string | null;
+        iccid: string | null;
+        imei: string | null;
+        operator: string | null;
+        state: string;
+      }>(
+        `SELECT s.port, s.number, s.imsi, s.iccid, s.imei, s.operator, s.state FROM sims s
+           JOIN gateways g ON g.id = s.gateway_id WHERE g.driver = 'goip' ORDER BY s.port`,
+      );
+      expect(goipSims).toEqual(
+        DEMO_GOIP.sims.map((sim, i) => ({
+          port: String(i + 1),
+          number: sim.number,
+          imsi: expect.stringMatching(/^310260\d{9}$/),
+          iccid: expect.stringMatching(/^8901260\d{12}$/),
+          imei: expect.stringMatching(/^86203204\d{7}$/),
+          operator: sim.carrier,
+          state: 'ready',
+        })),
+      );
+      // The box's 16 SIMs, the phone's 2 and the GoIP box's 4, less the 4 kept for sending (20 % of
+      // 22, rounded down).
+      expect(list.services.find((s) => s.code === 'tg')?.available).toBe(18);
       const adminToken = await login(first.url, 'admin', 'admin-password-1');
       const overview = (await (
         await fetch(`${first.url}/api/Admin/overview`, {
@@ -86,7 +120,7 @@ describe('demo mode', () => {
       ).json()) as { maxBatchSendSms: number; updatedAt: string | null; updatedBy: string | null };
       expect(limits).toMatchObject({ maxBatchSendSms: 1000, updatedAt: null, updatedBy: null });
       // The demo's Overview shows the share.
-      expect(overview.simsKeptForSending).toBe(3);
+      expect(overview.simsKeptForSending).toBe(4);
     } finally {
       await first.stop();
     }
@@ -98,7 +132,7 @@ describe('demo mode', () => {
         `SELECT (SELECT count(*) FROM services)::int AS services, (SELECT count(*) FROM gateways)::int AS gateways,
                 (SELECT count(*) FROM users WHERE username = 'demo')::int AS users`,
       );
-      expect(counts[0]).toEqual({ services: DEMO_SERVICES.length, gateways: 2, users: 1 });
+      expect(counts[0]).toEqual({ services: DEMO_SERVICES.length, gateways: 3, users: 1 });
       const admin = await login(second.url, 'admin', 'admin-password-1');
       const settings = (await (
         await fetch(`${second.url}/api/Admin/getSettings`, {
@@ -106,20 +140,64 @@ describe('demo mode', () => {
           headers: { authorization: `Bearer ${admin}` },
         })
       ).json()) as { gateways: { name: string; onlineStatus: string; totalSIM: number; kind: string }[] };
-      expect(settings.gateways).toEqual([
-        expect.objectContaining({
-          name: DEMO_GATEWAY.name,
-          onlineStatus: 'Online',
-          totalSIM: 16,
-          kind: 'ejoin',
-        }),
-        expect.objectContaining({
-          name: DEMO_PHONE.name,
-          onlineStatus: 'Online',
-          totalSIM: 2,
-          kind: 'smsgate',
-        }),
-      ]);
+      // Listed by name: the order is the list's, not the demo's.
+      expect(settings.gateways).toHaveLength(3);
+      expect(settings.gateways).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            name: DEMO_GATEWAY.name,
+            onlineStatus: 'Online',
+            totalSIM: 16,
+            kind: 'ejoin',
+          }),
+          expect.objectContaining({
+            name: DEMO_PHONE.name,
+            onlineStatus: 'Online',
+            totalSIM: 2,
+            kind: 'smsgate',
+          }),
+          expect.objectContaining({
+            name: DEMO_GOIP.name,
+            onlineStatus: 'Online',
+            totalSIM: 4,
+            kind: 'goip',
+          }),
+        ]),
+      );
+
+      // A rental on a GoIP line: the other devices' SIMs only send, so the rent picks one of the
+      // box's lines; the service's SMS arrives on that line (RECEIVE) and its code reaches the order.
+      const sims = await testDb.db.query<{ gateway_id: string; port: string }>(
+        `SELECT s.gateway_id, s.port FROM sims s JOIN gateways g ON g.id = s.gateway_id WHERE g.driver <> 'goip'`,
+      );
+      for (const sim of sims) {
+        const res = await post(`${second.url}/api/Admin/setSimRole`, admin, {
+          gatewayId: sim.gateway_id,
+          port: sim.port,
+          role: 'messaging',
+        });
+        expect(res.status).toBe(200);
+      }
+      const user = await login(second.url, DEMO_USER.username, DEMO_USER.password);
+      const rented = await post(`${second.url}/api/Order/create`, user, { serviceCode: 'tg' });
+      expect(rented.status).toBe(200);
+      const order = ((await rented.json()) as { data: { id: string | number; phoneNumber: string } }).data;
+      const line = DEMO_GOIP.sims.findIndex((sim) => sim.number === order.phoneNumber) + 1;
+      expect(line).toBeGreaterThan(0);
+      const sent = demoDevices(second.ctx).goip!.receiveSms(line, {
+        from: 'Telegram',
+        text: 'Telegram code: 70412. Do not give it to anyone.',
+      });
+      // The server acknowledged the RECEIVE, so the box sends it no more.
+      expect(await sent.done).toBe(true);
+      const done = await waitFor(async () => {
+        const [row] = await testDb.db.query<{ status: string; code_text: string | null }>(
+          'SELECT status, code_text FROM orders WHERE id = $1',
+          [order.id],
+        );
+        return row?.status === 'SUCCESS' && row;
+      });
+      expect(done).toEqual({ status: 'SUCCESS', code_text: '70412' });
       expect(await ledgerMismatches(testDb.db)).toEqual([]);
     } finally {
       await second.stop();

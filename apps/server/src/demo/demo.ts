@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ROLE } from '@simdock/contract';
 import { GatewaySim, type OutcomeFn } from '@simdock/gateway-sim';
+import { GoipSim } from '@simdock/goip-sim';
 import { PhoneSim } from '@simdock/phone-sim';
 import type { AppContext } from '../context.ts';
 import { credit } from '../modules/billing/index.ts';
@@ -9,6 +10,7 @@ import {
   findGatewayByDevice,
   findGatewayByMacOrId,
   gatewaySettings,
+  heldDatagramPort,
   saveGateway,
   scanGateway,
 } from '../modules/gateways/index.ts';
@@ -16,10 +18,11 @@ import { sendMassSms, setLimitsIfUnset } from '../modules/messaging/index.ts';
 import { seedDemoTopups } from '../modules/payments/index.ts';
 import { saveService, servicesWithAvailability } from '../modules/rental/index.ts';
 import { hashPassword, insertUser } from '../modules/users/index.ts';
+import { runtimeKey } from '../runtime.ts';
 
-// The demo: a simulated 16-SIM gateway and a simulated Android phone with 2 SIMs in this process,
-// realistic services and a user with money, so a newcomer can rent a number and watch the code
-// arrive. Never with NODE_ENV=production.
+// The demo: a simulated 16-SIM gateway, a simulated Android phone with 2 SIMs and a simulated
+// GoIP-4 box in this process, realistic services and a user with money, so a newcomer can rent a
+// number and watch the code arrive. Never with NODE_ENV=production.
 
 export const DEMO_USER = {
   username: 'demo',
@@ -44,6 +47,23 @@ export const DEMO_PHONE = {
   slots: [
     { phoneNumber: '+12025550901', iccid: '8901260000000000901', carrierName: 'T-Mobile' },
     { phoneNumber: '+12025550902', iccid: '8901260000000000902', carrierName: 'AT&T' },
+  ],
+};
+
+/**
+ * A simulated GoIP-4 box: its 4 lines register with this server's GoIP port as `goip1` … `goip4`
+ * (docs/devices-goip.md). Its numbers are its own: none is the gateway's, the phone's or a
+ * campaign recipient's.
+ */
+export const DEMO_GOIP = {
+  name: 'Demo GoIP-4 (simulated)',
+  boxId: 'goip',
+  password: 'demo-goip',
+  sims: [
+    { number: '12025550911', carrier: 'T-Mobile' },
+    { number: '12025550912', carrier: 'AT&T' },
+    { number: '12025550913', carrier: 'Verizon' },
+    { number: '12025550914', carrier: 'T-Mobile' },
   ],
 };
 
@@ -146,32 +166,63 @@ function demoOutcomes(): OutcomeFn {
   };
 }
 
+/** An SMS a simulated device sent, and how its recipient answers on the SIM that wrote to it. */
+interface DemoSent {
+  /** Unique per device and SMS. */
+  key: string;
+  to: string;
+  answer: (text: string) => void;
+}
+
+/** What the demo gateway sent and the recipient got. */
+const gatewaySent = (sim: GatewaySim) => (): DemoSent[] =>
+  sim.sentTasks().flatMap((task) =>
+    task.results
+      .filter((r) => r.outcome === 'ok')
+      .map((r) => ({
+        key: `gateway ${task.tid}:${r.idx}`,
+        to: r.to,
+        answer: (text: string) => void sim.injectSms({ port: r.port, from: r.to, text }),
+      })),
+  );
+
+/** What the demo GoIP box sent (each confirmed by its OK). */
+const goipSent = (box: GoipSim) => (): DemoSent[] =>
+  box.sent().map((s) => ({
+    key: `goip ${s.smsNo}`,
+    to: s.number,
+    answer: (text: string) => void box.receiveSms(s.line, { from: s.number, text }),
+  }));
+
 /**
- * Simulated recipients: about 1 in 6 delivered recipients answers a few seconds later, on the port
- * that wrote to them; the third answer of a run is "STOP" (an opt-out), so every part shows.
+ * Simulated recipients: about 1 in 6 delivered recipients answers a few seconds later, on the SIM
+ * that wrote to them; the third answer of a run (over all devices) is "STOP" (an opt-out), so every
+ * part shows.
  */
-function startDemoReplies(sim: GatewaySim): () => void {
+function startDemoReplies(ctx: AppContext, sources: (() => DemoSent[])[]): () => void {
   const seen = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   let answers = 0;
   const poll = setInterval(() => {
-    for (const task of sim.sentTasks()) {
-      for (const r of task.results) {
-        const key = `${task.tid}:${r.idx}`;
-        if (r.outcome !== 'ok' || seen.has(key)) continue;
-        seen.add(key);
-        if (pick(r.to, 13) >= 17) continue;
-        answers += 1;
-        const text = answers === 3 ? 'STOP' : DEMO_REPLIES[pick(r.to, 29) % DEMO_REPLIES.length]!;
-        const t = setTimeout(
-          () => {
-            timers.delete(t);
-            sim.injectSms({ port: r.port, from: r.to, text });
-          },
-          2000 + pick(r.to, 41) * 50,
-        );
-        timers.add(t);
-      }
+    for (const s of sources.flatMap((source) => source())) {
+      if (seen.has(s.key)) continue;
+      seen.add(s.key);
+      if (pick(s.to, 13) >= 17) continue;
+      answers += 1;
+      const text = answers === 3 ? 'STOP' : DEMO_REPLIES[pick(s.to, 29) % DEMO_REPLIES.length]!;
+      const t = setTimeout(
+        () => {
+          timers.delete(t);
+          // A GoIP line that dropped off the network cannot be reached: that answer is lost.
+          try {
+            s.answer(text);
+          } catch (err) {
+            ctx.log.debug({ err }, 'demo reply not sent');
+          }
+        },
+        2000 + pick(s.to, 41) * 50,
+      );
+      timers.add(t);
     }
   }, 1000);
   poll.unref();
@@ -204,6 +255,54 @@ async function startOnFreePort<T>(
   });
 }
 
+/** The simulated devices of a running demo (tests drive them: an OTP to a rented GoIP line). */
+export interface DemoDevices {
+  gateway?: GatewaySim;
+  phone?: PhoneSim;
+  goip?: GoipSim;
+}
+
+const DEMO_DEVICES = runtimeKey<DemoDevices>('demo.devices');
+
+/** This server's demo devices (none when the demo is off). */
+export function demoDevices(ctx: AppContext): DemoDevices {
+  return ctx.runtime.get(DEMO_DEVICES, () => ({}));
+}
+
+/** How long the demo waits for the GoIP port, and for the demo box's lines to register. */
+const GOIP_WAIT_MS = 5000;
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
+/**
+ * Where the demo GoIP box sends: this server's GoIP port, which its listener takes under a lock
+ * shortly after start (a free one when GOIP_UDP_PORT is 0). When this process does not get it in
+ * time, another process of the deployment holds the configured port: the box sends there. Undefined
+ * when there is nowhere to send (a free port this process did not get).
+ */
+async function goipServer(ctx: AppContext): Promise<{ host: string; port: number } | undefined> {
+  const bindHost = ctx.config.GOIP_UDP_HOST;
+  const host = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost;
+  if (await until(() => heldDatagramPort(ctx, 'goip') !== undefined, GOIP_WAIT_MS))
+    return { host, port: heldDatagramPort(ctx, 'goip')! };
+  const port = ctx.config.GOIP_UDP_PORT;
+  if (port === 0) {
+    ctx.log.warn('This process holds no GoIP port: the demo GoIP box is not started');
+    return undefined;
+  }
+  ctx.log.warn(
+    `This process does not hold the GoIP port ${port} (another process holds it, or the port is taken): the demo GoIP box sends there`,
+  );
+  return { host, port };
+}
+
 /** Starts the demo devices; seeds services, the devices and the demo user into an empty database. */
 export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
   const port = ctx.config.DEMO_GATEWAY_PORT ?? (ctx.config.PORT === 0 ? 0 : ctx.config.PORT + 1);
@@ -222,12 +321,20 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
   );
   ctx.log.info(`Demo gateway (simulated) at ${sim.url}`);
   sim.setOutcome(demoOutcomes());
-  const stopReplies = startDemoReplies(sim);
+  const devices = demoDevices(ctx);
+  devices.gateway = sim;
+  const replySources = [gatewaySent(sim)];
+  const stopReplies = startDemoReplies(ctx, replySources);
   let phone: PhoneSim | undefined;
+  let goip: GoipSim | undefined;
   const stop = async () => {
     stopReplies();
     await sim.stop();
     await phone?.stop();
+    await goip?.stop();
+    delete devices.gateway;
+    delete devices.phone;
+    delete devices.goip;
   };
   try {
     phone = await startOnFreePort(ctx, 'demo phone', port === 0 ? 0 : port + 1, (p) =>
@@ -245,6 +352,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
         stepMs: 400,
       }),
     );
+    devices.phone = phone;
     ctx.log.info(`Demo phone (simulated) at ${phone.url}`);
     // The same carrier behind the phone: a recipient the gateway cannot reach, the phone cannot either.
     phone.setOutcome(({ phoneNumber }) => (demoUnreachable(phoneNumber) ? 'failed' : 'delivered'));
@@ -306,11 +414,60 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
       isEnable: true,
     });
     await scanGateway(ctx, phoneGw.id);
+    goip = await startDemoGoip(ctx);
+    if (goip) {
+      devices.goip = goip;
+      replySources.push(goipSent(goip));
+    }
   } catch (err) {
     await stop();
     throw err;
   }
   return stop;
+}
+
+/**
+ * The demo GoIP box: saved first (a line whose box is unknown gets no answer), then started, so
+ * its first keepalives, sent at once, register its lines and bring its SIMs in before the demo
+ * is up. Its keepalives then come every 30 s, as a real box's do.
+ */
+async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
+  const server = await goipServer(ctx);
+  const existing = await findGatewayByDevice(ctx, 'goip', DEMO_GOIP.boxId);
+  await saveGateway(ctx, {
+    ...(existing ? { id: existing.id } : {}),
+    kind: 'goip',
+    name: DEMO_GOIP.name,
+    url: '',
+    userName: DEMO_GOIP.boxId,
+    password: DEMO_GOIP.password,
+    isEnable: true,
+  });
+  if (!server) return undefined;
+  // The same carrier: the first campaign's unreachable recipients are refused on the box's lines
+  // too (another SIM tries them, as after any line's send error). The box takes a list of numbers,
+  // not a rule, so other unreachable numbers go out through it.
+  const failingNumbers: Record<string, number> = {};
+  for (const n of DEMO_CAMPAIGN.recipients.filter(demoUnreachable)) {
+    failingNumbers[n] = 3;
+    failingNumbers[`+${n}`] = 3;
+  }
+  const box = await GoipSim.start({
+    server,
+    lines: DEMO_GOIP.sims.length,
+    idPrefix: DEMO_GOIP.boxId,
+    password: DEMO_GOIP.password,
+    seed: 2026,
+    sims: DEMO_GOIP.sims,
+    // Quicker than a real line (2–5 s an SMS), so a demo campaign finishes while one watches.
+    sendMs: [400, 1200],
+    deliverMs: 800,
+    failingNumbers,
+  });
+  ctx.log.info(`Demo GoIP-4 (simulated) sends to udp://${server.host}:${server.port}`);
+  if (!(await until(() => box.lines().every((l) => l.registered), GOIP_WAIT_MS)))
+    ctx.log.warn('The demo GoIP box has not registered yet; its SIMs appear with its next keepalives');
+  return box;
 }
 
 /** In demo mode a generated admin password is also kept in the data directory, for convenience. */

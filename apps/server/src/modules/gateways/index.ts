@@ -1,6 +1,8 @@
 import { GATEWAY_ONLINE_MS } from '@simdock/contract';
+import type { AppContext } from '../../context.ts';
 import type { Queryable, Reader } from '../../db/db.ts';
 import type { ConfiguredModule } from '../../module.ts';
+import { datagramPorts } from './datagram-ports.ts';
 import { deviceCan } from './driver/registry.ts';
 import { gatewaysConfig } from './gateways.config.ts';
 import * as q from './gateways.queries.ts';
@@ -33,6 +35,13 @@ export {
 export { ingestIncomingSms } from './inbox.service.ts';
 export { pruneGatewayData, sampleUptime } from './jobs.ts';
 export { type SendTasksResult, sendSmsTasks } from './sending.service.ts';
+
+/**
+ * The UDP port this process holds for a kind of datagram device (`goip`): known once its listener
+ * took the port (asynchronously after start, under a lock); undefined while another process holds it.
+ */
+export const heldDatagramPort = (ctx: AppContext, kind: string): number | undefined =>
+  datagramPorts(ctx).get(kind)?.localPort;
 
 /**
  * SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway,
