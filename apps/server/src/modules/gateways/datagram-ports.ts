@@ -13,6 +13,9 @@ export function datagramPorts(ctx: AppContext): Map<string, DatagramPort> {
   return ctx.runtime.get(DATAGRAM_PORTS, () => new Map());
 }
 
+/** A line whose last report is older than this (three missed 30-s keepalives) is silent: not sent to, not rented. */
+export const LINE_SILENT_AFTER_MS = 100_000;
+
 interface Peer extends DatagramAddress {
   /** When it was last heard from (clock ms). */
   at: number;

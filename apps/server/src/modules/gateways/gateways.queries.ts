@@ -673,3 +673,20 @@ export async function rememberPushId(
 export async function forgetPushIdsBefore(q: Queryable, before: Date): Promise<number> {
   return (await q.query('DELETE FROM device_push_ids WHERE seen_at < $1 RETURNING 1', [before])).length;
 }
+
+/**
+ * SIMs of lines that report themselves (datagram devices) silent since `before`: a usable state
+ * becomes `unknown` with words for people, until the line's next report says what it is.
+ */
+export async function markSilentSims(q: Queryable, drivers: string[], before: Date): Promise<number> {
+  if (drivers.length === 0) return 0;
+  const rows = await q.query(
+    `UPDATE sims s SET state = 'unknown', device_state = 'No report from the line for over 100 s'
+       FROM gateways g
+      WHERE g.id = s.gateway_id AND g.driver = ANY($1::text[]) AND s.state IN ('ready', 'busy')
+        AND s.updated_at < $2
+      RETURNING 1`,
+    [drivers, before],
+  );
+  return rows.length;
+}

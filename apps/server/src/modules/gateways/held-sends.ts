@@ -7,7 +7,7 @@
 // (sim-admin.service.ts) wait and run the same way, a line's request after its sends.
 import type { AppContext, SendResult } from '../../context.ts';
 import { runtimeKey } from '../../runtime.ts';
-import { datagramAnswers, recentPeer } from './datagram-ports.ts';
+import { datagramAnswers, LINE_SILENT_AFTER_MS, recentPeer } from './datagram-ports.ts';
 import { driverFor } from './device.ts';
 import {
   type DatagramLink,
@@ -35,8 +35,6 @@ import { reportSendResults } from './push.service.ts';
 export const SESSIONS_PER_DEVICE = 5;
 /** Recipients of one text in one session: a long session holds its line while others wait. */
 export const RECIPIENTS_PER_SESSION = 50;
-/** A line whose last report is older than this (three missed 30-s keepalives) is not sent to. */
-export const LINE_SILENT_AFTER_MS = 100_000;
 /**
  * A process that just took the socket has heard no line yet: for this long, sends to lines it has
  * not heard wait for their next keepalive rather than fail over to another SIM.

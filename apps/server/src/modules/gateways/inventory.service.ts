@@ -1,8 +1,15 @@
 // The SIM inventory follows what the device reports: its whole status (Scan or periodic push) or
 // a single SIM's. Each report is one transaction.
 import type { AppContext } from '../../context.ts';
+import { LINE_SILENT_AFTER_MS } from './datagram-ports.ts';
 import type { DeviceStatus, SimEntry } from './driver/driver.ts';
-import { deleteSimsNotIn, refreshGatewayAfterReport, upsertSims } from './gateways.queries.ts';
+import { datagramKinds } from './driver/registry.ts';
+import {
+  deleteSimsNotIn,
+  markSilentSims,
+  refreshGatewayAfterReport,
+  upsertSims,
+} from './gateways.queries.ts';
 import { applyDeviceSimStates } from './health.service.ts';
 
 export async function applyDeviceStatus(
@@ -33,4 +40,13 @@ export async function applySimStatus(ctx: AppContext, gatewayId: string, sim: Si
     await applyDeviceSimStates(ctx, q, gatewayId, [sim], at);
     await refreshGatewayAfterReport(q, gatewayId, at, null);
   });
+}
+
+/**
+ * A line that reports itself (a GoIP line's keepalive every 30 s) and fell silent for
+ * LINE_SILENT_AFTER_MS (three missed reports) is neither rented nor sent from until it reports again.
+ */
+export async function markSilentLines(ctx: AppContext): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - LINE_SILENT_AFTER_MS);
+  return markSilentSims(ctx.db, datagramKinds(), before);
 }

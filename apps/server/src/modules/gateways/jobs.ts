@@ -5,6 +5,7 @@ import { runDuePullCatchUps } from './catchup.service.ts';
 import { pruneUptimeHours, pruneUptimeSamples, recordUptime } from './health.queries.ts';
 import { HELD_SENDS_KEEP_DAYS } from './held-sends.ts';
 import { pruneUnmatchedSms } from './inbox.queries.ts';
+import { markSilentLines } from './inventory.service.ts';
 import { pruneOutbox, pruneUssd } from './outbox.queries.ts';
 import { forgetOldPushIds } from './push.service.ts';
 
@@ -50,12 +51,13 @@ export async function pruneGatewayData(
 /**
  * The SMS pull catch-up (each gateway is claimed once per minute across processes, so ticking more
  * often only shortens the delay), the uptime sampler (ticks inside every minute), the clean-up
- * of remembered push ids and the retention.
+ * of remembered push ids, lines that fell silent (markSilentLines) and the retention.
  */
 export const gatewayJobs: Job[] = [
   { name: 'gateway-sms-catch-up', intervalMs: () => 15_000, run: (ctx) => runDuePullCatchUps(ctx) },
   { name: 'gateway-uptime', intervalMs: () => 20_000, run: (ctx) => sampleUptime(ctx) },
   { name: 'gateway-push-ids', intervalMs: () => 600_000, run: (ctx) => forgetOldPushIds(ctx) },
+  { name: 'gateway-silent-lines', intervalMs: () => 15_000, run: (ctx) => markSilentLines(ctx) },
   {
     name: 'gateway-retention',
     intervalMs: () => 60_000,

@@ -7,6 +7,7 @@ import { waitFor } from '../../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
 import { datagramPorts } from '../datagram-ports.ts';
 import { insertGateway } from '../gateways.queries.ts';
+import { markSilentLines } from '../inventory.service.ts';
 import type { DatagramAddress } from './driver.ts';
 import { goipGatewayOfLogin, lineOfLogin } from './goip.ts';
 
@@ -134,6 +135,30 @@ describe('a GoIP box on the platform', () => {
     const rows = await s.db.query('SELECT 1 FROM sims WHERE gateway_id = $1 AND port = $2', [gatewayId, '3']);
     expect(rows).toEqual([]);
     expect(s.logs.join('\n')).toContain('wrong password');
+  });
+});
+
+describe('a line that falls silent', () => {
+  it('is neither rented nor sent from after three missed keepalives, and is back with its next one', async () => {
+    const sim = await box({ lines: 2, ids: ['goip5', 'goip6'], password: 'line-pw-1', seed: 13 });
+    await waitFor(async () => sim.lines().every((l) => l.registered), 5000);
+    const stateOf = async (port: string) =>
+      (
+        await s.db.query<{ state: string }>('SELECT state FROM sims WHERE gateway_id = $1 AND port = $2', [
+          gatewayId,
+          port,
+        ])
+      )[0]?.state;
+    sim.silence(2);
+    s.clock.advance(101_000);
+    // Line 5 reports again at the new time; line 6 stays quiet.
+    const seen = sim.line(1).keepalives;
+    await waitFor(async () => sim.line(1).keepalives > seen + 1);
+    expect(await markSilentLines(s.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await stateOf('6')).toBe('unknown');
+    expect(await stateOf('5')).toBe('ready');
+    sim.silence(2, false);
+    await waitFor(async () => (await stateOf('6')) === 'ready', 5000);
   });
 });
 

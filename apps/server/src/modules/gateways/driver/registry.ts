@@ -61,6 +61,11 @@ const DEVICE_KINDS: Record<DeviceKind, DeviceKindSpec> = {
   },
 };
 
+/** The kinds whose lines report themselves over datagrams (they fall silent rather than fail a scan). */
+export function datagramKinds(): DeviceKind[] {
+  return (Object.keys(DEVICE_KINDS) as DeviceKind[]).filter((k) => DEVICE_KINDS[k].pushes === 'datagram');
+}
+
 export function isDeviceKind(kind: string): kind is DeviceKind {
   return Object.hasOwn(DEVICE_KINDS, kind);
 }
