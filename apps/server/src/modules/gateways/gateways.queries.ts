@@ -690,3 +690,27 @@ export async function markSilentSims(q: Queryable, drivers: string[], before: Da
   );
   return rows.length;
 }
+
+/** A call a device reported on a SIM (kept for later use). */
+export async function recordCall(
+  q: Queryable,
+  gatewayId: string,
+  call: { port: string; direction: 'incoming' | 'outgoing' | null; number: string | null },
+  at: Date,
+): Promise<void> {
+  await q.query(
+    'INSERT INTO device_calls (gateway_id, port, direction, number, at) VALUES ($1, $2, $3, $4, $5)',
+    [gatewayId, call.port, call.direction, call.number, at],
+  );
+}
+
+/** Forgets reported calls from before `before`, at most `limit` of them. */
+export async function pruneCalls(q: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM device_calls WHERE id IN (SELECT id FROM device_calls WHERE at < $1 LIMIT $2) RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

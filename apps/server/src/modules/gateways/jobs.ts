@@ -2,6 +2,7 @@ import { GATEWAY_ONLINE_MS } from '@simdock/contract';
 import type { AppContext, Job } from '../../context.ts';
 import { cutoffDays, drainInBatches } from '../../db/retention.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
+import { pruneCalls } from './gateways.queries.ts';
 import { pruneUptimeHours, pruneUptimeSamples, recordUptime } from './health.queries.ts';
 import { HELD_SENDS_KEEP_DAYS } from './held-sends.ts';
 import { pruneUnmatchedSms } from './inbox.queries.ts';
@@ -23,12 +24,12 @@ export async function sampleUptime(ctx: AppContext): Promise<number> {
 /**
  * The gateways' retention (docs/operations.md, "Data retention"): uptime samples older than
  * UPTIME_SAMPLES_RETENTION_HOURS, hourly uptime older than UPTIME_HOURLY_RETENTION_DAYS, and SMS no
- * consumer took older than INCOMING_SMS_RETENTION_DAYS; 0 keeps them; sends held for devices after
+ * consumer took and reported calls older than INCOMING_SMS_RETENTION_DAYS; 0 keeps them; sends held for devices after
  * HELD_SENDS_KEEP_DAYS. Bounded batches.
  */
 export async function pruneGatewayData(
   ctx: AppContext,
-): Promise<{ samples: number; hours: number; sms: number; held: number; ussd: number }> {
+): Promise<{ samples: number; hours: number; sms: number; calls: number; held: number; ussd: number }> {
   const now = ctx.clock.now();
   const c = ctx.config;
   const samplesBefore =
@@ -41,6 +42,7 @@ export async function pruneGatewayData(
     samples: samplesBefore ? await drainInBatches((n) => pruneUptimeSamples(ctx.db, samplesBefore, n)) : 0,
     hours: hoursBefore ? await drainInBatches((n) => pruneUptimeHours(ctx.db, hoursBefore, n)) : 0,
     sms: smsBefore ? await drainInBatches((n) => pruneUnmatchedSms(ctx.db, smsBefore, n)) : 0,
+    calls: smsBefore ? await drainInBatches((n) => pruneCalls(ctx.db, smsBefore, n)) : 0,
     // A held send is needed until its delivery report is in: days at most.
     held: await drainInBatches((n) => pruneOutbox(ctx.db, cutoffDays(now, HELD_SENDS_KEEP_DAYS)!, n)),
     // Its reply is kept on the SIM; the request itself is needed for a minute.

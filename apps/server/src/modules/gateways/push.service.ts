@@ -26,6 +26,7 @@ import {
   type PushTarget,
   portOfNumber,
   pushIdSeen,
+  recordCall,
   rememberPushId,
   touchGateway,
 } from './gateways.queries.ts';
@@ -231,6 +232,9 @@ async function applyPush(
       ]);
       return { kind: push.kind, stored: 1 };
     }
+    case 'call':
+      await recordCall(ctx.db, gatewayId, push, ctx.clock.now());
+      return { kind: push.kind, stored: 1 };
     case 'alive':
       await touchGateway(ctx.db, gatewayId, ctx.clock.now());
       return { kind: push.kind };

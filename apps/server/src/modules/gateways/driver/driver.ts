@@ -255,6 +255,8 @@ export type DevicePush =
       outcome: Extract<SendResult['outcome'], 'delivered' | 'failed'>;
       deviceText: string;
     }
+  /** A call on a SIM, as the device reported it: kept. */
+  | { kind: 'call'; port: string; direction: 'incoming' | 'outgoing' | null; number: string | null }
   /** A sign of life and nothing else (a ping, an event the platform does not use). */
   | { kind: 'alive' };
 

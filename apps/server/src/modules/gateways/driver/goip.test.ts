@@ -127,6 +127,15 @@ describe('a GoIP box on the platform', () => {
     expect(mine.map((h) => [h.port, h.text, h.simNumber])).toEqual([['2', text, sim.line(2).sim.number]]);
   });
 
+  it("an incoming call's RECORD is answered and kept", async () => {
+    const r = sim.call(1, '+15550001111');
+    expect(await r.done).toBe(true);
+    const calls = await s.db.query('SELECT port, direction, number FROM device_calls WHERE gateway_id = $1', [
+      gatewayId,
+    ]);
+    expect(calls).toEqual([{ port: '1', direction: 'incoming', number: '+15550001111' }]);
+  });
+
   it('a line with a wrong password gets no ok and stores nothing', async () => {
     const intruder = await box({ lines: 1, ids: ['goip3'], password: 'not-the-password', seed: 9 });
     await waitFor(async () => intruder.line(1).keepalives >= 3, 5000);

@@ -140,8 +140,12 @@ export class GoipDriver implements GatewayDriver {
           reply,
         };
       }
-      case 'state':
       case 'record':
+        return {
+          push: { kind: 'call', port: this.slotOf(p.id), direction: p.direction, number: p.num },
+          reply: Buffer.from(reportAck('RECORD', p.recvid)),
+        };
+      case 'state':
       case 'remain':
         return { push: { kind: 'alive' }, reply: Buffer.from(reportAck(p.type, p.recvid)) };
       case 'unknown':
