@@ -132,7 +132,7 @@ export const gatewaysEn = {
     'Optional: http://<box address>, for reading the box when its UDP cannot reach SimDock.',
   'gateways.goipSettings': 'Settings to enter on the box',
   'gateways.goipSettingsHint':
-    'On the box’s SMS server settings, enter these for each line. Its lines then report their SIMs to SimDock every 30 s; no Scan is needed.',
+    'On the box’s SMS server settings, enter these for each line. Its lines then report their SIMs to SimDock every 30\u00a0s; no Scan is needed.',
   'gateways.goipServer': 'SMS server',
   'gateways.goipServerPort': 'SMS server port',
   'gateways.goipLineId': 'ID of line {line}',
@@ -147,8 +147,9 @@ export const gatewaysEn = {
   'gateways.goipLines': 'Lines {first}, {second}…',
   'gateways.neverReported': 'No report yet',
   'gateways.simsEmptyGoip':
-    'No line has reported yet. Enter the settings shown in Edit on the box: its lines report their SIMs every 30 s.',
+    'No line has reported yet. Enter the settings shown in Edit on the box: its lines report their SIMs every 30\u00a0s.',
   'gateways.simsGoipHint': 'Where a line reports no number, enter its SIM’s number to rent it.',
+  'gateways.colLine': 'Line',
   'gateways.simLine': 'Line {line}',
   'gateways.setNumberForLine': 'Set number for line {line}',
   'gateways.setNumberTextGoip':

@@ -127,7 +127,7 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
     'Không bắt buộc: http://<địa chỉ hộp>, để đọc hộp khi UDP của nó không tới được SimDock.',
   'gateways.goipSettings': 'Cài đặt cần nhập trên hộp',
   'gateways.goipSettingsHint':
-    'Trong phần cài đặt máy chủ SMS của hộp, nhập các giá trị này cho từng line. Sau đó các line tự báo SIM cho SimDock mỗi 30 giây; không cần Quét.',
+    'Trong phần cài đặt máy chủ SMS của hộp, nhập các giá trị này cho từng line. Sau đó các line tự báo SIM cho SimDock mỗi 30\u00a0giây; không cần Quét.',
   'gateways.goipServer': 'Máy chủ SMS',
   'gateways.goipServerPort': 'Cổng máy chủ SMS',
   'gateways.goipLineId': 'ID của line {line}',
@@ -143,8 +143,9 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'gateways.goipLines': 'Các line {first}, {second}…',
   'gateways.neverReported': 'Chưa có báo cáo',
   'gateways.simsEmptyGoip':
-    'Chưa line nào báo cáo. Hãy nhập trên hộp các cài đặt hiển thị trong Sửa: các line báo SIM mỗi 30 giây.',
+    'Chưa line nào báo cáo. Hãy nhập trên hộp các cài đặt hiển thị trong Sửa: các line báo SIM mỗi 30\u00a0giây.',
   'gateways.simsGoipHint': 'Line nào không báo số, hãy nhập số SIM của nó để cho thuê.',
+  'gateways.colLine': 'Line',
   'gateways.simLine': 'Line {line}',
   'gateways.setNumberForLine': 'Đặt số cho line {line}',
   'gateways.setNumberTextGoip': 'Hệ thống lưu số này cho SIM (theo line và ICCID); hộp không bị thay đổi.',

@@ -132,8 +132,9 @@ function SettingRow({
       <dt className="pt-0.5 text-xs font-medium text-muted">{label}</dt>
       <dd
         className={cx(
-          'min-w-0 break-all pt-0.5 text-xs',
-          value === undefined ? 'italic text-muted' : 'font-mono text-fg',
+          'min-w-0 pt-0.5 text-xs',
+          // A URL or an ID breaks anywhere (they have no spaces); a note between words.
+          value === undefined ? 'break-words italic text-muted' : 'break-all font-mono text-fg',
         )}
         data-value={value}
       >
@@ -165,7 +166,7 @@ export function GoipSetupDialog({
       onClose={onClose}
       size="lg"
       footer={
-        <Button data-autofocus onClick={onClose}>
+        <Button variant="primary" data-autofocus onClick={onClose}>
           {t('gateways.goipSetupDone')}
         </Button>
       }

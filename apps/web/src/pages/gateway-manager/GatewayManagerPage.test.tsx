@@ -693,6 +693,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     const sims = await openSims('Shop 7');
     const row = (await within(sims).findByText('Line 2')).closest('tr')!;
     expect(within(sims).getByText('Line 1')).toBeTruthy();
+    expect(within(sims).getByRole('columnheader', { name: 'Line' })).toBeTruthy();
     expect(within(row).getByText('Set its number to rent it')).toBeTruthy();
     expect(within(row).getByText('Signal 20')).toBeTruthy();
     expect(

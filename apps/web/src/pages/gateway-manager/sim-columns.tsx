@@ -44,7 +44,7 @@ export function useSimColumns(
   return [
     {
       key: 'port',
-      header: t('gateways.colPort'),
+      header: t(kind === 'goip' ? 'gateways.colLine' : 'gateways.colPort'),
       cell: (s) => <span className={worded ? 'whitespace-nowrap' : 'font-mono tabular'}>{place(s)}</span>,
       className: 'whitespace-nowrap',
     },
