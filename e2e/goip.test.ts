@@ -1,7 +1,7 @@
 import { GoipSim } from '@simdock/goip-sim';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
+import { ADMIN, axeFindings, type E2E, loginViaUi, settle, shot, startE2E, watchErrors } from './harness.ts';
 
 // A GoIP box in Gateway Manager: the admin adds it, reads the settings to enter on the box, and the
 // box's lines (the simulator, pointed at what the dialog showed) bring their SIMs in by themselves.
@@ -49,6 +49,7 @@ describe('a GoIP box in the browser', () => {
     await add.getByLabel('Password').fill('line-pass');
     await add.getByText('Please enter all fields correctly').waitFor();
     expect(await add.getByLabel('Box ID').getAttribute('aria-invalid')).toBe('true');
+    const findings = await axeFindings(page, 'add a GoIP box, a bad ID');
     await add.getByLabel('Box ID').fill('shop7');
     // No web interface URL: the lines come to SimDock.
     await add.getByText('Data is valid').waitFor();
@@ -65,6 +66,11 @@ describe('a GoIP box in the browser', () => {
     expect(await setting(setup, 'ID of line 2')).toBe('shop72');
     expect(await setting(setup, 'Password')).not.toContain('line-pass');
     await setup.getByRole('button', { name: 'Copy Password' }).waitFor();
+    // Audited once the "added" toast is gone: the dialog is what is looked at here.
+    await page.getByText('Gateway Shop 7 added.').waitFor({ state: 'detached' });
+    await settle(page);
+    findings.push(...(await axeFindings(page, 'the settings to enter on the box')));
+    expect(findings).toEqual([]);
     await shot(page, 'gateways-goip-setup');
     await setup.getByRole('button', { name: 'Done' }).click();
     await setup.waitFor({ state: 'detached' });

@@ -20,8 +20,8 @@ export function simsHintKey(
   gateway: Pick<Gateway, 'kind' | 'mode'>,
   sims: readonly Sim[] | undefined,
 ): MessageKey | undefined {
-  const unnumbered = sims?.some((s) => !s.number && s.state !== 'empty') ?? false;
-  if (gateway.kind === 'goip') return unnumbered ? 'gateways.simsGoipHint' : undefined;
+  if (gateway.kind === 'goip')
+    return sims?.some((s) => !s.number && s.state !== 'empty') ? 'gateways.simsGoipHint' : undefined;
   if (gateway.kind !== 'smsgate') return undefined;
   if (gateway.mode !== 'local') return 'gateways.simsPhoneHint';
   return sims?.some((s) => !s.number) ? 'gateways.simsPhoneHintLocal' : undefined;
