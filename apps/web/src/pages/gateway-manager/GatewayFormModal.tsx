@@ -65,10 +65,12 @@ function KindIcon({ kind }: { kind: Gateway['kind'] }) {
 /**
  * Add / Edit a gateway (docs/product.md) of any device kind: an Ejoin box (the spec's fields), an
  * SMSGate phone (docs/devices-smsgate.md: mode, device id, signing key) or a GoIP box (its ID, the
- * lines' password, an optional web interface URL). The kind is chosen first and is fixed once saved. The live message is 'Data is valid' or 'Please enter all fields correctly' by
- * the contract's kind-aware rule (a new gateway also needs its password, a new Cloud or Private phone
- * its signing key) and Save stays disabled until it holds; a field shows why it is wrong once it was
- * edited or left. Render it only while open: it starts from the gateway each time.
+ * lines' password, an optional web interface URL). The kind is chosen first and is fixed once
+ * saved. The live message is 'Data is valid' or 'Please enter all fields correctly' by the contract's
+ * kind-aware rule (a new gateway also needs its password, a new Cloud or Private phone its signing
+ * key) and Save stays disabled until it holds; a field shows why it is wrong once it was edited or
+ * left. On edit, what to enter on the device follows (DeviceSettings). Render it only while open: it
+ * starts from the gateway each time.
  */
 export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModalProps) {
   const { t } = useI18n();
