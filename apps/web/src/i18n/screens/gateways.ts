@@ -118,6 +118,47 @@ export const gatewaysEn = {
   'gateways.unlockForSim': 'Unlock SIM {slot}',
   'gateways.roleForSim': 'Role of SIM {slot}',
 
+  // GoIP boxes: their lines connect to SimDock's UDP port (no Scan), a SIM per line.
+  'gateways.kindGoip': 'GoIP box',
+  'gateways.kindGoipShort': 'GoIP box',
+  'gateways.kindGoipHint': 'A GoIP GSM box whose lines connect to SimDock over UDP. SMS only.',
+  'gateways.goipId': 'Box ID',
+  'gateways.goipIdHint': 'The ID set on the box’s SMS settings page; its lines log in as ID1, ID2…',
+  'gateways.goipIdRequired': 'Enter the box’s ID: letters, digits and _ - . only, up to 64 characters.',
+  'gateways.goipPasswordHintAdd':
+    'The password of the box’s lines (the same on every line). Required for a new gateway.',
+  'gateways.goipUrl': 'Web interface URL (optional)',
+  'gateways.goipUrlHint':
+    'Optional: http://<box address>, for reading the box when its UDP cannot reach SimDock.',
+  'gateways.goipSettings': 'Settings to enter on the box',
+  'gateways.goipSettingsHint':
+    'On the box’s SMS server settings, enter these for each line. Its lines then report their SIMs to SimDock every 30\u00a0s; no Scan is needed.',
+  'gateways.goipServer': 'SMS server',
+  'gateways.goipServerPort': 'SMS server port',
+  'gateways.goipLineId': 'ID of line {line}',
+  'gateways.goipLineIdN': 'ID of line n',
+  'gateways.goipLineIdMore': '{id} followed by n: {next} and so on (a one-line box may use {id} itself)',
+  'gateways.goipPasswordSaved': 'The password saved for this gateway',
+  'gateways.goipSetupTitle': 'Set up {name}',
+  'gateways.goipSetupText':
+    'SimDock now waits for the box’s lines. Enter these values on the box; the password is shown here only once.',
+  'gateways.goipSetupDone': 'Done',
+  'gateways.addedGoip': 'Gateway {name} added.',
+  'gateways.goipLines': 'Lines {first}, {second}…',
+  'gateways.neverReported': 'No report yet',
+  'gateways.simsEmptyGoip':
+    'No line has reported yet. Enter the settings shown in Edit on the box: its lines report their SIMs every 30\u00a0s.',
+  'gateways.simsGoipHint': 'Where a line reports no number, enter its SIM’s number to rent it.',
+  'gateways.colLine': 'Line',
+  'gateways.simLine': 'Line {line}',
+  'gateways.setNumberForLine': 'Set number for line {line}',
+  'gateways.setNumberTextGoip':
+    'The platform keeps this number for the SIM (by its line and ICCID); the box itself is not changed.',
+  'gateways.simulateForLine': 'Simulate an incoming SMS on line {line}',
+  'gateways.lockForLine': 'Lock the SIM on line {line}',
+  'gateways.unlockForLine': 'Unlock the SIM on line {line}',
+  'gateways.roleForLine': 'Role of line {line}',
+
   // SIM table of one gateway.
   'gateways.simsTitle': 'SIMs of {name}',
   'gateways.simsText': 'What the last scan or status report of the device found.',

@@ -114,6 +114,46 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'gateways.unlockForSim': 'Mở khóa SIM {slot}',
   'gateways.roleForSim': 'Vai trò của SIM {slot}',
 
+  'gateways.kindGoip': 'Hộp GoIP',
+  'gateways.kindGoipShort': 'Hộp GoIP',
+  'gateways.kindGoipHint': 'Hộp GSM GoIP có các line tự kết nối tới SimDock qua UDP. Chỉ SMS.',
+  'gateways.goipId': 'ID của hộp',
+  'gateways.goipIdHint': 'ID đặt ở trang cài đặt SMS của hộp; các line đăng nhập bằng ID1, ID2…',
+  'gateways.goipIdRequired': 'Nhập ID của hộp: chỉ chữ, số và _ - ., tối đa 64 ký tự.',
+  'gateways.goipPasswordHintAdd':
+    'Mật khẩu của các line trên hộp (giống nhau cho mọi line). Bắt buộc với gateway mới.',
+  'gateways.goipUrl': 'URL giao diện web (không bắt buộc)',
+  'gateways.goipUrlHint':
+    'Không bắt buộc: http://<địa chỉ hộp>, để đọc hộp khi UDP của nó không tới được SimDock.',
+  'gateways.goipSettings': 'Cài đặt cần nhập trên hộp',
+  'gateways.goipSettingsHint':
+    'Trong phần cài đặt máy chủ SMS của hộp, nhập các giá trị này cho từng line. Sau đó các line tự báo SIM cho SimDock mỗi 30\u00a0giây; không cần Quét.',
+  'gateways.goipServer': 'Máy chủ SMS',
+  'gateways.goipServerPort': 'Cổng máy chủ SMS',
+  'gateways.goipLineId': 'ID của line {line}',
+  'gateways.goipLineIdN': 'ID của line n',
+  'gateways.goipLineIdMore':
+    '{id} kèm số n: {next} và tiếp tục như vậy (hộp một line có thể dùng chính {id})',
+  'gateways.goipPasswordSaved': 'Mật khẩu đã lưu cho gateway này',
+  'gateways.goipSetupTitle': 'Cài đặt {name}',
+  'gateways.goipSetupText':
+    'SimDock đang chờ các line của hộp. Hãy nhập các giá trị này trên hộp; mật khẩu chỉ hiển thị ở đây một lần.',
+  'gateways.goipSetupDone': 'Xong',
+  'gateways.addedGoip': 'Đã thêm gateway {name}.',
+  'gateways.goipLines': 'Các line {first}, {second}…',
+  'gateways.neverReported': 'Chưa có báo cáo',
+  'gateways.simsEmptyGoip':
+    'Chưa line nào báo cáo. Hãy nhập trên hộp các cài đặt hiển thị trong Sửa: các line báo SIM mỗi 30\u00a0giây.',
+  'gateways.simsGoipHint': 'Line nào không báo số, hãy nhập số SIM của nó để cho thuê.',
+  'gateways.colLine': 'Line',
+  'gateways.simLine': 'Line {line}',
+  'gateways.setNumberForLine': 'Đặt số cho line {line}',
+  'gateways.setNumberTextGoip': 'Hệ thống lưu số này cho SIM (theo line và ICCID); hộp không bị thay đổi.',
+  'gateways.simulateForLine': 'Giả lập SMS đến trên line {line}',
+  'gateways.lockForLine': 'Khóa SIM ở line {line}',
+  'gateways.unlockForLine': 'Mở khóa SIM ở line {line}',
+  'gateways.roleForLine': 'Vai trò của line {line}',
+
   'gateways.simsTitle': 'SIM của {name}',
   'gateways.simsText': 'Kết quả của lần quét hoặc báo cáo trạng thái gần nhất từ thiết bị.',
   'gateways.simsCount.one': '{count} SIM · {usable} dùng được',

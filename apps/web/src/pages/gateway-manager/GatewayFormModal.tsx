@@ -1,9 +1,7 @@
-import { type Gateway, PHONE_MODES, type PhoneMode, TEXT_LIMITS } from '@simdock/contract';
-import { CircleAlert, CircleCheck, Router, Smartphone } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { DEVICE_KINDS, type Gateway, PHONE_MODES, type PhoneMode, TEXT_LIMITS } from '@simdock/contract';
+import { CircleAlert, CircleCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
@@ -13,6 +11,7 @@ import { cx } from '../../lib/cx.ts';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { useSaveGatewayMutation } from './api.ts';
 import { ChoiceCards } from './ChoiceCards.tsx';
+import { DeviceSettings } from './DeviceSettings.tsx';
 import {
   type CheckedField,
   EMPTY_GATEWAY_FORM,
@@ -25,13 +24,14 @@ import {
   PHONE_URL_PLACEHOLDER,
   toGatewayInput,
 } from './forms.ts';
-import { KIND_TEXT, MODE_TEXT } from './kinds.ts';
+import { KIND_ICON, KIND_TEXT, MODE_TEXT } from './kinds.ts';
 
 export interface GatewayFormModalProps {
   /** The gateway to edit; undefined adds a new one. */
   gateway?: Gateway;
   onClose: () => void;
-  onSaved: (gateway: Gateway, added: boolean) => void;
+  /** `password`: as typed (blank: unchanged), for what the admin still has to enter on the device. */
+  onSaved: (gateway: Gateway, added: boolean, password: string) => void;
 }
 
 type TextField = 'name' | 'url' | 'mac' | 'userName' | 'password' | 'deviceId' | 'signingKey';
@@ -57,18 +57,20 @@ const MAX_LENGTH: Record<TextField, number> = {
   signingKey: TEXT_LIMITS.signingKey,
 };
 
-const KIND_ICON = {
-  ejoin: <Router className="size-4" />,
-  smsgate: <Smartphone className="size-4" />,
-} as const;
+function KindIcon({ kind }: { kind: Gateway['kind'] }) {
+  const Icon = KIND_ICON[kind];
+  return <Icon className="size-4" />;
+}
 
 /**
- * Add / Edit a gateway (docs/product.md) of either device kind: an Ejoin box (the spec's fields) or an
- * SMSGate phone (docs/devices-smsgate.md: mode, device id, signing key). The kind is chosen first and
- * is fixed once saved. The live message is 'Data is valid' or 'Please enter all fields correctly' by
- * the contract's kind-aware rule (a new gateway also needs its password, a new Cloud or Private phone
- * its signing key) and Save stays disabled until it holds; a field shows why it is wrong once it was
- * edited or left. Render it only while open: it starts from the gateway each time.
+ * Add / Edit a gateway (docs/product.md) of any device kind: an Ejoin box (the spec's fields), an
+ * SMSGate phone (docs/devices-smsgate.md: mode, device id, signing key) or a GoIP box (its ID, the
+ * lines' password, an optional web interface URL). The kind is chosen first and is fixed once
+ * saved. The live message is 'Data is valid' or 'Please enter all fields correctly' by the contract's
+ * kind-aware rule (a new gateway also needs its password, a new Cloud or Private phone its signing
+ * key) and Save stays disabled until it holds; a field shows why it is wrong once it was edited or
+ * left. On edit, what to enter on the device follows (DeviceSettings). Render it only while open: it
+ * starts from the gateway each time.
  */
 export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModalProps) {
   const { t } = useI18n();
@@ -90,11 +92,12 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
   const valid = isGatewayFormValid(values, editing);
   const touched = isDirty || Object.keys(touchedFields).length > 0 || submitCount > 0;
   const phone = values.kind === 'smsgate';
+  const goip = values.kind === 'goip';
   const mode = values.mode || undefined;
 
   const submit = handleSubmit((v) =>
     save.mutate(toGatewayInput(v, gateway?.id), {
-      onSuccess: (saved) => onSaved(saved, !editing),
+      onSuccess: (saved) => onSaved(saved, !editing, v.password),
       onError: (err) => {
         // The field the server blamed shows as invalid (with its text) until it is edited.
         const field = BLAMEABLE.find((f) => err instanceof ApiError && err.field === f);
@@ -129,7 +132,13 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
     autoComplete: 'new-password',
     hint: editing
       ? t('gateways.passwordHintEdit')
-      : t(phone ? 'gateways.phonePasswordHintAdd' : 'gateways.passwordHintAdd'),
+      : t(
+          phone
+            ? 'gateways.phonePasswordHintAdd'
+            : goip
+              ? 'gateways.goipPasswordHintAdd'
+              : 'gateways.passwordHintAdd',
+        ),
   });
 
   const boxFields = (
@@ -193,6 +202,25 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
     </>
   );
 
+  // A GoIP box's lines connect to SimDock: no MAC, mode or key; its ID names its lines.
+  const goipFields = (
+    <>
+      {field('name', t('gateways.name'), {})}
+      {field('userName', t('gateways.goipId'), {
+        hint: t('gateways.goipIdHint'),
+        placeholder: 'goip',
+        mono: true,
+      })}
+      {password}
+      {field('url', t('gateways.goipUrl'), {
+        hint: t('gateways.goipUrlHint'),
+        type: 'url',
+        placeholder: 'http://192.168.1.70',
+      })}
+      {enable}
+    </>
+  );
+
   return (
     <FormDialog
       title={editing ? t('gateways.editTitle') : t('gateways.addTitle')}
@@ -212,17 +240,18 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
           <ChoiceCards
             legend={t('gateways.kind')}
             field={register('kind')}
-            choices={(['ejoin', 'smsgate'] as const).map((k) => ({
+            columns={3}
+            choices={DEVICE_KINDS.map((k) => ({
               value: k,
               label: t(KIND_TEXT[k].long),
               hint: t(KIND_TEXT[k].hint),
-              icon: KIND_ICON[k],
+              icon: <KindIcon kind={k} />,
             }))}
           />
         )}
       </div>
 
-      <div className="grid gap-4 sm:grid-cols-2">{phone ? phoneFields : boxFields}</div>
+      <div className="grid gap-4 sm:grid-cols-2">{phone ? phoneFields : goip ? goipFields : boxFields}</div>
 
       <p
         role="status"
@@ -239,7 +268,7 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
         {valid ? t('gateways.valid') : t('gateways.invalid')}
       </p>
 
-      {gateway ? <PushUrls gateway={gateway} /> : null}
+      {gateway ? <DeviceSettings gateway={gateway} password={values.password} /> : null}
     </FormDialog>
   );
 }
@@ -262,55 +291,11 @@ function FixedKind({ kind }: { kind: Gateway['kind'] }) {
       <span className="text-[13px] font-medium text-fg">{t('gateways.kind')}</span>
       <span className="flex items-center gap-2 rounded-md border border-line bg-subtle/60 px-3 py-2 text-[13px] text-fg">
         <span className="text-muted" aria-hidden>
-          {KIND_ICON[kind]}
+          <KindIcon kind={kind} />
         </span>
         <span className="font-medium">{t(KIND_TEXT[kind].long)}</span>
       </span>
       <span className="text-xs text-muted">{t('gateways.kindFixed')}</span>
-    </div>
-  );
-}
-
-/**
- * Where the device must push. A box: three URLs (Scan sets them on it; a box set up by hand needs
- * them). A phone: one webhook URL, which SimDock registers on the phone for each event at Scan.
- */
-function PushUrls({ gateway }: { gateway: Gateway }) {
-  const { t } = useI18n();
-  const urls = gateway.pushUrls;
-  const phone = gateway.kind === 'smsgate';
-  const rows: [string, string][] = phone
-    ? [[t('gateways.pushWebhook'), urls.base]]
-    : [
-        [t('gateways.pushStatus'), urls.status],
-        [t('gateways.pushSms'), urls.sms],
-        [t('gateways.pushReport'), urls.report],
-      ];
-  return (
-    <section className="mt-5 border-t border-line pt-4" aria-labelledby="gateway-push-urls">
-      <h3 id="gateway-push-urls" className="text-[13px] font-semibold text-fg">
-        {phone ? t('gateways.pushUrlPhone') : t('gateways.pushUrls')}
-      </h3>
-      <p className="mt-0.5 text-xs text-muted">
-        {phone ? t('gateways.pushUrlPhoneHint') : t('gateways.pushUrlsHint')}
-      </p>
-      <dl className="mt-2.5 flex flex-col gap-2">
-        {rows.map(([label, url]) => (
-          <PushUrlRow key={label} label={label} url={url} />
-        ))}
-      </dl>
-    </section>
-  );
-}
-
-function PushUrlRow({ label, url }: { label: ReactNode; url: string }) {
-  return (
-    <div className="grid grid-cols-[4.5rem_1fr_auto] items-start gap-2 rounded-md bg-subtle/70 px-2.5 py-1.5">
-      <dt className="pt-0.5 text-xs font-medium text-muted">{label}</dt>
-      <dd className="min-w-0 break-all pt-0.5 font-mono text-xs text-fg">{url}</dd>
-      <dd>
-        <CopyButton value={url} />
-      </dd>
     </div>
   );
 }

@@ -28,6 +28,7 @@ const gw: Gateway = {
   deviceId: '00:30:f1:aa:bb:cc',
   model: null,
   hasSigningKey: false,
+  deviceServer: null,
 };
 
 /** An SMSGate phone reached through the public cloud. */
@@ -52,6 +53,32 @@ const phoneGw: Gateway = {
   deviceId: 'PyDmBQZZXYmyxMwED8Fzy',
   model: 'google/panther',
   hasSigningKey: true,
+  deviceServer: null,
+};
+
+/** A GoIP box: its lines connect to SimDock's UDP port, so it has a device server and no MAC or URL. */
+const goipGw: Gateway = {
+  id: 'g9',
+  name: 'Shop 7',
+  url: '',
+  mac: '',
+  userName: 'shop7',
+  isEnable: true,
+  totalSIM: 2,
+  lastUpdate: null,
+  onlineStatus: 'Offline',
+  pushUrls: {
+    status: 'http://x/api/gw/g9/s/status',
+    sms: 'http://x/api/gw/g9/s/sms',
+    report: 'http://x/api/gw/g9/s/report',
+    base: 'http://x/api/gw/g9/s',
+  },
+  kind: 'goip',
+  mode: null,
+  deviceId: 'shop7',
+  model: null,
+  hasSigningKey: false,
+  deviceServer: { host: 'sms.example.com', port: 44444 },
 };
 
 type Handler = (body: Record<string, unknown>) => { status?: number; body: unknown };
@@ -551,5 +578,134 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(numbers).toEqual([{ gatewayId: 'g7', port: '1', number: '+84901234567' }]);
     expect(await within(row).findByText('+84901234567')).toBeTruthy();
     expect(within(row).queryByText('Set its number to rent it')).toBeNull();
+  });
+  it('a GoIP box row: its kind, the IDs its lines log in with, no report yet, Details by gateway id', async () => {
+    signInAdmin({ '/api/Admin/getSettings': settings([gw, goipGw]) });
+    renderApp('/gatewaymanager');
+    const row = await tableRow('Shop 7');
+    expect(within(row).getByTestId('gateway-kind').textContent).toBe('GoIP box');
+    expect(within(row).getByText('Lines shop71, shop72…')).toBeTruthy();
+    expect(within(row).getByText('No report yet')).toBeTruthy();
+    const menu = await openMore(row);
+    expect(within(menu).getByRole('menuitem', { name: 'Details' }).getAttribute('href')).toBe('/details/g9');
+  });
+
+  it('add a GoIP box: its ID, password and optional URL; then the settings to enter on the box', async () => {
+    const saved: unknown[] = [];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([]),
+      '/api/Admin/updateGateway': (body) => {
+        saved.push(body);
+        return { body: goipGw };
+      },
+    });
+    renderApp('/gatewaymanager');
+    await screen.findByText('No gateways found. Please add one.');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add Gateway' })[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Add Gateway' });
+    const kind = within(dialog).getByRole('group', { name: 'Device kind' });
+    fireEvent.click(within(kind).getByRole('radio', { name: 'GoIP box' }));
+    expect(within(dialog).queryByLabelText('MAC')).toBeNull();
+    expect(within(dialog).queryByRole('group', { name: 'Mode' })).toBeNull();
+    expect(within(dialog).queryByLabelText('Signing key')).toBeNull();
+    expect(
+      within(dialog).getByText('The ID set on the box’s SMS settings page; its lines log in as ID1, ID2…'),
+    ).toBeTruthy();
+    const type = (label: string | RegExp, value: string) =>
+      fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+
+    type(/^Name/, 'Shop 7');
+    type('Box ID', 'shop 7');
+    type('Password', 'line-pass');
+    expect(save.disabled).toBe(true);
+    await waitFor(() =>
+      expect(
+        within(dialog).getByText('Enter the box’s ID: letters, digits and _ - . only, up to 64 characters.'),
+      ).toBeTruthy(),
+    );
+    type('Box ID', 'shop7');
+    // The web interface URL may stay blank.
+    expect(within(dialog).getByText('Data is valid')).toBeTruthy();
+    type('Web interface URL (optional)', '192.168.1.70');
+    expect(save.disabled).toBe(true);
+    type('Web interface URL (optional)', '');
+    expect(save.disabled).toBe(false);
+
+    fireEvent.click(save);
+    const setup = await screen.findByRole('dialog', { name: 'Set up Shop 7' });
+    expect(screen.getByText('Gateway Shop 7 added.')).toBeTruthy();
+    expect(saved).toEqual([
+      {
+        gateway: {
+          kind: 'goip',
+          name: 'Shop 7',
+          url: '',
+          userName: 'shop7',
+          password: 'line-pass',
+          isEnable: true,
+        },
+      },
+    ]);
+    const value = (label: string) =>
+      within(setup).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
+    expect(value('SMS server')).toBe('sms.example.com');
+    expect(value('SMS server port')).toBe('44444');
+    expect(value('ID of line 1')).toBe('shop71');
+    expect(value('ID of line 2')).toBe('shop72');
+    // The password is copied, not shown.
+    expect(value('Password')).not.toContain('line-pass');
+    expect(within(setup).getByRole('button', { name: 'Copy Password' })).toBeTruthy();
+    expect(within(setup).getByRole('button', { name: 'Copy shop71' })).toBeTruthy();
+    expect(within(setup).queryByText(goipGw.pushUrls.sms)).toBeNull();
+    fireEvent.click(within(setup).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('edit a GoIP box: its kind is fixed; the settings to enter on it instead of push URLs', async () => {
+    signInAdmin({ '/api/Admin/getSettings': settings([goipGw]) });
+    renderApp('/gatewaymanager');
+    fireEvent.click(within(await openMore(await tableRow('Shop 7'))).getByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Gateway' });
+    expect(within(dialog).getByText('GoIP box')).toBeTruthy();
+    expect((within(dialog).getByLabelText('Box ID') as HTMLInputElement).value).toBe('shop7');
+    const settingsPanel = within(dialog).getByRole('region', { name: 'Settings to enter on the box' });
+    expect(within(settingsPanel).getByText('sms.example.com')).toBeTruthy();
+    expect(within(settingsPanel).getByText('shop72')).toBeTruthy();
+    // The stored password is never returned: named, not shown.
+    expect(within(settingsPanel).getByText('The password saved for this gateway')).toBeTruthy();
+    expect(within(dialog).queryByText(goipGw.pushUrls.sms)).toBeNull();
+    // A new password typed here is the one to copy to the box.
+    fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'new-pass' } });
+    expect(within(settingsPanel).getByRole('button', { name: 'Copy Password' })).toBeTruthy();
+  });
+
+  it("a GoIP box's SIM panel: its lines as Line 1 and Line 2, with their signal; no number: how to rent it", async () => {
+    const lineSims: Sim[] = [
+      { ...sim, port: '1', iccid: '8901', number: '+84901234567', numberSource: 'device' },
+      { ...sim, port: '2', iccid: '8902' },
+    ];
+    signInAdmin({
+      '/api/Admin/getSettings': settings([goipGw]),
+      '/api/Admin/gatewayReport': () => ({ body: { gateway: goipGw, sims: lineSims } }),
+    });
+    renderApp('/gatewaymanager');
+    const sims = await openSims('Shop 7');
+    const row = (await within(sims).findByText('Line 2')).closest('tr')!;
+    expect(within(sims).getByText('Line 1')).toBeTruthy();
+    expect(within(sims).getByRole('columnheader', { name: 'Line' })).toBeTruthy();
+    expect(within(row).getByText('Set its number to rent it')).toBeTruthy();
+    expect(within(row).getByText('Signal 20')).toBeTruthy();
+    expect(
+      screen.getByText('Where a line reports no number, enter its SIM’s number to rent it.'),
+    ).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Lock the SIM on line 2' })).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: 'Set Number' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set number for line 2' });
+    expect(
+      within(dialog).getByText(
+        'The platform keeps this number for the SIM (by its line and ICCID); the box itself is not changed.',
+      ),
+    ).toBeTruthy();
   });
 });

@@ -22,14 +22,15 @@ import {
   useScanGatewayMutation,
   useScanningIds,
 } from './api.ts';
+import { GoipSetupDialog } from './DeviceSettings.tsx';
 import { GatewayFormModal } from './GatewayFormModal.tsx';
 import { KindBadge, PhoneIdentity } from './KindBadge.tsx';
-import { detailsPath, gatewayUrl } from './kinds.ts';
+import { detailsPath, gatewayUrl, goipLineId } from './kinds.ts';
 import { SimPanel } from './SimPanel.tsx';
 
 /**
- * /gatewaymanager (docs/product.md#screens-and-routes): the device gateways (Ejoin boxes and SMSGate
- * phones, each with its kind) with their SIM count, Online/Offline and Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions);
+ * /gatewaymanager (docs/product.md#screens-and-routes): the device gateways (Ejoin boxes, SMSGate
+ * phones and GoIP boxes, each with its kind) with their SIM count, Online/Offline and Enabled/Disabled badges; Scan, Details, SIMs, Edit and Delete per gateway (RowActions);
  * the add/edit modal; the messages of docs/product.md#errors-and-messages as toasts where the admin acted. A
  * failed load shows 'Load failed' with Retry, never the empty text. A table, one card per
  * gateway below 1280 px (the shared DataTable pattern). The list refetches every 30 s and after every change.
@@ -47,6 +48,8 @@ export function GatewayManagerPage() {
   /** Open form: `{}` adds, `{ gateway }` edits. */
   const [form, setForm] = useState<{ gateway?: Gateway }>();
   const [deleting, setDeleting] = useState<Gateway>();
+  /** A GoIP box just added: what to enter on it, with the password as typed. */
+  const [setup, setSetup] = useState<{ gateway: Gateway; password: string }>();
   // The open SIM panel is in the URL (?sims=<id>): reload and Back keep it.
   const [url, setUrl] = useSearchState(URL_DEFAULTS);
   const simsFor = url.sims || undefined;
@@ -118,7 +121,8 @@ export function GatewayManagerPage() {
             {(time) => t('gateways.lastSeen', { time })}
           </RelativeTime>
         ) : showFailure ? null : (
-          <span>{t('gateways.neverSeen')}</span>
+          // A GoIP box is never scanned: its lines report by themselves.
+          <span>{t(g.kind === 'goip' ? 'gateways.neverReported' : 'gateways.neverSeen')}</span>
         )}
       </span>
     );
@@ -218,6 +222,14 @@ export function GatewayManagerPage() {
         <span className="flex max-w-56 flex-col">
           {g.kind === 'smsgate' ? (
             <PhoneIdentity gateway={g} />
+          ) : g.kind === 'goip' ? (
+            // No MAC: the IDs its lines log in with, which the admin finds on the box.
+            <span className="whitespace-nowrap font-mono text-xs">
+              {t('gateways.goipLines', {
+                first: goipLineId(g.userName, 1),
+                second: goipLineId(g.userName, 2),
+              })}
+            </span>
           ) : (
             <span className="whitespace-nowrap font-mono text-xs">{g.mac}</span>
           )}
@@ -296,10 +308,22 @@ export function GatewayManagerPage() {
         <GatewayFormModal
           gateway={form.gateway}
           onClose={() => setForm(undefined)}
-          onSaved={(g, added) => {
+          onSaved={(g, added, password) => {
             setForm(undefined);
-            notify.success(t(added ? 'gateways.added' : 'gateways.saved', { name: g.name }));
+            if (added && g.kind === 'goip') {
+              // Nothing to scan: the box's lines report once the admin has entered SimDock on it.
+              setSetup({ gateway: g, password });
+              notify.success(t('gateways.addedGoip', { name: g.name }));
+            } else notify.success(t(added ? 'gateways.added' : 'gateways.saved', { name: g.name }));
           }}
+        />
+      ) : null}
+
+      {setup ? (
+        <GoipSetupDialog
+          gateway={setup.gateway}
+          password={setup.password}
+          onClose={() => setSetup(undefined)}
         />
       ) : null}
 

@@ -1,18 +1,17 @@
 import type { Gateway } from '@simdock/contract';
-import { Router, Smartphone } from 'lucide-react';
 import { CopyableText } from '../../components/CopyButton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { KIND_TEXT, MODE_TEXT } from './kinds.ts';
+import { KIND_ICON, KIND_TEXT, MODE_TEXT } from './kinds.ts';
 
 /**
- * The device kind at a glance: a box or a phone (with its mode). Neutral, unlike the status badges:
+ * The device kind at a glance: an Ejoin box, a phone (with its mode) or a GoIP box. Neutral, unlike the status badges:
  * it says what the device is, not how it is doing.
  */
 export function KindBadge({ gateway: g, className }: { gateway: Gateway; className?: string }) {
   const { t } = useI18n();
   const phone = g.kind === 'smsgate';
-  const Icon = phone ? Smartphone : Router;
+  const Icon = KIND_ICON[g.kind];
   return (
     <span
       data-testid="gateway-kind"

@@ -52,11 +52,7 @@ export function LockSimDialog({
 
   return (
     <FormDialog
-      title={
-        unlock
-          ? simText(t, deviceKind, sim.port, 'gateways.unlockFor', 'gateways.unlockForSim')
-          : simText(t, deviceKind, sim.port, 'gateways.lockFor', 'gateways.lockForSim')
-      }
+      title={unlock ? simText(t, deviceKind, sim.port, 'unlock') : simText(t, deviceKind, sim.port, 'lock')}
       intro={t(unlock ? 'gateways.unlockText' : 'gateways.lockText')}
       onClose={onClose}
       onSubmit={submit}

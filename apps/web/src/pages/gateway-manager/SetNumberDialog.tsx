@@ -1,14 +1,21 @@
-import { normalizePhoneNumber, TEXT_LIMITS } from '@simdock/contract';
+import { type DeviceKind, normalizePhoneNumber, TEXT_LIMITS } from '@simdock/contract';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Input } from '../../components/Input.tsx';
-import { useI18n } from '../../i18n/index.tsx';
+import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { fieldErrorText, keyResolver } from '../../lib/forms.ts';
 import { useSetSimNumberMutation } from './api.ts';
 import { simText } from './sim-text.ts';
 import type { SimDialogProps } from './sims.ts';
+
+/** Where the number is kept: an Ejoin box stores it too; a phone and a GoIP box are not written to. */
+const SET_NUMBER_TEXT: Record<DeviceKind, MessageKey> = {
+  ejoin: 'gateways.setNumberText',
+  smsgate: 'gateways.setNumberTextPhone',
+  goip: 'gateways.setNumberTextGoip',
+};
 
 /**
  * The SIM's number as the admin knows it. The contract's `normalizePhoneNumber` is the server's rule:
@@ -37,8 +44,8 @@ export function SetNumberDialog({ deviceKind, gatewayId, sim, onClose, onDone }:
 
   return (
     <FormDialog
-      title={simText(t, deviceKind, sim.port, 'gateways.setNumberFor', 'gateways.setNumberForSim')}
-      intro={t(deviceKind === 'smsgate' ? 'gateways.setNumberTextPhone' : 'gateways.setNumberText')}
+      title={simText(t, deviceKind, sim.port, 'setNumber')}
+      intro={t(SET_NUMBER_TEXT[deviceKind])}
       onClose={onClose}
       onSubmit={submit}
       submitLabel={t('common.save')}

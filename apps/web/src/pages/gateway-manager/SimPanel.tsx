@@ -13,7 +13,7 @@ import { LockSimDialog } from './LockSimDialog.tsx';
 import { SetNumberDialog } from './SetNumberDialog.tsx';
 import { SimulateSmsDialog } from './SimulateSmsDialog.tsx';
 import { useSimColumns } from './sim-columns.tsx';
-import { phoneHintKey, type SimDialogKind, type SimDialogProps, simCounts } from './sims.ts';
+import { type SimDialogKind, type SimDialogProps, simCounts, simsHintKey } from './sims.ts';
 
 export interface SimPanelProps {
   gateway: Gateway;
@@ -26,7 +26,8 @@ export interface SimPanelProps {
  * The SIM table of one gateway, under the gateway list: what the last scan (or status push) found,
  * with a number per SIM that the admin can set, and a control to simulate an incoming SMS. A phone's
  * SIMs are its slots ("SIM 1"); it reports no signal, and in Cloud/Private mode its SIM numbers come
- * masked, so a number set by hand is what makes such a SIM rentable.
+ * masked, so a number set by hand is what makes such a SIM rentable. A GoIP box's SIMs are its lines
+ * ("Line 1"), reported by the lines' keepalives.
  */
 export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   const { t, tn } = useI18n();
@@ -45,8 +46,8 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
 
   const sims = report.data?.sims;
   const { usable, locked } = simCounts(sims);
-  const hint = phoneHintKey(gateway, sims);
-  const phoneHint = hint ? t(hint) : undefined;
+  const hint = simsHintKey(gateway, sims);
+  const simsHint = hint ? t(hint) : undefined;
 
   return (
     <section id={id} aria-labelledby={`${id}-title`} className="mt-5 scroll-mt-4">
@@ -66,9 +67,9 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
               {sims && sims.length > 0 ? ` ${tn('gateways.simsCount', sims.length, { usable })}` : null}
               {locked > 0 ? ` · ${t('gateways.simsLocked', { locked })}` : null}
             </p>
-            {phoneHint ? (
+            {simsHint ? (
               <Notice tone="info" className="mt-2 py-2 text-[13px]">
-                {phoneHint}
+                {simsHint}
               </Notice>
             ) : null}
           </div>
@@ -82,7 +83,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
           />
         </div>
         {sims && sims.length === 0 ? (
-          <EmptyState title={t('gateways.simsEmpty')} />
+          <EmptyState title={t(gateway.kind === 'goip' ? 'gateways.simsEmptyGoip' : 'gateways.simsEmpty')} />
         ) : (
           <DataTable
             phoneCards

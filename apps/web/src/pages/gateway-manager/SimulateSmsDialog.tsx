@@ -33,7 +33,7 @@ export function SimulateSmsDialog({ deviceKind, gatewayId, sim, onClose, onDone 
 
   return (
     <FormDialog
-      title={simText(t, deviceKind, sim.port, 'gateways.simulateFor', 'gateways.simulateForSim')}
+      title={simText(t, deviceKind, sim.port, 'simulate')}
       intro={t('gateways.simulateText')}
       onClose={onClose}
       onSubmit={submit}

@@ -225,7 +225,108 @@ describe('gateway payload', () => {
         deviceId: null,
         model: null,
         hasSigningKey: true,
+        deviceServer: null,
       }),
     ).toEqual({ ...phone, isEnable: false, password: '', signingKey: '', deviceId: '' });
+  });
+});
+
+/** A new GoIP box: its ID and the lines' password; no URL, no MAC. */
+const goip: GatewayFormValues = {
+  ...EMPTY_GATEWAY_FORM,
+  kind: 'goip',
+  name: 'Shop 7',
+  url: '',
+  userName: 'shop7',
+  password: 'line-pass',
+};
+
+describe('GoIP form', () => {
+  it('needs a name, a box ID and (to add) a password; the URL may stay blank; never a MAC', () => {
+    expect(invalidGatewayFields(goip, false)).toEqual([]);
+    expect(isGatewayFormValid(goip, false)).toBe(true);
+    expect(isGatewayFormValid({ ...goip, mac: 'not a mac', mode: 'cloud' }, false)).toBe(true);
+    expect(invalidGatewayFields({ ...EMPTY_GATEWAY_FORM, kind: 'goip' }, false)).toEqual([
+      'name',
+      'userName',
+      'password',
+    ]);
+    // Editing: a blank password keeps the stored one.
+    expect(isGatewayFormValid({ ...goip, password: '' }, true)).toBe(true);
+  });
+
+  it('takes a web interface URL only as http(s)', () => {
+    expect(isGatewayFormValid({ ...goip, url: 'http://192.168.1.70' }, false)).toBe(true);
+    expect(invalidGatewayFields({ ...goip, url: '192.168.1.70' }, false)).toEqual(['url']);
+    expect(invalidGatewayFields({ ...goip, url: 'ftp://box' }, false)).toEqual(['url']);
+  });
+
+  it("refuses a box ID its lines could not be told apart by (the contract's isGoipBoxId)", () => {
+    for (const id of ['shop 7', 'a;b', 'a:b', 'x'.repeat(65)])
+      expect(invalidGatewayFields({ ...goip, userName: id }, false)).toEqual(['userName']);
+    for (const id of ['goip', 'Shop_7-a.b', 'x'.repeat(64)])
+      expect(invalidGatewayFields({ ...goip, userName: id }, false)).toEqual([]);
+  });
+
+  it("puts the box's own words under its fields", async () => {
+    const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<GatewayFormValues>;
+    const bad = { ...goip, name: '', url: 'box', userName: 'shop 7', password: '' };
+    expect((await gatewayFormResolver(false)(bad, undefined, options)).errors).toEqual({
+      name: { type: 'text', message: 'rule.nameRequired' },
+      url: { type: 'text', message: 'gateways.goipUrlHint' },
+      userName: { type: 'text', message: 'gateways.goipIdRequired' },
+      password: { type: 'text', message: 'rule.passwordRequired' },
+    });
+  });
+
+  it('sends its kind, ID, URL and password, and none of the other kinds’ fields', () => {
+    expect(
+      toGatewayInput({
+        ...goip,
+        name: ' Shop 7 ',
+        mac: '00-1A-2B-3C-4D-5E',
+        mode: 'cloud',
+        deviceId: 'x',
+        signingKey: 'y',
+      }),
+    ).toEqual({
+      kind: 'goip',
+      name: 'Shop 7',
+      url: '',
+      userName: 'shop7',
+      password: 'line-pass',
+      isEnable: true,
+    });
+    expect(toGatewayInput({ ...goip, url: ' http://10.0.0.7 ', password: '' }, 'g9')).toEqual({
+      id: 'g9',
+      kind: 'goip',
+      name: 'Shop 7',
+      url: 'http://10.0.0.7',
+      userName: 'shop7',
+      isEnable: true,
+    });
+  });
+
+  it('the form of a saved GoIP box starts from its fields, the password blank', () => {
+    expect(
+      formFromGateway({
+        id: 'g9',
+        name: 'Shop 7',
+        url: '',
+        mac: '',
+        userName: 'shop7',
+        isEnable: true,
+        totalSIM: 4,
+        lastUpdate: null,
+        onlineStatus: 'Offline',
+        pushUrls: { status: '', sms: '', report: '', base: '' },
+        kind: 'goip',
+        mode: null,
+        deviceId: null,
+        model: null,
+        hasSigningKey: false,
+        deviceServer: { host: 'sms.example.com', port: 44444 },
+      }),
+    ).toEqual({ ...goip, password: '' });
   });
 });

@@ -12,9 +12,10 @@ import type { MessageKey } from '../../i18n/index.tsx';
 import { keyResolver } from '../../lib/forms.ts';
 
 /**
- * What the add/edit modal edits, for both device kinds: a box uses `mac`, a phone `mode`, `deviceId`
- * and `signingKey`; the other kind's fields stay in the form (switching kind back keeps them) but are
- * neither checked nor sent. The password and the signing key are write only: blank on edit keeps the
+ * What the add/edit modal edits, for every device kind: an Ejoin box uses `mac`, a phone `mode`,
+ * `deviceId` and `signingKey`, a GoIP box none of them (its `userName` is the box's ID, its `url` the
+ * optional web interface); the other kinds' fields stay in the form (switching kind back keeps them)
+ * but are neither checked nor sent. The password and the signing key are write only: blank on edit keeps the
  * stored one.
  */
 export interface GatewayFormValues {
@@ -63,6 +64,7 @@ export function formFromGateway(g: Gateway): GatewayFormValues {
 }
 
 const isPhone = (v: Pick<GatewayFormValues, 'kind'>) => v.kind === 'smsgate';
+const isGoip = (v: Pick<GatewayFormValues, 'kind'>) => v.kind === 'goip';
 
 /** The form as the contract's rule reads it. */
 function ruleForm(v: GatewayFormValues): GatewayForm {
@@ -122,11 +124,12 @@ export function gatewayFieldText(
     case 'name':
       return 'rule.nameRequired';
     case 'url':
+      if (isGoip(v)) return 'gateways.goipUrlHint';
       return isPhone(v) && v.mode ? PHONE_URL_HINT[v.mode] : 'gateways.urlHint';
     case 'mac':
       return 'gateways.macHint';
     case 'userName':
-      return 'rule.usernameRequired';
+      return isGoip(v) ? 'gateways.goipIdRequired' : 'rule.usernameRequired';
     case 'password':
       return editing ? 'gateways.passwordHintEdit' : 'rule.passwordRequired';
     case 'mode':
@@ -149,8 +152,8 @@ export function isGatewayFormValid(v: GatewayFormValues, editing: boolean): bool
 
 /**
  * The updateGateway payload: trimmed fields of the chosen kind only, the secrets only when typed.
- * A box is sent as the spec's gateway (no kind: the contract's default); a phone with its kind, mode
- * and device id (blank: the account's only phone).
+ * An Ejoin box is sent as the spec's gateway (no kind: the contract's default); a phone with its
+ * kind, mode and device id (blank: the account's only phone); a GoIP box with its kind and no MAC.
  */
 export function toGatewayInput(v: GatewayFormValues, id?: string): GatewayInput {
   const input: GatewayInput = {
@@ -165,6 +168,8 @@ export function toGatewayInput(v: GatewayFormValues, id?: string): GatewayInput 
     if (v.mode) input.mode = v.mode;
     input.deviceId = v.deviceId.trim();
     if (v.signingKey.trim()) input.signingKey = v.signingKey.trim();
+  } else if (isGoip(v)) {
+    input.kind = 'goip';
   } else {
     input.mac = v.mac.trim();
   }

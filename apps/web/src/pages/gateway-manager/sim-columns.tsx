@@ -33,14 +33,19 @@ export function useSimColumns(
   useNow(15_000);
   const now = Date.now();
   const kind = gateway.kind;
-  const phone = kind === 'smsgate';
+  // SMSGate reports no signal; a GoIP line does (its keepalives carry it), as an Ejoin port does.
+  const noSignal = kind === 'smsgate';
+  // A phone's slot and a GoIP line are named in words ("SIM 1", "Line 1"), an Ejoin port by its code.
+  const worded = kind !== 'ejoin';
+  // A phone's SIMs and a GoIP box's lines often report no number: say how to make one rentable.
+  const numberOften = kind !== 'ejoin';
   const place = (s: Sim) => simPlace(kind, s.port, t);
 
   return [
     {
       key: 'port',
-      header: t('gateways.colPort'),
-      cell: (s) => <span className={phone ? 'whitespace-nowrap' : 'font-mono tabular'}>{place(s)}</span>,
+      header: t(kind === 'goip' ? 'gateways.colLine' : 'gateways.colPort'),
+      cell: (s) => <span className={worded ? 'whitespace-nowrap' : 'font-mono tabular'}>{place(s)}</span>,
       className: 'whitespace-nowrap',
     },
     {
@@ -52,7 +57,7 @@ export function useSimColumns(
         <span className="flex flex-col items-start">
           {s.number ? (
             <CopyableText value={s.number} display={formatPhone(s.number)} />
-          ) : phone ? (
+          ) : numberOften && s.state !== 'empty' ? (
             // Not rentable without a number: say what makes it so, where the dash would be.
             <span className="whitespace-nowrap text-xs text-warn">{t('gateways.simNeedsNumber')}</span>
           ) : (
@@ -77,12 +82,12 @@ export function useSimColumns(
     {
       key: 'operator',
       // SMSGate reports no signal: a phone's SIMs show none.
-      header: phone ? (
+      header: noSignal ? (
         t('gateways.colOperator')
       ) : (
         <span className="whitespace-normal">{`${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}</span>
       ),
-      cardLabel: phone
+      cardLabel: noSignal
         ? t('gateways.colOperator')
         : `${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
       // Wraps ("310260 / T-Mobile") so Role and the actions stay in view at 1280 px.
@@ -98,7 +103,7 @@ export function useSimColumns(
               </Fragment>
             ))}
           </span>
-          {phone ? null : (
+          {noSignal ? null : (
             <span className="whitespace-nowrap text-xs text-muted tabular">
               {t('gateways.colSignal')} {s.signal ?? '-'}
             </span>
@@ -134,9 +139,7 @@ export function useSimColumns(
                 )
               }
               aria-label={
-                s.lock.locked
-                  ? simText(t, kind, s.port, 'gateways.unlockFor', 'gateways.unlockForSim')
-                  : simText(t, kind, s.port, 'gateways.lockFor', 'gateways.lockForSim')
+                s.lock.locked ? simText(t, kind, s.port, 'unlock') : simText(t, kind, s.port, 'lock')
               }
               onClick={() => onDialog(s.lock.locked ? 'unlock' : 'lock', s)}
             >
@@ -157,7 +160,7 @@ export function useSimColumns(
       cell: (s) => (
         <Select
           className="w-36"
-          aria-label={simText(t, kind, s.port, 'gateways.roleFor', 'gateways.roleForSim')}
+          aria-label={simText(t, kind, s.port, 'role')}
           value={s.role}
           disabled={roleMutation.isPending}
           onChange={(e) =>
@@ -188,7 +191,7 @@ export function useSimColumns(
       ),
       cell: (s) => (
         <RowActions
-          name={phone ? place(s) : `${t('gateways.colPort')} ${s.port}`}
+          name={worded ? place(s) : `${t('gateways.colPort')} ${s.port}`}
           actions={[
             {
               key: 'number',

@@ -1,4 +1,4 @@
-import { SIM_STATE_TEXT } from '@simdock/contract';
+import { DEVICE_KINDS, SIM_STATE_TEXT } from '@simdock/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage, translateIn } from '../../i18n/index.tsx';
 import { lockKindText, lockLeftText, lockReasonText, simStateName, simText } from './sim-text.ts';
@@ -31,13 +31,23 @@ describe('SIM texts in the user language', () => {
     expect(lockReasonText(vi, 'Carrier complaint')).toBe('Carrier complaint');
   });
 
-  it("names a SIM by a box's port or a phone's slot", () => {
-    expect(simText(en, 'ejoin', '1.01', 'gateways.setNumberFor', 'gateways.setNumberForSim')).toBe(
-      'Set number for port 1.01',
-    );
-    expect(simText(en, 'smsgate', '2', 'gateways.setNumberFor', 'gateways.setNumberForSim')).toBe(
-      'Set number for SIM 2',
-    );
+  it("names a SIM by an Ejoin box's port, a phone's slot or a GoIP box's line", () => {
+    expect(simText(en, 'ejoin', '1.01', 'setNumber')).toBe('Set number for port 1.01');
+    expect(simText(en, 'smsgate', '2', 'setNumber')).toBe('Set number for SIM 2');
+    expect(simText(en, 'goip', '3', 'setNumber')).toBe('Set number for line 3');
+    expect(simText(en, 'goip', '1', 'lock')).toBe('Lock the SIM on line 1');
+    expect(simText(en, 'goip', '1', 'unlock')).toBe('Unlock the SIM on line 1');
+    expect(simText(en, 'goip', '2', 'role')).toBe('Role of line 2');
+    expect(simText(en, 'goip', '2', 'simulate')).toBe('Simulate an incoming SMS on line 2');
+    expect(simText(vi, 'goip', '2', 'setNumber')).toBe('Đặt số cho line 2');
+  });
+
+  it('has a text for every action in every kind, with its place filled in', () => {
+    for (const kind of DEVICE_KINDS)
+      for (const action of ['setNumber', 'simulate', 'lock', 'unlock', 'role'] as const) {
+        expect(simText(en, kind, '7', action)).toMatch(/7/);
+        expect(simText(vi, kind, '7', action)).not.toMatch(/\{/);
+      }
   });
 
   it('says who locked a SIM and for how long', () => {

@@ -52,15 +52,35 @@ export function lockReasonText(t: TFunction, reason: string): string {
   return reason;
 }
 
-/** A SIM's text in a box's words (port "1.01") or a phone's (slot: "SIM 1"). */
-export function simText(
-  t: TFunction,
-  kind: DeviceKind,
-  port: string,
-  box: MessageKey,
-  phone: MessageKey,
-): string {
-  return kind === 'smsgate' ? t(phone, { slot: port }) : t(box, { port });
+/** What the SIM dialogs and controls say about one SIM. */
+export type SimAction = 'setNumber' | 'simulate' | 'lock' | 'unlock' | 'role';
+
+/**
+ * Each action's text in each kind's words: an Ejoin box's port ("port 1.01"), a phone's slot
+ * ("SIM 1"), a GoIP box's line ("line 1").
+ */
+const SIM_ACTION_TEXT: Record<SimAction, Record<DeviceKind, MessageKey>> = {
+  setNumber: {
+    ejoin: 'gateways.setNumberFor',
+    smsgate: 'gateways.setNumberForSim',
+    goip: 'gateways.setNumberForLine',
+  },
+  simulate: {
+    ejoin: 'gateways.simulateFor',
+    smsgate: 'gateways.simulateForSim',
+    goip: 'gateways.simulateForLine',
+  },
+  lock: { ejoin: 'gateways.lockFor', smsgate: 'gateways.lockForSim', goip: 'gateways.lockForLine' },
+  unlock: { ejoin: 'gateways.unlockFor', smsgate: 'gateways.unlockForSim', goip: 'gateways.unlockForLine' },
+  role: { ejoin: 'gateways.roleFor', smsgate: 'gateways.roleForSim', goip: 'gateways.roleForLine' },
+};
+
+/** The placeholder each kind's texts name the SIM's place by. */
+const PLACE_PARAM: Record<DeviceKind, string> = { ejoin: 'port', smsgate: 'slot', goip: 'line' };
+
+/** A SIM action's text in its device's words ("Set number for port 1.01", "… SIM 1", "… line 1"). */
+export function simText(t: TFunction, kind: DeviceKind, port: string, action: SimAction): string {
+  return t(SIM_ACTION_TEXT[action][kind], { [PLACE_PARAM[kind]]: port });
 }
 
 /** A SIM role's name. */

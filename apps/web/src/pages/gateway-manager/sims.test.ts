@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simFixture } from './sim-fixture.ts';
-import { lockBody, phoneHintKey, simCounts, simulateBody } from './sims.ts';
+import { lockBody, simCounts, simsHintKey, simulateBody } from './sims.ts';
 
 const sim = simFixture;
 const locked = { locked: true, kind: 'manual', reason: 'Spam', since: null, until: null, by: 'ann' } as const;
@@ -20,11 +20,20 @@ describe('the SIM panel', () => {
 
   it("hints at a phone's numbers: always in Cloud/Private mode, in Local mode while one is missing", () => {
     const sims = [sim('1'), sim('2', { number: null })];
-    expect(phoneHintKey({ kind: 'ejoin', mode: null }, sims)).toBeUndefined();
-    expect(phoneHintKey({ kind: 'smsgate', mode: 'cloud' }, [sim('1')])).toBe('gateways.simsPhoneHint');
-    expect(phoneHintKey({ kind: 'smsgate', mode: 'local' }, sims)).toBe('gateways.simsPhoneHintLocal');
-    expect(phoneHintKey({ kind: 'smsgate', mode: 'local' }, [sim('1')])).toBeUndefined();
-    expect(phoneHintKey({ kind: 'smsgate', mode: 'local' }, undefined)).toBeUndefined();
+    expect(simsHintKey({ kind: 'ejoin', mode: null }, sims)).toBeUndefined();
+    expect(simsHintKey({ kind: 'smsgate', mode: 'cloud' }, [sim('1')])).toBe('gateways.simsPhoneHint');
+    expect(simsHintKey({ kind: 'smsgate', mode: 'local' }, sims)).toBe('gateways.simsPhoneHintLocal');
+    expect(simsHintKey({ kind: 'smsgate', mode: 'local' }, [sim('1')])).toBeUndefined();
+    expect(simsHintKey({ kind: 'smsgate', mode: 'local' }, undefined)).toBeUndefined();
+  });
+
+  it("hints at a GoIP box's numbers while a line with a SIM reports none", () => {
+    const goip = { kind: 'goip', mode: null } as const;
+    expect(simsHintKey(goip, [sim('1'), sim('2', { number: null })])).toBe('gateways.simsGoipHint');
+    expect(simsHintKey(goip, [sim('1')])).toBeUndefined();
+    // A line without a SIM has no number to set.
+    expect(simsHintKey(goip, [sim('1'), sim('2', { number: null, state: 'empty' })])).toBeUndefined();
+    expect(simsHintKey(goip, undefined)).toBeUndefined();
   });
 
   it('sends a lock with its trimmed reason and the chosen duration; an unlock or "until unlocked" with none', () => {

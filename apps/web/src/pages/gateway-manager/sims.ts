@@ -12,13 +12,16 @@ export function simCounts(sims: readonly Sim[] | undefined): { usable: number; l
 }
 
 /**
- * The hint above a phone's SIMs: in Cloud/Private mode its numbers come masked (set them by hand); in
- * Local mode, only while a SIM has no number. None for a box.
+ * The hint above a gateway's SIMs. A phone in Cloud/Private mode: its numbers come masked (set them
+ * by hand); in Local mode, only while a SIM has no number. A GoIP box: while a line reports no number
+ * (its keepalives carry one only when the box knows it). None for an Ejoin box.
  */
-export function phoneHintKey(
+export function simsHintKey(
   gateway: Pick<Gateway, 'kind' | 'mode'>,
   sims: readonly Sim[] | undefined,
 ): MessageKey | undefined {
+  if (gateway.kind === 'goip')
+    return sims?.some((s) => !s.number && s.state !== 'empty') ? 'gateways.simsGoipHint' : undefined;
   if (gateway.kind !== 'smsgate') return undefined;
   if (gateway.mode !== 'local') return 'gateways.simsPhoneHint';
   return sims?.some((s) => !s.number) ? 'gateways.simsPhoneHintLocal' : undefined;
@@ -28,7 +31,7 @@ export type SimDialogKind = 'number' | 'sms' | 'lock' | 'unlock';
 
 /** What each of the SIM's dialogs gets. */
 export interface SimDialogProps {
-  /** How the dialog names the SIM: by port (box) or slot (phone). */
+  /** How the dialog names the SIM: by port (Ejoin box), slot (phone) or line (GoIP box). */
   deviceKind: DeviceKind;
   gatewayId: string;
   sim: Sim;
