@@ -29,6 +29,7 @@ const gw: Gateway = {
   model: null,
   hasSigningKey: false,
   deviceServer: null,
+  canUssd: false,
 };
 
 /** An SMSGate phone reached through the public cloud. */
@@ -54,6 +55,7 @@ const phoneGw: Gateway = {
   model: 'google/panther',
   hasSigningKey: true,
   deviceServer: null,
+  canUssd: false,
 };
 
 /** A GoIP box: its lines connect to SimDock's UDP port, so it has a device server and no MAC or URL. */
@@ -79,6 +81,7 @@ const goipGw: Gateway = {
   model: null,
   hasSigningKey: false,
   deviceServer: { host: 'sms.example.com', port: 44444 },
+  canUssd: true,
 };
 
 type Handler = (body: Record<string, unknown>) => { status?: number; body: unknown };
@@ -707,5 +710,37 @@ describe('Gateway Manager (/gatewaymanager)', () => {
         'The platform keeps this number for the SIM (by its line and ICCID); the box itself is not changed.',
       ),
     ).toBeTruthy();
+  });
+
+  it('Check balance on a line: a bad code is refused before sending; the reply shows and stays on the row', async () => {
+    const codes: unknown[] = [];
+    let line: Sim = { ...sim, port: '1', iccid: '8901' };
+    const reply = 'Your balance is 12.50 USD';
+    signInAdmin({
+      '/api/Admin/getSettings': settings([goipGw]),
+      '/api/Admin/gatewayReport': () => ({ body: { gateway: goipGw, sims: [line] } }),
+      '/api/Admin/simUssd': (body) => {
+        codes.push(body);
+        line = { ...line, ussd: { code: '*101#', reply, at: '2026-11-30T00:00:00Z' } };
+        return { body: { code: 1, msg: reply, sim: line } };
+      },
+    });
+    renderApp('/gatewaymanager');
+    const sims = await openSims('Shop 7');
+    const row = (await within(sims).findByText('Line 1')).closest('tr')!;
+    fireEvent.click(within(await openMore(row)).getByRole('menuitem', { name: 'Check balance' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Check the balance of line 1' });
+    const code = within(dialog).getByLabelText('USSD code') as HTMLInputElement;
+    expect(code.value).toBe('*100#');
+    fireEvent.change(code, { target: { value: 'balance' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    expect(await within(dialog).findByText('Enter a USSD code such as *100#: *, # and digits.')).toBeTruthy();
+    expect(codes).toEqual([]);
+    fireEvent.change(code, { target: { value: ' *101# ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(codes).toEqual([{ gatewayId: goipGw.id, port: '1', code: '*101#' }]);
+    // On the SIM's row (the toast says it too), still there after the list refreshed.
+    await waitFor(() => expect(within(sims).getByText(reply)).toBeTruthy());
   });
 });

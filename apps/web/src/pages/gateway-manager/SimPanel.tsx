@@ -14,6 +14,7 @@ import { SetNumberDialog } from './SetNumberDialog.tsx';
 import { SimulateSmsDialog } from './SimulateSmsDialog.tsx';
 import { useSimColumns } from './sim-columns.tsx';
 import { type SimDialogKind, type SimDialogProps, simCounts, simsHintKey } from './sims.ts';
+import { UssdDialog } from './UssdDialog.tsx';
 
 export interface SimPanelProps {
   gateway: Gateway;
@@ -119,7 +120,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   );
 }
 
-/** One of the SIM's dialogs: set its number, simulate an incoming SMS, lock or unlock it. */
+/** One of the SIM's dialogs: set its number, simulate an incoming SMS, lock or unlock it, check its balance. */
 function SimDialog({ kind, ...props }: SimDialogProps & { kind: SimDialogKind }) {
   switch (kind) {
     case 'number':
@@ -129,5 +130,7 @@ function SimDialog({ kind, ...props }: SimDialogProps & { kind: SimDialogKind })
     case 'lock':
     case 'unlock':
       return <LockSimDialog {...props} unlock={kind === 'unlock'} />;
+    case 'ussd':
+      return <UssdDialog {...props} />;
   }
 }

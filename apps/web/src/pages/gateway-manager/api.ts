@@ -10,6 +10,7 @@ import {
   type SetSimNumberResult,
   type SetSimRoleBody,
   type SimActionResult,
+  type SimUssdBody,
   type SimulateSmsBody,
   type UnlockSimBody,
 } from '@simdock/contract';
@@ -222,7 +223,7 @@ export function useSimulateSmsMutation() {
   });
 }
 
-// ---- lockSim / unlockSim / setSimRole ---------------------------------------------------------------
+// ---- lockSim / unlockSim / setSimRole / simUssd ---------------------------------------------------------------
 
 /** POST /api/Admin/lockSim {gatewayId, port, reason, minutes?}: no minutes = until unlocked. */
 export async function lockSim(body: LockSimBody): Promise<SimActionResult> {
@@ -237,6 +238,11 @@ export async function unlockSim(body: UnlockSimBody): Promise<SimActionResult> {
 /** POST /api/Admin/setSimRole {gatewayId, port, role}. */
 export async function setSimRole(body: SetSimRoleBody): Promise<SimActionResult> {
   return requireCode1(await call(endpoints.sim.setRole, body));
+}
+
+/** POST /api/Admin/simUssd {gatewayId, port, code}: the network's reply is `msg`, kept on the SIM. */
+export async function simUssd(body: SimUssdBody): Promise<SimActionResult> {
+  return requireCode1(await call(endpoints.sim.ussd, body));
 }
 
 /** A SIM action's answer replaces that SIM in the report at once; the list refetches after. */
@@ -260,3 +266,4 @@ function useSimAction<B extends { gatewayId: string }>(
 export const useLockSimMutation = () => useSimAction('lockSim', lockSim);
 export const useUnlockSimMutation = () => useSimAction('unlockSim', unlockSim);
 export const useSetSimRoleMutation = () => useSimAction('setSimRole', setSimRole);
+export const useSimUssdMutation = () => useSimAction('simUssd', simUssd);

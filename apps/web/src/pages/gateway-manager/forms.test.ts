@@ -226,6 +226,7 @@ describe('gateway payload', () => {
         model: null,
         hasSigningKey: true,
         deviceServer: null,
+        canUssd: false,
       }),
     ).toEqual({ ...phone, isEnable: false, password: '', signingKey: '', deviceId: '' });
   });
@@ -326,6 +327,7 @@ describe('GoIP form', () => {
         model: null,
         hasSigningKey: false,
         deviceServer: { host: 'sms.example.com', port: 44444 },
+        canUssd: true,
       }),
     ).toEqual({ ...goip, password: '' });
   });

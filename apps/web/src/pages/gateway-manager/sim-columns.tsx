@@ -1,5 +1,5 @@
 import { type Gateway, SIM_ROLES, type Sim, type SimRole } from '@simdock/contract';
-import { Lock, LockOpen, MessageSquareText, PencilLine } from 'lucide-react';
+import { Lock, LockOpen, MessageSquareText, PencilLine, Wallet } from 'lucide-react';
 import { Fragment } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
@@ -10,7 +10,7 @@ import { RowActions } from '../../components/RowActions.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { formatPhone } from '../../lib/format.ts';
+import { formatDateTime, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { useSetSimRoleMutation } from './api.ts';
 import { simPlace } from './kinds.ts';
@@ -74,6 +74,16 @@ export function useSimColumns(
             <span className="whitespace-nowrap font-mono text-xs text-muted" title={t('gateways.colIccid')}>
               <span className="sr-only">{t('gateways.colIccid')} </span>
               {s.iccid}
+            </span>
+          ) : null}
+          {s.ussd ? (
+            // The last USSD reply (a balance), kept on the SIM: when and by which code on hover.
+            <span
+              className="max-w-56 text-xs text-muted"
+              title={`${s.ussd.code} · ${formatDateTime(s.ussd.at)}`}
+            >
+              <span className="sr-only">{t('gateways.ussdLast')} </span>
+              {s.ussd.reply}
             </span>
           ) : null}
         </span>
@@ -206,6 +216,17 @@ export function useSimColumns(
               icon: <MessageSquareText className="size-4" aria-hidden />,
               onSelect: () => onDialog('sms', s),
             },
+            ...(gateway.canUssd
+              ? [
+                  {
+                    key: 'ussd',
+                    label: t('gateways.checkBalance'),
+                    icon: <Wallet className="size-4" aria-hidden />,
+                    disabled: s.state === 'empty',
+                    onSelect: () => onDialog('ussd', s),
+                  },
+                ]
+              : []),
           ]}
         />
       ),

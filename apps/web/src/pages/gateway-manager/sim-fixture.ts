@@ -24,5 +24,6 @@ export const simFixture = (port: string, over: Partial<Sim> = {}): Sim => ({
     lastSuccess: null,
     atCap: null,
   },
+  ussd: null,
   ...over,
 });

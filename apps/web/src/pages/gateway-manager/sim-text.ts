@@ -53,7 +53,7 @@ export function lockReasonText(t: TFunction, reason: string): string {
 }
 
 /** What the SIM dialogs and controls say about one SIM. */
-export type SimAction = 'setNumber' | 'simulate' | 'lock' | 'unlock' | 'role';
+export type SimAction = 'setNumber' | 'simulate' | 'lock' | 'unlock' | 'role' | 'ussd';
 
 /**
  * Each action's text in each kind's words: an Ejoin box's port ("port 1.01"), a phone's slot
@@ -73,6 +73,7 @@ const SIM_ACTION_TEXT: Record<SimAction, Record<DeviceKind, MessageKey>> = {
   lock: { ejoin: 'gateways.lockFor', smsgate: 'gateways.lockForSim', goip: 'gateways.lockForLine' },
   unlock: { ejoin: 'gateways.unlockFor', smsgate: 'gateways.unlockForSim', goip: 'gateways.unlockForLine' },
   role: { ejoin: 'gateways.roleFor', smsgate: 'gateways.roleForSim', goip: 'gateways.roleForLine' },
+  ussd: { ejoin: 'gateways.ussdFor', smsgate: 'gateways.ussdForSim', goip: 'gateways.ussdForLine' },
 };
 
 /** The placeholder each kind's texts name the SIM's place by. */
