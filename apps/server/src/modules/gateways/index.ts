@@ -103,6 +103,9 @@ export const gatewaysModule: ConfiguredModule<typeof gatewaysConfig> = {
     'sim_health',
     'sim_settings',
     'device_push_ids',
+    'gateway_outbox',
+    'gateway_ussd',
+    'device_calls',
   ],
   config: gatewaysConfig,
   routes: async (app, ctx) => {
