@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, axeFindings, type E2E, loginViaUi, settle, shot, startE2E, watchErrors } from './harness.ts';
 
 // A GoIP box in Gateway Manager: the admin adds it, reads the settings to enter on the box, and the
-// box's lines (the simulator, pointed at what the dialog showed) bring their SIMs in by themselves.
+// box's lines (the simulator, pointed at what the dialog showed) bring their SIMs in by themselves;
+// a balance check by USSD; then a user rents on one of its lines and the code arrives live.
 
 let e: E2E;
 let box: GoipSim | undefined;
@@ -99,6 +100,16 @@ describe('a GoIP box in the browser', () => {
       await lineRow.locator(`[data-value="${card.number}"], [data-value="+${card.number}"]`).waitFor();
     }
     await panel.getByRole('columnheader', { name: 'Line' }).waitFor();
+
+    // Check balance on line 1: the box asks the network by USSD; the reply stays on the line's row.
+    const line1 = simRows.filter({ has: page.getByRole('cell', { name: 'Line 1', exact: true }) });
+    await line1.getByRole('button', { name: /^More actions/ }).click();
+    await page.getByRole('menuitem', { name: 'Check balance' }).click();
+    const ussd = page.getByRole('dialog', { name: 'Check the balance of line 1' });
+    expect(await ussd.getByLabel('USSD code').inputValue()).toBe('*100#');
+    await ussd.getByRole('button', { name: 'Send code' }).click();
+    await ussd.waitFor({ state: 'detached', timeout: 15_000 });
+    await line1.getByText('Your balance is 12.50 USD').waitFor();
     await shot(page, 'gateways-goip-sims');
 
     // Edit shows the same settings, the stored password named, not shown.
@@ -110,6 +121,30 @@ describe('a GoIP box in the browser', () => {
     await settings.getByText('The password saved for this gateway').waitFor();
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await edit.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+
+  it("a user rents a number on one of the box's lines, and the code the line receives appears live", async () => {
+    const admin = await e.token(ADMIN.username, ADMIN.password);
+    const service = await e.api(
+      '/api/service/update',
+      { name: 'Telegram', code: 'tg', price: 0.5, textContains: 'Telegram', pattern: '(\\d{5})' },
+      admin,
+    );
+    expect(service.status).toBe(200);
+    const user = await e.createUser({ balance: 5 });
+    const page = await e.newPage();
+    const errors = watchErrors(page);
+    await loginViaUi(page, user);
+    await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Telegram' }).filter({ hasText: 'Waiting for code' });
+    await row.waitFor();
+    const phone = (await row.getByTestId('order-phone').getAttribute('data-value'))!;
+    const line = [1, 2].find((n) => box!.line(n).sim.number.replace(/^\+/, '') === phone.replace(/^\+/, ''));
+    expect(line).toBeDefined();
+    // The SMS reaches the line; the box sends RECEIVE to SimDock's UDP port.
+    box!.receiveSms(line!, { from: 'Telegram', text: 'Telegram code: 48213. Do not give it to anyone.' });
+    await page.getByTestId('rental-code').filter({ hasText: '48213' }).waitFor({ timeout: 10_000 });
     expect(errors).toEqual([]);
   });
 });
