@@ -15,11 +15,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { GoipSim } from '@simdock/goip-sim';
+import { freeUdpPort } from '@simdock/goip-sim/testkit';
 import { openSse, requestJson } from '@simdock/server/testing';
 import pg from 'pg';
 import { benchServerEnv, type Json, jsonPoster, serveArgs } from './http.ts';
@@ -40,15 +39,6 @@ type Transport = 'http (Ejoin)' | 'udp (GoIP)';
 function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null;
   return +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
-}
-
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket('udp4');
-  s.bind(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address();
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 async function main() {

@@ -1,7 +1,7 @@
 import { GatewaySim } from '@simdock/gateway-sim';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type E2E, loginViaUi, shot, startE2E, watchErrors } from './harness.ts';
+import { ADMIN, type E2E, loginViaUi, openGatewayManager, shot, startE2E, watchErrors } from './harness.ts';
 
 // Gateway Manager in the browser: add (invalid, then valid), scan, SIMs, details, edit and delete
 // against a running gateway simulator; and the 'Scan failed' banner.
@@ -37,16 +37,6 @@ afterAll(async () => {
   await sim?.stop();
   await e?.close();
 });
-
-async function openGatewayManager(page: Page) {
-  await loginViaUi(page, ADMIN);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Gateway Manager' })
-    .click();
-  await page.waitForURL('**/gatewaymanager');
-  await page.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
-}
 
 /** Picks an action from a gateway row's "More actions" menu (Details, Edit, Delete). */
 async function more(row: Locator, item: string) {

@@ -1,7 +1,17 @@
 import { GoipSim } from '@simdock/goip-sim';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, axeFindings, type E2E, loginViaUi, settle, shot, startE2E, watchErrors } from './harness.ts';
+import {
+  ADMIN,
+  axeFindings,
+  type E2E,
+  loginViaUi,
+  openGatewayManager,
+  settle,
+  shot,
+  startE2E,
+  watchErrors,
+} from './harness.ts';
 
 // A GoIP box in Gateway Manager: the admin adds it, reads the settings to enter on the box, and the
 // box's lines (the simulator, pointed at what the dialog showed) bring their SIMs in by themselves;
@@ -18,16 +28,6 @@ afterAll(async () => {
   await box?.stop();
   await e?.close();
 });
-
-async function openGatewayManager(page: Page) {
-  await loginViaUi(page, ADMIN);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Gateway Manager' })
-    .click();
-  await page.waitForURL('**/gatewaymanager');
-  await page.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
-}
 
 /** The value a settings row shows beside its label. */
 async function setting(panel: Locator, label: string): Promise<string> {

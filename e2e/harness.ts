@@ -303,6 +303,17 @@ export async function loginViaUi(page: Page, user: { username: string; password:
 }
 
 /** Signs in without the form: stores a token from the API before the app starts. */
+/** Signs in as the admin and opens Gateway Manager from the main navigation. */
+export async function openGatewayManager(page: Page): Promise<void> {
+  await loginViaUi(page, ADMIN);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Gateway Manager' })
+    .click();
+  await page.waitForURL('**/gatewaymanager');
+  await page.getByRole('heading', { level: 1, name: 'Gateway Manager' }).waitFor();
+}
+
 export async function loginWithToken(page: Page, e: E2E, user: { username: string; password: string }) {
   const token = await e.token(user.username, user.password);
   // Any page of the origin holds its storage: the health check, not the app (a load of the app

@@ -2,6 +2,7 @@
 // keeps every datagram with its source, answers keepalives and acks reports as told, and runs a
 // bulk-send session or a USSD request against one line. The real server side is SimDock's.
 import { createSocket, type RemoteInfo } from 'node:dgram';
+import { once } from 'node:events';
 import { GoipSim } from './device.ts';
 import type { Peer } from './line.ts';
 import type { GoipSimOptions } from './options.ts';
@@ -221,4 +222,14 @@ export async function startBoxAndServer(
         throw err;
       });
   return { srv, sim, stop };
+}
+
+/** A UDP port nothing is bound to now: for a server that several processes are told to share. */
+export async function freeUdpPort(host = '127.0.0.1'): Promise<number> {
+  const s = createSocket('udp4');
+  s.bind(0, host);
+  await once(s, 'listening');
+  const { port } = s.address();
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

@@ -1,6 +1,7 @@
 // Retention jobs delete in bounded batches, each its own short statement, so no lock is held long
 // and a backlog (an upgrade onto months of data) drains over several ticks instead of one long
 // transaction (docs/operations.md, "Data retention").
+import type { Queryable } from './db.ts';
 
 /** Rows one retention statement deletes at most. */
 export const RETENTION_BATCH = 5000;
@@ -30,4 +31,27 @@ export async function drainInBatches(
     total += n;
     if (n < batch || clock() - started >= budget) return total;
   }
+}
+
+/**
+ * One batch of a retention: deletes at most `limit` rows of `table` whose `column` is before
+ * `before` (and that match `also`, SQL over the table's own columns), answers how many. The table
+ * and columns are the caller's constants, never input.
+ */
+export async function deleteOlderThan(
+  q: Queryable,
+  spec: { table: string; column: string; also?: string },
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const also = spec.also ? ` AND (${spec.also})` : '';
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM ${spec.table} WHERE id IN (
+         SELECT id FROM ${spec.table} WHERE ${spec.column} < $1${also} LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
 }

@@ -1,5 +1,6 @@
 import { type SimRole, type SimState, USABLE_SIM_STATES } from '@simdock/contract';
 import type { Queryable, Reader } from '../../db/db.ts';
+import { deleteOlderThan } from '../../db/retention.ts';
 import type { DeviceStatus, SimEntry } from './driver/driver.ts';
 import { healthSql, periods } from './health.queries.ts';
 
@@ -705,12 +706,5 @@ export async function recordCall(
 }
 
 /** Forgets reported calls from before `before`, at most `limit` of them. */
-export async function pruneCalls(q: Queryable, before: Date, limit: number): Promise<number> {
-  const rows = await q.query<{ n: number }>(
-    `WITH gone AS (
-       DELETE FROM device_calls WHERE id IN (SELECT id FROM device_calls WHERE at < $1 LIMIT $2) RETURNING 1)
-     SELECT count(*)::int AS n FROM gone`,
-    [before, limit],
-  );
-  return rows[0]?.n ?? 0;
-}
+export const pruneCalls = (q: Queryable, before: Date, limit: number): Promise<number> =>
+  deleteOlderThan(q, { table: 'device_calls', column: 'at' }, before, limit);

@@ -58,7 +58,7 @@ async function goipBox(lines: number, opts: Partial<Parameters<typeof GoipSim.st
     ...opts,
   });
   boxes.push(box);
-  await waitFor(async () => box.lines().every((l) => l.registered), 5000);
+  await waitFor(async () => box.lines().every((l) => l.registered), 10_000);
   return { box, gatewayId: gw!.id };
 }
 
@@ -109,7 +109,7 @@ describe('held sends', () => {
     // The process that takes the port over settles it before it sends anything.
     const stop = startHeldSends(s.ctx, 'goip', datagramPorts(s.ctx).get('goip')!);
     try {
-      const settled = await waitFor(async () => reports.find((r) => r.tid === orphan));
+      const settled = await waitFor(async () => reports.find((r) => r.tid === orphan), 10_000);
       expect(settled).toMatchObject({
         outcome: 'sent',
         number: '15550208888',

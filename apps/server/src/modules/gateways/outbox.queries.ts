@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { deleteOlderThan } from '../../db/retention.ts';
 
 /** A send the platform holds for a device (held-sends.ts). */
 export interface OutboxRow {
@@ -138,18 +139,14 @@ export async function sendInFlight(q: Queryable, gatewayId: string, port: string
   return rows.length > 0;
 }
 
-/** Forgets held sends created before `before` (retention), at most `limit` of them. */
-export async function pruneOutbox(q: Queryable, before: Date, limit: number): Promise<number> {
-  const rows = await q.query<{ n: number }>(
-    `WITH gone AS (
-       DELETE FROM gateway_outbox WHERE id IN (
-         SELECT id FROM gateway_outbox WHERE created_at < $1 AND state NOT IN ('queued', 'sending') LIMIT $2)
-       RETURNING 1)
-     SELECT count(*)::int AS n FROM gone`,
-    [before, limit],
+/** Forgets held sends handed over before `before` (retention), at most `limit` of them. */
+export const pruneOutbox = (q: Queryable, before: Date, limit: number): Promise<number> =>
+  deleteOlderThan(
+    q,
+    { table: 'gateway_outbox', column: 'created_at', also: "state NOT IN ('queued', 'sending')" },
+    before,
+    limit,
   );
-  return rows[0]?.n ?? 0;
-}
 
 /** A USSD request held for the process that holds the device's socket (held-sends.ts). */
 export interface UssdRow {
@@ -232,13 +229,5 @@ export async function giveUpUssd(q: Queryable, id: string, now: Date): Promise<b
 }
 
 /** Forgets USSD requests created before `before`, at most `limit` of them. */
-export async function pruneUssd(q: Queryable, before: Date, limit: number): Promise<number> {
-  const rows = await q.query<{ n: number }>(
-    `WITH gone AS (
-       DELETE FROM gateway_ussd WHERE id IN (SELECT id FROM gateway_ussd WHERE created_at < $1 LIMIT $2)
-       RETURNING 1)
-     SELECT count(*)::int AS n FROM gone`,
-    [before, limit],
-  );
-  return rows[0]?.n ?? 0;
-}
+export const pruneUssd = (q: Queryable, before: Date, limit: number): Promise<number> =>
+  deleteOlderThan(q, { table: 'gateway_ussd', column: 'created_at' }, before, limit);
