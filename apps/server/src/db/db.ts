@@ -273,6 +273,8 @@ export async function openPostgres(url: string, poolSize = 10, heavyPoolSize = H
   });
   heavyPool.on('error', () => {});
   const registry = listenerRegistry(url, pool);
+  /** How to end each session still open (`close` ends them). */
+  const sessions = new Set<() => void>();
   /** `notify` outside a transaction: the statement at once, then this process's listeners if it is alone. */
   const notifyNow =
     (run: (sql: string, params: unknown[]) => Promise<pg.QueryResult>) =>
@@ -366,6 +368,16 @@ export async function openPostgres(url: string, poolSize = 10, heavyPoolSize = H
       // listens only while it is idle) and end the process; it surfaces as the next query's error.
       const dropped = () => {};
       client.on('error', dropped);
+      let released = false;
+      const release = (err?: Error) => {
+        if (released) return;
+        released = true;
+        client.release(err);
+      };
+      // Closing the database ends a session that is still open (a listener's lock holder): its
+      // next statement fails, and the pool does not wait for it forever.
+      const end = () => release(new Error('the database was closed'));
+      sessions.add(end);
       try {
         return await fn({
           query: async <T>(sql: string, params?: unknown[]) => (await runOn(client, sql, params)).rows as T[],
@@ -380,12 +392,14 @@ export async function openPostgres(url: string, poolSize = 10, heavyPoolSize = H
           },
         });
       } finally {
+        sessions.delete(end);
         client.removeListener('error', dropped);
-        client.release();
+        release();
       }
     },
     listen: (channel, onPayload) => registry.listen(channel, onPayload),
     async close() {
+      for (const end of [...sessions]) end();
       await registry.close();
       await Promise.all([pool.end(), heavyPool.end()]);
     },

@@ -622,6 +622,7 @@ describe('fuzzing every admin write and every query', () => {
     '/api/Admin/gatewayScan': { id: gatewayId },
     '/api/Admin/setSimNumber': { gatewayId, port: '1.01', number: '15551230000' },
     '/api/Admin/simulateSms': { gatewayId, port: '1.01', from: '15550001111', text: 'Your code is 1234' },
+    '/api/Admin/simUssd': { gatewayId, port: '1.01', code: '*100#' },
     '/api/service/update': {
       name: 'Fz',
       code: 'fz2',
@@ -669,7 +670,7 @@ describe('fuzzing every admin write and every query', () => {
    * Routes that call the device: the seeded gateway's URL is a closed local port, so 503
    * `gateway_unreachable` (with its message) is their correct answer.
    */
-  const DEVICE_CALLS = new Set(['/api/Admin/gatewayScan']);
+  const DEVICE_CALLS = new Set(['/api/Admin/gatewayScan', '/api/Admin/simUssd']);
 
   /** 4xx with a JSON message, or a success; never 5xx; a refusal moves no money. */
   async function check(what: string, res: { status: number; text: string }, before: unknown, after: unknown) {
@@ -746,7 +747,8 @@ describe('fuzzing every admin write and every query', () => {
     expect(await ledgerMismatches(s.db)).toEqual([]);
     // The admin is still the admin.
     expect((await s.post('/api/Admin/overview', {}, adminToken)).status).toBe(200);
-  });
+    // Every admin write gets its runs, so the time grows with the routes: a minute.
+  }, 60_000);
 
   it('every POST route answers an odd content type or encoding with a clear 4xx or a success, never 500', async () => {
     const odd: [string, string | Uint8Array<ArrayBuffer>][] = [

@@ -85,9 +85,12 @@ describe('exclusiveListener', () => {
       const stopA = await a.listener.start(a.ctx);
       await waitFor(async () => a.isHolding());
       const stopB = await b.listener.start(b.ctx);
-      // The holder's connection is cut, as when its process dies: the database frees the lock.
+      // The holder's connection is cut, as when its process dies: the database frees the lock. Only
+      // this test's database: other test files' servers hold advisory locks of their own.
       await testDb.db.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`,
+        `SELECT pg_terminate_backend(pid) FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       );
       const at = Date.now();
       await waitFor(async () => b.isHolding(), 5000);
