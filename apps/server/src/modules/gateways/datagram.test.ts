@@ -171,6 +171,14 @@ describe('a device that speaks datagrams, through the same push service', () => 
     expect(answers.slice(before)).toEqual(['OK SMS 44']);
     expect(handed.map((h) => h.text)).not.toContain('forged');
     expect(s.logs.join('\n')).toContain('wrong password');
+    expect(s.logs.join('\n')).toContain('unknown device login');
+    // A flood from one address is one line a minute per cause, whatever logins it makes up.
+    const refusedLines = () => s.logs.filter((l) => l.includes('device datagram refused')).length;
+    const logged = refusedLines();
+    for (let i = 0; i < 20; i++) await send(`nobody${i} right-pw SMS ${50 + i} +15557770000 flood`);
+    await send('box7 right-pw SMS 99 +15557770000 after the flood');
+    await waitFor(async () => answers.includes('OK SMS 99'));
+    expect(refusedLines()).toBe(logged);
   });
 
   it("the driver reaches the listener's socket through the runtime to send to the device", async () => {

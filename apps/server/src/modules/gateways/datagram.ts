@@ -93,14 +93,17 @@ async function answer(
       now: ctx.clock.now(),
     });
     if (result.kind === 'refused') {
+      // One line a minute per source address and kind of refusal (the names a datagram carries are
+      // left out of the key, so a flood of made-up logins is still one line).
+      const key = `${from.address} ${result.why.replace(/"[^"]*"/g, '""').slice(0, 80)}`;
       const now = Date.now();
-      const last = refusedLogged.get(from.address);
+      const last = refusedLogged.get(key);
       if (last === undefined || now - last >= REFUSED_LOG_EVERY_MS) {
         if (refusedLogged.size >= REFUSED_LOG_SOURCES_MAX) refusedLogged.clear();
-        refusedLogged.set(from.address, now);
+        refusedLogged.set(key, now);
         ctx.log.warn(
           { kind, from, refused: result.why },
-          'device datagram refused (once a minute per address)',
+          'device datagram refused (once a minute per address and cause)',
         );
       }
       return;
