@@ -159,11 +159,14 @@ describe('a line that falls silent', () => {
         ])
       )[0]?.state;
     sim.silence(2);
+    // A keepalive of line 6 already on its way is applied before the clock moves.
+    await new Promise((r) => setTimeout(r, 300));
     s.clock.advance(101_000);
     // Line 5 reports again at the new time; line 6 stays quiet.
     const seen = sim.line(1).keepalives;
     await waitFor(async () => sim.line(1).keepalives > seen + 1);
-    expect(await markSilentLines(s.ctx)).toBeGreaterThanOrEqual(1);
+    // The job may have run first: what counts is the state it leaves.
+    await markSilentLines(s.ctx);
     expect(await stateOf('6')).toBe('unknown');
     expect(await stateOf('5')).toBe('ready');
     sim.silence(2, false);
