@@ -260,7 +260,10 @@ export const USSD_CODE_MESSAGE = 'Enter a USSD code such as *100#: *, # and digi
 /** POST /api/Admin/simUssd: sends a USSD code from the SIM (a balance check) and answers the reply. */
 export const SimUssdBody = z.object({
   ...SimRef,
-  code: z.string({ error: USSD_CODE_MESSAGE }).trim().regex(USSD_CODE_PATTERN, USSD_CODE_MESSAGE),
+  // Bounded before the pattern reads it, like every text from outside.
+  code: boundedText(64, 'Code', USSD_CODE_MESSAGE).pipe(
+    z.string().trim().regex(USSD_CODE_PATTERN, USSD_CODE_MESSAGE),
+  ),
 });
 export type SimUssdBody = z.input<typeof SimUssdBody>;
 

@@ -174,7 +174,8 @@ export function startHeldSends(
         if (open < SESSIONS_PER_DEVICE) groups.set(line, [r]);
       } else if (group[0]!.body === r.body && group.length < RECIPIENTS_PER_SESSION) group.push(r);
     }
-    for (const rows of groups.values()) {
+    /** The rows this process took (none another took meanwhile). */
+    const claim = async (rows: OutboxRow[]) => {
       const taken = new Set(
         await claimSends(
           ctx.db,
@@ -182,19 +183,15 @@ export function startHeldSends(
           now,
         ),
       );
-      const mine = rows.filter((r) => taken.has(r.id));
+      return rows.filter((r) => taken.has(r.id));
+    };
+    for (const rows of groups.values()) {
+      const mine = await claim(rows);
       if (mine.length) start(mine[0]!.gateway_id, mine);
     }
     // A line no keepalive has come from lately cannot send: another SIM tries these.
     for (const [gatewayId, rows] of byGateway(unheard)) {
-      const taken = new Set(
-        await claimSends(
-          ctx.db,
-          rows.map((r) => r.id),
-          now,
-        ),
-      );
-      const mine = rows.filter((r) => taken.has(r.id));
+      const mine = await claim(rows);
       await finish(
         ctx,
         gatewayId,

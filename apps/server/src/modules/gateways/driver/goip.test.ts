@@ -56,6 +56,8 @@ async function box(opts: Partial<Parameters<typeof GoipSim.start>[0]>) {
     server: { host: port.address, port: port.port },
     keepaliveMs: 100,
     reportRetryMs: 150,
+    // A loaded machine may take longer than the box's default three re-sends to answer.
+    reportResends: 20,
     deliverMs: null,
     ...opts,
   });
@@ -130,9 +132,13 @@ describe('a GoIP box on the platform', () => {
   it("an incoming call's RECORD is answered and kept", async () => {
     const r = sim.call(1, '+15550001111');
     expect(await r.done).toBe(true);
-    const calls = await s.db.query('SELECT port, direction, number FROM device_calls WHERE gateway_id = $1', [
-      gatewayId,
-    ]);
+    const calls = await waitFor(async () => {
+      const rows = await s.db.query(
+        'SELECT port, direction, number FROM device_calls WHERE gateway_id = $1',
+        [gatewayId],
+      );
+      return rows.length > 0 ? rows : undefined;
+    });
     expect(calls).toEqual([{ port: '1', direction: 'incoming', number: '+15550001111' }]);
   });
 
