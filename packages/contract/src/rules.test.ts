@@ -107,6 +107,7 @@ describe('gateway rules', () => {
     [{ url: 'not a url' }, false],
     [{ url: 'ftp://x' }, false],
     [{ mac: 'zz' }, false],
+    [{ mode: 'udp' as const }, false],
   ])('isGatewayValid(%j) → %s', (patch, ok) => {
     expect(isGatewayValid({ ...g, ...patch })).toBe(ok);
   });
@@ -130,6 +131,8 @@ describe('gateway rules', () => {
     [{ mode: 'local', url: '' }, ['url']],
     [{ mode: 'cloud', url: 'not a url' }, ['url']],
     [{ name: '', userName: ' ' }, ['name', 'mode', 'userName']],
+    // A GoIP box's mode is not a phone's.
+    [{ mode: 'web' }, ['mode']],
   ] as const)('gatewayFormProblems(phone + %j) → %j', (patch, problems) => {
     expect(gatewayFormProblems({ ...phone, ...patch })).toEqual(problems);
     expect(gatewayFormProblem({ ...phone, ...patch })).toBe(problems[0] ?? null);
@@ -147,6 +150,13 @@ describe('gateway rules', () => {
     [{ userName: 'goip;1' }, ['userName']],
     [{ userName: 'shop-4.b_1' }, []],
     [{ userName: '' }, ['userName']],
+    [{ mode: 'udp' }, []],
+    // The web pages are the only way to the box: their URL and login are needed.
+    [{ mode: 'web' }, ['url', 'webUser']],
+    [{ mode: 'web', url: 'http://192.168.1.20', webUser: 'admin' }, []],
+    [{ mode: 'web', url: 'http://192.168.1.20', webUser: ' ' }, ['webUser']],
+    // A phone's mode is not a GoIP box's.
+    [{ mode: 'cloud' }, ['mode']],
   ] as const)('gatewayFormProblems(GoIP + %j) → %j', (patch, problems) => {
     expect(gatewayFormProblems({ ...goip, ...patch })).toEqual(problems);
   });

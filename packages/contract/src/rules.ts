@@ -140,30 +140,44 @@ export interface GatewayForm {
   userName: string;
   /** Absent: a box (Ejoin). */
   kind?: 'ejoin' | 'smsgate' | 'goip';
-  /** A phone's mode (required for a phone). */
-  mode?: 'local' | 'cloud' | 'private' | undefined;
+  /** A phone's mode (required for a phone: local, cloud, private); a GoIP box's (udp, web; absent: udp). */
+  mode?: 'local' | 'cloud' | 'private' | 'udp' | 'web' | undefined;
+  /** A GoIP box's web login (required in web mode). */
+  webUser?: string | undefined;
 }
 
-export type GatewayFormField = 'name' | 'url' | 'mac' | 'userName' | 'mode';
+export type GatewayFormField = 'name' | 'url' | 'mac' | 'userName' | 'mode' | 'webUser';
+
+const PHONE_MODE_SET: ReadonlySet<string> = new Set(['local', 'cloud', 'private']);
+const GOIP_MODE_SET: ReadonlySet<string> = new Set(['udp', 'web']);
 
 /**
  * The fields of a gateway form that are not valid, in the form's order. Every kind needs a name, a
  * user name and an http(s) URL (a Cloud phone may leave the URL blank: the public server is used;
  * a phone whose mode is not chosen yet is blamed for the mode, not for a blank URL; a GoIP box may
- * leave it blank: its lines connect to the platform); an Ejoin box needs its MAC (six hex pairs),
- * a phone its mode. A GoIP box's user name is its ID, which names its lines.
+ * leave it blank in udp mode: its lines connect to the platform); an Ejoin box needs its MAC (six
+ * hex pairs), a phone its mode. A GoIP box's user name is its ID, which names its lines; in web mode
+ * it needs the URL of its web pages and their login. A mode of another kind (a phone's on a GoIP box,
+ * any on an Ejoin box) is the mode's problem.
  */
 export function gatewayFormProblems(g: GatewayForm): GatewayFormField[] {
   const phone = g.kind === 'smsgate';
   const goip = g.kind === 'goip';
+  const web = goip && g.mode === 'web';
   const bad: GatewayFormField[] = [];
   if (g.name.trim() === '') bad.push('name');
-  if (phone && !g.mode) bad.push('mode');
+  const modeOk = phone
+    ? g.mode !== undefined && PHONE_MODE_SET.has(g.mode)
+    : goip
+      ? g.mode === undefined || GOIP_MODE_SET.has(g.mode)
+      : g.mode === undefined;
+  if (!modeOk) bad.push('mode');
   const blankUrlAllowed =
-    (goip || (phone && g.mode !== 'local' && g.mode !== 'private')) && g.url.trim() === '';
+    ((goip && !web) || (phone && g.mode !== 'local' && g.mode !== 'private')) && g.url.trim() === '';
   if (!blankUrlAllowed && !isHttpUrl(g.url.trim())) bad.push('url');
   if (!phone && !goip && normalizeMac(g.mac) === undefined) bad.push('mac');
   if (g.userName.trim() === '' || (goip && !isGoipBoxId(g.userName.trim()))) bad.push('userName');
+  if (web && (g.webUser ?? '').trim() === '') bad.push('webUser');
   return bad;
 }
 

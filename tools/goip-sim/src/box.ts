@@ -23,8 +23,9 @@ export class Box {
     this.sessions = new Sessions(o, this.timers, this.modem);
   }
 
-  /** Opens every line's socket and sends the first keepalives (count 1). */
+  /** Opens every line's socket and sends the first keepalives (count 1); a web-only box opens none. */
   async powerUp(): Promise<void> {
+    if (!this.o.udp) return;
     try {
       await Promise.all(this.lines.map((l) => l.open((text, from) => this.onPacket(l, text, from))));
     } catch (err) {

@@ -6,7 +6,8 @@ import { GoipSim } from './device.ts';
 import type { GoipSimOptions, SimSpec } from './options.ts';
 
 const USAGE = `Usage: goip-sim --server HOST:PORT [options]
-  --server HOST:PORT     the UDP server the lines register with (required)
+  --server HOST:PORT     the UDP server the lines register with (required unless --no-udp)
+  --no-udp               the lines never register over UDP: only the web pages work
   --lines N              lines on the box (4)
   --id-prefix P          line IDs P1, P2, … (goip)
   --ids A,B,…            line IDs, one per line
@@ -86,6 +87,7 @@ export async function startFromArgs(
       'failing-numbers': 'string',
       'empty-lines': 'string',
       'no-ntp': 'boolean',
+      'no-udp': 'boolean',
     },
     { nonNegative: true },
   );
@@ -93,14 +95,16 @@ export async function startFromArgs(
     log(USAGE);
     return null;
   }
-  if (!v.server) throw new Error('--server is required');
+  const udp = !v['no-udp'];
+  if (udp && !v.server) throw new Error('--server is required (or --no-udp)');
   const lines = v.lines ?? 4;
   const empty = new Set((list(v['empty-lines']) ?? []).map(Number));
   const sims: Partial<SimSpec>[] = Array.from({ length: lines }, (_, i) =>
     empty.has(i + 1) ? { inserted: false } : {},
   );
   const sim = await GoipSim.start({
-    server: hostPort(v.server),
+    ...(v.server ? { server: hostPort(v.server) } : {}),
+    udp,
     lines,
     idPrefix: v['id-prefix'],
     ids: list(v.ids),

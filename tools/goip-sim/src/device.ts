@@ -93,10 +93,14 @@ export class GoipSim {
 
   // ---- events --------------------------------------------------------------------------------
 
-  /** An SMS arrives on line `n`: RECEIVE, re-sent until acked; also kept in the web inbox. */
-  receiveSms(n: number, m: { from: string; text: string; recvid?: number }): ReportHandle {
+  /**
+   * An SMS arrives on line `n`: kept in the web inbox, and reported by RECEIVE (re-sent until
+   * acked) unless the box is web-only (then the handle's report is never answered).
+   */
+  receiveSms(n: number, m: { from: string; text: string; recvid?: number; at?: Date }): ReportHandle {
     const l = this.onNetwork(n);
-    l.inbox.push({ at: new Date(), from: m.from, text: m.text });
+    l.inbox.push({ at: m.at ?? new Date(), from: m.from, text: m.text });
+    if (!this.box.o.udp) return unsent(n, 'RECEIVE');
     return this.box.reports.send(
       l,
       'RECEIVE',
@@ -110,6 +114,7 @@ export class GoipSim {
 
   /** An incoming call on line `n`: RECORD with dir:1. */
   call(n: number, from: string): ReportHandle {
+    if (!this.box.o.udp) return unsent(this.onNetwork(n).n, 'RECORD');
     return this.box.reports.send(this.onNetwork(n), 'RECORD', [
       ['dir', 1],
       ['num', from],
@@ -164,4 +169,12 @@ export class GoipSim {
   reboot(): Promise<void> {
     return this.box.reboot();
   }
+}
+
+/** A report a web-only box has no line to send over: never sent, never answered. */
+function unsent(line: number, kind: 'RECEIVE' | 'RECORD'): ReportHandle {
+  return {
+    state: { kind, line, recvid: 0, packet: '', sends: 0, status: 'unanswered' },
+    done: Promise.resolve(false),
+  };
 }

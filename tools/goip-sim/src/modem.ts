@@ -62,7 +62,8 @@ export class Modem {
 
   private scheduleDeliver(line: Line, number: string, smsNo: number): void {
     const ms = this.o.deliverMs;
-    if (ms === null) return;
+    // A web-only box has no line to report over.
+    if (ms === null || !this.o.udp) return;
     this.timers.later(ms, () => {
       this.reports.send(line, 'DELIVER', [
         ['sms_no', smsNo],

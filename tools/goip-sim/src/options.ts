@@ -22,8 +22,13 @@ export interface SimSpec {
 }
 
 export interface GoipSimOptions {
-  /** The UDP server every line registers with. */
-  server: { host: string; port: number };
+  /** The UDP server every line registers with (not needed when `udp` is false). */
+  server?: { host: string; port: number };
+  /**
+   * False: the lines never register over UDP (a box whose SMS server cannot be reached); only its
+   * web pages work: SMS land in each line's inbox page, send.html sends. Default true.
+   */
+  udp?: boolean;
   /** Lines (radio modules) on the box, default 4. */
   lines?: number;
   /** Each line's ID on the box's SMS page; default `${idPrefix}${n}` (n from 1). */
@@ -73,6 +78,7 @@ export interface GoipSimOptions {
 
 export interface ResolvedOptions {
   server: { host: string; port: number };
+  udp: boolean;
   keepaliveMs: number;
   host: string;
   httpPort: number;
@@ -96,6 +102,8 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(o: GoipSimOptions): ResolvedOptions {
+  const udp = o.udp ?? true;
+  if (udp && !o.server) throw new Error('goip-sim: server is required unless udp is false');
   const count = o.lines ?? 4;
   if (!Number.isInteger(count) || count < 1 || count > 32) throw new Error('goip-sim: lines must be 1–32');
   const seed = o.seed ?? Math.floor(Math.random() * 1e9);
@@ -112,7 +120,8 @@ export function resolveOptions(o: GoipSimOptions): ResolvedOptions {
     return { id, password, sim };
   });
   return {
-    server: o.server,
+    server: o.server ?? { host: '127.0.0.1', port: 0 },
+    udp,
     keepaliveMs: o.keepaliveMs ?? 30_000,
     host: o.host ?? '127.0.0.1',
     httpPort: o.httpPort ?? 0,

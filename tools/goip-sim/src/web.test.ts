@@ -146,3 +146,33 @@ describe('the CLI and its control API', () => {
     expect((await fetch(`${printed.url}/sim/nothing`)).status).toBe(404);
   });
 });
+
+describe('a box whose lines do not register over UDP (udp: false)', () => {
+  it('sends nothing over UDP; SMS land in the inbox page and send.html sends', async () => {
+    const sim = await GoipSim.start({ udp: false, lines: 2, sendMs: 10, seed: 7 });
+    cleanup.push(() => sim.stop());
+    const report = sim.receiveSms(2, { from: '+15550001111', text: 'Code: 4321; ok, thanks' });
+    expect(await report.done).toBe(false);
+    expect(sim.lines().every((l) => l.keepalives === 0 && l.sourcePort === 0)).toBe(true);
+    expect(sim.packets()).toEqual([]);
+
+    const html = await (await page(sim, 'tools.html?type=sms_inbox')).text();
+    expect(html).toContain('+15550001111,Code: 4321; ok, thanks');
+    expect(html).toContain('sms_row_insert(l2_sms_store');
+
+    const q = new URLSearchParams({ u: 'admin', p: 'admin', l: '2', n: '15552223333', m: 'Hi' });
+    expect(await (await page(sim, `send.html?${q}`, {})).text()).toMatch(/^Sending,L2 /);
+    await until(() => sim.sent().length === 1);
+    expect(sim.sent()[0]).toMatchObject({ line: 2, number: '15552223333', via: 'http' });
+    const f = xmlFields(await (await page(sim, 'status.xml')).text());
+    expect(f.l1_gsm_status).toBe('LOGIN');
+  });
+
+  it('the CLI starts one with --no-udp and no --server', async () => {
+    const out: string[] = [];
+    const sim = await startFromArgs(['--no-udp', '--lines', '1', '--seed', '2'], (l) => out.push(l));
+    cleanup.push(() => sim!.stop());
+    expect(sim!.lines()[0]!.sourcePort).toBe(0);
+    expect(JSON.parse(out[0]!).url).toBe(sim!.url);
+  });
+});

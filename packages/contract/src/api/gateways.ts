@@ -20,6 +20,19 @@ export const PHONE_MODES = ['local', 'cloud', 'private'] as const;
 export const PhoneMode = z.enum(PHONE_MODES);
 export type PhoneMode = z.infer<typeof PhoneMode>;
 
+/**
+ * How SimDock reaches a GoIP box: `udp` (its lines connect to SimDock's UDP port; the default) or
+ * `web` (SimDock reads and sends through the box's own web pages, for a box that cannot reach
+ * SimDock: NAT, a firewall).
+ */
+export const GOIP_MODES = ['udp', 'web'] as const;
+export const GoipMode = z.enum(GOIP_MODES);
+export type GoipMode = z.infer<typeof GoipMode>;
+
+/** A gateway's mode: a phone's `local|cloud|private`, a GoIP box's `udp|web`; none for an Ejoin box. */
+export const GatewayMode = z.enum([...PHONE_MODES, ...GOIP_MODES]);
+export type GatewayMode = z.infer<typeof GatewayMode>;
+
 /** The API base URL of each phone mode when the admin leaves it blank (Local has no default). */
 export const PHONE_MODE_DEFAULT_URL: Record<PhoneMode, string | null> = {
   local: null,
@@ -42,14 +55,18 @@ export const Gateway = z.object({
   pushUrls: z.object({ status: z.string(), sms: z.string(), report: z.string(), base: z.string() }),
   /** Which device family (driver) this gateway is. */
   kind: DeviceKind,
-  /** A phone's mode; null for a box. */
-  mode: PhoneMode.nullable(),
+  /** A phone's mode (`local|cloud|private`) or a GoIP box's (`udp|web`); null for an Ejoin box. */
+  mode: GatewayMode.nullable(),
   /** The device's own id: the MAC of a box, the SMSGate id of a phone (null until its first Scan). */
   deviceId: z.string().nullable(),
   /** The device's model as it reports it, when known. */
   model: z.string().nullable(),
   /** Whether a signing key is stored (phones sign their webhooks with it); the key is never returned. */
   hasSigningKey: z.boolean(),
+  /** A GoIP box's web account (its own web pages' login); null when none is stored. */
+  webUser: z.string().nullable(),
+  /** Whether the web account's password is stored; the password is never returned. */
+  hasWebPassword: z.boolean(),
   /**
    * Where a device that connects to the platform (a GoIP box's lines) must be pointed: the host
    * and UDP port to enter on the device; null for the kinds the platform connects to.
@@ -76,8 +93,11 @@ export const GatewayInput = z.object({
   isEnable: z.boolean().default(true),
   /** Absent: a box (the spec's gateway). */
   kind: DeviceKind.default('ejoin'),
-  /** Required for a phone. */
-  mode: PhoneMode.optional(),
+  /**
+   * Required for a phone (`local|cloud|private`); a GoIP box's `udp|web` (absent: `udp`). A phone's
+   * mode on a GoIP box, or a GoIP mode on a phone, is refused.
+   */
+  mode: GatewayMode.optional(),
   /** A phone's SMSGate device id; blank: the account's only phone, learned at the first Scan. */
   deviceId: boundedText(L.deviceId, 'Device ID').optional(),
   /**
@@ -85,6 +105,10 @@ export const GatewayInput = z.object({
    * Blank on edit keeps the stored one; blank on a new Local phone lets SimDock set one.
    */
   signingKey: boundedText(L.signingKey, 'Signing key').optional(),
+  /** A GoIP box's web login (required in `web` mode; with it a Scan reads the box's status page). */
+  webUser: boundedText(L.gatewayUserName, 'Web login').optional(),
+  /** Write only: the web login's password, sealed at rest. Blank on edit keeps the stored one. */
+  webPassword: boundedText(L.gatewayPassword, 'Web password').optional(),
 });
 export type GatewayInput = z.input<typeof GatewayInput>;
 

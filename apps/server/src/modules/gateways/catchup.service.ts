@@ -6,8 +6,10 @@ import type { AppContext } from '../../context.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
 import { driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
-import { claimDuePulls, type GatewayCredentials, savePullPosition } from './gateways.queries.ts';
+import { deviceKind } from './driver/registry.ts';
+import { claimDuePulls, type GatewayCredentials, savePullPosition, setPullDue } from './gateways.queries.ts';
 import { ingestIncomingSms } from './inbox.service.ts';
+import { applyDeviceStatus } from './inventory.service.ts';
 
 export const PULL_PAGE = 100;
 export const PULL_PERIOD_MS = 60_000;
@@ -36,7 +38,9 @@ export async function pullCatchUp(
   // A device without an inbox to read (a phone) re-sends what we missed by itself.
   if (!driver.pullSms) return { pulled: 0, stored: 0 };
   let ssrc = gw.sms_ssrc;
-  let next = ssrc === null ? 1 : Math.max(1, gw.sms_next_id);
+  // The saved position, with or without an ssrc (a device that numbers its inbox by its clock has
+  // none): it only moves forward, and a device whose ids restarted is caught below.
+  let next = Math.max(1, gw.sms_next_id);
   let pulled = 0;
   let stored = 0;
   let restarted = false;
@@ -84,14 +88,32 @@ export async function pullCatchUp(
   return { pulled, stored };
 }
 
-/** The worker's pass: every enabled gateway whose catch-up is due, claimed so one process pulls it. */
+/** How often the platform reads a gateway itself (DeviceKindSpec.pollMs); undefined: the usual catch-up. */
+function pollPeriod(ctx: AppContext, gw: Pick<GatewayCredentials, 'driver' | 'mode'>): number | undefined {
+  return deviceKind(ctx, gw.driver)?.pollMs?.(gw.mode);
+}
+
+/**
+ * The worker's pass: every enabled gateway whose catch-up is due, claimed so one process pulls it.
+ * A gateway the platform must read itself (it pushes nothing) is due again after its own period,
+ * and its status is read too, so its SIM states stay fresh and it shows Online.
+ */
 export async function runDuePullCatchUps(ctx: AppContext): Promise<void> {
   const now = ctx.clock.now();
   const due = await claimDuePulls(ctx.db, now, new Date(now.getTime() + PULL_PERIOD_MS));
+  const polled = new Map<number, string[]>();
+  for (const gw of due) {
+    const period = pollPeriod(ctx, gw);
+    if (period !== undefined && period < PULL_PERIOD_MS)
+      polled.set(period, [...(polled.get(period) ?? []), gw.id]);
+  }
+  for (const [period, ids] of polled) await setPullDue(ctx.db, ids, new Date(now.getTime() + period));
   const queue = [...due];
   const work = async () => {
     for (let gw = queue.shift(); gw; gw = queue.shift()) {
       try {
+        if (pollPeriod(ctx, gw) !== undefined)
+          await applyDeviceStatus(ctx, gw.id, await driverFor(ctx, gw).getStatus());
         await pullCatchUp(ctx, gw);
       } catch (err) {
         // An unreachable device is already shown Offline; other failures deserve attention.

@@ -15,6 +15,8 @@ export interface DeviceAccess {
   mode: string | null;
   external_id: string | null;
   signing_key_enc: string | null;
+  web_user?: string | null;
+  web_password_enc?: string | null;
 }
 
 /**
@@ -45,6 +47,11 @@ export function driverFor(ctx: AppContext, gw: DeviceAccess): GatewayDriver {
     },
     get signingKey() {
       return gw.signing_key_enc === null ? null : open(gw.signing_key_enc, 'signing key');
+    },
+    webUser: gw.web_user ?? null,
+    get webPassword() {
+      const sealed = gw.web_password_enc ?? null;
+      return sealed === null ? null : open(sealed, 'web password');
     },
     get datagrams() {
       return datagramPorts(ctx).get(gw.driver);

@@ -24,11 +24,15 @@ export interface GatewayRow {
   external_id: string | null;
   model: string | null;
   has_signing_key: boolean;
+  /** A GoIP box's web account (its password stays sealed: has_web_password says whether one is stored). */
+  web_user: string | null;
+  has_web_password: boolean;
 }
 
 const GATEWAY_COLUMNS =
   'id, name, url, mac, user_name, is_enable, push_secret, total_sim, last_update, max_ports, max_slots, ' +
-  'driver, mode, external_id, model, signing_key_enc IS NOT NULL AS has_signing_key';
+  'driver, mode, external_id, model, signing_key_enc IS NOT NULL AS has_signing_key, web_user, ' +
+  'web_password_enc IS NOT NULL AS has_web_password';
 
 export interface GatewayCredentials {
   id: string;
@@ -39,13 +43,16 @@ export interface GatewayCredentials {
   mode: string | null;
   external_id: string | null;
   signing_key_enc: string | null;
+  web_user: string | null;
+  web_password_enc: string | null;
   max_slots: number | null;
   sms_ssrc: string | null;
   sms_next_id: number;
 }
 
 const CREDENTIAL_COLUMNS =
-  'id, url, user_name, password_enc, driver, mode, external_id, signing_key_enc, max_slots, sms_ssrc, sms_next_id';
+  'id, url, user_name, password_enc, driver, mode, external_id, signing_key_enc, web_user, web_password_enc, ' +
+  'max_slots, sms_ssrc, sms_next_id';
 
 export async function listGatewayRows(q: Queryable): Promise<GatewayRow[]> {
   return q.query<GatewayRow>(`SELECT ${GATEWAY_COLUMNS} FROM gateways ORDER BY created_at, name`);
@@ -90,6 +97,8 @@ export interface GatewayFields {
   /** Null keeps the stored one (or, for a box, follows the MAC). */
   externalId: string | null;
   mode: string | null;
+  /** A GoIP box's web login (null or absent: none). */
+  webUser?: string | null;
 }
 
 /** Undefined when (driver, external id) is taken (a box's MAC, a phone's device id). */
@@ -99,14 +108,15 @@ export async function insertGateway(
     driver: string;
     passwordEnc: string;
     signingKeyEnc: string | null;
+    webPasswordEnc?: string | null;
     pushSecret: string;
     createdAt: Date;
   },
 ): Promise<GatewayRow | undefined> {
   const rows = await q.query<GatewayRow>(
     `INSERT INTO gateways (name, url, mac, user_name, password_enc, is_enable, push_secret, created_at,
-                           driver, external_id, mode, signing_key_enc)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                           driver, external_id, mode, signing_key_enc, web_user, web_password_enc)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (driver, external_id) DO NOTHING RETURNING ${GATEWAY_COLUMNS}`,
     [
       g.name,
@@ -121,6 +131,8 @@ export async function insertGateway(
       g.externalId,
       g.mode,
       g.signingKeyEnc,
+      g.webUser ?? null,
+      g.webPasswordEnc ?? null,
     ],
   );
   return rows[0];
@@ -130,14 +142,32 @@ export async function insertGateway(
 export async function updateGatewayRow(
   q: Queryable,
   id: string,
-  g: GatewayFields & { passwordEnc: string | null; signingKeyEnc: string | null },
+  g: GatewayFields & {
+    passwordEnc: string | null;
+    signingKeyEnc: string | null;
+    webPasswordEnc: string | null;
+  },
 ): Promise<GatewayRow | undefined> {
   const rows = await q.query<GatewayRow>(
     `UPDATE gateways SET name = $2, url = $3, mac = $4, user_name = $5, is_enable = $6,
             password_enc = coalesce($7, password_enc), external_id = coalesce($8, external_id),
-            mode = $9, signing_key_enc = coalesce($10, signing_key_enc)
+            mode = $9, signing_key_enc = coalesce($10, signing_key_enc), web_user = $11,
+            web_password_enc = coalesce($12, web_password_enc)
       WHERE id = $1 RETURNING ${GATEWAY_COLUMNS}`,
-    [id, g.name, g.url, g.mac, g.userName, g.isEnable, g.passwordEnc, g.externalId, g.mode, g.signingKeyEnc],
+    [
+      id,
+      g.name,
+      g.url,
+      g.mac,
+      g.userName,
+      g.isEnable,
+      g.passwordEnc,
+      g.externalId,
+      g.mode,
+      g.signingKeyEnc,
+      g.webUser ?? null,
+      g.webPasswordEnc ?? null,
+    ],
   );
   return rows[0];
 }
@@ -675,21 +705,34 @@ export async function forgetPushIdsBefore(q: Queryable, before: Date): Promise<n
   return (await q.query('DELETE FROM device_push_ids WHERE seen_at < $1 RETURNING 1', [before])).length;
 }
 
+/** The gateways of these kinds and their modes (which of them have lines that report themselves). */
+export async function gatewaysOfKinds(
+  q: Queryable,
+  drivers: string[],
+): Promise<{ id: string; driver: string; mode: string | null }[]> {
+  if (drivers.length === 0) return [];
+  return q.query('SELECT id, driver, mode FROM gateways WHERE driver = ANY($1::text[])', [drivers]);
+}
+
 /**
- * SIMs of lines that report themselves (datagram devices) silent since `before`: a usable state
- * becomes `unknown` with words for people, until the line's next report says what it is.
+ * SIMs of lines that report themselves (the gateways `gatewayIds`) silent since `before`: a usable
+ * state becomes `unknown` with words for people, until the line's next report says what it is.
  */
-export async function markSilentSims(q: Queryable, drivers: string[], before: Date): Promise<number> {
-  if (drivers.length === 0) return 0;
+export async function markSilentSims(q: Queryable, gatewayIds: string[], before: Date): Promise<number> {
+  if (gatewayIds.length === 0) return 0;
   const rows = await q.query(
     `UPDATE sims s SET state = 'unknown', device_state = 'No report from the line for over 100 s'
-       FROM gateways g
-      WHERE g.id = s.gateway_id AND g.driver = ANY($1::text[]) AND s.state IN ('ready', 'busy')
-        AND s.updated_at < $2
+      WHERE s.gateway_id = ANY($1::uuid[]) AND s.state IN ('ready', 'busy') AND s.updated_at < $2
       RETURNING 1`,
-    [drivers, before],
+    [gatewayIds, before],
   );
   return rows.length;
+}
+
+/** The next catch-up of these gateways is due at `due` (a gateway read more often than the rest). */
+export async function setPullDue(q: Queryable, ids: string[], due: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await q.query('UPDATE gateways SET sms_pull_due = $2 WHERE id = ANY($1::uuid[])', [ids, due]);
 }
 
 /** A call a device reported on a SIM (kept for later use). */

@@ -5,8 +5,10 @@ import {
   endpointPath,
   endpoints,
   type Gateway,
+  type GatewayMode,
   type GatewayReport,
   type GatewaySettings,
+  type GoipMode,
   gatewayFormProblem,
   isOnline,
   isUsableSimState,
@@ -66,6 +68,14 @@ export function pushUrls(ctx: AppContext, gw: Pick<GatewayRow, 'id' | 'push_secr
 }
 
 const isPhoneMode = (m: string | null): m is PhoneMode => m === 'local' || m === 'cloud' || m === 'private';
+const isGoipMode = (m: string | null): m is GoipMode => m === 'udp' || m === 'web';
+
+/** The stored mode as the API shows it: a phone's, a GoIP box's (udp when none is stored), else null. */
+function modeOf(row: Pick<GatewayRow, 'driver' | 'mode'>): GatewayMode | null {
+  if (row.driver === 'smsgate') return isPhoneMode(row.mode) ? row.mode : null;
+  if (row.driver === 'goip') return isGoipMode(row.mode) ? row.mode : 'udp';
+  return null;
+}
 
 /** Where a device that connects to the platform (datagrams) is pointed: the public host and the kind's port. */
 function deviceServer(ctx: AppContext, kind: DeviceKind): Gateway['deviceServer'] {
@@ -77,7 +87,6 @@ function deviceServer(ctx: AppContext, kind: DeviceKind): Gateway['deviceServer'
 const kindOf = (driver: string): DeviceKind => (isDeviceKind(driver) ? driver : 'ejoin');
 
 export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
-  const phone = row.driver === 'smsgate';
   const kind = kindOf(row.driver);
   return {
     id: row.id,
@@ -91,10 +100,12 @@ export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
     onlineStatus: isOnline(row.last_update, ctx.clock.now().getTime()) ? 'Online' : 'Offline',
     pushUrls: pushUrls(ctx, row),
     kind,
-    mode: phone && isPhoneMode(row.mode) ? row.mode : null,
+    mode: modeOf(row),
     deviceId: row.external_id,
     model: row.model,
     hasSigningKey: row.has_signing_key,
+    webUser: row.web_user,
+    hasWebPassword: row.has_web_password,
     deviceServer: deviceServer(ctx, kind),
     canUssd: deviceKind(ctx, kind)?.can.ussd ?? false,
   };
@@ -160,6 +171,7 @@ const gatewaySnapshot = (r: GatewayRow) => ({
   name: r.name,
   url: r.url,
   ...(r.driver === 'ejoin' ? { mac: r.mac } : { kind: r.driver, mode: r.mode, deviceId: r.external_id }),
+  ...(r.driver === 'goip' ? { webUser: r.web_user } : {}),
   userName: r.user_name,
   isEnable: r.is_enable,
 });
@@ -173,9 +185,11 @@ export interface GatewayInputData {
   password?: string | undefined;
   isEnable: boolean;
   kind?: DeviceKind | undefined;
-  mode?: PhoneMode | undefined;
+  mode?: GatewayMode | undefined;
   deviceId?: string | undefined;
   signingKey?: string | undefined;
+  webUser?: string | undefined;
+  webPassword?: string | undefined;
 }
 
 const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
@@ -202,6 +216,7 @@ function gatewayFields(input: GatewayInputData) {
   const kind = input.kind ?? 'ejoin';
   const phone = kind === 'smsgate';
   const box = kind === 'ejoin';
+  const goip = kind === 'goip';
   const mac = box ? (normalizeMac(input.mac ?? '') ?? '') : null;
   const problem = gatewayFormProblem({
     name: input.name,
@@ -210,10 +225,14 @@ function gatewayFields(input: GatewayInputData) {
     userName: input.userName,
     kind,
     mode: input.mode,
+    webUser: input.webUser,
   });
+  if (problem === 'mode' && input.mode !== undefined) throw badInput(modeMismatch(kind), 'mode');
   if (problem) throw badInput(ruleMessages.gatewayInvalid, problem);
-  const mode = phone ? (input.mode ?? null) : null;
-  const url = input.url.trim().replace(/\/+$/, '') || (mode ? (PHONE_MODE_DEFAULT_URL[mode] ?? '') : '');
+  const mode = phone ? (input.mode ?? null) : goip ? (input.mode ?? 'udp') : null;
+  const phoneMode = phone && isPhoneMode(mode) ? mode : null;
+  const url =
+    input.url.trim().replace(/\/+$/, '') || (phoneMode ? (PHONE_MODE_DEFAULT_URL[phoneMode] ?? '') : '');
   return {
     kind,
     fields: {
@@ -226,8 +245,18 @@ function gatewayFields(input: GatewayInputData) {
       // entered, or learned at its first Scan.
       externalId: box ? mac : phone ? blankToNull(input.deviceId) : input.userName.trim(),
       mode,
+      webUser: goip ? blankToNull(input.webUser) : null,
     },
   };
+}
+
+/** Why a mode was refused: it belongs to another kind of device. */
+function modeMismatch(kind: DeviceKind): string {
+  if (kind === 'goip')
+    return "A GoIP box's connection is udp (its lines connect to SimDock) or web (SimDock uses the box's web pages); local, cloud and private are a phone's modes.";
+  if (kind === 'smsgate')
+    return "A phone's mode is local, cloud or private; udp and web are a GoIP box's connections.";
+  return 'An Ejoin box has no mode: leave it out.';
 }
 
 /**
@@ -243,12 +272,20 @@ export async function saveGateway(
   const password = input.password && input.password.trim() !== '' ? input.password : null;
   const passwordEnc = password === null ? null : seal(ctx.config.APP_SECRET, password);
   const signingKey = kind === 'smsgate' ? blankToNull(input.signingKey) : null;
+  const webPassword =
+    kind === 'goip' && input.webPassword && input.webPassword !== '' ? input.webPassword : null;
+  const webPasswordEnc = webPassword === null ? null : seal(ctx.config.APP_SECRET, webPassword);
   const id = input.id?.trim() || null;
+  const webPasswordMissing = badInput(
+    "Enter the password of the box's web login: in web mode SimDock reads and sends through the box's web pages.",
+    'webPassword',
+  );
 
   const at = ctx.clock.now();
 
   if (id === null) {
     if (passwordEnc === null) throw badInput('Password is required for a new gateway.', 'password');
+    if (fields.mode === 'web' && webPasswordEnc === null) throw webPasswordMissing;
     if (kind === 'smsgate' && signingKey === null && fields.mode !== 'local') {
       throw badInput(
         "Enter the phone's signing key (in the app: Settings → Webhooks → Signing Key): SimDock checks every webhook with it.",
@@ -263,6 +300,7 @@ export async function saveGateway(
         driver: kind,
         passwordEnc,
         signingKeyEnc: key === null ? null : seal(ctx.config.APP_SECRET, key),
+        webPasswordEnc,
         pushSecret: randomToken(24),
         createdAt: at,
       });
@@ -296,6 +334,8 @@ export async function saveGateway(
         'signingKey',
       );
     }
+    if (fields.mode === 'web' && webPasswordEnc === null && !before.has_web_password)
+      throw webPasswordMissing;
     if (fields.externalId !== null && (await deviceTakenByOther(q, kind, fields.externalId, id))) {
       throw deviceTaken(kind, fields.externalId);
     }
@@ -305,6 +345,7 @@ export async function saveGateway(
         ...fields,
         passwordEnc,
         signingKeyEnc: signingKey === null ? null : seal(ctx.config.APP_SECRET, signingKey),
+        webPasswordEnc,
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw deviceTaken(kind, fields.externalId ?? '');
@@ -324,6 +365,7 @@ export async function saveGateway(
           ...gatewaySnapshot(updated),
           ...(passwordEnc !== null ? { passwordChanged: true } : {}),
           ...(signingKey !== null ? { signingKeyChanged: true } : {}),
+          ...(webPassword !== null ? { webPasswordChanged: true } : {}),
         },
         at,
       });

@@ -16,6 +16,7 @@ import {
   type HeldResult,
   type HeldSend,
 } from './driver/driver.ts';
+import { deviceKind, linesReportThemselves } from './driver/registry.ts';
 import { findPushTarget } from './gateways.queries.ts';
 import {
   claimSends,
@@ -80,6 +81,12 @@ export function startHeldSends(
   let timer: NodeJS.Timeout | undefined;
   let tick: Promise<void> = Promise.resolve();
   let again = false;
+  /**
+   * Whether the gateway's lines report themselves (they need a recent peer, fail over when silent,
+   * wait out LINE_GRACE_MS); a box read through its web pages needs none of it.
+   */
+  const reporting = (mode: string | null | undefined) =>
+    linesReportThemselves(deviceKind(ctx, kind), mode ?? null);
 
   const link = (gatewayId: string): DatagramLink => ({
     port,
@@ -146,6 +153,7 @@ export function startHeldSends(
       if (busyLines.has(`${r.gateway_id} ${r.port}`)) continue;
       if ((sessionsOf.get(r.gateway_id) ?? 0) >= SESSIONS_PER_DEVICE) continue;
       if (
+        reporting(r.mode) &&
         !recentPeer(ctx, r.gateway_id, r.port, LINE_SILENT_AFTER_MS) &&
         now.getTime() - startedAt < LINE_GRACE_MS
       )
@@ -164,7 +172,7 @@ export function startHeldSends(
     for (const r of due) {
       const line = `${r.gateway_id} ${r.port}`;
       if (busyLines.has(line)) continue;
-      if (!recentPeer(ctx, r.gateway_id, r.port, LINE_SILENT_AFTER_MS)) {
+      if (reporting(r.mode) && !recentPeer(ctx, r.gateway_id, r.port, LINE_SILENT_AFTER_MS)) {
         if (graceOver) unheard.push(r);
         continue;
       }

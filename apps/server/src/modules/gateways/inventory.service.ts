@@ -3,9 +3,10 @@
 import type { AppContext } from '../../context.ts';
 import { LINE_SILENT_AFTER_MS } from './datagram-ports.ts';
 import type { DeviceStatus, SimEntry } from './driver/driver.ts';
-import { datagramKinds } from './driver/registry.ts';
+import { datagramKinds, deviceKind, linesReportThemselves } from './driver/registry.ts';
 import {
   deleteSimsNotIn,
+  gatewaysOfKinds,
   markSilentSims,
   refreshGatewayAfterReport,
   upsertSims,
@@ -45,8 +46,16 @@ export async function applySimStatus(ctx: AppContext, gatewayId: string, sim: Si
 /**
  * A line that reports itself (a GoIP line's keepalive every 30 s) and fell silent for
  * LINE_SILENT_AFTER_MS (three missed reports) is neither rented nor sent from until it reports again.
+ * A gateway whose lines do not report themselves (a box read through its web pages: its Scans say
+ * what its SIMs are) is left out.
  */
 export async function markSilentLines(ctx: AppContext): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - LINE_SILENT_AFTER_MS);
-  return markSilentSims(ctx.db, datagramKinds(), before);
+  const gateways = await gatewaysOfKinds(ctx.db, datagramKinds());
+  const reporting = gateways.filter((g) => linesReportThemselves(deviceKind(ctx, g.driver), g.mode));
+  return markSilentSims(
+    ctx.db,
+    reporting.map((g) => g.id),
+    before,
+  );
 }

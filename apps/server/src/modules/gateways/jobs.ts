@@ -51,12 +51,13 @@ export async function pruneGatewayData(
 }
 
 /**
- * The SMS pull catch-up (each gateway is claimed once per minute across processes, so ticking more
- * often only shortens the delay), the uptime sampler (ticks inside every minute), the clean-up
+ * The SMS pull catch-up (each gateway is claimed once per minute across processes, or more often
+ * when its kind reads it itself: a box read through its web pages every 10 s, so the job ticks
+ * every 5 s; ticking more often only shortens the delay), the uptime sampler (ticks inside every minute), the clean-up
  * of remembered push ids, lines that fell silent (markSilentLines) and the retention.
  */
 export const gatewayJobs: Job[] = [
-  { name: 'gateway-sms-catch-up', intervalMs: () => 15_000, run: (ctx) => runDuePullCatchUps(ctx) },
+  { name: 'gateway-sms-catch-up', intervalMs: () => 5_000, run: (ctx) => runDuePullCatchUps(ctx) },
   { name: 'gateway-uptime', intervalMs: () => 20_000, run: (ctx) => sampleUptime(ctx) },
   { name: 'gateway-push-ids', intervalMs: () => 600_000, run: (ctx) => forgetOldPushIds(ctx) },
   { name: 'gateway-silent-lines', intervalMs: () => 15_000, run: (ctx) => markSilentLines(ctx) },

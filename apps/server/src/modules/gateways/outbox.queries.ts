@@ -10,6 +10,8 @@ export interface OutboxRow {
   recipient: string;
   body: string;
   attempts: number;
+  /** The gateway's mode (whether its lines report themselves: DeviceKindSpec.linesReport). */
+  mode?: string | null;
 }
 
 export interface HoldSend {
@@ -46,7 +48,7 @@ export async function holdSends(
 /** Sends of a kind's enabled gateways due now, oldest first. */
 export async function dueSends(q: Queryable, driver: string, now: Date, limit: number): Promise<OutboxRow[]> {
   return q.query<OutboxRow>(
-    `SELECT o.id::text, o.gateway_id, o.tid::text, o.port, o.recipient, o.body, o.attempts
+    `SELECT o.id::text, o.gateway_id, o.tid::text, o.port, o.recipient, o.body, o.attempts, g.mode
        FROM gateway_outbox o JOIN gateways g ON g.id = o.gateway_id
       WHERE o.state = 'queued' AND o.not_before <= $2 AND g.driver = $1
       ORDER BY o.id
@@ -154,6 +156,8 @@ export interface UssdRow {
   gateway_id: string;
   port: string;
   code: string;
+  /** The gateway's mode (whether its lines report themselves). */
+  mode?: string | null;
 }
 
 export async function holdUssd(
@@ -174,7 +178,7 @@ export async function holdUssd(
 /** USSD requests of a kind's enabled gateways waiting to run, oldest first. */
 export async function dueUssd(q: Queryable, driver: string, limit: number): Promise<UssdRow[]> {
   return q.query<UssdRow>(
-    `SELECT u.id::text, u.gateway_id, u.port, u.code
+    `SELECT u.id::text, u.gateway_id, u.port, u.code, g.mode
        FROM gateway_ussd u JOIN gateways g ON g.id = u.gateway_id
       WHERE u.state = 'queued' AND g.driver = $1
       ORDER BY u.id LIMIT $2`,

@@ -360,12 +360,15 @@ export interface DriverTarget {
   url: string;
   username: string;
   readonly password: string;
-  /** Driver-specific: SMSGate's mode ('local' | 'cloud' | 'private'). */
+  /** Driver-specific: SMSGate's mode ('local' | 'cloud' | 'private'), GoIP's ('udp' | 'web'). */
   mode: string | null;
   /** The device's id when known (learned at the first Scan). */
   externalId: string | null;
   /** The key the device signs its pushes with, when it signs them. */
   readonly signingKey: string | null;
+  /** The device's own web pages' account when it has one apart from `username` (a GoIP box). */
+  webUser?: string | null;
+  readonly webPassword?: string | null;
   /**
    * The platform's datagram socket for this kind of device, when the kind speaks datagrams and a
    * listener of this process holds the socket (reached through the server's runtime).

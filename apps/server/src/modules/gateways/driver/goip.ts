@@ -18,6 +18,7 @@ import {
   type HeldResult,
   type HeldSend,
   ProtocolError,
+  type PulledSms,
   type RawPush,
   type ReadPush,
   type SendTask,
@@ -44,6 +45,7 @@ import {
   startSession,
   stepSession,
 } from './goip.session.ts';
+import { GoipWeb, type GoipWebOptions } from './goip.web.ts';
 
 /** The line a login names on the box whose ID is `boxId`: "goip3" on box "goip" is line 3. */
 export function lineOfLogin(boxId: string, login: string): number | undefined {
@@ -102,11 +104,42 @@ export function goipAnswerKeyOf(body: Buffer): string | undefined {
   return SESSION_ANSWERS.has(p.type) && 'sendid' in p ? String(p.sendid) : undefined;
 }
 
+/** Whether a GoIP gateway in `mode` is reached through the box's web pages rather than its lines. */
+export const goipUsesWeb = (mode: string | null): boolean => mode === 'web';
+
+/** How often a web-mode box's inbox (and status) is read: a rental's code waits at most this long. */
+export const GOIP_WEB_POLL_MS = 10_000;
+
 export class GoipDriver implements GatewayDriver {
+  private readonly web: GoipWeb;
+  /** Only a box read through its web pages has an inbox to read: a line pushes its SMS itself. */
+  readonly pullSms?: (fromId: number, max?: number) => Promise<PulledSms>;
+
   constructor(
     private readonly target: DriverTarget,
     private readonly session: SessionConfig = DEFAULT_SESSION_CONFIG,
-  ) {}
+    webOptions: GoipWebOptions = {},
+  ) {
+    this.web = new GoipWeb(
+      () => ({
+        url: target.url,
+        boxId: target.username,
+        user: target.webUser ?? '',
+        password: target.webPassword ?? '',
+      }),
+      webOptions,
+    );
+    if (this.webMode) this.pullSms = (fromId, max) => this.web.inbox(fromId, max);
+  }
+
+  private get webMode(): boolean {
+    return goipUsesWeb(this.target.mode);
+  }
+
+  /** A URL and a web login are stored: the box's web pages can be read. */
+  private get hasWebLogin(): boolean {
+    return this.target.url.trim() !== '' && !!this.target.webUser && this.target.webPassword != null;
+  }
 
   readonly slotHint = 'Line must be a line number of the box (1, 2, …).';
 
@@ -169,15 +202,23 @@ export class GoipDriver implements GatewayDriver {
     return String(line);
   }
 
+  /** The box's status page when its web login is stored; otherwise its lines report themselves. */
   async getStatus(): Promise<DeviceStatus> {
+    if (this.hasWebLogin) return this.web.status();
     throw new GatewayError(
-      'protocol',
-      "a GoIP box is not asked for its status: its lines report themselves every 30 s to the platform's UDP port",
+      this.webMode ? 'auth' : 'protocol',
+      this.webMode
+        ? "the box's web URL, Web login and Web password are needed to read it"
+        : "a GoIP box is not asked for its status without its web login: its lines report themselves every 30 s to the platform's UDP port",
     );
   }
 
-  /** Nothing to set on the box from here: the operator enters the platform's address on its SMS page. */
+  /**
+   * Nothing to set on the box from here: the operator enters the platform's address on its SMS page
+   * (udp); in web mode the web login is checked by reading the status page.
+   */
   async connect(): Promise<ConnectResult> {
+    if (this.webMode) await this.getStatus();
     return { warnings: [] };
   }
 
@@ -188,6 +229,10 @@ export class GoipDriver implements GatewayDriver {
    * answers `USSD` (the reply: the menu is then closed with USSDEXIT), `USSDERROR` or `USSDEXIT`.
    */
   ussd(slot: string, code: string, link?: DatagramLink): Promise<string> {
+    if (this.webMode)
+      return Promise.reject(
+        new GatewayError('refused', "USSD needs the box's lines to connect over UDP (docs/devices-goip.md)."),
+      );
     if (!link) throw new GatewayError('protocol', "a GoIP line is reached through the platform's UDP port");
     const peer = link.peerOf(slot);
     if (!peer) return Promise.reject(new GatewayError('network', 'the line has not reported in lately'));
@@ -247,6 +292,8 @@ export class GoipDriver implements GatewayDriver {
   ): Promise<void> {
     const first = sends[0];
     if (!first || link.closed.aborted) return Promise.resolve();
+    // Through the web pages: one send after another on the line, no datagram peer needed.
+    if (this.webMode) return this.web.sendAll(sends, link.closed, settle);
     const byTelid = new Map(sends.map((s, i) => [i + 1, s]));
     const held = (o: RecipientOutcome): HeldResult => ({
       tid: byTelid.get(o.telid)!.tid,

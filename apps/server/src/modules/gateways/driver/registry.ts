@@ -3,7 +3,14 @@ import type { AppContext } from '../../../context.ts';
 import { runtimeKey } from '../../../runtime.ts';
 import type { DeviceLogin, DriverTarget, GatewayDriver } from './driver.ts';
 import { EjoinDriver } from './ejoin.ts';
-import { GoipDriver, goipAnswerKeyOf, goipGatewayOfLogin, goipLoginOf } from './goip.ts';
+import {
+  GOIP_WEB_POLL_MS,
+  GoipDriver,
+  goipAnswerKeyOf,
+  goipGatewayOfLogin,
+  goipLoginOf,
+  goipUsesWeb,
+} from './goip.ts';
 import { SmsGateDriver } from './smsgate.ts';
 
 /** What the platform knows of a kind of device before it has one of them to talk to. */
@@ -28,6 +35,18 @@ export interface DeviceKindSpec {
   answerKeyOf?: (body: Buffer) => string | undefined;
   /** Who a datagram says sent it; undefined when it names no device. */
   loginOf?: (body: Buffer) => DeviceLogin | undefined;
+  /**
+   * Whether a gateway of this kind in `mode` (its stored mode) has lines that report themselves
+   * over datagrams: they fall silent rather than fail a scan, and their sends need the address a
+   * line was last heard from. Absent: every gateway of a kind that pushes datagrams does.
+   */
+  linesReport?: (mode: string | null) => boolean;
+  /**
+   * How often the platform must read a gateway in `mode` itself, in ms: its inbox (a rental's code
+   * waits for it) and its status (it pushes neither). Absent or undefined: the usual catch-up of
+   * missed pushes (PULL_PERIOD_MS), the status by the device's own reports.
+   */
+  pollMs?: (mode: string | null) => number | undefined;
   /** Which of this kind's gateways a login belongs to (by the gateway's user name). */
   gatewayOfLogin?: (
     login: string,
@@ -58,8 +77,17 @@ const DEVICE_KINDS: Record<DeviceKind, DeviceKindSpec> = {
     answerKeyOf: goipAnswerKeyOf,
     loginOf: goipLoginOf,
     gatewayOfLogin: goipGatewayOfLogin,
+    // A box the platform reads through its web pages: no line reports itself, its inbox is polled.
+    linesReport: (mode) => !goipUsesWeb(mode),
+    pollMs: (mode) => (goipUsesWeb(mode) ? GOIP_WEB_POLL_MS : undefined),
   },
 };
+
+/** Whether a gateway's lines report themselves over datagrams (DeviceKindSpec.linesReport). */
+export function linesReportThemselves(spec: DeviceKindSpec | undefined, mode: string | null): boolean {
+  if (spec?.pushes !== 'datagram') return false;
+  return spec.linesReport ? spec.linesReport(mode) : true;
+}
 
 /** The kinds whose lines report themselves over datagrams (they fall silent rather than fail a scan). */
 export function datagramKinds(): DeviceKind[] {
