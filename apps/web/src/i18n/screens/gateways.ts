@@ -121,7 +121,8 @@ export const gatewaysEn = {
   // GoIP boxes: their lines connect to SimDock's UDP port (no Scan), a SIM per line.
   'gateways.kindGoip': 'GoIP box',
   'gateways.kindGoipShort': 'GoIP box',
-  'gateways.kindGoipHint': 'A GoIP GSM box whose lines connect to SimDock over UDP. SMS only.',
+  'gateways.kindGoipHint':
+    'A GoIP GSM box: its lines connect to SimDock over UDP, or SimDock uses its web pages. SMS only.',
   'gateways.goipId': 'Box ID',
   'gateways.goipIdHint': 'The ID set on the box’s SMS settings page; its lines log in as ID1, ID2…',
   'gateways.goipIdRequired': 'Enter the box’s ID: letters, digits and _ - . only, up to 64 characters.',
@@ -129,7 +130,30 @@ export const gatewaysEn = {
     'The password of the box’s lines (the same on every line). Required for a new gateway.',
   'gateways.goipUrl': 'Web interface URL (optional)',
   'gateways.goipUrlHint':
-    'Optional: http://<box address>, for reading the box when its UDP cannot reach SimDock.',
+    'Optional: http://<box address>; with the web login below, Scan reads the box’s status page.',
+  'gateways.goipConnection': 'Connection',
+  'gateways.goipModeUdp': 'Lines connect to SimDock over UDP (recommended)',
+  'gateways.goipModeUdpHint':
+    'Enter SimDock’s address on the box’s SMS page: SMS arrive at once, with delivery reports and USSD.',
+  'gateways.goipModeUdpShort': 'UDP',
+  'gateways.goipModeWeb': 'SimDock uses the box’s web pages (the box cannot reach SimDock)',
+  'gateways.goipModeWebHint':
+    'For a box behind NAT or a firewall: SimDock reads its inbox every 10\u00a0s and sends through its web pages. No USSD, no delivery reports.',
+  'gateways.goipModeWebShort': 'web',
+  'gateways.goipWebUrl': 'Web interface URL',
+  'gateways.goipWebUrlHint':
+    'http://<box address>: the address of the box’s web pages, reachable from SimDock.',
+  'gateways.goipWebUser': 'Web login',
+  'gateways.goipWebUserOptional': 'Web login (optional)',
+  'gateways.goipWebUserHint':
+    'The user name of the box’s web interface (often admin); with it, Scan reads the box’s status.',
+  'gateways.goipWebUserRequired':
+    'Enter the user name of the box’s web interface: SimDock signs in to its pages with it.',
+  'gateways.goipWebPassword': 'Web password',
+  'gateways.goipWebPasswordHint': 'The password of the box’s web interface. Required for a new gateway.',
+  'gateways.goipWebPasswordHintOptional':
+    'The password of the box’s web interface, if you entered a web login.',
+  'gateways.goipWebPasswordRequired': 'Enter the password of the box’s web interface.',
   'gateways.goipSettings': 'Settings to enter on the box',
   'gateways.goipSettingsHint':
     'On the box’s SMS server settings, enter these for each line. Its lines then report their SIMs to SimDock every 30\u00a0s; no Scan is needed.',

@@ -116,7 +116,8 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
 
   'gateways.kindGoip': 'Hộp GoIP',
   'gateways.kindGoipShort': 'Hộp GoIP',
-  'gateways.kindGoipHint': 'Hộp GSM GoIP có các line tự kết nối tới SimDock qua UDP. Chỉ SMS.',
+  'gateways.kindGoipHint':
+    'Hộp GSM GoIP: các line kết nối tới SimDock qua UDP, hoặc SimDock dùng các trang web của hộp. Chỉ SMS.',
   'gateways.goipId': 'ID của hộp',
   'gateways.goipIdHint': 'ID đặt ở trang cài đặt SMS của hộp; các line đăng nhập bằng ID1, ID2…',
   'gateways.goipIdRequired': 'Nhập ID của hộp: chỉ chữ, số và _ - ., tối đa 64 ký tự.',
@@ -124,7 +125,29 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
     'Mật khẩu của các line trên hộp (giống nhau cho mọi line). Bắt buộc với gateway mới.',
   'gateways.goipUrl': 'URL giao diện web (không bắt buộc)',
   'gateways.goipUrlHint':
-    'Không bắt buộc: http://<địa chỉ hộp>, để đọc hộp khi UDP của nó không tới được SimDock.',
+    'Không bắt buộc: http://<địa chỉ hộp>; có tài khoản web bên dưới, Quét sẽ đọc trang trạng thái của hộp.',
+  'gateways.goipConnection': 'Kết nối',
+  'gateways.goipModeUdp': 'Các line kết nối tới SimDock qua UDP (khuyến nghị)',
+  'gateways.goipModeUdpHint':
+    'Nhập địa chỉ SimDock ở trang SMS của hộp: SMS đến ngay, có báo cáo gửi và USSD.',
+  'gateways.goipModeUdpShort': 'UDP',
+  'gateways.goipModeWeb': 'SimDock dùng các trang web của hộp (hộp không tới được SimDock)',
+  'gateways.goipModeWebHint':
+    'Cho hộp sau NAT hoặc tường lửa: SimDock đọc hộp thư của hộp mỗi 10\u00a0giây và gửi qua các trang web của hộp. Không có USSD, không có báo cáo gửi.',
+  'gateways.goipModeWebShort': 'web',
+  'gateways.goipWebUrl': 'URL giao diện web',
+  'gateways.goipWebUrlHint':
+    'http://<địa chỉ hộp>: địa chỉ các trang web của hộp, SimDock phải truy cập được.',
+  'gateways.goipWebUser': 'Tài khoản web',
+  'gateways.goipWebUserOptional': 'Tài khoản web (không bắt buộc)',
+  'gateways.goipWebUserHint':
+    'Tên đăng nhập giao diện web của hộp (thường là admin); có nó, Quét sẽ đọc trạng thái của hộp.',
+  'gateways.goipWebUserRequired':
+    'Nhập tên đăng nhập giao diện web của hộp: SimDock dùng nó để đăng nhập các trang.',
+  'gateways.goipWebPassword': 'Mật khẩu web',
+  'gateways.goipWebPasswordHint': 'Mật khẩu giao diện web của hộp. Bắt buộc với gateway mới.',
+  'gateways.goipWebPasswordHintOptional': 'Mật khẩu giao diện web của hộp, nếu bạn đã nhập tài khoản web.',
+  'gateways.goipWebPasswordRequired': 'Nhập mật khẩu giao diện web của hộp.',
   'gateways.goipSettings': 'Cài đặt cần nhập trên hộp',
   'gateways.goipSettingsHint':
     'Trong phần cài đặt máy chủ SMS của hộp, nhập các giá trị này cho từng line. Sau đó các line tự báo SIM cho SimDock mỗi 30\u00a0giây; không cần Quét.',

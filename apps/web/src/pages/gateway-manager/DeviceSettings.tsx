@@ -55,7 +55,8 @@ function PushUrls({ gateway }: { gateway: Gateway }) {
 function GoipBoxSettings({ gateway, password }: { gateway: Gateway; password?: string }) {
   const { t } = useI18n();
   const server = gateway.deviceServer;
-  if (!server) return null;
+  // Nothing to enter on a box SimDock reads through its web pages.
+  if (!server || gateway.mode === 'web') return null;
   const id = gateway.userName;
   const typed = password?.trim() ? password : undefined;
   return (

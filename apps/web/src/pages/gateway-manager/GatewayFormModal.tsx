@@ -1,4 +1,12 @@
-import { DEVICE_KINDS, type Gateway, PHONE_MODES, type PhoneMode, TEXT_LIMITS } from '@simdock/contract';
+import {
+  DEVICE_KINDS,
+  type Gateway,
+  GOIP_MODES,
+  type GoipMode,
+  PHONE_MODES,
+  type PhoneMode,
+  TEXT_LIMITS,
+} from '@simdock/contract';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client.ts';
@@ -24,7 +32,7 @@ import {
   PHONE_URL_PLACEHOLDER,
   toGatewayInput,
 } from './forms.ts';
-import { KIND_ICON, KIND_TEXT, MODE_TEXT } from './kinds.ts';
+import { GOIP_MODE_TEXT, KIND_ICON, KIND_TEXT, MODE_TEXT } from './kinds.ts';
 
 export interface GatewayFormModalProps {
   /** The gateway to edit; undefined adds a new one. */
@@ -34,7 +42,16 @@ export interface GatewayFormModalProps {
   onSaved: (gateway: Gateway, added: boolean, password: string) => void;
 }
 
-type TextField = 'name' | 'url' | 'mac' | 'userName' | 'password' | 'deviceId' | 'signingKey';
+type TextField =
+  | 'name'
+  | 'url'
+  | 'mac'
+  | 'userName'
+  | 'password'
+  | 'deviceId'
+  | 'signingKey'
+  | 'webUser'
+  | 'webPassword';
 /** Fields the server may blame by name; the error goes under the field. */
 const BLAMEABLE: readonly CheckedField[] = [
   'name',
@@ -44,6 +61,8 @@ const BLAMEABLE: readonly CheckedField[] = [
   'password',
   'mode',
   'signingKey',
+  'webUser',
+  'webPassword',
 ];
 
 /** The contract's bounds of each field (the server refuses longer text). */
@@ -55,6 +74,8 @@ const MAX_LENGTH: Record<TextField, number> = {
   password: TEXT_LIMITS.gatewayPassword,
   deviceId: TEXT_LIMITS.deviceId,
   signingKey: TEXT_LIMITS.signingKey,
+  webUser: TEXT_LIMITS.gatewayUserName,
+  webPassword: TEXT_LIMITS.gatewayPassword,
 };
 
 function KindIcon({ kind }: { kind: Gateway['kind'] }) {
@@ -65,7 +86,7 @@ function KindIcon({ kind }: { kind: Gateway['kind'] }) {
 /**
  * Add / Edit a gateway (docs/product.md) of any device kind: an Ejoin box (the spec's fields), an
  * SMSGate phone (docs/devices-smsgate.md: mode, device id, signing key) or a GoIP box (its ID, the
- * lines' password, an optional web interface URL). The kind is chosen first and is fixed once
+ * lines' password, its connection: lines over UDP, or the box's web pages with their URL and login). The kind is chosen first and is fixed once
  * saved. The live message is 'Data is valid' or 'Please enter all fields correctly' by the contract's
  * kind-aware rule (a new gateway also needs its password, a new Cloud or Private phone its signing
  * key) and Save stays disabled until it holds; a field shows why it is wrong once it was edited or
@@ -94,6 +115,7 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
   const phone = values.kind === 'smsgate';
   const goip = values.kind === 'goip';
   const mode = values.mode || undefined;
+  const goipWeb = goip && values.goipMode === 'web';
 
   const submit = handleSubmit((v) =>
     save.mutate(toGatewayInput(v, gateway?.id), {
@@ -202,20 +224,48 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
     </>
   );
 
-  // A GoIP box's lines connect to SimDock: no MAC, mode or key; its ID names its lines.
+  // A GoIP box: no MAC or key; its ID names its lines. Its lines connect to SimDock (udp), or SimDock
+  // uses the box's web pages (web: their URL and login are needed).
   const goipFields = (
     <>
-      {field('name', t('gateways.name'), {})}
+      <div className="sm:col-span-2">{field('name', t('gateways.name'), {})}</div>
+      <div className="sm:col-span-2">
+        <ChoiceCards<GoipMode>
+          legend={t('gateways.goipConnection')}
+          columns={2}
+          field={register('goipMode')}
+          choices={GOIP_MODES.map((m) => ({
+            value: m,
+            label: t(GOIP_MODE_TEXT[m].label),
+            hint: t(GOIP_MODE_TEXT[m].hint),
+          }))}
+        />
+      </div>
       {field('userName', t('gateways.goipId'), {
         hint: t('gateways.goipIdHint'),
         placeholder: 'goip',
         mono: true,
       })}
       {password}
-      {field('url', t('gateways.goipUrl'), {
-        hint: t('gateways.goipUrlHint'),
+      {field('url', t(goipWeb ? 'gateways.goipWebUrl' : 'gateways.goipUrl'), {
+        hint: t(goipWeb ? 'gateways.goipWebUrlHint' : 'gateways.goipUrlHint'),
         type: 'url',
         placeholder: 'http://192.168.1.70',
+      })}
+      {field('webUser', t(goipWeb ? 'gateways.goipWebUser' : 'gateways.goipWebUserOptional'), {
+        hint: t('gateways.goipWebUserHint'),
+        placeholder: 'admin',
+      })}
+      {field('webPassword', t('gateways.goipWebPassword'), {
+        type: 'password',
+        autoComplete: 'new-password',
+        hint: t(
+          editing && gateway?.hasWebPassword
+            ? 'gateways.passwordHintEdit'
+            : goipWeb
+              ? 'gateways.goipWebPasswordHint'
+              : 'gateways.goipWebPasswordHintOptional',
+        ),
       })}
       {enable}
     </>
@@ -268,7 +318,8 @@ export function GatewayFormModal({ gateway, onClose, onSaved }: GatewayFormModal
         {valid ? t('gateways.valid') : t('gateways.invalid')}
       </p>
 
-      {gateway ? <DeviceSettings gateway={gateway} password={values.password} /> : null}
+      {/* A box read through its web pages is set up by nothing on the box: no settings to show. */}
+      {gateway && !goipWeb ? <DeviceSettings gateway={gateway} password={values.password} /> : null}
     </FormDialog>
   );
 }

@@ -28,6 +28,8 @@ const gw: Gateway = {
   deviceId: '00:30:f1:aa:bb:cc',
   model: null,
   hasSigningKey: false,
+  webUser: null,
+  hasWebPassword: false,
   deviceServer: null,
   canUssd: false,
 };
@@ -54,6 +56,8 @@ const phoneGw: Gateway = {
   deviceId: 'PyDmBQZZXYmyxMwED8Fzy',
   model: 'google/panther',
   hasSigningKey: true,
+  webUser: null,
+  hasWebPassword: false,
   deviceServer: null,
   canUssd: false,
 };
@@ -80,6 +84,8 @@ const goipGw: Gateway = {
   deviceId: 'shop7',
   model: null,
   hasSigningKey: false,
+  webUser: null,
+  hasWebPassword: false,
   deviceServer: { host: 'sms.example.com', port: 44444 },
   canUssd: true,
 };
@@ -642,6 +648,7 @@ describe('Gateway Manager (/gatewaymanager)', () => {
       {
         gateway: {
           kind: 'goip',
+          mode: 'udp',
           name: 'Shop 7',
           url: '',
           userName: 'shop7',
@@ -663,6 +670,75 @@ describe('Gateway Manager (/gatewaymanager)', () => {
     expect(within(setup).queryByText(goipGw.pushUrls.sms)).toBeNull();
     fireEvent.click(within(setup).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('add a GoIP box SimDock reads through its web pages: URL and web login needed, nothing to enter on the box', async () => {
+    const saved: unknown[] = [];
+    const webGw: Gateway = {
+      ...goipGw,
+      mode: 'web',
+      url: 'http://192.168.1.70',
+      webUser: 'admin',
+      hasWebPassword: true,
+    };
+    signInAdmin({
+      '/api/Admin/getSettings': settings([]),
+      '/api/Admin/updateGateway': (body) => {
+        saved.push(body);
+        return { body: webGw };
+      },
+    });
+    renderApp('/gatewaymanager');
+    await screen.findByText('No gateways found. Please add one.');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add Gateway' })[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Add Gateway' });
+    fireEvent.click(
+      within(within(dialog).getByRole('group', { name: 'Device kind' })).getByRole('radio', {
+        name: 'GoIP box',
+      }),
+    );
+    const connection = within(dialog).getByRole('group', { name: 'Connection' });
+    const udp = within(connection).getByRole('radio', {
+      name: 'Lines connect to SimDock over UDP (recommended)',
+    }) as HTMLInputElement;
+    expect(udp.checked).toBe(true);
+    fireEvent.click(
+      within(connection).getByRole('radio', {
+        name: 'SimDock uses the box’s web pages (the box cannot reach SimDock)',
+      }),
+    );
+    const type = (label: string | RegExp, value: string) =>
+      fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    type(/^Name/, 'Shop 7');
+    type('Box ID', 'shop7');
+    type('Password', 'line-pass');
+    // The web pages are the only way to the box: their URL and login are required now.
+    expect(save.disabled).toBe(true);
+    type('Web interface URL', 'http://192.168.1.70');
+    type('Web login', 'admin');
+    expect(save.disabled).toBe(true);
+    type('Web password', 'box-pass');
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+    await waitFor(() => expect(screen.getByText('Gateway Shop 7 added.')).toBeTruthy());
+    // No settings to enter on the box: its lines never connect.
+    expect(screen.queryByRole('dialog', { name: 'Set up Shop 7' })).toBeNull();
+    expect(saved).toEqual([
+      {
+        gateway: {
+          kind: 'goip',
+          mode: 'web',
+          name: 'Shop 7',
+          url: 'http://192.168.1.70',
+          userName: 'shop7',
+          password: 'line-pass',
+          webUser: 'admin',
+          webPassword: 'box-pass',
+          isEnable: true,
+        },
+      },
+    ]);
   });
 
   it('edit a GoIP box: its kind is fixed; the settings to enter on it instead of push URLs', async () => {

@@ -121,8 +121,10 @@ export function GatewayManagerPage() {
             {(time) => t('gateways.lastSeen', { time })}
           </RelativeTime>
         ) : showFailure ? null : (
-          // A GoIP box is never scanned: its lines report by themselves.
-          <span>{t(g.kind === 'goip' ? 'gateways.neverReported' : 'gateways.neverSeen')}</span>
+          // A GoIP box on UDP is not scanned: its lines report by themselves.
+          <span>
+            {t(g.kind === 'goip' && g.mode !== 'web' ? 'gateways.neverReported' : 'gateways.neverSeen')}
+          </span>
         )}
       </span>
     );
@@ -310,7 +312,7 @@ export function GatewayManagerPage() {
           onClose={() => setForm(undefined)}
           onSaved={(g, added, password) => {
             setForm(undefined);
-            if (added && g.kind === 'goip') {
+            if (added && g.kind === 'goip' && g.mode !== 'web') {
               // Nothing to scan: the box's lines report once the admin has entered SimDock on it.
               setSetup({ gateway: g, password });
               notify.success(t('gateways.addedGoip', { name: g.name }));

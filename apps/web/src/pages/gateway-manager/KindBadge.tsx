@@ -2,15 +2,16 @@ import type { Gateway } from '@simdock/contract';
 import { CopyableText } from '../../components/CopyButton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { cx } from '../../lib/cx.ts';
-import { KIND_ICON, KIND_TEXT, MODE_TEXT } from './kinds.ts';
+import { GOIP_MODE_TEXT, KIND_ICON, KIND_TEXT, MODE_TEXT, phoneMode } from './kinds.ts';
 
 /**
- * The device kind at a glance: an Ejoin box, a phone (with its mode) or a GoIP box. Neutral, unlike the status badges:
+ * The device kind at a glance: an Ejoin box, a phone (with its mode) or a GoIP box (with "web" when
+ * SimDock reaches it through its web pages). Neutral, unlike the status badges:
  * it says what the device is, not how it is doing.
  */
 export function KindBadge({ gateway: g, className }: { gateway: Gateway; className?: string }) {
   const { t } = useI18n();
-  const phone = g.kind === 'smsgate';
+  const mode = phoneMode(g.mode);
   const Icon = KIND_ICON[g.kind];
   return (
     <span
@@ -23,7 +24,8 @@ export function KindBadge({ gateway: g, className }: { gateway: Gateway; classNa
     >
       <Icon className="size-3.5" aria-hidden />
       {t(KIND_TEXT[g.kind].short)}
-      {phone && g.mode ? ` · ${t(MODE_TEXT[g.mode].label)}` : null}
+      {mode ? ` · ${t(MODE_TEXT[mode].label)}` : null}
+      {g.kind === 'goip' && g.mode === 'web' ? ` · ${t(GOIP_MODE_TEXT.web.short)}` : null}
     </span>
   );
 }

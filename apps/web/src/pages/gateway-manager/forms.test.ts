@@ -4,6 +4,7 @@ import {
   EMPTY_GATEWAY_FORM,
   formFromGateway,
   type GatewayFormValues,
+  gatewayFieldText,
   gatewayFormResolver,
   invalidGatewayFields,
   isGatewayFormValid,
@@ -225,6 +226,8 @@ describe('gateway payload', () => {
         deviceId: null,
         model: null,
         hasSigningKey: true,
+        webUser: null,
+        hasWebPassword: false,
         deviceServer: null,
         canUssd: false,
       }),
@@ -292,6 +295,7 @@ describe('GoIP form', () => {
       }),
     ).toEqual({
       kind: 'goip',
+      mode: 'udp',
       name: 'Shop 7',
       url: '',
       userName: 'shop7',
@@ -301,10 +305,67 @@ describe('GoIP form', () => {
     expect(toGatewayInput({ ...goip, url: ' http://10.0.0.7 ', password: '' }, 'g9')).toEqual({
       id: 'g9',
       kind: 'goip',
+      mode: 'udp',
       name: 'Shop 7',
       url: 'http://10.0.0.7',
       userName: 'shop7',
       isEnable: true,
+    });
+  });
+
+  it('in web mode needs the web URL and login, and (to add) the web password', () => {
+    const web = { ...goip, goipMode: 'web' as const };
+    expect(invalidGatewayFields(web, false)).toEqual(['url', 'webUser', 'webPassword']);
+    const full = { ...web, url: 'http://10.0.0.7', webUser: 'admin', webPassword: 'box-pw' };
+    expect(isGatewayFormValid(full, false)).toBe(true);
+    // Editing: a blank web password keeps the stored one.
+    expect(isGatewayFormValid({ ...full, webPassword: '', password: '' }, true)).toBe(true);
+    expect(gatewayFieldText('url', web, false)).toBe('gateways.goipWebUrlHint');
+    expect(gatewayFieldText('webUser', web, false)).toBe('gateways.goipWebUserRequired');
+    expect(gatewayFieldText('webPassword', web, false)).toBe('gateways.goipWebPasswordRequired');
+    expect(toGatewayInput({ ...full, webUser: ' admin ' })).toEqual({
+      kind: 'goip',
+      mode: 'web',
+      name: 'Shop 7',
+      url: 'http://10.0.0.7',
+      userName: 'shop7',
+      password: 'line-pass',
+      webUser: 'admin',
+      webPassword: 'box-pw',
+      isEnable: true,
+    });
+    // In udp mode a web login is optional, and sent when given (Scan reads the status page with it).
+    expect(isGatewayFormValid({ ...goip, webUser: 'admin' }, false)).toBe(true);
+  });
+
+  it('the form of a saved web-mode GoIP box keeps its connection and web login, the passwords blank', () => {
+    const saved = formFromGateway({
+      id: 'g9',
+      name: 'Shop 7',
+      url: 'http://10.0.0.7',
+      mac: '',
+      userName: 'shop7',
+      isEnable: true,
+      totalSIM: 4,
+      lastUpdate: null,
+      onlineStatus: 'Offline',
+      pushUrls: { status: '', sms: '', report: '', base: '' },
+      kind: 'goip',
+      mode: 'web',
+      deviceId: null,
+      model: null,
+      hasSigningKey: false,
+      webUser: 'admin',
+      hasWebPassword: true,
+      deviceServer: { host: 'sms.example.com', port: 44444 },
+      canUssd: true,
+    });
+    expect(saved).toMatchObject({
+      goipMode: 'web',
+      mode: '',
+      webUser: 'admin',
+      webPassword: '',
+      password: '',
     });
   });
 
@@ -326,6 +387,8 @@ describe('GoIP form', () => {
         deviceId: null,
         model: null,
         hasSigningKey: false,
+        webUser: null,
+        hasWebPassword: false,
         deviceServer: { host: 'sms.example.com', port: 44444 },
         canUssd: true,
       }),

@@ -3,9 +3,11 @@ import {
   type Gateway,
   type GatewayForm,
   type GatewayInput,
+  type GoipMode,
   gatewayFormProblems,
   isGatewayValid,
   PHONE_MODE_DEFAULT_URL,
+  PHONE_MODES,
   type PhoneMode,
 } from '@simdock/contract';
 import type { MessageKey } from '../../i18n/index.tsx';
@@ -13,10 +15,10 @@ import { keyResolver } from '../../lib/forms.ts';
 
 /**
  * What the add/edit modal edits, for every device kind: an Ejoin box uses `mac`, a phone `mode`,
- * `deviceId` and `signingKey`, a GoIP box none of them (its `userName` is the box's ID, its `url` the
- * optional web interface); the other kinds' fields stay in the form (switching kind back keeps them)
- * but are neither checked nor sent. The password and the signing key are write only: blank on edit keeps the
- * stored one.
+ * `deviceId` and `signingKey`, a GoIP box its connection (`goipMode`) and web login (`webUser`,
+ * `webPassword`; its `userName` is the box's ID, its `url` the web interface, required in web mode);
+ * the other kinds' fields stay in the form (switching kind back keeps them) but are neither checked
+ * nor sent. The passwords and the signing key are write only: blank on edit keeps the stored one.
  */
 export interface GatewayFormValues {
   kind: DeviceKind;
@@ -26,14 +28,27 @@ export interface GatewayFormValues {
   userName: string;
   password: string;
   isEnable: boolean;
-  /** '' until the admin picks one. */
+  /** A phone's mode: '' until the admin picks one. */
   mode: PhoneMode | '';
   deviceId: string;
   signingKey: string;
+  /** How SimDock reaches a GoIP box: its lines connect over UDP (default) or through its web pages. */
+  goipMode: GoipMode;
+  webUser: string;
+  webPassword: string;
 }
 
 /** The fields a rule can blame (each shows a text under it). */
-export type CheckedField = 'name' | 'url' | 'mac' | 'userName' | 'password' | 'mode' | 'signingKey';
+export type CheckedField =
+  | 'name'
+  | 'url'
+  | 'mac'
+  | 'userName'
+  | 'password'
+  | 'mode'
+  | 'signingKey'
+  | 'webUser'
+  | 'webPassword';
 
 export const EMPTY_GATEWAY_FORM: GatewayFormValues = {
   kind: 'ejoin',
@@ -46,7 +61,13 @@ export const EMPTY_GATEWAY_FORM: GatewayFormValues = {
   mode: '',
   deviceId: '',
   signingKey: '',
+  goipMode: 'udp',
+  webUser: '',
+  webPassword: '',
 };
+
+const isPhoneMode = (m: string | null): m is PhoneMode =>
+  (PHONE_MODES as readonly (string | null)[]).includes(m);
 
 export function formFromGateway(g: Gateway): GatewayFormValues {
   return {
@@ -57,9 +78,12 @@ export function formFromGateway(g: Gateway): GatewayFormValues {
     userName: g.userName,
     password: '',
     isEnable: g.isEnable,
-    mode: g.mode ?? '',
+    mode: isPhoneMode(g.mode) ? g.mode : '',
     deviceId: g.deviceId ?? '',
     signingKey: '',
+    goipMode: g.kind === 'goip' && g.mode === 'web' ? 'web' : 'udp',
+    webUser: g.webUser ?? '',
+    webPassword: '',
   };
 }
 
@@ -74,7 +98,8 @@ function ruleForm(v: GatewayFormValues): GatewayForm {
     mac: v.mac,
     userName: v.userName,
     kind: v.kind,
-    mode: v.mode || undefined,
+    mode: isGoip(v) ? v.goipMode : v.mode || undefined,
+    webUser: v.webUser,
   };
 }
 
@@ -88,13 +113,14 @@ function secretProblems(v: GatewayFormValues, editing: boolean): CheckedField[] 
   const bad: CheckedField[] = [];
   if (!editing && !v.password.trim()) bad.push('password');
   if (needsSigningKey(v, editing) && !v.signingKey.trim()) bad.push('signingKey');
+  if (!editing && isGoip(v) && v.goipMode === 'web' && !v.webPassword.trim()) bad.push('webPassword');
   return bad;
 }
 
 /**
  * The fields that break the rule: docs/product.md#forms (the contract's `gatewayFormProblems`, the
- * server's rule, kind-aware) plus the password of a new gateway and the signing key of a new Cloud or
- * Private phone, which the server requires.
+ * server's rule, kind-aware) plus the password of a new gateway, the signing key of a new Cloud or
+ * Private phone and the web password of a new web-mode GoIP box, which the server requires.
  */
 export function invalidGatewayFields(v: GatewayFormValues, editing: boolean): CheckedField[] {
   return [...gatewayFormProblems(ruleForm(v)), ...secretProblems(v, editing)];
@@ -117,14 +143,14 @@ export const PHONE_URL_PLACEHOLDER: Record<PhoneMode, string> = {
 /** What a bad (or server-blamed) field says under it: what it needs, or that it is required. */
 export function gatewayFieldText(
   field: CheckedField,
-  v: Pick<GatewayFormValues, 'kind' | 'mode'>,
+  v: Pick<GatewayFormValues, 'kind' | 'mode' | 'goipMode'>,
   editing: boolean,
 ): MessageKey {
   switch (field) {
     case 'name':
       return 'rule.nameRequired';
     case 'url':
-      if (isGoip(v)) return 'gateways.goipUrlHint';
+      if (isGoip(v)) return v.goipMode === 'web' ? 'gateways.goipWebUrlHint' : 'gateways.goipUrlHint';
       return isPhone(v) && v.mode ? PHONE_URL_HINT[v.mode] : 'gateways.urlHint';
     case 'mac':
       return 'gateways.macHint';
@@ -136,6 +162,10 @@ export function gatewayFieldText(
       return 'gateways.modeRequired';
     case 'signingKey':
       return 'gateways.signingKeyRequired';
+    case 'webUser':
+      return 'gateways.goipWebUserRequired';
+    case 'webPassword':
+      return editing ? 'gateways.passwordHintEdit' : 'gateways.goipWebPasswordRequired';
   }
 }
 
@@ -153,7 +183,8 @@ export function isGatewayFormValid(v: GatewayFormValues, editing: boolean): bool
 /**
  * The updateGateway payload: trimmed fields of the chosen kind only, the secrets only when typed.
  * An Ejoin box is sent as the spec's gateway (no kind: the contract's default); a phone with its
- * kind, mode and device id (blank: the account's only phone); a GoIP box with its kind and no MAC.
+ * kind, mode and device id (blank: the account's only phone); a GoIP box with its kind, connection
+ * and web login, and no MAC.
  */
 export function toGatewayInput(v: GatewayFormValues, id?: string): GatewayInput {
   const input: GatewayInput = {
@@ -170,6 +201,10 @@ export function toGatewayInput(v: GatewayFormValues, id?: string): GatewayInput 
     if (v.signingKey.trim()) input.signingKey = v.signingKey.trim();
   } else if (isGoip(v)) {
     input.kind = 'goip';
+    input.mode = v.goipMode;
+    // Absent clears a stored web login.
+    if (v.webUser.trim()) input.webUser = v.webUser.trim();
+    if (v.webPassword.trim()) input.webPassword = v.webPassword;
   } else {
     input.mac = v.mac.trim();
   }

@@ -1,4 +1,11 @@
-import { type DeviceKind, type Gateway, PHONE_MODE_DEFAULT_URL, type PhoneMode } from '@simdock/contract';
+import {
+  type DeviceKind,
+  type Gateway,
+  type GoipMode,
+  PHONE_MODE_DEFAULT_URL,
+  PHONE_MODES,
+  type PhoneMode,
+} from '@simdock/contract';
 import { type LucideIcon, RadioTower, Router, Smartphone } from 'lucide-react';
 import type { MessageKey, TFunction } from '../../i18n/index.tsx';
 
@@ -22,6 +29,25 @@ export const MODE_TEXT: Record<PhoneMode, { label: MessageKey; hint: MessageKey 
   private: { label: 'gateways.modePrivate', hint: 'gateways.modePrivateHint' },
 };
 
+/** A GoIP box's connection: its lines reach SimDock over UDP, or SimDock uses its web pages. */
+export const GOIP_MODE_TEXT: Record<GoipMode, { label: MessageKey; hint: MessageKey; short: MessageKey }> = {
+  udp: {
+    label: 'gateways.goipModeUdp',
+    hint: 'gateways.goipModeUdpHint',
+    short: 'gateways.goipModeUdpShort',
+  },
+  web: {
+    label: 'gateways.goipModeWeb',
+    hint: 'gateways.goipModeWebHint',
+    short: 'gateways.goipModeWebShort',
+  },
+};
+
+/** The mode when it is a phone's (a GoIP box's is not). */
+export function phoneMode(mode: Gateway['mode']): PhoneMode | undefined {
+  return (PHONE_MODES as readonly string[]).includes(mode ?? '') ? (mode as PhoneMode) : undefined;
+}
+
 /**
  * Device Statistics: an Ejoin box by its MAC (the spec's link); a phone or a GoIP box by the gateway
  * id (they have no MAC).
@@ -44,7 +70,8 @@ export function simPlace(kind: DeviceKind, port: string, t: TFunction): string {
 
 /** The address SimDock calls: a Cloud phone saved without one uses the public server's. */
 export function gatewayUrl(g: Pick<Gateway, 'url' | 'mode'>): string {
-  return g.url || (g.mode ? (PHONE_MODE_DEFAULT_URL[g.mode] ?? '') : '');
+  const mode = phoneMode(g.mode);
+  return g.url || (mode ? (PHONE_MODE_DEFAULT_URL[mode] ?? '') : '');
 }
 
 /**
