@@ -165,6 +165,13 @@ describe('demo mode', () => {
         ]),
       );
 
+      // Its web pages' URL and login are stored: Scan reads the box's status page.
+      const [goipRow] = await testDb.db.query<{ id: string }>(
+        "SELECT id FROM gateways WHERE driver = 'goip'",
+      );
+      const scan = await post(`${second.url}/api/Admin/gatewayScan`, admin, { id: goipRow!.id });
+      expect(scan.status, await scan.clone().text()).toBe(200);
+
       // A rental on a GoIP line: the other devices' SIMs only send, so the rent picks one of the
       // box's lines; the service's SMS arrives on that line (RECEIVE) and its code reaches the order.
       const sims = await testDb.db.query<{ gateway_id: string; port: string }>(

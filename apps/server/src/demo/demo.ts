@@ -52,13 +52,15 @@ export const DEMO_PHONE = {
 
 /**
  * A simulated GoIP-4 box: its 4 lines register with this server's GoIP port as `goip1` … `goip4`
- * (docs/devices-goip.md). Its numbers are its own: none is the gateway's, the phone's or a
- * campaign recipient's.
+ * (docs/devices-goip.md). Its web pages' URL and login are stored too, so Scan reads its status
+ * page. Its numbers are its own: none is the gateway's, the phone's or a campaign recipient's.
  */
 export const DEMO_GOIP = {
   name: 'Demo GoIP-4 (simulated)',
   boxId: 'goip',
   password: 'demo-goip',
+  webUser: 'admin',
+  webPassword: 'demo-goip-web',
   sims: [
     { number: '12025550911', carrier: 'T-Mobile' },
     { number: '12025550912', carrier: 'AT&T' },
@@ -434,15 +436,15 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
 async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
   const server = await goipServer(ctx);
   const existing = await findGatewayByDevice(ctx, 'goip', DEMO_GOIP.boxId);
-  await saveGateway(ctx, {
-    ...(existing ? { id: existing.id } : {}),
-    kind: 'goip',
+  const gateway = {
+    kind: 'goip' as const,
     name: DEMO_GOIP.name,
     url: '',
     userName: DEMO_GOIP.boxId,
     password: DEMO_GOIP.password,
     isEnable: true,
-  });
+  };
+  const saved = await saveGateway(ctx, { ...(existing ? { id: existing.id } : {}), ...gateway });
   if (!server) return undefined;
   // The same carrier: the first campaign's unreachable recipients are refused on the box's lines
   // too (another SIM tries them, as after any line's send error). The box takes a list of numbers,
@@ -463,6 +465,16 @@ async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
     sendMs: [400, 1200],
     deliverMs: 800,
     failingNumbers,
+    httpUser: DEMO_GOIP.webUser,
+    httpPassword: DEMO_GOIP.webPassword,
+  });
+  // Its web pages listen on a port of their own, known once it runs: stored now, so Scan works.
+  await saveGateway(ctx, {
+    ...gateway,
+    id: saved.id,
+    url: box.url,
+    webUser: DEMO_GOIP.webUser,
+    webPassword: DEMO_GOIP.webPassword,
   });
   ctx.log.info(`Demo GoIP-4 (simulated) sends to udp://${server.host}:${server.port}`);
   if (!(await until(() => box.lines().every((l) => l.registered), GOIP_WAIT_MS)))

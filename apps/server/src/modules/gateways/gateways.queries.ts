@@ -264,8 +264,15 @@ export async function upsertSims(
   entries: SimEntry[],
   at: Date,
 ): Promise<void> {
-  if (entries.length === 0) return;
-  const payload = entries.map((e) => ({
+  const known = entries.filter((e) => !e.cardUnknown);
+  await upsertPartialSims(
+    q,
+    gatewayId,
+    entries.filter((e) => e.cardUnknown),
+    at,
+  );
+  if (known.length === 0) return;
+  const payload = known.map((e) => ({
     port: e.slot,
     iccid: e.iccid,
     imsi: e.imsi,
@@ -309,6 +316,48 @@ export async function upsertSims(
            THEN EXCLUDED.number_source
          WHEN EXCLUDED.number IS NOT NULL THEN EXCLUDED.number_source
          ELSE s.number_source END,
+       operator = EXCLUDED.operator,
+       signal = EXCLUDED.signal,
+       state = EXCLUDED.state,
+       device_state = EXCLUDED.device_state,
+       active = EXCLUDED.active,
+       updated_at = EXCLUDED.updated_at`,
+    [gatewayId, JSON.stringify(payload), at],
+  );
+}
+
+/**
+ * Slots whose report does not say which card they hold (SimEntry.cardUnknown): the state, signal,
+ * operator and IMEI are taken; the card's ICCID, IMSI and number are kept unless the slot is empty.
+ */
+async function upsertPartialSims(
+  q: Queryable,
+  gatewayId: string,
+  entries: SimEntry[],
+  at: Date,
+): Promise<void> {
+  if (entries.length === 0) return;
+  const payload = entries.map((e) => ({
+    port: e.slot,
+    imei: e.imei,
+    operator: e.operator,
+    signal: e.signal,
+    state: e.state,
+    device_state: e.deviceState,
+    active: e.active,
+  }));
+  await q.query(
+    `INSERT INTO sims AS s (gateway_id, port, imei, operator, signal, state, device_state, active, updated_at)
+     SELECT $1, e.port, e.imei, e.operator, e.signal, e.state, e.device_state, coalesce(e.active, true), $3
+       FROM jsonb_to_recordset($2::jsonb) AS e(port text, imei text, operator text, signal int, state text,
+                                               device_state text, active boolean)
+      ORDER BY e.port
+     ON CONFLICT (gateway_id, port) DO UPDATE SET
+       iccid = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.iccid END,
+       imsi = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.imsi END,
+       number = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.number END,
+       number_source = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.number_source END,
+       imei = coalesce(EXCLUDED.imei, s.imei),
        operator = EXCLUDED.operator,
        signal = EXCLUDED.signal,
        state = EXCLUDED.state,

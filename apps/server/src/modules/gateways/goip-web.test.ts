@@ -1,10 +1,11 @@
 import { endpoints } from '@simdock/contract';
 import { GoipSim, type GoipSimOptions } from '@simdock/goip-sim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addService } from '../../test/fixtures.ts';
+import { addService, waitFor } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { dispatchOnce } from '../messaging/index.ts';
 import { runDuePullCatchUps } from './catchup.service.ts';
+import { datagramPorts } from './datagram-ports.ts';
 import { markSilentLines } from './inventory.service.ts';
 
 // A GoIP box whose lines cannot reach SimDock (tools/goip-sim with `udp: false`): SimDock reads and
@@ -234,5 +235,56 @@ describe('a GoIP box read through its web pages', () => {
     });
     expect(res.status).not.toBe(200);
     expect(JSON.stringify(res.body)).toMatch(/USSD needs the box's lines to connect over UDP/);
+  });
+
+  it('a box whose lines connect over UDP is scanned through its web pages when its web login is stored, keeping what the lines said', async () => {
+    const port = await waitFor(async () => datagramPorts(s.ctx).get('goip'));
+    seq += 1;
+    const boxId = `udp${seq}x`;
+    const sim = await GoipSim.start({
+      server: { host: '127.0.0.1', port: port.localPort },
+      lines: 2,
+      idPrefix: boxId,
+      password: 'line-pw',
+      keepaliveMs: 200,
+      deliverMs: null,
+      seed: 90,
+      httpUser: 'boxadmin',
+      httpPassword: 'box-web-pw',
+    });
+    boxes.push(sim);
+    const gateway = {
+      name: `GoIP udp ${seq}`,
+      kind: 'goip' as const,
+      url: '',
+      userName: boxId,
+      password: 'line-pw',
+    };
+    const add = await s.api(endpoints.gateway.update, { body: { gateway }, token: admin });
+    expect(add.status).toBe(200);
+    expect(add.body).toMatchObject({ mode: 'udp', webUser: null, hasWebPassword: false });
+    const id = String(add.body.id);
+    const known = () =>
+      s.db.query<{ port: string; number: string | null; iccid: string | null; state: string }>(
+        'SELECT port, number, iccid, state FROM sims WHERE gateway_id = $1 ORDER BY port',
+        [id],
+      );
+    await waitFor(async () => (await known()).filter((r) => r.state === 'ready').length === 2);
+    const before = await known();
+    // Without a web login there is nothing to read: its lines report themselves.
+    const refused = await s.api(endpoints.gateway.scan, { body: { id }, token: admin });
+    expect(refused.status).toBe(503);
+    expect(JSON.stringify(refused.body)).toMatch(/report themselves/);
+
+    const edit = await s.api(endpoints.gateway.update, {
+      body: { gateway: { ...gateway, id, url: sim.url, webUser: 'boxadmin', webPassword: 'box-web-pw' } },
+      token: admin,
+    });
+    expect(edit.status).toBe(200);
+    const scan = await s.api(endpoints.gateway.scan, { body: { id }, token: admin });
+    expect(scan.status, JSON.stringify(scan.body)).toBe(200);
+    // The status page names no card: the numbers and ICCIDs the keepalives gave are kept.
+    expect(await known()).toEqual(before);
+    expect(before.every((r) => r.number !== null && r.iccid !== null)).toBe(true);
   });
 });

@@ -31,6 +31,12 @@ export interface SimEntry {
   balance: string | null;
   /** Whether the SIM can send now (a multi-slot port sends from one slot); null = unknown. */
   active: boolean | null;
+  /**
+   * True when the report does not say which card is in the slot (no ICCID, IMSI or number, as a
+   * status page that lists only the network's state): what is known of the card is kept, not taken
+   * for a swapped card; only an empty slot forgets it.
+   */
+  cardUnknown?: boolean;
 }
 
 /** A device and its SIMs, read by a Scan or pushed by the device. */

@@ -70,6 +70,8 @@ export function parseStatusXml(xml: string, boxId: string): DeviceStatus {
         signal: inserted && signal !== null && /^\d{1,2}$/.test(signal) ? csqSignal(Number(signal)) : null,
         balance: null,
         active: null,
+        // The page names no card: what the lines' keepalives or an admin said of it stays.
+        cardUnknown: true,
       };
     });
   return {
