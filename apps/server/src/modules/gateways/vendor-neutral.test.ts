@@ -66,6 +66,12 @@ const VENDORS: { name: string; owns: RegExp; words: RegExp[] }[] = [
       /\bRECEIVE:/,
       /\bDELIVER:/,
       /\bGoipDriver\b/,
+      // Its web pages (the web mode).
+      /\bsend_status\.xml\b/,
+      /\bsms_inbox\b/,
+      /\bsms_row_insert\b/,
+      /\bgsm_cur_oper\b/,
+      /\bGoipWeb\b/,
     ],
   },
 ];
