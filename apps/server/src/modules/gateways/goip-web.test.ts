@@ -183,6 +183,29 @@ describe('a GoIP box read through its web pages', () => {
     expect((await simsOf(box.id)).map((r) => r.state)).toEqual(['ready', 'ready']);
   });
 
+  it('a box whose clock was set back still has its new SMS read, each stored once', async () => {
+    const box = await webBox();
+    await scanned(box);
+    // The last SMS read was dated an hour ahead of the box's clock now (a reboot without NTP).
+    const ahead = Math.floor(Date.now() / 1000) + 3600;
+    await s.db.query('UPDATE gateways SET sms_next_id = $2 WHERE id = $1', [box.id, ahead]);
+    box.sim.receiveSms(1, { from: 'Bank', text: 'Your OTP is 99887' });
+    for (let i = 0; i < 2; i++) {
+      await s.db.query('UPDATE gateways SET sms_pull_due = NULL WHERE id = $1', [box.id]);
+      await runDuePullCatchUps(s.ctx);
+    }
+    const stored = await s.db.query<{ body: string }>('SELECT body FROM incoming_sms WHERE gateway_id = $1', [
+      box.id,
+    ]);
+    expect(stored.map((r) => r.body)).toEqual(['Your OTP is 99887']);
+    // The position never moves back.
+    const [row] = await s.db.query<{ next: number }>(
+      'SELECT sms_next_id AS next FROM gateways WHERE id = $1',
+      [box.id],
+    );
+    expect(row!.next).toBe(ahead);
+  });
+
   it('bulk SMS go out through send.html; a refused number moves to the other SIM, then fails', async () => {
     const box = await webBox();
     await scanned(box);

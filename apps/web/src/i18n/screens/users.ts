@@ -131,6 +131,8 @@ export const usersEn = {
   'audit.field.kind': 'Kind',
   'audit.field.mode': 'Mode',
   'audit.field.deviceId': 'Device ID',
+  'audit.field.webUser': 'Web login',
+  'audit.field.webPasswordChanged': 'Web password changed',
   'audit.field.port': 'Port',
   'audit.field.iccid': 'ICCID',
   'audit.field.number': 'Phone number',

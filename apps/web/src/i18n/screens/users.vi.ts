@@ -128,6 +128,8 @@ export const usersVi: Record<keyof typeof usersEn, string> = {
   'audit.field.kind': 'Loại',
   'audit.field.mode': 'Chế độ',
   'audit.field.deviceId': 'ID thiết bị',
+  'audit.field.webUser': 'Tài khoản web',
+  'audit.field.webPasswordChanged': 'Đã đổi mật khẩu web',
   'audit.field.port': 'Cổng',
   'audit.field.iccid': 'ICCID',
   'audit.field.number': 'Số điện thoại',

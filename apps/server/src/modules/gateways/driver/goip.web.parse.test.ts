@@ -148,7 +148,19 @@ describe('the inbox page', () => {
     expect(inboxItems(entries, 'roof', from, now).items.map((i) => i.dedupeKey)).toEqual(
       r.items.map((i) => i.dedupeKey),
     );
-    // Nothing new: the watermark stays where it was, never backwards.
+    // Nothing new: the watermark stays where it was.
     expect(inboxItems([], 'roof', from, now)).toEqual({ items: [], nextId: from });
+    const newest = Date.parse('2026-11-30T02:59:58Z') / 1000;
+    expect(inboxItems(entries, 'roof', newest, now).nextId).toBe(newest);
+  });
+
+  it('says when even the newest SMS is older than the watermark (a clock set back): nextId goes back', () => {
+    // A box without NTP rebooted: its clock starts again on 1 January.
+    const entries = parseInboxPage(inboxPage([['01-01 00:02:10,+1555,after the reboot']]));
+    const watermark = Date.parse('2026-11-30T02:59:58Z') / 1000;
+    const r = inboxItems(entries, 'roof', watermark, now);
+    expect(r).toEqual({ items: [], nextId: Date.parse('2026-01-01T00:02:10Z') / 1000 });
+    // Read again from the start (the catch-up's rule for ids that went back): the SMS is there.
+    expect(inboxItems(entries, 'roof', 1, now).items.map((i) => i.text)).toEqual(['after the reboot']);
   });
 });

@@ -183,7 +183,10 @@ export function boxTimeSeconds(boxTime: string, now: Date): number | undefined {
  * Inbox entries as the platform's incoming SMS: those the box dated at `fromSeconds` or later (the
  * watermark; the same second is read again, the key dedupes), each keyed by box, line, box time,
  * sender and text so reading the same inbox again stores nothing twice. `nextId` is the newest
- * box time read, never below `fromSeconds`.
+ * box time read, never below `fromSeconds` while the inbox still holds what was read: when even its
+ * newest SMS is older than the watermark (its clock was set back, as a box without NTP does at a
+ * reboot, or the inbox was emptied), `nextId` says so by going back, and the catch-up reads the
+ * whole inbox again rather than skip SMS dated before the watermark.
  */
 export function inboxItems(
   entries: InboxEntry[],
@@ -192,10 +195,13 @@ export function inboxItems(
   now: Date,
 ): { items: IncomingSmsItem[]; nextId: number } {
   let next = fromSeconds;
+  let newest: number | undefined;
   const items: IncomingSmsItem[] = [];
   for (const e of entries) {
     const ts = boxTimeSeconds(e.boxTime, now);
-    if (ts === undefined || ts < fromSeconds) continue;
+    if (ts === undefined) continue;
+    newest = Math.max(newest ?? ts, ts);
+    if (ts < fromSeconds) continue;
     next = Math.max(next, ts);
     const textHash = createHash('sha256').update(e.text).digest('hex');
     items.push({
@@ -210,5 +216,6 @@ export function inboxItems(
   }
   // Oldest first, as a device hands over its inbox.
   items.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
+  if (items.length === 0 && newest !== undefined && newest < fromSeconds) return { items, nextId: newest };
   return { items, nextId: next };
 }
