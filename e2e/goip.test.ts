@@ -47,7 +47,8 @@ describe('a GoIP box in the browser', () => {
     expect(await add.getByLabel('MAC').count()).toBe(0);
     await add.getByLabel('Name', { exact: true }).fill('Shop 7');
     await add.getByLabel('Box ID').fill('shop 7');
-    await add.getByLabel('Password').fill('line-pass');
+    // Exact: the Web password field's label holds the word too.
+    await add.getByLabel('Password', { exact: true }).fill('line-pass');
     await add.getByText('Please enter all fields correctly').waitFor();
     expect(await add.getByLabel('Box ID').getAttribute('aria-invalid')).toBe('true');
     const findings = await axeFindings(page, 'add a GoIP box, a bad ID');
