@@ -3,3 +3,5 @@
 -- for a Scan otherwise. The password is sealed with APP_SECRET like the gateway password.
 ALTER TABLE gateways ADD COLUMN web_user text;
 ALTER TABLE gateways ADD COLUMN web_password_enc text;
+-- A GoIP box saved before it had a connection to choose was on UDP: say so.
+UPDATE gateways SET mode = 'udp' WHERE driver = 'goip' AND mode IS NULL;

@@ -272,20 +272,20 @@ export async function saveGateway(
   const password = input.password && input.password.trim() !== '' ? input.password : null;
   const passwordEnc = password === null ? null : seal(ctx.config.APP_SECRET, password);
   const signingKey = kind === 'smsgate' ? blankToNull(input.signingKey) : null;
-  const webPassword =
-    kind === 'goip' && input.webPassword && input.webPassword !== '' ? input.webPassword : null;
+  const webPassword = kind === 'goip' && input.webPassword ? input.webPassword : null;
   const webPasswordEnc = webPassword === null ? null : seal(ctx.config.APP_SECRET, webPassword);
   const id = input.id?.trim() || null;
-  const webPasswordMissing = badInput(
-    "Enter the password of the box's web login: in web mode SimDock reads and sends through the box's web pages.",
-    'webPassword',
-  );
+  const webPasswordMissing = () =>
+    badInput(
+      "Enter the password of the box's web login: in web mode SimDock reads and sends through the box's web pages.",
+      'webPassword',
+    );
 
   const at = ctx.clock.now();
 
   if (id === null) {
     if (passwordEnc === null) throw badInput('Password is required for a new gateway.', 'password');
-    if (fields.mode === 'web' && webPasswordEnc === null) throw webPasswordMissing;
+    if (fields.mode === 'web' && webPasswordEnc === null) throw webPasswordMissing();
     if (kind === 'smsgate' && signingKey === null && fields.mode !== 'local') {
       throw badInput(
         "Enter the phone's signing key (in the app: Settings → Webhooks → Signing Key): SimDock checks every webhook with it.",
@@ -335,7 +335,7 @@ export async function saveGateway(
       );
     }
     if (fields.mode === 'web' && webPasswordEnc === null && !before.has_web_password)
-      throw webPasswordMissing;
+      throw webPasswordMissing();
     if (fields.externalId !== null && (await deviceTakenByOther(q, kind, fields.externalId, id))) {
       throw deviceTaken(kind, fields.externalId);
     }
