@@ -84,7 +84,13 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
           />
         </div>
         {sims && sims.length === 0 ? (
-          <EmptyState title={t(gateway.kind === 'goip' ? 'gateways.simsEmptyGoip' : 'gateways.simsEmpty')} />
+          <EmptyState
+            title={t(
+              gateway.kind === 'goip' && gateway.mode !== 'web'
+                ? 'gateways.simsEmptyGoip'
+                : 'gateways.simsEmpty',
+            )}
+          />
         ) : (
           <DataTable
             phoneCards
