@@ -30,6 +30,8 @@ const SERVER_DB_FREE = [
   'apps/server/src/modules/gateways/driver/goip.dedupe.test.ts',
   'apps/server/src/modules/gateways/driver/goip.protocol.test.ts',
   'apps/server/src/modules/gateways/driver/goip.session.test.ts',
+  'apps/server/src/modules/gateways/driver/goip.web.parse.test.ts',
+  'apps/server/src/modules/gateways/driver/goip.web.test.ts',
   'apps/server/src/modules/gateways/driver/smsgate.parse.test.ts',
   'apps/server/src/modules/gateways/driver/smsgate.test.ts',
   'apps/server/src/modules/gateways/driver/transport.test.ts',
