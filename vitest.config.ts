@@ -118,7 +118,15 @@ export default defineConfig({
     // database much of the time. The browser tests run after them, two at a time (below).
     maxWorkers: 3,
     projects: [
-      { test: { name: 'contract', pool, include: ['packages/contract/src/**/*.test.ts'] } },
+      // Property tests (fast-check) run hundreds of cases: on a loaded machine a few take seconds.
+      {
+        test: {
+          name: 'contract',
+          pool,
+          include: ['packages/contract/src/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
       { test: { name: 'gateway-sim', pool, include: ['tools/gateway-sim/src/**/*.test.ts'] } },
       { test: { name: 'goip-sim', pool, include: ['tools/goip-sim/src/**/*.test.ts'] } },
       { test: { name: 'payment-sim', pool, include: ['tools/payment-sim/src/**/*.test.ts'] } },

@@ -323,10 +323,13 @@ export async function loginWithToken(page: Page, e: E2E, user: { username: strin
   await page.evaluate(`localStorage.setItem('jwtToken', ${JSON.stringify(token)})`);
 }
 
-/** Saves a full-page screenshot under SHOTS_DIR and returns its path (nothing with E2E_SHOTS=off, as in CI). */
+/** Whether screenshots are written (E2E_SHOTS=off, as in CI, turns them off). */
+export const SHOTS_ON = process.env.E2E_SHOTS !== 'off';
+
+/** Saves a full-page screenshot under SHOTS_DIR and returns its path (nothing when SHOTS_ON is false). */
 export async function shot(page: Page, name: string): Promise<string> {
   const path = join(SHOTS_DIR, `${name}.png`);
-  if (process.env.E2E_SHOTS === 'off') return path;
+  if (!SHOTS_ON) return path;
   await page.screenshot({ path, fullPage: true });
   return path;
 }

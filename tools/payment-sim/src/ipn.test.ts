@@ -47,7 +47,8 @@ describe('IPNs', () => {
       stepDelayMs: 2,
       ipnRetryIntervalMs: 20,
       ipnRetries: 3,
-      ipnTimeoutMs: 300,
+      // Long enough for a loaded machine: an IPN that times out is resent later, out of order.
+      ipnTimeoutMs: 5000,
       ...opts,
     });
     const inv = sim.createInvoice({
