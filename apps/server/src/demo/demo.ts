@@ -468,7 +468,11 @@ async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
     httpUser: DEMO_GOIP.webUser,
     httpPassword: DEMO_GOIP.webPassword,
   });
-  // Its web pages listen on a port of their own, known once it runs: stored now, so Scan works.
+  ctx.log.info(`Demo GoIP-4 (simulated) sends to udp://${server.host}:${server.port}`);
+  if (!(await until(() => box.lines().every((l) => l.registered), GOIP_WAIT_MS)))
+    ctx.log.warn('The demo GoIP box has not registered yet; its SIMs appear with its next keepalives');
+  // Its web pages listen on a port of their own, known once it runs: stored once its
+  // lines have registered (as before, the campaign finds them by their keepalives), so Scan works.
   await saveGateway(ctx, {
     ...gateway,
     id: saved.id,
@@ -476,9 +480,6 @@ async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
     webUser: DEMO_GOIP.webUser,
     webPassword: DEMO_GOIP.webPassword,
   });
-  ctx.log.info(`Demo GoIP-4 (simulated) sends to udp://${server.host}:${server.port}`);
-  if (!(await until(() => box.lines().every((l) => l.registered), GOIP_WAIT_MS)))
-    ctx.log.warn('The demo GoIP box has not registered yet; its SIMs appear with its next keepalives');
   return box;
 }
 
