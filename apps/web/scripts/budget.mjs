@@ -24,7 +24,9 @@ import { gzipSync } from 'node:zlib';
 // 159 KB since 2026-11-29, later: a page whose code cannot load (an outage) keeps the shell, says "No
 // connection" and loads by itself (app/PageUnavailable.tsx); every route's loader has it, so it is in
 // the first bundle, where it must be when nothing more can load (158.3 KB).
-export const BUDGET_KB = 159;
+// 160 KB since 2026-11-30: a GoIP box's web connection (the contract's gateway mode, web login and the
+// form rule for them, which the entry chunk holds with the rest of the contract) took it to 159.1 KB.
+export const BUDGET_KB = 160;
 const LOGIN_PAGE = 'src/pages/login/LoginPage.tsx';
 
 const here = dirname(fileURLToPath(import.meta.url));
