@@ -74,6 +74,8 @@ export interface GoipSimOptions {
   failingNumbers?: Record<string, number>;
   /** The box has no NTP: report ids count from 1 at every power-up, so they repeat after a reboot. */
   noNtp?: boolean;
+  /** The box's clock against the real one, in ms (-5 h: a box set to a time zone behind UTC). Default 0. */
+  clockOffsetMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -96,6 +98,7 @@ export interface ResolvedOptions {
   sessionIdleMs: number;
   ussdMs: number;
   noNtp: boolean;
+  clockOffsetMs: number;
   failingNumbers: Record<string, number>;
   random: () => number;
   lines: { id: string; password: string; sim: SimSpec }[];
@@ -139,6 +142,7 @@ export function resolveOptions(o: GoipSimOptions): ResolvedOptions {
     sessionIdleMs: o.sessionIdleMs ?? 90_000,
     ussdMs: o.ussdMs ?? 1500,
     noNtp: o.noNtp ?? false,
+    clockOffsetMs: o.clockOffsetMs ?? 0,
     failingNumbers: { ...o.failingNumbers },
     random,
     lines,

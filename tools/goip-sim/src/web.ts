@@ -69,7 +69,10 @@ export class Web {
         return xml(status(this.box.lines));
       default:
         if (req.query.get('type') !== 'sms_inbox') return { status: 404, text: 'Not Found' };
-        return { text: inbox(this.box.lines), headers: { 'content-type': 'text/html; charset=utf-8' } };
+        return {
+          text: inbox(this.box.lines, this.box.o.clockOffsetMs),
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        };
     }
   }
 
@@ -147,13 +150,21 @@ export function inboxTime(d: Date): string {
   return `${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
 }
 
-/** One script block per line, its messages as strings "MM-DD HH:MM:SS,<number>,<text>", newest first. */
-function inbox(lines: Line[]): string {
+/**
+ * One script block per line, its messages as strings "MM-DD HH:MM:SS,<number>,<text>", newest
+ * first, dated by the box's clock (`clockOffsetMs` from the real one).
+ */
+function inbox(lines: Line[], clockOffsetMs: number): string {
   const blocks = lines.map((l) => {
     // JSON strings are JavaScript strings; `<` escaped so a text cannot close the script.
     const list = [...l.inbox]
       .reverse()
-      .map((m) => JSON.stringify(`${inboxTime(m.at)},${m.from},${m.text}`).replace(/</g, '\\u003c'));
+      .map((m) =>
+        JSON.stringify(`${inboxTime(new Date(m.at.getTime() + clockOffsetMs))},${m.from},${m.text}`).replace(
+          /</g,
+          '\\u003c',
+        ),
+      );
     return `<script type="text/javascript">\nsms= [${list.join(',')}];\nsms_row_insert(l${l.n}_sms_store, sms, 0, ${l.n});\n</script>`;
   });
   return `<html><head><title>SMS Inbox</title></head><body>\n${blocks.join('\n')}\n</body></html>\n`;

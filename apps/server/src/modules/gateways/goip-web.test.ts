@@ -183,6 +183,24 @@ describe('a GoIP box read through its web pages', () => {
     expect((await simsOf(box.id)).map((r) => r.state)).toEqual(['ready', 'ready']);
   });
 
+  it('a box whose clock runs 5 hours behind UTC (local time): a code that comes after a read still reaches the renter', async () => {
+    const box = await webBox({ clockOffsetMs: -5 * 3600_000 });
+    await scanned(box);
+    // The first read finds the inbox empty: what comes next is recent, dated by the platform.
+    await runDuePullCatchUps(s.ctx);
+    const user = await s.createUser({ balance: 5 });
+    const order = await s.api(endpoints.order.create, { body: { serviceCode: 'tgw' }, token: user.token });
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
+    const number = order.body.data!.phoneNumber as string;
+    const line = box.sim.lines().find((l) => l.sim.number === number)!.line;
+    box.sim.receiveSms(line, { from: 'Telegram', text: 'Telegram code: 61820' });
+    s.clock.advance(11_000);
+    await runDuePullCatchUps(s.ctx);
+    const list = await s.api(endpoints.order.getByUser, { token: user.token });
+    const mine = list.body.orders.find((o: { id: string }) => o.id === order.body.data!.id);
+    expect(mine?.codeText).toBe('61820');
+  });
+
   it('a box whose clock was set back still has its new SMS read, each stored once', async () => {
     const box = await webBox();
     await scanned(box);

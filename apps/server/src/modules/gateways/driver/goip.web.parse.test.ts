@@ -144,12 +144,25 @@ describe('the inbox page', () => {
     expect(r.nextId).toBe(Date.parse('2026-11-30T02:59:58Z') / 1000);
     expect(r.items[1]).toMatchObject({ isReport: false, port: '1', sender: '+1555', recipient: null });
     expect(r.items[1]!.dedupeKey).toMatch(/^goip-web:roof:1:11-30 02:59:58:\+1555:[0-9a-f]{64}$/);
+    // Dated after the last read: it came since, and is dated by the platform's clock (a box clock
+    // hours behind UTC must not make a fresh code look older than its rental); the same second as
+    // the watermark keeps the box's time.
+    expect(r.items.map((i) => i.ts)).toEqual([from, null]);
+    expect(r.boxSeconds).toEqual([from, Date.parse('2026-11-30T02:59:58Z') / 1000]);
+    // An empty inbox read for the first time: what comes next is recent.
+    expect(inboxItems([], 'roof', 1, now)).toEqual({ items: [], boxSeconds: [], nextId: 2 });
+    // The first read keeps every box time: what it finds may be old.
+    expect(inboxItems(entries, 'roof', 1, now).items.map((i) => i.ts)).toEqual([
+      Date.parse('2026-11-30T02:00:00Z') / 1000,
+      from,
+      Date.parse('2026-11-30T02:59:58Z') / 1000,
+    ]);
     // The same inbox read again: the same keys.
     expect(inboxItems(entries, 'roof', from, now).items.map((i) => i.dedupeKey)).toEqual(
       r.items.map((i) => i.dedupeKey),
     );
     // Nothing new: the watermark stays where it was.
-    expect(inboxItems([], 'roof', from, now)).toEqual({ items: [], nextId: from });
+    expect(inboxItems([], 'roof', from, now)).toEqual({ items: [], boxSeconds: [], nextId: from });
     const newest = Date.parse('2026-11-30T02:59:58Z') / 1000;
     expect(inboxItems(entries, 'roof', newest, now).nextId).toBe(newest);
   });
@@ -159,7 +172,7 @@ describe('the inbox page', () => {
     const entries = parseInboxPage(inboxPage([['01-01 00:02:10,+1555,after the reboot']]));
     const watermark = Date.parse('2026-11-30T02:59:58Z') / 1000;
     const r = inboxItems(entries, 'roof', watermark, now);
-    expect(r).toEqual({ items: [], nextId: Date.parse('2026-01-01T00:02:10Z') / 1000 });
+    expect(r).toEqual({ items: [], boxSeconds: [], nextId: Date.parse('2026-01-01T00:02:10Z') / 1000 });
     // Read again from the start (the catch-up's rule for ids that went back): the SMS is there.
     expect(inboxItems(entries, 'roof', 1, now).items.map((i) => i.text)).toEqual(['after the reboot']);
   });

@@ -187,35 +187,55 @@ export function boxTimeSeconds(boxTime: string, now: Date): number | undefined {
  * newest SMS is older than the watermark (its clock was set back, as a box without NTP does at a
  * reboot, or the inbox was emptied), `nextId` says so by going back, and the catch-up reads the
  * whole inbox again rather than skip SMS dated before the watermark.
+ *
+ * An SMS dated after the watermark arrived since the last read (seconds ago at the poll's pace):
+ * it carries no device time (`ts: null`), so the platform dates it by its own clock. A box's clock
+ * is read as UTC but is often local time: hours behind, it would make a code that just came look
+ * older than the rental it answers. The first read and a re-read after a clock set back keep the
+ * box's time: what they hold may be old and must not match a newer rental. `boxSeconds` is each
+ * item's box time, for paging.
  */
+/** The watermark after a first read that found the inbox empty (no box time to keep). */
+const READ_ONCE = 2;
+
 export function inboxItems(
   entries: InboxEntry[],
   boxId: string,
   fromSeconds: number,
   now: Date,
-): { items: IncomingSmsItem[]; nextId: number } {
+): { items: IncomingSmsItem[]; boxSeconds: number[]; nextId: number } {
   let next = fromSeconds;
   let newest: number | undefined;
-  const items: IncomingSmsItem[] = [];
+  // The first read (no watermark yet) has nothing to call recent.
+  const read = fromSeconds > 1;
+  const dated: { item: IncomingSmsItem; at: number }[] = [];
   for (const e of entries) {
-    const ts = boxTimeSeconds(e.boxTime, now);
-    if (ts === undefined) continue;
-    newest = Math.max(newest ?? ts, ts);
-    if (ts < fromSeconds) continue;
-    next = Math.max(next, ts);
+    const at = boxTimeSeconds(e.boxTime, now);
+    if (at === undefined) continue;
+    newest = Math.max(newest ?? at, at);
+    if (at < fromSeconds) continue;
+    next = Math.max(next, at);
     const textHash = createHash('sha256').update(e.text).digest('hex');
-    items.push({
-      isReport: false,
-      port: String(e.line),
-      ts,
-      sender: e.sender,
-      recipient: null,
-      text: e.text,
-      dedupeKey: `goip-web:${boxId}:${e.line}:${e.boxTime}:${e.sender}:${textHash}`,
+    dated.push({
+      at,
+      item: {
+        isReport: false,
+        port: String(e.line),
+        ts: read && at > fromSeconds ? null : at,
+        sender: e.sender,
+        recipient: null,
+        text: e.text,
+        dedupeKey: `goip-web:${boxId}:${e.line}:${e.boxTime}:${e.sender}:${textHash}`,
+      },
     });
   }
   // Oldest first, as a device hands over its inbox.
-  items.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
-  if (items.length === 0 && newest !== undefined && newest < fromSeconds) return { items, nextId: newest };
-  return { items, nextId: next };
+  dated.sort((a, b) => a.at - b.at);
+  const items = dated.map((d) => d.item);
+  const boxSeconds = dated.map((d) => d.at);
+  if (items.length === 0 && newest !== undefined && newest < fromSeconds)
+    return { items, boxSeconds, nextId: newest };
+  // An empty inbox read for the first time: read once, so what comes next counts as recent.
+  if (newest === undefined) return { items, boxSeconds, nextId: Math.max(fromSeconds, READ_ONCE) };
+  return { items, boxSeconds, nextId: next };
 }

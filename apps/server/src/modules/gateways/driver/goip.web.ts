@@ -69,10 +69,14 @@ export class GoipWeb {
    */
   async inbox(fromId: number, max = 100): Promise<PulledSms> {
     const html = await this.get('tools.html', { type: 'sms_inbox' });
-    const { items, nextId } = inboxItems(parseInboxPage(html), this.account().boxId, fromId, this.now());
+    const { items, boxSeconds, nextId } = inboxItems(
+      parseInboxPage(html),
+      this.account().boxId,
+      fromId,
+      this.now(),
+    );
     if (items.length <= max) return { ssrc: null, nextId, items };
-    const page = items.slice(0, max);
-    return { ssrc: null, nextId: Math.max(fromId, page.at(-1)!.ts ?? fromId), items: page };
+    return { ssrc: null, nextId: Math.max(fromId, boxSeconds[max - 1]!), items: items.slice(0, max) };
   }
 
   /**
