@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../context.ts';
 import { isDbUnavailable } from '../../db/errors.ts';
+import { runtimeKey } from '../../runtime.ts';
 import { driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
 import { deviceKind } from './driver/registry.ts';
@@ -88,6 +89,22 @@ export async function pullCatchUp(
   return { pulled, stored };
 }
 
+const FAILURES_LOGGED = runtimeKey<Map<string, number>>('gateways.catchUpFailuresLogged');
+
+/**
+ * Whether a failure is logged now: a box read every 10 s with a wrong web password would otherwise
+ * write six lines a minute. One line a minute per gateway and reason; the map is bounded.
+ */
+function firstInAMinute(ctx: AppContext, key: string): boolean {
+  const logged = ctx.runtime.get(FAILURES_LOGGED, () => new Map());
+  const now = ctx.clock.now().getTime();
+  const last = logged.get(key);
+  if (last !== undefined && now - last < PULL_PERIOD_MS) return false;
+  if (logged.size >= 1000) logged.clear();
+  logged.set(key, now);
+  return true;
+}
+
 /** How often the platform reads a gateway itself (DeviceKindSpec.pollMs); undefined: the usual catch-up. */
 function pollPeriod(ctx: AppContext, gw: Pick<GatewayCredentials, 'driver' | 'mode'>): number | undefined {
   return deviceKind(ctx, gw.driver)?.pollMs?.(gw.mode);
@@ -120,8 +137,11 @@ export async function runDuePullCatchUps(ctx: AppContext): Promise<void> {
         const quiet = err instanceof GatewayError && (err.kind === 'timeout' || err.kind === 'network');
         const msg = err instanceof GatewayError ? err.message : undefined;
         if (quiet) ctx.log.debug({ gatewayId: gw.id, reason: msg }, 'SMS catch-up: gateway unreachable');
-        else
-          ctx.log.warn({ gatewayId: gw.id, reason: msg, err: msg ? undefined : err }, 'SMS catch-up failed');
+        else if (firstInAMinute(ctx, `${gw.id} ${msg ?? String(err)}`))
+          ctx.log.warn(
+            { gatewayId: gw.id, reason: msg, err: msg ? undefined : err },
+            'SMS catch-up failed (once a minute per gateway and reason)',
+          );
       }
     }
   };

@@ -142,6 +142,17 @@ describe('a GoIP box read through its web pages', () => {
     expect(scan.status).toBe(503);
     expect(JSON.stringify(scan.body)).toMatch(/Web login and Web password/);
     expect(JSON.stringify(scan.body)).not.toContain('not-the-one');
+    // The 10 s poll fails the same way: one warning a minute, not one per pass.
+    const warnings = () =>
+      s.logs.filter((l) => l.includes('SMS catch-up failed') && l.includes(box.id)).length;
+    for (let i = 0; i < 4; i++) {
+      await runDuePullCatchUps(s.ctx);
+      s.clock.advance(11_000);
+    }
+    expect(warnings()).toBe(1);
+    s.clock.advance(20_000);
+    await runDuePullCatchUps(s.ctx);
+    expect(warnings()).toBe(2);
   });
 
   it("a Scan fills the SIMs; a renter's code arrives through the inbox poll, once", async () => {
