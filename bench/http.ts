@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestJson } from '@simdock/server/testing';
+import pg from 'pg';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -88,4 +90,60 @@ export async function startListening(
     child.once('exit', () => reject(new Error(`${[command, ...args].join(' ')} exited at start`)));
   });
   return { child, port };
+}
+
+/**
+ * A throw-away database on the PostgreSQL server at `adminUrl` (BENCH_DATABASE_URL): its URL, and
+ * `drop`, which removes it (KEEP_DB=1 keeps it to look at) and closes the admin connection.
+ */
+export async function benchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `simdock_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (process.env.KEEP_DB) console.log(`kept database ${name} (KEEP_DB)`);
+      else
+        await admin
+          .query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+          .catch((err) => console.error(`could not drop ${name}: ${err.message}`));
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * Registers `count` users (bench0, bench1, …) through the API, signs each in, and gives each 100 USD
+ * through the ledger, as every balance change goes. Resolves with their tokens, in order.
+ */
+export async function benchUsers(
+  post: ReturnType<typeof jsonPoster>,
+  databaseUrl: string,
+  count: number,
+): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const username = `bench${i}`;
+    await post('/api/Auth/register', {
+      username,
+      email: `${username}@bench.local`,
+      passwordHash: 'bench-password',
+    });
+    tokens.push((await post('/api/Auth/login', { username, password: 'bench-password' })).token);
+  }
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `WITH u AS (UPDATE users SET balance = balance + 100 WHERE username LIKE 'bench%' RETURNING id)
+       INSERT INTO ledger (user_id, amount, kind, created_at) SELECT id, 100, 'admin_adjustment', now() FROM u`,
+    );
+  } finally {
+    await db.end();
+  }
+  return tokens;
 }

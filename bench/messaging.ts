@@ -23,10 +23,9 @@
  * (per SIM per minute, 300), DISPATCH_MESSAGES (10000), DEEP_MESSAGES (1000000).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { SimFleet } from '@simdock/gateway-sim';
 import pg from 'pg';
-import { benchServerEnv, serveArgs } from './http.ts';
+import { benchDatabase, benchServerEnv, serveArgs } from './http.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -69,12 +68,8 @@ function stats(samples: number[]): string {
 }
 
 async function main() {
-  const dbName = `simdock_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await benchDatabase(ADMIN_URL);
+  const dbUrl = new URL(database.url);
   let server: ChildProcess | undefined;
   const db = new pg.Client({ connectionString: dbUrl.toString() });
   try {
@@ -113,9 +108,7 @@ async function main() {
     server?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => {});
-    if (process.env.KEEP_DB) console.log(`kept database ${dbName} (KEEP_DB)`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

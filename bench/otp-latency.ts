@@ -26,7 +26,6 @@
  * PROFILE=1: the server writes a CPU profile to bench/out/prof/ (read it with bench/profile-summary.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,7 +34,7 @@ import { SimFleet } from '@simdock/gateway-sim';
 import { openSse } from '@simdock/server/testing';
 import pg from 'pg';
 import { cpuMs, postgresCpuMs, postgresCpuSince, rssMb, threadCpuMs, threadCpuSince } from './cpu.ts';
-import { benchServerEnv, jsonPoster, serveArgs } from './http.ts';
+import { benchDatabase, benchServerEnv, benchUsers, jsonPoster, serveArgs } from './http.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -141,12 +140,8 @@ function quantile(sorted: number[], q: number): number {
 }
 
 async function main() {
-  const dbName = `simdock_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await benchDatabase(ADMIN_URL);
+  const dbUrl = new URL(database.url);
 
   let server: ChildProcess | undefined;
   const fleet = await SimFleet.start(GATEWAYS, { ports: PORTS, slots: 1, seed: 7 });
@@ -207,25 +202,8 @@ async function main() {
       );
     }
 
-    const users: { token: string }[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const username = `bench${i}`;
-      await post('/api/Auth/register', {
-        username,
-        email: `${username}@bench.local`,
-        passwordHash: 'bench-password',
-      });
-      users.push({ token: (await post('/api/Auth/login', { username, password: 'bench-password' })).token });
-    }
-    await admin.query(`SELECT 1`);
-    const db = new pg.Client({ connectionString: dbUrl.toString() });
-    await db.connect();
     // Money for the rentals, through the ledger as every balance change.
-    await db.query(
-      `WITH u AS (UPDATE users SET balance = balance + 100 WHERE username LIKE 'bench%' RETURNING id)
-       INSERT INTO ledger (user_id, amount, kind, created_at) SELECT id, 100, 'admin_adjustment', now() FROM u`,
-    );
-    await db.end();
+    const users = (await benchUsers(post, database.url, USERS)).map((token) => ({ token }));
 
     // Rent ORDERS numbers, spread over users and services.
     const portOf = new Map<string, { sim: (typeof fleet.devices)[number]; port: string }>();
@@ -441,9 +419,7 @@ async function main() {
     server?.kill('SIGTERM');
     await fleet.stop();
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))]);
-    if (process.env.KEEP_DB) console.log(`kept database ${dbName} (KEEP_DB)`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await database.drop();
   }
 }
 

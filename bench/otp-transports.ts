@@ -14,14 +14,12 @@
  * USERS (20), WARMUP (seconds of traffic before the measured run, not counted; 5).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { GoipSim } from '@simdock/goip-sim';
 import { freeUdpPort } from '@simdock/goip-sim/testkit';
 import { openSse, requestJson } from '@simdock/server/testing';
-import pg from 'pg';
-import { benchServerEnv, type Json, jsonPoster, serveArgs } from './http.ts';
+import { benchDatabase, benchServerEnv, benchUsers, type Json, jsonPoster, serveArgs } from './http.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RATE = Number(process.env.RATE ?? 50);
@@ -42,12 +40,8 @@ function quantile(sorted: number[], q: number): number | null {
 }
 
 async function main() {
-  const dbName = `simdock_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await benchDatabase(ADMIN_URL);
+  const dbUrl = new URL(database.url);
   const udp = await freeUdpPort();
 
   let server: ChildProcess | undefined;
@@ -108,23 +102,7 @@ async function main() {
         adminToken,
       );
     }
-    const users: string[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const username = `bench${i}`;
-      await post('/api/Auth/register', {
-        username,
-        email: `${username}@bench.local`,
-        passwordHash: 'bench-password',
-      });
-      users.push((await post('/api/Auth/login', { username, password: 'bench-password' })).token);
-    }
-    const db = new pg.Client({ connectionString: dbUrl.toString() });
-    await db.connect();
-    await db.query(
-      `WITH u AS (UPDATE users SET balance = balance + 100 WHERE username LIKE 'bench%' RETURNING id)
-       INSERT INTO ledger (user_id, amount, kind, created_at) SELECT id, 100, 'admin_adjustment', now() FROM u`,
-    );
-    await db.end();
+    const users = await benchUsers(post, database.url, USERS);
 
     // Every usable SIM of both boxes, once per service (until no number is left for it).
     type Target = { transport: Transport; service: string; send: (text: string) => void };
@@ -232,8 +210,7 @@ async function main() {
     await goip?.stop();
     await ejoin.stop();
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))]);
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await database.drop();
   }
 }
 
