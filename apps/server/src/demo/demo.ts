@@ -123,7 +123,8 @@ export const DEMO_FAILING_PORT = '16.01';
 
 /**
  * The first bulk campaign of the demo user, so History has something to show at once: enough
- * messages for every SIM to send several, so the refused SIM reaches SimLockAfterFailures (5).
+ * messages for every SIM to send several, about as many as SimLockAfterFailures (5): the refused SIM
+ * usually locks itself in it (with the GoIP lines, 22 SIMs share the 100 recipients).
  */
 export const DEMO_CAMPAIGN = {
   recipients: Array.from({ length: 100 }, (_, i) => String(12025550100 + i * 7)),
