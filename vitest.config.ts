@@ -23,6 +23,8 @@ const SERVER_DB_FREE = [
   'apps/server/src/db/group-commit.test.ts',
   'apps/server/src/db/shaped-query.test.ts',
   'apps/server/src/modules/boundaries.test.ts',
+  'apps/server/src/modules/catalogue/origin.test.ts',
+  'apps/server/src/modules/catalogue/sms-activate-countries.test.ts',
   'apps/server/src/modules/gateways/driver/contract.test.ts',
   'apps/server/src/modules/gateways/driver/ejoin.mms.test.ts',
   'apps/server/src/modules/gateways/driver/ejoin.parse.test.ts',
