@@ -16,6 +16,8 @@ const USAGE = `Usage: gateway-sim [options]
   --mac MAC             device MAC (single device only)
   --seed N              seed for MAC/ICCID/IMSI/IMEI/numbers
   --no-numbers          the device does not know its SIMs' numbers (sn empty)
+  --carriers ID,...     SIM carriers round-robin over ports (us-tmobile; also de-vodafone,
+                        de-telekom, gb-ee, vn-viettel)
   --push-to URL         subscribe dev-status pushes to URL at start
   --period S            push period in seconds (60)
   --push-interval-ms N  override the push interval in ms
@@ -43,6 +45,7 @@ export async function startFromArgs(
     mac: 'string',
     seed: 'number',
     'no-numbers': 'boolean',
+    carriers: 'string',
     'push-to': 'string',
     period: 'number',
     'push-interval-ms': 'number',
@@ -65,6 +68,7 @@ export async function startFromArgs(
     mac: v.mac,
     seed: v.seed,
     withNumbers: !v['no-numbers'],
+    ...(v.carriers ? { carriers: v.carriers.split(',') } : {}),
     statusUrl: v['push-to'],
     period: v.period,
     pushIntervalMs: v['push-interval-ms'],

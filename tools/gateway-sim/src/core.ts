@@ -1,6 +1,6 @@
 // The device's behaviour behind the HTTP API: status subscription and pushes, SIM lifecycle,
 // commands, inbox, tasks and reboot. GatewaySim (device.ts) is the public face of this.
-import { Timers } from '@simdock/sim-kit';
+import { type CarrierProfile, carrierProfile, DEFAULT_CARRIER, Timers } from '@simdock/sim-kit';
 import { Batcher, MAX_TIMER_MS } from './batcher.ts';
 import { MAX_SAFE_SEED, macFor, normaliseMac } from './identity.ts';
 import { Inbox } from './inbox.ts';
@@ -33,6 +33,8 @@ export interface ResolvedOptions {
   port: number;
   seed: number;
   withNumbers: boolean;
+  /** Carrier profiles, round-robin over ports. */
+  carriers: CarrierProfile[];
   ip: string;
   ver: string;
   pushIntervalMs: number | undefined;
@@ -65,6 +67,7 @@ export function resolveOptions(o: SimOptions): ResolvedOptions {
     port: int(o.port, 0, 0, 'port'),
     seed: int(seed, 0, 0, 'seed'),
     withNumbers: o.withNumbers ?? true,
+    carriers: (o.carriers?.length ? o.carriers : [DEFAULT_CARRIER]).map(carrierProfile),
     ip: o.ip ?? `192.168.1.${2 + (seed % 250)}`,
     ver: o.ver ?? '608-520-840-841-100-0F0',
     pushIntervalMs: o.pushIntervalMs,
@@ -119,7 +122,13 @@ export class DeviceCore implements NetworkMember {
   ) {
     this.ip = opts.ip;
     this.model = new DeviceModel(
-      { ports: opts.ports, slots: opts.slots, seed: opts.seed, withNumbers: opts.withNumbers },
+      {
+        ports: opts.ports,
+        slots: opts.slots,
+        seed: opts.seed,
+        withNumbers: opts.withNumbers,
+        carriers: opts.carriers,
+      },
       (slot) => this.pushPortStatus(slot),
     );
     this.pusher = new Pusher(() => ({ ...this.faults, offline: this.offline }), opts.pushTimeoutMs);

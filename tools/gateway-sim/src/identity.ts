@@ -4,7 +4,15 @@
 // (a·x + b mod m, with gcd(a, m) = 1, so bijective) of x = seed·SERIALS + serial. Devices in one
 // fleet use consecutive seeds, so within the ranges below they never share a number or an ICCID.
 
-import { luhnDigit } from '@simdock/sim-kit';
+import {
+  type CarrierProfile,
+  DEFAULT_CARRIER,
+  iccidFor,
+  imsiFor,
+  luhnDigit,
+  numberFor,
+  seededRandom,
+} from '@simdock/sim-kit';
 
 const SERIALS = 4096n;
 
@@ -33,6 +41,29 @@ export function iccid(seed: number, serial: number): string {
 /** 15-digit IMSI on MCC/MNC 310/260. */
 export function imsi(seed: number, serial: number): string {
   return `310260${String(affine(simKey(seed, serial), 15_485_863n, 777n, 1_000_000_000n)).padStart(9, '0')}`;
+}
+
+/** One new SIM of a carrier: its number (the truth), ICCID and IMSI. */
+export interface CarrierSim {
+  msisdn: string;
+  iccid: string;
+  imsi: string;
+}
+
+/**
+ * T-Mobile US SIMs keep the affine ids above (collision-free within a fleet, and what existing
+ * tests expect); other carriers draw from a stream seeded by (seed, serial), so a seed still gives
+ * the same SIMs, and their number spaces are large enough that a fleet's SIMs do not meet.
+ */
+export function carrierSim(profile: CarrierProfile, seed: number, serial: number): CarrierSim {
+  if (profile.id === DEFAULT_CARRIER)
+    return { msisdn: simNumber(seed, serial), iccid: iccid(seed, serial), imsi: imsi(seed, serial) };
+  const random = seededRandom(Number(simKey(seed, serial) % 0x1_0000_0000n) ^ 0x5bd1e995);
+  return {
+    imsi: imsiFor(profile, random),
+    iccid: iccidFor(profile, random),
+    msisdn: numberFor(profile, random),
+  };
 }
 
 /** 15-digit IMEI of one slot's module (a real TAC, a 6-digit serial, Luhn digit). */

@@ -1,6 +1,6 @@
 // Device state: ports (radio modules), their SIM slots, and the port-spec syntax of the API.
-import { seededRandom } from '@simdock/sim-kit';
-import { iccid, imei, imsi, simNumber } from './identity.ts';
+import { type CarrierProfile, oprText, seededRandom } from '@simdock/sim-kit';
+import { carrierSim, imei } from './identity.ts';
 import { ST } from './protocol.ts';
 
 /** One SIM slot as the simulator sees it. `sn` is what the device reports; `msisdn` is the truth. */
@@ -108,9 +108,9 @@ export interface ModelOptions {
   slots: number;
   seed: number;
   withNumbers: boolean;
+  /** Port N's SIMs are of carriers[(N - 1) % length]; a swap or a fresh insert stays on it. */
+  carriers: CarrierProfile[];
 }
-
-const OPERATOR = '310260 T-Mobile';
 
 /** Ports and slots plus the SIM lifecycle. Every visible change is reported through `onChange`. */
 export class DeviceModel {
@@ -127,7 +127,7 @@ export class DeviceModel {
       const slots: Slot[] = [];
       for (let s = 1; s <= opts.slots; s++) {
         const index = (p - 1) * opts.slots + (s - 1);
-        const sim = this.newSim(opts.withNumbers);
+        const sim = this.newSim(p, opts.withNumbers);
         slots.push({
           ...sim,
           port: formatPort(p, s),
@@ -147,16 +147,17 @@ export class DeviceModel {
     }
   }
 
-  private newSim(withNumber: boolean): SimIdentity {
+  private newSim(portNo: number, withNumber: boolean): SimIdentity {
     const serial = this.serial++;
-    const msisdn = simNumber(this.opts.seed, serial);
+    const carrier = this.opts.carriers[(portNo - 1) % this.opts.carriers.length]!;
+    const { msisdn, iccid, imsi } = carrierSim(carrier, this.opts.seed, serial);
     return {
-      iccid: iccid(this.opts.seed, serial),
-      imsi: imsi(this.opts.seed, serial),
+      iccid,
+      imsi,
       msisdn,
       sn: withNumber ? msisdn : '',
       cnum: withNumber,
-      opr: OPERATOR,
+      opr: oprText(carrier),
       sig: 18 + Math.floor(this.rand() * 14),
       bal: '0.00',
       ussd: {},
@@ -221,13 +222,15 @@ export class DeviceModel {
 
   /** Put a SIM in: the card last seen here if any, else a fresh one; `sim` overrides fields. */
   insert(slot: Slot, sim: Partial<SlotState> = {}): void {
-    const base = slot.inserted ? this.identityOf(slot) : (slot.lastSim ?? this.newSim(this.opts.withNumbers));
+    const base = slot.inserted
+      ? this.identityOf(slot)
+      : (slot.lastSim ?? this.newSim(slot.portNo, this.opts.withNumbers));
     this.place(slot, base, sim);
   }
 
   /** Replace the SIM by a new card; it carries no known number unless `sim.sn` is given. */
   swap(slot: Slot, sim: Partial<SlotState> = {}): void {
-    this.place(slot, this.newSim(false), sim);
+    this.place(slot, this.newSim(slot.portNo, false), sim);
   }
 
   private place(slot: Slot, base: SimIdentity, sim: Partial<SlotState>): void {

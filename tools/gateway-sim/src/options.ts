@@ -16,6 +16,11 @@ export interface SimOptions {
   port?: number;
   /** Default true: the device knows each SIM's number (`sn`). */
   withNumbers?: boolean;
+  /**
+   * Carrier profile ids of sim-kit (us-tmobile, de-vodafone, de-telekom, gb-ee, vn-viettel), assigned
+   * round-robin over ports: port N gets carriers[(N - 1) % length]. Default ['us-tmobile'].
+   */
+  carriers?: string[];
   /** Seed for ICCID/IMSI/IMEI/numbers/MAC; default random. Fleets use seed, seed+1, ... */
   seed?: number;
   /** Overrides `period * 1000` of the dev-status push (tests use short intervals). */

@@ -77,6 +77,34 @@ describe('status, auth and SIM lifecycle', () => {
     }
   });
 
+  it("reports each port's SIM on its carrier: imsi, iccid, opr and sn of the profile, round-robin", async () => {
+    const opts = { ports: 3, seed: 7, carriers: ['de-vodafone', 'gb-ee'] };
+    const sim = await GatewaySim.start(opts);
+    try {
+      const s = await goip(sim.url, 'goip_get_status.html');
+      const [p1, p2, p3] = s.status;
+      expect(p1).toMatchObject({ port: '1.01', opr: '26202 Vodafone' });
+      expect(p1.imsi).toMatch(/^26202\d{10}$/);
+      expect(p1.iccid).toMatch(/^894902\d{13}$/);
+      expect(p1.sn).toMatch(/^491[5-7]\d{8,9}$/);
+      expect(p2).toMatchObject({ port: '2.01', opr: '23430 EE' });
+      expect(p2.imsi).toMatch(/^23430\d{10}$/);
+      expect(p2.iccid).toMatch(/^894430\d{13}$/);
+      expect(p2.sn).toMatch(/^447\d{9}$/);
+      expect(p3).toMatchObject({ port: '3.01', opr: '26202 Vodafone' });
+      // A new card in a port stays on the port's carrier.
+      sim.swapSim('2.01');
+      expect(sim.slot('2.01')).toMatchObject({ opr: '23430 EE', imsi: expect.stringMatching(/^23430/) });
+      // Same seed, same SIMs.
+      const twin = await GatewaySim.start(opts);
+      expect(twin.slot('1.01')).toEqual(sim.slot('1.01'));
+      await twin.stop();
+      await expect(GatewaySim.start({ ports: 1, carriers: ['xx-nope'] })).rejects.toThrow(/unknown carrier/);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   it('shows an empty slot as port, sim, seq, st 0 and imei only', async () => {
     const sim = await GatewaySim.start({ ports: 2 });
     try {

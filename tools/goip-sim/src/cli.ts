@@ -19,6 +19,8 @@ const USAGE = `Usage: goip-sim --server HOST:PORT [options]
   --http-user U          web pages' Basic-auth account (admin)
   --http-password P      (admin)
   --seed N               seed for numbers, IMSIs, ICCIDs, IMEIs and send times
+  --carriers ID,…        SIM carriers round-robin over lines (us-tmobile; also de-vodafone,
+                         de-telekom, gb-ee, vn-viettel)
   --send-ms N|MIN,MAX    time one SMS takes (2000,5000)
   --deliver-ms N         OK → DELIVER delay (1000); --no-deliver sends none
   --no-deliver
@@ -80,6 +82,7 @@ export async function startFromArgs(
       'http-user': 'string',
       'http-password': 'string',
       seed: 'number',
+      carriers: 'string',
       'send-ms': 'string',
       'deliver-ms': 'number',
       'no-deliver': 'boolean',
@@ -116,6 +119,7 @@ export async function startFromArgs(
     httpUser: v['http-user'],
     httpPassword: v['http-password'],
     seed: v.seed,
+    carriers: list(v.carriers),
     sendMs: sendMs(v['send-ms']),
     deliverMs: v['no-deliver'] ? null : v['deliver-ms'],
     reportRetryMs: v['report-retry-ms'],

@@ -51,6 +51,24 @@ describe('keepalives', () => {
     await until(() => sim.lines().every((l) => l.registered));
   });
 
+  it('a line on another carrier reports its number, IMSI, ICCID and pro', async () => {
+    const { srv, sim } = await setup({}, { lines: 2, carriers: ['vn-viettel', 'gb-ee'] });
+    const kas = await srv.waitFor((d) => d.text.startsWith('req:') && d.text.includes('id:goip1;'), 1);
+    const f = Object.fromEntries(fieldsOf(kas[0]!.text));
+    expect(f).toMatchObject({ pro: 'Viettel', num: expect.stringMatching(/^84[39]\d{8}$|^848\d{8}$/) });
+    expect(f.imsi).toMatch(/^45204\d{10}$/);
+    expect(f.iccid).toMatch(/^898404\d{13}$/);
+    expect(sim.line(2).sim).toMatchObject({ carrier: 'EE', imsi: expect.stringMatching(/^23430\d{10}$/) });
+    expect(sim.line(2).sim.number).toMatch(/^447\d{9}$/);
+    // The own-number USSD answers the carrier's number.
+    expect(sim.line(1).sim.ussd['*#100#']).toBe(`Your number is +${f.num}`);
+    const { sim: again } = await setup(
+      {},
+      { lines: 2, carriers: ['vn-viettel', 'gb-ee'], keepaliveMs: 60_000 },
+    );
+    expect(again.lines().map((l) => l.sim)).toEqual(sim.lines().map((l) => l.sim));
+  });
+
   it('a seed gives the same identities every run', async () => {
     const { sim } = await setup({}, { lines: 2, keepaliveMs: 60_000 });
     const { sim: again } = await setup({}, { lines: 2, keepaliveMs: 60_000 });

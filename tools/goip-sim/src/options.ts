@@ -1,5 +1,5 @@
 // GoipSim's options, the per-line SIM spec and the defaults.
-import { seededRandom } from '@simdock/sim-kit';
+import { carrierProfile, DEFAULT_CARRIER, seededRandom } from '@simdock/sim-kit';
 import { defaultUssd, simIdentity } from './identity.ts';
 
 /** One line's SIM as the box reports it; every field has a seeded default. */
@@ -40,6 +40,12 @@ export interface GoipSimOptions {
   passwords?: string[];
   /** Keepalive period, default 30 000 ms. */
   keepaliveMs?: number;
+  /**
+   * Carrier profile ids of sim-kit (us-tmobile, de-vodafone, de-telekom, gb-ee, vn-viettel), assigned
+   * round-robin over lines: line N's SIM is of carriers[(N - 1) % length] (its number, IMSI, ICCID
+   * and `pro:`). Default ['us-tmobile']; `sims` still override single fields.
+   */
+  carriers?: string[];
   /** Per-line SIM overrides (index 0 = line 1). */
   sims?: Partial<SimSpec>[];
   /** Seed for the SIM identities and send timings; default random. */
@@ -111,12 +117,13 @@ export function resolveOptions(o: GoipSimOptions): ResolvedOptions {
   if (!Number.isInteger(count) || count < 1 || count > 32) throw new Error('goip-sim: lines must be 1–32');
   const seed = o.seed ?? Math.floor(Math.random() * 1e9);
   const random = seededRandom(seed);
+  const carriers = (o.carriers?.length ? o.carriers : [DEFAULT_CARRIER]).map(carrierProfile);
   const sendMs = o.sendMs ?? [2000, 5000];
   const lines = Array.from({ length: count }, (_, i) => {
     const id = o.ids?.[i] ?? `${o.idPrefix ?? 'goip'}${i + 1}`;
     const password = o.passwords?.[i] ?? o.password ?? '1234';
     const over = o.sims?.[i] ?? {};
-    const base = simIdentity(seed, i, random);
+    const base = simIdentity(seed, i, random, carriers[i % carriers.length]);
     // The own-number code answers the number the SIM really has, overridden or not.
     const ussd = { ...defaultUssd(over.number ?? base.number), ...over.ussd };
     const sim: SimSpec = { ...base, ...over, ussd };

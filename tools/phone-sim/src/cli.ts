@@ -1,9 +1,9 @@
 #!/usr/bin/env -S node --import tsx
 // phone-sim CLI: start one simulated SMSGate phone with the /sim/* control API enabled.
 // The control API has no authentication; never expose this port beyond a test machine.
-import { isMain, parseOptions, runCli } from '@simdock/sim-kit';
+import { CARRIERS, isMain, parseOptions, runCli } from '@simdock/sim-kit';
 import type { Mode } from './model.ts';
-import type { SlotConfig } from './options.ts';
+import type { CarrierSlot, SlotConfig } from './options.ts';
 import { PhoneSim } from './phone.ts';
 
 const USAGE = `Usage: phone-sim [options]
@@ -15,6 +15,8 @@ const USAGE = `Usage: phone-sim [options]
   --signing-key K       webhook signing key (simdock1)
   --sim NUMBER,ICCID,CARRIER   one per slot in order; "-" is an empty slot; a number "" is null
                         (default: one SIM +84901234567,8984048000000001234,Viettel)
+  --sim CARRIER         a SIM of a carrier profile, number and ICCID drawn from --seed
+                        (us-tmobile, de-vodafone, de-telekom, gb-ee, vn-viettel)
   --device-id ID        device id (default: random, or seeded)
   --seed N              seed for ids
   --step-ms N           delay between state steps (5)
@@ -28,8 +30,9 @@ Control API (no auth, same port): GET /sim/state, GET /sim/sent, GET /sim/receiv
 
 const MODES = new Set<string>(['local', 'cloud', 'private']);
 
-export function parseSim(spec: string): SlotConfig | null {
+export function parseSim(spec: string): SlotConfig | CarrierSlot | null {
   if (spec === '-') return null;
+  if (CARRIERS.some((c) => c.id === spec)) return { carrier: spec };
   const [phoneNumber = '', iccid = '', carrierName = ''] = spec.split(',');
   return {
     phoneNumber: phoneNumber === '' ? null : phoneNumber,

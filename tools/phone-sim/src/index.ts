@@ -4,7 +4,7 @@ export type { IncomingMms, IncomingRecord, MmsPart } from './incoming.ts';
 export { validateMessage } from './message-validation.ts';
 export type { Mode, State, WebhookEvent } from './model.ts';
 export { aggregate, maskSim, PREFIX, partsCount, phoneTime, sign } from './model.ts';
-export type { OtherDevice, PhoneSimOptions, SlotConfig } from './options.ts';
+export type { CarrierSlot, OtherDevice, PhoneSimOptions, SlotConfig } from './options.ts';
 export type { MessageRecord, Outcome, OutcomeFn, OutgoingSms, RecipientRecord } from './outbox.ts';
 export { PhoneSim } from './phone.ts';
 export { type Received, type Receiver, startReceiver } from './receiver.ts';

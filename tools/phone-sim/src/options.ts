@@ -1,4 +1,5 @@
 // What a simulated phone is started with, and the defaults it fills in.
+import { carrierProfile, iccidFor, numberFor, seededRandom } from '@simdock/sim-kit';
 import type { Mode } from './model.ts';
 import type { RetryOptions } from './webhooks.ts';
 
@@ -7,6 +8,14 @@ export interface SlotConfig {
   phoneNumber: string | null;
   iccid: string | null;
   carrierName: string;
+}
+
+/**
+ * A SIM of a sim-kit carrier profile (us-tmobile, de-vodafone, de-telekom, gb-ee, vn-viettel): its
+ * number, ICCID and carrier name come from the profile (seeded by `seed`); fields given here win.
+ */
+export interface CarrierSlot extends Partial<SlotConfig> {
+  carrier: string;
 }
 
 /** Another phone of the same Cloud/Private account: listed, but it never comes online. */
@@ -24,7 +33,7 @@ export interface PhoneSimOptions {
   username: string;
   password: string;
   /** Physical slots in order (slotIndex 0, 1, …); null is an empty slot. */
-  slots: (SlotConfig | null)[];
+  slots: (SlotConfig | CarrierSlot | null)[];
   signingKey: string;
   seed?: number;
   deviceId?: string;
@@ -55,16 +64,40 @@ export interface PhoneSimOptions {
 export type ResolvedOptions = Required<
   Omit<
     PhoneSimOptions,
-    'seed' | 'deviceId' | 'retry' | 'pingIntervalMs' | 'port' | 'host' | 'otherDevices' | 'maxPending'
+    | 'seed'
+    | 'deviceId'
+    | 'retry'
+    | 'pingIntervalMs'
+    | 'port'
+    | 'host'
+    | 'otherDevices'
+    | 'maxPending'
+    | 'slots'
   >
->;
+> & { slots: (SlotConfig | null)[] };
+
+/** Carrier slots drawn from the profile; a stream of their own, so a seed's device and message ids stay as they were. */
+function resolveSlots(slots: PhoneSimOptions['slots'], seed: number | undefined): (SlotConfig | null)[] {
+  const random = seed === undefined ? Math.random : seededRandom(seed ^ 0x5eed51a5);
+  return slots.map((s) => {
+    if (!s || !('carrier' in s)) return s;
+    const { carrier, ...given } = s;
+    const p = carrierProfile(carrier);
+    const drawn: SlotConfig = {
+      phoneNumber: `+${numberFor(p, random)}`,
+      iccid: iccidFor(p, random),
+      carrierName: p.name,
+    };
+    return { ...drawn, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+  });
+}
 
 export function resolveOptions(opts: PhoneSimOptions): ResolvedOptions {
   return {
     mode: opts.mode,
     username: opts.username,
     password: opts.password,
-    slots: opts.slots,
+    slots: resolveSlots(opts.slots, opts.seed),
     signingKey: opts.signingKey,
     name: opts.name ?? 'samsung/a52qnsxx',
     version: opts.version ?? '1.40.0',

@@ -293,6 +293,32 @@ describe('devices and modes', () => {
     await expectStatus(local.client.getDevices(), 404);
   });
 
+  it('a SIM given as a carrier profile reports its number, ICCID and carrier name', async () => {
+    const slots: PhoneSimOptions['slots'] = [
+      { carrier: 'de-telekom' },
+      { carrier: 'gb-ee', carrierName: 'EE UK' },
+    ];
+    const local = await phone('local', { slots });
+    const auth = `Basic ${Buffer.from('sms:pa55word').toString('base64')}`;
+    const res = await fetch(`${local.sim.baseUrl}/device`, { headers: { Authorization: auth } });
+    const [dev] = (await res.json()) as {
+      simCards: { phoneNumber: string; iccid: string; carrierName: string }[];
+    }[];
+    const [de, gb] = dev!.simCards;
+    expect(de).toMatchObject({ carrierName: 'Telekom' });
+    expect(de!.phoneNumber).toMatch(/^\+491[5-7]\d{8,9}$/);
+    expect(de!.iccid).toMatch(/^894901\d{13}$/);
+    expect(gb).toMatchObject({ carrierName: 'EE UK' });
+    expect(gb!.phoneNumber).toMatch(/^\+447\d{9}$/);
+    expect(gb!.iccid).toMatch(/^894430\d{13}$/);
+    // Same seed, same SIMs.
+    const again = await phone('local', { slots });
+    const [dev2] = (await (
+      await fetch(`${again.sim.baseUrl}/device`, { headers: { Authorization: auth } })
+    ).json()) as { simCards: unknown[] }[];
+    expect(dev2!.simCards).toEqual(dev!.simCards);
+  });
+
   it('Private serves under /api/3rdparty/v1 and health needs no credentials', async () => {
     const { sim, client } = await phone('private');
     expect(sim.baseUrl).toBe(`${sim.url}/api/3rdparty/v1`);

@@ -1,3 +1,13 @@
+export {
+  CARRIERS,
+  type CarrierProfile,
+  carrierProfile,
+  DEFAULT_CARRIER,
+  iccidFor,
+  imsiFor,
+  numberFor,
+  oprText,
+} from './carriers.ts';
 export { isMain, type OptionKind, type OptionValues, parseOptions, runCli } from './cli.ts';
 export { type ControlApi, type ControlRoute, handleControl } from './control.ts';
 export {

@@ -23,6 +23,7 @@ import { runtimeKey } from '../runtime.ts';
 // The demo: a simulated 16-SIM gateway, a simulated Android phone with 2 SIMs and a simulated
 // GoIP-4 box in this process, realistic services and a user with money, so a newcomer can rent a
 // number and watch the code arrive. Never with NODE_ENV=production.
+// Its SIMs span three countries and four operators (DEMO_GATEWAY.carriers, DEMO_PHONE, DEMO_GOIP).
 
 export const DEMO_USER = {
   username: 'demo',
@@ -35,9 +36,15 @@ export const DEMO_GATEWAY = {
   mac: '00-30-f1-de-e0-01',
   userName: 'root',
   password: 'root',
+  /** The carrier of each port's SIM (ports 1–16): 6 T-Mobile US, 5 Vodafone DE, 5 Telekom DE. */
+  carriers: [
+    ...Array<string>(6).fill('us-tmobile'),
+    ...Array<string>(5).fill('de-vodafone'),
+    ...Array<string>(5).fill('de-telekom'),
+  ],
 };
 
-/** A simulated Android phone running SMSGate in Local mode (the phone's own server), 2 SIMs. */
+/** A simulated Android phone running SMSGate in Local mode (the phone's own server), 2 EE (GB) SIMs. */
 export const DEMO_PHONE = {
   name: 'Demo phone (simulated)',
   deviceId: 'demo0000000000000000000000phone1',
@@ -45,8 +52,9 @@ export const DEMO_PHONE = {
   password: 'demo-phone',
   signingKey: 'demo-signing-key',
   slots: [
-    { phoneNumber: '+12025550901', iccid: '8901260000000000901', carrierName: 'T-Mobile' },
-    { phoneNumber: '+12025550902', iccid: '8901260000000000902', carrierName: 'AT&T' },
+    // Fixed rather than drawn (the phone is not seeded, so its message ids differ between runs).
+    { phoneNumber: '+447904366126', iccid: '8944308200631134950', carrierName: 'EE' },
+    { phoneNumber: '+447400227997', iccid: '8944302242683900371', carrierName: 'EE' },
   ],
 };
 
@@ -54,6 +62,7 @@ export const DEMO_PHONE = {
  * A simulated GoIP-4 box: its 4 lines register with this server's GoIP port as `goip1` … `goip4`
  * (docs/devices-goip.md). Its web pages' URL and login are stored too, so Scan reads its status
  * page. Its numbers are its own: none is the gateway's, the phone's or a campaign recipient's.
+ * Its SIMs are T-Mobile US ones (the simulator's default carrier: IMSI 310260…, ICCID 8901260…).
  */
 export const DEMO_GOIP = {
   name: 'Demo GoIP-4 (simulated)',
@@ -63,8 +72,8 @@ export const DEMO_GOIP = {
   webPassword: 'demo-goip-web',
   sims: [
     { number: '12025550911', carrier: 'T-Mobile' },
-    { number: '12025550912', carrier: 'AT&T' },
-    { number: '12025550913', carrier: 'Verizon' },
+    { number: '12025550912', carrier: 'T-Mobile' },
+    { number: '12025550913', carrier: 'T-Mobile' },
     { number: '12025550914', carrier: 'T-Mobile' },
   ],
 };
@@ -317,6 +326,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     username: DEMO_GATEWAY.userName,
     password: DEMO_GATEWAY.password,
     failingPorts: [DEMO_FAILING_PORT],
+    carriers: DEMO_GATEWAY.carriers,
   };
   // The preferred port may be taken on this machine: any free port will do, the gateway follows it.
   const sim = await startOnFreePort(ctx, 'demo gateway', port, (p) =>
@@ -357,7 +367,7 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     );
     devices.phone = phone;
     ctx.log.info(`Demo phone (simulated) at ${phone.url}`);
-    // The same carrier behind the phone: a recipient the gateway cannot reach, the phone cannot either.
+    // One simulated network behind every device: a recipient the gateway cannot reach, the phone cannot either.
     phone.setOutcome(({ phoneNumber }) => (demoUnreachable(phoneNumber) ? 'failed' : 'delivered'));
     if (await setLimitsIfUnset(ctx, DEMO_OUTREACH_LIMITS)) ctx.log.info('Demo bulk SMS limits set');
     if (await isEmpty(ctx)) {
@@ -447,7 +457,7 @@ async function startDemoGoip(ctx: AppContext): Promise<GoipSim | undefined> {
   };
   const saved = await saveGateway(ctx, { ...(existing ? { id: existing.id } : {}), ...gateway });
   if (!server) return undefined;
-  // The same carrier: the first campaign's unreachable recipients are refused on the box's lines
+  // The same outcomes: the first campaign's unreachable recipients are refused on the box's lines
   // too (another SIM tries them, as after any line's send error). The box takes a list of numbers,
   // not a rule, so other unreachable numbers go out through it.
   const failingNumbers: Record<string, number> = {};
