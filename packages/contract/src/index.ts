@@ -1,6 +1,7 @@
 export * from './api/apikey.ts';
 export * from './api/auth.ts';
 export * from './api/balance.ts';
+export * from './api/catalogue.ts';
 export * from './api/common.ts';
 export * from './api/gateways.ts';
 export * from './api/message-api.ts';
@@ -15,6 +16,7 @@ export * from './api/smsgate-api.ts';
 export * from './api/users.ts';
 export * from './api/webhooks.ts';
 export * from './cidr.ts';
+export * from './countries.ts';
 export * from './endpoint.ts';
 export * from './endpoint-errors.ts';
 export * from './endpoints/index.ts';

@@ -27,6 +27,8 @@ export const TEXT_LIMITS = {
   signingKey: 256,
   port: 16,
   phoneNumber: 32,
+  /** An operator's name ("Vodafone"). */
+  operator: 64,
   /** An admin's reason for marking a number spent for a service. */
   spentReason: 200,
   smsSender: 64,

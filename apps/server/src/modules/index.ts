@@ -5,6 +5,7 @@ import { apikeyModule } from './apikey/index.ts';
 import { auditModule } from './audit/index.ts';
 import { authModule } from './auth/index.ts';
 import { billingModule } from './billing/index.ts';
+import { catalogueModule } from './catalogue/index.ts';
 import { gatewaysModule } from './gateways/index.ts';
 import { liveModule } from './live/index.ts';
 import { messagingModule } from './messaging/index.ts';
@@ -29,6 +30,7 @@ export const MODULES = [
   billingModule,
   usersModule,
   authModule,
+  catalogueModule,
   gatewaysModule,
   rentalModule,
   apikeyModule,

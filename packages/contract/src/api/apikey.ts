@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALLOWED_IPS_MAX, allowedIpsProblem, checkAllowedIps, IP_RULE_MAX } from '../cidr.ts';
 import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
+import { CountryCode, OperatorName } from './catalogue.ts';
 import { OrderStatus } from './orders.ts';
 
 // ---- the API key page (signed in with the session token) ---------------------------------------
@@ -119,6 +120,9 @@ export const ApiCreateOrderBody = z.object({
   service: boundedText(L.serviceCode, 'Service').pipe(z.string().min(1, 'Choose a service.')),
   /** Refuse the rent when the price is above this (USD). */
   maxPrice: z.number().positive().max(1e9).optional(),
+  /** Only a number of this country (ISO 3166-1 alpha-2) and operator; the price is the country's. */
+  country: CountryCode.optional(),
+  operator: OperatorName.optional(),
 });
 
 export const ApiOrderCode = z.object({

@@ -89,6 +89,7 @@ export const ERROR_CODES = [
   'sim_unavailable',
   'mms_not_supported',
   'opted_out',
+  'country_not_enabled',
   'media_not_found',
   'file_required',
   'file_type_not_allowed',
@@ -175,6 +176,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   // A picture to a conversation whose SIM is in a phone: never possible there, whatever the retry.
   mms_not_supported: 422,
   opted_out: 409,
+  // A destination whose country the operator does not send to.
+  country_not_enabled: 409,
   media_not_found: 404,
   file_required: 400,
   file_type_not_allowed: 415,

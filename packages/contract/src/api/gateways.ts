@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
+import { SimOrigin } from './catalogue.ts';
 
 export const OnlineStatus = z.enum(['Online', 'Offline']);
 
@@ -222,6 +223,8 @@ export const Sim = z.object({
   health: SimHealth,
   /** The last USSD code sent from this SIM by an admin and the network's reply (a balance). */
   ussd: z.object({ code: z.string(), reply: z.string(), at: z.string() }).nullable(),
+  /** The SIM's country and operator as rentals count them, and what told them. */
+  origin: SimOrigin,
 });
 export type Sim = z.infer<typeof Sim>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedText, TEXT_LIMITS as L, PAGE_MAX } from '../limits.ts';
 import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
+import { CountryCode, OperatorName } from './catalogue.ts';
 
 export const ORDER_STATUSES = ['WAIT_CODE', 'SUCCESS', 'CANCEL'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
@@ -22,11 +23,17 @@ export const Order = z.object({
   cancelableAt: z.string(),
   /** The user finished it (it takes no more codes); absent in older answers, read as false. */
   finished: z.boolean().optional(),
+  /** The number's country (ISO 3166-1 alpha-2) and operator, as counted when it was rented. */
+  country: z.string().nullable().optional(),
+  operator: z.string().nullable().optional(),
 });
 export type Order = z.infer<typeof Order>;
 
 export const CreateOrderBody = z.object({
   serviceCode: boundedText(L.serviceCode, 'Service code').pipe(z.string().min(1, 'Choose a service.')),
+  /** Only a number of this country (and operator); its price is the country's. */
+  country: CountryCode.optional(),
+  operator: OperatorName.optional(),
 });
 /**
  * `Idempotency-Key` on a rent: a retried request with the same key (per user) returns the first

@@ -20,6 +20,8 @@ export const PublicService = z.object({
   available: z.number().int(),
   rentTimeMinutes: z.number(),
   isRepeatable: z.boolean(),
+  /** Set when the list was asked for one country: `price` and `available` are that country's. */
+  country: z.string().optional(),
 });
 
 export const Service = PublicService.extend({

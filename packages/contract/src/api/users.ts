@@ -113,6 +113,8 @@ export const AUDIT_KINDS = [
   'service.numberUnspent',
   'service.numberReturned',
   'service.numbersReturned',
+  // A service's price for one country (or operator) set or removed.
+  'service.countryPrice',
   'gateway.create',
   'gateway.update',
   'gateway.delete',
@@ -121,7 +123,11 @@ export const AUDIT_KINDS = [
   'gateway.simUnlock',
   'gateway.simRole',
   'gateway.simUssd',
+  // An admin corrected (or cleared the correction of) a SIM's country and operator.
+  'gateway.simOrigin',
   'settings.update',
+  // A destination country's message prices or permission, or the rule for the others.
+  'settings.messageCountry',
   // A user's own API keys (the key itself is never recorded).
   'apikey.create',
   'apikey.delete',

@@ -4,6 +4,7 @@ export { account } from './account.ts';
 export { apikey } from './apikey.ts';
 export { audit } from './audit.ts';
 export { auth } from './auth.ts';
+export { catalogue } from './catalogue.ts';
 export { livechat } from './chat.ts';
 export { devicePush, gateway, sim } from './gateways.ts';
 export { live } from './live.ts';

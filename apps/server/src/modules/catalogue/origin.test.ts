@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryName, countryOfNumber, isCountryCode, type SimFacts, simOrigin } from './origin.ts';
+import { countryOfNumber, effectiveOrigin, isCountryCode, type SimFacts, simOrigin } from './origin.ts';
 
 const facts = (f: Partial<SimFacts>): SimFacts => ({
   imsi: null,
@@ -191,7 +191,7 @@ describe('simOrigin on garbage', () => {
   });
 });
 
-describe('countryOfNumber, countryName, isCountryCode', () => {
+describe('countryOfNumber, isCountryCode', () => {
   it('reads numbers in international formats', () => {
     expect(countryOfNumber('+84 91 234 56 78')).toBe('VN');
     expect(countryOfNumber('0049 151 12345678')).toBe('DE');
@@ -203,11 +203,35 @@ describe('countryOfNumber, countryName, isCountryCode', () => {
     expect(countryOfNumber('+80012345678')).toBeNull(); // international freephone: no country
   });
 
-  it('names countries in English', () => {
-    expect(countryName('DE')).toBe('Germany');
-    expect(countryName('vn')).toBe('Vietnam');
-    expect(countryName('GB')).toBe('United Kingdom');
-    expect(countryName('nonsense')).toBe('nonsense');
+  it('counts a SIM under an admin correction, else what it tells, else the default country', () => {
+    const facts = { imsi: '262021234567890', operator: null, iccid: null, number: null };
+    const none = { countryOverride: null, operatorOverride: null };
+    expect(effectiveOrigin({ ...facts, ...none }, 'US')).toEqual({
+      country: 'DE',
+      operator: 'Vodafone',
+      source: 'imsi',
+      corrected: false,
+    });
+    expect(effectiveOrigin({ ...facts, countryOverride: 'AT', operatorOverride: null }, 'US')).toEqual({
+      country: 'AT',
+      operator: 'Vodafone',
+      source: 'admin',
+      corrected: true,
+    });
+    // Only the operator corrected: the country is still the SIM's own.
+    expect(effectiveOrigin({ ...facts, countryOverride: null, operatorOverride: 'Lyca' }, 'US')).toEqual({
+      country: 'DE',
+      operator: 'Lyca',
+      source: 'imsi',
+      corrected: true,
+    });
+    const silent = { imsi: null, operator: null, iccid: null, number: null, ...none };
+    expect(effectiveOrigin(silent, 'VN')).toEqual({
+      country: 'VN',
+      operator: null,
+      source: 'default',
+      corrected: false,
+    });
   });
 
   it('knows country codes', () => {

@@ -28,19 +28,6 @@ export function isCountryCode(s: unknown): s is string {
   return typeof s === 'string' && /^[A-Z]{2}$/.test(s) && isSupportedCountry(s);
 }
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
-
-/** The country's English name; the code itself when there is none. */
-export function countryName(iso: string): string {
-  const code = String(iso).trim().toUpperCase();
-  if (!/^[A-Z]{2}$/.test(code)) return String(iso);
-  try {
-    return regionNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 // --- Calling codes ---------------------------------------------------------------------------
 
 /** Calling code → its countries, the main one first (libphonenumber's order: 1 → US, 7 → RU, 44 → GB). */
@@ -247,4 +234,31 @@ export function simOrigin(facts: SimFacts): SimOrigin {
     memo.set(key, origin);
   }
   return { ...origin };
+}
+
+/** A SIM's place, with what an admin corrected there (kept until another card is seen). */
+export interface SimFactsWithCorrection extends SimFacts {
+  countryOverride: string | null;
+  operatorOverride: string | null;
+}
+
+/**
+ * The country and operator SimDock counts a SIM under: an admin's correction, else what the SIM
+ * tells (simOrigin), else the deployment's default country.
+ */
+export function effectiveOrigin(
+  facts: SimFactsWithCorrection,
+  defaultCountry: string,
+): {
+  country: string;
+  operator: string | null;
+  source: OriginSource | 'admin' | 'default';
+  corrected: boolean;
+} {
+  const told = simOrigin(facts);
+  const corrected = facts.countryOverride !== null || facts.operatorOverride !== null;
+  const operator = facts.operatorOverride ?? told.operator;
+  if (facts.countryOverride) return { country: facts.countryOverride, operator, source: 'admin', corrected };
+  if (told.country && told.source) return { country: told.country, operator, source: told.source, corrected };
+  return { country: defaultCountry, operator, source: 'default', corrected };
 }

@@ -154,7 +154,7 @@ describe('automatic locks', () => {
 
     // A locked SIM is not rented either.
     const bad1 = await simId(gw.id, '1.01');
-    expect((await usableSims(s.db, s.clock.now())).some((x) => x.id === bad1)).toBe(false);
+    expect((await usableSims(s.db, s.clock.now(), 'US')).some((x) => x.id === bad1)).toBe(false);
     expect((await sendableSims(s.db, s.clock.now())).some((x) => x.id === bad1)).toBe(false);
     // Overview and metrics count it.
     const overview = await s.api(endpoints.overview.get, { token: admin });
@@ -189,7 +189,7 @@ describe('automatic locks', () => {
     s.clock.advance(5 * 60_000 + 1000);
     await s.db.query('UPDATE gateways SET last_update = $1 WHERE is_enable', [s.clock.now()]);
     expect((await simsOf(gw.id)).get('1.01')!.lock.locked).toBe(false);
-    expect((await usableSims(s.db, s.clock.now())).some((x) => x.id === bad1)).toBe(true);
+    expect((await usableSims(s.db, s.clock.now(), 'US')).some((x) => x.id === bad1)).toBe(true);
     expect((await sendableSims(s.db, s.clock.now())).some((x) => x.id === bad1)).toBe(true);
   });
 
@@ -336,7 +336,7 @@ describe('caps', () => {
     const report = await simsOf(gw.id);
     expect(report.get('1.01')!.health).toMatchObject({ sentToday: 2, atCap: 'day' });
     const id1 = await simId(gw.id, '1.01');
-    expect((await usableSims(s.db, s.clock.now())).some((x) => x.id === id1)).toBe(true);
+    expect((await usableSims(s.db, s.clock.now(), 'US')).some((x) => x.id === id1)).toBe(true);
 
     s.clock.set(new Date('2031-03-11T00:00:01Z'));
     await signInAgain();
@@ -399,7 +399,7 @@ describe('roles', () => {
     });
     expect(bad.status).toBe(400);
     const now = s.clock.now();
-    const rentable = new Set((await usableSims(s.db, now)).map((x) => x.id));
+    const rentable = new Set((await usableSims(s.db, now, 'US')).map((x) => x.id));
     const sending = new Set((await sendableSims(s.db, now)).map((x) => x.id));
     expect([rentable.has(a!), rentable.has(b!), rentable.has(c!)]).toEqual([true, false, true]);
     expect([sending.has(a!), sending.has(b!), sending.has(c!)]).toEqual([false, true, true]);

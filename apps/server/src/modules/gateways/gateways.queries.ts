@@ -230,6 +230,9 @@ export interface SimRow {
   state: SimState;
   device_state: string | null;
   role: SimRole;
+  /** An admin's correction of the SIM's country and operator (dropped when another card is seen). */
+  country_override: string | null;
+  operator_override: string | null;
 }
 
 /** A SIM with its health (counters of the UTC day and month, lock, cap) for the admin's table. */
@@ -321,6 +324,11 @@ export async function upsertSims(
        state = EXCLUDED.state,
        device_state = EXCLUDED.device_state,
        active = EXCLUDED.active,
+       -- An admin's correction belongs to the card it was made for.
+       country_override = CASE WHEN EXCLUDED.state = 'empty' OR EXCLUDED.iccid IS DISTINCT FROM s.iccid
+                               THEN NULL ELSE s.country_override END,
+       operator_override = CASE WHEN EXCLUDED.state = 'empty' OR EXCLUDED.iccid IS DISTINCT FROM s.iccid
+                                THEN NULL ELSE s.operator_override END,
        updated_at = EXCLUDED.updated_at`,
     [gatewayId, JSON.stringify(payload), at],
   );
@@ -357,6 +365,8 @@ async function upsertPartialSims(
        imsi = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.imsi END,
        number = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.number END,
        number_source = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.number_source END,
+       country_override = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.country_override END,
+       operator_override = CASE WHEN EXCLUDED.state = 'empty' THEN NULL ELSE s.operator_override END,
        imei = coalesce(EXCLUDED.imei, s.imei),
        operator = EXCLUDED.operator,
        signal = EXCLUDED.signal,
@@ -409,13 +419,14 @@ export async function refreshGatewayAfterReport(
 const SLOT_ORDER = 'length(sim.port), sim.port';
 
 const SIM_COLUMNS =
-  'id, port, iccid, imsi, number, number_source, operator, signal, state, device_state, role';
+  'id, port, iccid, imsi, number, number_source, operator, signal, state, device_state, role, country_override, operator_override';
 
 /** The SIMs of a gateway (all, or the one on `port`) with their health at `now`. */
 function simViewSql(onePort: boolean): string {
   const h = healthSql({ day: '$2', month: '$3', now: '$4' });
   return `SELECT sim.id, sim.port, sim.iccid, sim.imsi, sim.number, sim.number_source, sim.operator, sim.signal,
-            sim.state, sim.device_state, sim.role, sim.ussd_code, sim.ussd_reply, sim.ussd_at,
+            sim.state, sim.device_state, sim.role, sim.country_override, sim.operator_override,
+            sim.ussd_code, sim.ussd_reply, sim.ussd_at,
             ${h.sentToday} AS sent_today, ${h.sentMonth} AS sent_this_month,
             coalesce(h.failed_total, 0) AS failed_total, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
             (SELECT count(*)::int FROM incoming_sms i
@@ -484,7 +495,7 @@ export async function setManualNumber(
 // ---- read by other modules (through index.ts) ---------------------------------------------------
 
 /** A SIM that can take a rental now: number known, usable state, enabled gateway online. */
-export interface UsableSim {
+export interface UsableSimRow {
   id: string;
   gateway_id: string;
   gateway_name: string;
@@ -494,13 +505,20 @@ export interface UsableSim {
   role: SimRole;
   /** The SIM setting SimsKeptForSendingPercent, on every row: a rent reads SIMs and share at once. */
   kept_percent: number;
+  /** What tells the SIM's country and operator (the catalogue reads them). */
+  imsi: string | null;
+  iccid: string | null;
+  operator: string | null;
+  country_override: string | null;
+  operator_override: string | null;
 }
 
 /** Also: not locked, and not reserved for messaging. Caps do not apply (they limit sending only). */
-export async function usableSims(q: Reader, onlineSince: Date, now: Date): Promise<UsableSim[]> {
-  return q.query<UsableSim>(
+export async function usableSims(q: Reader, onlineSince: Date, now: Date): Promise<UsableSimRow[]> {
+  return q.query<UsableSimRow>(
     `SELECT sim.id, sim.gateway_id, g.name AS gateway_name, sim.port, sim.number, sim.role,
-            st.kept_for_sending_percent AS kept_percent
+            st.kept_for_sending_percent AS kept_percent, sim.imsi, sim.iccid, sim.operator,
+            sim.country_override, sim.operator_override
        FROM sims sim JOIN gateways g ON g.id = sim.gateway_id LEFT JOIN sim_health h ON h.sim_id = sim.id
             CROSS JOIN sim_settings st
       WHERE st.id AND g.is_enable AND g.last_update >= $1 AND sim.number IS NOT NULL AND sim.state IN ${USABLE}

@@ -28,6 +28,7 @@ import type { Queryable } from '../../db/db.ts';
 import { badInput, conflict, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
+import { effectiveOrigin } from '../catalogue/index.ts';
 import { pullCatchUp } from './catchup.service.ts';
 import { datagramPorts } from './datagram-ports.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
@@ -111,7 +112,7 @@ export function toGateway(ctx: AppContext, row: GatewayRow): Gateway {
   };
 }
 
-export function toSim(row: SimViewRow): Sim {
+export function toSim(row: SimViewRow, defaultCountry: string): Sim {
   return {
     port: row.port,
     iccid: row.iccid,
@@ -124,6 +125,17 @@ export function toSim(row: SimViewRow): Sim {
     stateText: simStateText(row.state, row.device_state),
     // A locked SIM is not usable whatever its state: it takes no rental and sends nothing.
     usable: isUsableSimState(row.state) && !row.locked,
+    origin: effectiveOrigin(
+      {
+        imsi: row.imsi,
+        operator: row.operator,
+        iccid: row.iccid,
+        number: row.number,
+        countryOverride: row.country_override,
+        operatorOverride: row.operator_override,
+      },
+      defaultCountry,
+    ),
     role: row.role,
     lock: {
       locked: row.locked,
@@ -468,7 +480,7 @@ export async function scanGateway(ctx: AppContext, id: string): Promise<Gateway>
 export async function gatewayReport(ctx: AppContext, id: string): Promise<GatewayReport> {
   const row = await mustFindGateway(ctx, id);
   const sims = await listSimRows(ctx.db, id, ctx.clock.now());
-  return { gateway: toGateway(ctx, row), sims: sims.map(toSim) };
+  return { gateway: toGateway(ctx, row), sims: sims.map((r) => toSim(r, ctx.config.DEFAULT_COUNTRY)) };
 }
 
 /** A gateway by MAC (any separator or case) or by id; undefined when none. */
@@ -538,7 +550,8 @@ export async function setSimNumber(
   const driver = driverFor(ctx, creds);
   let msg = `Number ${number} saved for port ${port}.`;
   // A device that keeps no numbers (a phone) is not "not updated": the platform keeps it.
-  if (!driver.setSimNumber) return { code: 1, msg, sim: toSim(view), deviceUpdated: false };
+  if (!driver.setSimNumber)
+    return { code: 1, msg, sim: toSim(view, ctx.config.DEFAULT_COUNTRY), deviceUpdated: false };
   let deviceUpdated = true;
   try {
     await driver.setSimNumber(port, number, { maxSlots: creds.max_slots });
@@ -548,7 +561,7 @@ export async function setSimNumber(
     msg = `Number ${number} saved for port ${port}, but the gateway did not store it: ${err.message}.`;
     ctx.log.warn({ gatewayId: gw.id, port, reason: err.message }, 'sim_number write failed');
   }
-  return { code: 1, msg, sim: toSim(view), deviceUpdated };
+  return { code: 1, msg, sim: toSim(view, ctx.config.DEFAULT_COUNTRY), deviceUpdated };
 }
 
 /** An admin demo/test control: the same ingestion as a device push, never deduplicated away. */

@@ -2,6 +2,7 @@ import { GATEWAY_ONLINE_MS } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable, Reader } from '../../db/db.ts';
 import type { ConfiguredModule } from '../../module.ts';
+import { effectiveOrigin } from '../catalogue/index.ts';
 import { datagramPorts } from './datagram-ports.ts';
 import { deviceCan } from './driver/registry.ts';
 import { gatewaysConfig } from './gateways.config.ts';
@@ -17,7 +18,7 @@ import { gatewayChangesListener } from './push-targets.ts';
 // is handed to the SMS consumers other modules register (rental codes, chat replies).
 
 export type { MmsContent, SendTask } from './driver/driver.ts';
-export type { SendableSim, UsableSim } from './gateways.queries.ts';
+export type { SendableSim } from './gateways.queries.ts';
 export {
   findGatewayByDevice,
   findGatewayByMacOrId,
@@ -47,8 +48,40 @@ export const heldDatagramPort = (ctx: AppContext, kind: string): number | undefi
  * SIMs that can take a rental at `now`: number known, usable state, on an enabled online gateway,
  * not locked, role `rental` or `both` (a SIM at its sending cap stays rentable).
  */
-export const usableSims = (db: Reader, now: Date) =>
-  q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+export async function usableSims(db: Reader, now: Date, defaultCountry: string): Promise<UsableSim[]> {
+  const rows = await q.usableSims(db, new Date(now.getTime() - GATEWAY_ONLINE_MS), now);
+  return rows.map((r) => {
+    const origin = effectiveOrigin(
+      {
+        imsi: r.imsi,
+        operator: r.operator,
+        iccid: r.iccid,
+        number: r.number,
+        countryOverride: r.country_override,
+        operatorOverride: r.operator_override,
+      },
+      defaultCountry,
+    );
+    return {
+      id: r.id,
+      gateway_id: r.gateway_id,
+      gateway_name: r.gateway_name,
+      port: r.port,
+      number: r.number,
+      role: r.role,
+      kept_percent: r.kept_percent,
+      country: origin.country,
+      operator: origin.operator,
+    };
+  });
+}
+
+/** A SIM that can take a rental now, with the country and operator it counts under. */
+export interface UsableSim
+  extends Omit<q.UsableSimRow, 'imsi' | 'iccid' | 'operator' | 'country_override' | 'operator_override'> {
+  country: string;
+  operator: string | null;
+}
 /**
  * SIMs that can send now (any number, known or not): usable state, active slot, enabled online
  * gateway, not locked, role `messaging` or `both`, below its day and month cap (`remaining`).

@@ -90,7 +90,7 @@ export async function lockSimByAdmin(
   const msg = until
     ? `SIM on port ${sim.port} locked until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC.`
     : `SIM on port ${sim.port} locked until you unlock it.`;
-  return { code: 1, msg, sim: toSim(row) };
+  return { code: 1, msg, sim: toSim(row, ctx.config.DEFAULT_COUNTRY) };
 }
 
 /** Ends any lock of the SIM (a device lock comes back if the device still reports it blocked). Audited. */
@@ -117,7 +117,7 @@ export async function unlockSimByAdmin(
   });
   ctx.log.info({ gatewayId: gw.id, port: sim.port }, 'SIM unlocked by an admin');
   const row = await reread(ctx, gw.id, sim.port);
-  return { code: 1, msg: `SIM on port ${sim.port} unlocked.`, sim: toSim(row) };
+  return { code: 1, msg: `SIM on port ${sim.port} unlocked.`, sim: toSim(row, ctx.config.DEFAULT_COUNTRY) };
 }
 
 const ROLE_TEXT: Record<SimRole, string> = {
@@ -151,7 +151,11 @@ export async function setSimRoleByAdmin(
     });
   }
   const row = await reread(ctx, gw.id, sim.port);
-  return { code: 1, msg: `SIM on port ${sim.port}: ${ROLE_TEXT[body.role]}.`, sim: toSim(row) };
+  return {
+    code: 1,
+    msg: `SIM on port ${sim.port}: ${ROLE_TEXT[body.role]}.`,
+    sim: toSim(row, ctx.config.DEFAULT_COUNTRY),
+  };
 }
 
 /** How long an admin's USSD request waits for the process that holds a datagram device's socket. */
@@ -196,7 +200,7 @@ export async function sendSimUssdByAdmin(
   });
   ctx.log.info({ gatewayId: gw.id, port: sim.port, code }, 'USSD sent from a SIM by an admin');
   const row = await reread(ctx, gw.id, sim.port);
-  return { code: 1, msg: reply, sim: toSim(row) };
+  return { code: 1, msg: reply, sim: toSim(row, ctx.config.DEFAULT_COUNTRY) };
 }
 
 /** A datagram device's USSD: held until the socket's holder has run it, USSD_WAIT_MS at most. */

@@ -56,6 +56,7 @@ export const HANDLER_TOKENS: Record<ErrorCode, string> = {
   sim_unavailable: 'ERROR_SQL',
   mms_not_supported: 'ERROR_SQL',
   opted_out: 'ERROR_SQL',
+  country_not_enabled: 'ERROR_SQL',
   media_not_found: 'ERROR_SQL',
   file_required: 'ERROR_SQL',
   file_type_not_allowed: 'ERROR_SQL',

@@ -66,6 +66,8 @@ const ORDER_JSON_FIELDS: Record<keyof Order, string> = {
   expiresAt: iso('o.expires_at'),
   cancelableAt: iso("o.created_at + $3 * interval '1 second'"),
   finished: 'o.closed_at IS NOT NULL',
+  country: 'o.country',
+  operator: 'o.operator',
 };
 /** The fields as the columns of one row, named as the contract names them: row_to_json of it is an Order. */
 const ORDER_JSON_COLUMNS = Object.entries(ORDER_JSON_FIELDS)

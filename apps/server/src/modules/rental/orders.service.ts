@@ -85,7 +85,7 @@ export async function rent(
   opts: { maxPrice?: string } = {},
 ): Promise<Order> {
   const now = ctx.clock.now();
-  const sims = await usableSims(ctx.db, now);
+  const sims = await usableSims(ctx.db, now, ctx.config.DEFAULT_COUNTRY);
   const rule = reuseRuleAt(ctx, now, sims);
   const order = await ctx.db.tx(async (q) => {
     if (idempotencyKey !== undefined) {

@@ -128,7 +128,10 @@ export function reuseRuleAt(ctx: AppContext, now: Date, sims: readonly UsableSim
 export async function sendingShare(
   ctx: AppContext,
 ): Promise<{ simsKeptForSending: number; simsKeptForSendingPercent: number }> {
-  const [sims, settings] = await Promise.all([usableSims(ctx.db, ctx.clock.now()), simSettings(ctx.db)]);
+  const [sims, settings] = await Promise.all([
+    usableSims(ctx.db, ctx.clock.now(), ctx.config.DEFAULT_COUNTRY),
+    simSettings(ctx.db),
+  ]);
   return {
     simsKeptForSending: keptForSending(sims, settings.simsKeptForSendingPercent),
     simsKeptForSendingPercent: settings.simsKeptForSendingPercent,
@@ -138,7 +141,7 @@ export async function sendingShare(
 /** Every service with its `available`, on the pool for heavy reads (Db.heavy). */
 async function computeAvailability(ctx: AppContext): Promise<Service[]> {
   const now = ctx.clock.now();
-  const sims = await usableSims(ctx.db.heavy, now);
+  const sims = await usableSims(ctx.db.heavy, now, ctx.config.DEFAULT_COUNTRY);
   return listServices(ctx.db.heavy, sims, false, reuseRuleAt(ctx, now, sims));
 }
 
@@ -196,7 +199,7 @@ export async function servicesWithAvailability(
 ): Promise<Service[]> {
   if (onlyId !== undefined) {
     const now = ctx.clock.now();
-    const sims = await usableSims(ctx.db, now);
+    const sims = await usableSims(ctx.db, now, ctx.config.DEFAULT_COUNTRY);
     return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now, sims), onlyId);
   }
   const all = await catalogue(ctx).services();

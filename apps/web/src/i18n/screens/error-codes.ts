@@ -68,6 +68,7 @@ export const errorCodesEn: Record<`errorCode.${ErrorCode}`, string> = {
   'errorCode.mms_not_supported':
     'This conversation goes through a phone, which cannot send pictures. Send the text without the picture.',
   'errorCode.opted_out': 'This recipient has opted out of messages.',
+  'errorCode.country_not_enabled': 'Messages to this country are not enabled.',
   'errorCode.media_not_found': 'This file was not found.',
   'errorCode.file_required': 'Please choose a file.',
   'errorCode.file_type_not_allowed': 'This file type is not accepted.',

@@ -65,6 +65,7 @@ export const errorCodesVi: Record<keyof typeof errorCodesEn, string> = {
   'errorCode.mms_not_supported':
     'Cuộc trò chuyện này đi qua một điện thoại, không gửi được hình ảnh. Hãy gửi tin nhắn không kèm hình.',
   'errorCode.opted_out': 'Người nhận này đã từ chối nhận tin.',
+  'errorCode.country_not_enabled': 'Chưa cho phép gửi tin đến quốc gia này.',
   'errorCode.media_not_found': 'Không tìm thấy tệp này.',
   'errorCode.file_required': 'Vui lòng chọn một tệp.',
   'errorCode.file_type_not_allowed': 'Loại tệp này không được chấp nhận.',

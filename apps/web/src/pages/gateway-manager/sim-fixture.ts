@@ -25,5 +25,6 @@ export const simFixture = (port: string, over: Partial<Sim> = {}): Sim => ({
     atCap: null,
   },
   ussd: null,
+  origin: { country: 'US', operator: 'Op', source: 'default', corrected: false },
   ...over,
 });
