@@ -104,6 +104,27 @@ describe('demo mode', () => {
       // The box's 16 SIMs, the phone's 2 and the GoIP box's 4, less the 4 kept for sending (20 % of
       // 22, rounded down).
       expect(list.services.find((s) => s.code === 'tg')?.available).toBe(18);
+      // Three countries and four operators, told by the SIMs themselves, and Germany's own price.
+      const countries = (await (
+        await fetch(`${first.url}/api/Catalogue/countries`, { method: 'POST' })
+      ).json()) as {
+        countries: { country: string; operators: { name: string }[] }[];
+      };
+      expect(countries.countries.map((c) => c.country).sort()).toEqual(['DE', 'GB', 'US']);
+      expect(countries.countries.flatMap((c) => c.operators.map((o) => o.name)).sort()).toEqual([
+        'EE',
+        'T-Mobile',
+        'Telekom',
+        'Vodafone',
+      ]);
+      const germany = (await (
+        await fetch(`${first.url}/api/Service/getall`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ country: 'DE' }),
+        })
+      ).json()) as { services: { code: string; price: number; available: number }[] };
+      expect(germany.services.find((s) => s.code === 'tg')).toMatchObject({ price: 0.65 });
       const adminToken = await login(first.url, 'admin', 'admin-password-1');
       const overview = (await (
         await fetch(`${first.url}/api/Admin/overview`, {

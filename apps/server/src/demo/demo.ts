@@ -6,6 +6,7 @@ import { GoipSim } from '@simdock/goip-sim';
 import { PhoneSim } from '@simdock/phone-sim';
 import type { AppContext } from '../context.ts';
 import { credit } from '../modules/billing/index.ts';
+import { setCountryPrice } from '../modules/catalogue/index.ts';
 import {
   findGatewayByDevice,
   findGatewayByMacOrId,
@@ -113,6 +114,13 @@ export const DEMO_SERVICES = [
     description: 'Facebook confirmation code',
   },
 ];
+
+/** A few prices per country and operator, so Service Manager's grid and the Dashboard's filter show them. */
+export const DEMO_COUNTRY_PRICES = [
+  { service: 'tg', country: 'DE', operator: null, price: 0.65 },
+  { service: 'tg', country: 'DE', operator: 'Vodafone', price: 0.7 },
+  { service: 'wa', country: 'GB', operator: null, price: 1.2 },
+] as const;
 
 /** Bulk SMS limits the demo starts with (an admin's own values are never replaced). */
 // Messages are priced in the demo (as an operator would), so costs, charges and refunds show.
@@ -371,7 +379,13 @@ export async function startDemo(ctx: AppContext): Promise<() => Promise<void>> {
     phone.setOutcome(({ phoneNumber }) => (demoUnreachable(phoneNumber) ? 'failed' : 'delivered'));
     if (await setLimitsIfUnset(ctx, DEMO_OUTREACH_LIMITS)) ctx.log.info('Demo bulk SMS limits set');
     if (await isEmpty(ctx)) {
-      for (const s of DEMO_SERVICES) await saveService(ctx, { ...s, stock: 100 });
+      const ids = new Map<string, string>();
+      for (const s of DEMO_SERVICES) ids.set(s.code, (await saveService(ctx, { ...s, stock: 100 })).id);
+      await ctx.db.tx(async (q) => {
+        for (const p of DEMO_COUNTRY_PRICES) {
+          await setCountryPrice(q, { ...p, serviceId: ids.get(p.service)!, at: ctx.clock.now() });
+        }
+      });
       const user = await insertUser(ctx.db, {
         username: DEMO_USER.username,
         email: DEMO_USER.email,
