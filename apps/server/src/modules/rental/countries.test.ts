@@ -199,6 +199,21 @@ describe('prices per country and operator', () => {
       /^ACCESS_NUMBER:\d+:49151/,
     );
     expect(await handler({ action: 'getNumber', service: 'wa', country: '78' })).toBe('NO_NUMBERS');
+    // The REST API: one country's catalogue, and a rent there.
+    const auth = { authorization: `Bearer ${k.key}` };
+    const listed = (await fetch(`${s.url}/api/v1/services?country=DE`, { headers: auth }).then((r) =>
+      r.json(),
+    )) as {
+      services: { code: string; price: number; country?: string }[];
+    };
+    expect(listed.services.find((x) => x.code === 'wa')).toMatchObject({ price: 0.5, country: 'DE' });
+    const rest = await fetch(`${s.url}/api/v1/orders`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'wa', country: 'US', maxPrice: 0.4 }),
+    });
+    expect(rest.status).toBe(409);
+    expect(((await rest.json()) as { error: string }).error).toBe('price_above_max');
     expect((await s.api(endpoints.user.info, { token: k.token })).body.balance).toBe(4.5);
   });
 });
