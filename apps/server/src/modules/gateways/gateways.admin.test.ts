@@ -123,6 +123,8 @@ describe('add and scan', () => {
         atCap: null,
       },
       ussd: null,
+      // The simulated SIM is on T-Mobile US: its IMSI says so.
+      origin: { country: 'US', operator: 'T-Mobile', source: 'imsi', corrected: false },
     });
 
     const list = await api(endpoints.gateway.getSettings);
