@@ -2,7 +2,7 @@ import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { HeroSMSClient, NoNumbersError } from 'hero-sms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '../../test/fixtures.ts';
+import { addSimGateway, ledgerMismatches, userWithApiKey } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 
 // The published `hero-sms` client's country, operator and price calls against the real server and
@@ -26,22 +26,7 @@ beforeAll(async () => {
     carriers: ['us-tmobile', 'us-tmobile', 'de-vodafone', 'de-vodafone', 'de-telekom', 'de-telekom'],
   });
   const admin = await s.adminToken();
-  const gw = await s.api(endpoints.gateway.update, {
-    body: {
-      gateway: {
-        name: 'box-de',
-        url: sim.url,
-        mac: sim.mac,
-        userName: 'root',
-        password: 'root',
-        isEnable: true,
-      },
-    },
-    token: admin,
-  });
-  expect(
-    (await s.api(endpoints.gateway.scan, { body: { id: gw.body.id }, token: admin })).body.totalSIM,
-  ).toBe(6);
+  await addSimGateway(s, admin, sim, 'box-de');
   await s.db.query('UPDATE sim_settings SET kept_for_sending_percent = 0');
   const tg = await s.api(endpoints.service.update, {
     body: { name: 'Telegram', code: 'tg', price: 0.75, textContains: 'Telegram', pattern: '(\\d{5})' },
@@ -57,8 +42,7 @@ beforeAll(async () => {
     });
     expect(r.status).toBe(200);
   }
-  const u = await s.createUser({ balance: 5 });
-  apiKey = (await s.api(endpoints.apikey.reset, { token: u.token, headers: await s.reauth(u) })).body.apiKey;
+  apiKey = (await userWithApiKey(s, 5)).key;
   client = new HeroSMSClient({ apiKey, baseUrl: `${s.url}/stubs/handler_api.php`, timeout: 10_000 });
 });
 
