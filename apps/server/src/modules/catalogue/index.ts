@@ -10,6 +10,7 @@ import { catalogueRoutes } from './catalogue.routes.ts';
 export {
   countryPrices,
   messageCountries,
+  messageDestinations,
   priceFor,
   servicePriceGrid,
   setCountryPrice,
