@@ -3,7 +3,7 @@ import { interpolate, messagingMessages } from '../messages.ts';
 import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
 import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 import { isPrice } from '../pricing.ts';
-import { MessageCountry } from './catalogue.ts';
+import { MessageCountry } from './places.ts';
 
 /**
  * Messaging calls (docs/product.md): mass send, outreach settings, history, chat. Payload field names are
