@@ -183,7 +183,7 @@ export const messagingEn = {
   'sending.countryOff': 'not enabled',
   'sending.countriesOffTitle': 'Some countries are not enabled',
   'sending.countriesOff':
-    'Messages to {countries} are not enabled, so this send would be refused. Remove those numbers (their count is in brackets), or ask the operator to enable the countries.',
+    'Messages to {countries} are not enabled, so this send would be refused. Remove those numbers, or ask the operator to enable the countries.',
   'sending.charged': 'Charged {cost}; your balance is now {balance}.',
   // SMS History Stats (docs/product.md).
   'history.title': 'SMS History Stats',

@@ -176,7 +176,7 @@ export const messagingVi: Record<keyof typeof messagingEn, string> = {
   'sending.countryOff': 'chưa cho phép',
   'sending.countriesOffTitle': 'Một số quốc gia chưa được cho phép',
   'sending.countriesOff':
-    'Chưa cho phép gửi tin đến {countries}, nên lần gửi này sẽ bị từ chối. Hãy bỏ các số đó (số lượng trong ngoặc), hoặc nhờ nhà vận hành cho phép các quốc gia này.',
+    'Chưa cho phép gửi tin đến {countries}, nên lần gửi này sẽ bị từ chối. Hãy bỏ các số đó, hoặc nhờ nhà vận hành cho phép các quốc gia này.',
   'sending.charged': 'Đã trừ {cost}; số dư hiện là {balance}.',
   'history.title': 'Thống kê lịch sử SMS',
   'history.subtitle': 'Tin đã gửi, tin đã đến và ai đã trả lời',

@@ -126,6 +126,69 @@ function CountryDialog({ editing, onClose }: { editing: MessageCountry | null; o
   );
 }
 
+type Save = ReturnType<typeof useSetMessageCountry>;
+
+/** A listed country's switch: saved at once. */
+function EnabledToggle({ c, name, save }: { c: MessageCountry; name: string; save: Save }) {
+  const { t } = useI18n();
+  return (
+    <label className="inline-flex items-center gap-2">
+      <input
+        type="checkbox"
+        role="switch"
+        aria-checked={c.enabled}
+        className="size-4 accent-accent"
+        checked={c.enabled}
+        disabled={save.isPending}
+        aria-label={t('settings.countryEnabledFor', { country: name })}
+        onChange={(e) => save.mutate({ country: c.country, enabled: e.target.checked })}
+      />
+      <span className={c.enabled ? 'text-fg' : 'text-bad'}>
+        {c.enabled ? t('settings.countryOn') : t('settings.countryOff')}
+      </span>
+    </label>
+  );
+}
+
+/** Edit and Remove of a listed country. */
+function Actions({
+  c,
+  name,
+  onEdit,
+  save,
+  className,
+}: {
+  c: MessageCountry;
+  name: string;
+  onEdit: () => void;
+  save: Save;
+  className?: string;
+}) {
+  const { t } = useI18n();
+  return (
+    <RowActions
+      name={name}
+      className={className}
+      actions={[
+        {
+          key: 'edit',
+          label: t('settings.countryEdit'),
+          icon: <Pencil className="size-4" aria-hidden />,
+          onSelect: onEdit,
+        },
+        {
+          key: 'remove',
+          label: t('settings.countryRemove'),
+          icon: <Trash2 className="size-4" aria-hidden />,
+          destructive: true,
+          disabled: save.isPending,
+          onSelect: () => save.mutate({ country: c.country, remove: true }),
+        },
+      ]}
+    />
+  );
+}
+
 /**
  * Settings' "Message prices by country": each listed destination's price per SMS segment and per MMS
  * (blank: the defaults above) and whether messages may go there, and whether the countries not listed
@@ -163,8 +226,38 @@ export function MessageCountries() {
             {data.countries.length === 0 ? (
               <p className="text-sm text-muted">{t('settings.countriesEmpty')}</p>
             ) : (
-              <div className="overflow-x-auto">
-                <table className="w-full text-sm tabular" data-testid="message-countries">
+              <>
+                {/* Phones: one card per country (a five-column table does not fit 390 px). */}
+                <ul className="flex flex-col gap-2 sm:hidden" aria-label={t('settings.countriesTitle')}>
+                  {data.countries.map((c) => {
+                    const name = countryName(c.country, lang);
+                    return (
+                      <li key={c.country} className="rounded-md border border-line px-3 py-2 text-sm">
+                        <div className="flex items-center justify-between gap-2">
+                          <span className="font-medium text-fg">
+                            <span aria-hidden className="mr-1.5">
+                              {countryFlag(c.country)}
+                            </span>
+                            {name} <span className="font-mono text-xs text-muted">{c.country}</span>
+                          </span>
+                          <EnabledToggle c={c} name={name} save={save} />
+                        </div>
+                        <p className="mt-1 text-xs text-muted tabular">
+                          {t('settings.countrySms')}: {price(c.smsPricePerSegment)} ·{' '}
+                          {t('settings.countryMms')}: {price(c.mmsPrice)}
+                        </p>
+                        <Actions
+                          c={c}
+                          name={name}
+                          onEdit={() => setDialog({ editing: c })}
+                          save={save}
+                          className="mt-1.5"
+                        />
+                      </li>
+                    );
+                  })}
+                </ul>
+                <table className="hidden w-full text-sm tabular sm:table" data-testid="message-countries">
                   <caption className="sr-only">{t('settings.countriesTitle')}</caption>
                   <thead>
                     <tr className="text-left text-xs text-muted">
@@ -204,51 +297,17 @@ export function MessageCountries() {
                           </td>
                           <td className="py-1.5 pr-3 text-right whitespace-nowrap">{price(c.mmsPrice)}</td>
                           <td className="py-1.5 pr-3">
-                            <label className="inline-flex items-center gap-2">
-                              <input
-                                type="checkbox"
-                                role="switch"
-                                aria-checked={c.enabled}
-                                className="size-4 accent-accent"
-                                checked={c.enabled}
-                                disabled={save.isPending}
-                                aria-label={t('settings.countryEnabledFor', { country: name })}
-                                onChange={(e) =>
-                                  save.mutate({ country: c.country, enabled: e.target.checked })
-                                }
-                              />
-                              <span className={c.enabled ? 'text-fg' : 'text-bad'}>
-                                {c.enabled ? t('settings.countryOn') : t('settings.countryOff')}
-                              </span>
-                            </label>
+                            <EnabledToggle c={c} name={name} save={save} />
                           </td>
                           <td className="py-1.5">
-                            <RowActions
-                              name={name}
-                              actions={[
-                                {
-                                  key: 'edit',
-                                  label: t('settings.countryEdit'),
-                                  icon: <Pencil className="size-4" aria-hidden />,
-                                  onSelect: () => setDialog({ editing: c }),
-                                },
-                                {
-                                  key: 'remove',
-                                  label: t('settings.countryRemove'),
-                                  icon: <Trash2 className="size-4" aria-hidden />,
-                                  destructive: true,
-                                  disabled: save.isPending,
-                                  onSelect: () => save.mutate({ country: c.country, remove: true }),
-                                },
-                              ]}
-                            />
+                            <Actions c={c} name={name} onEdit={() => setDialog({ editing: c })} save={save} />
                           </td>
                         </tr>
                       );
                     })}
                   </tbody>
                 </table>
-              </div>
+              </>
             )}
           </div>
         )}

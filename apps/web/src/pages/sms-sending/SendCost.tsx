@@ -67,9 +67,14 @@ function CountryTable({ groups }: { groups: readonly CountryGroup[] }) {
         {groups.map((g) => (
           <tr key={g.country ?? ''} className="border-t border-line">
             <th scope="row" className="py-1 pr-2 text-left font-normal text-fg">
-              <Country country={g.country} />
+              <span className="whitespace-nowrap">
+                <Country country={g.country} />
+              </span>
               {g.enabled ? null : (
-                <span className="ml-2 text-xs font-medium text-bad">{t('sending.countryOff')}</span>
+                // Under the name on a phone, beside it from sm up.
+                <span className="block text-xs font-medium whitespace-nowrap text-bad sm:ml-2 sm:inline">
+                  {t('sending.countryOff')}
+                </span>
               )}
             </th>
             <td className="py-1 pr-2 text-right">{formatNumber(g.messages)}</td>
@@ -93,7 +98,7 @@ export function RefusedCountries({ refused, id }: { refused: readonly RefusedDes
   if (refused.length === 0) return null;
   const names = refused.map(
     (r) =>
-      `${r.country === null ? t('sending.noCountry') : `${countryFlag(r.country)} ${countryName(r.country, lang)}`} (${formatNumber(r.count)})`,
+      `${r.country === null ? t('sending.noCountry') : countryName(r.country, lang)} (${formatNumber(r.count)})`,
   );
   return (
     <div id={id} data-testid="refused-countries">
