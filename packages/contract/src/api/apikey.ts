@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ALLOWED_IPS_MAX, allowedIpsProblem, checkAllowedIps, IP_RULE_MAX } from '../cidr.ts';
 import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
-import { CountryCode, OperatorName } from './catalogue.ts';
 import { OrderStatus } from './orders.ts';
+import { CountryCode, OperatorName } from './places.ts';
 
 // ---- the API key page (signed in with the session token) ---------------------------------------
 

@@ -3,48 +3,28 @@ import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
 import { isMoney } from '../money.ts';
 import { isPrice } from '../pricing.ts';
 import { PRICE_MAX } from '../rules.ts';
+import { COUNTRY_CODE_MESSAGE, CountryCode, MessageCountry, OperatorName } from './places.ts';
+
+export {
+  COUNTRY_CODE_MESSAGE,
+  CountryCode,
+  MessageCountry,
+  OPERATOR_MESSAGE,
+  OperatorName,
+  ORIGIN_SOURCES,
+  OriginSource,
+  SimOrigin,
+} from './places.ts';
 
 // Countries and operators: what a SIM's card says about where it is from (docs/product.md,
 // "Countries and operators"), the prices per country of rentals and messages, and renting by them.
 
-export const COUNTRY_CODE_MESSAGE = 'Choose a country by its two-letter code (for example DE).';
-export const OPERATOR_MESSAGE = 'Enter the operator’s name (at most 64 characters).';
 export const PRICE_MESSAGE = 'Enter a price in USD: 0 or more, with at most 4 decimals.';
-
-/** An ISO 3166-1 alpha-2 country code, upper case ("DE"); lower case input is accepted. */
-export const CountryCode = z
-  .string({ error: COUNTRY_CODE_MESSAGE })
-  .max(8, COUNTRY_CODE_MESSAGE)
-  .transform((s) => s.trim().toUpperCase())
-  .pipe(z.string().regex(/^[A-Z]{2}$/, COUNTRY_CODE_MESSAGE));
-
-/** An operator's name as the SIMs report it ("Vodafone"); `any` (the protocols' word) means none. */
-export const OperatorName = boundedText(L.operator, 'Operator', OPERATOR_MESSAGE).transform((s) => s.trim());
 
 /** A price: USD ≥ 0 with up to 4 decimals, as a number or decimal text. */
 const Price = z
   .union([z.number(), z.string().max(32)], { error: PRICE_MESSAGE })
   .refine(isPrice, PRICE_MESSAGE);
-
-/**
- * Where a SIM's country came from: its IMSI (MCC + MNC), the operator text the device reports
- * ("26202 Vodafone"), its ICCID (89 + the country calling code), its own number, an admin's
- * correction, or nothing (it counts under the deployment's default country).
- */
-export const ORIGIN_SOURCES = ['imsi', 'operator', 'iccid', 'number', 'admin', 'default'] as const;
-export const OriginSource = z.enum(ORIGIN_SOURCES);
-export type OriginSource = z.infer<typeof OriginSource>;
-
-/** A SIM's country and operator as SimDock counts it. */
-export const SimOrigin = z.object({
-  country: z.string(),
-  operator: z.string().nullable(),
-  /** What told the country. */
-  source: OriginSource,
-  /** An admin corrected the country or operator (kept across scans until the card changes). */
-  corrected: z.boolean(),
-});
-export type SimOrigin = z.infer<typeof SimOrigin>;
 
 /** POST /api/Gateway/setSimOrigin: an admin corrects a SIM's country and operator (audited); null clears. */
 export const SetSimOriginBody = z.object({
@@ -138,16 +118,6 @@ export const SetServicePriceBody = z.object({
 export type SetServicePriceBody = z.input<typeof SetServicePriceBody>;
 
 // ─── Message prices per destination country ────────────────────────────────────────────────────────
-
-/** One destination country's messaging: its own prices (null: the defaults) and whether it is enabled. */
-export const MessageCountry = z.object({
-  country: z.string(),
-  name: z.string(),
-  smsPricePerSegment: z.number().nullable(),
-  mmsPrice: z.number().nullable(),
-  enabled: z.boolean(),
-});
-export type MessageCountry = z.infer<typeof MessageCountry>;
 
 /** The destinations' rules: listed countries, and whether a country not listed may be sent to. */
 export const MessageCountriesResponse = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText, TEXT_LIMITS as L } from '../limits.ts';
-import { SimOrigin } from './catalogue.ts';
+import { SimOrigin } from './places.ts';
 
 export const OnlineStatus = z.enum(['Online', 'Offline']);
 

@@ -73,6 +73,10 @@ describe('settings', () => {
       noFreeSim: false,
       smsPricePerSegment: 0.0075,
       mmsPrice: 0.02,
+      countries: [
+        { country: 'DE', name: 'Germany', smsPricePerSegment: 0.05, mmsPrice: null, enabled: true },
+      ],
+      otherCountriesEnabled: true,
     };
     expect(MassOutreachSettings.parse(answer)).toEqual(answer);
     expect(MassOutreachSettings.safeParse({ maxBatchSendSms: 100, maxMsgPerDay: 1000 }).success).toBe(false);

@@ -3,6 +3,7 @@ import { interpolate, messagingMessages } from '../messages.ts';
 import { MASS_SEND_MAX_RECIPIENTS, MASS_SEND_TEXT_MAX_CHARS } from '../messaging.ts';
 import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
 import { isPrice } from '../pricing.ts';
+import { MessageCountry } from './places.ts';
 
 /**
  * Messaging calls (docs/product.md): mass send, outreach settings, history, chat. Payload field names are
@@ -85,6 +86,12 @@ export const MassOutreachSettings = z.object({
   /** USD per SMS segment (GSM-7 160/153, UCS-2 70/67 characters) and per MMS; 0 = free. */
   smsPricePerSegment: z.number().min(0),
   mmsPrice: z.number().min(0),
+  /**
+   * Destination countries with their own prices (null: the defaults above) or switched off, and
+   * whether the countries not listed may be sent to: the sending page prices each recipient by them.
+   */
+  countries: z.array(MessageCountry),
+  otherCountriesEnabled: z.boolean(),
 });
 export type MassOutreachSettings = z.infer<typeof MassOutreachSettings>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boundedText, TEXT_LIMITS as L, PAGE_MAX } from '../limits.ts';
 import { PageCursorFields, PagedAnswerFields } from '../pagination.ts';
-import { CountryCode, OperatorName } from './catalogue.ts';
+import { CountryCode, OperatorName } from './places.ts';
 
 export const ORDER_STATUSES = ['WAIT_CODE', 'SUCCESS', 'CANCEL'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);

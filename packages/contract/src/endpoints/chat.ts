@@ -69,6 +69,7 @@ export const livechat = {
       'sim_unavailable',
       'sending_disabled',
       'opted_out',
+      'country_not_enabled',
       'daily_limit_reached',
       'balance_too_low',
     ],

@@ -35,14 +35,16 @@ export const messageApi = {
     tag,
     summary: 'Send a message to one or more numbers',
     description:
-      'Queues one message per recipient, with the rules of the sending page (numbers as 1 and 10 digits, duplicates dropped, opted-out numbers skipped, Max Batch Send SMS per request, Max Messages Per Day) and its prices (per SMS segment; an MMS at the MMS price), charged at once and given back if a message finally fails. `simId` pins the messages to one of your SIMs (GET /api/v1/sims); `sendAt` delays them. Send an `Idempotency-Key` header: a retry with the same key answers the first send (`repeated: true`) and sends nothing again. Refusals: 402 `balance_too_low`, 409 `daily_limit_reached`, `all_opted_out`, `sending_disabled`, `sim_unavailable`.\n\nExample: `curl -X POST -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $(uuidgen)" -H "content-type: application/json" -d \'{"to":"12025550123","text":"Hello"}\' https://HOST/api/v1/messages`',
+      'Queues one message per recipient, with the rules of the sending page (numbers as 1 and 10 digits, duplicates dropped, opted-out numbers skipped, Max Batch Send SMS per request, Max Messages Per Day) and its prices (per SMS segment; an MMS at the MMS price; each at the prices of the recipient’s country when the operator set them), charged at once and given back if a message finally fails. `simId` pins the messages to one of your SIMs (GET /api/v1/sims); `sendAt` delays them. Send an `Idempotency-Key` header: a retry with the same key answers the first send (`repeated: true`) and sends nothing again. Refusals: 402 `balance_too_low`, 409 `daily_limit_reached`, `all_opted_out`, `sending_disabled`, `sim_unavailable`, `country_not_enabled` (a recipient’s country is not enabled: nothing is sent, the message names the countries).\n\nExample: `curl -X POST -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $(uuidgen)" -H "content-type: application/json" -d \'{"to":"12025550123","text":"Hello"}\' https://HOST/api/v1/messages`',
     body: ApiSendBody,
     headers: IdempotencyHeaders,
     response: {
       200: ApiSendResponse,
       ...ERRORS,
       402: ErrorBody.describe('Balance too low'),
-      409: ErrorBody.describe('Daily limit, all opted out, sending disabled, SIM unavailable'),
+      409: ErrorBody.describe(
+        'Daily limit, all opted out, sending disabled, SIM unavailable, country not enabled',
+      ),
     },
   }),
   media: endpoint({

@@ -1,5 +1,6 @@
 import {
   countryName,
+  type DestinationCountry,
   type MessageCountriesResponse,
   type ServiceCountryPrice,
   type SetMessageCountryBody,
@@ -71,6 +72,25 @@ export async function messageCountries(q: Reader): Promise<MessageCountriesRespo
       name: countryName(c.country),
       smsPricePerSegment: c.sms_price_per_segment === null ? null : Number(c.sms_price_per_segment),
       mmsPrice: c.mms_price === null ? null : Number(c.mms_price),
+      enabled: c.enabled,
+    })),
+  };
+}
+
+/**
+ * The destinations' rules with exact prices (decimal text), for charging: read through the caller's
+ * transaction so a send is priced by one consistent table.
+ */
+export async function messageDestinations(
+  q: Reader,
+): Promise<{ otherCountriesEnabled: boolean; countries: DestinationCountry[] }> {
+  const { otherCountriesEnabled, countries } = await messageCountryRows(q);
+  return {
+    otherCountriesEnabled,
+    countries: countries.map((c) => ({
+      country: c.country,
+      smsPricePerSegment: c.sms_price_per_segment,
+      mmsPrice: c.mms_price,
       enabled: c.enabled,
     })),
   };

@@ -7,8 +7,14 @@ import { catalogueRoutes } from './catalogue.routes.ts';
 // and a message's price and permission by its destination's country. Rental, gateways and messaging
 // ask it; it asks no other module.
 
-export { countryPrices, servicePriceGrid, setCountryPrice } from './catalogue.service.ts';
-export { callingCode, effectiveOrigin } from './origin.ts';
+export {
+  countryPrices,
+  messageCountries,
+  messageDestinations,
+  servicePriceGrid,
+  setCountryPrice,
+} from './catalogue.service.ts';
+export { countryOfNumber, effectiveOrigin } from './origin.ts';
 export { type CountryPrice, resolvePrice } from './prices.ts';
 export { isoOfSmsActivateId, smsActivateId } from './sms-activate-countries.ts';
 export { catalogueConfig };

@@ -1,9 +1,17 @@
-import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
-import metadata from 'libphonenumber-js/min/metadata';
+import {
+  callingCodeOf,
+  countryOfNumber,
+  isCallingCode,
+  isCountryCode,
+  mainCountryOfCode,
+} from '@simdock/contract/phone-country';
 import { all as mccMncRecords } from 'mcc-mnc-list';
 
 // Where a SIM comes from (country, operator), from what its gateway reports about it. Pure: no
-// database, no network; the tables are built once when the module loads.
+// database, no network; the tables are built once when the module loads. Numbers and calling codes
+// are the contract's (the sending page reads a recipient's country with the same function).
+
+export { countryOfNumber, isCountryCode };
 
 export type OriginSource = 'imsi' | 'operator' | 'iccid' | 'number';
 
@@ -23,45 +31,6 @@ export interface SimOrigin {
   source: OriginSource | null;
 }
 
-/** An ISO 3166-1 alpha-2 code (upper case) that libphonenumber knows. */
-export function isCountryCode(s: unknown): s is string {
-  return typeof s === 'string' && /^[A-Z]{2}$/.test(s) && isSupportedCountry(s);
-}
-
-// --- Calling codes ---------------------------------------------------------------------------
-
-/** Calling code → its countries, the main one first (libphonenumber's order: 1 → US, 7 → RU, 44 → GB). */
-const countriesOfCode = new Map<string, readonly string[]>();
-for (const [code, countries] of Object.entries(metadata.country_calling_codes)) {
-  const real = countries.filter((c) => isCountryCode(c));
-  if (real.length > 0) countriesOfCode.set(code, real);
-}
-const callingCodeOf = new Map<string, string>();
-for (const [code, countries] of countriesOfCode) for (const c of countries) callingCodeOf.set(c, code);
-
-function mainCountryOfCode(code: string): string | null {
-  return countriesOfCode.get(code)?.[0] ?? null;
-}
-
-// --- Numbers ---------------------------------------------------------------------------------
-
-/**
- * The country of a phone number in international format ("+84912345678", "4915112345678",
- * "0049 151 …"); a number whose calling code is shared but whose national part fits none of its
- * countries gets the code's main country. Null for anything else.
- */
-export function countryOfNumber(number: string): string | null {
-  if (typeof number !== 'string') return null;
-  let digits = number.trim().replace(/[\s().-]/g, '');
-  if (digits.startsWith('+')) digits = digits.slice(1);
-  else if (digits.startsWith('00')) digits = digits.slice(2);
-  if (!/^[1-9]\d{5,14}$/.test(digits)) return null;
-  const parsed = parsePhoneNumberFromString(`+${digits}`);
-  if (!parsed) return null;
-  if (parsed.country && isCountryCode(parsed.country)) return parsed.country;
-  return mainCountryOfCode(parsed.countryCallingCode);
-}
-
 // --- ICCIDs ----------------------------------------------------------------------------------
 
 /**
@@ -76,7 +45,7 @@ function iccidCallingCode(iccid: string): string | null {
   if (rest.startsWith('0')) rest = rest.slice(1);
   for (const length of [3, 2, 1]) {
     const code = rest.slice(0, length);
-    if (code.length === length && /^\d+$/.test(code) && countriesOfCode.has(code)) return code;
+    if (code.length === length && /^\d+$/.test(code) && isCallingCode(code)) return code;
   }
   return null;
 }
@@ -108,7 +77,7 @@ function recordCountry(raw: string | null): string | null {
     .split('/')
     .map((p) => p.trim().slice(0, 2).toUpperCase())
     .filter((p) => isCountryCode(p));
-  const main = parts.find((p) => mainCountryOfCode(callingCodeOf.get(p) ?? '') === p);
+  const main = parts.find((p) => mainCountryOfCode(callingCodeOf(p) ?? '') === p);
   return main ?? parts[0] ?? null;
 }
 
@@ -205,7 +174,7 @@ function compute(facts: SimFacts): SimOrigin {
   const code = text(facts.iccid) ? iccidCallingCode(facts.iccid!) : null;
   if (code) {
     // A shared calling code (1, 7, 44, …) names its main country unless the number is more precise.
-    if (numberCountry && callingCodeOf.get(numberCountry) === code)
+    if (numberCountry && callingCodeOf(numberCountry) === code)
       return { country: numberCountry, operator, source: 'number' };
     return { country: mainCountryOfCode(code), operator, source: 'iccid' };
   }
@@ -261,9 +230,4 @@ export function effectiveOrigin(
   if (facts.countryOverride) return { country: facts.countryOverride, operator, source: 'admin', corrected };
   if (told.country && told.source) return { country: told.country, operator, source: told.source, corrected };
   return { country: defaultCountry, operator, source: 'default', corrected };
-}
-
-/** A country's calling code ("DE" → "49"); null when libphonenumber has none for it. */
-export function callingCode(iso: string): string | null {
-  return callingCodeOf.get(iso) ?? null;
 }

@@ -2,6 +2,7 @@ import {
   type ChatMessage,
   type Conversation,
   type ConversationFilter,
+  disabledDestinations,
   hasLoneSurrogate,
   messageCost,
   messagingMessage,
@@ -14,6 +15,7 @@ import type { z } from 'zod';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { badInput, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
+import { countryOfNumber } from '../catalogue/index.ts';
 import { simSendState } from '../gateways/index.ts';
 import { simsInOpenRentals } from '../rental/index.ts';
 import {
@@ -30,7 +32,7 @@ import {
 } from './chat.queries.ts';
 import { ownsMedia } from './media.queries.ts';
 import { dailyUsed, optedOutAmong, readSettings, reserveDaily } from './messaging.queries.ts';
-import { chargeMessages, pricesOf } from './messaging.service.ts';
+import { chargeMessages, countryNotEnabled, pricesOf } from './messaging.service.ts';
 import { toConversation } from './replies.service.ts';
 
 // Two-way chat (docs/product.md): a user's conversations, the thread, the contact, and replies
@@ -200,8 +202,13 @@ export async function reply(
       'Sending is turned off: an administrator has set Max Messages Per Day to 0. Ask an administrator to raise it.',
     );
   }
-  const cost = messageCost(text, pricesOf(settings), file !== null);
+  const country = countryOfNumber(c.receiver);
   return ctx.db.tx(async (q) => {
+    // Priced by the contact's country, as a bulk send is; a country not enabled is refused.
+    const prices = await pricesOf(q, settings);
+    const refused = disabledDestinations(prices, [country]);
+    if (refused.length > 0) throw countryNotEnabled(refused);
+    const cost = messageCost(text, prices, file !== null, country);
     const locked = await lockConversation(q, c.id);
     if (!locked || locked.user_id !== user.id) throw conversationNotFound();
     if (locked.sim_id !== simId)

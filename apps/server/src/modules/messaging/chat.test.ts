@@ -1,4 +1,5 @@
 import { endpoints } from '@simdock/contract';
+import { countryOfNumber } from '@simdock/contract/phone-country';
 import type { GatewaySim } from '@simdock/gateway-sim';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/fixtures.ts';
@@ -643,5 +644,34 @@ describe('MMS uploads and media', () => {
     expect(isComplete('mp4', mp4().subarray(0, 28))).toBe(false);
     expect(isComplete('mp4', mp4().subarray(0, 24))).toBe(false); // no moov
     expect(isComplete('gif', GIF.subarray(0, GIF.length - 1))).toBe(false);
+  });
+});
+
+describe('replies priced by the contact’s country', () => {
+  it('a reply to a country not enabled is refused (nothing queued or charged); a listed price applies', async () => {
+    // Users of its own: earlier tests here move the clock past the shared sessions' expiry.
+    const user = await s.createUser();
+    const [c] = await conversations(1, user.token);
+    const country = countryOfNumber(c!.number)!;
+    const operator = await s.createUser({ roles: ['Admin9'] });
+    const setCountry = (body: Record<string, unknown>) =>
+      s.api(endpoints.catalogue.setMessageCountry, { rawBody: body, token: operator.token });
+    const before = await s.db.query('SELECT 1 FROM messages WHERE conversation_id = $1::bigint', [c!.id]);
+    try {
+      expect((await setCountry({ country, enabled: false })).status).toBe(200);
+      const res = await reply(user.token, { conversationId: c!.id, sms: 'Hi again', toNumber: '' });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ error: 'country_not_enabled' });
+      expect(res.body.msg).toMatch(/^Messages to .+ \([A-Z]{2}\) are not enabled; remove that number/);
+      const after = await s.db.query('SELECT 1 FROM messages WHERE conversation_id = $1::bigint', [c!.id]);
+      expect(after.length).toBe(before.length);
+      // Enabled at its own price: the reply costs that (Alice's balance is 0: the 402 names the cost).
+      await setCountry({ country, enabled: true, smsPricePerSegment: '0.0123' });
+      const priced = await reply(user.token, { conversationId: c!.id, sms: 'Hi again', toNumber: '' });
+      expect(priced.status).toBe(402);
+      expect(priced.body.msg).toBe('This costs $0.0123 and your balance is $0.00. Please top up.');
+    } finally {
+      await setCountry({ country, remove: true });
+    }
   });
 });

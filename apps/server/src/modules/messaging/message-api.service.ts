@@ -154,6 +154,7 @@ export async function apiSend(
         pinnedSimId,
         notBefore,
         mms,
+        field: 'to',
       }),
     );
     return sendAnswer(ctx, user.id, sent.campaignId, false);

@@ -170,7 +170,7 @@ export async function campaignByClientRef(
 
 /**
  * Stores one queued message per recipient, each in its conversation (created when new), in one
- * statement: `recipients[i]` gets `variants[variantIndex[i]]` at `variantCosts[variantIndex[i]]`.
+ * statement: `recipients[i]` gets `variants[variantIndex[i]]` at `costs[i]`.
  * The variants travel once, not once per recipient.
  */
 export async function insertCampaignMessages(
@@ -181,8 +181,8 @@ export async function insertCampaignMessages(
     recipients: string[];
     variantIndex: number[];
     variants: string[];
-    /** Each variant's cost, decimal text. */
-    variantCosts: string[];
+    /** Each recipient's message's cost, decimal text (by its variant and its country). */
+    costs: string[];
     at: Date;
     /** Only this SIM may send them (the API's simId). */
     pinnedSimId?: string | null;
@@ -194,8 +194,8 @@ export async function insertCampaignMessages(
 ): Promise<number> {
   const rows = await q.query<{ n: number }>(
     `WITH input AS (
-       SELECT r.receiver, r.ord, ($4::text[])[r.vi] AS body, ($7::numeric[])[r.vi] AS cost
-         FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS r(receiver, vi, ord)
+       SELECT r.receiver, r.ord, ($4::text[])[r.vi] AS body, r.cost
+         FROM unnest($2::text[], $3::int[], $7::numeric[]) WITH ORDINALITY AS r(receiver, vi, cost, ord)
      ), conv AS (
        -- Rows are locked in receiver order, the order the dispatcher locks them in too (no deadlock).
        INSERT INTO conversations AS c (user_id, receiver, latest_sms, latest_time, created_at)
@@ -219,7 +219,7 @@ export async function insertCampaignMessages(
       m.variants,
       m.at,
       m.campaignId,
-      m.variantCosts,
+      m.costs,
       m.pinnedSimId ?? null,
       m.notBefore ?? null,
       m.mms?.file ?? null,

@@ -41,6 +41,8 @@ describe('settings', () => {
       noFreeSim: true,
       smsPricePerSegment: 0,
       mmsPrice: 0,
+      countries: [],
+      otherCountriesEnabled: true,
     });
     const res = await send(u.token, numbers(1));
     expect(res.status).toBe(409);

@@ -3,15 +3,19 @@ import {
   amountText,
   assignMessages,
   type CampaignProgress,
+  countryName,
+  disabledDestinations,
   hasLoneSurrogate,
   type MassOutreachSettings,
   type MassSendBody,
   type MassSendData,
   type MassSendPlan,
+  type MessagePrices,
   messageCostUnits,
   messagingMessage,
   moneyText,
   PRICE_DECIMALS,
+  type RefusedDestination,
   type UpdateSettingsBody,
   unitsText,
   validateMassSend,
@@ -22,6 +26,7 @@ import { badInput, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
 import { balanceOf, charge } from '../billing/index.ts';
+import { countryOfNumber, messageCountries, messageDestinations } from '../catalogue/index.ts';
 import { type SimSettings, saveSimSettings, simSettings } from '../gateways/index.ts';
 import { noFreeSim } from './dispatch.service.ts';
 import { campaignsMayHaveFinished } from './message-events.service.ts';
@@ -58,11 +63,37 @@ const toLimits = (r: SettingsRow): Limits => ({
   mmsPrice: Number(r.mms_price),
 });
 
-/** The prices as exact text, for costing. */
-export const pricesOf = (r: SettingsRow) => ({
-  smsPricePerSegment: r.sms_price_per_segment,
-  mmsPrice: r.mms_price,
-});
+/**
+ * The prices as exact text, for costing: the defaults of the settings and the destinations' own,
+ * read through the caller's transaction (a change of price applies to the sends after it).
+ */
+export async function pricesOf(q: Queryable, r: SettingsRow): Promise<MessagePrices> {
+  return {
+    smsPricePerSegment: r.sms_price_per_segment,
+    mmsPrice: r.mms_price,
+    ...(await messageDestinations(q)),
+  };
+}
+
+/** The country names of a refusal: "Canada (CA)", or what a number with no country is. */
+const destinationLabel = (country: string | null) =>
+  country === null ? 'numbers with no known country' : `${countryName(country)} (${country})`;
+
+/**
+ * 409 `country_not_enabled` naming the countries the operator does not send to: the whole send is
+ * refused (nothing queued or charged), so the user removes those numbers and sends again.
+ */
+export function countryNotEnabled(refused: readonly RefusedDestination[], field?: string): DomainError {
+  const n = refused.reduce((sum, r) => sum + r.count, 0);
+  const names = refused.map((r) => destinationLabel(r.country));
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  const which = n === 1 ? 'that number' : `those ${n} numbers`;
+  return new DomainError(
+    'country_not_enabled',
+    `Messages to ${list} are not enabled; remove ${which} or ask the operator.`,
+    field,
+  );
+}
 
 /** A price from the save payload as text with 4 places; the schema has checked it. */
 const priceText = (v: string | number | undefined) =>
@@ -80,7 +111,14 @@ export const cannotAfford = (cost: string, balance: string | undefined) =>
  * applies them to the SIMs) and whether any SIM can send now.
  */
 async function settingsOf(ctx: AppContext, limits: Limits, sims: SimSettings): Promise<MassOutreachSettings> {
-  return { ...limits, ...sims, noFreeSim: await noFreeSim(ctx) };
+  const [free, destinations] = await Promise.all([noFreeSim(ctx), messageCountries(ctx.db)]);
+  return {
+    ...limits,
+    ...sims,
+    noFreeSim: free,
+    countries: destinations.countries,
+    otherCountriesEnabled: destinations.otherCountriesEnabled,
+  };
 }
 
 export async function getSettings(ctx: AppContext): Promise<MassOutreachSettings> {
@@ -183,6 +221,8 @@ export interface SendOptions {
   notBefore?: Date | null;
   /** An MMS: its uploaded file and subject (priced at the MMS price). */
   mms?: { file: string; title: string } | null;
+  /** The request's field of the recipients, for refusals ("number" on the page, "to" in the API). */
+  field?: string;
 }
 
 /** The settings a send needs, refused at once when sending is turned off. */
@@ -242,6 +282,11 @@ export async function queueSend(
       'number',
     );
   }
+  // Each recipient priced by its country; one in a country not enabled refuses the whole send.
+  const prices = await pricesOf(q, settings);
+  const countries = recipients.map(countryOfNumber);
+  const refused = disabledDestinations(prices, countries);
+  if (refused.length > 0) throw countryNotEnabled(refused, options.field ?? 'number');
   const used = await reserveDaily(q, user.id, day, recipients.length, limit);
   if (used === undefined) {
     const remaining = Math.max(0, limit - (await dailyUsed(q, user.id, day)));
@@ -255,10 +300,20 @@ export async function queueSend(
   const assigned = assignMessages(recipients, plan.messages);
   const index = new Map(plan.messages.map((m, i) => [m, i]));
   const variantIndex = assigned.map((a) => index.get(a.text)!);
-  // Each variant priced by its segments (the counter the page shows); the send costs their sum.
-  const prices = pricesOf(settings);
-  const variantUnits = plan.messages.map((m) => messageCostUnits(m, prices, Boolean(options.mms)));
-  const cost = unitsText(variantIndex.reduce((sum, i) => sum + variantUnits[i]!, 0));
+  // Each message priced by its variant's segments (the counter the page shows) at its country's
+  // price; the send costs their sum. A variant and country pair is priced once.
+  const unitsOf = new Map<string, number>();
+  const messageUnits = variantIndex.map((vi, i) => {
+    const country = countries[i] ?? null;
+    const key = `${vi}:${country ?? ''}`;
+    let units = unitsOf.get(key);
+    if (units === undefined) {
+      units = messageCostUnits(plan.messages[vi]!, prices, Boolean(options.mms), country);
+      unitsOf.set(key, units);
+    }
+    return units;
+  });
+  const cost = unitsText(messageUnits.reduce((sum, u) => sum + u, 0));
   const campaignId = await insertCampaign(q, {
     userId: user.id,
     total: recipients.length,
@@ -274,7 +329,7 @@ export async function queueSend(
     recipients,
     variantIndex,
     variants: plan.messages,
-    variantCosts: variantUnits.map(unitsText),
+    costs: messageUnits.map(unitsText),
     at: now,
     pinnedSimId: options.pinnedSimId ?? null,
     notBefore: options.notBefore ?? null,

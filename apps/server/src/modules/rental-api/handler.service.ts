@@ -1,8 +1,9 @@
 import { boundedText, countryName, type Service, TEXT_LIMITS } from '@simdock/contract';
+import { callingCodeOf } from '@simdock/contract/phone-country';
 import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
 import { balanceOf } from '../billing/index.ts';
-import { callingCode, isoOfSmsActivateId, smsActivateId } from '../catalogue/index.ts';
+import { isoOfSmsActivateId, smsActivateId } from '../catalogue/index.ts';
 import {
   cancel,
   catalogueCountries,
@@ -178,7 +179,7 @@ function numberV2(ctx: AppContext, o: OrderDetail) {
     activationCost: o.price,
     currency: CURRENCY_USD,
     countryCode: smsActivateId(country),
-    countryPhoneCode: Number(callingCode(country) ?? 0),
+    countryPhoneCode: Number(callingCodeOf(country) ?? 0),
     canGetAnotherSms: o.isRepeatable,
     activationTime: protocolTime(o.createdAt),
     activationEndTime: protocolTime(o.expiresAt),

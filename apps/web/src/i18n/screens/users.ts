@@ -97,6 +97,7 @@ export const usersEn = {
   'audit.kind.gateway.simRole': 'SIM use changed',
   'audit.kind.gateway.simUssd': 'USSD code sent from a SIM',
   'audit.kind.settings.update': 'Settings changed',
+  'audit.kind.settings.messageCountry': 'Message country changed',
   'audit.kind.apikey.create': 'API key created',
   'audit.kind.apikey.delete': 'API key deleted',
   'audit.kind.apikey.reset': 'API key reset',

@@ -94,6 +94,7 @@ export const usersVi: Record<keyof typeof usersEn, string> = {
   'audit.kind.gateway.simRole': 'Đổi mục đích dùng SIM',
   'audit.kind.gateway.simUssd': 'Gửi mã USSD từ SIM',
   'audit.kind.settings.update': 'Đổi cài đặt',
+  'audit.kind.settings.messageCountry': 'Đã đổi quốc gia nhắn tin',
   'audit.kind.apikey.create': 'Tạo khóa API',
   'audit.kind.apikey.delete': 'Xóa khóa API',
   'audit.kind.apikey.reset': 'Đặt lại khóa API',

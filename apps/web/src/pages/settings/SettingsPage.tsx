@@ -18,6 +18,7 @@ import { type MessageKey, useI18n } from '../../i18n/index.tsx';
 import { formatDateTime, formatMoneyInput } from '../../lib/format.ts';
 import { fieldErrorText } from '../../lib/forms.ts';
 import { useAdminSettings, useSaveSettings } from './api.ts';
+import { MessageCountries } from './MessageCountries.tsx';
 
 /**
  * The spec's results start with an emoji mark ('✅ Success!', '❌ Error saving settings'), which shows as
@@ -69,6 +70,7 @@ const PRICE_FIELDS: { name: 'SmsPricePerSegment' | 'MmsPrice'; label: MessageKey
  * /settings (Admin9, docs/product.md): Max Batch Send SMS and Max Messages Per Day, the SIM health
  * settings, the message prices (USD per SMS segment and per MMS, up to 4 decimals), Save Changes,
  * then '✅ Success!' or '❌ Error saving settings'. 0 switches sending off (the sending page says so).
+ * Below, the message prices by destination country (saved one change at a time).
  */
 export function SettingsPage() {
   const { t } = useI18n();
@@ -193,6 +195,9 @@ export function SettingsPage() {
           )}
         </QueryState>
       </Card>
+      <div className="mt-5">
+        <MessageCountries />
+      </div>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { endpoints, type UpdateSettingsBody } from '@simdock/contract';
+import { endpoints, type SetMessageCountryBody, type UpdateSettingsBody } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { SETTINGS_KEY } from '../../api/outreach.ts';
@@ -24,5 +24,28 @@ export function useSaveSettings() {
     mutationKey: ['outreach-settings', 'save'],
     mutationFn: saveSettings,
     onSuccess: () => qc.invalidateQueries({ queryKey: SETTINGS_KEY }),
+  });
+}
+
+/** The destinations' prices and switches (Admin9), for the "Message prices by country" section. */
+export const messageCountriesQuery = queryOptions({
+  queryKey: ['message-countries'] as const,
+  queryFn: ({ signal }) => call(endpoints.catalogue.messageCountries, undefined, { signal }),
+});
+
+export function useMessageCountries() {
+  return useQuery(messageCountriesQuery);
+}
+
+/** Lists, changes or removes a country, or sets the rule for the others; the sending page's prices follow. */
+export function useSetMessageCountry() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['message-countries', 'save'],
+    mutationFn: (body: SetMessageCountryBody) => call(endpoints.catalogue.setMessageCountry, body),
+    onSuccess: (answer) => {
+      qc.setQueryData(messageCountriesQuery.queryKey, answer);
+      return qc.invalidateQueries({ queryKey: SETTINGS_KEY });
+    },
   });
 }

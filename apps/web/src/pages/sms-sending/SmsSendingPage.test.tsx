@@ -18,6 +18,8 @@ const settings = (over: Partial<MassOutreachSettings> = {}): MassOutreachSetting
   noFreeSim: false,
   smsPricePerSegment: 0.0075,
   mmsPrice: 0.02,
+  countries: [],
+  otherCountriesEnabled: true,
   ...over,
 });
 
@@ -277,5 +279,63 @@ describe('SMS Sending: cost', () => {
     expect(line.getAttribute('role')).toBeNull();
     expect(screen.queryByText('Cost of this send')).toBeNull();
     expect((start() as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('SMS Sending: prices by destination country', () => {
+  it('groups the cost by country and refuses countries not enabled before sending', async () => {
+    open({
+      settings: settings({
+        countries: [
+          { country: 'CA', name: 'Canada', smsPricePerSegment: 0.0913, mmsPrice: null, enabled: true },
+          { country: 'JM', name: 'Jamaica', smsPricePerSegment: null, mmsPrice: null, enabled: false },
+        ],
+      }),
+    });
+    await ready();
+    // Two in Canada, one in the US, one in Jamaica.
+    type(numbers(), '14165551001\n14165551002\n12025550123\n18765551234');
+    type(content(), 'Hello');
+    const table = await screen.findByTestId('send-cost-countries');
+    const ca = within(table).getByRole('row', { name: /Canada/ });
+    expect(ca.textContent).toContain('🇨🇦');
+    expect(
+      within(ca)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['2', '2', '$0.1826']);
+    const us = within(table).getByRole('row', { name: /United States/ });
+    expect(
+      within(us)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['1', '1', '$0.0075']);
+    expect(within(table).getByRole('row', { name: /Jamaica/ }).textContent).toContain('not enabled');
+    // 0.1826 + 0.0075 + 0.0075 (Jamaica at the default, though it cannot be sent to).
+    expect(amount('Cost of this send').value).toBe('0.1976');
+    const refused = screen.getByTestId('refused-countries');
+    expect(refused.textContent).toContain('Messages to Jamaica (1) are not enabled');
+    expect((start() as HTMLButtonElement).disabled).toBe(true);
+    expect(start().getAttribute('aria-describedby')).toBe(refused.id);
+    // Without the Jamaican number the send may go.
+    type(numbers(), '14165551001\n12025550123');
+    await waitFor(() => expect((start() as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.queryByTestId('refused-countries')).toBeNull();
+  });
+
+  it('refuses every unlisted country when the operator allows only the listed ones', async () => {
+    open({
+      settings: settings({
+        otherCountriesEnabled: false,
+        countries: [
+          { country: 'CA', name: 'Canada', smsPricePerSegment: null, mmsPrice: null, enabled: true },
+        ],
+      }),
+    });
+    await ready();
+    type(numbers(), '12025550123\n14165551001');
+    type(content(), 'Hello');
+    expect((await screen.findByTestId('refused-countries')).textContent).toContain('United States (1)');
+    expect((start() as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -14,8 +14,8 @@ import { fetchLatestCampaign, useSendMassSms, useSettings } from './api.ts';
 import { CampaignProgressCard } from './CampaignProgressCard.tsx';
 import { ContentInput } from './ContentInput.tsx';
 import { RecipientsInput } from './RecipientsInput.tsx';
-import { SendCost, TopUpLink } from './SendCost.tsx';
-import { costPreview, isFree } from './send-cost.ts';
+import { RefusedCountries, SendCost, TopUpLink } from './SendCost.tsx';
+import { costPreview, isFree, refusedDestinations } from './send-cost.ts';
 
 interface Values {
   /** Recipients, one per line. */
@@ -55,6 +55,7 @@ export function SmsSendingPage() {
   const [campaignId, setCampaignId] = useState<string | null>(null);
   const shortId = useId();
   const noValidId = useId();
+  const refusedId = useId();
   // Coming back to the page while a send still runs: show its progress again.
   const latest = useQuery({
     queryKey: ['campaign', 'latest'],
@@ -90,6 +91,8 @@ export function SmsSendingPage() {
     () => (prices && !free ? costPreview(parsed.valid, mess, prices, balance) : undefined),
     [parsed, mess, prices, free, balance],
   );
+  // Recipients in countries not enabled: the server would refuse the send, so Start waits.
+  const refused = useMemo(() => (prices ? refusedDestinations(parsed.valid, prices) : []), [parsed, prices]);
 
   const submit = handleSubmit((v) => {
     const checked = validateMassSend(v, max);
@@ -207,6 +210,7 @@ export function SmsSendingPage() {
                 shortId={shortId}
               />
             ) : null}
+            <RefusedCountries refused={refused} id={refusedId} />
             {sent ? (
               <Notice tone="success" title={t('messaging.sendSuccess')} onDismiss={() => setSent(null)}>
                 {[
@@ -237,8 +241,17 @@ export function SmsSendingPage() {
               <Button
                 type="submit"
                 variant="primary"
-                aria-describedby={preview?.short ? shortId : noValid ? noValidId : undefined}
-                disabled={off || settings.isPending || over > 0 || preview?.short === true || noValid}
+                aria-describedby={
+                  refused.length > 0 ? refusedId : preview?.short ? shortId : noValid ? noValidId : undefined
+                }
+                disabled={
+                  off ||
+                  settings.isPending ||
+                  over > 0 ||
+                  preview?.short === true ||
+                  noValid ||
+                  refused.length > 0
+                }
                 busy={send.isPending}
                 busyLabel={t('sending.starting')}
               >
