@@ -14,7 +14,7 @@ export {
   servicePriceGrid,
   setCountryPrice,
 } from './catalogue.service.ts';
-export { countryOfNumber, effectiveOrigin, simOrigin } from './origin.ts';
+export { countryOfNumber, effectiveOrigin, isCountryCode, simOrigin } from './origin.ts';
 export { type CountryPrice, resolvePrice } from './prices.ts';
 export { isoOfSmsActivateId, SMS_ACTIVATE_COUNTRIES, smsActivateId } from './sms-activate-countries.ts';
 export { catalogueConfig };
