@@ -18,6 +18,7 @@ import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useCancelMutation, useMyOrders, useServices } from './api.ts';
+import { OrderCountry } from './OrderCountry.tsx';
 
 /** Whether the Cancel button applies to an order at `now`: still waiting, no code, past the minimum time. */
 export function cancelState(order: Order, now: number): 'hidden' | 'wait' | 'ready' {
@@ -81,7 +82,10 @@ export function useOrderColumns(now: number): Column<Order>[] {
       header: t('dashboard.colPhone'),
       className: 'whitespace-nowrap',
       cell: (o) => (
-        <CopyableText value={o.phoneNumber} display={formatPhone(o.phoneNumber)} testId="order-phone" />
+        <span className="inline-flex items-center">
+          <OrderCountry country={o.country} />
+          <CopyableText value={o.phoneNumber} display={formatPhone(o.phoneNumber)} testId="order-phone" />
+        </span>
       ),
     },
     {

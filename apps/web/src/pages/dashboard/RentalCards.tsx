@@ -23,6 +23,7 @@ import {
   useCodeAlerts,
 } from '../../live/attention.ts';
 import { useAnotherSmsMutation, useCancelMutation, useFinishMutation, useMyOrders } from './api.ts';
+import { OrderCountry } from './OrderCountry.tsx';
 import { cancelState, focusSection, MY_NUMBERS_ID, useRepeatable } from './OrderList.tsx';
 
 /**
@@ -160,6 +161,7 @@ export function RentalCard({
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="truncate font-semibold text-fg">{o.serviceName}</h3>
+          <OrderCountry country={o.country} />
           <CopyableText
             value={o.phoneNumber}
             display={formatPhone(o.phoneNumber)}

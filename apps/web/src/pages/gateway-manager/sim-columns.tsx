@@ -1,9 +1,10 @@
 import { type Gateway, SIM_ROLES, type Sim, type SimRole } from '@simdock/contract';
-import { Lock, LockOpen, MessageSquareText, PencilLine, Wallet } from 'lucide-react';
+import { Globe, Lock, LockOpen, MessageSquareText, PencilLine, Wallet } from 'lucide-react';
 import { Fragment } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { CopyableText } from '../../components/CopyButton.tsx';
+import { CountryLabel } from '../../components/CountryLabel.tsx';
 import type { Column } from '../../components/DataTable.tsx';
 import { Select } from '../../components/Input.tsx';
 import { RowActions } from '../../components/RowActions.tsx';
@@ -15,7 +16,7 @@ import { useNow } from '../../lib/useNow.ts';
 import { useSetSimRoleMutation } from './api.ts';
 import { simPlace } from './kinds.ts';
 import { HealthFigures, LockBadge } from './SimFigures.tsx';
-import { ROLE_TEXT, simStateName, simText } from './sim-text.ts';
+import { ORIGIN_SOURCE_TEXT, ROLE_TEXT, simStateName, simText } from './sim-text.ts';
 import type { SimDialogKind } from './sims.ts';
 
 /**
@@ -123,6 +124,30 @@ export function useSimColumns(
       cellClassName: 'min-w-20',
     },
     {
+      key: 'country',
+      header: t('gateways.colCountry'),
+      // The country rentals count the SIM in, its operator, and what told them (an admin's
+      // correction stands out: it outlives scans).
+      cell: (s) =>
+        s.state === 'empty' ? (
+          <span className="text-muted">-</span>
+        ) : (
+          <span className="flex flex-col items-start">
+            <CountryLabel iso={s.origin.country} />
+            {s.origin.operator ? <span className="text-xs">{s.origin.operator}</span> : null}
+            <span
+              className={
+                s.origin.corrected
+                  ? 'whitespace-nowrap text-xs text-accent'
+                  : 'whitespace-nowrap text-xs text-muted'
+              }
+            >
+              {t(ORIGIN_SOURCE_TEXT[s.origin.corrected ? 'admin' : s.origin.source])}
+            </span>
+          </span>
+        ),
+    },
+    {
       key: 'state',
       header: t('gateways.colState'),
       cell: (s) => (
@@ -215,6 +240,13 @@ export function useSimColumns(
               label: t('gateways.simulateSms'),
               icon: <MessageSquareText className="size-4" aria-hidden />,
               onSelect: () => onDialog('sms', s),
+            },
+            {
+              key: 'origin',
+              label: t('gateways.originCorrect'),
+              icon: <Globe className="size-4" aria-hidden />,
+              disabled: s.state === 'empty',
+              onSelect: () => onDialog('origin', s),
             },
             ...(gateway.canUssd
               ? [
