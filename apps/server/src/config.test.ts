@@ -68,9 +68,6 @@ describe('loadConfig', () => {
 // and the modules' fragments neither lost nor added one), and the ones added since.
 const SETTINGS = [
   'ADMIN_PASSWORD',
-  'API_COUNTRY_ID',
-  'API_COUNTRY_NAME',
-  'API_COUNTRY_PHONE_CODE',
   'API_RATE_LIMIT',
   'API_RATE_WINDOW_SECONDS',
   'APP_SECRET',
@@ -82,6 +79,7 @@ const SETTINGS = [
   'DATABASE_HEAVY_POOL_SIZE',
   'DATABASE_URL',
   'DATA_DIR',
+  'DEFAULT_COUNTRY',
   'DEMO',
   'DEMO_GATEWAY_PORT',
   'GOIP_UDP_HOST',

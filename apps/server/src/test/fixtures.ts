@@ -18,7 +18,14 @@ export interface SeededGateway {
  */
 export async function seedGateway(
   db: Db,
-  opts: { name?: string; sims?: number; lastUpdate: Date; numberBase?: number },
+  opts: {
+    name?: string;
+    sims?: number;
+    lastUpdate: Date;
+    numberBase?: number;
+    /** MCC + MNC of the SIMs' IMSIs ("26202": Vodafone Germany); none: the ICCID says US. */
+    imsiPrefix?: string;
+  },
 ): Promise<SeededGateway> {
   const name = opts.name ?? `gw-${Math.random().toString(36).slice(2, 8)}`;
   const mac = Array.from({ length: 6 }, () =>
@@ -39,9 +46,13 @@ export async function seedGateway(
     const number = String(base + i);
     numbers.push(number);
     ports.push(port);
+    const imsi = opts.imsiPrefix
+      ? opts.imsiPrefix + String(i).padStart(15 - opts.imsiPrefix.length, '0')
+      : null;
     await db.query(
-      `INSERT INTO sims (gateway_id, port, iccid, number, number_source, state) VALUES ($1, $2, $3, $4, 'device', 'ready')`,
-      [gw!.id, port, `8901${number}`, number],
+      `INSERT INTO sims (gateway_id, port, iccid, imsi, number, number_source, state)
+       VALUES ($1, $2, $3, $4, $5, 'device', 'ready')`,
+      [gw!.id, port, `8901${number}`, imsi, number],
     );
   }
   return { id: gw!.id, numbers, ports };

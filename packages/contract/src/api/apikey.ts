@@ -112,8 +112,14 @@ export const ApiService = z.object({
   available: z.number().int(),
   rentTimeMinutes: z.number().int(),
   isRepeatable: z.boolean(),
+  /** Set when asked for one country: `price` and `available` are that country's. */
+  country: z.string().optional(),
 });
 export type ApiService = z.infer<typeof ApiService>;
+/** GET /api/v1/services?country=DE&operator=Vodafone: one country's (and operator's) prices and stock. */
+export const ApiServicesQuery = z
+  .object({ country: CountryCode.optional(), operator: OperatorName.optional() })
+  .optional();
 export const ApiServicesResponse = z.object({ services: z.array(ApiService) });
 
 export const ApiCreateOrderBody = z.object({

@@ -8,6 +8,7 @@ import {
   ApiOrderResponse,
   ApiOrdersQuery,
   ApiOrdersResponse,
+  ApiServicesQuery,
   ApiServicesResponse,
 } from '../api/apikey.ts';
 import { ErrorBody } from '../api/common.ts';
@@ -28,9 +29,12 @@ export const HandlerQuery = z
     api_key: p('Your API key (from the API Key page).', 'sd_…'),
     action: p('The action, see the table above.', 'getNumber'),
     service: p('Service code (getNumber, getNumberV2, getPrices, getTopCountriesByService).', 'tg'),
-    country: p('Country id; ours is in getCountries (default 187). Another country has no numbers.', '187'),
+    country: p(
+      'Country id (getCountries lists those with numbers; SMS-Activate numbering, 187 = USA). Without one: any country, the cheapest first.',
+      '187',
+    ),
     maxPrice: p('getNumber: refuse when the price is above this (WRONG_MAX_PRICE:<price>).', '1.00'),
-    operator: p('Ignored: numbers of any operator.', 'any'),
+    operator: p('Operator name from getOperators (`any`: every operator).', 'any'),
     id: p('Activation id (the numeric order id).', '42'),
     status: p('setStatus: 1 ready, 3 another SMS, 6 finish, 8 (or -1) cancel.', '6'),
     start: p('getActiveActivations: offset; getHistory: from (unix seconds).'),
@@ -94,7 +98,8 @@ export const rentalApi = {
     access: 'apikey',
     scope: 'rental',
     tag,
-    summary: 'Services with price and live availability',
+    summary: 'Services with price and live availability (of one country with `country`)',
+    query: ApiServicesQuery,
     response: { 200: ApiServicesResponse, ...ERRORS },
   }),
   /** Send an `Idempotency-Key` header (the server validates and documents it). */

@@ -1,3 +1,4 @@
+import { ServiceListBody } from '../api/catalogue.ts';
 import { Empty, Ok } from '../api/common.ts';
 import {
   DeleteServiceBody,
@@ -17,12 +18,16 @@ import { endpoint } from '../endpoint.ts';
 
 /** The service catalogue (Dashboard, Service Manager) and its spent numbers (the number reuse rule). */
 export const service = {
-  /** Public: no token needed. An admin's token adds the admin fields (stock, pattern, textContains). */
+  /**
+   * Public: no token needed. An admin's token adds the admin fields (stock, pattern, textContains).
+   * With a country (and operator), prices and availability are that country's.
+   */
   getAll: endpoint({
     method: 'POST',
     path: '/api/Service/getall',
     access: 'public',
     tag: 'services',
+    body: ServiceListBody,
     response: { 200: ServiceListResponse },
   }),
   update: endpoint({

@@ -17,7 +17,7 @@ import {
   upsertMessageCountry,
   writeCountryPrice,
 } from './catalogue.queries.ts';
-import { type CountryPrice, resolvePrice } from './prices.ts';
+import type { CountryPrice } from './prices.ts';
 
 // ─── Rental prices per country ──────────────────────────────────────────────────────────────────────
 
@@ -33,18 +33,6 @@ export async function countryPrices(
     out.set(r.service_id, list);
   }
   return out;
-}
-
-/** A rental's price (exact text): the operator's in the country, the country's, or the service's own. */
-export async function priceFor(
-  q: Reader,
-  service: { id: string; price: string },
-  country: string | null,
-  operator: string | null,
-): Promise<string> {
-  if (!country) return service.price;
-  const rows = (await countryPrices(q, [service.id])).get(service.id) ?? [];
-  return resolvePrice(service.price, rows, country, operator);
 }
 
 /** One service's grid, as Service Manager shows it. */

@@ -7,16 +7,10 @@ import { catalogueRoutes } from './catalogue.routes.ts';
 // and a message's price and permission by its destination's country. Rental, gateways and messaging
 // ask it; it asks no other module.
 
-export {
-  countryPrices,
-  messageCountries,
-  priceFor,
-  servicePriceGrid,
-  setCountryPrice,
-} from './catalogue.service.ts';
-export { countryOfNumber, effectiveOrigin, isCountryCode, simOrigin } from './origin.ts';
+export { countryPrices, servicePriceGrid, setCountryPrice } from './catalogue.service.ts';
+export { callingCode, effectiveOrigin, isCountryCode } from './origin.ts';
 export { type CountryPrice, resolvePrice } from './prices.ts';
-export { isoOfSmsActivateId, SMS_ACTIVATE_COUNTRIES, smsActivateId } from './sms-activate-countries.ts';
+export { isoOfSmsActivateId, smsActivateId } from './sms-activate-countries.ts';
 export { catalogueConfig };
 
 export const catalogueModule: ConfiguredModule<typeof catalogueConfig> = {

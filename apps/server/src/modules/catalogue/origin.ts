@@ -262,3 +262,8 @@ export function effectiveOrigin(
   if (told.country && told.source) return { country: told.country, operator, source: told.source, corrected };
   return { country: defaultCountry, operator, source: 'default', corrected };
 }
+
+/** A country's calling code ("DE" → "49"); null when libphonenumber has none for it. */
+export function callingCode(iso: string): string | null {
+  return callingCodeOf.get(iso) ?? null;
+}

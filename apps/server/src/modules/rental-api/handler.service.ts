@@ -1,11 +1,15 @@
-import { boundedText, type Service, TEXT_LIMITS } from '@simdock/contract';
+import { boundedText, countryName, type Service, TEXT_LIMITS } from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
 import { balanceOf } from '../billing/index.ts';
+import { callingCode, isoOfSmsActivateId, smsActivateId } from '../catalogue/index.ts';
 import {
   cancel,
+  catalogueCountries,
   finish,
   type OrderDetail,
+  type Place,
+  PriceAboveMax,
   rent,
   requestAnotherSms,
   servicesWithAvailability,
@@ -72,18 +76,41 @@ function optionalInt(p: Params, name: string, min: number, max: number): number 
   return Math.min(max, Math.max(min, Number(v)));
 }
 
-/** A country other than ours has no numbers; no country means ours. */
-function countryOk(ctx: AppContext, p: Params): boolean {
-  const c = p.country?.trim();
-  return c === undefined || c === '' || c === String(ctx.config.API_COUNTRY_ID);
+/**
+ * The place a request asks about: `country` is an SMS-Activate country id (absent or empty: any
+ * country), `operator` a name from getOperators (`any` or empty: any operator). Undefined when the
+ * id is no country: such a country has no numbers.
+ */
+function placeOf(p: Params): Place | undefined {
+  const c = p.country?.trim() ?? '';
+  const op = p.operator?.trim() ?? '';
+  const operator = op === '' || op.toLowerCase() === 'any' ? undefined : op.slice(0, 64);
+  if (c === '') return { operator };
+  if (!/^\d{1,6}$/.test(c)) return undefined;
+  const country = isoOfSmsActivateId(Number(c));
+  return country ? { country, operator } : undefined;
 }
 
-async function services(ctx: AppContext): Promise<Service[]> {
-  return servicesWithAvailability(ctx, true);
+async function services(ctx: AppContext, place: Place = {}): Promise<Service[]> {
+  return servicesWithAvailability(ctx, true, undefined, place);
+}
+
+/** A country's id in the protocol's numbering, and its name in the protocol's three languages. */
+function countryEntry(iso: string) {
+  const id = smsActivateId(iso);
+  return { id, rus: countryName(iso, 'ru'), eng: countryName(iso), chn: countryName(iso, 'zh') };
 }
 
 async function priceOf(ctx: AppContext, code: string | undefined): Promise<number | undefined> {
   return (await services(ctx)).find((s) => s.code === code)?.price;
+}
+
+/** The countries answers list: those with SIMs, and the default country (where unknown SIMs count). */
+async function countriesWithSims(ctx: AppContext) {
+  const { countries, defaultCountry } = await catalogueCountries(ctx);
+  return countries.some((c) => c.country === defaultCountry)
+    ? countries
+    : [...countries, { country: defaultCountry, name: countryName(defaultCountry), sims: 0, operators: [] }];
 }
 
 /** The state a getStatus poll reports. */
@@ -122,31 +149,40 @@ async function rentFor(ctx: AppContext, userId: string, p: Params): Promise<Orde
       throw new DomainError('price_above_max', 'maxPrice must be a price.');
     maxPrice = maxPriceText;
   }
-  if (!countryOk(ctx, p)) {
+  const place = placeOf(p);
+  if (!place) {
     // Unknown service codes still answer BAD_SERVICE, like everywhere else.
     if ((await priceOf(ctx, service)) === undefined) {
       throw new DomainError('service_not_found', `Unknown service "${service}".`);
     }
     throw new DomainError('no_numbers', 'No numbers in this country.');
   }
-  const rented = await rent(ctx, userId, service, undefined, maxPrice ? { maxPrice } : {});
+  const rented = await rent(ctx, userId, service, undefined, {
+    ...(maxPrice ? { maxPrice } : {}),
+    country: place.country,
+    operator: place.operator,
+  });
   return (await userOrderDetail(ctx, userId, rented.id))!;
 }
 
 const SERVICE_CODE = boundedText(TEXT_LIMITS.serviceCode, 'Service');
 
+/** The country a rental's number counts under (orders from before countries: the default). */
+const orderCountry = (ctx: AppContext, o: OrderDetail) => o.country ?? ctx.config.DEFAULT_COUNTRY;
+
 function numberV2(ctx: AppContext, o: OrderDetail) {
+  const country = orderCountry(ctx, o);
   return {
     activationId: Number(o.id),
     phoneNumber: digits(o.phoneNumber),
     activationCost: o.price,
     currency: CURRENCY_USD,
-    countryCode: ctx.config.API_COUNTRY_ID,
-    countryPhoneCode: ctx.config.API_COUNTRY_PHONE_CODE,
+    countryCode: smsActivateId(country),
+    countryPhoneCode: Number(callingCode(country) ?? 0),
     canGetAnotherSms: o.isRepeatable,
     activationTime: protocolTime(o.createdAt),
     activationEndTime: protocolTime(o.expiresAt),
-    activationOperator: 'any',
+    activationOperator: o.operator ?? 'any',
   };
 }
 
@@ -162,8 +198,8 @@ function activeRow(ctx: AppContext, o: OrderDetail) {
     activationTime: protocolTime(o.createdAt),
     discount: '0.00',
     repeated: '0',
-    countryCode: String(ctx.config.API_COUNTRY_ID),
-    countryName: ctx.config.API_COUNTRY_NAME,
+    countryCode: String(smsActivateId(orderCountry(ctx, o))),
+    countryName: countryName(orderCountry(ctx, o)),
     canGetAnotherSms: o.canGetAnotherSms ? '1' : '0',
     currency: String(CURRENCY_USD),
   };
@@ -273,44 +309,83 @@ export const ACTIONS: Record<string, Action> = {
   },
   async getPrices(ctx, _userId, p) {
     const code = p.service?.trim() || undefined;
-    const list = (await services(ctx)).filter((s) => !code || s.code === code);
-    if (code && list.length === 0) throw new DomainError('service_not_found', `Unknown service "${code}".`);
-    if (!countryOk(ctx, p)) return json({});
-    return json({
-      [ctx.config.API_COUNTRY_ID]: Object.fromEntries(
+    if (code && !(await services(ctx)).some((s) => s.code === code))
+      throw new DomainError('service_not_found', `Unknown service "${code}".`);
+    const place = placeOf(p);
+    const served = (await countriesWithSims(ctx)).map((c) => c.country);
+    // A country with no SIM (other than the default) is not one we offer: nothing to price.
+    if (!place || (place.country && !served.includes(place.country))) return json({});
+    const countries = place.country ? [place.country] : served;
+    const out: Record<string, Record<string, { cost: number; count: number; physicalCount: number }>> = {};
+    for (const country of countries) {
+      const list = (await services(ctx, { country, operator: place.operator })).filter(
+        (s) => !code || s.code === code,
+      );
+      out[smsActivateId(country)] = Object.fromEntries(
         list.map((s) => [s.code, { cost: s.price, count: s.available, physicalCount: s.available }]),
-      ),
-    });
+      );
+    }
+    return json(out);
   },
   async getNumbersStatus(ctx, _userId, p) {
-    const list = countryOk(ctx, p) ? await services(ctx) : [];
+    const place = placeOf(p);
+    const served = place?.country
+      ? (await countriesWithSims(ctx)).some((c) => c.country === place.country)
+      : true;
+    const list = place && served ? await services(ctx, place) : [];
     // Keys are `<service>_<forwarding>`; we have no call forwarding (suffix 0).
     return json(Object.fromEntries(list.map((s) => [`${s.code}_0`, s.available])));
   },
   async getTopCountriesByService(ctx, _userId, p) {
     const code = p.service?.trim() || undefined;
-    const list = (await services(ctx)).filter((s) => !code || s.code === code);
-    if (code && list.length === 0) throw new DomainError('service_not_found', `Unknown service "${code}".`);
+    const first = (await services(ctx)).find((s) => !code || s.code === code);
+    if (code && !first) throw new DomainError('service_not_found', `Unknown service "${code}".`);
+    if (!first) return json({});
     const freePrice = p.freePrice === 'true' || p.freePrice === '1';
-    // One country: rank 0 is ours, with the figures of the (first) service asked about.
-    const s = list[0];
-    if (!s) return json({});
-    return json({
-      '0': {
-        country: ctx.config.API_COUNTRY_ID,
-        count: s.available,
-        price: s.price,
-        retail_price: s.price,
-        ...(freePrice ? { freePriceMap: { [s.price.toFixed(2)]: s.available } } : {}),
-      },
-    });
+    // The countries with numbers for the (first) service asked about, most numbers first.
+    const rows: { country: string; count: number; price: number; freePriceMap?: Record<string, number> }[] =
+      [];
+    for (const c of await countriesWithSims(ctx)) {
+      const s = (await services(ctx, { country: c.country })).find((x) => x.id === first.id);
+      if (!s) continue;
+      const row: (typeof rows)[number] = { country: c.country, count: s.available, price: s.price };
+      if (freePrice) {
+        // What a number costs by operator in the country, and how many there are at that price.
+        const map: Record<string, number> = {};
+        const byOperator = c.operators.length > 0 ? c.operators.map((o) => o.name) : [undefined];
+        for (const operator of byOperator) {
+          const o = (await services(ctx, { country: c.country, operator })).find((x) => x.id === first.id);
+          if (o && o.available > 0) map[o.price.toFixed(2)] = (map[o.price.toFixed(2)] ?? 0) + o.available;
+        }
+        row.freePriceMap = map;
+      }
+      rows.push(row);
+    }
+    rows.sort((a, b) => b.count - a.count || a.price - b.price);
+    return json(
+      Object.fromEntries(
+        rows.map((r, i) => [
+          String(i),
+          {
+            country: smsActivateId(r.country),
+            count: r.count,
+            price: r.price,
+            retail_price: r.price,
+            ...(r.freePriceMap ? { freePriceMap: r.freePriceMap } : {}),
+          },
+        ]),
+      ),
+    );
   },
   async getCountries(ctx) {
-    const id = ctx.config.API_COUNTRY_ID;
-    const name = ctx.config.API_COUNTRY_NAME;
-    return json({
-      [id]: { id, rus: name, eng: name, chn: name, visible: 1, retry: 1, rent: 0, multiService: 0 },
-    });
+    return json(
+      Object.fromEntries(
+        (await countriesWithSims(ctx)).map((c) => {
+          const e = countryEntry(c.country);
+          return [e.id, { ...e, visible: 1, retry: 1, rent: 0, multiService: 0 }];
+        }),
+      ),
+    );
   },
   async getServicesList(ctx) {
     return json({
@@ -319,8 +394,22 @@ export const ACTIONS: Record<string, Action> = {
     });
   },
   async getOperators(ctx, _userId, p) {
-    if (!countryOk(ctx, p)) return text('OPERATORS_NOT_FOUND');
-    return json({ status: 'success', countryOperators: { [ctx.config.API_COUNTRY_ID]: ['any'] } });
+    const place = placeOf(p);
+    if (!place) return text('OPERATORS_NOT_FOUND');
+    const countries = (await countriesWithSims(ctx)).filter(
+      (c) => (!place.country || c.country === place.country) && c.sims > 0,
+    );
+    if (countries.length === 0) return text('OPERATORS_NOT_FOUND');
+    // SIMs whose operator nothing tells are rented as `any` (the protocol's word for every operator).
+    const names = (c: (typeof countries)[number]) => {
+      const known = c.operators.map((o) => o.name);
+      const told = c.operators.reduce((n, o) => n + o.sims, 0);
+      return told < c.sims ? [...known, 'any'] : known;
+    };
+    return json({
+      status: 'success',
+      countryOperators: Object.fromEntries(countries.map((c) => [smsActivateId(c.country), names(c)])),
+    });
   },
   async finishActivation(ctx, userId, p) {
     try {
@@ -352,6 +441,7 @@ export async function runAction(ctx: AppContext, userId: string, p: Params): Pro
     return await run(ctx, userId, p);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
+    if (err instanceof PriceAboveMax) return refusal(err, { price: Number(err.price) });
     if (err.code === 'price_above_max') {
       return refusal(err, { price: await priceOf(ctx, p.service?.trim()) });
     }

@@ -1,3 +1,4 @@
+import { countryName } from '@simdock/contract';
 import { describe, expect, it } from 'vitest';
 import { type SeededGateway, smsToNumber, userWithApiKey } from '../../test/fixtures.ts';
 import type { TestServer } from '../../test/harness.ts';
@@ -328,7 +329,7 @@ describe('lists and catalogue', () => {
       discount: '0.00',
       repeated: '0',
       countryCode: '187',
-      countryName: 'USA',
+      countryName: 'United States',
       canGetAnotherSms: '0',
       currency: '840',
     };
@@ -410,7 +411,16 @@ describe('lists and catalogue', () => {
     expectText(await get({ ...k, action: 'getTopCountriesByService', service: 'nope' }), 'BAD_SERVICE');
 
     expectJson(await get({ ...k, action: 'getCountries' }), {
-      187: { id: 187, rus: 'USA', eng: 'USA', chn: 'USA', visible: 1, retry: 1, rent: 0, multiService: 0 },
+      187: {
+        id: 187,
+        rus: countryName('US', 'ru'),
+        eng: 'United States',
+        chn: countryName('US', 'zh'),
+        visible: 1,
+        retry: 1,
+        rent: 0,
+        multiService: 0,
+      },
     });
     expectJson(await get({ ...k, action: 'getServicesList' }), {
       status: 'success',

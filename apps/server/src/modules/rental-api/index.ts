@@ -1,18 +1,14 @@
-import type { ConfiguredModule } from '../../module.ts';
+import type { ModuleDescriptor } from '../../module.ts';
 import { handlerRoutes } from './handler.routes.ts';
-import { rentalApiConfig } from './rental-api.config.ts';
 import { v1Routes } from './v1.routes.ts';
 
 // The rental API for programs, with an API key: the SMS-Activate-compatible handler and the REST
 // API /api/v1. It owns no table: orders come from rental, money from billing, keys from apikey
 // (through the registry's API-key authenticator).
 
-export { rentalApiConfig };
-
-export const rentalApiModule: ConfiguredModule<typeof rentalApiConfig> = {
+export const rentalApiModule: ModuleDescriptor = {
   name: 'rental-api',
   tables: [],
-  config: rentalApiConfig,
   routes: async (app, ctx) => {
     await handlerRoutes(app, ctx);
     v1Routes(app, ctx);

@@ -43,8 +43,13 @@ export function apiOrder(o: OrderDetail): ApiOrder {
 export function v1Routes(app: App, ctx: AppContext) {
   const { rentalApi } = endpoints;
 
-  route(app, ctx, rentalApi.services, async () => ({
-    services: (await servicesWithAvailability(ctx, true)).map((s) => ({
+  route(app, ctx, rentalApi.services, async (req) => ({
+    services: (
+      await servicesWithAvailability(ctx, true, undefined, {
+        country: req.query?.country,
+        operator: req.query?.operator,
+      })
+    ).map((s) => ({
       code: s.code,
       name: s.name,
       description: s.description,
@@ -52,6 +57,7 @@ export function v1Routes(app: App, ctx: AppContext) {
       available: s.available,
       rentTimeMinutes: s.rentTimeMinutes,
       isRepeatable: s.isRepeatable,
+      ...(s.country ? { country: s.country } : {}),
     })),
   }));
 
@@ -63,7 +69,11 @@ export function v1Routes(app: App, ctx: AppContext) {
       req.body.service,
       // The header schema allows one string at most.
       req.headers['idempotency-key'] as string | undefined,
-      req.body.maxPrice !== undefined ? { maxPrice: req.body.maxPrice.toFixed(2) } : {},
+      {
+        ...(req.body.maxPrice !== undefined ? { maxPrice: req.body.maxPrice.toFixed(2) } : {}),
+        country: req.body.country,
+        operator: req.body.operator,
+      },
     );
     return { order: apiOrder((await userOrderDetail(ctx, userId, o.id))!) };
   });

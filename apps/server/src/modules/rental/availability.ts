@@ -17,23 +17,27 @@ import { runtimeKey } from '../../runtime.ts';
  *   CATALOGUE_CACHE_SECONDS of the computation's end: past that age a caller gets the old value while
  *   one new computation runs (for one more such period at most), then waits.
  */
-export interface AvailabilityCache {
+export interface AvailabilityCache<T = Service[]> {
   /** Every service with its `available`, as of a computation no older than the rules above. */
-  services(): Promise<Service[]>;
+  services(): Promise<T>;
   /** Something availability depends on changed (call after the change commits). */
   invalidate(): void;
 }
 
-const CACHE = runtimeKey<AvailabilityCache>('rental.availability');
+const CACHE = runtimeKey<AvailabilityCache<unknown>>('rental.availability');
 
-export function availabilityCache(ctx: AppContext, compute: () => Promise<Service[]>): AvailabilityCache {
+export function availabilityCache<T = Service[]>(
+  ctx: AppContext,
+  compute: () => Promise<T>,
+): AvailabilityCache<T> {
+  // One cache per process, made by its one caller (services.service.ts), so T is that caller's.
   return ctx.runtime.get(CACHE, () => {
     /** Moves on every invalidation: a computation that started before one is not kept. */
     let epoch = 0;
-    let kept: { services: Service[]; at: number; epoch: number } | undefined;
-    let running: { promise: Promise<Service[]>; epoch: number } | undefined;
+    let kept: { services: T; at: number; epoch: number } | undefined;
+    let running: { promise: Promise<T>; epoch: number } | undefined;
 
-    const start = (): Promise<Service[]> => {
+    const start = (): Promise<T> => {
       if (running && running.epoch === epoch) return running.promise;
       const started = epoch;
       const promise = compute().then(
@@ -52,7 +56,7 @@ export function availabilityCache(ctx: AppContext, compute: () => Promise<Servic
       return promise;
     };
 
-    const cache: AvailabilityCache = {
+    const cache: AvailabilityCache<T> = {
       services() {
         const ttlMs = ctx.config.CATALOGUE_CACHE_SECONDS * 1000;
         if (!kept || kept.epoch !== epoch || ttlMs === 0) return start();
@@ -72,7 +76,7 @@ export function availabilityCache(ctx: AppContext, compute: () => Promise<Servic
     };
 
     return cache;
-  });
+  }) as AvailabilityCache<T>;
 }
 
 /**
@@ -81,7 +85,7 @@ export function availabilityCache(ctx: AppContext, compute: () => Promise<Servic
  */
 export function watchAvailabilityChanges(
   ctx: AppContext,
-  cache: () => AvailabilityCache,
+  cache: () => { invalidate(): void },
 ): Promise<() => Promise<void>> {
   return listenEvents(ctx.db, (event) => {
     if (event.type === 'order' || event.type === 'gateway') cache().invalidate();

@@ -21,12 +21,19 @@ export {
   finish,
   listUserOrders,
   type OrderDetail,
+  PriceAboveMax,
   rent,
   requestAnotherSms,
   userOrderDetail,
   userOrderDetails,
 } from './orders.service.ts';
-export { saveService, sendingShare, servicesWithAvailability } from './services.service.ts';
+export {
+  catalogueCountries,
+  type Place,
+  saveService,
+  sendingShare,
+  servicesWithAvailability,
+} from './services.service.ts';
 
 export { rentalConfig };
 

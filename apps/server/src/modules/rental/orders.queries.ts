@@ -28,12 +28,15 @@ export interface OrderRow {
   retry_requested_at: Date | null;
   /** When the user finished the order (setStatus 6): it takes no more codes. */
   closed_at: Date | null;
+  /** The number's country and operator when it was rented (null before countries were known). */
+  country: string | null;
+  operator: string | null;
 }
 
 /** The columns of an OrderRow, from an orders row `o`. */
 const ORDER_FIELDS = `o.id::text AS id, o.user_id, o.service_code, o.service_name, o.phone_number,
   o.code_text, o.sms_text, o.status, o.price::text AS price, o.created_at, o.expires_at,
-  o.retry_requested_at, o.closed_at`;
+  o.retry_requested_at, o.closed_at, o.country, o.operator`;
 
 export const ORDER_SELECT = `SELECT ${ORDER_FIELDS} FROM orders o`;
 
@@ -139,18 +142,28 @@ export async function pickSim(
   serviceId: string,
   sims: UsableSim[],
   rule: ReuseRule,
+  allSims: UsableSim[] = sims,
 ): Promise<RentableSim | undefined> {
-  const rows = await q.query<RentableSim>(
-    `SELECT r.id, r.gateway_id, r.port, r.number, r.gateway_name, r.role
+  const rows = await q.query<{ id: string }>(
+    `SELECT r.id
        FROM (${rentableSql('$1', '$2', PICK_PARAMS)}) r
-      WHERE NOT r.free_both OR ${spareBothSql('$2', PICK_PARAMS)} > 0
+      WHERE NOT r.free_both OR ${spareBothSql('$7', PICK_PARAMS)} > 0
       ORDER BY (SELECT count(*) FROM orders o
                   WHERE o.sim_id = r.id AND o.status IN ('WAIT_CODE', 'SUCCESS') AND o.closed_at IS NULL
                     AND o.status = 'WAIT_CODE'), random()
       LIMIT 1`,
-    [serviceId, JSON.stringify(sims), ...ruleValues(rule)],
+    [
+      serviceId,
+      JSON.stringify(sims),
+      ...ruleValues(rule),
+      // The share kept for sending is the whole pool's (SIMs of one country take what is spare).
+      allSims === sims
+        ? JSON.stringify(sims)
+        : JSON.stringify(allSims.map((x) => ({ id: x.id, role: x.role }))),
+    ],
   );
-  return rows[0];
+  const id = rows[0]?.id;
+  return id === undefined ? undefined : sims.find((s) => s.id === id);
 }
 
 export async function insertOrder(
@@ -166,8 +179,9 @@ export async function insertOrder(
 ): Promise<string> {
   const rows = await q.query<{ id: string }>(
     `INSERT INTO orders (user_id, service_id, service_code, service_name, gateway_id, gateway_name, sim_id, port,
-                         phone_number, price, status, created_at, expires_at)
-     VALUES ($1, $2, $11, $12, $3, $4, $5, $6, $7, $8::numeric, 'WAIT_CODE', $9, $10) RETURNING id::text AS id`,
+                         phone_number, price, status, created_at, expires_at, country, operator)
+     VALUES ($1, $2, $11, $12, $3, $4, $5, $6, $7, $8::numeric, 'WAIT_CODE', $9, $10, $13, $14)
+     RETURNING id::text AS id`,
     [
       o.userId,
       o.service.id,
@@ -181,6 +195,8 @@ export async function insertOrder(
       o.expiresAt,
       o.service.code,
       o.service.name,
+      o.sim.country,
+      o.sim.operator,
     ],
   );
   return rows[0]!.id;

@@ -26,7 +26,10 @@ export function orderRoutes(app: App, ctx: AppContext) {
 
   route(app, ctx, order.create, async (req) => ({
     code: 1 as const,
-    data: await rent(ctx, currentUser(req).id, req.body.serviceCode, idempotencyKey(req)),
+    data: await rent(ctx, currentUser(req).id, req.body.serviceCode, idempotencyKey(req), {
+      country: req.body.country,
+      operator: req.body.operator,
+    }),
   }));
 
   // The list arrives as JSON text from PostgreSQL (orderListsJson); orders.test.ts checks it

@@ -1,4 +1,4 @@
-import type { Order } from '@simdock/contract';
+import { countryName, type Order } from '@simdock/contract';
 import type { AppContext, ArrivingSms, LiveRenderer, SmsConsumer, StoredSms } from '../../context.ts';
 import { batchLoaderPerServer } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -6,8 +6,10 @@ import { conflict, DomainError, notFound } from '../../errors.ts';
 import { publish } from '../../events.ts';
 import { isUuid } from '../../ids.ts';
 import { charge, refund, refundMany } from '../billing/index.ts';
-import { countSimRental, usableSims } from '../gateways/index.ts';
+import { countryPrices } from '../catalogue/index.ts';
+import { countSimRental, type UsableSim, usableSims } from '../gateways/index.ts';
 import { extractCode, smsMatchesService } from './code-extraction.ts';
+import { priceTiers, simMatches } from './country-catalogue.ts';
 import { afterSms, takesSms } from './matching.ts';
 import {
   type CodeToRecord,
@@ -56,6 +58,8 @@ function asOrder(ctx: AppContext, r: OrderRow): Order {
     expiresAt: r.expires_at.toISOString(),
     cancelableAt: new Date(r.created_at.getTime() + cancelMs).toISOString(),
     finished: r.closed_at !== null,
+    country: r.country,
+    operator: r.operator,
   };
 }
 
@@ -67,8 +71,25 @@ async function orderChanged(q: Queryable, ctx: AppContext, row: OrderRow): Promi
   await publish(q, { type: 'order', userId: row.user_id, orderId: row.id, order: asOrder(ctx, row) });
 }
 
-const noNumbers = (name: string) =>
-  new DomainError('no_numbers', `No numbers available for ${name} right now. Please try again later.`);
+const noNumbers = (name: string, country?: string) =>
+  new DomainError(
+    'no_numbers',
+    country
+      ? `No numbers available for ${name} in ${countryName(country)} right now. Please try another country or try again later.`
+      : `No numbers available for ${name} right now. Please try again later.`,
+  );
+
+/** A maximum price below the number's price: refused with the price (SMS-Activate's WRONG_MAX_PRICE:<price>). */
+export class PriceAboveMax extends DomainError {
+  constructor(
+    name: string,
+    readonly price: string,
+    max: string,
+  ) {
+    super('price_above_max', `${name} costs $${price}, more than your maximum of $${max}.`);
+  }
+}
+const priceAboveMax = (name: string, price: string, max: string) => new PriceAboveMax(name, price, max);
 
 /**
  * Rents a number: in one transaction, picks a SIM by the number-reuse rules (apps/server/README.md), creates
@@ -82,11 +103,15 @@ export async function rent(
   userId: string,
   serviceCode: string,
   idempotencyKey?: string,
-  opts: { maxPrice?: string } = {},
+  opts: { maxPrice?: string; country?: string; operator?: string } = {},
 ): Promise<Order> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db, now, ctx.config.DEFAULT_COUNTRY);
   const rule = reuseRuleAt(ctx, now, sims);
+  // A country (and operator) narrows the SIMs a rent may take; the share kept for sending stays the
+  // whole pool's.
+  const candidates =
+    opts.country || opts.operator ? sims.filter((s) => simMatches(s, opts.country, opts.operator)) : sims;
   const order = await ctx.db.tx(async (q) => {
     if (idempotencyKey !== undefined) {
       // A retry (same user, same key) gets the order the first request made, never a second one.
@@ -104,32 +129,46 @@ export async function rent(
     if (!service.is_enable) {
       throw new DomainError('service_disabled', `${service.name} is not available for rent right now.`);
     }
-    if (opts.maxPrice !== undefined && Number(service.price) > Number(opts.maxPrice)) {
-      throw new DomainError(
-        'price_above_max',
-        `${service.name} costs $${service.price}, more than your maximum of $${opts.maxPrice}.`,
-      );
-    }
+    // The price is the number's: its country's or operator's, else the service's. The cheapest
+    // tier with a free number is taken; one above the maximum is refused with its price.
+    const prices = (await countryPrices(q, [service.id])).get(service.id) ?? [];
+    const tiers = priceTiers(service.price, prices, candidates, opts.country, opts.operator);
+    const aboveMax = (price: string) =>
+      opts.maxPrice !== undefined && Number(price) > Number(opts.maxPrice)
+        ? priceAboveMax(service.name, price, opts.maxPrice)
+        : null;
+    const cheapestRefused = aboveMax(tiers[0]!.price);
+    if (cheapestRefused) throw cheapestRefused;
     await lockServiceForRent(q, service.id);
-    if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name);
+    if ((await openOrderCount(q, service.id)) >= service.stock) throw noNumbers(service.name, opts.country);
     // SIMs kept for sending: rents that may take a free SIM with role Both are serialised across
     // services, so the spare count pickSim reads cannot be spent twice.
     if (rule.keptForSending > 0) await lockSendingShare(q);
-    const sim = await pickSim(q, service.id, sims, rule);
-    if (!sim) throw noNumbers(service.name);
+    let picked: { sim: UsableSim; price: string } | undefined;
+    for (const tier of tiers) {
+      if (tier.sims.length === 0) continue;
+      const sim = await pickSim(q, service.id, tier.sims, rule, sims);
+      if (!sim) continue;
+      const refused = aboveMax(tier.price);
+      if (refused) throw refused;
+      picked = { sim, price: tier.price };
+      break;
+    }
+    if (!picked) throw noNumbers(service.name, opts.country);
+    const { sim, price } = picked;
     const orderId = await insertOrder(q, {
       userId,
       service,
       sim,
-      price: service.price,
+      price,
       createdAt: now,
       expiresAt: new Date(now.getTime() + service.rent_time_minutes * 60_000),
     });
     await countSimRental(q, sim.id, now);
     await charge(
       q,
-      { userId, amount: service.price, ref: `order:${orderId}`, at: now },
-      `Your balance is too low: renting ${service.name} costs $${service.price}. Please top up.`,
+      { userId, amount: price, ref: `order:${orderId}`, at: now },
+      `Your balance is too low: renting ${service.name} costs $${price}. Please top up.`,
     );
     if (idempotencyKey !== undefined) {
       await saveRequest(q, { userId, key: idempotencyKey, serviceCode: service.code, orderId, at: now });

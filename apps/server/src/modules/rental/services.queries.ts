@@ -149,6 +149,7 @@ export async function listServices(
   onlyEnabled: boolean,
   rule: ReuseRule,
   onlyId?: string,
+  allSims?: UsableSim[],
 ): Promise<Service[]> {
   const rows = await q.query<ServiceRow & { available: number }>(
     withRule(
@@ -164,10 +165,16 @@ export async function listServices(
                 ($KEPT > 0 AND sim.role = 'both' AND sim.id NOT IN (SELECT sim_id FROM busy WHERE sim_id IS NOT NULL))
                   AS free_both
            FROM jsonb_to_recordset($SIMS::jsonb) AS sim(id uuid, number text, role text)
+       ), every_sim AS MATERIALIZED (
+         -- The share kept for sending is the whole pool's: SIMs of one country take what is spare
+         -- among all of them (the same SIMs as above when no country is asked for).
+         SELECT ($KEPT > 0 AND s.role = 'both' AND s.id NOT IN (SELECT sim_id FROM busy WHERE sim_id IS NOT NULL))
+                  AS free_both
+           FROM jsonb_to_recordset(coalesce($8::jsonb, $1::jsonb)) AS s(id uuid, role text)
        ), totals AS (
          SELECT count(*) FILTER (WHERE NOT free_both) AS plain,
                 count(*) FILTER (WHERE free_both) AS both,
-                GREATEST(0, count(*) FILTER (WHERE free_both) - $KEPT) AS spare
+                (SELECT GREATEST(0, count(*) FILTER (WHERE free_both) - $KEPT) FROM every_sim) AS spare
            FROM sim
        ), held AS (
          SELECT st.service_id, st.phone_number FROM number_service_state st
@@ -196,7 +203,13 @@ export async function listServices(
       '$1',
       P4,
     ),
-    [JSON.stringify(sims), onlyEnabled, onlyId ?? null, ...ruleValues(rule)],
+    [
+      JSON.stringify(sims),
+      onlyEnabled,
+      onlyId ?? null,
+      ...ruleValues(rule),
+      allSims ? JSON.stringify(allSims.map((x) => ({ id: x.id, role: x.role }))) : null,
+    ],
   );
   return rows.map((r) => ({ ...toService(r), available: r.available }));
 }

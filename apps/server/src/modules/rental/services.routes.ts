@@ -3,7 +3,14 @@ import type { AppContext } from '../../context.ts';
 import { catalogueCallAllowed } from '../../http/address-limit.ts';
 import { currentUser, route, sendJsonText } from '../../http/route.ts';
 import type { App } from '../../http/types.ts';
-import { catalogueAnswer, removeService, saveService } from './services.service.ts';
+import {
+  catalogueAnswer,
+  catalogueCountries,
+  removeService,
+  saveService,
+  servicePrices,
+  setServicePrice,
+} from './services.service.ts';
 
 export function serviceRoutes(app: App, ctx: AppContext): void {
   const { service } = endpoints;
@@ -18,8 +25,22 @@ export function serviceRoutes(app: App, ctx: AppContext): void {
           .then((u) => isAdmin(u.roles))
           .catch(() => false)
       : false;
-    return sendJsonText(reply, await catalogueAnswer(ctx, admin));
+    return sendJsonText(
+      reply,
+      await catalogueAnswer(ctx, admin, { country: req.body?.country, operator: req.body?.operator }),
+    );
   });
+
+  // Public like the catalogue (and metered with it): the countries a rent can be asked for.
+  route(app, ctx, endpoints.catalogue.countries, async (req) => {
+    await catalogueCallAllowed(ctx, req.ip);
+    return catalogueCountries(ctx);
+  });
+
+  route(app, ctx, endpoints.catalogue.servicePrices, async (req) => servicePrices(ctx, req.body.serviceId));
+  route(app, ctx, endpoints.catalogue.setServicePrice, async (req) =>
+    setServicePrice(ctx, req.body, currentUser(req)),
+  );
 
   route(app, ctx, service.update, async (req) => saveService(ctx, req.body, currentUser(req)));
 

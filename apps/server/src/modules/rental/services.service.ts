@@ -1,4 +1,6 @@
 import {
+  type CatalogueCountriesResponse,
+  countryName,
   formNumberMessage,
   PublicService,
   parseFormNumber,
@@ -6,14 +8,20 @@ import {
   SERVICE_DEFAULTS,
   type Service,
   type ServiceInput,
+  type ServicePricesResponse,
+  type SetServicePriceBody,
   validateService,
 } from '@simdock/contract';
+import type { z } from 'zod';
 import type { AppContext, Listener } from '../../context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { assertNoFieldErrors, badInput, conflict, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
+import { countryPrices, resolvePrice, servicePriceGrid, setCountryPrice } from '../catalogue/index.ts';
 import { simSettings, type UsableSim, usableSims } from '../gateways/index.ts';
 import { availabilityCache, watchAvailabilityChanges } from './availability.ts';
+import { type CatalogueView, computeCatalogueView, operatorViewKey } from './country-catalogue.ts';
 import { keptForSending } from './sending-share.ts';
 import {
   codeTakenByOther,
@@ -23,6 +31,7 @@ import {
   insertService,
   listServices,
   type ReuseRule,
+  type ServiceRow,
   type ServiceValues,
   toService,
   updateService,
@@ -138,14 +147,15 @@ export async function sendingShare(
   };
 }
 
-/** Every service with its `available`, on the pool for heavy reads (Db.heavy). */
-async function computeAvailability(ctx: AppContext): Promise<Service[]> {
+/** Every service with its `available`, in all and per country and operator, on the pool for heavy reads (Db.heavy). */
+async function computeAvailability(ctx: AppContext): Promise<CatalogueView> {
   const now = ctx.clock.now();
   const sims = await usableSims(ctx.db.heavy, now, ctx.config.DEFAULT_COUNTRY);
-  return listServices(ctx.db.heavy, sims, false, reuseRuleAt(ctx, now, sims));
+  const prices = await countryPrices(ctx.db.heavy, null);
+  return computeCatalogueView(ctx.db.heavy, sims, reuseRuleAt(ctx, now, sims), prices);
 }
 
-const catalogue = (ctx: AppContext) => availabilityCache(ctx, () => computeAvailability(ctx));
+const catalogue = (ctx: AppContext) => availabilityCache<CatalogueView>(ctx, () => computeAvailability(ctx));
 
 /**
  * After a change that availability depends on commits (a rent, a release, a service or spent-number
@@ -162,15 +172,45 @@ export const catalogueListener: Listener = {
   start: (ctx) => watchAvailabilityChanges(ctx, () => catalogue(ctx)),
 };
 
-/** The catalogue's answer as JSON text, per kept computation and kind of caller (built once each). */
+/** The catalogue's answer as JSON text, per kept list and kind of caller (built once each). */
 const answerTexts = new WeakMap<Service[], { admin?: string; public?: string }>();
+
+/** Where a catalogue answer is asked about: a country, and an operator in it. */
+export interface Place {
+  country?: string | undefined;
+  operator?: string | undefined;
+}
+
+/**
+ * The services of a place from the kept computation: a country's or an operator's prices and
+ * availability (a place without SIMs: nothing available, at its prices); without a country, all SIMs
+ * at the lowest price a rent would pay (`forAdmin`: the services' own prices).
+ */
+async function servicesAt(ctx: AppContext, place: Place, forAdmin = false): Promise<Service[]> {
+  const view = await catalogue(ctx).services();
+  if (!place.country) return forAdmin ? view.all : view.lowest;
+  const list = place.operator
+    ? view.byOperator.get(operatorViewKey(place.country, place.operator))
+    : view.byCountry.get(place.country);
+  if (list) return list;
+  // No SIM there now: every service is unavailable, at the price it would have.
+  const prices = await countryPrices(ctx.db, null);
+  return view.all.map((s) => ({
+    ...s,
+    country: place.country,
+    available: 0,
+    price: Number(
+      resolvePrice(s.price.toFixed(2), prices.get(s.id) ?? [], place.country!, place.operator ?? null),
+    ),
+  }));
+}
 
 /**
  * `Service/getall`'s answer as JSON text (ServiceListResponse; AdminServiceListResponse for an
  * admin: every service, with the admin fields): the callers of one kept computation share the text.
  */
-export async function catalogueAnswer(ctx: AppContext, admin: boolean): Promise<string> {
-  const all = await catalogue(ctx).services();
+export async function catalogueAnswer(ctx: AppContext, admin: boolean, place: Place = {}): Promise<string> {
+  const all = await servicesAt(ctx, place, admin);
   let texts = answerTexts.get(all);
   if (!texts) {
     texts = {};
@@ -188,22 +228,29 @@ export async function catalogueAnswer(ctx: AppContext, admin: boolean): Promise<
 }
 
 /**
- * Services with their `available` count (all, only enabled ones, or one). All services come from
- * the process's shared computation (./availability.ts); one service (after an admin saved it) is
- * computed on its own.
+ * Services with their `available` count (all, only enabled ones, or one) at a place (see
+ * servicesAt). All services come from the process's shared computation (./availability.ts); one
+ * service (after an admin saved it) is computed on its own, over all SIMs at its own price.
  */
 export async function servicesWithAvailability(
   ctx: AppContext,
   onlyEnabled: boolean,
   onlyId?: string,
+  place: Place = {},
 ): Promise<Service[]> {
   if (onlyId !== undefined) {
     const now = ctx.clock.now();
     const sims = await usableSims(ctx.db, now, ctx.config.DEFAULT_COUNTRY);
     return listServices(ctx.db, sims, onlyEnabled, reuseRuleAt(ctx, now, sims), onlyId);
   }
-  const all = await catalogue(ctx).services();
+  const all = await servicesAt(ctx, place);
   return onlyEnabled ? all.filter((s) => s.isEnable) : all;
+}
+
+/** The countries with usable SIMs (most first) and the deployment's default country. */
+export async function catalogueCountries(ctx: AppContext): Promise<CatalogueCountriesResponse> {
+  const view = await catalogue(ctx).services();
+  return { code: 1, defaultCountry: ctx.config.DEFAULT_COUNTRY, countries: view.countries };
 }
 
 export async function removeService(
@@ -234,4 +281,63 @@ export async function removeService(
     }
   });
   availabilityChanged(ctx);
+}
+
+/** A service by id, or a 404 that says so. */
+async function serviceOrNotFound(q: Queryable, serviceId: string): Promise<ServiceRow> {
+  const row = isUuid(serviceId) ? await findServiceById(q, serviceId) : undefined;
+  if (!row) throw notFound('Service not found.', 'service_not_found');
+  return row;
+}
+
+/** A service's own price and its prices per country and operator (Service Manager's grid). */
+export async function servicePrices(ctx: AppContext, serviceId: string): Promise<ServicePricesResponse> {
+  const row = await serviceOrNotFound(ctx.db, serviceId);
+  return {
+    code: 1,
+    serviceId: row.id,
+    price: Number(row.price),
+    prices: await servicePriceGrid(ctx.db, row.id),
+  };
+}
+
+/**
+ * Sets or removes one country's (or operator's) price of a service, audited in the same
+ * transaction. Orders keep the price they were rented at: only new rents pay the new one.
+ */
+export async function setServicePrice(
+  ctx: AppContext,
+  body: z.output<typeof SetServicePriceBody>,
+  actor: AuditActor,
+): Promise<ServicePricesResponse> {
+  const at = ctx.clock.now();
+  const answer = await ctx.db.tx(async (q) => {
+    const row = await serviceOrNotFound(q, body.serviceId);
+    const operator = body.operator?.trim() || null;
+    const before = await setCountryPrice(q, {
+      serviceId: row.id,
+      country: body.country,
+      operator,
+      price: body.price,
+      at,
+    });
+    const where = `${countryName(body.country)}${operator ? `, ${operator}` : ''}`;
+    await recordAudit(q, {
+      actor,
+      kind: 'service.countryPrice',
+      targetId: row.id,
+      targetLabel: `${row.code} in ${where}`,
+      before: before === null ? null : { country: body.country, operator, price: Number(before) },
+      after: body.price === null ? null : { country: body.country, operator, price: body.price },
+      at,
+    });
+    return {
+      code: 1 as const,
+      serviceId: row.id,
+      price: Number(row.price),
+      prices: await servicePriceGrid(q, row.id),
+    };
+  });
+  availabilityChanged(ctx);
+  return answer;
 }
