@@ -123,6 +123,8 @@ describe('add and scan', () => {
         atCap: null,
       },
       ussd: null,
+      // The simulator's default carrier: its IMSI tells the country.
+      origin: { country: 'US', operator: 'T-Mobile', source: 'imsi', corrected: false },
     });
 
     const list = await api(endpoints.gateway.getSettings);

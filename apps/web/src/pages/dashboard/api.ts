@@ -1,4 +1,4 @@
-import { endpoints, type Order, type PublicService, ServiceListBody } from '@simdock/contract';
+import { endpoints, type Order, type PublicService } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
@@ -8,10 +8,8 @@ import { useLiveStatus } from '../../live/live.tsx';
 export { mergeOrder, prefetchDashboard } from '../../api/orders.ts';
 
 /** POST /api/Service/getall {country}: the catalogue with that country's prices and numbers. */
-const getAllByCountry = { ...endpoints.service.getAll, body: ServiceListBody };
-
 export async function fetchServicesIn(country: string, signal?: AbortSignal): Promise<PublicService[]> {
-  const res = await call(getAllByCountry, { country }, { signal });
+  const res = await call(endpoints.service.getAll, { country }, { signal });
   return res.services;
 }
 

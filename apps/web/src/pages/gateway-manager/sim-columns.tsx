@@ -11,6 +11,7 @@ import { RowActions } from '../../components/RowActions.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { cx } from '../../lib/cx.ts';
 import { formatDateTime, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { useSetSimRoleMutation } from './api.ts';
@@ -92,28 +93,45 @@ export function useSimColumns(
     },
     {
       key: 'operator',
-      // SMSGate reports no signal: a phone's SIMs show none.
-      header: noSignal ? (
-        t('gateways.colOperator')
-      ) : (
-        <span className="whitespace-normal">{`${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}</span>
+      // The country rentals count the SIM in, its operator and what told them, then the signal: one
+      // column, so Role and the actions stay in view at 1280 px. SMSGate reports no signal.
+      header: (
+        <span className="whitespace-normal">
+          {noSignal
+            ? `${t('gateways.colCountry')} · ${t('gateways.colOperator')}`
+            : `${t('gateways.colCountry')} · ${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}
+        </span>
       ),
       cardLabel: noSignal
-        ? t('gateways.colOperator')
-        : `${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
-      // Wraps ("310260 / T-Mobile") so Role and the actions stay in view at 1280 px.
+        ? `${t('gateways.colCountry')} · ${t('gateways.colOperator')}`
+        : `${t('gateways.colCountry')} · ${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
       cell: (s) => (
         <span className="flex flex-col items-start">
-          {/* Breaks between words only ("310260 / T-Mobile", never "T- / Mobile"). */}
-          <span>
-            {(s.operator ?? '-').split(' ').map((word, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the words of one fixed text
-              <Fragment key={i}>
-                {i ? ' ' : null}
-                <span className="whitespace-nowrap">{word}</span>
-              </Fragment>
-            ))}
-          </span>
+          {s.state === 'empty' ? (
+            <span className="text-muted">-</span>
+          ) : (
+            <>
+              <CountryLabel iso={s.origin.country} wrap />
+              {/* The device's own text ("26202 Vodafone") on hover: the name alone reads better. */}
+              <span className="text-xs" title={s.operator ?? undefined}>
+                {(s.origin.operator ?? s.operator ?? '-').split(' ').map((word, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the words of one fixed text
+                  <Fragment key={i}>
+                    {i ? ' ' : null}
+                    <span className="whitespace-nowrap">{word}</span>
+                  </Fragment>
+                ))}
+              </span>
+              <span
+                className={cx(
+                  'whitespace-nowrap text-xs',
+                  s.origin.corrected ? 'text-accent-text' : 'text-muted',
+                )}
+              >
+                {t(ORIGIN_SOURCE_TEXT[s.origin.corrected ? 'admin' : s.origin.source])}
+              </span>
+            </>
+          )}
           {noSignal ? null : (
             <span className="whitespace-nowrap text-xs text-muted tabular">
               {t('gateways.colSignal')} {s.signal ?? '-'}
@@ -122,30 +140,6 @@ export function useSimColumns(
         </span>
       ),
       cellClassName: 'min-w-20',
-    },
-    {
-      key: 'country',
-      header: t('gateways.colCountry'),
-      // The country rentals count the SIM in, its operator, and what told them (an admin's
-      // correction stands out: it outlives scans).
-      cell: (s) =>
-        s.state === 'empty' ? (
-          <span className="text-muted">-</span>
-        ) : (
-          <span className="flex flex-col items-start">
-            <CountryLabel iso={s.origin.country} />
-            {s.origin.operator ? <span className="text-xs">{s.origin.operator}</span> : null}
-            <span
-              className={
-                s.origin.corrected
-                  ? 'whitespace-nowrap text-xs text-accent'
-                  : 'whitespace-nowrap text-xs text-muted'
-              }
-            >
-              {t(ORIGIN_SOURCE_TEXT[s.origin.corrected ? 'admin' : s.origin.source])}
-            </span>
-          </span>
-        ),
     },
     {
       key: 'state',

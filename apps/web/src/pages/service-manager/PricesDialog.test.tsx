@@ -41,7 +41,10 @@ async function openGrid() {
   renderApp('/servicemanager');
   const table = await screen.findByRole('table', { name: 'Services' });
   const row = (await within(table).findByText('Telegram')).closest('tr')!;
-  fireEvent.click(within(row).getByRole('button', { name: 'Prices by country' }));
+  fireEvent.keyDown(within(row).getByRole('button', { name: 'More actions: Telegram' }), { key: 'Enter' });
+  fireEvent.click(
+    within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Prices by country' }),
+  );
   return screen.findByRole('dialog', { name: 'Prices by country: Telegram' });
 }
 

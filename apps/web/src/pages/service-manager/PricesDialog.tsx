@@ -191,6 +191,7 @@ export function PricesDialog({
           errorTitle={t('services.pricesLoadFailed')}
           onRetry={() => prices.refetch()}
           emptyText={t('services.pricesEmpty')}
+          phoneCards
         />
         <form
           className="flex flex-col gap-3 rounded-md border border-line p-3"

@@ -120,7 +120,6 @@ export function ServiceTable({
         <RowActions
           name={s.name}
           className="flex-nowrap"
-          inline={3}
           actions={[
             {
               key: 'edit',
@@ -129,17 +128,17 @@ export function ServiceTable({
               onSelect: () => onEdit(s),
             },
             {
-              key: 'prices',
-              label: t('services.prices'),
-              icon: <Globe className="size-3.5" aria-hidden />,
-              onSelect: () => onPrices(s),
-            },
-            {
               key: 'delete',
               label: t('services.delete'),
               icon: <Trash2 className="size-3.5" aria-hidden />,
               destructive: true,
               onSelect: () => onDelete(s),
+            },
+            {
+              key: 'prices',
+              label: t('services.prices'),
+              icon: <Globe className="size-3.5" aria-hidden />,
+              onSelect: () => onPrices(s),
             },
           ]}
         />
