@@ -56,6 +56,22 @@ describe('renting by country', () => {
     await admin.getByRole('button', { name: 'SIMs' }).first().click();
     await admin.getByRole('columnheader', { name: 'Country' }).first().waitFor();
     await shotsAt(admin, 'countries-gateway-sims');
+    // An admin corrects port 1.01's country: the row says so.
+    const sims = admin.getByRole('table', { name: /^SIMs of / });
+    await sims
+      .getByRole('button', { name: /^More actions/ })
+      .first()
+      .click();
+    await admin.getByRole('menuitem', { name: 'Correct country' }).click();
+    const origin = admin.getByRole('dialog', { name: 'Country and operator of port 1.01' });
+    await origin.getByLabel('Country code').fill('at');
+    await origin.getByLabel('Operator').fill('A1');
+    await expect.poll(() => origin.getByText('Austria').count()).toBe(1);
+    await settle(admin);
+    await shot(admin, 'countries-sim-origin-1280');
+    await origin.getByRole('button', { name: 'Save' }).click();
+    const first = sims.getByRole('row').filter({ hasText: 'Austria' });
+    await expect.poll(() => first.textContent()).toContain('Corrected by an admin');
 
     const user = await e.createUser({ balance: 10 });
     const page = await e.newPage();

@@ -340,7 +340,7 @@ export const gatewaysEn = {
   'gateways.originForLine': 'Country and operator of {line}',
   'gateways.originText':
     'Rentals by country count this SIM where you say. The correction stays until another card is put in the slot.',
-  'gateways.originNow': 'Now: {country}, {source}.',
+  'gateways.originNow': 'Now: {country} ({source}).',
   'gateways.originCountry': 'Country code',
   'gateways.originCountryHint': 'Two letters, for example DE. Type a name to pick from the list.',
   'gateways.originCountryInvalid': 'Choose a country by its two-letter code (for example DE).',

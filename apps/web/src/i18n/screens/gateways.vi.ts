@@ -330,7 +330,7 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'gateways.originForLine': 'Quốc gia và nhà mạng của {line}',
   'gateways.originText':
     'Thuê theo quốc gia sẽ tính SIM này theo quốc gia bạn chọn. Chỉnh sửa được giữ cho đến khi lắp thẻ khác vào khe.',
-  'gateways.originNow': 'Hiện tại: {country}, {source}.',
+  'gateways.originNow': 'Hiện tại: {country} ({source}).',
   'gateways.originCountry': 'Mã quốc gia',
   'gateways.originCountryHint': 'Hai chữ cái, ví dụ DE. Gõ tên để chọn trong danh sách.',
   'gateways.originCountryInvalid': 'Chọn quốc gia bằng mã hai chữ cái (ví dụ DE).',

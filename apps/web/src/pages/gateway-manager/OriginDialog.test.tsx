@@ -102,7 +102,7 @@ describe('Gateway Manager: a SIM’s country', () => {
     const sims = await simTable();
     const row = (await within(sims).findByText('8949')).closest('tr')!;
     const dialog = await openOrigin(row);
-    expect(within(dialog).getByText(/Now: .*Germany, from imsi/)).toBeTruthy();
+    expect(within(dialog).getByText(/Now: .*Germany \(From IMSI\)/)).toBeTruthy();
     // No "Clear correction" while nothing is corrected.
     expect(within(dialog).queryByRole('button', { name: 'Clear correction' })).toBeNull();
     const country = within(dialog).getByLabelText('Country code') as HTMLInputElement;

@@ -70,7 +70,7 @@ export function OriginDialog({ deviceKind, gatewayId, sim, onClose, onDone }: Si
           {t('gateways.originText')}{' '}
           {t('gateways.originNow', {
             country: `${countryFlag(origin.country)} ${countryName(origin.country, lang)}`.trim(),
-            source: t(ORIGIN_SOURCE_TEXT[origin.source]).toLowerCase(),
+            source: t(ORIGIN_SOURCE_TEXT[origin.corrected ? 'admin' : origin.source]),
           })}
         </>
       }
