@@ -77,6 +77,11 @@ describe('OTP rental on the Dashboard', () => {
 
     // One refetch per change: the rent's answer and its own live echo refresh the figures once.
     await page.waitForTimeout(500);
+    // The demo's SIMs span the US, Germany and the UK: American numbers, whose format is checked below.
+    await page.getByLabel('Country', { exact: true }).selectOption('US');
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Rent a Telegram number' }).isEnabled())
+      .toBe(true);
     const calls: string[] = [];
     page.on('request', (r) => calls.push(new URL(r.url()).pathname));
     await page.getByRole('button', { name: 'Rent a Telegram number' }).click();

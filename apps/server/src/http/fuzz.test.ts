@@ -623,6 +623,7 @@ describe('fuzzing every admin write and every query', () => {
     '/api/Admin/setSimNumber': { gatewayId, port: '1.01', number: '15551230000' },
     '/api/Admin/simulateSms': { gatewayId, port: '1.01', from: '15550001111', text: 'Your code is 1234' },
     '/api/Admin/simUssd': { gatewayId, port: '1.01', code: '*100#' },
+    '/api/Admin/setSimOrigin': { gatewayId, port: '1.01', country: 'DE', operator: 'Vodafone' },
     '/api/service/update': {
       name: 'Fz',
       code: 'fz2',

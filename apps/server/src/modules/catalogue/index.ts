@@ -14,7 +14,7 @@ export {
   servicePriceGrid,
   setCountryPrice,
 } from './catalogue.service.ts';
-export { countryOfNumber, effectiveOrigin } from './origin.ts';
+export { countryOfNumber, effectiveOrigin, isCountryCode } from './origin.ts';
 export { type CountryPrice, resolvePrice } from './prices.ts';
 export { isoOfSmsActivateId, smsActivateId } from './sms-activate-countries.ts';
 export { catalogueConfig };

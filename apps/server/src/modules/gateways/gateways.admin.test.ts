@@ -123,7 +123,7 @@ describe('add and scan', () => {
         atCap: null,
       },
       ussd: null,
-      // The simulated SIM is on T-Mobile US: its IMSI says so.
+      // The simulator's default carrier: its IMSI tells the country.
       origin: { country: 'US', operator: 'T-Mobile', source: 'imsi', corrected: false },
     });
 

@@ -453,6 +453,20 @@ export async function findSimRow(
   return (await q.query<SimViewRow>(simViewSql(true), [gatewayId, day, month, now, port]))[0];
 }
 
+/** An admin's correction of the SIM's country and operator (null: none). */
+export async function setSimOrigin(
+  q: Queryable,
+  simId: string,
+  country: string | null,
+  operator: string | null,
+): Promise<void> {
+  await q.query('UPDATE sims SET country_override = $2, operator_override = $3 WHERE id = $1', [
+    simId,
+    country,
+    operator,
+  ]);
+}
+
 /** Keeps the network's reply to a USSD code sent from the SIM (the last one). */
 export async function setSimUssd(
   q: Queryable,

@@ -18,6 +18,7 @@ import { authenticatePush, handlePush, MMS_PUSH_MAX_BYTES } from './push.service
 import {
   lockSimByAdmin,
   sendSimUssdByAdmin,
+  setSimOriginByAdmin,
   setSimRoleByAdmin,
   unlockSimByAdmin,
 } from './sim-admin.service.ts';
@@ -53,6 +54,10 @@ function adminRoutes(app: App, ctx: AppContext) {
 
   route(app, ctx, sim.setRole, async (req) => setSimRoleByAdmin(ctx, req.body, currentUser(req)));
   route(app, ctx, sim.ussd, async (req) => sendSimUssdByAdmin(ctx, req.body, currentUser(req)));
+
+  route(app, ctx, endpoints.catalogue.setSimOrigin, async (req) =>
+    setSimOriginByAdmin(ctx, req.body, currentUser(req)),
+  );
 
   route(app, ctx, sim.simulateSms, async (req) => simulateSms(ctx, req.body));
 }

@@ -1,10 +1,16 @@
 // An admin's SIM actions (Gateway Manager's SIM table): lock with a reason (until unlocked or for
 // some minutes), unlock, the SIM's role, and a USSD code (a balance check). Each is audited.
-import type { SimActionResult, SimRole } from '@simdock/contract';
+import {
+  COUNTRY_CODE_MESSAGE,
+  type SetSimNumberResult,
+  type SimActionResult,
+  type SimRole,
+} from '@simdock/contract';
 import type { AppContext } from '../../context.ts';
 import { badInput, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { type AuditActor, recordAudit } from '../audit/index.ts';
+import { effectiveOrigin, isCountryCode } from '../catalogue/index.ts';
 import { deviceUnavailable, driverFor } from './device.ts';
 import { GatewayError } from './driver/driver.ts';
 import { deviceKind } from './driver/registry.ts';
@@ -13,6 +19,7 @@ import {
   findGatewayRow,
   findSimRow,
   type SimViewRow,
+  setSimOrigin,
   setSimUssd,
 } from './gateways.queries.ts';
 import { toSim } from './gateways.service.ts';
@@ -156,6 +163,63 @@ export async function setSimRoleByAdmin(
     msg: `SIM on port ${sim.port}: ${ROLE_TEXT[body.role]}.`,
     sim: toSim(row, ctx.config.DEFAULT_COUNTRY),
   };
+}
+
+const originOf = (ctx: AppContext, s: SimViewRow) => ({
+  port: s.port,
+  iccid: s.iccid,
+  ...effectiveOrigin(
+    {
+      imsi: s.imsi,
+      operator: s.operator,
+      iccid: s.iccid,
+      number: s.number,
+      countryOverride: s.country_override,
+      operatorOverride: s.operator_override,
+    },
+    ctx.config.DEFAULT_COUNTRY,
+  ),
+});
+
+/**
+ * An admin's correction of the SIM's country and operator, kept across scans until another card
+ * is seen in the slot; a null country and operator clear it. Audited.
+ */
+export async function setSimOriginByAdmin(
+  ctx: AppContext,
+  body: { gatewayId: string; port: string; country: string | null; operator?: string | null | undefined },
+  actor: AuditActor,
+): Promise<SetSimNumberResult> {
+  // The contract checks the shape; only a country the number tables know can be rented by.
+  if (body.country !== null && !isCountryCode(body.country)) throw badInput(COUNTRY_CODE_MESSAGE, 'country');
+  const { gw, sim } = await mustSim(ctx, body);
+  const country = body.country;
+  const operator = body.operator ? body.operator : null;
+  const at = ctx.clock.now();
+  if (sim.country_override !== country || sim.operator_override !== operator) {
+    await ctx.db.tx(async (q) => {
+      await setSimOrigin(q, sim.id, country, operator);
+      // The countries' stock changed: every process's catalogue recomputes (docs/architecture.md).
+      await gatewayChanged(q, gw.id);
+      await recordAudit(q, {
+        actor,
+        kind: 'gateway.simOrigin',
+        targetId: gw.id,
+        targetLabel: `${gw.name} ${sim.port}`,
+        before: originOf(ctx, sim),
+        after: originOf(ctx, { ...sim, country_override: country, operator_override: operator }),
+        at,
+      });
+    });
+    ctx.log.info({ gatewayId: gw.id, port: sim.port, country, operator }, 'SIM origin corrected by an admin');
+  }
+  const row = await reread(ctx, gw.id, sim.port);
+  const shown = toSim(row, ctx.config.DEFAULT_COUNTRY);
+  const msg =
+    country === null && operator === null
+      ? `SIM on port ${sim.port}: correction cleared.`
+      : `SIM on port ${sim.port}: ${shown.origin.country}${shown.origin.operator ? `, ${shown.origin.operator}` : ''}.`;
+  return { code: 1, msg, sim: shown, deviceUpdated: false };
 }
 
 /** How long an admin's USSD request waits for the process that holds a datagram device's socket. */

@@ -326,4 +326,26 @@ export const gatewaysEn = {
   'device.id': 'Gateway ID',
   'device.notFoundTextId':
     'There is no gateway with the id {id}. It may have been deleted, or the link is mistyped.',
+  // A SIM's country and operator (Gateway Manager's SIM table).
+  'gateways.colCountry': 'Country',
+  'gateways.origin.imsi': 'From IMSI',
+  'gateways.origin.operator': 'From operator',
+  'gateways.origin.iccid': 'From ICCID',
+  'gateways.origin.number': 'From number',
+  'gateways.origin.admin': 'Corrected by an admin',
+  'gateways.origin.default': 'Default country',
+  'gateways.originCorrect': 'Correct country',
+  'gateways.originFor': 'Country and operator of port {port}',
+  'gateways.originForSim': 'Country and operator of {slot}',
+  'gateways.originForLine': 'Country and operator of {line}',
+  'gateways.originText':
+    'Rentals by country count this SIM where you say. The correction stays until another card is put in the slot.',
+  'gateways.originNow': 'Now: {country} ({source}).',
+  'gateways.originCountry': 'Country code',
+  'gateways.originCountryHint': 'Two letters, for example DE. Type a name to pick from the list.',
+  'gateways.originCountryInvalid': 'Choose a country by its two-letter code (for example DE).',
+  'gateways.originUnknown': 'No country has this code.',
+  'gateways.originOperator': 'Operator',
+  'gateways.originOperatorHint': 'Leave empty to keep what the card says.',
+  'gateways.originClear': 'Clear correction',
 } as const;

@@ -316,4 +316,26 @@ export const gatewaysVi: Record<keyof typeof gatewaysEn, string> = {
   'device.id': 'ID gateway',
   'device.notFoundTextId':
     'Không có gateway nào có ID {id}. Có thể gateway đã bị xóa hoặc đường dẫn bị gõ sai.',
+  // A SIM's country and operator (Gateway Manager's SIM table).
+  'gateways.colCountry': 'Quốc gia',
+  'gateways.origin.imsi': 'Theo IMSI',
+  'gateways.origin.operator': 'Theo nhà mạng',
+  'gateways.origin.iccid': 'Theo ICCID',
+  'gateways.origin.number': 'Theo số điện thoại',
+  'gateways.origin.admin': 'Quản trị viên đã sửa',
+  'gateways.origin.default': 'Quốc gia mặc định',
+  'gateways.originCorrect': 'Sửa quốc gia',
+  'gateways.originFor': 'Quốc gia và nhà mạng của cổng {port}',
+  'gateways.originForSim': 'Quốc gia và nhà mạng của {slot}',
+  'gateways.originForLine': 'Quốc gia và nhà mạng của {line}',
+  'gateways.originText':
+    'Thuê theo quốc gia sẽ tính SIM này theo quốc gia bạn chọn. Chỉnh sửa được giữ cho đến khi lắp thẻ khác vào khe.',
+  'gateways.originNow': 'Hiện tại: {country} ({source}).',
+  'gateways.originCountry': 'Mã quốc gia',
+  'gateways.originCountryHint': 'Hai chữ cái, ví dụ DE. Gõ tên để chọn trong danh sách.',
+  'gateways.originCountryInvalid': 'Chọn quốc gia bằng mã hai chữ cái (ví dụ DE).',
+  'gateways.originUnknown': 'Không có quốc gia nào có mã này.',
+  'gateways.originOperator': 'Nhà mạng',
+  'gateways.originOperatorHint': 'Để trống để giữ theo thẻ SIM.',
+  'gateways.originClear': 'Xóa chỉnh sửa',
 };

@@ -76,4 +76,11 @@ export const rentalEn = {
   'dashboard.alertsDenied':
     'The browser blocks notifications for this site; allow them in its site settings.',
   'dashboard.alertsUnsupported': 'This browser cannot show notifications here.',
+  // Renting by country: the filter above the catalogue.
+  'dashboard.country': 'Country',
+  'dashboard.allCountries': 'All countries',
+  'dashboard.countryOption.one': '{flag} {name} · {count} SIM',
+  'dashboard.countryOption.other': '{flag} {name} · {count} SIMs',
+  'dashboard.countryPrices': 'Prices and numbers available in {name}.',
+  'dashboard.orderCountry': 'Number from {name}',
 } as const;

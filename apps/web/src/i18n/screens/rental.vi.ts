@@ -73,4 +73,11 @@ export const rentalVi: Record<keyof typeof rentalEn, string> = {
   'dashboard.alertsDenied':
     'Trình duyệt đang chặn thông báo của trang này; hãy cho phép trong cài đặt trang.',
   'dashboard.alertsUnsupported': 'Trình duyệt này không hiển thị được thông báo ở đây.',
+  // Renting by country: the filter above the catalogue.
+  'dashboard.country': 'Quốc gia',
+  'dashboard.allCountries': 'Mọi quốc gia',
+  'dashboard.countryOption.one': '{flag} {name} · {count} SIM',
+  'dashboard.countryOption.other': '{flag} {name} · {count} SIM',
+  'dashboard.countryPrices': 'Giá và số còn trống tại {name}.',
+  'dashboard.orderCountry': 'Số của {name}',
 };

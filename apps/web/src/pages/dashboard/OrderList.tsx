@@ -18,6 +18,7 @@ import { formatMoney, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useCancelMutation, useMyOrders, useServices } from './api.ts';
+import { OrderCountry } from './OrderCountry.tsx';
 
 /** Whether the Cancel button applies to an order at `now`: still waiting, no code, past the minimum time. */
 export function cancelState(order: Order, now: number): 'hidden' | 'wait' | 'ready' {
@@ -112,7 +113,17 @@ export function useOrderColumns(now: number): Column<Order>[] {
         </div>
       ),
     },
-    { key: 'service', header: t('dashboard.colService'), cell: (o) => o.serviceName },
+    {
+      key: 'service',
+      header: t('dashboard.colService'),
+      // The number's country beside the service: the phone column is the list's widest at 1280 px.
+      cell: (o) => (
+        <span>
+          <OrderCountry country={o.country} />
+          {o.serviceName}
+        </span>
+      ),
+    },
     {
       key: 'status',
       header: t('dashboard.colStatus'),

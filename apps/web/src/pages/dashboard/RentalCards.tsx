@@ -23,6 +23,7 @@ import {
   useCodeAlerts,
 } from '../../live/attention.ts';
 import { useAnotherSmsMutation, useCancelMutation, useFinishMutation, useMyOrders } from './api.ts';
+import { OrderCountry } from './OrderCountry.tsx';
 import { cancelState, focusSection, MY_NUMBERS_ID, useRepeatable } from './OrderList.tsx';
 
 /**
@@ -160,12 +161,15 @@ export function RentalCard({
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="truncate font-semibold text-fg">{o.serviceName}</h3>
-          <CopyableText
-            value={o.phoneNumber}
-            display={formatPhone(o.phoneNumber)}
-            testId="order-phone"
-            className="text-[15px] text-fg"
-          />
+          <div className="flex items-center">
+            <OrderCountry country={o.country} />
+            <CopyableText
+              value={o.phoneNumber}
+              display={formatPhone(o.phoneNumber)}
+              testId="order-phone"
+              className="text-[15px] text-fg"
+            />
+          </div>
         </div>
         <div className="flex shrink-0 flex-col items-end gap-1">
           <span data-testid="order-status">

@@ -1,14 +1,15 @@
-import { type PublicService, TEXT_LIMITS } from '@simdock/contract';
+import { countryFlag, countryName, type PublicService, TEXT_LIMITS } from '@simdock/contract';
 import { Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { Button, Card, type Column, DataTable, Input } from '../../components/index.ts';
+import { Button, Card, type Column, DataTable, Input, Select } from '../../components/index.ts';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber, formatPhone } from '../../lib/format.ts';
-import { useRentMutation, useServices } from './api.ts';
+import { useCountries, useRentMutation, useServices } from './api.ts';
+import { useCountryChoice } from './country-choice.ts';
 import { focusRentalCard } from './RentalCards.tsx';
 
 /** Case-insensitive match on name, code or description. Pure, for the search box. */
@@ -22,8 +23,10 @@ export function filterServices(services: PublicService[], query: string): Public
 
 /** The searchable service list with a Rent button per service. */
 export function ServiceList() {
-  const { t } = useI18n();
-  const services = useServices();
+  const { t, tn, lang } = useI18n();
+  const [country, setCountry] = useCountryChoice();
+  const countries = useCountries();
+  const services = useServices(country);
   const rent = useRentMutation();
   const { register, handleSubmit, watch, setFocus } = useForm<{ query: string }>({
     defaultValues: { query: '' },
@@ -40,7 +43,7 @@ export function ServiceList() {
   // top, takes the focus (the keyboard goes on from there, not from the page's start).
   const onRent = (s: PublicService) => {
     setRenting(s.code);
-    rent.mutate(s.code, {
+    rent.mutate(country ? { serviceCode: s.code, country } : { serviceCode: s.code }, {
       onSuccess: (order) => {
         focusRentalCard(order.id);
         notify.success(t('dashboard.rented', { phone: formatPhone(order.phoneNumber), service: s.name }));
@@ -130,6 +133,36 @@ export function ServiceList() {
           </Button>
         </form>
       </search>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 pb-3">
+        <label htmlFor="service-country" className="text-[13px] font-medium text-fg">
+          {t('dashboard.country')}
+        </label>
+        <Select
+          id="service-country"
+          className="w-auto max-w-full"
+          value={country ?? ''}
+          onChange={(e) => setCountry(e.target.value || undefined)}
+        >
+          <option value="">{t('dashboard.allCountries')}</option>
+          {/* A remembered country without SIMs today stays choosable (and shows none available). */}
+          {country && !countries.data?.countries.some((c) => c.country === country) ? (
+            <option value={country}>{`${countryFlag(country)} ${countryName(country, lang)}`}</option>
+          ) : null}
+          {countries.data?.countries.map((c) => (
+            <option key={c.country} value={c.country}>
+              {tn('dashboard.countryOption', c.sims, {
+                flag: countryFlag(c.country),
+                name: countryName(c.country, lang),
+              })}
+            </option>
+          ))}
+        </Select>
+        {country ? (
+          <span className="text-xs text-muted">
+            {t('dashboard.countryPrices', { name: countryName(country, lang) })}
+          </span>
+        ) : null}
+      </div>
       <DataTable
         columns={columns}
         rows={services.data ? shown : undefined}

@@ -1,12 +1,42 @@
-import { endpoints, type Order } from '@simdock/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { endpoints, type Order, type PublicService } from '@simdock/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, requireCode1 } from '../../api/client.ts';
 import { applyOrder, myOrdersQuery, ORDERS_REFRESH_MS, servicesQuery, statsQuery } from '../../api/orders.ts';
+import { recoverInterval } from '../../lib/recover.ts';
 import { useLiveStatus } from '../../live/live.tsx';
 
 export { mergeOrder, prefetchDashboard } from '../../api/orders.ts';
 
-export const useServices = () => useQuery(servicesQuery);
+/** POST /api/Service/getall {country}: the catalogue with that country's prices and numbers. */
+export async function fetchServicesIn(country: string, signal?: AbortSignal): Promise<PublicService[]> {
+  const res = await call(endpoints.service.getAll, { country }, { signal });
+  return res.services;
+}
+
+/** A country's catalogue: under the Dashboard's key, so whatever refreshes the catalogue refreshes it. */
+export const servicesInQuery = (country: string) =>
+  queryOptions({
+    queryKey: ['dashboard', 'services', country] as const,
+    queryFn: ({ signal }) => fetchServicesIn(country, signal),
+    refetchInterval: 15_000,
+  });
+
+/** The catalogue: every country's (the default), or one country's. */
+export function useServices(country?: string) {
+  const every = useQuery({ ...servicesQuery, enabled: !country });
+  const one = useQuery({ ...servicesInQuery(country ?? ''), enabled: Boolean(country) });
+  return country ? one : every;
+}
+
+/** POST /api/Catalogue/countries: the countries with usable SIMs, most first. */
+export const countriesQuery = queryOptions({
+  queryKey: ['dashboard', 'countries'] as const,
+  queryFn: ({ signal }) => call(endpoints.catalogue.countries, {}, { signal }),
+  staleTime: 60_000,
+  refetchInterval: recoverInterval(),
+});
+
+export const useCountries = () => useQuery(countriesQuery);
 
 /** The user's orders: live events keep them current; the 5-second refresh runs only while they are down. */
 export function useMyOrders() {
@@ -28,13 +58,12 @@ function newRequestKey(): string {
  */
 export async function rentNumber(
   serviceCode: string,
+  country?: string,
   idempotencyKey: string = newRequestKey(),
 ): Promise<Order> {
-  const answer = await call(
-    endpoints.order.create,
-    { serviceCode },
-    { headers: { 'idempotency-key': idempotencyKey } },
-  );
+  const answer = await call(endpoints.order.create, country ? { serviceCode, country } : { serviceCode }, {
+    headers: { 'idempotency-key': idempotencyKey },
+  });
   return requireCode1(answer).data;
 }
 
@@ -42,7 +71,8 @@ export function useRentMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationKey: ['order', 'create'],
-    mutationFn: (serviceCode: string) => rentNumber(serviceCode),
+    mutationFn: ({ serviceCode, country }: { serviceCode: string; country?: string }) =>
+      rentNumber(serviceCode, country),
     onSuccess: (order) => void applyOrder(qc, order),
   });
 }

@@ -10,6 +10,7 @@ import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useGatewayReport } from './api.ts';
 import { LockSimDialog } from './LockSimDialog.tsx';
+import { OriginDialog } from './OriginDialog.tsx';
 import { SetNumberDialog } from './SetNumberDialog.tsx';
 import { SimulateSmsDialog } from './SimulateSmsDialog.tsx';
 import { useSimColumns } from './sim-columns.tsx';
@@ -126,7 +127,7 @@ export function SimPanel({ gateway, id, onClose }: SimPanelProps) {
   );
 }
 
-/** One of the SIM's dialogs: set its number, simulate an incoming SMS, lock or unlock it, check its balance. */
+/** One of the SIM's dialogs: set its number, simulate an incoming SMS, lock or unlock it, check its balance, correct its country. */
 function SimDialog({ kind, ...props }: SimDialogProps & { kind: SimDialogKind }) {
   switch (kind) {
     case 'number':
@@ -138,5 +139,7 @@ function SimDialog({ kind, ...props }: SimDialogProps & { kind: SimDialogKind })
       return <LockSimDialog {...props} unlock={kind === 'unlock'} />;
     case 'ussd':
       return <UssdDialog {...props} />;
+    case 'origin':
+      return <OriginDialog {...props} />;
   }
 }

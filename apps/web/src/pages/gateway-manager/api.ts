@@ -8,6 +8,7 @@ import {
   type Ok,
   type SetSimNumberBody,
   type SetSimNumberResult,
+  type SetSimOriginBody,
   type SetSimRoleBody,
   type SimActionResult,
   type SimUssdBody,
@@ -267,3 +268,10 @@ export const useLockSimMutation = () => useSimAction('lockSim', lockSim);
 export const useUnlockSimMutation = () => useSimAction('unlockSim', unlockSim);
 export const useSetSimRoleMutation = () => useSimAction('setSimRole', setSimRole);
 export const useSimUssdMutation = () => useSimAction('simUssd', simUssd);
+
+/** POST /api/Admin/setSimOrigin {gatewayId, port, country, operator}: nulls clear the correction. */
+export async function setSimOrigin(body: SetSimOriginBody): Promise<SetSimNumberResult> {
+  return requireCode1(await call(endpoints.catalogue.setSimOrigin, body));
+}
+
+export const useSetSimOriginMutation = () => useSimAction('setSimOrigin', setSimOrigin);

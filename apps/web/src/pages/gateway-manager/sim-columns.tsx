@@ -1,21 +1,23 @@
 import { type Gateway, SIM_ROLES, type Sim, type SimRole } from '@simdock/contract';
-import { Lock, LockOpen, MessageSquareText, PencilLine, Wallet } from 'lucide-react';
+import { Globe, Lock, LockOpen, MessageSquareText, PencilLine, Wallet } from 'lucide-react';
 import { Fragment } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { CopyableText } from '../../components/CopyButton.tsx';
+import { CountryLabel } from '../../components/CountryLabel.tsx';
 import type { Column } from '../../components/DataTable.tsx';
 import { Select } from '../../components/Input.tsx';
 import { RowActions } from '../../components/RowActions.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { notify } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { cx } from '../../lib/cx.ts';
 import { formatDateTime, formatPhone } from '../../lib/format.ts';
 import { useNow } from '../../lib/useNow.ts';
 import { useSetSimRoleMutation } from './api.ts';
 import { simPlace } from './kinds.ts';
 import { HealthFigures, LockBadge } from './SimFigures.tsx';
-import { ROLE_TEXT, simStateName, simText } from './sim-text.ts';
+import { ORIGIN_SOURCE_TEXT, ROLE_TEXT, simStateName, simText } from './sim-text.ts';
 import type { SimDialogKind } from './sims.ts';
 
 /**
@@ -91,28 +93,45 @@ export function useSimColumns(
     },
     {
       key: 'operator',
-      // SMSGate reports no signal: a phone's SIMs show none.
-      header: noSignal ? (
-        t('gateways.colOperator')
-      ) : (
-        <span className="whitespace-normal">{`${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}</span>
+      // The country rentals count the SIM in, its operator and what told them, then the signal: one
+      // column, so Role and the actions stay in view at 1280 px. SMSGate reports no signal.
+      header: (
+        <span className="whitespace-normal">
+          {noSignal
+            ? `${t('gateways.colCountry')} · ${t('gateways.colOperator')}`
+            : `${t('gateways.colCountry')} · ${t('gateways.colOperator')} · ${t('gateways.colSignal')}`}
+        </span>
       ),
       cardLabel: noSignal
-        ? t('gateways.colOperator')
-        : `${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
-      // Wraps ("310260 / T-Mobile") so Role and the actions stay in view at 1280 px.
+        ? `${t('gateways.colCountry')} · ${t('gateways.colOperator')}`
+        : `${t('gateways.colCountry')} · ${t('gateways.colOperator')} · ${t('gateways.colSignal')}`,
       cell: (s) => (
         <span className="flex flex-col items-start">
-          {/* Breaks between words only ("310260 / T-Mobile", never "T- / Mobile"). */}
-          <span>
-            {(s.operator ?? '-').split(' ').map((word, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the words of one fixed text
-              <Fragment key={i}>
-                {i ? ' ' : null}
-                <span className="whitespace-nowrap">{word}</span>
-              </Fragment>
-            ))}
-          </span>
+          {s.state === 'empty' ? (
+            <span className="text-muted">-</span>
+          ) : (
+            <>
+              <CountryLabel iso={s.origin.country} wrap />
+              {/* The device's own text ("26202 Vodafone") on hover: the name alone reads better. */}
+              <span className="text-xs" title={s.operator ?? undefined}>
+                {(s.origin.operator ?? s.operator ?? '-').split(' ').map((word, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the words of one fixed text
+                  <Fragment key={i}>
+                    {i ? ' ' : null}
+                    <span className="whitespace-nowrap">{word}</span>
+                  </Fragment>
+                ))}
+              </span>
+              <span
+                className={cx(
+                  'whitespace-nowrap text-xs',
+                  s.origin.corrected ? 'text-accent-text' : 'text-muted',
+                )}
+              >
+                {t(ORIGIN_SOURCE_TEXT[s.origin.corrected ? 'admin' : s.origin.source])}
+              </span>
+            </>
+          )}
           {noSignal ? null : (
             <span className="whitespace-nowrap text-xs text-muted tabular">
               {t('gateways.colSignal')} {s.signal ?? '-'}
@@ -215,6 +234,13 @@ export function useSimColumns(
               label: t('gateways.simulateSms'),
               icon: <MessageSquareText className="size-4" aria-hidden />,
               onSelect: () => onDialog('sms', s),
+            },
+            {
+              key: 'origin',
+              label: t('gateways.originCorrect'),
+              icon: <Globe className="size-4" aria-hidden />,
+              disabled: s.state === 'empty',
+              onSelect: () => onDialog('origin', s),
             },
             ...(gateway.canUssd
               ? [

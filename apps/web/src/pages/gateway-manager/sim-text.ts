@@ -1,4 +1,4 @@
-import type { DeviceKind, Sim, SimRole } from '@simdock/contract';
+import type { DeviceKind, OriginSource, Sim, SimRole } from '@simdock/contract';
 import type { MessageKey, TFunction } from '../../i18n/index.tsx';
 
 /**
@@ -53,7 +53,7 @@ export function lockReasonText(t: TFunction, reason: string): string {
 }
 
 /** What the SIM dialogs and controls say about one SIM. */
-export type SimAction = 'setNumber' | 'simulate' | 'lock' | 'unlock' | 'role' | 'ussd';
+export type SimAction = 'setNumber' | 'simulate' | 'lock' | 'unlock' | 'role' | 'ussd' | 'origin';
 
 /**
  * Each action's text in each kind's words: an Ejoin box's port ("port 1.01"), a phone's slot
@@ -74,6 +74,17 @@ const SIM_ACTION_TEXT: Record<SimAction, Record<DeviceKind, MessageKey>> = {
   unlock: { ejoin: 'gateways.unlockFor', smsgate: 'gateways.unlockForSim', goip: 'gateways.unlockForLine' },
   role: { ejoin: 'gateways.roleFor', smsgate: 'gateways.roleForSim', goip: 'gateways.roleForLine' },
   ussd: { ejoin: 'gateways.ussdFor', smsgate: 'gateways.ussdForSim', goip: 'gateways.ussdForLine' },
+  origin: { ejoin: 'gateways.originFor', smsgate: 'gateways.originForSim', goip: 'gateways.originForLine' },
+};
+
+/** What told a SIM's country, in the user's words. */
+export const ORIGIN_SOURCE_TEXT: Record<OriginSource, MessageKey> = {
+  imsi: 'gateways.origin.imsi',
+  operator: 'gateways.origin.operator',
+  iccid: 'gateways.origin.iccid',
+  number: 'gateways.origin.number',
+  admin: 'gateways.origin.admin',
+  default: 'gateways.origin.default',
 };
 
 /** The placeholder each kind's texts name the SIM's place by. */

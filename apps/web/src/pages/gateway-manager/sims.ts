@@ -27,7 +27,7 @@ export function simsHintKey(
   return sims?.some((s) => !s.number) ? 'gateways.simsPhoneHintLocal' : undefined;
 }
 
-export type SimDialogKind = 'number' | 'sms' | 'lock' | 'unlock' | 'ussd';
+export type SimDialogKind = 'number' | 'sms' | 'lock' | 'unlock' | 'ussd' | 'origin';
 
 /** What each of the SIM's dialogs gets. */
 export interface SimDialogProps {

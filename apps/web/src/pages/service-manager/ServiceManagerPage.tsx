@@ -5,6 +5,7 @@ import { AddButton, Card, ConfirmDialog, notify, PageHeader, SearchInput } from 
 import { useI18n } from '../../i18n/index.tsx';
 import { useSearchState } from '../../lib/useSearchState.ts';
 import { useAdminServicesQuery, useDeleteServiceMutation, useSpentCountsQuery } from './api.ts';
+import { PricesDialog } from './PricesDialog.tsx';
 import { ServiceFormModal } from './ServiceFormModal.tsx';
 import { ServiceTable } from './ServiceTable.tsx';
 import { SpentNumbersDialog } from './SpentNumbersDialog.tsx';
@@ -15,7 +16,7 @@ const URL_DEFAULTS = { q: '' };
 
 /**
  * /servicemanager (docs/product.md#screens-and-routes): search by name, code or description; '+ Add Service';
- * the services table; the Add/Edit modal; the delete confirmation; a service's spent numbers. The list
+ * the services table; the Add/Edit modal; the delete confirmation; a service's spent numbers; its prices by country. The list
  * refreshes after every change.
  */
 export function ServiceManagerPage() {
@@ -28,6 +29,7 @@ export function ServiceManagerPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Service | null>(null);
   const [spentOf, setSpentOf] = useState<Service | null>(null);
+  const [pricesOf, setPricesOf] = useState<Service | null>(null);
   const spentCounts = useSpentCountsQuery();
 
   const rows = useMemo(
@@ -78,6 +80,7 @@ export function ServiceManagerPage() {
           onDelete={askDelete}
           spentCounts={spentCounts.data}
           onSpent={setSpentOf}
+          onPrices={setPricesOf}
         />
       </Card>
 
@@ -91,6 +94,8 @@ export function ServiceManagerPage() {
           }}
         />
       ) : null}
+
+      {pricesOf ? <PricesDialog service={pricesOf} onClose={() => setPricesOf(null)} /> : null}
 
       {spentOf ? <SpentNumbersDialog service={spentOf} onClose={() => setSpentOf(null)} /> : null}
 

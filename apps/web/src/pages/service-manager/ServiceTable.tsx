@@ -1,5 +1,5 @@
 import type { Service } from '@simdock/contract';
-import { Pencil, Trash2 } from 'lucide-react';
+import { Globe, Pencil, Trash2 } from 'lucide-react';
 import { type Column, DataTable, RowActions, StatusBadge } from '../../components/index.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
@@ -15,6 +15,8 @@ export interface ServiceTableProps {
   /** Spent numbers per service id (missing: none; undefined while loading or failed). */
   spentCounts?: ReadonlyMap<string, number>;
   onSpent: (service: Service) => void;
+  /** Opens the service's prices by country. */
+  onPrices: (service: Service) => void;
 }
 
 /** The services table (docs/product.md#screens-and-routes): Name (textContains and pattern beneath), Code,
@@ -28,6 +30,7 @@ export function ServiceTable({
   onDelete,
   spentCounts,
   onSpent,
+  onPrices,
 }: ServiceTableProps) {
   const { t } = useI18n();
   const columns: Column<Service>[] = [
@@ -130,6 +133,12 @@ export function ServiceTable({
               icon: <Trash2 className="size-3.5" aria-hidden />,
               destructive: true,
               onSelect: () => onDelete(s),
+            },
+            {
+              key: 'prices',
+              label: t('services.prices'),
+              icon: <Globe className="size-3.5" aria-hidden />,
+              onSelect: () => onPrices(s),
             },
           ]}
         />

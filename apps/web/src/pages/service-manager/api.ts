@@ -5,6 +5,7 @@ import {
   type ReturnAllToPoolBody,
   type ReturnToPoolBody,
   type ServiceInput,
+  type SetServicePriceBody,
   type UnmarkSpentBody,
 } from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -129,5 +130,34 @@ export function useReturnAllToPoolMutation() {
     mutationFn: async (body: ReturnAllToPoolBody) =>
       requireCode1(await call(endpoints.service.returnAllToPool, body)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
+  });
+}
+
+// ---- prices per country ----
+
+/** POST /api/service/prices {serviceId} → the service's own price and its prices per country. */
+export const servicePricesQuery = (serviceId: string) =>
+  queryOptions({
+    queryKey: [...SERVICES_KEY, 'prices', serviceId] as const,
+    queryFn: ({ signal }) => call(endpoints.catalogue.servicePrices, { serviceId }, { signal }),
+  });
+
+export function useServicePricesQuery(serviceId: string) {
+  return useQuery(servicePricesQuery(serviceId));
+}
+
+/** POST /api/service/setPrice: sets (a price) or removes (null) one country's or operator's price. */
+export function setServicePrice(body: SetServicePriceBody) {
+  return call(endpoints.catalogue.setServicePrice, body);
+}
+
+export function useSetServicePriceMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['services', 'setPrice'],
+    mutationFn: setServicePrice,
+    onSuccess: (res) => queryClient.setQueryData(servicePricesQuery(res.serviceId).queryKey, res),
+    // The catalogues (the Dashboard's per country) show the new price.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: SERVICES_KEY }),
   });
 }
