@@ -61,19 +61,6 @@ export const CatalogueCountriesResponse = z.object({
 });
 export type CatalogueCountriesResponse = z.infer<typeof CatalogueCountriesResponse>;
 
-/**
- * POST /api/Service/getall takes an optional country (and operator): each service's price and
- * `available` are then that country's. Without one, prices are the services' own and `available`
- * counts every country.
- */
-export const ServiceListBody = z
-  .object({
-    country: CountryCode.optional(),
-    operator: OperatorName.optional(),
-  })
-  .optional();
-export type ServiceListBody = z.input<typeof ServiceListBody>;
-
 // ─── Rental prices per country: Service Manager's grid ─────────────────────────────────────────────
 
 export const ServiceCountryPrice = z.object({

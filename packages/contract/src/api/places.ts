@@ -47,3 +47,16 @@ export const MessageCountry = z.object({
   enabled: z.boolean(),
 });
 export type MessageCountry = z.infer<typeof MessageCountry>;
+
+/**
+ * POST /api/Service/getall takes an optional country (and operator): each service's price and
+ * `available` are then that country's. Without one, prices are the services' own and `available`
+ * counts every country.
+ */
+export const ServiceListBody = z
+  .object({
+    country: CountryCode.optional(),
+    operator: OperatorName.optional(),
+  })
+  .optional();
+export type ServiceListBody = z.input<typeof ServiceListBody>;

@@ -1,5 +1,5 @@
-import { ServiceListBody } from '../api/catalogue.ts';
 import { Empty, Ok } from '../api/common.ts';
+import { ServiceListBody } from '../api/places.ts';
 import {
   DeleteServiceBody,
   MarkSpentBody,
