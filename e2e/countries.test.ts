@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type E2E, loginViaUi, settle, shot, startE2E } from './harness.ts';
 
-// Renting by country: an admin gives Telegram a German price in Service Manager; a user picks
+// Renting by country: an admin gives Facebook a German price in Service Manager; a user picks
 // Germany on the Dashboard, sees that price, rents, and is charged it. The demo's SIMs span the US,
 // Germany and the UK.
 
@@ -36,10 +36,10 @@ describe('renting by country', () => {
     const row = admin
       .getByRole('table', { name: 'Services' })
       .getByRole('row')
-      .filter({ hasText: 'Telegram' });
-    await row.getByRole('button', { name: 'More actions: Telegram' }).click();
+      .filter({ hasText: 'Facebook' });
+    await row.getByRole('button', { name: 'More actions: Facebook' }).click();
     await admin.getByRole('menuitem', { name: 'Prices by country' }).click();
-    const dialog = admin.getByRole('dialog', { name: 'Prices by country: Telegram' });
+    const dialog = admin.getByRole('dialog', { name: 'Prices by country: Facebook' });
     await dialog.getByLabel('Country code').fill('de');
     await expect.poll(() => dialog.getByText('Germany').count()).toBeGreaterThan(0);
     await dialog.getByLabel('Price', { exact: true }).fill('0.77');
@@ -80,14 +80,15 @@ describe('renting by country', () => {
     const country = page.getByLabel('Country', { exact: true });
     await expect.poll(() => country.locator('option[value="DE"]').count()).toBe(1);
     await country.selectOption('DE');
-    const telegram = page
+    // Facebook has no operator's price of its own in the demo: Germany's price is the one shown.
+    const facebook = page
       .getByRole('table', { name: 'Rent a number' })
       .getByRole('row')
-      .filter({ hasText: 'Telegram' });
-    await expect.poll(() => telegram.textContent()).toContain('$0.77');
+      .filter({ hasText: 'Facebook' });
+    await expect.poll(() => facebook.textContent()).toContain('$0.77');
     await shotsAt(page, 'countries-dashboard');
 
-    await page.getByRole('button', { name: 'Rent a Telegram number' }).click();
+    await page.getByRole('button', { name: 'Rent a Facebook number' }).click();
     await expect.poll(() => page.getByTestId('shell-balance').textContent()).toBe('$9.2300');
     const [order] = await e.db.query<{ country: string | null; price: string }>(
       `SELECT o.country, o.price::text AS price FROM orders o JOIN users u ON u.id = o.user_id
