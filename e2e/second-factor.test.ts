@@ -184,23 +184,28 @@ describe('two-factor authentication', () => {
   }, 120_000);
 
   it("an admin resets a user's factor in User Manager; the password alone signs in again", async () => {
-    const user = await e.createUser();
     // Enrol through the API, as the page does.
-    const token = await e.token(user.username, user.password);
-    const reauth = await e.reauth(token, user.password);
-    const { body: setup } = await e.api<{ secret: string }>(
-      '/api/user/secondFactor/start',
-      {},
-      token,
-      reauth,
-    );
-    const confirmed = await e.api(
-      '/api/user/secondFactor/confirm',
-      { code: codeAt(setup.secret, stepNow()) },
-      token,
-      reauth,
-    );
-    expect(confirmed.status).toBe(200);
+    const enrolled = async () => {
+      const u = await e.createUser();
+      const token = await e.token(u.username, u.password);
+      const reauth = await e.reauth(token, u.password);
+      const { body: setup } = await e.api<{ secret: string }>(
+        '/api/user/secondFactor/start',
+        {},
+        token,
+        reauth,
+      );
+      const confirmed = await e.api(
+        '/api/user/secondFactor/confirm',
+        { code: codeAt(setup.secret, stepNow()) },
+        token,
+        reauth,
+      );
+      expect(confirmed.status).toBe(200);
+      return u;
+    };
+    const user = await enrolled();
+    const other = await enrolled();
     const login = await e.api<{ secondFactor?: boolean }>('/api/Auth/login', {
       username: user.username,
       password: user.password,
@@ -227,9 +232,18 @@ describe('two-factor authentication', () => {
     await page.getByText('Two-factor authentication was reset.').waitFor();
     await dialog.waitFor({ state: 'detached' });
 
-    // Again: the server's answer for a user without the factor shows in the dialog.
-    await row.getByRole('button', { name: /^More actions/ }).click();
+    // The server's answer for a user without the factor shows in the dialog: another user's factor,
+    // reset (by another admin, here the API) while this dialog is open.
+    await page.getByLabel('Search users').fill(other.username);
+    const otherRow = table.getByRole('row').filter({ has: page.getByText(other.username, { exact: true }) });
+    await otherRow.getByRole('button', { name: /^More actions/ }).click();
     await page.getByRole('menuitem', { name: 'Reset two-factor' }).click();
+    await dialog
+      .getByText(`Turn off two-factor authentication for ${other.username}?`, { exact: false })
+      .waitFor();
+    const adminToken = await e.token(ADMIN.username, ADMIN.password);
+    const behind = await e.api('/api/Admin/resetSecondFactor', { id: other.id }, adminToken);
+    expect(behind.status).toBe(200);
     await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
     await dialog
       .getByRole('alert')
