@@ -13,6 +13,11 @@ export interface SmppState {
   /** One bucket per system_id, shared by its binds in this process. */
   buckets: Map<string, TokenBucket>;
   parts: Reassembly;
+  /**
+   * Quiet `enquireAfterMs`, a bound session is asked enquire_link; quiet `idleCloseMs`, it is
+   * unbound and closed (checked every `tickMs`). Tests shorten them.
+   */
+  timing: { enquireAfterMs: number; idleCloseMs: number; tickMs: number };
 }
 
 /** Parts of a concatenated message are held this long for the rest of their set. */
@@ -20,11 +25,13 @@ export const PARTS_TIMEOUT_MS = 60_000;
 
 const SMPP_STATE = runtimeKey<SmppState>('smpp.state');
 
+/** This process's SMPP state (the module's own; tests read and shorten its timing). */
 export function smppState(ctx: AppContext): SmppState {
   return ctx.runtime.get(SMPP_STATE, () => ({
     bound: new Map(),
     buckets: new Map(),
     parts: new Reassembly(PARTS_TIMEOUT_MS),
+    timing: { enquireAfterMs: 30_000, idleCloseMs: 90_000, tickMs: 5_000 },
   }));
 }
 

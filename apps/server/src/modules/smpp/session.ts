@@ -27,9 +27,6 @@ import { TokenBucket } from './token-bucket.ts';
 
 /** Outstanding submit_sm per bind: one more is answered ESME_RMSGQFUL. */
 export const WINDOW = 10;
-/** Quiet this long, the server asks enquire_link; quiet IDLE_CLOSE_MS, it unbinds and closes. */
-const ENQUIRE_AFTER_MS = 30_000;
-const IDLE_CLOSE_MS = 90_000;
 /** The system_id the server answers in bind responses. */
 const SERVER_ID = 'SimDock';
 
@@ -70,6 +67,7 @@ export class SmppSession {
   private closed = false;
   private readonly timer: NodeJS.Timeout;
   private readonly state: SmppState;
+  private readonly timing: SmppState['timing'];
   readonly ip: string;
 
   constructor(
@@ -82,7 +80,8 @@ export class SmppSession {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (err) => this.ctx.log.debug({ err, ip: this.ip }, 'smpp socket error'));
     socket.on('close', () => this.onClose());
-    this.timer = setInterval(() => this.checkIdle(), 5_000);
+    this.timing = this.state.timing;
+    this.timer = setInterval(() => this.checkIdle(), this.timing.tickMs);
     this.timer.unref();
   }
 
@@ -92,20 +91,19 @@ export class SmppSession {
   }
 
   private checkIdle(): void {
+    const { enquireAfterMs, idleCloseMs } = this.timing;
     const quiet = Date.now() - this.lastHeard;
-    // A client that never closes its side after the server's unbind.
-    if (quiet >= IDLE_CLOSE_MS + 10_000) {
-      this.socket.destroy();
-      return;
-    }
-    if (quiet >= IDLE_CLOSE_MS) {
+    if (quiet >= idleCloseMs) {
       this.ctx.log.info(
         { systemId: this.bound?.account.system_id, ip: this.ip },
         'smpp session idle: closed',
       );
       this.send(writePdu(CMD.unbind, 0, this.nextSequence()));
       this.socket.end();
-    } else if (quiet >= ENQUIRE_AFTER_MS && this.bound && !this.enquired) {
+      clearInterval(this.timer);
+      // A client that never closes its side after the server's unbind.
+      setTimeout(() => this.socket.destroy(), 10_000).unref();
+    } else if (quiet >= enquireAfterMs && this.bound && !this.enquired) {
       this.enquired = true;
       this.send(writePdu(CMD.enquire_link, 0, this.nextSequence()));
     }

@@ -10,6 +10,8 @@ declare module 'smpp' {
     sequence_number: number;
     message_id?: string;
     system_id?: string;
+    /** The response to this request, with the same sequence_number. */
+    response(options?: PduOptions): Pdu;
   }
 
   export interface PduOptions {
@@ -28,6 +30,7 @@ declare module 'smpp' {
     socket: Socket;
     bind_transceiver(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
     bind_transmitter(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
+    send(pdu: Pdu): boolean;
     submit_sm(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
     enquire_link(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
     unbind(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
@@ -36,7 +39,7 @@ declare module 'smpp' {
   }
 
   export function connect(
-    options: { host: string; port: number; localAddress?: string },
+    options: { host: string; port: number; tls?: boolean; rejectUnauthorized?: boolean },
     listener?: () => void,
   ): Session;
 }

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { connect, type Pdu, type PduOptions, type Session } from 'smpp';
@@ -7,6 +11,7 @@ import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { dispatchUntil } from '../../test/suites.ts';
 import { smppPorts } from './index.ts';
 import { writePdu } from './pdu.ts';
+import { smppState } from './ports.ts';
 
 // The SMPP server driven by an independent client (the npm package `smpp`): binds with good and
 // bad credentials, the key's allowed addresses and the bind limit; submits that reach a simulated
@@ -207,6 +212,37 @@ describe('SMPP session commands', () => {
   });
 });
 
+describe('SMPP link checks', () => {
+  it('asks a quiet bound client enquire_link, and unbinds and closes one that stays silent', async () => {
+    const state = smppState(s.ctx);
+    const before = state.timing;
+    state.timing = { enquireAfterMs: 150, idleCloseMs: 600, tickMs: 25 };
+    try {
+      const u = await smppUser();
+      const c = await bound(u);
+      // Answered enquire_links keep the link alive past the idle time.
+      let asked = 0;
+      c.on('enquire_link', (pdu: Pdu) => {
+        asked++;
+        if (asked <= 3) c.send(pdu.response());
+      });
+      const unbind = new Promise<Pdu>((resolve) => c.once('unbind', resolve));
+      const closed = new Promise<void>((resolve) => c.once('close', resolve));
+      const started = Date.now();
+      await unbind;
+      await closed;
+      // Three answered asks (150 ms apart at least) kept it open longer than the idle time alone.
+      expect(asked).toBeGreaterThanOrEqual(2);
+      expect(Date.now() - started).toBeGreaterThan(900);
+      expect(s.logs.some((l) => l.includes('smpp session idle: closed') && l.includes(u.systemId))).toBe(
+        true,
+      );
+    } finally {
+      state.timing = before;
+    }
+  });
+});
+
 describe('SMPP submit_sm', () => {
   it('sends GSM 7-bit text through messaging: charged like REST, delivered by the gateway, under the answered id', async () => {
     const u = await smppUser();
@@ -307,5 +343,61 @@ describe('SMPP submit_sm', () => {
     expect(
       (await ask(c, 'submit_sm', { destination_addr: nextNumber(), short_message: 'later' })).command_status,
     ).toBe(0);
+  });
+});
+
+describe('SMPP over TLS', () => {
+  it('listens on the TLS port when a certificate and key are set, and binds there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smpp-tls-'));
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const t = await startTestServer({ env: { SMPP_TLS_PORT: '0', SMPP_TLS_CERT: cert, SMPP_TLS_KEY: key } });
+    try {
+      const u = await userWithApiKey(t, 1);
+      const keys = await t.api(endpoints.apikey.keys, { token: u.token });
+      const made = await t.api(endpoints.smpp.password, {
+        body: { id: keys.body.keys[0]!.id },
+        token: u.token,
+        headers: await t.reauth(u),
+      });
+      const tlsPort = smppPorts(t.ctx).tls!;
+      expect(made.body.tlsPort).toBe(tlsPort);
+      const c = await new Promise<Session>((resolve, reject) => {
+        const session = connect(
+          { host: '127.0.0.1', port: tlsPort, tls: true, rejectUnauthorized: false },
+          () => resolve(session),
+        );
+        session.on('error', reject);
+      });
+      sessions.push(c);
+      const r = await ask(c, 'bind_transceiver', {
+        system_id: made.body.systemId,
+        password: made.body.password,
+      });
+      expect(r.command_status).toBe(0);
+      expect(t.logs.some((l) => l.includes('"msg":"smpp bind"') && l.includes('"tls":true'))).toBe(true);
+      c.destroy();
+    } finally {
+      await t.close();
+    }
   });
 });
