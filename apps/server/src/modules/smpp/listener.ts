@@ -5,13 +5,15 @@ import type { AppContext, Listener } from '../../context.ts';
 import { smppState } from './ports.ts';
 import { SmppSession } from './session.ts';
 
-function listen(server: Server, host: string, port: number): Promise<number> {
+function listen(server: Server, host: string, port: number, onError: (err: Error) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
+      // Later errors (out of file descriptors…) are logged, never thrown at the process.
+      server.on('error', (err) => onError(err));
     });
   });
 }
@@ -34,6 +36,7 @@ export const smppListener: Listener = {
       socket.on('close', () => sessions.delete(session));
     };
     const servers: Server[] = [];
+    const logError = (err: Error) => ctx.log.error({ err }, 'smpp listener error');
     const stop = async () => {
       clearInterval(sweep);
       for (const s of sessions) s.close();
@@ -53,7 +56,7 @@ export const smppListener: Listener = {
     try {
       const plain = createServer(accept(false));
       servers.push(plain);
-      state.plain = await listen(plain, ctx.config.SMPP_HOST, ctx.config.SMPP_PORT);
+      state.plain = await listen(plain, ctx.config.SMPP_HOST, ctx.config.SMPP_PORT, logError);
       const { SMPP_TLS_CERT: certFile, SMPP_TLS_KEY: keyFile } = ctx.config;
       if (certFile && keyFile) {
         const secure = createTlsServer(
@@ -61,7 +64,7 @@ export const smppListener: Listener = {
           accept(true),
         );
         servers.push(secure);
-        state.tls = await listen(secure, ctx.config.SMPP_HOST, ctx.config.SMPP_TLS_PORT);
+        state.tls = await listen(secure, ctx.config.SMPP_HOST, ctx.config.SMPP_TLS_PORT, logError);
       }
     } catch (err) {
       await stop();

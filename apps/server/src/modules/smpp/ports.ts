@@ -15,9 +15,10 @@ export interface SmppState {
   parts: Reassembly;
   /**
    * Quiet `enquireAfterMs`, a bound session is asked enquire_link; quiet `idleCloseMs`, it is
-   * unbound and closed (checked every `tickMs`). Tests shorten them.
+   * unbound and closed (checked every `tickMs`); `window` submit_sm may be outstanding per bind
+   * (one more is answered ESME_RMSGQFUL). Tests shorten them.
    */
-  timing: { enquireAfterMs: number; idleCloseMs: number; tickMs: number };
+  timing: { enquireAfterMs: number; idleCloseMs: number; tickMs: number; window: number };
 }
 
 /** Parts of a concatenated message are held this long for the rest of their set. */
@@ -31,7 +32,7 @@ export function smppState(ctx: AppContext): SmppState {
     bound: new Map(),
     buckets: new Map(),
     parts: new Reassembly(PARTS_TIMEOUT_MS),
-    timing: { enquireAfterMs: 30_000, idleCloseMs: 90_000, tickMs: 5_000 },
+    timing: { enquireAfterMs: 30_000, idleCloseMs: 90_000, tickMs: 5_000, window: 10 },
   }));
 }
 

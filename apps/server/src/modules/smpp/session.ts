@@ -25,8 +25,6 @@ import { checkBind } from './smpp.service.ts';
 import { decodeText, isDataCoding, type PartInfo, splitUdh, validPart } from './text.ts';
 import { TokenBucket } from './token-bucket.ts';
 
-/** Outstanding submit_sm per bind: one more is answered ESME_RMSGQFUL. */
-export const WINDOW = 10;
 /** The system_id the server answers in bind responses. */
 const SERVER_ID = 'SimDock';
 
@@ -252,7 +250,7 @@ export class SmppSession {
       );
     const bound = this.bound;
     if (!bound || bound.mode === 'receiver') return resp(STATUS.ESME_RINVBNDSTS);
-    if (this.outstanding >= WINDOW) return resp(STATUS.ESME_RMSGQFUL);
+    if (this.outstanding >= this.timing.window) return resp(STATUS.ESME_RMSGQFUL);
     if (!this.bucketOf(bound.account).take(this.ctx.clock.now().getTime()))
       return resp(STATUS.ESME_RTHROTTLED);
     this.outstanding++;

@@ -10,7 +10,7 @@ import { addSimGateway, ledgerMismatches, userWithApiKey } from '../../test/fixt
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { dispatchUntil } from '../../test/suites.ts';
 import { smppPorts } from './index.ts';
-import { writePdu } from './pdu.ts';
+import { CMD, cstring, writePdu } from './pdu.ts';
 import { smppState } from './ports.ts';
 
 // The SMPP server driven by an independent client (the npm package `smpp`): binds with good and
@@ -216,7 +216,7 @@ describe('SMPP link checks', () => {
   it('asks a quiet bound client enquire_link, and unbinds and closes one that stays silent', async () => {
     const state = smppState(s.ctx);
     const before = state.timing;
-    state.timing = { enquireAfterMs: 150, idleCloseMs: 600, tickMs: 25 };
+    state.timing = { ...before, enquireAfterMs: 150, idleCloseMs: 600, tickMs: 25 };
     try {
       const u = await smppUser();
       const c = await bound(u);
@@ -322,6 +322,53 @@ describe('SMPP submit_sm', () => {
         })
       ).command_status,
     ).toBe(0x45);
+  });
+
+  it('answers ESME_RMSGQFUL beyond the bind’s window of outstanding submits', async () => {
+    const state = smppState(s.ctx);
+    const before = state.timing;
+    try {
+      const u = await smppUser();
+      state.timing = { ...before, window: 2 };
+      const c = await bound(u);
+      // Five submit_sm in one write: they arrive together, before any send has finished.
+      const submit = (seq: number) =>
+        writePdu(
+          CMD.submit_sm,
+          0,
+          seq,
+          Buffer.concat([
+            cstring(''),
+            Buffer.from([1, 1]),
+            cstring(''),
+            Buffer.from([1, 1]),
+            cstring(nextNumber()),
+            Buffer.from([0, 0, 0]),
+            cstring(''),
+            cstring(''),
+            Buffer.from([0, 0, 0, 0, 6]),
+            Buffer.from(`window`),
+          ]),
+        );
+      const answers: Pdu[] = [];
+      const all = new Promise<void>((resolve) =>
+        c.on('submit_sm_resp', (pdu: Pdu) => {
+          answers.push(pdu);
+          if (answers.length === 5) resolve();
+        }),
+      );
+      c.socket.write(Buffer.concat([1, 2, 3, 4, 5].map((n) => submit(9000 + n))));
+      await all;
+      const status = new Map(answers.map((a) => [a.sequence_number, a.command_status]));
+      expect([1, 2, 3, 4, 5].map((n) => status.get(9000 + n))).toEqual([0, 0, 0x14, 0x14, 0x14]);
+      c.removeAllListeners('submit_sm_resp');
+      expect(
+        (await ask(c, 'submit_sm', { destination_addr: nextNumber(), short_message: 'after' }))
+          .command_status,
+      ).toBe(0);
+    } finally {
+      state.timing = before;
+    }
   });
 
   it('answers ESME_RTHROTTLED above the account’s rate and loses nothing it accepted', async () => {
