@@ -25,6 +25,8 @@ import { checkBind } from './smpp.service.ts';
 import { decodeText, isDataCoding, type PartInfo, splitUdh, validPart } from './text.ts';
 import { TokenBucket } from './token-bucket.ts';
 
+/** Refused binds after which the connection is closed. */
+const MAX_FAILED_BINDS = 3;
 /** The system_id the server answers in bind responses. */
 const SERVER_ID = 'SimDock';
 
@@ -57,6 +59,7 @@ export class SmppSession {
   private buf: Buffer = Buffer.alloc(0);
   private bound: Bound | undefined;
   private binding = false;
+  private failedBinds = 0;
   private outstanding = 0;
   private lastHeard = Date.now();
   /** The server's enquire_link went out in this quiet spell (one per spell). */
@@ -203,7 +206,10 @@ export class SmppSession {
       const who = { systemId: body.systemId, mode, ip: this.ip, tls: this.tls };
       if (!check.ok) {
         this.ctx.log.info({ ...who, reason: check.reason }, 'smpp bind refused');
-        return resp(check.status === 'password' ? STATUS.ESME_RINVPASWD : STATUS.ESME_RBINDFAIL);
+        resp(check.status === 'password' ? STATUS.ESME_RINVPASWD : STATUS.ESME_RBINDFAIL);
+        // No password guessing on one connection: the third refusal closes it.
+        if (++this.failedBinds >= MAX_FAILED_BINDS) this.socket.end();
+        return;
       }
       const set = this.state.bound.get(check.account.system_id) ?? new Set();
       if (set.size >= check.account.bind_limit) {

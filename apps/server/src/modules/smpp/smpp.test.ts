@@ -161,6 +161,15 @@ describe('SMPP binds', () => {
     expect(s.logs.some((l) => l.includes('bind limit 2 reached'))).toBe(true);
     // The password never reaches the log.
     expect(s.logs.some((l) => l.includes(u.smppPassword))).toBe(false);
+    // The third refused bind on one connection closes it.
+    const guesser = await client();
+    const closed = new Promise<void>((resolve) => guesser.once('close', resolve));
+    for (const password of ['guess001', 'guess002', 'guess003']) {
+      expect(
+        (await ask(guesser, 'bind_transceiver', { system_id: u.systemId, password })).command_status,
+      ).toBe(0x0e);
+    }
+    await closed;
   });
 
   it('refuses a bind from outside the key’s allowed addresses', async () => {
