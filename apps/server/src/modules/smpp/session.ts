@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { CHAT_SMS_MAX_CHARS } from '@simdock/contract';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
+import { apiKeyUse } from '../apikey/index.ts';
 import { apiSend } from '../messaging/index.ts';
 import {
   type BindBody,
@@ -41,7 +42,12 @@ interface Bound {
   mode: Mode;
   account: SmppAccountRow;
   user: AuthUser;
+  /** When the key was last found usable (clock ms): checked again before a submit a minute later. */
+  checkedAt: number;
 }
+
+/** A bound key is checked again (deleted, expired, account inactive) at most this often. */
+const KEY_RECHECK_MS = 60_000;
 
 /** The SMPP status of a refused send (messaging's domain errors), and whether it is worth a log line. */
 function statusOf(err: unknown): number {
@@ -60,6 +66,8 @@ export class SmppSession {
   private bound: Bound | undefined;
   private binding = false;
   private failedBinds = 0;
+  /** The session ends once the submit in hand is answered (its key is no longer usable). */
+  private endAfterReply = false;
   private outstanding = 0;
   private lastHeard = Date.now();
   /** The server's enquire_link went out in this quiet spell (one per spell). */
@@ -222,7 +230,12 @@ export class SmppSession {
       if (this.closed) return;
       set.add(this);
       this.state.bound.set(check.account.system_id, set);
-      this.bound = { mode, account: check.account, user: check.user };
+      this.bound = {
+        mode,
+        account: check.account,
+        user: check.user,
+        checkedAt: this.ctx.clock.now().getTime(),
+      };
       this.ctx.log.info({ ...who, userId: check.user.id }, 'smpp bind');
       resp(STATUS.ESME_ROK);
     } catch (err) {
@@ -275,6 +288,7 @@ export class SmppSession {
       resp(status);
     } finally {
       this.outstanding--;
+      if (this.endAfterReply) this.socket.end();
     }
   }
 
@@ -283,6 +297,20 @@ export class SmppSession {
    * through messaging like a REST send. Answers the message id, or an SMPP status.
    */
   private async accept(bound: Bound, body: SubmitBody): Promise<{ messageId: string } | number> {
+    const now = this.ctx.clock.now().getTime();
+    if (now - bound.checkedAt >= KEY_RECHECK_MS) {
+      const use = await apiKeyUse(this.ctx, bound.account.api_key_id, this.ip, 'messaging:send');
+      if ('refused' in use) {
+        // The key went away under a bound session: it ends here.
+        this.ctx.log.info(
+          { systemId: bound.account.system_id, ip: this.ip, reason: use.refused },
+          'smpp session closed: key no longer usable',
+        );
+        this.endAfterReply = true;
+        return STATUS.ESME_RSUBMITFAIL;
+      }
+      bound.checkedAt = now;
+    }
     const to = body.destinationAddr.replace(/^\+/, '');
     if (!/^\d{1,20}$/.test(to)) return STATUS.ESME_RINVDSTADR;
     const dc = body.dataCoding;

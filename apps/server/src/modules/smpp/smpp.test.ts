@@ -222,6 +222,25 @@ describe('SMPP session commands', () => {
 });
 
 describe('SMPP link checks', () => {
+  it('ends a bound session whose key was deleted, at its next submit a minute later', async () => {
+    const u = await smppUser();
+    const c = await bound(u);
+    const keys = await s.api(endpoints.apikey.keys, { token: u.token });
+    await s.api(endpoints.apikey.deleteKey, { body: { id: keys.body.keys[0]!.id }, token: u.token });
+    s.clock.advance(61_000);
+    const closed = new Promise<void>((resolve) => c.once('close', resolve));
+    const r = await ask(c, 'submit_sm', { destination_addr: nextNumber(), short_message: 'after delete' });
+    expect(r.command_status).toBe(0x45);
+    await closed;
+    expect(await balanceOf(u)).toBe(5);
+    // Its credential went with the key.
+    const again = await client();
+    expect(
+      (await ask(again, 'bind_transceiver', { system_id: u.systemId, password: u.smppPassword }))
+        .command_status,
+    ).toBe(0x0e);
+  });
+
   it('asks a quiet bound client enquire_link, and unbinds and closes one that stays silent', async () => {
     const state = smppState(s.ctx);
     const before = state.timing;
