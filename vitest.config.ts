@@ -39,6 +39,7 @@ const SERVER_DB_FREE = [
   'apps/server/src/modules/gateways/driver/transport.test.ts',
   'apps/server/src/modules/gateways/vendor-neutral.test.ts',
   'apps/server/src/modules/messaging/claim-plan.test.ts',
+  'apps/server/src/modules/smpp/smpp.unit.test.ts',
   'apps/server/src/modules/payments/payment-state.test.ts',
   'apps/server/src/modules/payments/providers/money.test.ts',
   'apps/server/src/modules/payments/providers/nowpayments.signature.test.ts',

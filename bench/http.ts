@@ -55,6 +55,8 @@ export function benchServerEnv(port: number, databaseUrl: string): NodeJS.Proces
     LOGIN_MAX_FAILURES_PER_IP: '1000',
     // The benchmarks register their users from one address.
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
+    // Several bench processes may run on one machine: each takes a free SMPP port.
+    SMPP_PORT: '0',
   };
 }
 

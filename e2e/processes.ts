@@ -98,6 +98,8 @@ export async function spawnServer(opts: {
       DATA_DIR: mkdtempSync(join(tmpdir(), `simdock-mp-${opts.name}-`)),
       // Each server process takes a free GoIP port (tests run in parallel).
       GOIP_UDP_PORT: '0',
+      // And a free SMPP port (every process listens).
+      SMPP_PORT: '0',
       ...opts.env,
       PORT: String(port),
     },

@@ -12,6 +12,7 @@ export * from './api/payments.ts';
 export * from './api/recovery.ts';
 export * from './api/second-factor.ts';
 export * from './api/services.ts';
+export * from './api/smpp.ts';
 export * from './api/smsgate-api.ts';
 export * from './api/users.ts';
 export * from './api/webhooks.ts';

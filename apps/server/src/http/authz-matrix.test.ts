@@ -445,6 +445,7 @@ describe('the authorization matrix, from the OpenAPI document', () => {
     expect(guarded.map((o) => o.path).sort()).toEqual(
       [
         '/api/user/apikeys/create',
+        '/api/user/apikeys/smppPassword',
         '/api/user/reset-key',
         '/api/user/secondFactor/confirm',
         '/api/user/secondFactor/disable',

@@ -15,6 +15,7 @@ import { overviewModule } from './overview/index.ts';
 import { paymentsModule } from './payments/index.ts';
 import { rentalModule } from './rental/index.ts';
 import { rentalApiModule } from './rental-api/index.ts';
+import { smppModule } from './smpp/index.ts';
 import { smsgateApiModule } from './smsgate-api/index.ts';
 import { usersModule } from './users/index.ts';
 import { webhooksModule } from './webhooks/index.ts';
@@ -39,6 +40,7 @@ export const MODULES = [
   paymentsModule,
   // After rental: its SMS consumer (codes) must see an incoming SMS before messaging's (replies).
   messagingModule,
+  smppModule,
   smsgateApiModule,
   liveModule,
   overviewModule,

@@ -88,6 +88,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     // Each test server holds a GoIP port of its own (tests run in parallel).
     GOIP_UDP_PORT: '0',
     GOIP_UDP_HOST: '127.0.0.1',
+    // And an SMPP port of its own.
+    SMPP_PORT: '0',
+    SMPP_HOST: '127.0.0.1',
     // Request lines are at debug (failed and slow ones at info): the tests read them all, to check
     // that no secret reaches any line.
     LOG_LEVEL: 'debug',

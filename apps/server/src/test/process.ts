@@ -78,6 +78,8 @@ export async function startServerProcess(opts: ProcessOptions): Promise<ServerPr
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
       // Each server process takes a free GoIP port (tests run in parallel).
       GOIP_UDP_PORT: '0',
+      // And a free SMPP port.
+      SMPP_PORT: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ export { payment, sandbox } from './payments.ts';
 export { rentalApi } from './rentalApi.ts';
 export { secondFactor } from './second-factor.ts';
 export { service } from './services.ts';
+export { smpp } from './smpp.ts';
 export { smsgateApi } from './smsgateApi.ts';
 export { userAdmin } from './user-admin.ts';
 export { user } from './users.ts';

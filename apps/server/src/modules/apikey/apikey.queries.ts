@@ -20,6 +20,16 @@ export async function findKeyByHash(q: Queryable, keyHash: string): Promise<KeyA
   return rows[0];
 }
 
+/** A key by its id (an SMPP bind names its key through its credential). */
+export async function findKeyById(q: Queryable, id: string): Promise<KeyAuthRow | undefined> {
+  const rows = await q.query<KeyAuthRow>(
+    `SELECT id::text AS id, user_id, scopes, allowed_ips, expires_at, last_used_at
+       FROM api_keys WHERE id = $1::uuid`,
+    [id],
+  );
+  return rows[0];
+}
+
 /**
  * Notes a call made with the key, at most once a minute (the condition makes a second writer within
  * the minute a no-op, so parallel calls cost one write).

@@ -9,9 +9,10 @@ import {
   type CreateApiKeyBody,
   checkAllowedIps,
   DEFAULT_API_KEY_NAME,
+  ipAllowed,
   rolesFromClaim,
 } from '@simdock/contract';
-import type { ApiKeyAuth, AppContext } from '../../context.ts';
+import type { ApiKeyAuth, AppContext, AuthUser } from '../../context.ts';
 import { seal, sha256, unseal } from '../../crypto.ts';
 import { batchLoaderPerServer } from '../../db/batch.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -27,6 +28,7 @@ import {
   deleteKeyById,
   deleteKeysOf,
   findKeyByHash,
+  findKeyById,
   insertKey,
   type KeyRow,
   listKeys,
@@ -303,4 +305,42 @@ export async function authenticateApiKey(ctx: AppContext, key: string | undefine
       resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now.getTime()) / 1000)),
     },
   };
+}
+
+/** One of the user's keys as their list shows it, or undefined (another user's key is not found). */
+export async function ownApiKey(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+): Promise<ApiKeyInfo | undefined> {
+  if (!isUuid(id)) return undefined;
+  const keys = await listApiKeys(ctx, userId);
+  return keys.find((k) => k.id === id.toLowerCase());
+}
+
+/**
+ * Whether a key may be used now from `ip` with `scope`, for a caller that is not an HTTP request
+ * (an SMPP bind): its user active, the key not expired, the scope granted, the address allowed.
+ * Answers the key's user, or why not (for the log; the client learns only that it was refused).
+ */
+export async function apiKeyUse(
+  ctx: AppContext,
+  id: string,
+  ip: string,
+  scope: ApiKeyScope,
+): Promise<{ user: AuthUser } | { refused: string }> {
+  const row = isUuid(id) ? await findKeyById(ctx.db, id.toLowerCase()) : undefined;
+  if (!row) return { refused: 'the API key was deleted' };
+  const user = await findUserById(ctx.db, row.user_id);
+  if (!user) return { refused: 'the API key was deleted' };
+  if (user.status !== 'Active') return { refused: 'the account is inactive' };
+  const now = ctx.clock.now();
+  if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return { refused: 'the API key expired' };
+  if (!row.scopes.includes(scope)) return { refused: `the API key does not have the ${scope} scope` };
+  if (!ipAllowed(ip, row.allowed_ips))
+    return { refused: `the address ${ip} is not among the key's allowed addresses` };
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= 60_000) {
+    await touchKey(ctx.db, row.id, now);
+  }
+  return { user: { id: user.id, username: user.username, roles: rolesFromClaim(user.roles) } };
 }

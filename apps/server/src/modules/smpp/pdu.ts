@@ -1,0 +1,201 @@
+// A small SMPP 3.4 PDU codec: only what the server reads (binds, submit_sm, the session commands)
+// and writes (their responses, generic_nack, enquire_link). Pure: no sockets.
+
+export const CMD = {
+  generic_nack: 0x80000000,
+  bind_receiver: 0x00000001,
+  bind_transmitter: 0x00000002,
+  submit_sm: 0x00000004,
+  unbind: 0x00000006,
+  bind_transceiver: 0x00000009,
+  enquire_link: 0x00000015,
+} as const;
+
+/** The response id of a request id. */
+export const RESP = 0x80000000;
+
+export const STATUS = {
+  ESME_ROK: 0x00,
+  ESME_RINVMSGLEN: 0x01,
+  ESME_RINVCMDLEN: 0x02,
+  ESME_RINVCMDID: 0x03,
+  ESME_RINVBNDSTS: 0x04,
+  ESME_RALYBND: 0x05,
+  ESME_RSYSERR: 0x08,
+  ESME_RINVDSTADR: 0x0b,
+  ESME_RBINDFAIL: 0x0d,
+  ESME_RINVPASWD: 0x0e,
+  ESME_RMSGQFUL: 0x14,
+  ESME_RSUBMITFAIL: 0x45,
+  ESME_RTHROTTLED: 0x58,
+} as const;
+
+/** Longest PDU accepted: a submit_sm with a message_payload of a long message fits many times. */
+export const PDU_MAX = 64 * 1024;
+const HEADER = 16;
+
+export interface PduHeader {
+  length: number;
+  commandId: number;
+  status: number;
+  sequence: number;
+}
+
+export interface Pdu extends PduHeader {
+  body: Buffer;
+}
+
+/** A PDU the framing could not read: the session that sent it is closed. */
+export class MalformedPdu extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedPdu';
+  }
+}
+
+/**
+ * Takes every complete PDU off the front of `buf`; answers them and what is left. Throws
+ * MalformedPdu for a length below the header or above PDU_MAX.
+ */
+export function splitPdus(buf: Buffer): { pdus: Pdu[]; rest: Buffer } {
+  const pdus: Pdu[] = [];
+  let at = 0;
+  while (buf.length - at >= 4) {
+    const length = buf.readUInt32BE(at);
+    if (length < HEADER || length > PDU_MAX) throw new MalformedPdu(`command_length ${length}`);
+    if (buf.length - at < length) break;
+    pdus.push({
+      length,
+      commandId: buf.readUInt32BE(at + 4),
+      status: buf.readUInt32BE(at + 8),
+      sequence: buf.readUInt32BE(at + 12),
+      body: buf.subarray(at + HEADER, at + length),
+    });
+    at += length;
+  }
+  return { pdus, rest: buf.subarray(at) };
+}
+
+/** Reads the body's fields in order; a field running past the end is malformed. */
+class Reader {
+  at = 0;
+  constructor(private readonly buf: Buffer) {}
+  cstring(max: number): string {
+    const end = this.buf.indexOf(0, this.at);
+    if (end < 0 || end - this.at > max) throw new MalformedPdu('C-octet string without its NUL or too long');
+    const text = this.buf.toString('latin1', this.at, end);
+    this.at = end + 1;
+    return text;
+  }
+  int8(): number {
+    if (this.at >= this.buf.length) throw new MalformedPdu('PDU body too short');
+    return this.buf[this.at++]!;
+  }
+  octets(n: number): Buffer {
+    if (this.at + n > this.buf.length) throw new MalformedPdu('PDU body too short');
+    const out = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+  /** Optional parameters to the end of the body. */
+  tlvs(): Map<number, Buffer> {
+    const out = new Map<number, Buffer>();
+    while (this.at < this.buf.length) {
+      if (this.buf.length - this.at < 4) throw new MalformedPdu('truncated TLV');
+      const tag = this.buf.readUInt16BE(this.at);
+      const len = this.buf.readUInt16BE(this.at + 2);
+      this.at += 4;
+      out.set(tag, this.octets(len));
+    }
+    return out;
+  }
+}
+
+export interface BindBody {
+  systemId: string;
+  password: string;
+  systemType: string;
+  interfaceVersion: number;
+}
+
+export function readBind(body: Buffer): BindBody {
+  const r = new Reader(body);
+  const systemId = r.cstring(15);
+  const password = r.cstring(8);
+  const systemType = r.cstring(12);
+  const interfaceVersion = r.int8();
+  // addr_ton, addr_npi, address_range: read for their shape only.
+  r.int8();
+  r.int8();
+  r.cstring(40);
+  return { systemId, password, systemType, interfaceVersion };
+}
+
+export const TLV = {
+  sar_msg_ref_num: 0x020c,
+  sar_total_segments: 0x020e,
+  sar_segment_seqnum: 0x020f,
+  message_payload: 0x0424,
+} as const;
+
+export interface SubmitBody {
+  sourceAddr: string;
+  destTon: number;
+  destinationAddr: string;
+  esmClass: number;
+  registeredDelivery: number;
+  dataCoding: number;
+  shortMessage: Buffer;
+  tlvs: Map<number, Buffer>;
+}
+
+export function readSubmit(body: Buffer): SubmitBody {
+  const r = new Reader(body);
+  r.cstring(5); // service_type
+  r.int8(); // source_addr_ton
+  r.int8(); // source_addr_npi
+  const sourceAddr = r.cstring(20);
+  const destTon = r.int8();
+  r.int8(); // dest_addr_npi
+  const destinationAddr = r.cstring(20);
+  const esmClass = r.int8();
+  r.int8(); // protocol_id
+  r.int8(); // priority_flag
+  r.cstring(16); // schedule_delivery_time
+  r.cstring(16); // validity_period
+  const registeredDelivery = r.int8();
+  r.int8(); // replace_if_present_flag
+  const dataCoding = r.int8();
+  r.int8(); // sm_default_msg_id
+  const smLength = r.int8();
+  const shortMessage = r.octets(smLength);
+  return {
+    sourceAddr,
+    destTon,
+    destinationAddr,
+    esmClass,
+    registeredDelivery,
+    dataCoding,
+    shortMessage,
+    tlvs: r.tlvs(),
+  };
+}
+
+/** One PDU on the wire. */
+export function writePdu(
+  commandId: number,
+  status: number,
+  sequence: number,
+  body: Buffer = Buffer.alloc(0),
+) {
+  const out = Buffer.alloc(HEADER + body.length);
+  out.writeUInt32BE(out.length, 0);
+  out.writeUInt32BE(commandId >>> 0, 4);
+  out.writeUInt32BE(status >>> 0, 8);
+  out.writeUInt32BE(sequence >>> 0, 12);
+  body.copy(out, HEADER);
+  return out;
+}
+
+/** A C-octet string field. */
+export const cstring = (text: string) => Buffer.concat([Buffer.from(text, 'latin1'), Buffer.from([0])]);

@@ -1,0 +1,357 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { CHAT_SMS_MAX_CHARS } from '@simdock/contract';
+import type { AppContext, AuthUser } from '../../context.ts';
+import { DomainError } from '../../errors.ts';
+import { apiKeyUse } from '../apikey/index.ts';
+import { apiSend } from '../messaging/index.ts';
+import {
+  type BindBody,
+  CMD,
+  cstring,
+  MalformedPdu,
+  type Pdu,
+  RESP,
+  readBind,
+  readSubmit,
+  STATUS,
+  type SubmitBody,
+  splitPdus,
+  TLV,
+  writePdu,
+} from './pdu.ts';
+import { type SmppState, smppState } from './ports.ts';
+import type { SmppAccountRow } from './smpp.queries.ts';
+import { checkBind } from './smpp.service.ts';
+import { decodeText, isDataCoding, type PartInfo, splitUdh, validPart } from './text.ts';
+import { TokenBucket } from './token-bucket.ts';
+
+/** Refused binds after which the connection is closed. */
+const MAX_FAILED_BINDS = 3;
+/** The system_id the server answers in bind responses. */
+const SERVER_ID = 'SimDock';
+
+type Mode = 'transmitter' | 'receiver' | 'transceiver';
+const BINDS: Record<number, Mode> = {
+  [CMD.bind_transmitter]: 'transmitter',
+  [CMD.bind_receiver]: 'receiver',
+  [CMD.bind_transceiver]: 'transceiver',
+};
+
+interface Bound {
+  mode: Mode;
+  account: SmppAccountRow;
+  user: AuthUser;
+  /** When the key was last found usable (clock ms): checked again before a submit a minute later. */
+  checkedAt: number;
+}
+
+/** A bound key is checked again (deleted, expired, account inactive) at most this often. */
+const KEY_RECHECK_MS = 60_000;
+
+/** The SMPP status of a refused send (messaging's domain errors), and whether it is worth a log line. */
+function statusOf(err: unknown): number {
+  if (err instanceof DomainError) {
+    if (err.code === 'bad_input' && err.field === 'to') return STATUS.ESME_RINVDSTADR;
+    if (err.code === 'bad_input' && err.field === 'text') return STATUS.ESME_RINVMSGLEN;
+    // No balance, the day's limit, every recipient opted out, sending turned off, a bad character.
+    return STATUS.ESME_RSUBMITFAIL;
+  }
+  return STATUS.ESME_RSYSERR;
+}
+
+/** One client connection: binds, submits, keeps the link alive, closes on unbind or a bad PDU. */
+export class SmppSession {
+  private buf: Buffer = Buffer.alloc(0);
+  private bound: Bound | undefined;
+  private binding = false;
+  private failedBinds = 0;
+  /** The session ends once the submit in hand is answered (its key is no longer usable). */
+  private endAfterReply = false;
+  private outstanding = 0;
+  private lastHeard = Date.now();
+  /** The server's enquire_link went out in this quiet spell (one per spell). */
+  private enquired = false;
+  private sequence = 0;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly state: SmppState;
+  private readonly timing: SmppState['timing'];
+  readonly ip: string;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly socket: Socket,
+    private readonly tls: boolean,
+  ) {
+    this.state = smppState(ctx);
+    this.ip = socket.remoteAddress ?? '';
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (err) => this.ctx.log.debug({ err, ip: this.ip }, 'smpp socket error'));
+    socket.on('close', () => this.onClose());
+    this.timing = this.state.timing;
+    this.timer = setInterval(() => this.checkIdle(), this.timing.tickMs);
+    this.timer.unref();
+  }
+
+  /** Ends the connection (the server stopping). */
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private checkIdle(): void {
+    const { enquireAfterMs, idleCloseMs } = this.timing;
+    const quiet = Date.now() - this.lastHeard;
+    if (quiet >= idleCloseMs) {
+      this.ctx.log.info(
+        { systemId: this.bound?.account.system_id, ip: this.ip },
+        'smpp session idle: closed',
+      );
+      this.send(writePdu(CMD.unbind, 0, this.nextSequence()));
+      this.socket.end();
+      clearInterval(this.timer);
+      // A client that never closes its side after the server's unbind.
+      setTimeout(() => this.socket.destroy(), 10_000).unref();
+    } else if (quiet >= enquireAfterMs && this.bound && !this.enquired) {
+      this.enquired = true;
+      this.send(writePdu(CMD.enquire_link, 0, this.nextSequence()));
+    }
+  }
+
+  private nextSequence(): number {
+    this.sequence = this.sequence >= 0x7fffffff ? 1 : this.sequence + 1;
+    return this.sequence;
+  }
+
+  private send(pdu: Buffer): void {
+    if (!this.closed && this.socket.writable) this.socket.write(pdu);
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.bound) {
+      const id = this.bound.account.system_id;
+      const set = this.state.bound.get(id);
+      set?.delete(this);
+      if (set?.size === 0) this.state.bound.delete(id);
+      this.ctx.log.info({ systemId: id, ip: this.ip }, 'smpp session closed');
+    }
+  }
+
+  private onData(chunk: Buffer): void {
+    this.lastHeard = Date.now();
+    this.enquired = false;
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    let pdus: Pdu[];
+    try {
+      const split = splitPdus(this.buf);
+      pdus = split.pdus;
+      this.buf = Buffer.from(split.rest);
+    } catch (err) {
+      this.malformed(err, 0);
+      return;
+    }
+    for (const pdu of pdus) {
+      try {
+        this.handle(pdu);
+      } catch (err) {
+        this.malformed(err, pdu.sequence);
+        return;
+      }
+    }
+  }
+
+  /** A PDU that cannot be read: generic_nack, and this session (only) is closed. */
+  private malformed(err: unknown, sequence: number): void {
+    const log = { ip: this.ip, systemId: this.bound?.account.system_id };
+    if (err instanceof MalformedPdu) {
+      this.ctx.log.info({ ...log, reason: err.message }, 'smpp malformed PDU: session closed');
+    } else {
+      this.ctx.log.error({ ...log, err }, 'smpp PDU failed: session closed');
+    }
+    this.send(writePdu(CMD.generic_nack, STATUS.ESME_RINVCMDLEN, sequence));
+    this.socket.end();
+    this.buf = Buffer.alloc(0);
+  }
+
+  private handle(pdu: Pdu): void {
+    const { commandId: id, sequence } = pdu;
+    // Bodies are read here, synchronously: a malformed one closes the session (onData).
+    if (BINDS[id]) {
+      void this.bind(pdu, BINDS[id]!, readBind(pdu.body));
+      return;
+    }
+    switch (id) {
+      case CMD.enquire_link:
+        this.send(writePdu(CMD.enquire_link | RESP, 0, sequence));
+        return;
+      case CMD.unbind:
+        this.send(writePdu(CMD.unbind | RESP, 0, sequence));
+        if (this.bound)
+          this.ctx.log.info({ systemId: this.bound.account.system_id, ip: this.ip }, 'smpp unbind');
+        this.socket.end();
+        return;
+      case CMD.submit_sm:
+        void this.submit(pdu, readSubmit(pdu.body));
+        return;
+    }
+    // Responses to the server's own requests (enquire_link, unbind) and a client's generic_nack.
+    if (id & RESP) return;
+    this.send(writePdu(CMD.generic_nack, STATUS.ESME_RINVCMDID, sequence));
+  }
+
+  private async bind(pdu: Pdu, mode: Mode, body: BindBody): Promise<void> {
+    const resp = (status: number) =>
+      this.send(
+        writePdu(pdu.commandId | RESP, status, pdu.sequence, status ? undefined : cstring(SERVER_ID)),
+      );
+    if (this.bound || this.binding) return resp(STATUS.ESME_RALYBND);
+    this.binding = true;
+    try {
+      const check = await checkBind(this.ctx, body.systemId, body.password, this.ip);
+      const who = { systemId: body.systemId, mode, ip: this.ip, tls: this.tls };
+      if (!check.ok) {
+        this.ctx.log.info({ ...who, reason: check.reason }, 'smpp bind refused');
+        resp(check.status === 'password' ? STATUS.ESME_RINVPASWD : STATUS.ESME_RBINDFAIL);
+        // No password guessing on one connection: the third refusal closes it.
+        if (++this.failedBinds >= MAX_FAILED_BINDS) this.socket.end();
+        return;
+      }
+      const set = this.state.bound.get(check.account.system_id) ?? new Set();
+      if (set.size >= check.account.bind_limit) {
+        this.ctx.log.info(
+          { ...who, reason: `bind limit ${check.account.bind_limit} reached` },
+          'smpp bind refused',
+        );
+        return resp(STATUS.ESME_RBINDFAIL);
+      }
+      if (this.closed) return;
+      set.add(this);
+      this.state.bound.set(check.account.system_id, set);
+      this.bound = {
+        mode,
+        account: check.account,
+        user: check.user,
+        checkedAt: this.ctx.clock.now().getTime(),
+      };
+      this.ctx.log.info({ ...who, userId: check.user.id }, 'smpp bind');
+      resp(STATUS.ESME_ROK);
+    } catch (err) {
+      this.ctx.log.error({ err, ip: this.ip }, 'smpp bind failed');
+      resp(STATUS.ESME_RBINDFAIL);
+    } finally {
+      this.binding = false;
+    }
+  }
+
+  private bucketOf(account: SmppAccountRow): TokenBucket {
+    const now = this.ctx.clock.now().getTime();
+    let bucket = this.state.buckets.get(account.system_id);
+    if (!bucket) {
+      bucket = new TokenBucket(account.rate_per_second, now);
+      this.state.buckets.set(account.system_id, bucket);
+    }
+    bucket.ratePerSecond = account.rate_per_second;
+    return bucket;
+  }
+
+  private async submit(pdu: Pdu, body: SubmitBody): Promise<void> {
+    const resp = (status: number, messageId?: string) =>
+      this.send(
+        writePdu(
+          CMD.submit_sm | RESP,
+          status,
+          pdu.sequence,
+          messageId !== undefined ? cstring(messageId) : undefined,
+        ),
+      );
+    const bound = this.bound;
+    if (!bound || bound.mode === 'receiver') return resp(STATUS.ESME_RINVBNDSTS);
+    if (this.outstanding >= this.timing.window) return resp(STATUS.ESME_RMSGQFUL);
+    if (!this.bucketOf(bound.account).take(this.ctx.clock.now().getTime()))
+      return resp(STATUS.ESME_RTHROTTLED);
+    this.outstanding++;
+    try {
+      const outcome = await this.accept(bound, body);
+      if (typeof outcome === 'number') resp(outcome);
+      else resp(STATUS.ESME_ROK, outcome.messageId);
+    } catch (err) {
+      const status = statusOf(err);
+      const log = {
+        systemId: bound.account.system_id,
+        reason: err instanceof Error ? err.message : String(err),
+      };
+      if (status === STATUS.ESME_RSYSERR) this.ctx.log.error({ ...log, err }, 'smpp submit failed');
+      else this.ctx.log.info(log, 'smpp submit refused');
+      resp(status);
+    } finally {
+      this.outstanding--;
+      if (this.endAfterReply) this.socket.end();
+    }
+  }
+
+  /**
+   * One submit_sm: its text decoded, a part held until its set is complete, a whole message sent
+   * through messaging like a REST send. Answers the message id, or an SMPP status.
+   */
+  private async accept(bound: Bound, body: SubmitBody): Promise<{ messageId: string } | number> {
+    const now = this.ctx.clock.now().getTime();
+    if (now - bound.checkedAt >= KEY_RECHECK_MS) {
+      const use = await apiKeyUse(this.ctx, bound.account.api_key_id, this.ip, 'messaging:send');
+      if ('refused' in use) {
+        // The key went away under a bound session: it ends here.
+        this.ctx.log.info(
+          { systemId: bound.account.system_id, ip: this.ip, reason: use.refused },
+          'smpp session closed: key no longer usable',
+        );
+        this.endAfterReply = true;
+        return STATUS.ESME_RSUBMITFAIL;
+      }
+      bound.checkedAt = now;
+    }
+    const to = body.destinationAddr.replace(/^\+/, '');
+    if (!/^\d{1,20}$/.test(to)) return STATUS.ESME_RINVDSTADR;
+    const dc = body.dataCoding;
+    if (!isDataCoding(dc)) {
+      this.ctx.log.info(
+        { systemId: bound.account.system_id, dataCoding: dc },
+        'smpp submit refused: data_coding',
+      );
+      return STATUS.ESME_RSUBMITFAIL;
+    }
+    const payload = body.tlvs.get(TLV.message_payload);
+    let data = payload && body.shortMessage.length === 0 ? payload : body.shortMessage;
+    let part: PartInfo | undefined;
+    if (body.esmClass & 0x40) {
+      const split = splitUdh(data);
+      if (!split) return STATUS.ESME_RINVMSGLEN;
+      part = split.part;
+      data = split.text;
+    }
+    const ref = body.tlvs.get(TLV.sar_msg_ref_num);
+    const total = body.tlvs.get(TLV.sar_total_segments);
+    const seq = body.tlvs.get(TLV.sar_segment_seqnum);
+    if (!part && ref?.length === 2 && total?.length === 1 && seq?.length === 1) {
+      part = { ref: ref.readUInt16BE(0), total: total[0]!, seq: seq[0]! };
+    }
+    if (part && part.total > 1) {
+      if (!validPart(part)) return STATUS.ESME_RSUBMITFAIL;
+      const key = `${bound.account.system_id}|${to}|${part.ref}|${dc}`;
+      const whole = this.state.parts.add(key, part, Buffer.from(data), this.ctx.clock.now().getTime());
+      if (whole === 'full') return STATUS.ESME_RMSGQFUL;
+      // An earlier part is acknowledged at once (a client with a window of 1 waits for it): its id
+      // names the part; the part that completes the set answers the message's id.
+      if (whole === 'held') return { messageId: `p${randomBytes(8).toString('hex')}` };
+      data = whole;
+    }
+    const text = decodeText(data, dc);
+    if (text === undefined || text.length === 0 || text.length > CHAT_SMS_MAX_CHARS)
+      return STATUS.ESME_RINVMSGLEN;
+    const sent = await apiSend(this.ctx, bound.user, { to, text });
+    const message = sent.messages[0];
+    if (!message) return STATUS.ESME_RSUBMITFAIL;
+    return { messageId: message.id };
+  }
+}

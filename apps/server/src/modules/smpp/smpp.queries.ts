@@ -1,0 +1,40 @@
+import type { Queryable } from '../../db/db.ts';
+
+export interface SmppAccountRow {
+  api_key_id: string;
+  system_id: string;
+  password_hash: string;
+  bind_limit: number;
+  rate_per_second: number;
+}
+
+const COLUMNS = 'api_key_id::text AS api_key_id, system_id, password_hash, bind_limit, rate_per_second';
+
+export async function accountBySystemId(q: Queryable, systemId: string): Promise<SmppAccountRow | undefined> {
+  const rows = await q.query<SmppAccountRow>(`SELECT ${COLUMNS} FROM smpp_accounts WHERE system_id = $1`, [
+    systemId,
+  ]);
+  return rows[0];
+}
+
+/**
+ * Sets the key's password, making its account on first use under `systemId` (an existing account
+ * keeps its system_id). Answers the account's system_id.
+ */
+export async function upsertPassword(
+  q: Queryable,
+  apiKeyId: string,
+  systemId: string,
+  passwordHash: string,
+  at: Date,
+): Promise<string> {
+  const rows = await q.query<{ system_id: string }>(
+    `INSERT INTO smpp_accounts (api_key_id, system_id, password_hash, created_at, password_changed_at)
+     VALUES ($1::uuid, $2, $3, $4, $4)
+     ON CONFLICT (api_key_id) DO UPDATE SET password_hash = EXCLUDED.password_hash,
+       password_changed_at = EXCLUDED.password_changed_at
+     RETURNING system_id`,
+    [apiKeyId, systemId, passwordHash, at],
+  );
+  return rows[0]!.system_id;
+}

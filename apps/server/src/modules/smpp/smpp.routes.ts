@@ -1,0 +1,13 @@
+import { endpoints } from '@simdock/contract';
+import type { AppContext } from '../../context.ts';
+import { currentUser, route } from '../../http/route.ts';
+import type { App } from '../../http/types.ts';
+import { setSmppPassword } from './smpp.service.ts';
+
+export function smppRoutes(app: App, ctx: AppContext) {
+  route(app, ctx, endpoints.smpp.password, async (req) => ({
+    code: 1 as const,
+    msg: 'SMPP password set: it is shown this once.',
+    ...(await setSmppPassword(ctx, currentUser(req).id, req.body.id)),
+  }));
+}
