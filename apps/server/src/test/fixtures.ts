@@ -159,9 +159,10 @@ export async function addSimGateway(
   adminToken: string,
   sim: { url: string; mac: string; pushesSettled(): Promise<void> },
   name: string,
+  password = 'root',
 ): Promise<string> {
   const add = await s.api(endpoints.gateway.update, {
-    body: { gateway: { name, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
+    body: { gateway: { name, url: sim.url, mac: sim.mac, userName: 'root', password } },
     token: adminToken,
   });
   if (add.status !== 200)

@@ -1,6 +1,7 @@
-import { COUNTRY_CODE_MESSAGE, endpoints, type Gateway, type Sim } from '@simdock/contract';
+import { COUNTRY_CODE_MESSAGE, endpoints, type Sim } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
 import { afterAll, describe, expect, it } from 'vitest';
+import { addSimGateway } from '../../test/fixtures.ts';
 import type { TestServer } from '../../test/harness.ts';
 import { serverWithAdmin } from '../../test/suites.ts';
 
@@ -20,25 +21,10 @@ afterAll(async () => {
   await Promise.all(sims.map((x) => x.stop()));
 });
 
-async function scannedGateway(): Promise<{ sim: GatewaySim; gw: Gateway }> {
+async function scannedGateway(): Promise<{ sim: GatewaySim; gw: { id: string } }> {
   const sim = await GatewaySim.start({ ports: 2, password: DEVICE_PW, carriers: ['de-vodafone', 'gb-ee'] });
   sims.push(sim);
-  const add = await s.api(endpoints.gateway.update, {
-    body: {
-      gateway: {
-        name: `origin ${sims.length}`,
-        url: sim.url,
-        mac: sim.mac.replace(/-/g, ':').toUpperCase(),
-        userName: 'root',
-        password: DEVICE_PW,
-      },
-    },
-    token: admin,
-  });
-  expect(add.status).toBe(200);
-  expect((await s.api(endpoints.gateway.scan, { body: { id: add.body.id }, token: admin })).status).toBe(200);
-  await sim.pushesSettled();
-  return { sim, gw: add.body };
+  return { sim, gw: { id: await addSimGateway(s, admin, sim, `origin ${sims.length}`, DEVICE_PW) } };
 }
 
 async function simOn(gatewayId: string, port: string): Promise<Sim> {
