@@ -49,7 +49,8 @@ import {
  * "Keys for programs": the user's other keys (the default key is the card above: shown once; it still
  * counts toward the limit), each
  * with its scopes, allowed addresses, expiry and last use; a dialog makes a new one, whose key is
- * shown once, and a confirmation precedes a delete.
+ * shown once, and a confirmation precedes a delete. A key that may send messages can get an SMPP
+ * password (shown once too); the card ends with how to bind over SMPP.
  */
 export function ProgramKeysCard() {
   const { t } = useI18n();
