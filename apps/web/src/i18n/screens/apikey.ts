@@ -142,4 +142,26 @@ export const apikeyEn = {
   'apikey.createdOnce': 'Copy it now: you will not see it again. Only its first characters are kept.',
   'apikey.createdLabel': 'New API key',
   'apikey.createdDone': 'I have copied it',
+  'apikey.smppNew': 'New SMPP password',
+  'apikey.smppNewFor': 'New SMPP password for {name}',
+  'apikey.smppTitle': 'New SMPP password?',
+  'apikey.smppConfirm':
+    'SMPP clients of "{name}" need the new password for their next bind: the old SMPP password stops working for new binds at once (sessions already bound stay until they unbind).',
+  'apikey.smppConfirmButton': 'Make a new password',
+  'apikey.smppFailed': 'Could not make the SMPP password: {error}',
+  'apikey.smppShownTitle': 'Your SMPP access',
+  'apikey.smppShownOnce':
+    'Copy the password now: it is shown this once (only its hash is kept). The system_id stays the same.',
+  'apikey.smppHost': 'Host',
+  'apikey.smppPort': 'Port',
+  'apikey.smppTlsPort': 'TLS port',
+  'apikey.smppTlsOff': 'TLS off',
+  'apikey.smppPassword': 'Password',
+  'apikey.smppHelpTitle': 'SMPP 3.4',
+  'apikey.smppHelpText':
+    'Software that speaks SMPP can send through a key with the "Send messages" scope: make its SMPP password above, then bind (transmitter or transceiver) to',
+  'apikey.smppHelpPorts': 'port {port}, TLS port {tlsPort}.',
+  'apikey.smppHelpPortsNoTls': 'port {port} (TLS off).',
+  'apikey.smppHelpPortsDefault':
+    'port 2775 (TLS 3550 when the server has a certificate) unless set otherwise: a new SMPP password shows the exact ports.',
 } as const;

@@ -141,4 +141,26 @@ export const apikeyVi: Record<keyof typeof apikeyEn, string> = {
   'apikey.createdOnce': 'Hãy sao chép ngay: bạn sẽ không thấy lại khóa này. Chỉ vài ký tự đầu được lưu lại.',
   'apikey.createdLabel': 'Khóa API mới',
   'apikey.createdDone': 'Tôi đã sao chép',
+  'apikey.smppNew': 'Mật khẩu SMPP mới',
+  'apikey.smppNewFor': 'Mật khẩu SMPP mới cho {name}',
+  'apikey.smppTitle': 'Tạo mật khẩu SMPP mới?',
+  'apikey.smppConfirm':
+    'Các ứng dụng SMPP của "{name}" cần mật khẩu mới cho lần bind tiếp theo: mật khẩu SMPP cũ ngừng hoạt động ngay với các bind mới (các phiên đã bind vẫn giữ đến khi unbind).',
+  'apikey.smppConfirmButton': 'Tạo mật khẩu mới',
+  'apikey.smppFailed': 'Không tạo được mật khẩu SMPP: {error}',
+  'apikey.smppShownTitle': 'Thông tin truy cập SMPP',
+  'apikey.smppShownOnce':
+    'Hãy sao chép mật khẩu ngay: nó chỉ hiện một lần này (chỉ lưu bản băm). system_id giữ nguyên.',
+  'apikey.smppHost': 'Máy chủ',
+  'apikey.smppPort': 'Cổng',
+  'apikey.smppTlsPort': 'Cổng TLS',
+  'apikey.smppTlsOff': 'TLS tắt',
+  'apikey.smppPassword': 'Mật khẩu',
+  'apikey.smppHelpTitle': 'Kết nối SMPP 3.4',
+  'apikey.smppHelpText':
+    'Phần mềm dùng SMPP có thể gửi tin qua một khóa có phạm vi "Gửi tin nhắn": tạo mật khẩu SMPP của khóa ở trên, rồi bind (transmitter hoặc transceiver) tới',
+  'apikey.smppHelpPorts': 'cổng {port}, cổng TLS {tlsPort}.',
+  'apikey.smppHelpPortsNoTls': 'cổng {port} (TLS tắt).',
+  'apikey.smppHelpPortsDefault':
+    'cổng 2775 (TLS 3550 khi máy chủ có chứng chỉ) nếu không cấu hình khác: mật khẩu SMPP mới sẽ cho biết cổng chính xác.',
 };

@@ -65,6 +65,7 @@ const NEW_KEY = `sd_${'N'.repeat(43)}`;
 interface Served {
   keys?: () => { status?: number; body: unknown };
   webhooks?: Webhook[];
+  smpp?: () => { status?: number; body: unknown };
 }
 
 function serve(opts: Served = {}) {
@@ -89,6 +90,8 @@ function serve(opts: Served = {}) {
         keys = [...keys, made];
         return { body: { code: 1, msg: 'API key created.', apiKey: NEW_KEY, key: made } };
       }
+      case '/api/user/apikeys/smppPassword':
+        return opts.smpp ? opts.smpp() : { status: 404, body: { code: 0, error: 'not_found', msg: 'no' } };
       case '/api/user/reset-key':
         return { body: { code: 1, msg: 'API key reset success!', apiKey: NEW_KEY } };
       case '/api/user/apikeys/delete':
@@ -235,6 +238,90 @@ describe('API Key page: keys for programs', () => {
     renderApp('/apikey');
     await screen.findByText('You have 10 keys, the most allowed. Delete one to make another.');
     expect((screen.getByRole('button', { name: 'New key' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('API Key page: SMPP access', () => {
+  const SENDER = key({ id: 'k-send', name: 'smpp box', scopes: ['messaging:send'] });
+  const withSender = () => ({ body: { code: 1, keys: [...KEYS, SENDER], max: 10 } });
+  const ANSWER = {
+    code: 1,
+    msg: 'SMPP password set: it is shown this once.',
+    systemId: 'sd0a1b2c3d4e',
+    password: 'Xy7pQ2mK',
+    host: 'sms.example.com',
+    port: 2775,
+    tlsPort: null,
+  };
+
+  it('offers a new SMPP password only on keys with messaging:send', async () => {
+    serve({ keys: withSender });
+    renderApp('/apikey');
+    await within(await screen.findByRole('table', { name: 'Your API keys' })).findByText('smpp box');
+    expect(screen.getByRole('button', { name: 'New SMPP password for smpp box' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New SMPP password for ci runner' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'New SMPP password for old bot' })).toBeNull();
+    // The help names this page's host and the default ports before any answer.
+    expect(screen.getByTestId('smpp-help').textContent).toMatch(/port 2775/);
+  });
+
+  it('asks first, then shows the answer once with a copy button per field', async () => {
+    const fetch = serve({ keys: withSender, smpp: () => ({ body: ANSWER }) });
+    renderApp('/apikey');
+    fireEvent.click(await screen.findByRole('button', { name: 'New SMPP password for smpp box' }));
+    const ask = await screen.findByRole('dialog', { name: 'New SMPP password?' });
+    expect(within(ask).getByText(/old SMPP password stops working for new binds/)).toBeTruthy();
+    fireEvent.click(within(ask).getByRole('button', { name: 'Make a new password' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Your SMPP access' });
+    expect(bodiesTo(fetch, '/api/user/apikeys/smppPassword')).toEqual([{ id: 'k-send' }]);
+    const s = within(shown);
+    expect(s.getByTestId('smpp-host').textContent).toBe('sms.example.com');
+    expect(s.getByTestId('smpp-port').textContent).toBe('2775');
+    expect(s.getByTestId('smpp-tls-port').textContent).toBe('TLS off');
+    expect(s.getByTestId('smpp-system-id').textContent).toBe('sd0a1b2c3d4e');
+    expect(s.getByTestId('smpp-password').textContent).toBe('Xy7pQ2mK');
+    expect(s.getByText(/shown this once/)).toBeTruthy();
+    for (const name of ['Host', 'Port', 'system_id', 'Password']) {
+      expect(s.getByRole('button', { name: `Copy ${name}` })).toBeTruthy();
+    }
+    fireEvent.click(s.getByRole('button', { name: 'I have copied it' }));
+    await waitFor(() => expect(screen.queryByText('Xy7pQ2mK')).toBeNull());
+    // The help now names the server's own host and port.
+    expect(screen.getByTestId('smpp-help').textContent).toMatch(/sms\.example\.com, port 2775 \(TLS off\)/);
+  });
+
+  it('shows a TLS port when the server has one', async () => {
+    serve({ keys: withSender, smpp: () => ({ body: { ...ANSWER, tlsPort: 3550 } }) });
+    renderApp('/apikey');
+    fireEvent.click(await screen.findByRole('button', { name: 'New SMPP password for smpp box' }));
+    const ask = await screen.findByRole('dialog', { name: 'New SMPP password?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Make a new password' }));
+    const shown = await screen.findByRole('dialog', { name: 'Your SMPP access' });
+    expect(within(shown).getByTestId('smpp-tls-port').textContent).toBe('3550');
+    expect(within(shown).getByRole('button', { name: 'Copy TLS port' })).toBeTruthy();
+  });
+
+  it("shows the server's refusal in the dialog and no credentials", async () => {
+    serve({
+      keys: withSender,
+      smpp: () => ({
+        status: 400,
+        body: {
+          code: 0,
+          error: 'api_key_scope_missing',
+          msg: 'SMPP sends messages: choose a key with the messaging:send scope.',
+          field: 'id',
+        },
+      }),
+    });
+    renderApp('/apikey');
+    fireEvent.click(await screen.findByRole('button', { name: 'New SMPP password for smpp box' }));
+    const ask = await screen.findByRole('dialog', { name: 'New SMPP password?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Make a new password' }));
+    const alert = await within(ask).findByRole('alert');
+    expect(alert.textContent).toMatch(/^Could not make the SMPP password: /);
+    expect(screen.queryByRole('dialog', { name: 'Your SMPP access' })).toBeNull();
   });
 });
 

@@ -4,8 +4,9 @@ import {
   API_KEY_SCOPES,
   API_KEYS_MAX,
   type ApiKeyInfo,
+  type SmppPasswordResponse,
 } from '@simdock/contract';
-import { KeyRound, Plus, Trash2 } from 'lucide-react';
+import { ExternalLink, KeyRound, Plus, RadioTower, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { type FieldError, type Resolver, useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
@@ -28,7 +29,13 @@ import {
 import { type TFunction, useI18n } from '../../i18n/index.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { fieldErrorText, serverFieldErrorOf } from '../../lib/forms.ts';
-import { useApiKeysQuery, useCreateKeyMutation, useDeleteNamedKeyMutation } from './api.ts';
+import {
+  useApiKeysQuery,
+  useCreateKeyMutation,
+  useDeleteNamedKeyMutation,
+  useSmppDoor,
+  useSmppPasswordMutation,
+} from './api.ts';
 import {
   EMPTY_KEY_FORM,
   type KeyFormValues,
@@ -42,7 +49,8 @@ import {
  * "Keys for programs": the user's other keys (the default key is the card above: shown once; it still
  * counts toward the limit), each
  * with its scopes, allowed addresses, expiry and last use; a dialog makes a new one, whose key is
- * shown once, and a confirmation precedes a delete.
+ * shown once, and a confirmation precedes a delete. A key that may send messages can get an SMPP
+ * password (shown once too); the card ends with how to bind over SMPP.
  */
 export function ProgramKeysCard() {
   const { t } = useI18n();
@@ -50,6 +58,8 @@ export function ProgramKeysCard() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyInfo | null>(null);
+  const [smppFor, setSmppFor] = useState<ApiKeyInfo | null>(null);
+  const [smppShown, setSmppShown] = useState<SmppPasswordResponse | null>(null);
   const all = keys.data?.keys;
   const list = all?.filter((k) => !k.isDefault);
   const max = keys.data?.max ?? API_KEYS_MAX;
@@ -134,15 +144,28 @@ export function ProgramKeysCard() {
       cardLabel: false,
       align: 'right',
       cell: (k) => (
-        <Button
-          size="sm"
-          variant="ghost"
-          icon={<Trash2 className="size-3.5" aria-hidden />}
-          aria-label={t('apikey.keyDeleteFor', { name: k.name })}
-          onClick={() => setDeleting(k)}
-        >
-          {t('apikey.keyDelete')}
-        </Button>
+        <span className="flex flex-wrap justify-end gap-1">
+          {k.scopes.includes('messaging:send') ? (
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<RadioTower className="size-3.5" aria-hidden />}
+              aria-label={t('apikey.smppNewFor', { name: k.name })}
+              onClick={() => setSmppFor(k)}
+            >
+              {t('apikey.smppNew')}
+            </Button>
+          ) : null}
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<Trash2 className="size-3.5" aria-hidden />}
+            aria-label={t('apikey.keyDeleteFor', { name: k.name })}
+            onClick={() => setDeleting(k)}
+          >
+            {t('apikey.keyDelete')}
+          </Button>
+        </span>
       ),
     },
   ];
@@ -193,6 +216,16 @@ export function ProgramKeysCard() {
       ) : null}
       <NewKeyDialog apiKey={created} onClose={() => setCreated(null)} />
       <DeleteKeyDialog keyInfo={deleting} onClose={() => setDeleting(null)} />
+      <SmppPasswordDialog
+        keyInfo={smppFor}
+        onClose={() => setSmppFor(null)}
+        onDone={(answer) => {
+          setSmppFor(null);
+          setSmppShown(answer);
+        }}
+      />
+      <SmppShownDialog answer={smppShown} onClose={() => setSmppShown(null)} />
+      <SmppHelp />
     </Card>
   );
 }
@@ -375,5 +408,140 @@ function DeleteKeyDialog({ keyInfo, onClose }: { keyInfo: ApiKeyInfo | null; onC
         onClose();
       }}
     />
+  );
+}
+
+/** Asks first: a new SMPP password ends the old one for new binds. */
+function SmppPasswordDialog({
+  keyInfo,
+  onClose,
+  onDone,
+}: {
+  keyInfo: ApiKeyInfo | null;
+  onClose: () => void;
+  onDone: (answer: SmppPasswordResponse) => void;
+}) {
+  const { t } = useI18n();
+  const make = useSmppPasswordMutation();
+  return (
+    <ConfirmDialog
+      open={keyInfo !== null}
+      title={t('apikey.smppTitle')}
+      message={keyInfo ? t('apikey.smppConfirm', { name: keyInfo.name }) : undefined}
+      confirmLabel={t('apikey.smppConfirmButton')}
+      tone="primary"
+      busy={make.isPending}
+      error={make.isError ? t('apikey.smppFailed', { error: errorMessage(make.error) }) : undefined}
+      onConfirm={() => {
+        if (!keyInfo) return;
+        make.mutate(keyInfo.id, {
+          onSuccess: (answer) => {
+            make.reset();
+            onDone(answer);
+          },
+        });
+      }}
+      onCancel={() => {
+        make.reset();
+        onClose();
+      }}
+    />
+  );
+}
+
+function CredentialLine({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="flex min-w-0 items-center gap-2 border-b border-line px-3 py-2 last:border-b-0">
+      <span className="w-24 shrink-0 text-[13px] text-muted">{label}</span>
+      <code data-testid={testId} className="min-w-0 flex-1 break-all font-mono text-[13px]">
+        {value}
+      </code>
+      <CopyButton value={value} name={label} />
+    </div>
+  );
+}
+
+/** The SMPP credentials, this once: only the password's hash is kept. */
+function SmppShownDialog({ answer, onClose }: { answer: SmppPasswordResponse | null; onClose: () => void }) {
+  const { t } = useI18n();
+  return (
+    <Modal
+      open={answer !== null}
+      title={t('apikey.smppShownTitle')}
+      onClose={onClose}
+      footer={
+        <Button variant="primary" onClick={onClose} data-autofocus>
+          {t('apikey.createdDone')}
+        </Button>
+      }
+    >
+      {answer ? (
+        <div className="flex flex-col gap-3">
+          <Notice tone="info">{t('apikey.smppShownOnce')}</Notice>
+          <div className="rounded-md border border-line bg-subtle">
+            <CredentialLine label={t('apikey.smppHost')} value={answer.host} testId="smpp-host" />
+            <CredentialLine label={t('apikey.smppPort')} value={String(answer.port)} testId="smpp-port" />
+            {answer.tlsPort === null ? (
+              <div className="flex items-center gap-2 border-b border-line px-3 py-2 text-[13px]">
+                <span className="w-24 shrink-0 text-muted">{t('apikey.smppTlsPort')}</span>
+                <span data-testid="smpp-tls-port" className="text-muted">
+                  {t('apikey.smppTlsOff')}
+                </span>
+              </div>
+            ) : (
+              <CredentialLine
+                label={t('apikey.smppTlsPort')}
+                value={String(answer.tlsPort)}
+                testId="smpp-tls-port"
+              />
+            )}
+            <CredentialLine label="system_id" value={answer.systemId} testId="smpp-system-id" />
+            <CredentialLine label={t('apikey.smppPassword')} value={answer.password} testId="smpp-password" />
+          </div>
+        </div>
+      ) : null}
+    </Modal>
+  );
+}
+
+/**
+ * How to bind: the host and ports are the last answer's (the server names them nowhere else); before
+ * one, this page's host and the server's default ports.
+ */
+function SmppHelp() {
+  const { t } = useI18n();
+  const door = useSmppDoor();
+  const host = door?.host ?? (typeof window === 'undefined' ? '' : window.location.hostname);
+  return (
+    <div
+      data-testid="smpp-help"
+      className="flex flex-col gap-1 border-t border-line px-4 py-3 text-[13px] text-muted"
+    >
+      <p className="flex items-center gap-1.5 font-medium text-fg">
+        <RadioTower className="size-4 text-muted" aria-hidden />
+        {t('apikey.smppHelpTitle')}
+      </p>
+      <p>
+        {t('apikey.smppHelpText')} <code className="break-all font-mono text-fg">{host}</code>
+        {', '}
+        {door
+          ? door.tlsPort === null
+            ? t('apikey.smppHelpPortsNoTls', { port: door.port })
+            : t('apikey.smppHelpPorts', { port: door.port, tlsPort: door.tlsPort })
+          : t('apikey.smppHelpPortsDefault')}
+      </p>
+      <p>
+        <a
+          href="/swagger"
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-medium text-accent hover:underline"
+        >
+          <ExternalLink className="size-3.5" aria-hidden />
+          {t('apikey.docs')}
+          <span className="sr-only"> ({t('apikey.docsHint')})</span>
+        </a>
+      </p>
+    </div>
   );
 }

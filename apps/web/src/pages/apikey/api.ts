@@ -1,4 +1,9 @@
-import { type CreateApiKeyBody, endpoints, type WebhookEventName } from '@simdock/contract';
+import {
+  type CreateApiKeyBody,
+  endpoints,
+  type SmppPasswordResponse,
+  type WebhookEventName,
+} from '@simdock/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 
@@ -83,6 +88,32 @@ export const useCreateKeyMutation = () =>
 /** POST /api/user/apikeys/delete {id}. */
 export const useDeleteNamedKeyMutation = () =>
   useKeyMutation('delete', (id: string) => call(endpoints.apikey.deleteKey, { id }));
+
+/** Where SMPP clients bind, as the last SMPP password's answer said (the server tells it nowhere else). */
+export const SMPP_DOOR_KEY = ['smpp-door'] as const;
+export type SmppDoor = Pick<SmppPasswordResponse, 'host' | 'port' | 'tlsPort'>;
+
+export function useSmppDoor() {
+  return useQuery<SmppDoor | null>({
+    queryKey: SMPP_DOOR_KEY,
+    queryFn: () => null,
+    enabled: false,
+    initialData: null,
+  }).data;
+}
+
+/** POST /api/user/apikeys/smppPassword {id} (re-authenticated) → the bind credentials, the password this once. */
+export function useSmppPasswordMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: ['api-keys', 'smpp'],
+    mutationFn: (id: string) => call(endpoints.smpp.password, { id }),
+    onSuccess: (res) => {
+      const door: SmppDoor = { host: res.host, port: res.port, tlsPort: res.tlsPort };
+      qc.setQueryData(SMPP_DOOR_KEY, door);
+    },
+  });
+}
 
 /** POST /api/user/webhooks → the URLs (with their signing secrets) and the limit. */
 export function fetchWebhooks(signal?: AbortSignal) {
