@@ -22,10 +22,11 @@
  * PARTS (comma list of accept,history,dispatch,deep; accept,history,dispatch by default), SIM_RATE
  * (per SIM per minute, 300), DISPATCH_MESSAGES (10000), DEEP_MESSAGES (1000000).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { SimFleet } from '@simdock/gateway-sim';
+import type { ChildProcess } from 'node:child_process';
+import type { SimFleet } from '@simdock/gateway-sim';
 import pg from 'pg';
-import { benchDatabase, benchServerEnv, serveArgs } from './http.ts';
+import { benchDatabase, type Json } from './http.ts';
+import { simGateways, startBenchServer, timedPoster } from './sim-gateways.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -43,21 +44,7 @@ const PORTS = 64;
 /** The server's SMS_DISPATCH_INTERVAL_MS (a tick: a claim, then this pause). */
 const TICK_MS = 500;
 
-// biome-ignore lint/suspicious/noExplicitAny: the bench reads API JSON loosely
-type Json = Record<string, any>;
-
-async function post(path: string, body: unknown, token?: string): Promise<{ ms: number; json: Json }> {
-  const t = performance.now();
-  const res = await fetch(BASE + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  const ms = performance.now() - t;
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return { ms, json };
-}
+const post = timedPoster(BASE);
 
 const q = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -73,19 +60,10 @@ async function main() {
   let server: ChildProcess | undefined;
   const db = new pg.Client({ connectionString: dbUrl.toString() });
   try {
-    server = spawn(process.execPath, serveArgs(), {
-      env: {
-        ...benchServerEnv(PORT, dbUrl.toString()),
-        SMS_PER_SIM_PER_MINUTE: String(SIM_RATE),
-        SMS_DISPATCH_INTERVAL_MS: String(TICK_MS),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    server = await startBenchServer(PORT, dbUrl.toString(), {
+      SMS_PER_SIM_PER_MINUTE: String(SIM_RATE),
+      SMS_DISPATCH_INTERVAL_MS: String(TICK_MS),
     });
-    for (let i = 0; ; i++) {
-      if ((await fetch(`${BASE}/readyz`).catch(() => undefined))?.ok) break;
-      if (i > 300) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     await db.connect();
     const adminToken = await login('admin', 'bench-admin-pass');
     await post(
@@ -202,17 +180,8 @@ async function dispatchPart(db: pg.Client, adminToken: string, token: string) {
     passwordHash: 'bench-pass-123',
   });
   const tokenB = await login('sender_b', 'bench-pass-123');
-  // 4 devices × 16 ports; each port transmits in 20 ms, far below the SIM rate's interval.
-  const fleet = await SimFleet.start(PORTS / 16, { ports: 16, slots: 1, seed: 11, sendDelayMs: 20 });
+  const fleet = await simGateways(post, adminToken, PORTS);
   try {
-    for (const [i, sim] of fleet.devices.entries()) {
-      const gw = await post(
-        '/api/Admin/updateGateway',
-        { gateway: { name: `bench-${i}`, url: sim.url, mac: sim.mac, userName: 'root', password: 'root' } },
-        adminToken,
-      );
-      await post('/api/Admin/gatewayScan', { id: gw.json.id }, adminToken);
-    }
     if (PARTS.has('dispatch')) {
       await throughputCase(db, fleet, token);
       await twoUsersCase(db, fleet, token, tokenB);
