@@ -61,6 +61,7 @@ async function bind(
   u: SmppUser,
   mode: 'bind_transceiver' | 'bind_transmitter' | 'bind_receiver',
   port = smppPorts(s.ctx).plain!,
+  ack = true,
 ) {
   const c = await new Promise<Session>((resolve, reject) => {
     const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
@@ -71,7 +72,7 @@ async function bind(
   c.on('pdu', (pdu: Pdu) => {
     if (pdu.command === 'deliver_sm') {
       got.push(pdu);
-      c.send(pdu.response());
+      if (ack) c.send(pdu.response());
     }
   });
   const r = await new Promise<Pdu>((resolve) =>
@@ -152,6 +153,12 @@ describe('SMPP delivery receipts', () => {
     expect(text(f)).toMatch(
       new RegExp(`^id:${b.message_id} sub:001 dlvrd:000 .* stat:UNDELIV err:\\d{3} text:Lost$`),
     );
+    // This file's server: the one transceiver bind so far, three accepted submits, two receipts.
+    const metrics = await s.ctx.metrics.text();
+    expect(metrics).toContain('simdock_smpp_binds_total{mode="transceiver"} 1');
+    expect(metrics).toContain('simdock_smpp_submits_total{outcome="accepted"} 3');
+    expect(metrics).toContain('simdock_smpp_receipts_total{stage="queued"} 2');
+    expect(metrics).toContain('simdock_smpp_receipts_total{stage="sent"} 2');
   });
 
   it('queued while no receiver is bound go out to the receiver that binds later, in order', async () => {
@@ -183,6 +190,28 @@ describe('SMPP delivery receipts', () => {
     expect(new Set(rx.got.map((p) => p.receipted_message_id))).toEqual(new Set(ids));
     const order = rx.got.map((p) => p.receipted_message_id);
     expect(order).toEqual([...order].sort((x, y) => Number(x!.slice(1)) - Number(y!.slice(1))));
+  });
+});
+
+describe('SMPP outbox', () => {
+  it('keeps a receipt the client never acknowledged and sends it again at the next bind', async () => {
+    const u = await smppUser();
+    const mute = await bind(u, 'bind_receiver', undefined, false);
+    const { c } = await bind(u, 'bind_transmitter');
+    const r = await ask(c, 'submit_sm', {
+      destination_addr: nextNumber(),
+      short_message: 'Again',
+      registered_delivery: 1,
+    });
+    await dispatchUntil({ s, sim }, async () => (await statusOf(r.message_id!)) === 'delivered', 60);
+    await waitFor(() => mute.got.length === 1);
+    mute.c.destroy();
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await outboxRows(u.keyId)).toBe(1);
+    const rx = await bind(u, 'bind_receiver');
+    await waitFor(() => rx.got.length === 1);
+    expect(rx.got[0]!.receipted_message_id).toBe(r.message_id);
+    await waitFor(async () => (await outboxRows(u.keyId)) === 0);
   });
 });
 
