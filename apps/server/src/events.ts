@@ -16,6 +16,8 @@ export type AppEvent =
   | { type: 'payment'; userId: string; paymentId: string }
   | { type: 'campaign'; userId: string; campaignId: string }
   | { type: 'conversation'; userId: string; conversationId: string }
+  /** Rows were added to an SMPP account's outbox: a process holding its receiving bind sends them. */
+  | { type: 'smpp'; apiKeyId: string }
   /** A gateway was edited or deleted: processes drop what they keep of it (no user sees this one). */
   | { type: 'gateway'; gatewayId: string };
 

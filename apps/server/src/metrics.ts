@@ -85,6 +85,27 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  readonly smppBinds = new Counter({
+    name: 'simdock_smpp_binds_total',
+    help: 'SMPP binds accepted, by type (transmitter, receiver, transceiver)',
+    labelNames: ['mode'] as const,
+    registers: [this.registry],
+  });
+
+  readonly smppSubmits = new Counter({
+    name: 'simdock_smpp_submits_total',
+    help: 'SMPP submit_sm answered, by outcome: accepted, or refused with its SMPP status (hex); throttled ones are ESME_RTHROTTLED (0x58)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly smppReceipts = new Counter({
+    name: 'simdock_smpp_receipts_total',
+    help: 'SMPP delivery receipts queued for an account, and sent (acknowledged by its client)',
+    labelNames: ['stage'] as const,
+    registers: [this.registry],
+  });
+
   /** Counts one dispatcher tick's messages by outcome. */
   dispatched(r: DispatchCounts): void {
     const unanswered = r.claimed - r.accepted - r.retried - r.failed - r.requeued;

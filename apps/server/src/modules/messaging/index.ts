@@ -23,7 +23,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 
 export { oldestQueuedMessageAge, queuedMessageCount } from './dispatch.queries.ts';
 export { dispatchOnce, failOverdueResults, queueFigures } from './dispatch.service.ts';
-export { apiSend, messagesOfSend } from './message-api.service.ts';
+export { apiGetMessage, apiSend, messagesOfSend } from './message-api.service.ts';
 export { sendMassSms, setLimitsIfUnset } from './messaging.service.ts';
 export { refundEndedMessages } from './refunds.service.ts';
 

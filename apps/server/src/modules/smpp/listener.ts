@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import type { AppContext, Listener } from '../../context.ts';
+import { listenEvents } from '../../events.ts';
 import { smppState } from './ports.ts';
 import { SmppSession } from './session.ts';
 
@@ -37,8 +38,10 @@ export const smppListener: Listener = {
     };
     const servers: Server[] = [];
     const logError = (err: Error) => ctx.log.error({ err }, 'smpp listener error');
+    let unlisten: (() => Promise<void>) | undefined;
     const stop = async () => {
       clearInterval(sweep);
+      await unlisten?.();
       for (const s of sessions) s.close();
       await Promise.all(servers.map(closeServer));
       state.plain = undefined;
@@ -54,6 +57,11 @@ export const smppListener: Listener = {
     }, 5_000);
     sweep.unref();
     try {
+      // Rows added to an account's outbox, by any process: its receiving binds here send them.
+      unlisten = await listenEvents(ctx.db, (e) => {
+        if (e.type !== 'smpp') return;
+        for (const session of state.receivers.get(e.apiKeyId) ?? []) session.pump();
+      });
       const plain = createServer(accept(false));
       servers.push(plain);
       state.plain = await listen(plain, ctx.config.SMPP_HOST, ctx.config.SMPP_PORT, logError);

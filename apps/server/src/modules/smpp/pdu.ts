@@ -5,7 +5,9 @@ export const CMD = {
   generic_nack: 0x80000000,
   bind_receiver: 0x00000001,
   bind_transmitter: 0x00000002,
+  query_sm: 0x00000003,
   submit_sm: 0x00000004,
+  deliver_sm: 0x00000005,
   unbind: 0x00000006,
   bind_transceiver: 0x00000009,
   enquire_link: 0x00000015,
@@ -28,6 +30,19 @@ export const STATUS = {
   ESME_RMSGQFUL: 0x14,
   ESME_RSUBMITFAIL: 0x45,
   ESME_RTHROTTLED: 0x58,
+  ESME_RQUERYFAIL: 0x67,
+} as const;
+
+/** message_state values (SMPP 3.4, 5.2.28). */
+export const MESSAGE_STATE = {
+  ENROUTE: 1,
+  DELIVERED: 2,
+  EXPIRED: 3,
+  DELETED: 4,
+  UNDELIVERABLE: 5,
+  ACCEPTED: 6,
+  UNKNOWN: 7,
+  REJECTED: 8,
 } as const;
 
 /** Longest PDU accepted: a submit_sm with a message_payload of a long message fits many times. */
@@ -132,6 +147,8 @@ export function readBind(body: Buffer): BindBody {
 }
 
 export const TLV = {
+  receipted_message_id: 0x001e,
+  message_state: 0x0427,
   sar_msg_ref_num: 0x020c,
   sar_total_segments: 0x020e,
   sar_segment_seqnum: 0x020f,
@@ -179,6 +196,57 @@ export function readSubmit(body: Buffer): SubmitBody {
     shortMessage,
     tlvs: r.tlvs(),
   };
+}
+
+export interface QueryBody {
+  messageId: string;
+  sourceAddr: string;
+}
+
+export function readQuery(body: Buffer): QueryBody {
+  const r = new Reader(body);
+  const messageId = r.cstring(64);
+  r.int8(); // source_addr_ton
+  r.int8(); // source_addr_npi
+  const sourceAddr = r.cstring(20);
+  return { messageId, sourceAddr };
+}
+
+/** A TLV on the wire. */
+export function tlv(tag: number, value: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt16BE(tag, 0);
+  head.writeUInt16BE(value.length, 2);
+  return Buffer.concat([head, value]);
+}
+
+export interface DeliverBody {
+  sourceAddr: string;
+  destinationAddr: string;
+  esmClass: number;
+  dataCoding: number;
+  /** Up to 254 octets; a longer message goes in message_payload. */
+  message: Buffer;
+  tlvs?: Buffer[];
+}
+
+/** A deliver_sm body (international numbers, ton 1 npi 1, when the address is digits). */
+export function writeDeliver(d: DeliverBody): Buffer {
+  const ton = (addr: string) => (/^\d+$/.test(addr) ? 1 : 0);
+  const long = d.message.length > 254;
+  const head = Buffer.concat([
+    cstring(''), // service_type
+    Buffer.from([ton(d.sourceAddr), ton(d.sourceAddr)]),
+    cstring(d.sourceAddr.slice(0, 20)),
+    Buffer.from([ton(d.destinationAddr), ton(d.destinationAddr)]),
+    cstring(d.destinationAddr.slice(0, 20)),
+    Buffer.from([d.esmClass, 0, 0]), // esm_class, protocol_id, priority_flag
+    cstring(''), // schedule_delivery_time
+    cstring(''), // validity_period
+    Buffer.from([0, 0, d.dataCoding, 0, long ? 0 : d.message.length]),
+  ]);
+  const extra = [...(d.tlvs ?? []), ...(long ? [tlv(TLV.message_payload, d.message)] : [])];
+  return Buffer.concat([head, long ? Buffer.alloc(0) : d.message, ...extra]);
 }
 
 /** One PDU on the wire. */

@@ -10,6 +10,8 @@ export interface SmppState {
   tls?: number;
   /** Bound sessions by system_id (this process only: the bind limit is per process for now). */
   bound: Map<string, Set<object>>;
+  /** Receiving binds (receiver, transceiver) by API key id: an outbox event wakes them. */
+  receivers: Map<string, Set<{ pump(): void }>>;
   /** One bucket per system_id, shared by its binds in this process. */
   buckets: Map<string, TokenBucket>;
   parts: Reassembly;
@@ -30,6 +32,7 @@ const SMPP_STATE = runtimeKey<SmppState>('smpp.state');
 export function smppState(ctx: AppContext): SmppState {
   return ctx.runtime.get(SMPP_STATE, () => ({
     bound: new Map(),
+    receivers: new Map(),
     buckets: new Map(),
     parts: new Reassembly(PARTS_TIMEOUT_MS),
     timing: { enquireAfterMs: 30_000, idleCloseMs: 90_000, tickMs: 5_000, window: 10 },

@@ -4,15 +4,26 @@ import { CHAT_SMS_MAX_CHARS } from '@simdock/contract';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
 import { apiKeyUse } from '../apikey/index.ts';
-import { apiSend } from '../messaging/index.ts';
+import { apiGetMessage, apiSend } from '../messaging/index.ts';
+import {
+  deleteOutbox,
+  deliverOf,
+  isSmppMessage,
+  nextOutbox,
+  recordSmppMessage,
+  smppMarker,
+} from './outbox.ts';
 import {
   type BindBody,
   CMD,
   cstring,
   MalformedPdu,
+  MESSAGE_STATE,
   type Pdu,
+  type QueryBody,
   RESP,
   readBind,
+  readQuery,
   readSubmit,
   STATUS,
   type SubmitBody,
@@ -46,6 +57,24 @@ interface Bound {
   checkedAt: number;
 }
 
+/** A deliver_sm unanswered this long ends the round (the row stays and goes out again). */
+const DELIVER_TIMEOUT_MS = 30_000;
+/** A receiving bind looks at its outbox at least this often, besides on each event. */
+const OUTBOX_POLL_MS = 10_000;
+
+/** SMPP time (YYMMDDhhmmss, tenths, quarter hours from UTC, sign): UTC. */
+const smppTime = (d: Date) => `${d.toISOString().replace(/[-:T]/g, '').slice(2, 14)}000+`;
+
+/** A message's state for query_sm. */
+const STATE_OF: Record<string, number> = {
+  queued: MESSAGE_STATE.ENROUTE,
+  sending: MESSAGE_STATE.ENROUTE,
+  sent: MESSAGE_STATE.ENROUTE,
+  delivered: MESSAGE_STATE.DELIVERED,
+  failed: MESSAGE_STATE.UNDELIVERABLE,
+  cancelled: MESSAGE_STATE.DELETED,
+};
+
 /** A bound key is checked again (deleted, expired, account inactive) at most this often. */
 const KEY_RECHECK_MS = 60_000;
 
@@ -74,6 +103,11 @@ export class SmppSession {
   private enquired = false;
   private sequence = 0;
   private closed = false;
+  /** Requests sent by the server awaiting their response, by sequence number. */
+  private readonly waiting = new Map<number, (status: number | undefined) => void>();
+  private pumping = false;
+  private pumpAgain = false;
+  private lastPoll = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly state: SmppState;
   private readonly timing: SmppState['timing'];
@@ -116,6 +150,64 @@ export class SmppSession {
       this.enquired = true;
       this.send(writePdu(CMD.enquire_link, 0, this.nextSequence()));
     }
+    // A missed event (or a client that refused a row) is caught up here.
+    if (Date.now() - this.lastPoll >= OUTBOX_POLL_MS) this.pump();
+  }
+
+  /**
+   * Sends the account's outbox in id order, one deliver_sm at a time, deleting each row once the
+   * client answers it OK; stops at a refusal or a timeout (the row goes out again later).
+   */
+  pump(): void {
+    const bound = this.bound;
+    if (!bound || bound.mode === 'transmitter' || this.closed) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    this.pumpAgain = false;
+    this.lastPoll = Date.now();
+    void this.drain(bound)
+      .catch((err) => this.ctx.log.error({ err, systemId: bound.account.system_id }, 'smpp outbox failed'))
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) this.pump();
+      });
+  }
+
+  private async drain(bound: Bound): Promise<void> {
+    for (;;) {
+      const row = await nextOutbox(this.ctx.db, bound.account.api_key_id);
+      if (!row || this.closed) return;
+      const status = await this.request(CMD.deliver_sm, deliverOf(row));
+      if (status !== STATUS.ESME_ROK) {
+        this.ctx.log.info(
+          { systemId: bound.account.system_id, status: status ?? 'timeout', messageId: row.message_id },
+          'smpp deliver_sm not acknowledged: kept for later',
+        );
+        this.pumpAgain = false;
+        return;
+      }
+      await deleteOutbox(this.ctx.db, row.id);
+      if (row.kind === 'receipt') this.ctx.metrics.smppReceipts.inc({ stage: 'sent' });
+    }
+  }
+
+  /** A request from the server; its response's status, or undefined (no answer in time, closed). */
+  private request(commandId: number, body: Buffer): Promise<number | undefined> {
+    const sequence = this.nextSequence();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(undefined), DELIVER_TIMEOUT_MS);
+      timer.unref();
+      const done = (status: number | undefined) => {
+        clearTimeout(timer);
+        this.waiting.delete(sequence);
+        resolve(status);
+      };
+      this.waiting.set(sequence, done);
+      this.send(writePdu(commandId, 0, sequence, body));
+    });
   }
 
   private nextSequence(): number {
@@ -131,11 +223,16 @@ export class SmppSession {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    for (const done of [...this.waiting.values()]) done(undefined);
     if (this.bound) {
       const id = this.bound.account.system_id;
       const set = this.state.bound.get(id);
       set?.delete(this);
       if (set?.size === 0) this.state.bound.delete(id);
+      const keyId = this.bound.account.api_key_id;
+      const receivers = this.state.receivers.get(keyId);
+      receivers?.delete(this);
+      if (receivers?.size === 0) this.state.receivers.delete(keyId);
       this.ctx.log.info({ systemId: id, ip: this.ip }, 'smpp session closed');
     }
   }
@@ -196,9 +293,15 @@ export class SmppSession {
       case CMD.submit_sm:
         void this.submit(pdu, readSubmit(pdu.body));
         return;
+      case CMD.query_sm:
+        void this.query(pdu, readQuery(pdu.body));
+        return;
     }
-    // Responses to the server's own requests (enquire_link, unbind) and a client's generic_nack.
-    if (id & RESP) return;
+    // Responses to the server's own requests (deliver_sm, enquire_link, unbind) and generic_nack.
+    if (id & RESP) {
+      this.waiting.get(sequence)?.(pdu.status);
+      return;
+    }
     this.send(writePdu(CMD.generic_nack, STATUS.ESME_RINVCMDID, sequence));
   }
 
@@ -237,7 +340,16 @@ export class SmppSession {
         checkedAt: this.ctx.clock.now().getTime(),
       };
       this.ctx.log.info({ ...who, userId: check.user.id }, 'smpp bind');
+      this.ctx.metrics.smppBinds.inc({ mode });
       resp(STATUS.ESME_ROK);
+      if (mode !== 'transmitter') {
+        const keyId = check.account.api_key_id;
+        const receivers = this.state.receivers.get(keyId) ?? new Set();
+        receivers.add(this);
+        this.state.receivers.set(keyId, receivers);
+        // What was queued while no receiver was bound goes out now, in order.
+        this.pump();
+      }
     } catch (err) {
       this.ctx.log.error({ err, ip: this.ip }, 'smpp bind failed');
       resp(STATUS.ESME_RBINDFAIL);
@@ -258,7 +370,10 @@ export class SmppSession {
   }
 
   private async submit(pdu: Pdu, body: SubmitBody): Promise<void> {
-    const resp = (status: number, messageId?: string) =>
+    const resp = (status: number, messageId?: string) => {
+      this.ctx.metrics.smppSubmits.inc({
+        outcome: status === STATUS.ESME_ROK ? 'accepted' : `0x${status.toString(16).padStart(2, '0')}`,
+      });
       this.send(
         writePdu(
           CMD.submit_sm | RESP,
@@ -267,6 +382,7 @@ export class SmppSession {
           messageId !== undefined ? cstring(messageId) : undefined,
         ),
       );
+    };
     const bound = this.bound;
     if (!bound || bound.mode === 'receiver') return resp(STATUS.ESME_RINVBNDSTS);
     if (this.outstanding >= this.timing.window) return resp(STATUS.ESME_RMSGQFUL);
@@ -349,9 +465,37 @@ export class SmppSession {
     const text = decodeText(data, dc);
     if (text === undefined || text.length === 0 || text.length > CHAT_SMS_MAX_CHARS)
       return STATUS.ESME_RINVMSGLEN;
-    const sent = await apiSend(this.ctx, bound.user, { to, text });
+    // The marker rides on the send (its client_ref) into messaging's events: receipts and replies.
+    const marker = smppMarker({
+      apiKeyId: bound.account.api_key_id,
+      receipt: (body.registeredDelivery & 0x01) === 1,
+      submitMs: this.ctx.clock.now().getTime(),
+      sourceAddr: body.sourceAddr,
+    });
+    const sent = await apiSend(this.ctx, bound.user, { to, text }, marker);
     const message = sent.messages[0];
     if (!message) return STATUS.ESME_RSUBMITFAIL;
+    await recordSmppMessage(this.ctx.db, bound.account.api_key_id, message.id, this.ctx.clock.now());
     return { messageId: message.id };
+  }
+
+  /** query_sm: the state of one of the account's own SMPP messages. */
+  private async query(pdu: Pdu, body: QueryBody): Promise<void> {
+    const resp = (status: number, answer?: Buffer) =>
+      this.send(writePdu(CMD.query_sm | RESP, status, pdu.sequence, answer));
+    const bound = this.bound;
+    if (!bound || bound.mode === 'receiver') return resp(STATUS.ESME_RINVBNDSTS);
+    try {
+      const id = body.messageId;
+      if (!/^o\d{1,18}$/.test(id) || !(await isSmppMessage(this.ctx.db, bound.account.api_key_id, id)))
+        return resp(STATUS.ESME_RQUERYFAIL);
+      const m = await apiGetMessage(this.ctx, bound.user.id, id);
+      const state = STATE_OF[m.status] ?? MESSAGE_STATE.UNKNOWN;
+      const final = state !== MESSAGE_STATE.ENROUTE && m.doneAt ? smppTime(new Date(m.doneAt)) : '';
+      resp(STATUS.ESME_ROK, Buffer.concat([cstring(id), cstring(final), Buffer.from([state, 0])]));
+    } catch (err) {
+      if (!(err instanceof DomainError)) this.ctx.log.error({ err }, 'smpp query_sm failed');
+      resp(STATUS.ESME_RQUERYFAIL);
+    }
   }
 }

@@ -10,6 +10,14 @@ declare module 'smpp' {
     sequence_number: number;
     message_id?: string;
     system_id?: string;
+    source_addr?: string;
+    destination_addr?: string;
+    esm_class?: number;
+    data_coding?: number;
+    short_message?: { message: string | Buffer };
+    receipted_message_id?: string;
+    message_state?: number;
+    final_date?: Date | string;
     /** The response to this request, with the same sequence_number. */
     response(options?: PduOptions): Pdu;
   }
@@ -24,12 +32,16 @@ declare module 'smpp' {
     short_message?: Buffer | string;
     message_payload?: Buffer;
     sequence_number?: number;
+    registered_delivery?: number;
+    message_id?: string;
   }
 
   export class Session extends EventEmitter {
     socket: Socket;
     bind_transceiver(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
     bind_transmitter(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
+    bind_receiver(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
+    query_sm(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
     send(pdu: Pdu): boolean;
     submit_sm(options: PduOptions, callback: (pdu: Pdu) => void): boolean;
     enquire_link(options: PduOptions, callback: (pdu: Pdu) => void): boolean;

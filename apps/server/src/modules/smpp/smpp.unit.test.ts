@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseMarker, receiptText, smppMarker } from './outbox.ts';
 import { CMD, cstring, MalformedPdu, readBind, readSubmit, splitPdus, TLV, writePdu } from './pdu.ts';
 import { Reassembly } from './reassembly.ts';
-import { decodeGsm, decodeText, splitUdh } from './text.ts';
+import { decodeGsm, decodeText, encodeText, splitUdh } from './text.ts';
 import { TokenBucket } from './token-bucket.ts';
 
 // The pure parts of the SMPP server: framing, bodies, text decoding, UDH reassembly, the rate bucket.
@@ -137,5 +138,40 @@ describe('TokenBucket', () => {
     expect(b.take(334)).toBe(true);
     expect(b.take(10_000)).toBe(true);
     expect([b.take(10_000), b.take(10_000), b.take(10_000)]).toEqual([true, true, false]);
+  });
+});
+
+describe('receipts and MO text', () => {
+  it('writes a receipt in the usual format, with the dates in UTC and the text cut at 20 characters', () => {
+    const t = receiptText('o42', {
+      from: '14155550001',
+      to: 'ACME',
+      stat: 'DELIVRD',
+      err: '000',
+      submitMs: Date.UTC(2026, 10, 30, 7, 5),
+      doneMs: Date.UTC(2026, 10, 30, 7, 6),
+      text: 'Your code is 1234, thanks',
+    });
+    expect(t).toBe(
+      'id:o42 sub:001 dlvrd:001 submit date:2611300705 done date:2611300706 stat:DELIVRD err:000 text:Your code is 1234, t',
+    );
+  });
+
+  it('keeps the source_addr whole in the marker, colons included', () => {
+    const m = parseMarker(
+      smppMarker({ apiKeyId: 'k-1', receipt: true, submitMs: 1700000000000, sourceAddr: 'A:B' }),
+    );
+    expect(m).toEqual({ apiKeyId: 'k-1', receipt: true, submitMs: 1700000000000, sourceAddr: 'A:B' });
+    expect(parseMarker('my-own-ref')).toBeUndefined();
+    expect(parseMarker(null)).toBeUndefined();
+  });
+
+  it('encodes GSM text as data_coding 0 (escapes included) and anything else as UCS-2', () => {
+    const gsm = encodeText('Hi {€}');
+    expect(gsm.dataCoding).toBe(0);
+    expect(decodeText(gsm.bytes, 0)).toBe('Hi {€}');
+    const ucs2 = encodeText('Привет ☺');
+    expect(ucs2.dataCoding).toBe(8);
+    expect(decodeText(ucs2.bytes, 8)).toBe('Привет ☺');
   });
 });

@@ -84,3 +84,25 @@ export function splitUdh(data: Buffer): { part: PartInfo | undefined; text: Buff
 
 /** A part is usable when it names a set of 2 or more parts and its place in it. */
 export const validPart = (p: PartInfo) => p.total >= 1 && p.seq >= 1 && p.seq <= p.total;
+
+const GSM_REVERSE = new Map<string, number[]>();
+for (let i = 0; i < GSM_BASIC.length; i++) if (i !== 0x1b) GSM_REVERSE.set(GSM_BASIC[i]!, [i]);
+for (const [code, ch] of Object.entries(GSM_EXTENSION)) GSM_REVERSE.set(ch, [0x1b, Number(code)]);
+
+/** Whether the GSM 7-bit default alphabet (or its extension) holds the character. */
+export const isGsm = (ch: string) => GSM_REVERSE.has(ch);
+
+/** Text as data_coding 0 (GSM 7-bit, one septet an octet), or as 8 (UCS-2) when GSM cannot hold it. */
+export function encodeText(text: string): { dataCoding: 0 | 8; bytes: Buffer } {
+  const out: number[] = [];
+  for (const ch of text) {
+    const septets = GSM_REVERSE.get(ch);
+    if (!septets) {
+      const bytes = Buffer.from(text, 'utf16le');
+      bytes.swap16();
+      return { dataCoding: 8, bytes };
+    }
+    out.push(...septets);
+  }
+  return { dataCoding: 0, bytes: Buffer.from(out) };
+}

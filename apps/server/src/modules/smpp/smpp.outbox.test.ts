@@ -1,0 +1,331 @@
+import { endpoints } from '@simdock/contract';
+import { GatewaySim } from '@simdock/gateway-sim';
+import { connect, type Pdu, type PduOptions, type Session } from 'smpp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../db/db.ts';
+import { startServer } from '../../server.ts';
+import { addSimGateway, userWithApiKey } from '../../test/fixtures.ts';
+import { openTestDb, startTestServer, type TestDb, type TestServer, testConfig } from '../../test/harness.ts';
+import { dispatchUntil } from '../../test/suites.ts';
+import { smppPorts } from './index.ts';
+import { pruneOutbox } from './outbox.ts';
+
+// Receipts and replies as deliver_sm, driven by the npm `smpp` client: a receipt under the id the
+// submit answered (DELIVRD, UNDELIV), receipts queued while no receiver was bound, a reply as MO,
+// query_sm, and a receipt recorded by one server reaching a bind on another server of the database.
+
+let s: TestServer;
+let testDb: TestDb;
+let sim: GatewaySim;
+const sessions: Session[] = [];
+const failing = new Set<string>();
+
+beforeAll(async () => {
+  testDb = await openTestDb({ migrated: true });
+  s = await startTestServer({ testDb, env: { SMS_PER_SIM_PER_MINUTE: '600' } });
+  const admin = await s.adminToken();
+  await s.api(endpoints.settings.update, {
+    body: { MaxBatchSendSms: 20, MaxMsgPerDay: 1000, SmsPricePerSegment: 0.01, MmsPrice: 0.05 },
+    token: admin,
+  });
+  sim = await GatewaySim.start({ ports: 2, sendDelayMs: 5 });
+  sim.setOutcome((t) => ([...failing].some((n) => t.to.includes(n)) ? 'fail' : 'ok'));
+  await addSimGateway(s, admin, sim, 'smpp outbox box');
+});
+afterAll(async () => {
+  for (const c of sessions) c.destroy();
+  await sim.stop();
+  await s.close();
+});
+
+async function smppUser() {
+  const u = await userWithApiKey(s, 5);
+  const keys = await s.api(endpoints.apikey.keys, { token: u.token });
+  const made = await s.api(endpoints.smpp.password, {
+    body: { id: keys.body.keys[0]!.id },
+    token: u.token,
+    headers: await s.reauth(u),
+  });
+  expect(made.status).toBe(200);
+  return {
+    ...u,
+    keyId: keys.body.keys[0]!.id as string,
+    systemId: made.body.systemId,
+    password: made.body.password,
+  };
+}
+type SmppUser = Awaited<ReturnType<typeof smppUser>>;
+
+/** A bound client that acknowledges every deliver_sm and keeps them in arrival order. */
+async function bind(
+  u: SmppUser,
+  mode: 'bind_transceiver' | 'bind_transmitter' | 'bind_receiver',
+  port = smppPorts(s.ctx).plain!,
+  ack = true,
+) {
+  const c = await new Promise<Session>((resolve, reject) => {
+    const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
+    session.on('error', reject);
+  });
+  sessions.push(c);
+  const got: Pdu[] = [];
+  c.on('pdu', (pdu: Pdu) => {
+    if (pdu.command === 'deliver_sm') {
+      got.push(pdu);
+      if (ack) c.send(pdu.response());
+    }
+  });
+  const r = await new Promise<Pdu>((resolve) =>
+    c[mode]({ system_id: u.systemId, password: u.password }, resolve),
+  );
+  expect(r.command_status).toBe(0);
+  return { c, got };
+}
+
+const ask = (c: Session, command: 'submit_sm' | 'query_sm', o: PduOptions) =>
+  new Promise<Pdu>((resolve) => c[command](o, resolve));
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const statusOf = async (id: string) =>
+  (
+    await s.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1::bigint', [id.slice(1)])
+  )[0]?.status;
+const outboxRows = async (keyId: string) =>
+  (await s.db.query('SELECT id FROM smpp_outbox WHERE api_key_id = $1::uuid', [keyId])).length;
+
+let numberSeq = 14255550000;
+const nextNumber = () => String(++numberSeq);
+const text = (p: Pdu) => String(p.short_message?.message);
+
+describe('SMPP delivery receipts', () => {
+  it('arrive under the submit’s id when asked: DELIVRD, and UNDELIV for a recipient that fails; none unasked', async () => {
+    const u = await smppUser();
+    const { c, got } = await bind(u, 'bind_transceiver');
+    const ok = nextNumber();
+    const bad = nextNumber();
+    failing.add(bad);
+    const a = await ask(c, 'submit_sm', {
+      source_addr: 'ACME',
+      destination_addr: ok,
+      short_message: 'Your code is 1234, thanks',
+      registered_delivery: 1,
+    });
+    const b = await ask(c, 'submit_sm', {
+      source_addr: 'ACME',
+      destination_addr: bad,
+      short_message: 'Lost',
+      registered_delivery: 1,
+    });
+    const quiet = await ask(c, 'submit_sm', {
+      source_addr: 'ACME',
+      destination_addr: nextNumber(),
+      short_message: 'No receipt',
+    });
+    expect([a.command_status, b.command_status, quiet.command_status]).toEqual([0, 0, 0]);
+    await dispatchUntil(
+      { s, sim },
+      async () =>
+        (await statusOf(a.message_id!)) === 'delivered' &&
+        (await statusOf(b.message_id!)) === 'failed' &&
+        (await statusOf(quiet.message_id!)) === 'delivered',
+      60,
+    );
+    await waitFor(() => got.length >= 2);
+    await waitFor(async () => (await outboxRows(u.keyId)) === 0);
+    const byId = new Map(got.map((p) => [p.receipted_message_id, p]));
+    expect(got).toHaveLength(2);
+    const d = byId.get(a.message_id)!;
+    expect(d).toMatchObject({ esm_class: 4, message_state: 2, source_addr: ok, destination_addr: 'ACME' });
+    expect(text(d)).toMatch(
+      new RegExp(
+        `^id:${a.message_id} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:Your code is 1234, t$`,
+      ),
+    );
+    const f = byId.get(b.message_id)!;
+    expect(f).toMatchObject({ esm_class: 4, message_state: 5 });
+    expect(text(f)).toMatch(
+      new RegExp(`^id:${b.message_id} sub:001 dlvrd:000 .* stat:UNDELIV err:\\d{3} text:Lost$`),
+    );
+    // This file's server: the one transceiver bind so far, three accepted submits, two receipts.
+    const metrics = await s.ctx.metrics.text();
+    expect(metrics).toContain('simdock_smpp_binds_total{mode="transceiver"} 1');
+    expect(metrics).toContain('simdock_smpp_submits_total{outcome="accepted"} 3');
+    expect(metrics).toContain('simdock_smpp_receipts_total{stage="queued"} 2');
+    expect(metrics).toContain('simdock_smpp_receipts_total{stage="sent"} 2');
+  });
+
+  it('queued while no receiver is bound go out to the receiver that binds later, in order', async () => {
+    const u = await smppUser();
+    const { c } = await bind(u, 'bind_transmitter');
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const r = await ask(c, 'submit_sm', {
+        destination_addr: nextNumber(),
+        short_message: `Later ${n}`,
+        registered_delivery: 1,
+      });
+      ids.push(r.message_id!);
+    }
+    await dispatchUntil(
+      { s, sim },
+      async () => (await Promise.all(ids.map(statusOf))).every((st) => st === 'delivered'),
+      60,
+    );
+    await waitFor(async () => (await outboxRows(u.keyId)) === 3);
+    const rx = await bind(u, 'bind_receiver');
+    await waitFor(() => rx.got.length === 3);
+    const rows = await s.db.query<{ message_id: string }>(
+      'SELECT message_id FROM smpp_outbox WHERE api_key_id = $1::uuid ORDER BY id',
+      [u.keyId],
+    );
+    expect(rows).toEqual([]);
+    // Receipts are recorded in the order the results came: the same order here.
+    expect(new Set(rx.got.map((p) => p.receipted_message_id))).toEqual(new Set(ids));
+    const order = rx.got.map((p) => p.receipted_message_id);
+    expect(order).toEqual([...order].sort((x, y) => Number(x!.slice(1)) - Number(y!.slice(1))));
+  });
+});
+
+describe('SMPP outbox', () => {
+  it('keeps a receipt the client never acknowledged and sends it again at the next bind', async () => {
+    const u = await smppUser();
+    const mute = await bind(u, 'bind_receiver', undefined, false);
+    const { c } = await bind(u, 'bind_transmitter');
+    const r = await ask(c, 'submit_sm', {
+      destination_addr: nextNumber(),
+      short_message: 'Again',
+      registered_delivery: 1,
+    });
+    await dispatchUntil({ s, sim }, async () => (await statusOf(r.message_id!)) === 'delivered', 60);
+    await waitFor(() => mute.got.length === 1);
+    mute.c.destroy();
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await outboxRows(u.keyId)).toBe(1);
+    const rx = await bind(u, 'bind_receiver');
+    await waitFor(() => rx.got.length === 1);
+    expect(rx.got[0]!.receipted_message_id).toBe(r.message_id);
+    await waitFor(async () => (await outboxRows(u.keyId)) === 0);
+  });
+});
+
+describe('SMPP replies and query_sm', () => {
+  it('hands a reply to an SMPP message to the account as MO deliver_sm (UCS-2 when needed)', async () => {
+    const u = await smppUser();
+    const { c, got } = await bind(u, 'bind_transceiver');
+    const to = nextNumber();
+    const r = await ask(c, 'submit_sm', {
+      source_addr: '15550001111',
+      destination_addr: to,
+      short_message: 'Are you there?',
+    });
+    await dispatchUntil({ s, sim }, async () => (await statusOf(r.message_id!)) === 'delivered', 60);
+    const [m] = await s.db.query<{ port: string }>('SELECT port FROM messages WHERE id = $1::bigint', [
+      r.message_id!.slice(1),
+    ]);
+    s.clock.advance(1000);
+    sim.injectSms({
+      port: m!.port,
+      from: `+${to}`,
+      text: 'Yes, here ☺',
+      ts: Math.floor(s.clock.now().getTime() / 1000),
+    });
+    await sim.pushesSettled();
+    await waitFor(() => got.length === 1);
+    expect(got[0]).toMatchObject({
+      esm_class: 0,
+      data_coding: 8,
+      source_addr: to,
+      destination_addr: '15550001111',
+    });
+    expect(text(got[0]!)).toBe('Yes, here ☺');
+  });
+
+  it('answers the state of the account’s own messages, ESME_RQUERYFAIL for others and unknown ids', async () => {
+    const u = await smppUser();
+    const other = await smppUser();
+    const { c } = await bind(u, 'bind_transceiver');
+    const r = await ask(c, 'submit_sm', { destination_addr: nextNumber(), short_message: 'Query me' });
+    const early = await ask(c, 'query_sm', { message_id: r.message_id });
+    expect(early).toMatchObject({ command_status: 0, message_id: r.message_id });
+    expect([1, 2]).toContain(early.message_state);
+    await dispatchUntil({ s, sim }, async () => (await statusOf(r.message_id!)) === 'delivered', 60);
+    const done = await ask(c, 'query_sm', { message_id: r.message_id });
+    expect(done).toMatchObject({ command_status: 0, message_state: 2 });
+    expect(done.final_date).toBeTruthy();
+    expect((await ask(c, 'query_sm', { message_id: 'o999999999' })).command_status).toBe(0x67);
+    const { c: theirs } = await bind(other, 'bind_transceiver');
+    expect((await ask(theirs, 'query_sm', { message_id: r.message_id })).command_status).toBe(0x67);
+  });
+});
+
+describe('SMPP receipts across server processes', () => {
+  it('a receipt of a submit on one server reaches a receiver bound on another server of the database', async () => {
+    // On PostgreSQL a server of its own connection (the event travels as a NOTIFY); on PGlite,
+    // which has one connection, a second server sharing it.
+    const dbB = testDb.url ? await openPostgres(testDb.url) : undefined;
+    const real = dbB
+      ? await startServer({
+          config: testConfig({}),
+          db: dbB,
+          clock: s.clock,
+          workers: false,
+          logStream: { write: () => {} },
+        })
+      : undefined;
+    const shared = real ? undefined : await startTestServer({ testDb: { db: s.db, drop: async () => {} } });
+    const second = (real ?? shared)!;
+    try {
+      const u = await smppUser();
+      const rx = await bind(u, 'bind_receiver', smppPorts(second.ctx).plain!);
+      const { c } = await bind(u, 'bind_transmitter');
+      const r = await ask(c, 'submit_sm', {
+        destination_addr: nextNumber(),
+        short_message: 'Across',
+        registered_delivery: 1,
+      });
+      await dispatchUntil({ s, sim }, async () => (await statusOf(r.message_id!)) === 'delivered', 60);
+      await waitFor(() => rx.got.length === 1);
+      expect(rx.got[0]).toMatchObject({ receipted_message_id: r.message_id, message_state: 2 });
+    } finally {
+      await real?.stop();
+      await shared?.close();
+      await dbB?.close();
+    }
+  });
+});
+
+describe('SMPP outbox bounds', () => {
+  it('drops rows past the age limit and each account’s oldest beyond the count limit, logged', async () => {
+    const u = await smppUser();
+    const v = await smppUser();
+    const add = (keyId: string, n: number, at: Date) =>
+      s.db.query(
+        `INSERT INTO smpp_outbox (api_key_id, kind, message_id, body, created_at)
+         SELECT $1::uuid, 'mo', 'i' || g, '{"from":"1","to":"2","text":"x"}'::jsonb, $3
+           FROM generate_series(1, $2::int) g`,
+        [keyId, n, at],
+      );
+    const now = s.clock.now().getTime();
+    await add(u.keyId, 2, new Date(now - 73 * 3600_000));
+    await add(u.keyId, 5, new Date(now));
+    await add(v.keyId, 3, new Date(now));
+    const mark = s.logs.length;
+    expect(await pruneOutbox(s.ctx, { maxRows: 3, maxAgeMs: 72 * 3600_000 })).toBe(4);
+    const left = await s.db.query<{ message_id: string }>(
+      'SELECT message_id FROM smpp_outbox WHERE api_key_id = $1::uuid ORDER BY id',
+      [u.keyId],
+    );
+    expect(left.map((r) => r.message_id)).toEqual(['i3', 'i4', 'i5']);
+    expect(await outboxRows(v.keyId)).toBe(3);
+    const lines = s.logs.slice(mark);
+    expect(lines.some((l) => l.includes('rows too old dropped'))).toBe(true);
+    expect(lines.some((l) => l.includes('rows beyond the limit dropped'))).toBe(true);
+  });
+});
