@@ -6,7 +6,7 @@ import {
   type ApiKeyInfo,
   type SmppPasswordResponse,
 } from '@simdock/contract';
-import { ExternalLink, KeyRound, Plus, RadioTower, Trash2 } from 'lucide-react';
+import { KeyRound, Plus, RadioTower, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { type FieldError, type Resolver, useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/client.ts';
@@ -529,18 +529,6 @@ function SmppHelp() {
             ? t('apikey.smppHelpPortsNoTls', { port: door.port })
             : t('apikey.smppHelpPorts', { port: door.port, tlsPort: door.tlsPort })
           : t('apikey.smppHelpPortsDefault')}
-      </p>
-      <p>
-        <a
-          href="/swagger"
-          target="_blank"
-          rel="noopener noreferrer"
-          className="inline-flex items-center gap-1 font-medium text-accent hover:underline"
-        >
-          <ExternalLink className="size-3.5" aria-hidden />
-          {t('apikey.docs')}
-          <span className="sr-only"> ({t('apikey.docsHint')})</span>
-        </a>
       </p>
     </div>
   );
