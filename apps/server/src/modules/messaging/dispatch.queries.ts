@@ -99,6 +99,7 @@ export async function lockExpiredClaims(q: Queryable, now: Date, limit: number):
 
 /** A queued message this tick may send: not held back, and not pinned to a SIM that is not ready. */
 const SENDABLE_NOW = `(m.not_before IS NULL OR m.not_before <= $1)
+  AND (m.valid_until IS NULL OR m.valid_until > $1)
   AND (m.pinned_sim_id IS NULL OR m.pinned_sim_id = ANY($3::uuid[]))`;
 
 /**
@@ -269,6 +270,9 @@ export interface Touched {
 }
 
 // Everything a messaging event needs comes back with the change (no read per message).
+/** The reason of a message failed unsent because its validity ended (receipts tell it apart). */
+export const EXPIRED_REASON = 'Expired: not sent within its validity period.';
+
 const TOUCHED = `m.id::text AS id, m.user_id, m.campaign_id::text AS campaign_id,
   m.conversation_id::text AS conversation_id, m.sim_id, m.gateway_id, m.port, m.status,
   m.recipient, m.body, m.status_reason,
@@ -463,6 +467,20 @@ export async function failStalePinned(
        FROM due WHERE m.id = due.id AND m.status = 'queued'
      RETURNING ${TOUCHED}`,
     [queuedBefore, reason, at, limit],
+  );
+}
+
+/** Queued messages past their validity (SMPP's validity_period): failed unsent, in batches. */
+export async function failExpiredQueued(q: Queryable, at: Date, limit = 1000): Promise<Touched[]> {
+  return q.query<Touched>(
+    `WITH due AS (
+       SELECT id FROM messages WHERE status = 'queued' AND valid_until IS NOT NULL AND valid_until <= $1
+        ORDER BY valid_until LIMIT $3 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE messages m SET status = 'failed', status_reason = $2, done_at = $1
+       FROM due WHERE m.id = due.id AND m.status = 'queued'
+     RETURNING ${TOUCHED}`,
+    [at, EXPIRED_REASON, limit],
   );
 }
 

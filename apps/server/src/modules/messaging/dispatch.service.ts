@@ -18,6 +18,7 @@ import {
   type Assignment,
   backOffSims,
   ensurePaceRows,
+  failExpiredQueued,
   failOverdue,
   failStalePinned,
   hasDispatchWork,
@@ -430,9 +431,10 @@ export async function failOverdueResults(ctx: AppContext): Promise<number> {
       `The conversation's SIM was not available to send within ${minutes} minutes.`,
       now,
     );
-    await announce(q, [...done, ...stale]);
-    await messagesChanged(q, ctx, [...done, ...stale], now);
-    return Math.max(done.length, stale.length);
+    const expired = await failExpiredQueued(q, now);
+    await announce(q, [...done, ...stale, ...expired]);
+    await messagesChanged(q, ctx, [...done, ...stale, ...expired], now);
+    return Math.max(done.length, stale.length, expired.length);
   });
   if (n > 0) await refundEndedMessages(ctx);
   return n;

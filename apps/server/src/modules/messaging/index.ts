@@ -21,7 +21,7 @@ import { consumeReply, renderConversationEvent } from './replies.service.ts';
 // consumer), conversations with their replies and opt-outs (an SMS consumer after rental's), and
 // the history.
 
-export { oldestQueuedMessageAge, queuedMessageCount } from './dispatch.queries.ts';
+export { EXPIRED_REASON, oldestQueuedMessageAge, queuedMessageCount } from './dispatch.queries.ts';
 export { dispatchOnce, failOverdueResults, queueFigures } from './dispatch.service.ts';
 export { apiGetMessage, apiSend, messagesOfSend } from './message-api.service.ts';
 export { sendMassSms, setLimitsIfUnset } from './messaging.service.ts';
@@ -126,6 +126,7 @@ export const messagingModule: ConfiguredModule<typeof messagingConfig> = {
       },
     },
     {
+      // Also fails queued messages whose validity ended.
       name: 'messaging-result-timeout',
       intervalMs: () => 30_000,
       run: async (ctx) => {

@@ -117,6 +117,8 @@ export async function apiSend(
   user: AuthUser,
   body: ApiSendBody,
   idempotencyKey?: string,
+  /** Beyond the REST body: not sent after `validUntil` (SMPP's validity_period). */
+  options: { validUntil?: Date } = {},
 ): Promise<ApiSendResponse> {
   if (idempotencyKey !== undefined) {
     const first = await campaignByClientRef(ctx.db, user.id, idempotencyKey);
@@ -153,6 +155,7 @@ export async function apiSend(
         clientRef: idempotencyKey ?? null,
         pinnedSimId,
         notBefore,
+        validUntil: options.validUntil ?? null,
         mms,
         field: 'to',
       }),

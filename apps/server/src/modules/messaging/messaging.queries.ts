@@ -188,6 +188,8 @@ export async function insertCampaignMessages(
     pinnedSimId?: string | null;
     /** Not sent before (the API's sendAt). */
     notBefore?: Date | null;
+    /** Failed as expired when still queued at this time. */
+    validUntil?: Date | null;
     /** An MMS: its file and subject. */
     mms?: { file: string; title: string } | null;
   },
@@ -204,9 +206,9 @@ export async function insertCampaignMessages(
        RETURNING c.id, c.receiver
      ), ins AS (
        INSERT INTO messages (campaign_id, user_id, conversation_id, recipient, body, status, created_at, cost,
-                             pinned_sim_id, not_before, mms_file, mms_title)
+                             pinned_sim_id, not_before, mms_file, mms_title, valid_until)
        SELECT $6::bigint, $1, conv.id, input.receiver, input.body, 'queued', $5, input.cost,
-              $8::uuid, $9::timestamptz, $10, $11
+              $8::uuid, $9::timestamptz, $10, $11, $12::timestamptz
          FROM input JOIN conv ON conv.receiver = input.receiver
         ORDER BY input.ord
        RETURNING 1
@@ -224,6 +226,7 @@ export async function insertCampaignMessages(
       m.notBefore ?? null,
       m.mms?.file ?? null,
       m.mms ? m.mms.title : null,
+      m.validUntil ?? null,
     ],
   );
   return rows[0]!.n;

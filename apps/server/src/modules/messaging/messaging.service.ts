@@ -219,6 +219,8 @@ export interface SendOptions {
   pinnedSimId?: string | null;
   /** Not before this time. */
   notBefore?: Date | null;
+  /** Not sent after this time: still queued then, it fails as expired (SMPP's validity_period). */
+  validUntil?: Date | null;
   /** An MMS: its uploaded file and subject (priced at the MMS price). */
   mms?: { file: string; title: string } | null;
   /** The request's field of the recipients, for refusals ("number" on the page, "to" in the API). */
@@ -333,6 +335,7 @@ export async function queueSend(
     at: now,
     pinnedSimId: options.pinnedSimId ?? null,
     notBefore: options.notBefore ?? null,
+    validUntil: options.validUntil ?? null,
     mms: options.mms ?? null,
   });
   const balance = await chargeMessages(q, user.id, cost, `campaign:${campaignId}`, now);

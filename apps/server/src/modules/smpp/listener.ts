@@ -5,6 +5,7 @@ import type { AppContext, Listener } from '../../context.ts';
 import { listenEvents } from '../../events.ts';
 import { smppState } from './ports.ts';
 import { SmppSession } from './session.ts';
+import { touchBinds } from './smpp.queries.ts';
 
 function listen(server: Server, host: string, port: number, onError: (err: Error) => void): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,6 +42,7 @@ export const smppListener: Listener = {
     let unlisten: (() => Promise<void>) | undefined;
     const stop = async () => {
       clearInterval(sweep);
+      clearInterval(heartbeat);
       await unlisten?.();
       for (const s of sessions) s.close();
       await Promise.all(servers.map(closeServer));
@@ -56,6 +58,14 @@ export const smppListener: Listener = {
       }
     }, 5_000);
     sweep.unref();
+    // This process's binds stay counted by the limit; a crashed process's rows go stale.
+    const heartbeat = setInterval(() => {
+      const now = ctx.clock.now();
+      touchBinds(ctx.db, [...state.bindIds], now, new Date(now.getTime() - state.timing.bindStaleMs)).catch(
+        (err) => ctx.log.error({ err }, 'smpp bind heartbeat failed'),
+      );
+    }, state.timing.heartbeatMs);
+    heartbeat.unref();
     try {
       // Rows added to an account's outbox, by any process: its receiving binds here send them.
       unlisten = await listenEvents(ctx.db, (e) => {

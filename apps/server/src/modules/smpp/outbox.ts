@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext, MessageEvent, MessageEventListener } from '../../context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { publish } from '../../events.ts';
+import { EXPIRED_REASON } from '../messaging/index.ts';
 import { cstring, MESSAGE_STATE, TLV, tlv, writeDeliver } from './pdu.ts';
 import { encodeText, isGsm } from './text.ts';
 
@@ -45,7 +46,7 @@ export interface ReceiptBody {
   /** The handset, and the client's source_addr of the submit. */
   from: string;
   to: string;
-  stat: 'DELIVRD' | 'UNDELIV';
+  stat: 'DELIVRD' | 'UNDELIV' | 'EXPIRED';
   err: string;
   submitMs: number;
   doneMs: number;
@@ -121,10 +122,12 @@ async function onEvents(q: Queryable, events: readonly MessageEvent[], ctx: AppC
     }
     if (m.receipt && (e.type === 'message.delivered' || e.type === 'message.failed')) {
       const delivered = e.type === 'message.delivered';
+      // Failed unsent when its validity_period ended.
+      const expired = !delivered && e.reason === EXPIRED_REASON;
       const body: ReceiptBody = {
         from: e.phoneNumber ?? '',
         to: m.sourceAddr,
-        stat: delivered ? 'DELIVRD' : 'UNDELIV',
+        stat: delivered ? 'DELIVRD' : expired ? 'EXPIRED' : 'UNDELIV',
         err: delivered ? '000' : errOf(e.reason),
         submitMs: m.submitMs,
         doneMs: e.at.getTime(),
@@ -189,6 +192,12 @@ export function receiptText(id: string, b: ReceiptBody): string {
   )} stat:${b.stat} err:${b.err} text:${b.text.slice(0, 20)}`;
 }
 
+const RECEIPT_STATE: Record<ReceiptBody['stat'], number> = {
+  DELIVRD: MESSAGE_STATE.DELIVERED,
+  UNDELIV: MESSAGE_STATE.UNDELIVERABLE,
+  EXPIRED: MESSAGE_STATE.EXPIRED,
+};
+
 /** The deliver_sm body of an outbox row. */
 export function deliverOf(row: OutboxRow): Buffer {
   if (row.kind === 'receipt') {
@@ -203,10 +212,7 @@ export function deliverOf(row: OutboxRow): Buffer {
       message: encodeText(text).bytes,
       tlvs: [
         tlv(TLV.receipted_message_id, cstring(row.message_id)),
-        tlv(
-          TLV.message_state,
-          Buffer.from([b.stat === 'DELIVRD' ? MESSAGE_STATE.DELIVERED : MESSAGE_STATE.UNDELIVERABLE]),
-        ),
+        tlv(TLV.message_state, Buffer.from([RECEIPT_STATE[b.stat]])),
       ],
     });
   }

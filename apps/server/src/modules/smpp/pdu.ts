@@ -29,6 +29,7 @@ export const STATUS = {
   ESME_RINVPASWD: 0x0e,
   ESME_RMSGQFUL: 0x14,
   ESME_RSUBMITFAIL: 0x45,
+  ESME_RINVEXPIRY: 0x62,
   ESME_RTHROTTLED: 0x58,
   ESME_RQUERYFAIL: 0x67,
 } as const;
@@ -161,6 +162,8 @@ export interface SubmitBody {
   destinationAddr: string;
   esmClass: number;
   registeredDelivery: number;
+  /** As sent: empty (none), absolute or relative SMPP time (see parseValidity). */
+  validityPeriod: string;
   dataCoding: number;
   shortMessage: Buffer;
   tlvs: Map<number, Buffer>;
@@ -179,7 +182,7 @@ export function readSubmit(body: Buffer): SubmitBody {
   r.int8(); // protocol_id
   r.int8(); // priority_flag
   r.cstring(16); // schedule_delivery_time
-  r.cstring(16); // validity_period
+  const validityPeriod = r.cstring(16);
   const registeredDelivery = r.int8();
   r.int8(); // replace_if_present_flag
   const dataCoding = r.int8();
@@ -192,6 +195,7 @@ export function readSubmit(body: Buffer): SubmitBody {
     destinationAddr,
     esmClass,
     registeredDelivery,
+    validityPeriod,
     dataCoding,
     shortMessage,
     tlvs: r.tlvs(),
@@ -267,3 +271,29 @@ export function writePdu(
 
 /** A C-octet string field. */
 export const cstring = (text: string) => Buffer.concat([Buffer.from(text, 'latin1'), Buffer.from([0])]);
+
+/**
+ * A validity_period at `now`: null when empty (no limit), the end as a Date, or 'invalid'.
+ * Absolute `YYMMDDhhmmsstnnp` (tenths, quarter hours from UTC, p '+' ahead or '-' behind) or
+ * relative `YYMMDDhhmmss000R` (years, months, days… added to now).
+ */
+export function parseValidity(value: string, now: Date): Date | null | 'invalid' {
+  if (value === '') return null;
+  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d)(\d{2})([+\-R])$/.exec(value);
+  if (!m) return 'invalid';
+  const [yy, mo, dd, hh, mi, ss, t, nn] = m.slice(1, 9).map(Number) as number[];
+  const p = m[9];
+  if (p === 'R') {
+    if (t !== 0 || nn !== 0) return 'invalid';
+    const d = new Date(now.getTime());
+    d.setUTCFullYear(d.getUTCFullYear() + yy!, d.getUTCMonth() + mo!, d.getUTCDate() + dd!);
+    return new Date(d.getTime() + ((hh! * 60 + mi!) * 60 + ss!) * 1000);
+  }
+  if (mo! < 1 || mo! > 12 || dd! < 1 || hh! > 23 || mi! > 59 || ss! > 59 || nn! > 48) return 'invalid';
+  const utc = Date.UTC(2000 + yy!, mo! - 1, dd!, hh!, mi!, ss!, t! * 100);
+  // A day past the month's end (31 April) would roll over.
+  if (new Date(utc).getUTCDate() !== dd) return 'invalid';
+  // Local time ahead of UTC ('+') is UTC plus the offset.
+  const offsetMs = nn! * 15 * 60_000 * (p === '+' ? 1 : -1);
+  return new Date(utc - offsetMs);
+}

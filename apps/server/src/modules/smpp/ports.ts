@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { runtimeKey } from '../../runtime.ts';
 import { Reassembly } from './reassembly.ts';
@@ -8,8 +9,10 @@ export interface SmppState {
   /** The ports listened on (known once listening; a free one when the setting is 0). */
   plain?: number;
   tls?: number;
-  /** Bound sessions by system_id (this process only: the bind limit is per process for now). */
-  bound: Map<string, Set<object>>;
+  /** Names this process's rows in smpp_binds (the bind limit counts every process's rows). */
+  processId: string;
+  /** This process's rows in smpp_binds (its live binds), heartbeated by the listener. */
+  bindIds: Set<string>;
   /** Receiving binds (receiver, transceiver) by API key id: an outbox event wakes them. */
   receivers: Map<string, Set<{ pump(): void }>>;
   /** One bucket per system_id, shared by its binds in this process. */
@@ -18,9 +21,17 @@ export interface SmppState {
   /**
    * Quiet `enquireAfterMs`, a bound session is asked enquire_link; quiet `idleCloseMs`, it is
    * unbound and closed (checked every `tickMs`); `window` submit_sm may be outstanding per bind
-   * (one more is answered ESME_RMSGQFUL). Tests shorten them.
+   * (one more is answered ESME_RMSGQFUL). A bind's row is refreshed every `heartbeatMs` and
+   * counted while seen within `bindStaleMs`. Tests shorten them.
    */
-  timing: { enquireAfterMs: number; idleCloseMs: number; tickMs: number; window: number };
+  timing: {
+    enquireAfterMs: number;
+    idleCloseMs: number;
+    tickMs: number;
+    window: number;
+    heartbeatMs: number;
+    bindStaleMs: number;
+  };
 }
 
 /** Parts of a concatenated message are held this long for the rest of their set. */
@@ -31,11 +42,19 @@ const SMPP_STATE = runtimeKey<SmppState>('smpp.state');
 /** This process's SMPP state (the module's own; tests read and shorten its timing). */
 export function smppState(ctx: AppContext): SmppState {
   return ctx.runtime.get(SMPP_STATE, () => ({
-    bound: new Map(),
+    processId: randomUUID(),
+    bindIds: new Set(),
     receivers: new Map(),
     buckets: new Map(),
     parts: new Reassembly(PARTS_TIMEOUT_MS),
-    timing: { enquireAfterMs: 30_000, idleCloseMs: 90_000, tickMs: 5_000, window: 10 },
+    timing: {
+      enquireAfterMs: 30_000,
+      idleCloseMs: 90_000,
+      tickMs: 5_000,
+      window: 10,
+      heartbeatMs: 30_000,
+      bindStaleMs: 90_000,
+    },
   }));
 }
 

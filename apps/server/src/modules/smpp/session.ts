@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { hostname } from 'node:os';
 import { CHAT_SMS_MAX_CHARS } from '@simdock/contract';
 import type { AppContext, AuthUser } from '../../context.ts';
 import { DomainError } from '../../errors.ts';
 import { apiKeyUse } from '../apikey/index.ts';
-import { apiGetMessage, apiSend } from '../messaging/index.ts';
+import { apiGetMessage, apiSend, EXPIRED_REASON } from '../messaging/index.ts';
 import {
   deleteOutbox,
   deliverOf,
@@ -20,6 +21,7 @@ import {
   MalformedPdu,
   MESSAGE_STATE,
   type Pdu,
+  parseValidity,
   type QueryBody,
   RESP,
   readBind,
@@ -32,7 +34,7 @@ import {
   writePdu,
 } from './pdu.ts';
 import { type SmppState, smppState } from './ports.ts';
-import type { SmppAccountRow } from './smpp.queries.ts';
+import { claimBind, releaseBind, type SmppAccountRow } from './smpp.queries.ts';
 import { checkBind } from './smpp.service.ts';
 import { decodeText, isDataCoding, type PartInfo, splitUdh, validPart } from './text.ts';
 import { TokenBucket } from './token-bucket.ts';
@@ -50,6 +52,8 @@ const BINDS: Record<number, Mode> = {
 };
 
 interface Bound {
+  /** Its row in smpp_binds. */
+  bindId: string;
   mode: Mode;
   account: SmppAccountRow;
   user: AuthUser;
@@ -226,9 +230,12 @@ export class SmppSession {
     for (const done of [...this.waiting.values()]) done(undefined);
     if (this.bound) {
       const id = this.bound.account.system_id;
-      const set = this.state.bound.get(id);
-      set?.delete(this);
-      if (set?.size === 0) this.state.bound.delete(id);
+      const bindId = this.bound.bindId;
+      this.state.bindIds.delete(bindId);
+      // A row left by a failure here goes stale and stops counting.
+      void releaseBind(this.ctx.db, bindId).catch((err) =>
+        this.ctx.log.error({ err, systemId: id }, 'smpp bind row not released'),
+      );
       const keyId = this.bound.account.api_key_id;
       const receivers = this.state.receivers.get(keyId);
       receivers?.delete(this);
@@ -322,18 +329,31 @@ export class SmppSession {
         if (++this.failedBinds >= MAX_FAILED_BINDS) this.socket.end();
         return;
       }
-      const set = this.state.bound.get(check.account.system_id) ?? new Set();
-      if (set.size >= check.account.bind_limit) {
+      if (this.closed) return;
+      // The limit counts the credential's binds in every process (their rows in smpp_binds).
+      const now = this.ctx.clock.now();
+      const bindId = randomUUID();
+      const passed = await claimBind(
+        this.ctx.db,
+        { id: bindId, apiKeyId: check.account.api_key_id, processId: this.state.processId, host: hostname() },
+        check.account.bind_limit,
+        now,
+        new Date(now.getTime() - this.timing.bindStaleMs),
+      );
+      if (!passed) {
         this.ctx.log.info(
           { ...who, reason: `bind limit ${check.account.bind_limit} reached` },
           'smpp bind refused',
         );
         return resp(STATUS.ESME_RBINDFAIL);
       }
-      if (this.closed) return;
-      set.add(this);
-      this.state.bound.set(check.account.system_id, set);
+      if (this.closed) {
+        await releaseBind(this.ctx.db, bindId);
+        return;
+      }
+      this.state.bindIds.add(bindId);
       this.bound = {
+        bindId,
         mode,
         account: check.account,
         user: check.user,
@@ -427,6 +447,8 @@ export class SmppSession {
       }
       bound.checkedAt = now;
     }
+    const validUntil = parseValidity(body.validityPeriod, this.ctx.clock.now());
+    if (validUntil === 'invalid') return STATUS.ESME_RINVEXPIRY;
     const to = body.destinationAddr.replace(/^\+/, '');
     if (!/^\d{1,20}$/.test(to)) return STATUS.ESME_RINVDSTADR;
     const dc = body.dataCoding;
@@ -472,7 +494,9 @@ export class SmppSession {
       submitMs: this.ctx.clock.now().getTime(),
       sourceAddr: body.sourceAddr,
     });
-    const sent = await apiSend(this.ctx, bound.user, { to, text }, marker);
+    const sent = await apiSend(this.ctx, bound.user, { to, text }, marker, {
+      validUntil: validUntil ?? undefined,
+    });
     const message = sent.messages[0];
     if (!message) return STATUS.ESME_RSUBMITFAIL;
     await recordSmppMessage(this.ctx.db, bound.account.api_key_id, message.id, this.ctx.clock.now());
@@ -490,7 +514,10 @@ export class SmppSession {
       if (!/^o\d{1,18}$/.test(id) || !(await isSmppMessage(this.ctx.db, bound.account.api_key_id, id)))
         return resp(STATUS.ESME_RQUERYFAIL);
       const m = await apiGetMessage(this.ctx, bound.user.id, id);
-      const state = STATE_OF[m.status] ?? MESSAGE_STATE.UNKNOWN;
+      const state =
+        m.status === 'failed' && m.reason === EXPIRED_REASON
+          ? MESSAGE_STATE.EXPIRED
+          : (STATE_OF[m.status] ?? MESSAGE_STATE.UNKNOWN);
       const final = state !== MESSAGE_STATE.ENROUTE && m.doneAt ? smppTime(new Date(m.doneAt)) : '';
       resp(STATUS.ESME_ROK, Buffer.concat([cstring(id), cstring(final), Buffer.from([state, 0])]));
     } catch (err) {

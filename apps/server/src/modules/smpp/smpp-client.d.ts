@@ -33,6 +33,7 @@ declare module 'smpp' {
     message_payload?: Buffer;
     sequence_number?: number;
     registered_delivery?: number;
+    validity_period?: string | Date;
     message_id?: string;
   }
 

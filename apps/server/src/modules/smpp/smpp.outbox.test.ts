@@ -7,6 +7,7 @@ import { startServer } from '../../server.ts';
 import { addSimGateway, userWithApiKey } from '../../test/fixtures.ts';
 import { openTestDb, startTestServer, type TestDb, type TestServer, testConfig } from '../../test/harness.ts';
 import { dispatchUntil } from '../../test/suites.ts';
+import { dispatchOnce, failOverdueResults } from '../messaging/index.ts';
 import { smppPorts } from './index.ts';
 import { pruneOutbox } from './outbox.ts';
 
@@ -298,6 +299,139 @@ describe('SMPP receipts across server processes', () => {
       await shared?.close();
       await dbB?.close();
     }
+  });
+});
+
+describe('SMPP validity_period', () => {
+  it('a message still queued when its validity ends is not sent: failed as expired, refunded, receipt EXPIRED', async () => {
+    const u = await smppUser();
+    const { c, got } = await bind(u, 'bind_transceiver');
+    const bad = await ask(c, 'submit_sm', {
+      destination_addr: nextNumber(),
+      short_message: 'Bad validity',
+      validity_period: '261399000000000+',
+    });
+    expect(bad.command_status).toBe(0x62);
+    // Five seconds (relative), and an absolute time already past.
+    const soon = await ask(c, 'submit_sm', {
+      destination_addr: nextNumber(),
+      short_message: 'Soon stale',
+      registered_delivery: 1,
+      validity_period: '000000000005000R',
+    });
+    const past = await ask(c, 'submit_sm', {
+      destination_addr: nextNumber(),
+      short_message: 'Already stale',
+      registered_delivery: 1,
+      validity_period: new Date(s.clock.now().getTime() - 60_000),
+    });
+    expect([soon.command_status, past.command_status]).toEqual([0, 0]);
+    s.clock.advance(10_000);
+    // The dispatcher (its gateway offline or not) takes neither.
+    await dispatchOnce(s.ctx);
+    expect([await statusOf(soon.message_id!), await statusOf(past.message_id!)]).toEqual([
+      'queued',
+      'queued',
+    ]);
+    await failOverdueResults(s.ctx);
+    const rows = await s.db.query<{ status: string; refunded: boolean }>(
+      `SELECT status, refunded_at IS NOT NULL AS refunded FROM messages WHERE id = ANY($1::bigint[])`,
+      [[soon.message_id!.slice(1), past.message_id!.slice(1)]],
+    );
+    expect(rows).toEqual([
+      { status: 'failed', refunded: true },
+      { status: 'failed', refunded: true },
+    ]);
+    await waitFor(() => got.length === 2);
+    for (const p of got) {
+      expect(p).toMatchObject({ esm_class: 4, message_state: 3 });
+      expect(text(p)).toMatch(/ stat:EXPIRED err:\d{3} /);
+    }
+    expect((await ask(c, 'query_sm', { message_id: soon.message_id })).message_state).toBe(3);
+  });
+});
+
+describe('SMPP bind limit across server processes', () => {
+  it('counts the binds of every process: a third is refused on either, one more after an unbind', async () => {
+    // Two servers, each with its own connection to the database (PostgreSQL only).
+    if (!testDb.url) return;
+    const dbB = await openPostgres(testDb.url);
+    const second = await startServer({
+      config: testConfig({}),
+      db: dbB,
+      clock: s.clock,
+      workers: false,
+      logStream: { write: () => {} },
+    });
+    try {
+      const u = await smppUser();
+      await s.db.query('UPDATE smpp_accounts SET bind_limit = 2 WHERE api_key_id = $1::uuid', [u.keyId]);
+      // A row of a crashed process, not seen for long: ignored, and pruned.
+      const now = s.clock.now().getTime();
+      await s.db.query(
+        `INSERT INTO smpp_binds (id, api_key_id, process_id, host, bound_at, seen_at)
+         VALUES (gen_random_uuid(), $1::uuid, 'gone', 'gone', $2, $2)`,
+        [u.keyId, new Date(now - 10 * 60_000)],
+      );
+      const portA = smppPorts(s.ctx).plain!;
+      const portB = smppPorts(second.ctx).plain!;
+      const tryBind = async (port: number) => {
+        const c = await new Promise<Session>((resolve, reject) => {
+          const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
+          session.on('error', reject);
+        });
+        sessions.push(c);
+        const r = await new Promise<Pdu>((resolve) =>
+          c.bind_transmitter({ system_id: u.systemId, password: u.password }, resolve),
+        );
+        return { c, status: r.command_status };
+      };
+      const binds = async () =>
+        (
+          await s.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM smpp_binds WHERE api_key_id = $1::uuid',
+            [u.keyId],
+          )
+        )[0]!.n;
+      // Two at once, one on each process: both pass.
+      const [a, b] = await Promise.all([tryBind(portA), tryBind(portB)]);
+      expect([a.status, b.status]).toEqual([0, 0]);
+      expect(await binds()).toBe(2);
+      expect((await tryBind(portA)).status).toBe(0x0d);
+      expect((await tryBind(portB)).status).toBe(0x0d);
+      // Simultaneous third binds on both processes: neither passes.
+      const [x, y] = await Promise.all([tryBind(portA), tryBind(portB)]);
+      expect([x.status, y.status]).toEqual([0x0d, 0x0d]);
+      await new Promise<Pdu>((resolve) => b.c.unbind({}, resolve));
+      await waitFor(async () => (await binds()) === 1);
+      expect((await tryBind(portA)).status).toBe(0);
+      expect(await binds()).toBe(2);
+    } finally {
+      await second.stop();
+      await dbB.close();
+    }
+  });
+
+  it('refuses a third bind when two at once race for the last place', async () => {
+    if (!testDb.url) return;
+    const u = await smppUser();
+    await s.db.query('UPDATE smpp_accounts SET bind_limit = 1 WHERE api_key_id = $1::uuid', [u.keyId]);
+    const port = smppPorts(s.ctx).plain!;
+    const statuses = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const c = await new Promise<Session>((resolve, reject) => {
+          const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
+          session.on('error', reject);
+        });
+        sessions.push(c);
+        return (
+          await new Promise<Pdu>((resolve) =>
+            c.bind_transmitter({ system_id: u.systemId, password: u.password }, resolve),
+          )
+        ).command_status;
+      }),
+    );
+    expect(statuses.filter((st) => st === 0)).toHaveLength(1);
   });
 });
 

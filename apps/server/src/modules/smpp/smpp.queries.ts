@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 
 export interface SmppAccountRow {
   api_key_id: string;
@@ -37,4 +37,47 @@ export async function upsertPassword(
     [apiKeyId, systemId, passwordHash, at],
   );
   return rows[0]!.system_id;
+}
+
+/**
+ * Records a bind when the credential has fewer than `limit` binds seen since `freshAfter` (all
+ * processes), under a transaction lock on the credential: two binds at once cannot both pass.
+ * Stale rows of the credential (a crashed process) are pruned on the way. Answers whether it passed.
+ */
+export async function claimBind(
+  db: Db,
+  bind: { id: string; apiKeyId: string; processId: string; host: string },
+  limit: number,
+  at: Date,
+  freshAfter: Date,
+): Promise<boolean> {
+  return db.tx(async (q) => {
+    await q.query(`SELECT pg_advisory_xact_lock(hashtext('smpp-bind:' || $1::text))`, [bind.apiKeyId]);
+    await q.query('DELETE FROM smpp_binds WHERE api_key_id = $1::uuid AND seen_at < $2', [
+      bind.apiKeyId,
+      freshAfter,
+    ]);
+    const [row] = await q.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM smpp_binds WHERE api_key_id = $1::uuid',
+      [bind.apiKeyId],
+    );
+    if ((row?.n ?? 0) >= limit) return false;
+    await q.query(
+      `INSERT INTO smpp_binds (id, api_key_id, process_id, host, bound_at, seen_at)
+       VALUES ($1::uuid, $2::uuid, $3, $4, $5, $5)`,
+      [bind.id, bind.apiKeyId, bind.processId, bind.host, at],
+    );
+    return true;
+  });
+}
+
+export async function releaseBind(q: Queryable, id: string): Promise<void> {
+  await q.query('DELETE FROM smpp_binds WHERE id = $1::uuid', [id]);
+}
+
+/** The heartbeat: this process's binds are alive; stale rows of any process are pruned. */
+export async function touchBinds(q: Queryable, ids: string[], at: Date, freshAfter: Date): Promise<void> {
+  if (ids.length > 0)
+    await q.query('UPDATE smpp_binds SET seen_at = $2 WHERE id = ANY($1::uuid[])', [ids, at]);
+  await q.query('DELETE FROM smpp_binds WHERE seen_at < $1', [freshAfter]);
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseMarker, receiptText, smppMarker } from './outbox.ts';
-import { CMD, cstring, MalformedPdu, readBind, readSubmit, splitPdus, TLV, writePdu } from './pdu.ts';
+import {
+  CMD,
+  cstring,
+  MalformedPdu,
+  parseValidity,
+  readBind,
+  readSubmit,
+  splitPdus,
+  TLV,
+  writePdu,
+} from './pdu.ts';
 import { Reassembly } from './reassembly.ts';
 import { decodeGsm, decodeText, encodeText, splitUdh } from './text.ts';
 import { TokenBucket } from './token-bucket.ts';
@@ -173,5 +183,37 @@ describe('receipts and MO text', () => {
     const ucs2 = encodeText('Привет ☺');
     expect(ucs2.dataCoding).toBe(8);
     expect(decodeText(ucs2.bytes, 8)).toBe('Привет ☺');
+  });
+});
+
+describe('parseValidity', () => {
+  const now = new Date('2026-03-10T12:00:00.000Z');
+
+  it('reads an absolute time in UTC, and a local time ahead of or behind UTC', () => {
+    expect(parseValidity('260310130000000+', now)).toEqual(new Date('2026-03-10T13:00:00.000Z'));
+    expect(parseValidity('260310130000508+', now)).toEqual(new Date('2026-03-10T11:00:00.500Z'));
+    expect(parseValidity('260310130000004-', now)).toEqual(new Date('2026-03-10T14:00:00.000Z'));
+  });
+
+  it('reads a relative time from now', () => {
+    expect(parseValidity('000000000005000R', now)).toEqual(new Date('2026-03-10T12:00:05.000Z'));
+    expect(parseValidity('000001023000000R', now)).toEqual(new Date('2026-03-11T14:30:00.000Z'));
+    expect(parseValidity('000100000000000R', now)).toEqual(new Date('2026-04-10T12:00:00.000Z'));
+  });
+
+  it('answers null for none and invalid for anything else', () => {
+    expect(parseValidity('', now)).toBeNull();
+    for (const bad of [
+      'tomorrow',
+      '26031013000000+',
+      '261310130000000+',
+      '260431130000000+',
+      '260310250000000+',
+      '260310130000049+',
+      '000000000005100R',
+      '26031013000000X+',
+      '260310130000000Z',
+    ])
+      expect(parseValidity(bad, now), bad).toBe('invalid');
   });
 });
