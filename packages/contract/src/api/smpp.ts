@@ -25,3 +25,44 @@ export const SmppPasswordResponse = z.object({
   tlsPort: z.number().int().nullable(),
 });
 export type SmppPasswordResponse = z.infer<typeof SmppPasswordResponse>;
+
+// ---- An admin's SMPP limits for one user (all of the user's SMPP credentials) -------------------
+
+export const SMPP_RATE_MAX = 1000;
+export const SMPP_BIND_LIMIT_MAX = 10;
+/** What a credential has when the admin set nothing for its user. */
+export const SMPP_DEFAULT_RATE = 30;
+export const SMPP_DEFAULT_BIND_LIMIT = 2;
+
+const RATE_MESSAGE = `Rate must be a whole number of messages per second from 1 to ${SMPP_RATE_MAX}.`;
+const BIND_MESSAGE = `Bind limit must be a whole number from 1 to ${SMPP_BIND_LIMIT_MAX}.`;
+
+/** POST /api/Admin/smppLimits: whose limits. */
+export const SmppLimitsBody = z.object({ userId: boundedText(L.id, 'User id') });
+export type SmppLimitsBody = z.input<typeof SmppLimitsBody>;
+
+/** POST /api/Admin/setSmppLimits: the user's new rate and bind limit. */
+export const SetSmppLimitsBody = z.object({
+  userId: boundedText(L.id, 'User id'),
+  ratePerSecond: z
+    .number({ error: RATE_MESSAGE })
+    .int(RATE_MESSAGE)
+    .min(1, RATE_MESSAGE)
+    .max(SMPP_RATE_MAX, RATE_MESSAGE),
+  bindLimit: z
+    .number({ error: BIND_MESSAGE })
+    .int(BIND_MESSAGE)
+    .min(1, BIND_MESSAGE)
+    .max(SMPP_BIND_LIMIT_MAX, BIND_MESSAGE),
+});
+export type SetSmppLimitsBody = z.input<typeof SetSmppLimitsBody>;
+
+/** The user's limits; `custom` is false when the defaults apply (nothing set by an admin). */
+export const SmppLimitsResponse = z.object({
+  code: z.literal(1),
+  userId: z.string(),
+  ratePerSecond: z.number().int(),
+  bindLimit: z.number().int(),
+  custom: z.boolean(),
+});
+export type SmppLimitsResponse = z.infer<typeof SmppLimitsResponse>;

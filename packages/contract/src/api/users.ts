@@ -141,6 +141,12 @@ export const AUDIT_KINDS = [
   'user.passwordReset',
   // Too many wrong second-factor codes for the account (once per window; the owner is mailed).
   'user.secondFactorLimited',
+  // An SMPP password made or replaced by the key's owner (the target is the key).
+  'apikey.smppPassword',
+  // An admin set a user's SMPP rate and bind limit.
+  'smpp.limits',
+  // A refused SMPP bind (once a minute per credential and reason): the reason and the address.
+  'smpp.bindRefused',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_PAGE_SIZE = 50;

@@ -318,6 +318,16 @@ export async function ownApiKey(
   return keys.find((k) => k.id === id.toLowerCase());
 }
 
+/** The owner of a key (whose account an SMPP bind was for), for the audit log. */
+export async function apiKeyOwner(
+  ctx: AppContext,
+  id: string,
+): Promise<{ id: string; username: string } | undefined> {
+  const row = isUuid(id) ? await findKeyById(ctx.db, id.toLowerCase()) : undefined;
+  const user = row ? await findUserById(ctx.db, row.user_id) : undefined;
+  return user ? { id: user.id, username: user.username } : undefined;
+}
+
 /**
  * Whether a key may be used now from `ip` with `scope`, for a caller that is not an HTTP request
  * (an SMPP bind): its user active, the key not expired, the scope granted, the address allowed.

@@ -7,7 +7,7 @@ import { authenticateApiKey, getApiKey } from './apikey.service.ts';
 // allowed addresses and an optional expiry; the default one is the spec's key, sealed at rest so
 // its owner can read it again, the others are kept as hashes only. The registry's API-key
 // authenticator finds a key by hash and meters calls per user (limits kept in the database).
-export { apiKeyUse, ownApiKey, revokeAllApiKeys } from './apikey.service.ts';
+export { apiKeyOwner, apiKeyUse, ownApiKey, revokeAllApiKeys } from './apikey.service.ts';
 
 export { apikeyConfig };
 

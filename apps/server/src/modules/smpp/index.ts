@@ -15,7 +15,14 @@ export { smppConfig };
 
 export const smppModule: ConfiguredModule<typeof smppConfig> = {
   name: 'smpp',
-  tables: ['smpp_accounts', 'smpp_outbox', 'smpp_messages', 'smpp_conversations', 'smpp_binds'],
+  tables: [
+    'smpp_accounts',
+    'smpp_user_limits',
+    'smpp_outbox',
+    'smpp_messages',
+    'smpp_conversations',
+    'smpp_binds',
+  ],
   config: smppConfig,
   routes: smppRoutes,
   listeners: [smppListener],

@@ -18,6 +18,8 @@ export interface SmppState {
   /** One bucket per system_id, shared by its binds in this process. */
   buckets: Map<string, TokenBucket>;
   parts: Reassembly;
+  /** When a bind refusal was last audited, by `system_id|reason` (at most once a minute each). */
+  refusalsAudited: Map<string, number>;
   /**
    * Quiet `enquireAfterMs`, a bound session is asked enquire_link; quiet `idleCloseMs`, it is
    * unbound and closed (checked every `tickMs`); `window` submit_sm may be outstanding per bind
@@ -47,6 +49,7 @@ export function smppState(ctx: AppContext): SmppState {
     receivers: new Map(),
     buckets: new Map(),
     parts: new Reassembly(PARTS_TIMEOUT_MS),
+    refusalsAudited: new Map(),
     timing: {
       enquireAfterMs: 30_000,
       idleCloseMs: 90_000,

@@ -34,8 +34,8 @@ import {
   writePdu,
 } from './pdu.ts';
 import { type SmppState, smppState } from './ports.ts';
-import { claimBind, releaseBind, type SmppAccountRow } from './smpp.queries.ts';
-import { checkBind } from './smpp.service.ts';
+import { accountBySystemId, claimBind, releaseBind, type SmppAccountRow } from './smpp.queries.ts';
+import { auditBindRefused, checkBind, withUserLimits } from './smpp.service.ts';
 import { decodeText, isDataCoding, type PartInfo, splitUdh, validPart } from './text.ts';
 import { TokenBucket } from './token-bucket.ts';
 
@@ -324,6 +324,15 @@ export class SmppSession {
       const who = { systemId: body.systemId, mode, ip: this.ip, tls: this.tls };
       if (!check.ok) {
         this.ctx.log.info({ ...who, reason: check.reason }, 'smpp bind refused');
+        if (check.account) {
+          const kind =
+            check.status === 'password'
+              ? 'wrong password'
+              : check.reason.includes('allowed addresses')
+                ? 'address not allowed'
+                : 'key refused';
+          await this.auditRefusal(check.account, kind, check.reason);
+        }
         resp(check.status === 'password' ? STATUS.ESME_RINVPASWD : STATUS.ESME_RBINDFAIL);
         // No password guessing on one connection: the third refusal closes it.
         if (++this.failedBinds >= MAX_FAILED_BINDS) this.socket.end();
@@ -344,6 +353,11 @@ export class SmppSession {
         this.ctx.log.info(
           { ...who, reason: `bind limit ${check.account.bind_limit} reached` },
           'smpp bind refused',
+        );
+        await this.auditRefusal(
+          check.account,
+          'bind limit reached',
+          `bind limit ${check.account.bind_limit} reached`,
         );
         return resp(STATUS.ESME_RBINDFAIL);
       }
@@ -378,6 +392,19 @@ export class SmppSession {
     }
   }
 
+  /** An audit failure must not change the bind's answer: it is logged. */
+  private async auditRefusal(
+    account: SmppAccountRow,
+    reason: Parameters<typeof auditBindRefused>[2],
+    detail: string,
+  ): Promise<void> {
+    try {
+      await auditBindRefused(this.ctx, account, reason, detail, this.ip);
+    } catch (err) {
+      this.ctx.log.error({ err, systemId: account.system_id }, 'smpp bind refusal not audited');
+    }
+  }
+
   private bucketOf(account: SmppAccountRow): TokenBucket {
     const now = this.ctx.clock.now().getTime();
     let bucket = this.state.buckets.get(account.system_id);
@@ -385,7 +412,8 @@ export class SmppSession {
       bucket = new TokenBucket(account.rate_per_second, now);
       this.state.buckets.set(account.system_id, bucket);
     }
-    bucket.ratePerSecond = account.rate_per_second;
+    // Binds that read the limits at different times share the bucket: a changed rate never refills it.
+    if (bucket.ratePerSecond !== account.rate_per_second) bucket.setRate(account.rate_per_second);
     return bucket;
   }
 
@@ -445,6 +473,9 @@ export class SmppSession {
         this.endAfterReply = true;
         return STATUS.ESME_RSUBMITFAIL;
       }
+      // An admin's new limits reach bound sessions here (the rate from the next submit).
+      const fresh = await accountBySystemId(this.ctx.db, bound.account.system_id);
+      if (fresh) bound.account = await withUserLimits(this.ctx, fresh, use.user.id);
       bound.checkedAt = now;
     }
     const validUntil = parseValidity(body.validityPeriod, this.ctx.clock.now());

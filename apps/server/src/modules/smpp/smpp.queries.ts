@@ -81,3 +81,32 @@ export async function touchBinds(q: Queryable, ids: string[], at: Date, freshAft
     await q.query('UPDATE smpp_binds SET seen_at = $2 WHERE id = ANY($1::uuid[])', [ids, at]);
   await q.query('DELETE FROM smpp_binds WHERE seen_at < $1', [freshAfter]);
 }
+
+export interface SmppUserLimitsRow {
+  rate_per_second: number;
+  bind_limit: number;
+}
+
+/** The admin's limits for a user, if any were set. */
+export async function userLimits(q: Queryable, userId: string): Promise<SmppUserLimitsRow | undefined> {
+  const rows = await q.query<SmppUserLimitsRow>(
+    'SELECT rate_per_second, bind_limit FROM smpp_user_limits WHERE user_id = $1',
+    [userId],
+  );
+  return rows[0];
+}
+
+export async function upsertUserLimits(
+  q: Queryable,
+  userId: string,
+  limits: SmppUserLimitsRow,
+  at: Date,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO smpp_user_limits (user_id, rate_per_second, bind_limit, updated_at)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id) DO UPDATE SET rate_per_second = EXCLUDED.rate_per_second,
+       bind_limit = EXCLUDED.bind_limit, updated_at = EXCLUDED.updated_at`,
+    [userId, limits.rate_per_second, limits.bind_limit, at],
+  );
+}

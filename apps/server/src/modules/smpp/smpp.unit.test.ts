@@ -149,6 +149,15 @@ describe('TokenBucket', () => {
     expect(b.take(10_000)).toBe(true);
     expect([b.take(10_000), b.take(10_000), b.take(10_000)]).toEqual([true, true, false]);
   });
+
+  it('cuts what is saved to a lowered rate, and never refills on a change of rate', () => {
+    const b = new TokenBucket(30, 0);
+    b.setRate(2);
+    expect([b.take(0), b.take(0), b.take(0)]).toEqual([true, true, false]);
+    b.setRate(30);
+    expect(b.take(0)).toBe(false);
+    expect(b.take(100)).toBe(true);
+  });
 });
 
 describe('receipts and MO text', () => {

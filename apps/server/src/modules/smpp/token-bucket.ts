@@ -13,6 +13,12 @@ export class TokenBucket {
     this.at = now;
   }
 
+  /** A new rate: what is saved is cut to one second of it (a lowered rate keeps no old burst). */
+  setRate(ratePerSecond: number): void {
+    this.ratePerSecond = ratePerSecond;
+    this.tokens = Math.min(this.tokens, ratePerSecond);
+  }
+
   /** Takes one token if there is one. */
   take(now: number): boolean {
     if (now > this.at) {

@@ -198,7 +198,12 @@ describe('User Manager (/usermanager): list, URL, rows', () => {
     expect(within(own).getByText('Administrator')).toBeTruthy();
     expect(own.querySelector('[title="Admin9"]')).toBeNull();
     expect(within(own).queryByRole('button', { name: /Delete/ })).toBeNull();
-    expect(within(own).queryByRole('button', { name: /^More actions/ })).toBeNull();
+    // Nor in its menu (Reset two-factor and SMPP limits are there).
+    fireEvent.keyDown(within(own).getByRole('button', { name: /^More actions/ }), { key: 'Enter' });
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).queryByRole('menuitem', { name: /Delete/ })).toBeNull();
+    expect(within(menu).getByRole('menuitem', { name: 'SMPP limits' })).toBeTruthy();
+    fireEvent.keyDown(menu, { key: 'Escape' });
     const other = within(table).getByText('bob').closest('tr')!;
     expect(within(other).getByRole('button', { name: /Delete/ })).toBeTruthy();
   }, 20_000);

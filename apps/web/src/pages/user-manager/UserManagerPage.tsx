@@ -5,7 +5,7 @@ import {
   USER_PAGE_SIZES,
   type UserSortField,
 } from '@simdock/contract';
-import { Pencil, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
+import { Gauge, Pencil, ShieldOff, Trash2, UserCheck, UserPlus, Users, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
@@ -30,6 +30,7 @@ import { usePageAnchors } from '../../lib/page-anchors.ts';
 import { pageNumber, useSearchState } from '../../lib/useSearchState.ts';
 import { useSession } from '../../session/session.tsx';
 import { useDeleteUserMutation, useResetSecondFactorMutation, useUsersQuery } from './api.ts';
+import { SmppLimitsDialog } from './SmppLimitsDialog.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
 import { roleLabel } from './user-form.ts';
 
@@ -74,6 +75,7 @@ export function UserManagerPage() {
   // server's answer for a user without one ("has no two-factor authentication") shows in the dialog.
   const [resetting, setResetting] = useState<AdminUser | null>(null);
   const reset = useResetSecondFactorMutation();
+  const [limiting, setLimiting] = useState<AdminUser | null>(null);
 
   // The typed search reaches the URL once typing pauses (replacing, not stacking history entries); a new
   // search starts at page 1. A URL changed from outside (Back, a link) refills the box.
@@ -192,6 +194,12 @@ export function UserManagerPage() {
                   },
                 ]
               : []),
+            {
+              key: 'smppLimits',
+              label: t('users.smppLimits'),
+              icon: <Gauge className="size-4" aria-hidden />,
+              onSelect: () => setLimiting(u),
+            },
           ]}
         />
       ),
@@ -324,6 +332,17 @@ export function UserManagerPage() {
             setDone(t(created ? 'users.created' : 'users.updated', { name: saved.username }));
             // The admin may have changed their own balance.
             void session.refresh();
+          }}
+        />
+      ) : null}
+
+      {limiting ? (
+        <SmppLimitsDialog
+          user={limiting}
+          onClose={() => setLimiting(null)}
+          onSaved={() => {
+            notify.success(t('users.smppSaved', { name: limiting.username }));
+            setLimiting(null);
           }}
         />
       ) : null}

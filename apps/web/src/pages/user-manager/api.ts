@@ -1,4 +1,9 @@
-import { type AdminUserInput, type AdminUserListBody, endpoints } from '@simdock/contract';
+import {
+  type AdminUserInput,
+  type AdminUserListBody,
+  endpoints,
+  type SetSmppLimitsBody,
+} from '@simdock/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { recoverInterval } from '../../lib/recover.ts';
@@ -71,5 +76,26 @@ export function useResetSecondFactorMutation() {
     mutationKey: ['admin-users', 'resetSecondFactor'],
     mutationFn: resetSecondFactor,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: AUDIT_KEY }),
+  });
+}
+
+/** POST /api/Admin/smppLimits {userId} → the user's SMPP rate and bind limit. */
+export function useSmppLimitsQuery(userId: string) {
+  return useQuery({
+    queryKey: [...USERS_KEY, 'smppLimits', userId] as const,
+    queryFn: ({ signal }) => call(endpoints.smpp.limits, { userId }, { signal }),
+  });
+}
+
+/** POST /api/Admin/setSmppLimits {userId, ratePerSecond, bindLimit} (audited). */
+export function useSetSmppLimitsMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin-users', 'setSmppLimits'],
+    mutationFn: (body: SetSmppLimitsBody) => call(endpoints.smpp.setLimits, body),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: AUDIT_KEY });
+    },
   });
 }
