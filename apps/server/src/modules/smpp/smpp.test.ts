@@ -419,6 +419,42 @@ describe('SMPP submit_sm', () => {
       (await ask(c, 'submit_sm', { destination_addr: nextNumber(), short_message: 'later' })).command_status,
     ).toBe(0);
   });
+
+  it('a burst of 100 with a window of 10 at the default 30/s: the excess throttled, retried, and every message kept once', async () => {
+    const u = await smppUser();
+    const c = await bound(u);
+    const pending = Array.from({ length: 100 }, (_, i) => ({ to: nextNumber(), text: `window ${i}` }));
+    const accepted = new Map<string, string>();
+    let throttled = 0;
+    for (let round = 0; pending.length > 0 && round < 10; round++) {
+      const left = pending.splice(0);
+      // The client's window: at most 10 submits outstanding at a time.
+      for (let i = 0; i < left.length; i += 10) {
+        const batch = left.slice(i, i + 10);
+        const answers = await Promise.all(
+          batch.map((m) => ask(c, 'submit_sm', { destination_addr: m.to, short_message: m.text })),
+        );
+        answers.forEach((a, k) => {
+          if (a.command_status === 0) accepted.set(batch[k]!.to, a.message_id!);
+          else {
+            expect(a.command_status).toBe(0x58);
+            throttled += 1;
+            pending.push(batch[k]!);
+          }
+        });
+      }
+      // The throttled ones go again a second later, as a client does.
+      s.clock.advance(1000);
+    }
+    expect(pending).toEqual([]);
+    expect(accepted.size).toBe(100);
+    expect(throttled).toBeGreaterThanOrEqual(70);
+    expect(new Set(accepted.values()).size).toBe(100);
+    // Every accepted submit is one message, charged once (100 × $0.01).
+    expect(await balanceOf(u)).toBeCloseTo(4, 6);
+    for (const id of [...accepted.values()].slice(0, 5))
+      expect((await apiMessage(u.key, id)).status).toBe('queued');
+  });
 });
 
 describe('SMPP over TLS', () => {
