@@ -292,6 +292,14 @@ describe('SMPP submit_sm', () => {
     expect(sim.sentTasks().some((t) => t.sms === 'Hello SMPP {€}' && t.to.includes(to))).toBe(true);
     const m = await apiMessage(u.key, r.message_id!);
     expect(m).toMatchObject({ text: 'Hello SMPP {€}', segments: 1, cost: '0.01' });
+    // The History page lists it like any other message.
+    const history = await s.api(endpoints.history.queryMsg, {
+      body: { current: 1, size: 10, params: {} },
+      token: u.token,
+    });
+    expect(history.status).toBe(200);
+    const records = history.body.data.records as { sms: string; receiver: string }[];
+    expect(records.some((x) => x.sms === 'Hello SMPP {€}' && x.receiver.includes(to))).toBe(true);
   });
 
   it('joins a 3-part UCS-2 message sent as UDH parts, and takes one in message_payload, each charged as 3 segments', async () => {
