@@ -1,10 +1,10 @@
 import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { connect, type Pdu, type PduOptions, type Session } from 'smpp';
+import type { Session } from 'smpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSimGateway, ledgerMismatches, userWithApiKey } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
-import { smppPorts } from './index.ts';
+import { ask, smppClient, smppUser as smppUserOf } from '../../test/smpp.ts';
 
 // An admin's SMPP limits for a user (the rate of each credential, its bind limit), picked up by new
 // binds at once and by bound sessions at their next minute's check; and what SMPP access audits:
@@ -32,31 +32,8 @@ afterAll(async () => {
   await s.close();
 });
 
-async function smppUser() {
-  const u = await userWithApiKey(s, 5);
-  const keys = await s.api(endpoints.apikey.keys, { token: u.token });
-  const keyId = keys.body.keys[0]!.id;
-  const made = await s.api(endpoints.smpp.password, {
-    body: { id: keyId },
-    token: u.token,
-    headers: await s.reauth(u),
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(200);
-  return { ...u, keyId, systemId: made.body.systemId, smppPassword: made.body.password };
-}
-
-async function client(): Promise<Session> {
-  const port = smppPorts(s.ctx).plain!;
-  const c = await new Promise<Session>((resolve, reject) => {
-    const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
-    session.on('error', reject);
-  });
-  sessions.push(c);
-  return c;
-}
-
-const ask = (c: Session, command: 'bind_transceiver' | 'submit_sm', o: PduOptions = {}) =>
-  new Promise<Pdu>((resolve) => c[command](o, resolve));
+const smppUser = () => smppUserOf(s);
+const client = () => smppClient(s, sessions);
 
 const bind = async (u: { systemId: string; smppPassword: string }, password = u.smppPassword) =>
   ask(await client(), 'bind_transceiver', { system_id: u.systemId, password });

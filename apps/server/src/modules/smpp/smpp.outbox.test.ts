@@ -1,11 +1,12 @@
 import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { connect, type Pdu, type PduOptions, type Session } from 'smpp';
+import type { Pdu, Session } from 'smpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../db/db.ts';
 import { startServer } from '../../server.ts';
-import { addSimGateway, userWithApiKey } from '../../test/fixtures.ts';
+import { addSimGateway } from '../../test/fixtures.ts';
 import { openTestDb, startTestServer, type TestDb, type TestServer, testConfig } from '../../test/harness.ts';
+import { ask, smppClient, smppUser as smppUserOf } from '../../test/smpp.ts';
 import { dispatchUntil } from '../../test/suites.ts';
 import { dispatchOnce, failOverdueResults } from '../messaging/index.ts';
 import { smppPorts } from './index.ts';
@@ -39,22 +40,7 @@ afterAll(async () => {
   await s.close();
 });
 
-async function smppUser() {
-  const u = await userWithApiKey(s, 5);
-  const keys = await s.api(endpoints.apikey.keys, { token: u.token });
-  const made = await s.api(endpoints.smpp.password, {
-    body: { id: keys.body.keys[0]!.id },
-    token: u.token,
-    headers: await s.reauth(u),
-  });
-  expect(made.status).toBe(200);
-  return {
-    ...u,
-    keyId: keys.body.keys[0]!.id as string,
-    systemId: made.body.systemId,
-    password: made.body.password,
-  };
-}
+const smppUser = () => smppUserOf(s);
 type SmppUser = Awaited<ReturnType<typeof smppUser>>;
 
 /** A bound client that acknowledges every deliver_sm and keeps them in arrival order. */
@@ -64,11 +50,7 @@ async function bind(
   port = smppPorts(s.ctx).plain!,
   ack = true,
 ) {
-  const c = await new Promise<Session>((resolve, reject) => {
-    const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
-    session.on('error', reject);
-  });
-  sessions.push(c);
+  const c = await smppClient(s, sessions, port);
   const got: Pdu[] = [];
   c.on('pdu', (pdu: Pdu) => {
     if (pdu.command === 'deliver_sm') {
@@ -76,15 +58,10 @@ async function bind(
       if (ack) c.send(pdu.response());
     }
   });
-  const r = await new Promise<Pdu>((resolve) =>
-    c[mode]({ system_id: u.systemId, password: u.password }, resolve),
-  );
+  const r = await ask(c, mode, { system_id: u.systemId, password: u.smppPassword });
   expect(r.command_status).toBe(0);
   return { c, got };
 }
-
-const ask = (c: Session, command: 'submit_sm' | 'query_sm', o: PduOptions) =>
-  new Promise<Pdu>((resolve) => c[command](o, resolve));
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 5000) {
   const end = Date.now() + ms;
@@ -376,14 +353,8 @@ describe('SMPP bind limit across server processes', () => {
       const portA = smppPorts(s.ctx).plain!;
       const portB = smppPorts(second.ctx).plain!;
       const tryBind = async (port: number) => {
-        const c = await new Promise<Session>((resolve, reject) => {
-          const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
-          session.on('error', reject);
-        });
-        sessions.push(c);
-        const r = await new Promise<Pdu>((resolve) =>
-          c.bind_transmitter({ system_id: u.systemId, password: u.password }, resolve),
-        );
+        const c = await smppClient(s, sessions, port);
+        const r = await ask(c, 'bind_transmitter', { system_id: u.systemId, password: u.smppPassword });
         return { c, status: r.command_status };
       };
       const binds = async () =>
@@ -419,16 +390,9 @@ describe('SMPP bind limit across server processes', () => {
     const port = smppPorts(s.ctx).plain!;
     const statuses = await Promise.all(
       [1, 2, 3].map(async () => {
-        const c = await new Promise<Session>((resolve, reject) => {
-          const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
-          session.on('error', reject);
-        });
-        sessions.push(c);
-        return (
-          await new Promise<Pdu>((resolve) =>
-            c.bind_transmitter({ system_id: u.systemId, password: u.password }, resolve),
-          )
-        ).command_status;
+        const c = await smppClient(s, sessions, port);
+        return (await ask(c, 'bind_transmitter', { system_id: u.systemId, password: u.smppPassword }))
+          .command_status;
       }),
     );
     expect(statuses.filter((st) => st === 0)).toHaveLength(1);

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endpoints } from '@simdock/contract';
 import { GatewaySim } from '@simdock/gateway-sim';
-import { connect, type Pdu, type PduOptions, type Session } from 'smpp';
+import { connect, type Pdu, type Session } from 'smpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSimGateway, ledgerMismatches, userWithApiKey } from '../../test/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { ask, smppClient, smppUser as smppUserOf } from '../../test/smpp.ts';
 import { dispatchUntil } from '../../test/suites.ts';
 import { smppPorts } from './index.ts';
 import { CMD, cstring, writePdu } from './pdu.ts';
@@ -42,31 +43,8 @@ afterAll(async () => {
 
 type User = Awaited<ReturnType<typeof userWithApiKey>>;
 
-/** A user with a default key (every scope) and that key's SMPP credential. */
-async function smppUser(balance = 5): Promise<User & { systemId: string; smppPassword: string }> {
-  const u = await userWithApiKey(s, balance);
-  const keys = await s.api(endpoints.apikey.keys, { token: u.token });
-  const made = await s.api(endpoints.smpp.password, {
-    body: { id: keys.body.keys[0]!.id },
-    token: u.token,
-    headers: await s.reauth(u),
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(200);
-  return { ...u, systemId: made.body.systemId, smppPassword: made.body.password };
-}
-
-async function client(): Promise<Session> {
-  const port = smppPorts(s.ctx).plain!;
-  const c = await new Promise<Session>((resolve, reject) => {
-    const session = connect({ host: '127.0.0.1', port }, () => resolve(session));
-    session.on('error', reject);
-  });
-  sessions.push(c);
-  return c;
-}
-
-const ask = (c: Session, command: 'bind_transceiver' | 'submit_sm' | 'enquire_link', o: PduOptions = {}) =>
-  new Promise<Pdu>((resolve) => c[command](o, resolve));
+const smppUser = (balance = 5) => smppUserOf(s, balance);
+const client = () => smppClient(s, sessions);
 
 async function bound(u: { systemId: string; smppPassword: string }): Promise<Session> {
   const c = await client();
